@@ -1,0 +1,129 @@
+/* adapter.h: the adapter API: what a chat-service adapter implements, receives and may call. */
+#ifndef HF_ADAPTER_H
+#define HF_ADAPTER_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct loop;
+struct http;
+struct adapter;
+
+/* What an adapter can carry (adapter_ops.caps). */
+#define ADAPTER_CAP_HTML     0x01  /* messages carry an HTML body beside the plain one */
+#define ADAPTER_CAP_NOTICE   0x02  /* a NOTICE kind exists (IRC) */
+#define ADAPTER_CAP_COLOR    0x04  /* mIRC colour codes are understood */
+#define ADAPTER_CAP_MENTIONS 0x08  /* mentions are carried out of band (Matrix m.mentions) */
+
+/* What an adapter tells the bot. Strings are only valid during the call. */
+enum bot_event_type {
+	BOT_EV_MESSAGE = 1, /* text said in room, or directly to the bot (direct) */
+	BOT_EV_JOIN,        /* user joined room */
+	BOT_EV_LEAVE,       /* user left room (room NULL: left the service, e.g. IRC QUIT) */
+	BOT_EV_RENAME,      /* user_id is now shown as text (display name / nick change) */
+	BOT_EV_UP,          /* connected and ready; rooms joined */
+	BOT_EV_DOWN,        /* connection lost; the adapter is reconnecting */
+	BOT_EV_SEND_FAILED  /* a private message to user_id could not be delivered (text: why) */
+};
+
+struct bot_event {
+	enum bot_event_type type;
+	const char *room;       /* the adapter's room id ("#chan", "!abc:server"); NULL if none */
+	const char *user_id;    /* stable: services account or nick (IRC), user id (Matrix) */
+	const char *user_name;  /* what to call them */
+	const char *text;       /* MESSAGE: the line; RENAME: the new name; SEND_FAILED: why */
+	bool direct;            /* MESSAGE: said privately to the bot */
+	bool notice;            /* MESSAGE: arrived as a NOTICE (never answered automatically) */
+	int64_t ts_ms;          /* server time if known, else 0 */
+};
+
+/* What the bot asks an adapter to send. Text is already rendered for the
+ * adapter's caps, one line, at most ops->max_line bytes. */
+enum adapter_msg_kind {
+	MSG_ROOM = 1,   /* to room, for everyone there */
+	MSG_PRIVATE     /* to user_id only (a hand): NOTICE or PRIVMSG on IRC, a direct room on Matrix */
+};
+
+struct adapter_msg {
+	enum adapter_msg_kind kind;
+	const char *room;          /* MSG_ROOM; for MSG_PRIVATE the room the game is in (context) */
+	const char *user_id;       /* MSG_PRIVATE */
+	const char *text;          /* plain, or with mIRC codes if ADAPTER_CAP_COLOR */
+	const char *html;          /* ADAPTER_CAP_HTML: the same as HTML; may be NULL */
+	const char *const *mentions; /* user ids pinged by this message */
+	size_t nmentions;
+	bool prefer_notice;        /* MSG_PRIVATE on IRC: the player chose NOTICE */
+};
+
+/* One INI section "[type name]", as given to init. Keys are looked up with
+ * adapter_cfg_*; keys never looked up are reported as unknown, with their line. */
+struct adapter_cfg;
+
+struct adapter_ops {
+	const char *type;          /* the section type: "irc", "matrix", "console" */
+	unsigned caps;             /* ADAPTER_CAP_* */
+	size_t max_line;           /* longest text the bot may hand to send(), in bytes */
+	/* Reads the configuration and allocates a->priv; no I/O yet. -1 with err set on error. */
+	int  (*init)(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errlen);
+	/* Starts connecting on a->loop; events come through adapter_emit. */
+	int  (*start)(struct adapter *a);
+	/* Queues one message; the adapter paces and retries it. -1 if it cannot be queued. */
+	int  (*send)(struct adapter *a, const struct adapter_msg *m);
+	/* Says goodbye (quit_message may be NULL) and disconnects; may be called before start. */
+	void (*stop)(struct adapter *a, const char *quit_message);
+	/* Frees a->priv. */
+	void (*free)(struct adapter *a);
+	/* Optional: true if the new section differs so that a reconnect is needed (SIGHUP). */
+	bool (*needs_restart)(struct adapter *a, struct adapter_cfg *cfg);
+};
+
+struct adapter {
+	const struct adapter_ops *ops;
+	char id[96];               /* "irc/libera": type/name, stable: sessions are keyed by it */
+	char name[64];             /* the section's name */
+	struct loop *loop;
+	struct http *http;
+	void *host;                /* the bot's; opaque to the adapter */
+	void *priv;                /* the adapter's */
+};
+
+/* ---- what an adapter may call (implemented in bot/) ---- */
+
+/* Hands an event to the bot; it is handled (and every resulting game action
+ * committed) before this returns. */
+void adapter_emit(struct adapter *a, const struct bot_event *ev);
+
+/* Log priorities, as sd-daemon's (stderr lines get a "<N>" prefix). */
+enum { LOG_LVL_ERR = 3, LOG_LVL_WARNING = 4, LOG_LVL_NOTICE = 5, LOG_LVL_INFO = 6, LOG_LVL_DEBUG = 7 };
+void adapter_log(struct adapter *a, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Configuration lookups; each marks the key as known. */
+const char *adapter_cfg_get(struct adapter_cfg *cfg, const char *key, const char *def);
+/* yes/no/true/false/on/off/1/0; -1 with err ("FILE:LINE: [irc x] tls: ...") if invalid. */
+int  adapter_cfg_bool(struct adapter_cfg *cfg, const char *key, bool def, bool *out, char *err, size_t errlen);
+int  adapter_cfg_int(struct adapter_cfg *cfg, const char *key, long def, long min, long max, long *out,
+                     char *err, size_t errlen);
+/* Formats an error about key: "FILE:LINE: [type name] key: <message>". */
+void adapter_cfg_error(struct adapter_cfg *cfg, const char *key, char *err, size_t errlen,
+                       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Reads a secret file (first line, no newline). A relative name is looked up
+ * in $CREDENTIALS_DIRECTORY first (systemd LoadCredential=). Never logged. */
+int  adapter_read_secret(const char *path, char *buf, size_t len, char *err, size_t errlen);
+
+/* Small persistent key-value store per adapter (Matrix next_batch, outbox...),
+ * in the bot's database.  get returns -1 if absent. */
+int  adapter_state_get(struct adapter *a, const char *key, char *buf, size_t len);
+int  adapter_state_set(struct adapter *a, const char *key, const char *value);
+int  adapter_state_del(struct adapter *a, const char *key);
+/* Calls fn for each key starting with prefix, in key order. */
+int  adapter_state_each(struct adapter *a, const char *prefix,
+                        void (*fn)(void *ctx, const char *key, const char *value), void *ctx);
+
+/* The adapter table (bot/adapters.c): one line per chat service. */
+const struct adapter_ops *adapter_ops_find(const char *type);
+
+#endif
