@@ -15,7 +15,8 @@
 PREFIX     ?= /usr/local
 SBINDIR    ?= $(PREFIX)/sbin
 BINDIR     ?= $(PREFIX)/bin
-SYSCONFDIR ?= $(PREFIX)/etc
+# /usr installs configure /etc (what packages do); anything else keeps it under PREFIX.
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 MANPREFIX  ?= $(PREFIX)/share/man
 UNITDIR    ?= $(PREFIX)/lib/systemd/system
 DESTDIR    ?=
@@ -36,7 +37,7 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 # Debian packages: what building needs, and what the tests start or use.
 BUILD_DEBS = gcc make pkg-config libc6-dev libcmocka-dev libcurl4-openssl-dev \
              libjansson-dev libsqlite3-dev libinih-dev libsystemd-dev
-TEST_DEBS  = ngircd inspircd atheme-services openssl python3 systemd sqlite3
+TEST_DEBS  = ngircd inspircd atheme-services openssl python3 systemd sqlite3 man-db
 FUZZ_DEBS  = clang libclang-rt-14-dev
 
 # Recursively expanded, so pkg-config runs after the packages are installed.
@@ -150,6 +151,7 @@ run: all
 # Each test program is run on its own; tests/run-tests prints one summary line.
 test: deps-test all check-layers
 	@$(MAKE) --no-print-directory unit-build
+	@rm -rf $(B)/e2e-logs
 	@HANDFOOT_BUILD=$(B) sh tests/run-tests $(UNIT_BIN) $(ASAN_BIN) $(E2E_BIN)
 
 unit-build: $(UNIT_BIN) $(ASAN_BIN) $(E2E_BIN) $(PROGS) $(if $(wildcard bot/main.c),$(B)/asan/handfoot)
@@ -158,6 +160,7 @@ unit: all $(UNIT_BIN)
 	@HANDFOOT_BUILD=$(B) sh tests/run-tests $(UNIT_BIN)
 
 e2e: all $(E2E_BIN)
+	@rm -rf $(B)/e2e-logs
 	@HANDFOOT_BUILD=$(B) sh tests/run-tests $(E2E_BIN)
 
 check-layers:
@@ -183,11 +186,16 @@ fuzz: $(FUZZ_BIN)
 	done
 
 # ---------------------------------------------------------------- install
+# The example configuration goes in as handfoot.conf.example: an operator's
+# handfoot.conf is never overwritten, and uninstall leaves it alone.
+INSTALL_PROGS = $(if $(wildcard bot/main.c),sbin/handfoot) $(if $(wildcard tests/handfoot-sim.c),bin/handfoot-sim)
+
 install: all
-	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSCONFDIR)/handfoot \
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(SYSCONFDIR)/handfoot \
 	  $(DESTDIR)$(MANPREFIX)/man8 $(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(UNITDIR)
 	install -m 755 $(B)/handfoot $(DESTDIR)$(SBINDIR)/handfoot
-	install -m 755 $(B)/handfoot-sim $(DESTDIR)$(BINDIR)/handfoot-sim
+	$(if $(filter bin/handfoot-sim,$(INSTALL_PROGS)),install -d $(DESTDIR)$(BINDIR) && \
+	  install -m 755 $(B)/handfoot-sim $(DESTDIR)$(BINDIR)/handfoot-sim)
 	install -m 644 config/handfoot.conf $(DESTDIR)$(SYSCONFDIR)/handfoot/handfoot.conf.example
 	install -m 644 config/handfoot.8 $(DESTDIR)$(MANPREFIX)/man8/handfoot.8
 	install -m 644 config/handfoot.conf.5 $(DESTDIR)$(MANPREFIX)/man5/handfoot.conf.5

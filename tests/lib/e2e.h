@@ -1,0 +1,58 @@
+/* e2e.h: helpers for end-to-end tests: shell commands, temp dirs, and the daemon run with its log captured.
+ *
+ * The log convention (every e2e test that starts the daemon follows it):
+ *   - start the daemon with e2e_daemon_start(): its stdout and stderr go to
+ *     $HANDFOOT_BUILD/e2e-logs/<tag>-<pid>.log (HANDFOOT_BUILD defaults to "build");
+ *   - note every password or token the test hands the daemon with
+ *     e2e_secret_note(): it is appended to $HANDFOOT_BUILD/e2e-logs/secrets.list;
+ *   - tests/e2e-zz-secrets.c runs last (names sort) and fails if any noted
+ *     secret appears in any *.log there.  `make test` empties the folder first.
+ */
+#ifndef HF_E2E_H
+#define HF_E2E_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* The build folder ($HANDFOOT_BUILD or "build"). */
+const char *e2e_build(void);
+/* The log folder, created if missing. */
+const char *e2e_logdir(void);
+/* Records a secret given to the daemon, for e2e-zz-secrets. */
+void e2e_secret_note(const char *secret);
+
+/* Runs a /bin/sh command; its stdout and stderr go to out (cut to len).
+ * Returns its exit status, 128+N if killed by signal N, -1 if it could not run. */
+int  e2e_sh(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A fresh folder /tmp/hf-<tag>-XXXXXX; 0 or -1. */
+int  e2e_tmpdir(char *buf, size_t len, const char *tag);
+/* Writes text to path; 0 or -1. */
+int  e2e_write_file(const char *path, const char *text);
+/* Reads a whole file (malloc'd, NUL-terminated), or NULL. */
+char *e2e_read_file(const char *path);
+
+struct e2e_daemon {
+	pid_t pid;              /* 0 once it has exited */
+	int status;             /* as e2e_daemon_wait returns; -1 while running */
+	char log[512];
+};
+
+/* Starts $HANDFOOT_BUILD/handfoot -c config in a clean environment
+ * (NOTIFY_SOCKET, WATCHDOG_*, CREDENTIALS_DIRECTORY removed) plus env, a
+ * NULL-terminated list of "NAME=value" (may be NULL).  0 or -1. */
+int  e2e_daemon_start(struct e2e_daemon *d, const char *tag, const char *config, const char *const env[]);
+/* Waits until the log holds needle; 0 if seen within timeout_ms, else -1. */
+int  e2e_daemon_wait_log(struct e2e_daemon *d, const char *needle, int timeout_ms);
+/* True if the log holds needle now. */
+bool e2e_daemon_log_has(struct e2e_daemon *d, const char *needle);
+bool e2e_daemon_alive(struct e2e_daemon *d);
+int  e2e_daemon_signal(struct e2e_daemon *d, int sig);
+/* Waits for the daemon to exit: its exit status, 128+N if killed by signal N;
+ * on timeout it is killed (SIGKILL) and -1 returned. */
+int  e2e_daemon_wait(struct e2e_daemon *d, int timeout_ms);
+
+/* Sleeps ms milliseconds. */
+void e2e_sleep_ms(int ms);
+
+#endif
