@@ -68,7 +68,8 @@ test_install_and_uninstall_honour_destdir(void **state)
 	assert_non_null(unit);
 	/* Paths as installed, without DESTDIR, every placeholder filled in. */
 	assert_non_null(strstr(unit, "ExecStart=/usr/local/sbin/handfoot -c /usr/local/etc/handfoot/handfoot.conf"));
-	assert_null(strchr(unit, '@'));
+	assert_null(strstr(unit, "@SBINDIR@"));
+	assert_null(strstr(unit, "@SYSCONFDIR@"));
 	free(unit);
 
 	rc = e2e_sh(out, sizeof out, MAKE " uninstall DESTDIR=%s B=%s", dest, e2e_build());
