@@ -194,6 +194,8 @@ struct session {
 	int timer_kind;
 	int64_t created;
 	int64_t turn_since;      /* when the waiting seat started waiting */
+	int8_t wait_seat;        /* the seat the timers are about, -1 none */
+	bool reminded;
 	uint32_t hash;
 	struct session *next;    /* hash chain */
 	struct session *all_next, *all_prev;
@@ -254,9 +256,8 @@ struct bot {
 	void *seed_ctx;
 	struct hf_view *view;                 /* scratch: one view at a time */
 	struct hf_game *backup;               /* scratch: the game before an action */
+	char (*prefixes)[16];                 /* per adapter, parallel to adapters */
 	struct rbuf scratch, out;
-	bool stopping;
-	int64_t console_seed;
 };
 
 /* Creates the bot on loop with cfg (owned from now on); opens the store and
@@ -267,6 +268,8 @@ int  bot_adapters_init(struct bot *b, char *err, size_t errlen);
 int  bot_adapters_start(struct bot *b);
 void bot_adapters_stop(struct bot *b, const char *quit);
 void bot_free(struct bot *b);
+/* Restores every unfinished game of the store (after bot_adapters_init). */
+int  bot_restore(struct bot *b);
 /* Registers an adapter made outside the configuration (tests). */
 struct adapter *bot_adapter_add(struct bot *b, const struct adapter_ops *ops, const char *name,
                                 struct adapter_cfg *cfg, char *err, size_t errlen);
@@ -297,6 +300,16 @@ void turn_schedule(struct bot *b, struct session *s);
 void turn_cancel(struct bot *b, struct session *s);
 /* A human typed: ends the computer stand-in. */
 void turn_back(struct bot *b, struct session *s, int seat);
+/* Writes the seats of the table to the store. */
+int  turn_save_seats(struct bot *b, struct session *s);
+
+/* ------------------------------------------------------------------ table.c */
+struct cmd_ctx;
+struct session *table_open(struct cmd_ctx *c, const char *rules_text, char *why, size_t whylen);
+int  table_sit(struct bot *b, struct session *s, const char *user_id, const char *name, int team);
+int  table_add_ai(struct bot *b, struct session *s, int level);
+void table_remove_seat(struct session *s, int seat);
+void table_close(struct bot *b, struct session *s, const char *state);
 
 /* ------------------------------------------------------------------ cmd.c */
 enum cmd_retval { CMD_RETURN_NORMAL, CMD_RETURN_ERROR };
@@ -319,6 +332,8 @@ struct cmd_ctx {
 	int argc;
 	char **argv;
 	const char *args;        /* the arguments as typed, cleaned */
+	char *many;              /* direct, several tables: their rooms */
+	const char *prefix;      /* the command prefix here, for usage lines */
 	const struct cmd_entry *entry;
 };
 

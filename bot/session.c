@@ -90,8 +90,11 @@ session_add(struct sessions *ss, struct adapter *ad, const char *room)
 	s->ad = ad;
 	strcpy(s->room, room);
 	s->hash = session_hash(ad, room);
-	for (i = 0; i < HF_MAX_SEATS; i++)
+	for (i = 0; i < HF_MAX_SEATS; i++) {
 		s->seats[i].ai = -1;
+		s->seats[i].team = -1;
+	}
+	s->wait_seat = -1;
 	i = s->hash & (ss->nbuckets - 1);
 	s->next = ss->buckets[i];
 	ss->buckets[i] = s;
