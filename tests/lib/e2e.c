@@ -163,8 +163,11 @@ e2e_daemon_start(struct e2e_daemon *d, const char *tag, const char *config, cons
 	};
 	static unsigned serial;
 	char prog[600];
-	int fd;
+	int fd, in[2];
 
+	d->pid = 0;
+	d->in = -1;
+	d->status = -1;
 	snprintf(prog, sizeof prog, "%s/handfoot", e2e_build());
 	if (access(prog, X_OK) < 0) {
 		fprintf(stderr, "e2e: %s is missing: build it first (make all)\n", prog);
@@ -176,25 +179,48 @@ e2e_daemon_start(struct e2e_daemon *d, const char *tag, const char *config, cons
 		fprintf(stderr, "e2e: cannot open %s: %s\n", d->log, strerror(errno));
 		return -1;
 	}
+	if (pipe2(in, O_CLOEXEC) < 0) {
+		close(fd);
+		return -1;
+	}
 	d->status = -1;
 	d->pid = fork();
 	if (d->pid < 0) {
 		close(fd);
+		close(in[0]);
+		close(in[1]);
 		return -1;
 	}
 	if (d->pid == 0) {
+		char pid[32];
+
+		dup2(in[0], STDIN_FILENO);
 		dup2(fd, STDOUT_FILENO);
 		dup2(fd, STDERR_FILENO);
 		for (size_t i = 0; i < sizeof scrub / sizeof scrub[0]; i++)
 			unsetenv(scrub[i]);
 		for (size_t i = 0; env != NULL && env[i] != NULL; i++)
 			putenv((char *)env[i]);
+		if (getenv("WATCHDOG_PID") != NULL && getenv("WATCHDOG_PID")[0] == '\0') {
+			snprintf(pid, sizeof pid, "%ld", (long)getpid());
+			setenv("WATCHDOG_PID", pid, 1);
+		}
 		execl(prog, prog, "-c", config, (char *)NULL);
 		fprintf(stderr, "e2e: exec %s: %s\n", prog, strerror(errno));
 		_exit(127);
 	}
 	close(fd);
+	close(in[0]);
+	d->in = in[1];
 	return 0;
+}
+
+static void
+close_in(struct e2e_daemon *d)
+{
+	if (d->in >= 0)
+		close(d->in);
+	d->in = -1;
 }
 
 bool
@@ -225,6 +251,7 @@ e2e_daemon_alive(struct e2e_daemon *d)
 	int st;
 
 	if (d->pid > 0 && waitpid(d->pid, &st, WNOHANG) == d->pid) {
+		close_in(d);
 		d->pid = 0;
 		d->status = status_of(st);
 	}
@@ -248,6 +275,7 @@ e2e_daemon_wait(struct e2e_daemon *d, int timeout_ms)
 		pid_t r = waitpid(d->pid, &st, WNOHANG);
 
 		if (r == d->pid) {
+			close_in(d);
 			d->pid = 0;
 			d->status = status_of(st);
 			return d->status;
@@ -259,6 +287,7 @@ e2e_daemon_wait(struct e2e_daemon *d, int timeout_ms)
 	fprintf(stderr, "e2e: the daemon did not exit within %d ms: killed\n", timeout_ms);
 	kill(d->pid, SIGKILL);
 	waitpid(d->pid, &st, 0);
+	close_in(d);
 	d->pid = 0;
 	d->status = -1;
 	return -1;

@@ -35,12 +35,15 @@ char *e2e_read_file(const char *path);
 struct e2e_daemon {
 	pid_t pid;              /* 0 once it has exited */
 	int status;             /* as e2e_daemon_wait returns; -1 while running */
+	int in;                 /* the write end of its stdin (a pipe), -1 once closed */
 	char log[512];
 };
 
 /* Starts $HANDFOOT_BUILD/handfoot -c config in a clean environment
  * (NOTIFY_SOCKET, WATCHDOG_*, CREDENTIALS_DIRECTORY removed) plus env, a
- * NULL-terminated list of "NAME=value" (may be NULL).  0 or -1. */
+ * NULL-terminated list of "NAME=value" (may be NULL); "WATCHDOG_PID=" alone
+ * is filled in with the daemon's own pid.  Its stdin is a pipe (d->in) that
+ * stays open until e2e_daemon_wait.  0 or -1. */
 int  e2e_daemon_start(struct e2e_daemon *d, const char *tag, const char *config, const char *const env[]);
 /* Waits until the log holds needle; 0 if seen within timeout_ms, else -1. */
 int  e2e_daemon_wait_log(struct e2e_daemon *d, const char *needle, int timeout_ms);
