@@ -485,12 +485,16 @@ bot_new(struct loop *l, struct bot_config *cfg, char *err, size_t errlen)
 	b->seed_fn = bot_seed_random;
 	sessions_init(&b->sessions);
 	b->http = http_new(l);
-	if ((b->store = store_open(cfg->database, err, errlen)) == NULL) {
-		bot_free(b);
-		return NULL;
-	}
 	loop_before_sleep(l, bot_before_sleep, b);
 	return b;
+}
+
+int
+bot_open_store(struct bot *b, char *err, size_t errlen)
+{
+	if ((b->store = store_open(b->cfg->database, err, errlen)) == NULL)
+		return -1;
+	return bot_restore(b);
 }
 
 static void

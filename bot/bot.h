@@ -260,15 +260,16 @@ struct bot {
 	struct rbuf scratch, out;
 };
 
-/* Creates the bot on loop with cfg (owned from now on); opens the store and
- * restores unfinished games.  NULL with err on error. */
+/* Creates the bot on loop with cfg (owned from now on; freed even on error).
+ * No I/O yet: see bot_open_store.  NULL with err on error. */
 struct bot *bot_new(struct loop *l, struct bot_config *cfg, char *err, size_t errlen);
 /* Creates and inits the adapters of the configuration (no I/O). */
 int  bot_adapters_init(struct bot *b, char *err, size_t errlen);
 int  bot_adapters_start(struct bot *b);
 void bot_adapters_stop(struct bot *b, const char *quit);
 void bot_free(struct bot *b);
-/* Restores every unfinished game of the store (after bot_adapters_init). */
+/* Opens the database and restores every unfinished game (after bot_adapters_init). */
+int  bot_open_store(struct bot *b, char *err, size_t errlen);
 int  bot_restore(struct bot *b);
 /* Registers an adapter made outside the configuration (tests). */
 struct adapter *bot_adapter_add(struct bot *b, const struct adapter_ops *ops, const char *name,
