@@ -142,11 +142,11 @@ compare(const struct hf_view *v, const struct hf_action *cands, int n, uint64_t 
 	struct hf_view *tmp;
 	char why[HF_ERRLEN];
 	uint64_t seed, prng;
-	int s, i, best = 0;
+	int s, i, best;
 
 	tmp = malloc(sizeof *tmp);
 	if (!tmp)
-		return 0;
+		return -1;
 	for (s = 0; s < HARD_SAMPLES; s++) {
 		seed = hf_rng_next(rng);
 		world = hf_game_sample(v, seed);
@@ -173,8 +173,9 @@ compare(const struct hf_view *v, const struct hf_action *cands, int n, uint64_t 
 	if (scratch)
 		hf_game_free(scratch);
 	free(tmp);
-	for (i = 1; i < n; i++)
-		if (tried[i] && (!tried[best] || total[i] / tried[i] > total[best] / tried[best]))
+	best = -1;
+	for (i = 0; i < n; i++)
+		if (tried[i] && (best < 0 || total[i] / tried[i] > total[best] / tried[best]))
 			best = i;
 	return best;
 }
@@ -184,7 +185,7 @@ ai_hard_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out)
 {
 	struct hf_action cands[HF_NCARD + 2];
 	struct ai_pos p;
-	int n = 0, gain;
+	int n = 0, gain, best;
 
 	ai_normal_choose(v, rng, out);
 	if (v->phase == HF_PHASE_ASK || v->seat < 0)
@@ -208,5 +209,7 @@ ai_hard_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out)
 	} else {
 		return;
 	}
-	*out = cands[compare(v, cands, n, rng)];
+	/* no world could be dealt (or every move refused): keep the normal choice */
+	if ((best = compare(v, cands, n, rng)) >= 0)
+		*out = cands[best];
 }
