@@ -30,7 +30,8 @@ console_init(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errle
 		return -1;
 	}
 	snprintf(c->room, sizeof c->room, "%s", adapter_cfg_get(cfg, "room", "#table"));
-	snprintf(c->user, sizeof c->user, "%s", adapter_cfg_get(cfg, "user", "you"));
+	v = getenv("USER");
+	snprintf(c->user, sizeof c->user, "%s", adapter_cfg_get(cfg, "user", v && *v && strcmp(v, "root") ? v : "player"));
 	v = adapter_cfg_get(cfg, "start", "");
 	if (strlen(v) >= sizeof c->start) {
 		adapter_cfg_error(cfg, "start", err, errlen, "too long");

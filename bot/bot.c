@@ -168,7 +168,7 @@ bot_before_sleep(struct loop *l, void *data)
 void
 bot_session_end(struct bot *b, struct session *s)
 {
-	turn_cancel(b, s);
+	flow_cancel(b, s);
 	session_remove(&b->sessions, s);
 }
 
@@ -347,7 +347,7 @@ bot_restore(struct bot *b)
 			session_remove(&b->sessions, s);
 			continue;
 		}
-		turn_schedule(b, s);
+		flow_schedule(b, s);
 	}
 	if (r.games > 0)
 		log_msg(LOG_LVL_INFO, "restored %zu games (%zu actions replayed, %zu broken)", r.games - r.broken,
@@ -500,7 +500,7 @@ bot_open_store(struct bot *b, char *err, size_t errlen)
 static void
 bot_session_drop(struct session *s, void *ctx)
 {
-	turn_cancel(ctx, s);
+	flow_cancel(ctx, s);
 }
 
 void
@@ -660,7 +660,7 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 	text_clean(line);
 	/* Someone the computer was standing in for is back. */
 	if (c.s != NULL && c.seat >= 0 && c.s->seats[c.seat].away)
-		turn_back(b, c.s, c.seat);
+		flow_back(b, c.s, c.seat);
 	cmd_run(&c, line);
 	free(c.many);
 }
