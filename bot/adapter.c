@@ -1,10 +1,8 @@
 /* adapter.c: the calls an adapter makes into the bot: events, logging, secrets, its key-value state. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bot.h"
 
@@ -65,6 +63,8 @@ adapter_state_get(struct adapter *a, const char *key, char *buf, size_t len)
 {
 	struct bot *b = a->host;
 
+	if (b->store == NULL)
+		return -1;
 	return store_kv_get(b->store, a->id, key, buf, len);
 }
 
@@ -73,6 +73,8 @@ adapter_state_set(struct adapter *a, const char *key, const char *value)
 {
 	struct bot *b = a->host;
 
+	if (b->store == NULL)
+		return -1;
 	return store_kv_set(b->store, a->id, key, value);
 }
 
@@ -81,6 +83,8 @@ adapter_state_del(struct adapter *a, const char *key)
 {
 	struct bot *b = a->host;
 
+	if (b->store == NULL)
+		return -1;
 	return store_kv_del(b->store, a->id, key);
 }
 
@@ -90,5 +94,7 @@ adapter_state_each(struct adapter *a, const char *prefix, void (*fn)(void *ctx, 
 {
 	struct bot *b = a->host;
 
+	if (b->store == NULL)
+		return -1;
 	return store_kv_each(b->store, a->id, prefix, fn, ctx);
 }

@@ -168,7 +168,7 @@ bot_before_sleep(struct loop *l, void *data)
 void
 bot_session_end(struct bot *b, struct session *s)
 {
-	turn_cancel(b, s);
+	flow_cancel(b, s);
 	session_remove(&b->sessions, s);
 }
 
@@ -347,7 +347,7 @@ bot_restore(struct bot *b)
 			session_remove(&b->sessions, s);
 			continue;
 		}
-		turn_schedule(b, s);
+		flow_schedule(b, s);
 	}
 	if (r.games > 0)
 		log_msg(LOG_LVL_INFO, "restored %zu games (%zu actions replayed, %zu broken)", r.games - r.broken,
@@ -485,18 +485,22 @@ bot_new(struct loop *l, struct bot_config *cfg, char *err, size_t errlen)
 	b->seed_fn = bot_seed_random;
 	sessions_init(&b->sessions);
 	b->http = http_new(l);
-	if ((b->store = store_open(cfg->database, err, errlen)) == NULL) {
-		bot_free(b);
-		return NULL;
-	}
 	loop_before_sleep(l, bot_before_sleep, b);
 	return b;
+}
+
+int
+bot_open_store(struct bot *b, char *err, size_t errlen)
+{
+	if ((b->store = store_open(b->cfg->database, err, errlen)) == NULL)
+		return -1;
+	return bot_restore(b);
 }
 
 static void
 bot_session_drop(struct session *s, void *ctx)
 {
-	turn_cancel(ctx, s);
+	flow_cancel(ctx, s);
 }
 
 void
@@ -656,7 +660,7 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 	text_clean(line);
 	/* Someone the computer was standing in for is back. */
 	if (c.s != NULL && c.seat >= 0 && c.s->seats[c.seat].away)
-		turn_back(b, c.s, c.seat);
+		flow_back(b, c.s, c.seat);
 	cmd_run(&c, line);
 	free(c.many);
 }

@@ -260,15 +260,16 @@ struct bot {
 	struct rbuf scratch, out;
 };
 
-/* Creates the bot on loop with cfg (owned from now on); opens the store and
- * restores unfinished games.  NULL with err on error. */
+/* Creates the bot on loop with cfg (owned from now on; freed even on error).
+ * No I/O yet: see bot_open_store.  NULL with err on error. */
 struct bot *bot_new(struct loop *l, struct bot_config *cfg, char *err, size_t errlen);
 /* Creates and inits the adapters of the configuration (no I/O). */
 int  bot_adapters_init(struct bot *b, char *err, size_t errlen);
 int  bot_adapters_start(struct bot *b);
 void bot_adapters_stop(struct bot *b, const char *quit);
 void bot_free(struct bot *b);
-/* Restores every unfinished game of the store (after bot_adapters_init). */
+/* Opens the database and restores every unfinished game (after bot_adapters_init). */
+int  bot_open_store(struct bot *b, char *err, size_t errlen);
 int  bot_restore(struct bot *b);
 /* Registers an adapter made outside the configuration (tests). */
 struct adapter *bot_adapter_add(struct bot *b, const struct adapter_ops *ops, const char *name,
@@ -289,19 +290,19 @@ void bot_send_hand(struct bot *b, struct session *s, int seat);
 /* Ends a session: removes its timers and frees it. */
 void bot_session_end(struct bot *b, struct session *s);
 
-/* ------------------------------------------------------------------ turn.c */
+/* ------------------------------------------------------------------ flow.c */
 /* Applies action for seat: engine, store (committed), room lines, hands, timers.
  * 0, or -1 with why. */
-int  turn_apply(struct bot *b, struct session *s, int seat, const struct hf_action *a, char *why, size_t whylen);
+int  flow_apply(struct bot *b, struct session *s, int seat, const struct hf_action *a, char *why, size_t whylen);
 /* Deals: creates the game of an open table and starts play. */
-int  turn_start(struct bot *b, struct session *s, char *why, size_t whylen);
+int  flow_start(struct bot *b, struct session *s, char *why, size_t whylen);
 /* Re-arms the session's timer for whoever must act now. */
-void turn_schedule(struct bot *b, struct session *s);
-void turn_cancel(struct bot *b, struct session *s);
+void flow_schedule(struct bot *b, struct session *s);
+void flow_cancel(struct bot *b, struct session *s);
 /* A human typed: ends the computer stand-in. */
-void turn_back(struct bot *b, struct session *s, int seat);
+void flow_back(struct bot *b, struct session *s, int seat);
 /* Writes the seats of the table to the store. */
-int  turn_save_seats(struct bot *b, struct session *s);
+int  flow_save_seats(struct bot *b, struct session *s);
 
 /* ------------------------------------------------------------------ table.c */
 struct cmd_ctx;
@@ -355,7 +356,7 @@ void cmd_run(struct cmd_ctx *c, char *line);
 void reply(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void reply_private(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void reply_room(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Game commands: "verb args" through hf_action_parse and turn_apply. */
+/* Game commands: "verb args" through hf_action_parse and flow_apply. */
 enum cmd_retval cmd_game_action(struct cmd_ctx *c, const char *verb);
 
 #define CMD_ENTRY(n) extern const struct cmd_entry cmd_##n##_entry

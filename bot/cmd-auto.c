@@ -8,7 +8,7 @@ cmd_auto_exec(struct cmd_ctx *c)
 
 	s->seats[c->seat].away = true;
 	reply_room(c, "%s steps away: the computer plays for them until they type again.", c->user_name);
-	turn_schedule(c->bot, s);
+	flow_schedule(c->bot, s);
 	return CMD_RETURN_NORMAL;
 }
 

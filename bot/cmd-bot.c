@@ -27,7 +27,7 @@ cmd_bot_exec(struct cmd_ctx *c)
 			reply(c, "The table is full (%u players at most).", s->rules.players_max);
 			return CMD_RETURN_ERROR;
 		}
-		turn_save_seats(c->bot, s);
+		flow_save_seats(c->bot, s);
 		reply_room(c, "%s sits down (%d at the table).", s->seats[s->nseats - 1].name, s->nseats);
 		return CMD_RETURN_NORMAL;
 	}
@@ -40,7 +40,7 @@ cmd_bot_exec(struct cmd_ctx *c)
 	}
 	reply_room(c, "%s leaves.", s->seats[i].name);
 	table_remove_seat(s, i);
-	turn_save_seats(c->bot, s);
+	flow_save_seats(c->bot, s);
 	return CMD_RETURN_NORMAL;
 }
 

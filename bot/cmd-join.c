@@ -25,7 +25,7 @@ cmd_join_exec(struct cmd_ctx *c)
 		reply(c, "%s: the table is full (%u players at most).", c->user_name, s->rules.players_max);
 		return CMD_RETURN_ERROR;
 	}
-	turn_save_seats(c->bot, s);
+	flow_save_seats(c->bot, s);
 	reply_room(c, "%s sits down (%d at the table).", c->user_name, s->nseats);
 	return CMD_RETURN_NORMAL;
 }

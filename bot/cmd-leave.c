@@ -23,7 +23,7 @@ cmd_leave_exec(struct cmd_ctx *c)
 				snprintf(s->owner, sizeof s->owner, "%s", s->seats[i].user_id);
 				break;
 			}
-	turn_save_seats(c->bot, s);
+	flow_save_seats(c->bot, s);
 	reply_room(c, "%s leaves (%d at the table).", c->user_name, s->nseats);
 	return CMD_RETURN_NORMAL;
 }

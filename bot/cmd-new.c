@@ -18,8 +18,8 @@ cmd_new_exec(struct cmd_ctx *c)
 		return CMD_RETURN_ERROR;
 	}
 	table_sit(c->bot, s, c->user_id, c->user_name, -1);
-	turn_save_seats(c->bot, s);
-	turn_schedule(c->bot, s);
+	flow_save_seats(c->bot, s);
+	flow_schedule(c->bot, s);
 	reply_room(c, "%s opens a %s table for %u to %u players: %sjoin to sit down, %sbot add for computer "
 	           "players, %sstart to deal.", c->user_name, s->rules.name, s->rules.players_min,
 	           s->rules.players_max, c->prefix, c->prefix, c->prefix);

@@ -44,7 +44,7 @@ cmd_play_exec(struct cmd_ctx *c)
 	table_sit(c->bot, s, c->user_id, c->user_name, -1);
 	while (s->nseats < players)
 		table_add_ai(c->bot, s, c->bot->cfg->ai_level);
-	if (turn_start(c->bot, s, why, sizeof why) < 0) {
+	if (flow_start(c->bot, s, why, sizeof why) < 0) {
 		reply(c, "%s", why);
 		table_close(c->bot, s, "abandoned");
 		return CMD_RETURN_ERROR;

@@ -6,7 +6,7 @@ cmd_start_exec(struct cmd_ctx *c)
 {
 	char why[HF_ERRLEN];
 
-	if (turn_start(c->bot, c->s, why, sizeof why) < 0) {
+	if (flow_start(c->bot, c->s, why, sizeof why) < 0) {
 		reply(c, "%s", why);
 		return CMD_RETURN_ERROR;
 	}

@@ -235,7 +235,7 @@ cmd_game_action(struct cmd_ctx *c, const char *verb)
 		reply(c, "%s: %s", c->user_name, why);
 		return CMD_RETURN_ERROR;
 	}
-	if (turn_apply(c->bot, c->s, c->seat, &a, why, sizeof why) < 0) {
+	if (flow_apply(c->bot, c->s, c->seat, &a, why, sizeof why) < 0) {
 		reply(c, "%s: %s", c->user_name, why);
 		return CMD_RETURN_ERROR;
 	}

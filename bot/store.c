@@ -7,7 +7,7 @@
 #include "bot.h"
 
 enum {
-	Q_GAME_NEW, Q_GAME_STATE, Q_SEATS_DEL, Q_SEAT_ADD, Q_ACTION_ADD, Q_BEGIN, Q_COMMIT, Q_ROLLBACK,
+	Q_GAME_NEW, Q_GAME_STATE, Q_SEATS_DEL, Q_SEAT_ADD, Q_ACTION_ADD, Q_BEGIN, Q_COMMIT, Q_ROLLBACK, Q_SP, Q_SP_RELEASE, Q_SP_ROLLBACK,
 	Q_STATS_ADD, Q_STATS_GET, Q_STATS_TOP, Q_PREF_GET, Q_PREF_SET, Q_KV_GET, Q_KV_SET, Q_KV_DEL, Q_KV_EACH,
 	Q_LOAD_GAMES, Q_LOAD_SEATS, Q_LOAD_ACTIONS, Q_COUNT
 };
@@ -22,6 +22,10 @@ static const char *const sql[Q_COUNT] = {
 	[Q_BEGIN] = "BEGIN",
 	[Q_COMMIT] = "COMMIT",
 	[Q_ROLLBACK] = "ROLLBACK",
+	/* A savepoint nests inside a caller's transaction, or stands alone. */
+	[Q_SP] = "SAVEPOINT seats",
+	[Q_SP_RELEASE] = "RELEASE seats",
+	[Q_SP_ROLLBACK] = "ROLLBACK TO seats",
 	[Q_STATS_ADD] = "INSERT INTO stats(user_id, name, games, wins, points) VALUES(?1,?2,1,?3,?4)"
 	                " ON CONFLICT(user_id) DO UPDATE SET name=?2, games=games+1, wins=wins+?3, points=points+?4",
 	[Q_STATS_GET] = "SELECT user_id, name, games, wins, points FROM stats"
@@ -182,7 +186,7 @@ store_seats_set(struct store *st, int64_t id, const struct store_seat *seats, in
 	sqlite3_stmt *q;
 	int i;
 
-	if (store_begin(st) < 0)
+	if (store_done(st, store_q(st, Q_SP)) < 0)
 		return -1;
 	q = store_q(st, Q_SEATS_DEL);
 	sqlite3_bind_int64(q, 1, id);
@@ -199,9 +203,10 @@ store_seats_set(struct store *st, int64_t id, const struct store_seat *seats, in
 		if (store_done(st, q) < 0)
 			goto fail;
 	}
-	return store_commit(st);
+	return store_done(st, store_q(st, Q_SP_RELEASE));
 fail:
-	store_rollback(st);
+	store_done(st, store_q(st, Q_SP_ROLLBACK));
+	store_done(st, store_q(st, Q_SP_RELEASE));
 	return -1;
 }
 

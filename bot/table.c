@@ -89,7 +89,7 @@ table_add_ai(struct bot *b, struct session *s, int level)
 	memset(st, 0, sizeof *st);
 	snprintf(id, sizeof id, "ai:%zu", k);
 	snprintf(st->user_id, sizeof st->user_id, "%s", id);
-	snprintf(st->name, sizeof st->name, "%s[%s]", ai_names[k % 8], hf_ai_level_name(level));
+	snprintf(st->name, sizeof st->name, "%s[bot]", ai_names[k % 8]);
 	st->ai = (int8_t)level;
 	st->team = -1;
 	return 0;

@@ -1,4 +1,4 @@
-/* turn.c: moves through the engine, committed then told; the deal; turn timers; computer seats. */
+/* flow.c: the flow of a game: moves through the engine, committed then told; the deal; turn timers; computer seats. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,10 +8,10 @@
 
 enum { TIMER_NONE, TIMER_EXPIRE, TIMER_AI, TIMER_REMIND, TIMER_TAKEOVER };
 
-static int64_t turn_timer(struct loop *l, long long id, void *data);
+static int64_t flow_timer(struct loop *l, long long id, void *data);
 
 void
-turn_cancel(struct bot *b, struct session *s)
+flow_cancel(struct bot *b, struct session *s)
 {
 	if (s->timer != 0)
 		loop_timer_del(b->loop, s->timer);
@@ -20,17 +20,17 @@ turn_cancel(struct bot *b, struct session *s)
 }
 
 static void
-turn_arm(struct bot *b, struct session *s, int kind, int64_t at)
+flow_arm(struct bot *b, struct session *s, int kind, int64_t at)
 {
 	int64_t ms = at - loop_now(b->loop);
 
-	s->timer = loop_timer_add(b->loop, ms < 0 ? 0 : ms, turn_timer, s);
+	s->timer = loop_timer_add(b->loop, ms < 0 ? 0 : ms, flow_timer, s);
 	s->timer_kind = kind;
 }
 
 /* The seat a timer should act for: a computer (or stand-in) first, else the first human waiting. */
 static int
-turn_waiting(const struct session *s, bool *machine)
+flow_waiting(const struct session *s, bool *machine)
 {
 	int seats[HF_MAX_SEATS], n, i, human = -1;
 
@@ -51,20 +51,20 @@ turn_waiting(const struct session *s, bool *machine)
 }
 
 void
-turn_schedule(struct bot *b, struct session *s)
+flow_schedule(struct bot *b, struct session *s)
 {
 	const struct bot_config *c = b->cfg;
 	int64_t now = loop_now(b->loop);
 	bool machine;
 	int w;
 
-	turn_cancel(b, s);
+	flow_cancel(b, s);
 	if (s->state == SESS_OPEN) {
 		if (c->table_expiry > 0)
-			turn_arm(b, s, TIMER_EXPIRE, s->created + (int64_t)c->table_expiry * 1000);
+			flow_arm(b, s, TIMER_EXPIRE, s->created + (int64_t)c->table_expiry * 1000);
 		return;
 	}
-	if (s->state != SESS_PLAYING || (w = turn_waiting(s, &machine)) < 0)
+	if (s->state != SESS_PLAYING || (w = flow_waiting(s, &machine)) < 0)
 		return;
 	if (w != s->wait_seat) {
 		s->wait_seat = (int8_t)w;
@@ -72,30 +72,31 @@ turn_schedule(struct bot *b, struct session *s)
 		s->reminded = false;
 	}
 	if (machine)
-		turn_arm(b, s, TIMER_AI, now + c->ai_delay_ms);
+		flow_arm(b, s, TIMER_AI, now + c->ai_delay_ms);
 	else if (!s->reminded && c->turn_reminder > 0)
-		turn_arm(b, s, TIMER_REMIND, s->turn_since + (int64_t)c->turn_reminder * 1000);
+		flow_arm(b, s, TIMER_REMIND, s->turn_since + (int64_t)c->turn_reminder * 1000);
 	else if (c->turn_timeout > 0)
-		turn_arm(b, s, TIMER_TAKEOVER, s->turn_since + (int64_t)c->turn_timeout * 1000);
+		flow_arm(b, s, TIMER_TAKEOVER, s->turn_since + (int64_t)c->turn_timeout * 1000);
 }
 
 void
-turn_back(struct bot *b, struct session *s, int seat)
+flow_back(struct bot *b, struct session *s, int seat)
 {
 	s->seats[seat].away = false;
 	s->wait_seat = -1;       /* a fresh wait: reminders start over */
 	bot_say_room(b, s, NULL, "%s is back.", s->seats[seat].name);
-	turn_schedule(b, s);
+	flow_schedule(b, s);
 }
 
 /* Appends "NAME: your turn." to the room markup in b->out; the mention is that seat's. */
 static const char *
-turn_ping(struct bot *b, struct session *s)
+flow_ping(struct bot *b, struct session *s)
 {
 	bool machine;
-	int w = turn_waiting(s, &machine);
+	int w = flow_waiting(s, &machine);
 
-	if (w < 0 || machine)
+	/* Pinged once when the wait starts, not after each of their own moves. */
+	if (w < 0 || machine || w == s->wait_seat)
 		return NULL;
 	if (hf_game_phase(s->g) == HF_PHASE_ASK)
 		rbuf_printf(&b->out, "%s%s: %s asks you: may they go out? (yes or no)", b->out.len ? " " : "",
@@ -107,7 +108,7 @@ turn_ping(struct bot *b, struct session *s)
 }
 
 static void
-turn_over(struct bot *b, struct session *s)
+flow_over(struct bot *b, struct session *s)
 {
 	int winner = hf_game_winner(s->g), i;
 
@@ -127,7 +128,7 @@ turn_over(struct bot *b, struct session *s)
 
 /* Room lines for the last action (or the deal), the ping, and the hands that changed. */
 static void
-turn_tell(struct bot *b, struct session *s, int actor)
+flow_tell(struct bot *b, struct session *s, int actor)
 {
 	const char *names[HF_MAX_SEATS], *mention;
 	const struct hf_event *ev;
@@ -143,7 +144,7 @@ turn_tell(struct bot *b, struct session *s, int actor)
 	for (i = 0; i < n; i++)
 		if (ev[i].type == HF_EV_DEAL || ev[i].type == HF_EV_FOOT || ev[i].type == HF_EV_ROUND_END)
 			dealt = true;
-	mention = hf_game_phase(s->g) == HF_PHASE_OVER ? NULL : turn_ping(b, s);
+	mention = hf_game_phase(s->g) == HF_PHASE_OVER ? NULL : flow_ping(b, s);
 	if (b->out.len > 0)
 		bot_queue(b, s->ad, MSG_ROOM, s->room, NULL, b->out.s, mention, false);
 	for (k = 0; k < s->nseats; k++)
@@ -152,7 +153,7 @@ turn_tell(struct bot *b, struct session *s, int actor)
 }
 
 int
-turn_apply(struct bot *b, struct session *s, int seat, const struct hf_action *a, char *why, size_t whylen)
+flow_apply(struct bot *b, struct session *s, int seat, const struct hf_action *a, char *why, size_t whylen)
 {
 	char text[512];
 
@@ -173,19 +174,19 @@ turn_apply(struct bot *b, struct session *s, int seat, const struct hf_action *a
 	s->nactions++;
 	log_msg(LOG_LVL_DEBUG, "%s %s: game %lld #%u seat %d: %s", s->ad->id, s->room, (long long)s->id,
 	        s->nactions, seat, text);
-	turn_tell(b, s, seat);
+	flow_tell(b, s, seat);
 	if (hf_game_phase(s->g) == HF_PHASE_OVER) {
-		turn_over(b, s);
+		flow_over(b, s);
 		return 1;
 	}
-	turn_schedule(b, s);
+	flow_schedule(b, s);
 	return 0;
 }
 
 /* Seats in the order the engine wants: seat i plays for side i % nsides;
  * players who asked for a team get a seat of that side where one is free. */
 static void
-turn_arrange(struct session *s)
+flow_arrange(struct session *s)
 {
 	struct seat out[HF_MAX_SEATS];
 	bool used[HF_MAX_SEATS] = { false }, placed[HF_MAX_SEATS] = { false };
@@ -213,7 +214,7 @@ turn_arrange(struct session *s)
 }
 
 int
-turn_save_seats(struct bot *b, struct session *s)
+flow_save_seats(struct bot *b, struct session *s)
 {
 	struct store_seat st[HF_MAX_SEATS];
 	int i;
@@ -229,7 +230,7 @@ turn_save_seats(struct bot *b, struct session *s)
 }
 
 int
-turn_start(struct bot *b, struct session *s, char *why, size_t whylen)
+flow_start(struct bot *b, struct session *s, char *why, size_t whylen)
 {
 	struct hf_game *g;
 	const char *names[HF_MAX_SEATS];
@@ -242,10 +243,10 @@ turn_start(struct bot *b, struct session *s, char *why, size_t whylen)
 	s->seed = bot_new_seed(b);
 	if (hf_game_new(&g, &s->rules, s->nseats, nsides, s->seed, why, whylen) != HF_OK)
 		return -1;
-	turn_arrange(s);
+	flow_arrange(s);
 	if (store_begin(b->store) < 0)
 		goto fail;
-	if (turn_save_seats(b, s) < 0 || store_game_state(b->store, s->id, "playing", s->nseats, nsides, s->seed) < 0) {
+	if (flow_save_seats(b, s) < 0 || store_game_state(b->store, s->id, "playing", s->nseats, nsides, s->seed) < 0) {
 		store_rollback(b->store);
 		goto fail;
 	}
@@ -266,8 +267,8 @@ turn_start(struct bot *b, struct session *s, char *why, size_t whylen)
 	}
 	rbuf_add(&b->out, ".");
 	bot_queue(b, s->ad, MSG_ROOM, s->room, NULL, b->out.s, NULL, false);
-	turn_tell(b, s, -1);
-	turn_schedule(b, s);
+	flow_tell(b, s, -1);
+	flow_schedule(b, s);
 	return 0;
 fail:
 	hf_game_free(g);
@@ -277,7 +278,7 @@ fail:
 
 /* The computer's move failed: draw, else discard the cheapest card, else say yes. */
 static int
-turn_fallback(struct bot *b, struct session *s, int seat, const struct hf_view *v)
+flow_fallback(struct bot *b, struct session *s, int seat, const struct hf_view *v)
 {
 	struct hf_action a;
 	char why[HF_ERRLEN];
@@ -286,11 +287,11 @@ turn_fallback(struct bot *b, struct session *s, int seat, const struct hf_view *
 	memset(&a, 0, sizeof a);
 	if (v->phase == HF_PHASE_DRAW) {
 		a.type = HF_ACT_DRAW;
-		return turn_apply(b, s, seat, &a, why, sizeof why);
+		return flow_apply(b, s, seat, &a, why, sizeof why);
 	}
 	if (v->phase == HF_PHASE_ASK) {
 		a.type = HF_ACT_YES;
-		return turn_apply(b, s, seat, &a, why, sizeof why);
+		return flow_apply(b, s, seat, &a, why, sizeof why);
 	}
 	for (;;) {
 		best = -1;
@@ -301,7 +302,7 @@ turn_fallback(struct bot *b, struct session *s, int seat, const struct hf_view *
 			return -1;
 		a.type = HF_ACT_DISCARD;
 		a.card = (uint8_t)best;
-		if ((rc = turn_apply(b, s, seat, &a, why, sizeof why)) >= 0)
+		if ((rc = flow_apply(b, s, seat, &a, why, sizeof why)) >= 0)
 			return rc;
 		/* try the next cheapest: a copy of the view is ours to change */
 		((struct hf_view *)v)->hand[best] = 0;
@@ -309,12 +310,12 @@ turn_fallback(struct bot *b, struct session *s, int seat, const struct hf_view *
 }
 
 static void
-turn_ai(struct bot *b, struct session *s)
+flow_ai(struct bot *b, struct session *s)
 {
 	struct hf_action a;
 	char why[HF_ERRLEN], text[256];
 	bool machine;
-	int seat = turn_waiting(s, &machine), level;
+	int seat = flow_waiting(s, &machine), level;
 
 	if (seat < 0 || !machine)
 		return;
@@ -322,21 +323,21 @@ turn_ai(struct bot *b, struct session *s)
 	hf_game_view(s->g, seat, b->view);
 	memset(&a, 0, sizeof a);
 	hf_ai_choose(b->view, level, &s->ai_rng, &a);
-	if (turn_apply(b, s, seat, &a, why, sizeof why) >= 0)
+	if (flow_apply(b, s, seat, &a, why, sizeof why) >= 0)
 		return;
 	hf_action_format(&a, text, sizeof text);
 	log_msg(LOG_LVL_WARNING, "%s %s: game %lld: the computer's \"%s\" for seat %d was refused (%s); "
 	        "falling back to a simple move", s->ad->id, s->room, (long long)s->id, text, seat, why);
 	hf_game_view(s->g, seat, b->view);
-	if (turn_fallback(b, s, seat, b->view) < 0) {
+	if (flow_fallback(b, s, seat, b->view) < 0) {
 		log_msg(LOG_LVL_ERR, "%s %s: game %lld: seat %d has no legal simple move; the table waits",
 		        s->ad->id, s->room, (long long)s->id, seat);
-		turn_cancel(b, s);
+		flow_cancel(b, s);
 	}
 }
 
 static int64_t
-turn_timer(struct loop *l, long long id, void *data)
+flow_timer(struct loop *l, long long id, void *data)
 {
 	struct session *s = data;
 	struct bot *b = s->ad->host;
@@ -353,7 +354,7 @@ turn_timer(struct loop *l, long long id, void *data)
 		bot_session_end(b, s);
 		break;
 	case TIMER_AI:
-		turn_ai(b, s);
+		flow_ai(b, s);
 		break;
 	case TIMER_REMIND:
 		w = s->wait_seat;
@@ -361,7 +362,7 @@ turn_timer(struct loop *l, long long id, void *data)
 		if (w >= 0)
 			bot_say_room(b, s, s->seats[w].user_id, "%s: reminder, the table is waiting for you.",
 			             s->seats[w].name);
-		turn_schedule(b, s);
+		flow_schedule(b, s);
 		break;
 	case TIMER_TAKEOVER:
 		w = s->wait_seat;
@@ -370,7 +371,7 @@ turn_timer(struct loop *l, long long id, void *data)
 			bot_say_room(b, s, NULL, "%s is away: the computer plays for them until they type again.",
 			             s->seats[w].name);
 		}
-		turn_schedule(b, s);
+		flow_schedule(b, s);
 		break;
 	default:
 		break;
