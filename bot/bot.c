@@ -221,7 +221,9 @@ restore_game(void *ctx, const struct store_game *g)
 		        (long long)g->id, g->adapter, g->room, g->adapter);
 		return;
 	}
-	if (session_find(&r->b->sessions, ad, g->room) != NULL || (s = session_add(&r->b->sessions, ad, g->room)) == NULL) {
+	if (session_find(&r->b->sessions, ad, g->room) != NULL)
+		return;   /* live already: a reload restores only what waited for an added adapter */
+	if ((s = session_add(&r->b->sessions, ad, g->room)) == NULL) {
 		log_msg(LOG_LVL_ERR, "game %lld in %s %s cannot be restored", (long long)g->id, g->adapter, g->room);
 		return;
 	}

@@ -8,6 +8,7 @@
 
 #include "bot.h"
 #include "loop.h"
+#include "service.h"
 
 /* Signal flags and the loop to wake: the only state a handler may touch. */
 static volatile sig_atomic_t stop_signal;
@@ -110,6 +111,7 @@ main(int argc, char **argv)
 	struct sigaction sa;
 	struct loop *l;
 	struct bot *b;
+	struct service *svc;
 	char err[1024];
 
 	while ((opt = getopt_long(argc, argv, "c:th", longopts, NULL)) != -1) {
@@ -184,15 +186,20 @@ main(int argc, char **argv)
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 
+	/* systemd: watchdog from now on, SIGHUP reloads (not for --console). */
+	svc = console ? NULL : service_new(b, conf);
 	if (bot_adapters_start(b) < 0 && console) {
 		bot_free(b);
 		loop_free(l);
 		return 1;
 	}
+	service_ready(svc);
 	log_msg(LOG_LVL_INFO, "handfoot %s running", BOT_VERSION);
 	loop_run(l);
 	log_msg(LOG_LVL_INFO, "stopping%s", stop_signal ? " on a signal" : "");
+	service_stopping(svc);
 	bot_adapters_stop(b, "handfoot is stopping; every game is saved.");
+	service_free(svc);
 	bot_free(b);
 	signal_loop = NULL;
 	loop_free(l);
