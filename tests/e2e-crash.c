@@ -52,14 +52,24 @@ test_crash_resume(void **state)
 	unlink(db);
 	assert_int_equal(proc_start(&p, argv), 0);
 	assert_true(proc_wait(&p, "Dealing duel", &at, 10000));
-	/* Let the computer play a few turns for us, then take the seat back on our turn. */
-	proc_send(&p, "auto");
-	assert_true(proc_wait(&p, "discards", &at, 10000));
-	assert_true(proc_wait(&p, "discards", &at, 10000));
-	proc_send(&p, "hand");           /* typing takes the seat back */
-	assert_true(proc_wait(&p, "is back", &at, 10000));
-	usleep(300000);
-	proc_send(&p, "draw");           /* answered (or refused) before the snapshot */
+	/* A turn of ours (draw, discard the first card shown), the computer's, then a draw. */
+	for (i = 0; i < 2; i++) {
+		char hand[1024], card[16];
+		const char *colon;
+
+		capture("draw", "Your ", hand, sizeof hand, &at);
+		capture("hand", "Your ", hand, sizeof hand, &at);
+		colon = strstr(hand, "): ");
+		assert_non_null(colon);
+		sscanf(colon + 3, "%15[^ ×|]", card);
+		if (strcmp(card, "3♥") == 0)
+			strcpy(card, "3h");
+		else if (strcmp(card, "3♣") == 0)
+			strcpy(card, "3c");
+		proc_send(&p, strcat(strcpy(hand, "discard "), card));
+		assert_true(proc_wait(&p, "your turn", &at, 10000));
+	}
+	proc_send(&p, "draw");
 	usleep(300000);
 	snapshot(before, &at);
 	kill(p.pid, SIGKILL);
