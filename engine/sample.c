@@ -74,7 +74,16 @@ struct hf_game *hf_game_sample(const struct hf_view *v, uint64_t seed)
 				pool[i] = t;
 				break;
 			}
+	bool no_wild = v->rules->freeze_on_wild && !v->pile_frozen;
 	for (int i = 0; i + 1 < v->pile_size; i++) {
+		/* a pile that is not frozen holds no wild */
+		for (int j = at; no_wild && j < npool; j++)
+			if (!hf_card_is_wild(pool[j])) {
+				uint8_t t = pool[at];
+				pool[at] = pool[j];
+				pool[j] = t;
+				break;
+			}
 		int c = take(pool, npool, &at);
 		g->pile[g->npile++] = (uint8_t)c;
 		g->pile_wilds += hf_card_is_wild(c);
