@@ -10,7 +10,7 @@ createRoom (is_direct, invite, initial_state), account data, room state,
 PUT send with txnId idempotence (scoped per device), 429 M_LIMIT_EXCEEDED.
 
 Test control (no auth): POST /_fake/user {"user","password"} -> token;
-POST /_fake/fail {"method","path","status","count","retry_after_ms","drop","after_commit"};
+POST /_fake/fail {"method","path" (regex),"user","status","count","retry_after_ms","header_only","drop","after_commit"};
 POST /_fake/replay {"room","count"}: re-delivers the last events, reversed (duplicates, out of order);
 GET /_fake/events?room=R: the room's timeline with txn ids; GET /_fake/requests: counters.
 Only what handfoot uses is implemented; it is not a homeserver.
@@ -181,7 +181,10 @@ class Handler(BaseHTTPRequestHandler):
         for k, v in (headers or {}).items():
             self.send_header(k, v)
         self.end_headers()
-        self.wfile.write(body)
+        try:
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client went away (a stopped long-poll)
 
     def err(self, status, code, msg):
         self.reply(status, {"errcode": code, "error": msg})
@@ -203,10 +206,11 @@ class Handler(BaseHTTPRequestHandler):
     def do_PUT(self):
         self.route("PUT")
 
-    def fault(self, method, path):
-        """A matching injected fault: (status, retry_ms, drop, after_commit) or None."""
+    def fault(self, method, path, user):
+        """The first matching injected fault (by method, path regex, and user if given), or None."""
         for f in W.faults:
-            if f["count"] > 0 and f.get("method", method) == method and re.search(f["path"], path):
+            if f["count"] > 0 and f.get("method", method) == method and re.search(f["path"], path) \
+                    and f.get("user", user) == user:
                 f["count"] -= 1
                 return f
         return None
@@ -240,16 +244,16 @@ class Handler(BaseHTTPRequestHandler):
         parts = [urllib.parse.unquote(p) for p in path[len("/_matrix/client/v3/"):].split("/")]
         with LOCK:
             W.requests[parts[0]] = W.requests.get(parts[0], 0) + 1
-            f = self.fault(method, path)
+            auth = self.headers.get("Authorization", "")
+            tok = auth[7:] if auth.startswith("Bearer ") else q.get("access_token")
+            user, device = W.tokens.get(tok, (None, None))
+            f = self.fault(method, path, user)
             if f is not None and not f.get("after_commit"):
                 return self.fail(f)
             if parts == ["login"] and method == "POST":
                 return self.login(body)
-            auth = self.headers.get("Authorization", "")
-            tok = auth[7:] if auth.startswith("Bearer ") else q.get("access_token")
-            if tok not in W.tokens:
+            if user is None:
                 return self.err(401, "M_UNKNOWN_TOKEN", "unknown token")
-            user, device = W.tokens[tok]
             if parts == ["sync"] and method == "GET":
                 return self.sync(user, q)
             res = self.api(method, parts, body, user, device)
@@ -391,10 +395,16 @@ class Handler(BaseHTTPRequestHandler):
         return self.err(404, "M_UNRECOGNIZED", "unknown control")
 
 
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        pass  # clients hanging up mid-answer are expected
+
+
 def main():
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
-    srv = ThreadingHTTPServer(("127.0.0.1", port), Handler)
-    srv.daemon_threads = True
+    srv = Server(("127.0.0.1", port), Handler)
     if len(sys.argv) > 2:
         with open(sys.argv[2] + ".tmp", "w") as f:
             f.write("%d\n" % srv.server_address[1])

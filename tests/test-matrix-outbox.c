@@ -111,10 +111,10 @@ static void
 test_backoff(void **state)
 {
 	(void)state;
-	assert_int_equal(matrix_outbox_backoff(1), 1000);
-	assert_int_equal(matrix_outbox_backoff(2), 2000);
-	assert_int_equal(matrix_outbox_backoff(4), 8000);
-	assert_int_equal(matrix_outbox_backoff(40), 60000);
+	assert_int_equal(matrix_outbox_backoff(1), 500);
+	assert_int_equal(matrix_outbox_backoff(2), 1000);
+	assert_int_equal(matrix_outbox_backoff(4), 4000);
+	assert_int_equal(matrix_outbox_backoff(40), 30000);
 }
 
 int

@@ -511,7 +511,8 @@ on_filter(struct matrix_client *c, struct req *r, long status, json_t *body)
 	const char *id = json_string_value(json_object_get(body, "filter_id"));
 
 	c->sync_req = NULL;
-	if (status != 200 || id == NULL || strlen(id) >= sizeof c->filter || !matrix_text_id_ok(id, 0)) {
+	if (status != 200 || id == NULL || id[0] == '\0' || strlen(id) >= sizeof c->filter ||
+	    strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.=") != strlen(id)) {
 		/* a missing filter only costs bandwidth: sync without one */
 		logf_(c, LOG_LVL_WARNING, "filter upload failed (HTTP %ld); syncing unfiltered", status);
 		c->filter[0] = '\0';

@@ -119,7 +119,7 @@ struct matrix_out *matrix_outbox_unresolved(struct matrix_outbox *o, const char 
 void   matrix_outbox_done(struct matrix_outbox *o, struct matrix_out *m);
 /* Failed for now: retried after retry_ms if >= 0, else after a backoff. */
 void   matrix_outbox_retry(struct matrix_outbox *o, struct matrix_out *m, int64_t now, int64_t retry_ms);
-/* The backoff after tries failures: 1 s, 2 s, 4 s ... at most 60 s. */
+/* The backoff after tries failures: 0.5 s, 1 s, 2 s ... at most 30 s. */
 int64_t matrix_outbox_backoff(int tries);
 /* The JSON content of the m.room.message event (caller frees). */
 char  *matrix_outbox_content(const struct matrix_out *m);

@@ -282,11 +282,11 @@ matrix_outbox_done(struct matrix_outbox *o, struct matrix_out *m)
 int64_t
 matrix_outbox_backoff(int tries)
 {
-	int64_t ms = 1000;
+	int64_t ms = 500;
 
-	for (int i = 1; i < tries && ms < 60000; i++)
+	for (int i = 1; i < tries && ms < 30000; i++)
 		ms *= 2;
-	return ms < 60000 ? ms : 60000;
+	return ms < 30000 ? ms : 30000;
 }
 
 void
