@@ -1,0 +1,140 @@
+/* bench-core.c: the core's cost per command (p50, p99, SQLite commit included), memory for 10,000 games, restore time. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fake.h"
+
+static double
+now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static long
+rss_kb(void)
+{
+	long pages = 0, rss = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f != NULL) {
+		if (fscanf(f, "%ld %ld", &pages, &rss) != 2)
+			rss = 0;
+		fclose(f);
+	}
+	return rss * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static int
+cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double samples[200000];
+static size_t nsamples;
+
+static void
+timed(struct fake *f, const char *room, const char *user, const char *text)
+{
+	double t = now_us();
+
+	fake_say(f, room, user, text);
+	if (nsamples < sizeof samples / sizeof samples[0])
+		samples[nsamples++] = now_us() - t;
+}
+
+/* Commands of a human in duel games: look, draw, discard the cheapest card. */
+static void
+bench_commands(const char *db)
+{
+	struct fake *f = fake_new(db, "flood_burst = 1000\nai_delay = 0");
+	struct hf_view *v = malloc(sizeof *v);
+	char room[32], cmd[64];
+	int game, step, seat, c, best;
+
+	for (game = 0; game < 20; game++) {
+		snprintf(room, sizeof room, "#b%d", game);
+		fake_say(f, room, "alice", "!play 2 duel");
+		for (step = 0; step < 400; step++) {
+			struct session *s = fake_session(f, room);
+			if (s == NULL)
+				break;
+			seat = session_seat_of(s, "alice");
+			if (hf_game_turn(s->g) != seat || hf_game_phase(s->g) == HF_PHASE_ASK) {
+				fake_advance(f, 1);
+				continue;
+			}
+			timed(f, room, "alice", step % 2 ? "!pile" : "!hand");
+			if (hf_game_phase(s->g) == HF_PHASE_DRAW) {
+				timed(f, room, "alice", "!draw");
+				continue;
+			}
+			hf_game_view(s->g, seat, v);
+			best = -1;
+			for (c = 1; c < HF_NCARD; c++)
+				if (v->hand[c] && (best < 0 || v->rules->value[c] < v->rules->value[best]))
+					best = c;
+			snprintf(cmd, sizeof cmd, "!discard %s", hf_card_name(best));
+			timed(f, room, "alice", cmd);
+			fake_clear(f);
+		}
+	}
+	fake_free(f);
+	free(v);
+	qsort(samples, nsamples, sizeof samples[0], cmp);
+	printf("core per command: %zu commands, p50 %.1f us, p99 %.1f us, max %.1f us (target p99 < 50 us)\n",
+	       nsamples, samples[nsamples / 2], samples[nsamples * 99 / 100], samples[nsamples - 1]);
+}
+
+static void
+bench_games(const char *db)
+{
+	struct fake *f;
+	long before = rss_kb(), after;
+	char room[32];
+	double t;
+	int i;
+
+	f = fake_new(db, "flood_burst = 1000\nai_delay = 60000\ntable_expiry = 0");
+	for (i = 0; i < 10000; i++) {
+		snprintf(room, sizeof room, "#r%d", i);
+		fake_say(f, room, "alice", "!play 4 classic");
+		fake_say(f, room, "alice", "!draw");
+		fake_clear(f);
+	}
+	after = rss_kb();
+	printf("memory: 10000 games in progress: RSS +%.1f MB (target < 256 MB)\n", (after - before) / 1024.0);
+	fake_free(f);
+	t = now_us();
+	f = fake_new(db, "ai_delay = 60000");
+	t = now_us() - t;
+	printf("restore: %zu games in %.2f s (target < 2 s)\n", f->bot->sessions.count, t / 1e6);
+	fake_free(f);
+}
+
+int
+main(void)
+{
+	char db[] = "/tmp/hf-bench-XXXXXX", path[64];
+	int fd = mkstemp(db);
+
+	close(fd);
+	unlink(db);
+	bench_commands(db);
+	unlink(db);
+	bench_games(db);
+	unlink(db);
+	snprintf(path, sizeof path, "%s-wal", db);
+	unlink(path);
+	snprintf(path, sizeof path, "%s-shm", db);
+	unlink(path);
+	return 0;
+}
