@@ -113,11 +113,11 @@ $(1)/api/%.h: bot/%.h
 	@mkdir -p $$(@D)
 	cp $$< $$@
 $(1)/libhfengine.a: $(call objs,$(1),$(ENGINE_SRC))
-	@rm -f $$@; ar rcs $$@ $$^
+	@mkdir -p $$(@D); rm -f $$@; ar rcs $$@ $$^
 $(1)/libhfbot.a: $(call objs,$(1),$(BOT_SRC))
-	@rm -f $$@; ar rcs $$@ $$^
+	@mkdir -p $$(@D); rm -f $$@; ar rcs $$@ $$^
 $(1)/libhfadapters.a: $(call objs,$(1),$(ADAPTER_SRC))
-	@rm -f $$@; ar rcs $$@ $$^
+	@mkdir -p $$(@D); rm -f $$@; ar rcs $$@ $$^
 $(1)/handfoot: $(1)/obj/bot/main.o $(1)/libhfadapters.a $(1)/libhfbot.a $(1)/libhfengine.a
 	$$(CC) $(2) -o $$@ $$< -Wl,--start-group $$(filter %.a,$$^) -Wl,--end-group $$(PKG_LIBS)
 $(1)/handfoot-sim: $(1)/obj/tests/handfoot-sim.o $(1)/libhfengine.a
