@@ -77,7 +77,8 @@ ai_pickup_plan(struct hf_action *a, const struct ai_pos *p, int *gain)
 
 		for (c = 0; c < HF_NCARD; c++)
 			any |= g.count[c] != 0;
-		if (any || r->pickup_need != HF_NEED_NOTHING) {
+		/* nothing shown: the top card plays onto the open meld (or needs nothing) */
+		if (any) {
 			a->groups[0] = g;
 			a->ngroups = 1;
 		}
