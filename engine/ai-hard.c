@@ -7,6 +7,7 @@
 #define HARD_SAMPLES   8     /* worlds dealt from the unseen cards per decision */
 #define HARD_CANDS     6     /* actions compared */
 #define HARD_MAXSTEPS  120   /* actions played out per world at most */
+#define HARD_MARGIN    30.0  /* points a move must gain on average over the normal move */
 
 /* A side's standing in points: the table, a bit for open melds, less what its hands hold. */
 static double
@@ -42,7 +43,7 @@ side_eval(const struct hf_view *v, int side)
 		e -= 40;
 	for (s = 0; s < v->nseats; s++)
 		if (v->seats[s].side == side)
-			e -= 4.0 * v->seats[s].hand_count + 6.0 * v->seats[s].foot_count;
+			e += 3.0 * v->seats[s].hand_count;
 	return e;
 }
 
@@ -103,14 +104,14 @@ playout(struct hf_game *g, struct hf_view *v, int me, int round0, uint64_t *rng)
 
 /* The candidate discards: every distinct card the rules let this seat throw, cheapest first. */
 static int
-discard_cands(const struct ai_pos *p, struct hf_action *c, int max)
+discard_cands(const struct ai_pos *p, struct hf_action *c, int max, int skip)
 {
 	int n = 0, k, i, j;
 	int cost[HF_NCARD];
 	struct hf_action t;
 
 	for (k = 1; k < HF_NCARD && n < HF_NCARD; k++) {
-		if (!ai_pos_can_discard(p, k))
+		if (!ai_pos_can_discard(p, k) || k == skip)
 			continue;
 		memset(&c[n], 0, sizeof c[n]);
 		c[n].type = HF_ACT_DISCARD;
@@ -173,9 +174,12 @@ compare(const struct hf_view *v, const struct hf_action *cands, int n, uint64_t 
 	if (scratch)
 		hf_game_free(scratch);
 	free(tmp);
-	best = -1;
-	for (i = 0; i < n; i++)
-		if (tried[i] && (best < 0 || total[i] / tried[i] > total[best] / tried[best]))
+	/* the first candidate is the normal player's move: leave it only for a clear gain, as worlds are noisy */
+	if (!tried[0])
+		return -1;
+	best = 0;
+	for (i = 1; i < n; i++)
+		if (tried[i] == tried[0] && total[i] / tried[i] > total[best] / tried[best] + HARD_MARGIN)
 			best = i;
 	return best;
 }
@@ -192,9 +196,10 @@ ai_hard_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out)
 		return;
 	ai_pos_init(&p, v);
 	if (v->phase == HF_PHASE_DRAW) {
-		memset(&cands[0], 0, sizeof cands[0]);
-		cands[0].type = HF_ACT_DRAW;
-		if (!ai_pickup_plan(&cands[1], &p, &gain))
+		cands[0] = *out;
+		memset(&cands[1], 0, sizeof cands[1]);
+		cands[1].type = HF_ACT_DRAW;
+		if (out->type == HF_ACT_DRAW && !ai_pickup_plan(&cands[1], &p, &gain))
 			return;
 		n = 2;
 	} else if (out->type == HF_ACT_DISCARD) {
@@ -203,7 +208,8 @@ ai_hard_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out)
 		/* a discard that goes out is never second-guessed */
 		if (ai_out_plan(&o, &p) && !ai_out_need_ask(&p))
 			return;
-		n = discard_cands(&p, cands, HARD_CANDS);
+		cands[0] = *out;
+		n = 1 + discard_cands(&p, cands + 1, HARD_CANDS - 1, out->card);
 		if (n < 2)
 			return;
 	} else {

@@ -59,7 +59,7 @@ ai_pickup_plan(struct hf_action *a, const struct ai_pos *p, int *gain)
 	struct ai_plan pl;
 	struct ai_pos q;
 	struct hf_group g;
-	int t = v->pile_top, i, c;
+	int t = v->pile_top, i, c, left;
 
 	if (!v->may_pickup || !v->pile_size || !hf_card_is_natural(t))
 		return false;
@@ -69,6 +69,12 @@ ai_pickup_plan(struct hf_action *a, const struct ai_pos *p, int *gain)
 		return false;
 	*gain = r->pickup_count && r->pickup_count < v->pile_size ? r->pickup_count : v->pile_size;
 	if (!shown_group(p, t, &g))
+		return false;
+	/* the hand after taking the pile must still allow a discard that does not empty it */
+	left = p->hand_n + *gain - 1;
+	for (c = 0; c < HF_NCARD; c++)
+		left -= g.count[c];
+	if (left < (v->seats[p->me].in_foot ? 2 : 1))
 		return false;
 	memset(a, 0, sizeof *a);
 	a->type = HF_ACT_PICKUP;
@@ -93,7 +99,7 @@ ai_pickup_plan(struct hf_action *a, const struct ai_pos *p, int *gain)
 	if (g.count[t] + 1 < 2 || g.count[t] + 1 + g.count[HF_TWO] + g.count[HF_JOKER] < 3)
 		return false;
 	for (i = 0; i < (int)(sizeof styles / sizeof styles[0]); i++)
-		if (ai_plan_melds(&pl, &q, &styles[i], &g, t)) {
+		if (ai_plan_melds(&pl, &q, &styles[i], &g, t) && pl.after.hand_n + *gain - 1 >= 1) {
 			*a = pl.act;
 			return true;
 		}

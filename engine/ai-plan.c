@@ -60,6 +60,16 @@ closed_of(const struct ai_pos *p, int kind)
 	return n;
 }
 
+/* Wilds may go on meld m in this action (some rules allow them at the opening only beside a pair). */
+static bool
+wilds_may_join(const struct ai_plan *pl, const struct hf_meld *m)
+{
+	/* a pickup's shown cards must be a natural pair where the pile asks for one */
+	if (m->rank == pl->pair_only)
+		return false;
+	return pl->opening->down || !pl->opening->r->opening_wild_pair_only || m->naturals == 2;
+}
+
 /* A rank may take cards in this action: not a meld that closed during it. */
 static bool
 rank_free(const struct ai_plan *pl, int rank)
@@ -80,7 +90,7 @@ red3s_under_books(struct ai_plan *pl)
 	for (i = 0; i < a->nmelds && a->hand[HF_RED3] && pl->act.ngroups < HF_MAX_GROUPS; i++) {
 		const struct hf_meld *m = &a->melds[i];
 
-		if (!a->closed_before[i] || m->red3s || m->rank >= HF_NCARD || used[m->rank])
+		if (!a->closed_before[i] || m->red3s || !hf_card_is_natural(m->rank) || used[m->rank])
 			continue;
 		used[m->rank] = true;
 		memset(&g, 0, sizeof g);
@@ -115,7 +125,7 @@ wild_meld(struct ai_plan *pl, const struct ai_style *st)
 	int cap = a->r->canasta_size, n;
 	bool want = closed_of(a, HF_KIND_WILD) < a->r->need_wild;
 
-	if (!a->r->wild_melds || !wilds(a))
+	if (!a->r->wild_melds || !wilds(a) || (!pl->opening->down && a->r->opening_wild_pair_only))
 		return;
 	if (a->open_idx[HF_JOKER] >= 0) {
 		if (!want && !st->wilds_all)
@@ -149,7 +159,7 @@ close_with_wilds(struct ai_plan *pl, const struct ai_style *st)
 			m = &a->melds[a->open_idx[r]];
 			size = ai_pos_meld_size(m);
 			need = cap - size;
-			if (need > wilds(a) || need > 2 || need <= 0)
+			if (need > wilds(a) || need > 2 || need <= 0 || !wilds_may_join(pl, m))
 				continue;
 			if (!ai_pos_wild_ok(a, r, m->naturals, m->twos + m->jokers + need))
 				continue;
@@ -194,7 +204,8 @@ all_wilds(struct ai_plan *pl)
 				continue;
 			m = &a->melds[a->open_idx[r]];
 			n = m->twos + m->jokers;
-			if (ai_pos_meld_size(m) < cap && ai_pos_wild_ok(a, r, m->naturals, n + 1)) {
+			if (ai_pos_meld_size(m) < cap && ai_pos_wild_ok(a, r, m->naturals, n + 1) &&
+			    wilds_may_join(pl, m)) {
 				put_wilds(pl, r, 1);
 				moved = true;
 			}
@@ -213,6 +224,8 @@ plan_once(struct ai_plan *pl, const struct ai_pos *p, const struct ai_style *st,
 	memset(&pl->act, 0, sizeof pl->act);
 	memset(pl->group_of, -1, sizeof pl->group_of);
 	pl->value = 0;
+	pl->opening = p;
+	pl->pair_only = HF_NOCARD;
 	*a = *p;
 	pl->act.type = HF_ACT_MELD;
 	if (first) {
@@ -220,10 +233,15 @@ plan_once(struct ai_plan *pl, const struct ai_pos *p, const struct ai_style *st,
 		pl->act.groups[0] = *first;
 		pl->act.ngroups = 1;
 		pl->group_of[top] = 0;
+		if (p->v->pile_frozen || p->r->pickup_need == HF_NEED_NATURAL_PAIR)
+			pl->pair_only = (int8_t)top;
+		/* p's hand no longer holds the shown cards: ai_pos_add takes them (and the top card) back out */
 		g = *first;
 		g.count[top]++;
-		a->hand[top]++;
-		a->hand_n++;
+		for (i = 0; i < HF_NCARD; i++) {
+			a->hand[i] = (uint8_t)(a->hand[i] + g.count[i]);
+			a->hand_n += g.count[i];
+		}
 		ai_pos_add(a, &g);
 		pl->value += ai_pos_value(p, first->count) + p->r->value[top];
 	}

@@ -51,6 +51,8 @@ struct ai_plan {
 	struct ai_pos    after;
 	int     value;                /* card values melded (what counts to open) */
 	int8_t  group_of[HF_NCARD];   /* group index per meld rank (HF_JOKER: wild meld) */
+	const struct ai_pos *opening; /* the position planned from (its down says if this opens) */
+	int8_t  pair_only;            /* the pickup's rank where only a natural pair may be shown */
 };
 
 /* Plans melds from p's hand. first (may be NULL) is the shown group of a

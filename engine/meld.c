@@ -296,7 +296,7 @@ enum hf_err meld_after(struct hf_game *g, struct meld_ctx *c, bool was_down, int
 	if (ss->in_foot && ss->hand_n == 1 && g->nstock > 0) {
 		char tmp[HF_ERRLEN];
 		if ((e = out_check(g, seat, &short_out, tmp, sizeof tmp)) != HF_OK)
-			return hf_fail(e, why, len, "keep two cards: your last card could not be discarded, as %s", tmp);
+			return hf_fail(e, why, len, "keep two cards, as %s", tmp);
 	}
 	return HF_OK;
 }

@@ -22,13 +22,29 @@ static void tally(const struct hf_game *g, int side, struct tally *t)
 	}
 }
 
-static void add(char *a, size_t alen, char *b, size_t blen, int need, int has, const char *what)
+struct lists { int n; int need[5], has[5]; const char *what[5]; };
+
+static void add(struct lists *l, int need, int has, const char *what)
 {
 	if (need <= 0)
 		return;
-	size_t na = strlen(a), nb = strlen(b);
-	snprintf(a + na, alen - na, "%s%d %s", na ? ", " : "", need, what);
-	snprintf(b + nb, blen - nb, "%s%d", nb ? ", " : "", has);
+	l->need[l->n] = need;
+	l->has[l->n] = has;
+	l->what[l->n++] = what;
+}
+
+/* "2 clean and 3 dirty" / "1 and 2": commas, then "and" before the last. */
+static void join(const struct lists *l, bool needs, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < l->n && n < len; i++) {
+		const char *sep = i == 0 ? "" : i == l->n - 1 ? " and " : ", ";
+		if (needs)
+			n += (size_t)snprintf(buf + n, len - n, "%s%d %s", sep, l->need[i], l->what[i]);
+		else
+			n += (size_t)snprintf(buf + n, len - n, "%s%d", sep, l->has[i]);
+	}
 }
 
 /* May seat go out now?  *short_out: it may, but short of canastas (severe penalty). */
@@ -44,13 +60,16 @@ enum hf_err out_check(const struct hf_game *g, int seat, bool *short_out, char *
 	if (missing && r->short_out_allowed) {
 		*short_out = true;
 	} else if (missing) {
-		char need[96] = "", has[48] = "";
-		add(need, sizeof need, has, sizeof has, r->need_clean, t.clean, "clean");
-		add(need, sizeof need, has, sizeof has, r->need_dirty, t.dirty, "dirty");
-		add(need, sizeof need, has, sizeof has, r->need_wild, t.wild, "wild");
-		add(need, sizeof need, has, sizeof has, r->need_sevens, t.sevens, "sevens");
+		char need[96], has[48];
+		struct lists l = { 0 };
+		add(&l, r->need_clean, t.clean, "clean");
+		add(&l, r->need_dirty, t.dirty, "dirty");
+		add(&l, r->need_wild, t.wild, "wild");
+		add(&l, r->need_sevens, t.sevens, "sevens");
 		if (total > r->need_clean + r->need_dirty + r->need_wild + r->need_sevens)
-			add(need, sizeof need, has, sizeof has, total, t.total, "in all");
+			add(&l, total, t.total, l.n ? "in all" : "closed");
+		join(&l, true, need, sizeof need);
+		join(&l, false, has, sizeof has);
 		return hf_fail(HF_E_GO_OUT, why, len, "you cannot go out: your side needs %s canastas (it has %s)",
 		               need, has);
 	}

@@ -132,11 +132,11 @@ void t_stock_top(struct hf_game *g, const char *cards)
 	snprintf(text, sizeof text, "%s", cards);
 	for (char *tok = strtok(text, " "); tok && n < 64; tok = strtok(NULL, " "))
 		list[n++] = hf_card_parse(tok, strlen(tok));
-	/* the first named is drawn first: it goes on top last */
-	for (int i = n - 1; i >= 0; i--) {
+	/* take them all out first, then stack: the first named is drawn first */
+	for (int i = 0; i < n; i++)
 		from_stock(g, list[i]);
+	for (int i = n - 1; i >= 0; i--)
 		g->stock[g->nstock++] = (uint8_t)list[i];
-	}
 }
 
 void t_stock_keep(struct hf_game *g, int n)
@@ -231,4 +231,27 @@ void t_turn(struct hf_game *g, int seat)
 {
 	g->nevents = 0;
 	turn_start(g, seat);
+}
+
+void t_quiet(struct hf_game *g)
+{
+	for (int s = 0; s < g->nsides; s++) {
+		for (int i = 0; i < g->sides[s].red3s; i++) {
+			memmove(&g->stock[1], &g->stock[0], g->nstock);
+			g->stock[0] = HF_RED3;
+			g->nstock++;
+		}
+		g->sides[s].red3s = 0;
+		g->sides[s].deal_bonus = 0;
+	}
+}
+
+const struct hf_event *t_event(const struct hf_game *g, int type)
+{
+	size_t n;
+	const struct hf_event *e = hf_game_events(g, &n);
+	for (size_t i = 0; i < n; i++)
+		if (e[i].type == type)
+			return &e[i];
+	return NULL;
 }

@@ -28,6 +28,11 @@ void t_check(const struct hf_game *g);
 /* Starts seat's turn afresh (phase DRAW), as the engine does. */
 void t_turn(struct hf_game *g, int seat);
 
+/* Puts laid-out red 3s back in the stock and clears deal bonuses: a quiet table for scoring tests. */
+void t_quiet(struct hf_game *g);
+/* The first event of a type in the last action, or NULL. */
+const struct hf_event *t_event(const struct hf_game *g, int type);
+
 /* A random player: proposes a candidate action (often illegal) for a seat that may act. */
 void rp_propose(const struct hf_view *v, uint64_t *rng, int attempt, struct hf_action *a);
 

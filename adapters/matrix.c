@@ -1,0 +1,205 @@
+/* matrix.c: the Matrix adapter: reads a [matrix NAME] section and plugs the client into the adapter API. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adapter.h"
+#include "matrix/matrix.h"
+
+struct matrix {
+	struct adapter *a;
+	struct matrix_config cfg;
+	struct matrix_client *client;
+};
+
+static void
+host_emit(void *ctx, const struct bot_event *ev)
+{
+	adapter_emit(((struct matrix *)ctx)->a, ev);
+}
+
+static void
+host_log(void *ctx, int level, const char *msg)
+{
+	adapter_log(((struct matrix *)ctx)->a, level, "%s", msg);
+}
+
+static int
+host_get(void *ctx, const char *key, char *buf, size_t len)
+{
+	return adapter_state_get(((struct matrix *)ctx)->a, key, buf, len);
+}
+
+static int
+host_set(void *ctx, const char *key, const char *value)
+{
+	return adapter_state_set(((struct matrix *)ctx)->a, key, value);
+}
+
+static int
+host_del(void *ctx, const char *key)
+{
+	return adapter_state_del(((struct matrix *)ctx)->a, key);
+}
+
+static int
+host_each(void *ctx, const char *prefix, void (*fn)(void *fctx, const char *key, const char *value), void *fctx)
+{
+	return adapter_state_each(((struct matrix *)ctx)->a, prefix, fn, fctx);
+}
+
+/* Reads the section into cfg (secrets included); -1 with err on a bad key. */
+static int
+read_config(struct adapter_cfg *ac, struct matrix_config *cfg, char *err, size_t errlen)
+{
+	const char *hs = adapter_cfg_get(ac, "homeserver", NULL);
+	const char *user = adapter_cfg_get(ac, "user", NULL);
+	const char *pw = adapter_cfg_get(ac, "password_file", NULL);
+	const char *tok = adapter_cfg_get(ac, "token_file", NULL);
+	const char *allow = adapter_cfg_get(ac, "allow", "");
+	const char *ca = adapter_cfg_get(ac, "ca_file", "");
+	long timeout;
+	size_t n;
+
+	memset(cfg, 0, sizeof *cfg);
+	if (adapter_cfg_bool(ac, "auto_join", true, &cfg->auto_join, err, errlen) < 0 ||
+	    adapter_cfg_int(ac, "sync_timeout", 30, 1, 300, &timeout, err, errlen) < 0)
+		return -1;
+	cfg->sync_timeout_ms = timeout * 1000;
+	if (hs == NULL || (strncmp(hs, "https://", 8) != 0 && strncmp(hs, "http://", 7) != 0) ||
+	    strlen(hs) >= sizeof cfg->homeserver) {
+		adapter_cfg_error(ac, "homeserver", err, errlen, "needs a URL such as https://matrix.example.org");
+		return -1;
+	}
+	snprintf(cfg->homeserver, sizeof cfg->homeserver, "%s", hs);
+	n = strlen(cfg->homeserver);
+	while (n > 0 && cfg->homeserver[n - 1] == '/')
+		cfg->homeserver[--n] = '\0';
+	if (user == NULL || user[0] == '\0' || strlen(user) >= sizeof cfg->user || strpbrk(user, " \t\"\\") != NULL) {
+		adapter_cfg_error(ac, "user", err, errlen, "needs the bot's user id, such as @handfoot:example.org");
+		return -1;
+	}
+	snprintf(cfg->user, sizeof cfg->user, "%s", user);
+	if ((pw == NULL) == (tok == NULL)) {
+		adapter_cfg_error(ac, pw != NULL ? "password_file" : "token_file", err, errlen,
+		                  "give exactly one of password_file and token_file");
+		return -1;
+	}
+	if (pw != NULL && adapter_read_secret(pw, cfg->password, sizeof cfg->password, err, errlen) < 0)
+		return -1;
+	if (tok != NULL && adapter_read_secret(tok, cfg->token, sizeof cfg->token, err, errlen) < 0)
+		return -1;
+	if ((pw != NULL && cfg->password[0] == '\0') || (tok != NULL && cfg->token[0] == '\0')) {
+		adapter_cfg_error(ac, pw != NULL ? "password_file" : "token_file", err, errlen, "the file is empty");
+		return -1;
+	}
+	if (strlen(allow) >= sizeof cfg->allow || strlen(ca) >= sizeof cfg->ca_file) {
+		adapter_cfg_error(ac, strlen(allow) >= sizeof cfg->allow ? "allow" : "ca_file", err, errlen, "too long");
+		return -1;
+	}
+	snprintf(cfg->allow, sizeof cfg->allow, "%s", allow);
+	snprintf(cfg->ca_file, sizeof cfg->ca_file, "%s", ca);
+	return 0;
+}
+
+static void
+wipe(struct matrix_config *cfg)
+{
+	memset(cfg->password, 0, sizeof cfg->password);
+	memset(cfg->token, 0, sizeof cfg->token);
+}
+
+static int
+matrix_init(struct adapter *a, struct adapter_cfg *ac, char *err, size_t errlen)
+{
+	struct matrix *m = calloc(1, sizeof *m);
+
+	if (m == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	m->a = a;
+	if (read_config(ac, &m->cfg, err, errlen) < 0) {
+		wipe(&m->cfg);
+		free(m);
+		return -1;
+	}
+	a->priv = m;
+	return 0;
+}
+
+static int
+matrix_start(struct adapter *a)
+{
+	struct matrix *m = a->priv;
+	struct matrix_host host = {
+		.ctx = m, .emit = host_emit, .log = host_log,
+		.store = { .ctx = m, .get = host_get, .set = host_set, .del = host_del, .each = host_each },
+	};
+
+	if (m->client == NULL && (m->client = matrix_client_new(&m->cfg, &host, a->loop, a->http)) == NULL)
+		return -1;
+	/* the client keeps its own copy */
+	wipe(&m->cfg);
+	return matrix_client_start(m->client);
+}
+
+static int
+matrix_send(struct adapter *a, const struct adapter_msg *msg)
+{
+	struct matrix *m = a->priv;
+
+	return m->client != NULL ? matrix_client_send(m->client, msg) : -1;
+}
+
+static void
+matrix_stop(struct adapter *a, const char *quit_message)
+{
+	struct matrix *m = a->priv;
+
+	(void)quit_message; /* leaving every room would end the games: stay */
+	if (m != NULL && m->client != NULL)
+		matrix_client_stop(m->client);
+}
+
+static void
+matrix_free(struct adapter *a)
+{
+	struct matrix *m = a->priv;
+
+	if (m == NULL)
+		return;
+	matrix_client_free(m->client);
+	wipe(&m->cfg);
+	free(m);
+	a->priv = NULL;
+}
+
+static bool
+matrix_needs_restart(struct adapter *a, struct adapter_cfg *ac)
+{
+	struct matrix *m = a->priv;
+	struct matrix_config n;
+	char err[256];
+	bool differ;
+
+	if (m == NULL || read_config(ac, &n, err, sizeof err) < 0)
+		return true;
+	differ = strcmp(n.homeserver, m->cfg.homeserver) != 0 || strcmp(n.user, m->cfg.user) != 0 ||
+	         strcmp(n.allow, m->cfg.allow) != 0 || strcmp(n.ca_file, m->cfg.ca_file) != 0 ||
+	         n.auto_join != m->cfg.auto_join || n.sync_timeout_ms != m->cfg.sync_timeout_ms;
+	wipe(&n);
+	return differ;
+}
+
+const struct adapter_ops matrix_adapter_ops = {
+	.type = "matrix",
+	.caps = ADAPTER_CAP_HTML | ADAPTER_CAP_MENTIONS,
+	.max_line = MATRIX_MAX_LINE,
+	.init = matrix_init,
+	.start = matrix_start,
+	.send = matrix_send,
+	.stop = matrix_stop,
+	.free = matrix_free,
+	.needs_restart = matrix_needs_restart,
+};

@@ -1,0 +1,337 @@
+/* sync.c: turns a /sync response into a flat list of cleaned items; pure, so it is unit-tested and fuzzed alone. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "matrix.h"
+
+#define MAX_TOKEN 1024
+
+struct ctx {
+	struct matrix_sync *out;
+	const char *self;
+	bool initial;
+};
+
+static char *
+dup_clean(const char *s, size_t max)
+{
+	char buf[MATRIX_MAX_IN + 1];
+	size_t n;
+
+	if (max > MATRIX_MAX_IN)
+		max = MATRIX_MAX_IN;
+	n = matrix_text_clean(s, strlen(s), buf, sizeof buf, max);
+	if (n == 0)
+		return NULL;
+	return strdup(buf);
+}
+
+/* The string at key if it is a valid id with the sigil, else NULL. */
+static const char *
+get_id(json_t *o, const char *key, char sigil)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return matrix_text_id_ok(s, sigil) ? s : NULL;
+}
+
+static void
+item_free(struct matrix_item *it)
+{
+	free(it->room);
+	free(it->user);
+	free(it->name);
+	free(it->text);
+	free(it->event_id);
+}
+
+/* Appends an item; the strings are copied (ids were validated by the caller).
+ * Silently drops items past the limit: a hostile response cannot grow us. */
+static struct matrix_item *
+add(struct ctx *c, enum matrix_item_kind kind, const char *room, const char *user, const char *event_id)
+{
+	struct matrix_sync *s = c->out;
+	struct matrix_item *it;
+
+	if (s->nitems >= MATRIX_SYNC_MAX_ITEMS)
+		return NULL;
+	if (s->nitems == s->capitems) {
+		size_t cap = s->capitems ? s->capitems * 2 : 16;
+		struct matrix_item *n = realloc(s->items, cap * sizeof *n);
+
+		if (n == NULL)
+			return NULL;
+		s->items = n;
+		s->capitems = cap;
+	}
+	it = &s->items[s->nitems];
+	memset(it, 0, sizeof *it);
+	it->kind = kind;
+	if ((room != NULL && (it->room = strdup(room)) == NULL) ||
+	    (user != NULL && (it->user = strdup(user)) == NULL) ||
+	    (event_id != NULL && (it->event_id = strdup(event_id)) == NULL)) {
+		item_free(it);
+		return NULL;
+	}
+	s->nitems++;
+	return it;
+}
+
+static bool
+is_self(const struct ctx *c, const char *user)
+{
+	return c->self != NULL && user != NULL && strcmp(c->self, user) == 0;
+}
+
+static void
+direct_data(struct ctx *c, json_t *content)
+{
+	const char *user;
+	json_t *rooms;
+
+	if (!json_is_object(content))
+		return;
+	c->out->has_direct = true;
+	json_object_foreach(content, user, rooms) {
+		const char *room = NULL;
+		size_t i;
+		json_t *r;
+
+		if (!matrix_text_id_ok(user, '@') || !json_is_array(rooms))
+			continue;
+		/* the last valid room is the newest one added */
+		json_array_foreach(rooms, i, r)
+			if (matrix_text_id_ok(json_string_value(r), '!'))
+				room = json_string_value(r);
+		if (room != NULL)
+			add(c, MX_IT_DIRECT, room, user, NULL);
+	}
+}
+
+static void
+account_data(struct ctx *c, json_t *root)
+{
+	json_t *evs = json_object_get(json_object_get(root, "account_data"), "events"), *ev;
+	size_t i;
+
+	json_array_foreach(evs, i, ev) {
+		const char *type = json_string_value(json_object_get(ev, "type"));
+
+		if (type != NULL && strcmp(type, "m.direct") == 0)
+			direct_data(c, json_object_get(ev, "content"));
+	}
+}
+
+static void
+member_name(struct ctx *c, const char *user, json_t *content)
+{
+	const char *dn = json_string_value(json_object_get(content, "displayname"));
+	struct matrix_item *it;
+	char *name;
+
+	if (dn == NULL || (name = dup_clean(dn, MATRIX_MAX_NAME)) == NULL)
+		return;
+	if ((it = add(c, MX_IT_NAME, NULL, user, NULL)) == NULL) {
+		free(name);
+		return;
+	}
+	it->name = name;
+}
+
+/* A state event, from the state block (timeline false) or the timeline. */
+static void
+state_event(struct ctx *c, const char *room, json_t *ev, bool timeline)
+{
+	const char *type = json_string_value(json_object_get(ev, "type"));
+	json_t *content = json_object_get(ev, "content");
+	const char *user, *membership, *event_id, *prev_ms, *prev_dn, *dn;
+	json_t *prev;
+	struct matrix_item *it;
+	char *name;
+
+	if (type == NULL)
+		return;
+	if (strcmp(type, "m.room.encryption") == 0) {
+		if (json_is_object(content) && json_object_get(content, "algorithm") != NULL)
+			add(c, MX_IT_ENCRYPTED, room, NULL, NULL);
+		return;
+	}
+	if (strcmp(type, "m.room.member") != 0 || (user = get_id(ev, "state_key", '@')) == NULL)
+		return;
+	membership = json_string_value(json_object_get(content, "membership"));
+	if (membership == NULL)
+		return;
+	if (strcmp(membership, "join") == 0)
+		member_name(c, user, content);
+	if (is_self(c, user)) {
+		if (strcmp(membership, "leave") == 0 || strcmp(membership, "ban") == 0)
+			add(c, MX_IT_REMOVED, room, NULL, NULL);
+		return;
+	}
+	if (!timeline || c->initial || (event_id = get_id(ev, "event_id", '$')) == NULL)
+		return;
+	prev = json_object_get(json_object_get(ev, "unsigned"), "prev_content");
+	prev_ms = json_string_value(json_object_get(prev, "membership"));
+	if (strcmp(membership, "join") == 0) {
+		if (prev_ms != NULL && strcmp(prev_ms, "join") == 0) {
+			prev_dn = json_string_value(json_object_get(prev, "displayname"));
+			dn = json_string_value(json_object_get(content, "displayname"));
+			if (dn == NULL || (prev_dn != NULL && strcmp(dn, prev_dn) == 0))
+				return;
+			if ((name = dup_clean(dn, MATRIX_MAX_NAME)) == NULL)
+				return;
+			if ((it = add(c, MX_IT_RENAME, room, user, event_id)) == NULL) {
+				free(name);
+				return;
+			}
+			it->text = name;
+		} else
+			add(c, MX_IT_JOIN, room, user, event_id);
+	} else if (strcmp(membership, "leave") == 0 || strcmp(membership, "ban") == 0) {
+		if (prev_ms != NULL && strcmp(prev_ms, "join") == 0)
+			add(c, MX_IT_LEAVE, room, user, event_id);
+	}
+}
+
+static void
+message_event(struct ctx *c, const char *room, json_t *ev)
+{
+	json_t *content = json_object_get(ev, "content");
+	const char *sender = get_id(ev, "sender", '@');
+	const char *event_id = get_id(ev, "event_id", '$');
+	const char *msgtype = json_string_value(json_object_get(content, "msgtype"));
+	const char *body = json_string_value(json_object_get(content, "body"));
+	json_t *ts = json_object_get(ev, "origin_server_ts");
+	struct matrix_item *it;
+	char *text;
+
+	if (c->initial || sender == NULL || event_id == NULL || msgtype == NULL || body == NULL ||
+	    is_self(c, sender))
+		return;
+	if (strcmp(msgtype, "m.text") != 0 && strcmp(msgtype, "m.notice") != 0)
+		return;
+	/* an edit would replay a command: only new messages count */
+	if (json_object_get(content, "m.new_content") != NULL)
+		return;
+	if ((text = dup_clean(body, MATRIX_MAX_IN)) == NULL)
+		return;
+	if ((it = add(c, MX_IT_MESSAGE, room, sender, event_id)) == NULL) {
+		free(text);
+		return;
+	}
+	it->text = text;
+	it->notice = strcmp(msgtype, "m.notice") == 0;
+	if (json_is_integer(ts) && json_integer_value(ts) > 0)
+		it->ts = (int64_t)json_integer_value(ts);
+}
+
+static void
+joined_room(struct ctx *c, const char *room, json_t *r)
+{
+	json_t *evs, *ev;
+	size_t i;
+
+	evs = json_object_get(json_object_get(r, "state"), "events");
+	json_array_foreach(evs, i, ev)
+		state_event(c, room, ev, false);
+	evs = json_object_get(json_object_get(r, "timeline"), "events");
+	json_array_foreach(evs, i, ev) {
+		if (!json_is_object(ev))
+			continue;
+		if (json_is_string(json_object_get(ev, "state_key")))
+			state_event(c, room, ev, true);
+		else if (json_is_string(json_object_get(ev, "type")) &&
+		         strcmp(json_string_value(json_object_get(ev, "type")), "m.room.message") == 0)
+			message_event(c, room, ev);
+	}
+}
+
+static void
+invited_room(struct ctx *c, const char *room, json_t *r)
+{
+	json_t *evs = json_object_get(json_object_get(r, "invite_state"), "events"), *ev;
+	size_t i;
+
+	json_array_foreach(evs, i, ev) {
+		const char *type = json_string_value(json_object_get(ev, "type"));
+		json_t *content = json_object_get(ev, "content");
+		const char *ms = json_string_value(json_object_get(content, "membership"));
+		const char *sender = get_id(ev, "sender", '@');
+		struct matrix_item *it;
+
+		if (type == NULL || strcmp(type, "m.room.member") != 0 || ms == NULL ||
+		    strcmp(ms, "invite") != 0 || sender == NULL ||
+		    !is_self(c, json_string_value(json_object_get(ev, "state_key"))))
+			continue;
+		if ((it = add(c, MX_IT_INVITE, room, sender, NULL)) != NULL)
+			it->direct = json_is_true(json_object_get(content, "is_direct"));
+		return;
+	}
+}
+
+static bool
+token_ok(const char *s)
+{
+	size_t n = s != NULL ? strlen(s) : 0;
+
+	if (n == 0 || n > MAX_TOKEN)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] <= 0x20 || (unsigned char)s[i] >= 0x7f)
+			return false;
+	return true;
+}
+
+int
+matrix_sync_parse(const char *json, size_t len, const char *self, bool initial,
+                  struct matrix_sync *out, const char **why)
+{
+	struct ctx c = { out, self, initial };
+	json_t *root, *rooms, *r;
+	const char *room, *nb;
+
+	memset(out, 0, sizeof *out);
+	if (len > MATRIX_SYNC_MAX_BYTES) {
+		*why = "response too large";
+		return -1;
+	}
+	if ((root = json_loadb(json, len, JSON_REJECT_DUPLICATES, NULL)) == NULL) {
+		*why = "not JSON";
+		return -1;
+	}
+	nb = json_string_value(json_object_get(root, "next_batch"));
+	if (!json_is_object(root) || !token_ok(nb)) {
+		json_decref(root);
+		*why = "no valid next_batch";
+		return -1;
+	}
+	if ((out->next_batch = strdup(nb)) == NULL) {
+		json_decref(root);
+		*why = "out of memory";
+		return -1;
+	}
+	account_data(&c, root);
+	rooms = json_object_get(root, "rooms");
+	json_object_foreach(json_object_get(rooms, "join"), room, r)
+		if (matrix_text_id_ok(room, '!'))
+			joined_room(&c, room, r);
+	json_object_foreach(json_object_get(rooms, "invite"), room, r)
+		if (matrix_text_id_ok(room, '!'))
+			invited_room(&c, room, r);
+	json_object_foreach(json_object_get(rooms, "leave"), room, r)
+		if (matrix_text_id_ok(room, '!'))
+			add(&c, MX_IT_REMOVED, room, NULL, NULL);
+	json_decref(root);
+	return 0;
+}
+
+void
+matrix_sync_free(struct matrix_sync *s)
+{
+	for (size_t i = 0; i < s->nitems; i++)
+		item_free(&s->items[i]);
+	free(s->items);
+	free(s->next_batch);
+	memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,182 @@
+/* fakemx.c: runs the fake Matrix server for end-to-end tests and makes blocking libcurl calls to it. */
+#include <curl/curl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fakemx.h"
+
+static const char *
+script_path(void)
+{
+	const char *s = getenv("FAKE_MATRIX");
+
+	if (s != NULL)
+		return s;
+	return access("tests/fake-matrix.py", R_OK) == 0 ? "tests/fake-matrix.py" : "../tests/fake-matrix.py";
+}
+
+int
+fakemx_start(struct fakemx *f)
+{
+	char pf[] = "/tmp/fakemx-portXXXXXX";
+	int fd = mkstemp(pf);
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	unlink(pf);
+	memset(f, 0, sizeof *f);
+	if ((f->pid = fork()) < 0)
+		return -1;
+	if (f->pid == 0) {
+		execlp("python3", "python3", script_path(), "0", pf, (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 200; i++) {
+		FILE *fp = fopen(pf, "r");
+
+		if (fp != NULL) {
+			int ok = fscanf(fp, "%d", &f->port) == 1;
+
+			fclose(fp);
+			unlink(pf);
+			if (ok) {
+				snprintf(f->base, sizeof f->base, "http://127.0.0.1:%d", f->port);
+				return 0;
+			}
+		}
+		if (waitpid(f->pid, NULL, WNOHANG) == f->pid)
+			return -1;
+		nanosleep(&ts, NULL);
+	}
+	fakemx_stop(f);
+	return -1;
+}
+
+void
+fakemx_stop(struct fakemx *f)
+{
+	if (f->pid > 0) {
+		kill(f->pid, SIGTERM);
+		waitpid(f->pid, NULL, 0);
+		f->pid = 0;
+	}
+}
+
+struct buf { char *p; size_t n; };
+
+static size_t
+collect(char *p, size_t size, size_t n, void *data)
+{
+	struct buf *b = data;
+	char *q = realloc(b->p, b->n + size * n + 1);
+
+	if (q == NULL)
+		return 0;
+	b->p = q;
+	memcpy(b->p + b->n, p, size * n);
+	b->n += size * n;
+	b->p[b->n] = '\0';
+	return size * n;
+}
+
+json_t *
+fakemx_call(struct fakemx *f, const char *method, const char *path, const char *token, const char *body,
+            long *status)
+{
+	CURL *e = curl_easy_init();
+	struct curl_slist *h = NULL;
+	struct buf b = { NULL, 0 };
+	char url[2048], auth[512];
+	json_t *j = NULL;
+	long st = 0;
+
+	if (e == NULL)
+		return NULL;
+	snprintf(url, sizeof url, "%s%s", f->base, path);
+	curl_easy_setopt(e, CURLOPT_URL, url);
+	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, method);
+	curl_easy_setopt(e, CURLOPT_TIMEOUT, 20L);
+	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, collect);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, &b);
+	if (token != NULL) {
+		snprintf(auth, sizeof auth, "Authorization: Bearer %s", token);
+		h = curl_slist_append(h, auth);
+	}
+	if (body != NULL) {
+		h = curl_slist_append(h, "Content-Type: application/json");
+		curl_easy_setopt(e, CURLOPT_POSTFIELDS, body);
+	}
+	curl_easy_setopt(e, CURLOPT_HTTPHEADER, h);
+	if (curl_easy_perform(e) == CURLE_OK) {
+		curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &st);
+		if (b.p != NULL)
+			j = json_loads(b.p, 0, NULL);
+	}
+	if (status != NULL)
+		*status = st;
+	free(b.p);
+	curl_slist_free_all(h);
+	curl_easy_cleanup(e);
+	return j;
+}
+
+int
+fakemx_user(struct fakemx *f, const char *localpart, const char *password, char *tok, size_t len)
+{
+	char body[256];
+	json_t *j;
+
+	snprintf(body, sizeof body, "{\"user\":\"%s\",\"password\":\"%s\"}", localpart, password);
+	if ((j = fakemx_call(f, "POST", "/_fake/user", NULL, body, NULL)) == NULL)
+		return -1;
+	snprintf(tok, len, "%s", json_string_value(json_object_get(j, "access_token")));
+	json_decref(j);
+	return 0;
+}
+
+int
+fakemx_say(struct fakemx *f, const char *token, const char *room, const char *text)
+{
+	char path[512], *body, *eroom;
+	json_t *c = json_pack("{s:s,s:s}", "msgtype", "m.text", "body", text), *j;
+	CURL *e = curl_easy_init();
+	long st = 0;
+
+	body = json_dumps(c, JSON_COMPACT);
+	eroom = curl_easy_escape(e, room, 0);
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/send/m.room.message/t%lu.%ld", eroom, ++f->txn, (long)getpid());
+	j = fakemx_call(f, "PUT", path, token, body, &st);
+	json_decref(j);
+	json_decref(c);
+	free(body);
+	curl_free(eroom);
+	curl_easy_cleanup(e);
+	if (st != 200)
+		fprintf(stderr, "fakemx_say: HTTP %ld\n", st);
+	return st == 200 ? 0 : -1;
+}
+
+json_t *
+fakemx_events(struct fakemx *f, const char *room)
+{
+	char path[512], *eroom;
+	CURL *e = curl_easy_init();
+	json_t *j, *evs;
+
+	eroom = curl_easy_escape(e, room, 0);
+	snprintf(path, sizeof path, "/_fake/events?room=%s", eroom);
+	curl_free(eroom);
+	curl_easy_cleanup(e);
+	if ((j = fakemx_call(f, "GET", path, NULL, NULL, NULL)) == NULL)
+		return NULL;
+	evs = json_incref(json_object_get(j, "events"));
+	json_decref(j);
+	return evs;
+}

@@ -1,0 +1,177 @@
+/* test-family.c: the family preset (002): players+1 decks and books, red 3s under books, books of black 3s. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "hftest.h"
+
+static struct hf_game *table_with(const char *rules)
+{
+	struct hf_game *g = t_game(rules, 2, 11);
+	t_quiet(g);
+	t_hand(g, 0, "4 5 6");
+	t_hand(g, 1, "4 5 6");
+	t_turn(g, 0);
+	return g;
+}
+
+static struct hf_game *table(void)
+{
+	return table_with("family");
+}
+
+static void decks_and_sides_by_players(void **state)
+{
+	(void)state;
+	static const int sides[] = { 0, 0, 2, 3, 2, 5, 3 };
+	for (int n = 2; n <= 6; n++) {
+		struct hf_game *g = t_game("family", n, 5);
+		uint32_t shoe[HF_NCARD];
+		hf_game_shoe(g, shoe);
+		assert_int_equal(shoe[HF_JOKER], 2 * (n + 1));
+		assert_int_equal(g->nsides, sides[n]);
+		assert_int_equal(g->seats[0].hand_n + g->seats[0].hand[HF_RED3] * 0, 13);
+		assert_int_equal(rules_need_total(&g->rules, n), n + 1);
+		hf_game_free(g);
+	}
+}
+
+static void deal_bonus_each_player(void **state)
+{
+	(void)state;
+	int bonus = 0;
+	for (uint64_t seed = 1; seed <= 450; seed++) {
+		struct hf_game *g = t_game("family", 2, seed);
+		size_t n;
+		const struct hf_event *e = hf_game_events(g, &n);
+		for (size_t i = 0; i < n; i++)
+			if (e[i].type == HF_EV_DEAL_BONUS) {
+				bonus++;
+				assert_int_equal(g->sides[e[i].seat].deal_bonus, 100);
+			}
+		hf_game_free(g);
+	}
+	assert_in_range(bonus, 60, 140);   /* 900 cuts, 1 in 9 */
+}
+
+static void red_threes_kept_and_put_under_books(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_stock_top(g, "3h 9");
+	t_ok(g, 0, "draw");
+	assert_int_equal(g->seats[0].hand[HF_RED3], 1);   /* kept, not laid out */
+	t_meld(g, 0, HF_KING, 7, 0, 0);
+	t_hand(g, 0, "3h 3h 5 6 7");
+	t_refused(g, 0, "meld 3h", HF_E_MELD, "a red 3 goes alone under a closed book: write K: 3h");
+	t_refused(g, 0, "meld Q: 3h", HF_E_MELD, "without a red 3");
+	t_ok(g, 0, "meld K: 3h");
+	assert_int_equal(g->sides[0].melds[0].red3s, 1);
+	assert_non_null(t_event(g, HF_EV_UNDER));
+	t_refused(g, 0, "meld K: 3h", HF_E_MELD, "your side has 0 closed books of kings without a red 3, not 1");
+	/* a red 3 may be discarded, and it blocks the pile */
+	t_ok(g, 0, "discard 3h");
+	t_hand(g, 1, "3h 3h 3c 9");
+	t_refused(g, 1, "pickup 3h 3h", HF_E_PILE, "a red 3 on top blocks the pile");
+	t_ok(g, 1, "draw");
+	t_ok(g, 1, "discard 3c");
+	t_hand(g, 0, "3c 3c 5");
+	t_refused(g, 0, "pickup 3c 3c", HF_E_PILE, "a black 3 on top blocks the pile");
+	hf_game_free(g);
+}
+
+static void whole_pile_to_play_the_top_card(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_meld(g, 0, HF_ACE, 3, 0, 0);
+	t_hand(g, 0, "9 2 5");
+	t_pile(g, "2 5 6 7 8 9");   /* a 2 in the pile does not freeze it here */
+	t_ok(g, 0, "pickup 9 2");
+	assert_int_equal(g->npile, 0);
+	assert_int_equal(g->seats[0].hand_n, 1 + 5);
+	hf_game_free(g);
+
+	g = table();
+	t_hand(g, 0, "9 9 K K K 5");
+	t_pile(g, "Q Q Q Q 9");
+	/* not down: only the top card counts toward 60: 9 9 9 + K K K = 60 */
+	t_refused(g, 0, "pickup 9 9", HF_E_OPENING, "must reach 60 points: this one makes 30");
+	t_ok(g, 0, "pickup 9 9, K K K");
+	hf_game_free(g);
+}
+
+static void black_three_book_last_play(void **state)
+{
+	(void)state;
+	/* 3 decks hold only 6 black 3s: this test plays with 4 */
+	struct hf_game *g = table_with("family decks=4");
+	t_meld(g, 0, HF_KING, 7, 0, 0);
+	t_meld(g, 0, HF_QUEEN, 7, 0, 0);
+	t_foot(g, 0, "");
+	g->seats[0].in_foot = true;
+	t_hand(g, 0, "3c 3c 3c 3c 3c 3c 3c 5 5 5");
+	g->phase = HF_PHASE_PLAY;
+	t_refused(g, 0, "meld 3c 3c 3c", HF_E_MELD, "a book of black 3s needs 7 or more");
+	t_refused(g, 0, "meld 3c x7", HF_E_MELD, "very last play before going out");
+	t_ok(g, 0, "meld 5 5 5");
+	/* now it is the last play, and the third book (2 players + 1): out */
+	t_ok(g, 0, "meld 3c x7");
+	assert_non_null(t_event(g, HF_EV_OUT));
+	assert_int_equal(g->last_sheet[0].clean_count, 3);
+	hf_game_free(g);
+}
+
+static void score_sheet_worked_example(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	int k = t_meld(g, 0, HF_KING, 7, 0, 0);   /* clean: 70, and a red 3 under it */
+	t_meld(g, 0, HF_QUEEN, 5, 0, 2);          /* dirty: 50 + 2 jokers x 20 = 90 */
+	t_meld(g, 0, HF_JOKER, 0, 7, 0);          /* wild: 7 x 20 = 140 */
+	t_meld(g, 1, HF_ACE, 3, 0, 0);            /* side 1: 60 */
+	t_hand(g, 0, "3h");
+	g->phase = HF_PHASE_PLAY;
+	t_ok(g, 0, "meld K: 3h");
+	assert_int_equal(g->sides[0].melds[k].red3s, 1);
+	t_foot(g, 0, "");
+	g->seats[0].in_foot = true;
+	t_hand(g, 0, "5 5");
+	t_hand(g, 1, "3h 3c 9");
+	t_foot(g, 1, "4 4");
+	t_turn(g, 0);
+	t_stock_top(g, "5 5");
+	t_ok(g, 0, "draw");
+	/* no ask, final discard optional: melding the last cards goes out */
+	t_ok(g, 0, "meld 5 5 5 5");
+	const struct hf_sheet *a = &g->last_sheet[0], *b = &g->last_sheet[1];
+	/* side 0: 70 + 90 + 140 + 20 = 320; clean 500 + dirty 300 + wild 2500; red 3 under a book 100;
+	 * going out 100.  320 + 3300 + 100 + 100 = 3820. */
+	assert_int_equal(a->laid_out, 320);
+	assert_int_equal(a->wild, 2500);
+	assert_int_equal(a->red3_count, 1);
+	assert_int_equal(a->red3s, 100);
+	assert_int_equal(a->total, 3820);
+	/* side 1: A A A = 60; caught 3c (5) + 9 (10) + untaken foot 4 4 (10) = -25; the red 3 in hand -500.
+	 * 60 - 25 - 500 = -465. */
+	assert_int_equal(b->caught, -25);
+	assert_int_equal(b->red3s, -500);
+	assert_int_equal(b->total, -465);
+	hf_game_free(g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(decks_and_sides_by_players),
+		cmocka_unit_test(deal_bonus_each_player),
+		cmocka_unit_test(red_threes_kept_and_put_under_books),
+		cmocka_unit_test(whole_pile_to_play_the_top_card),
+		cmocka_unit_test(black_three_book_last_play),
+		cmocka_unit_test(score_sheet_worked_example),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

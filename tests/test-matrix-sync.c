@@ -1,0 +1,208 @@
+/* test-matrix-sync.c: the Matrix sync parser and text hygiene: history skipped, own events ignored, hostile input cleaned. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "matrix/matrix.h"
+
+#define SELF "@bot:hs"
+
+static const char sync_json[] =
+    "{\"next_batch\":\"s2\","
+    " \"account_data\":{\"events\":[{\"type\":\"m.direct\",\"content\":{\"@ann:hs\":[\"!old:hs\",\"!dm:hs\"],\"bad\":[\"!x:hs\"]}}]},"
+    " \"rooms\":{"
+    "  \"join\":{\"!game:hs\":{"
+    "    \"state\":{\"events\":[{\"type\":\"m.room.member\",\"state_key\":\"@ann:hs\",\"sender\":\"@ann:hs\",\"content\":{\"membership\":\"join\",\"displayname\":\"Ann\\u0007 B\"}}]},"
+    "    \"timeline\":{\"events\":["
+    "      {\"type\":\"m.room.message\",\"event_id\":\"$1\",\"sender\":\"@ann:hs\",\"origin_server_ts\":5,\"content\":{\"msgtype\":\"m.text\",\"body\":\"!draw\\r\\nnow\"}},"
+    "      {\"type\":\"m.room.message\",\"event_id\":\"$2\",\"sender\":\"@bot:hs\",\"content\":{\"msgtype\":\"m.notice\",\"body\":\"mine\"}},"
+    "      {\"type\":\"m.room.message\",\"event_id\":\"$3\",\"sender\":\"@bob:hs\",\"content\":{\"msgtype\":\"m.image\",\"body\":\"pic\"}},"
+    "      {\"type\":\"m.room.member\",\"event_id\":\"$4\",\"state_key\":\"@cy:hs\",\"sender\":\"@cy:hs\",\"content\":{\"membership\":\"join\"}},"
+    "      {\"type\":\"m.room.member\",\"event_id\":\"$5\",\"state_key\":\"@ann:hs\",\"sender\":\"@ann:hs\",\"content\":{\"membership\":\"join\",\"displayname\":\"Annie\"},\"unsigned\":{\"prev_content\":{\"membership\":\"join\",\"displayname\":\"Ann\"}}},"
+    "      {\"type\":\"m.room.member\",\"event_id\":\"$6\",\"state_key\":\"@cy:hs\",\"sender\":\"@cy:hs\",\"content\":{\"membership\":\"leave\"},\"unsigned\":{\"prev_content\":{\"membership\":\"join\"}}},"
+    "      {\"type\":\"m.room.message\",\"sender\":\"@ann:hs\",\"content\":{\"msgtype\":\"m.text\",\"body\":\"no id\"}}"
+    "    ]}},"
+    "   \"!enc:hs\":{\"state\":{\"events\":[{\"type\":\"m.room.encryption\",\"state_key\":\"\",\"content\":{\"algorithm\":\"m.megolm.v1.aes-sha2\"}}]}}},"
+    "  \"invite\":{\"!inv:hs\":{\"invite_state\":{\"events\":["
+    "      {\"type\":\"m.room.member\",\"state_key\":\"@bot:hs\",\"sender\":\"@ann:hs\",\"content\":{\"membership\":\"invite\",\"is_direct\":true}}]}}},"
+    "  \"leave\":{\"!gone:hs\":{}}}}";
+
+static const struct matrix_item *
+find(const struct matrix_sync *s, enum matrix_item_kind k, int nth)
+{
+	for (size_t i = 0; i < s->nitems; i++)
+		if (s->items[i].kind == k && nth-- == 0)
+			return &s->items[i];
+	return NULL;
+}
+
+static size_t
+count(const struct matrix_sync *s, enum matrix_item_kind k)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nitems; i++)
+		n += s->items[i].kind == k;
+	return n;
+}
+
+static void
+test_incremental_sync_items(void **state)
+{
+	struct matrix_sync s;
+	const char *why = NULL;
+	const struct matrix_item *it;
+
+	(void)state;
+	assert_int_equal(matrix_sync_parse(sync_json, strlen(sync_json), SELF, false, &s, &why), 0);
+	assert_string_equal(s.next_batch, "s2");
+	assert_true(s.has_direct);
+	/* one message: not our own, not an image, not one without an id */
+	assert_int_equal(count(&s, MX_IT_MESSAGE), 1);
+	it = find(&s, MX_IT_MESSAGE, 0);
+	assert_string_equal(it->room, "!game:hs");
+	assert_string_equal(it->user, "@ann:hs");
+	assert_string_equal(it->text, "!draw now");
+	assert_string_equal(it->event_id, "$1");
+	assert_int_equal(it->ts, 5);
+	/* display name cleaned of its control character */
+	it = find(&s, MX_IT_NAME, 0);
+	assert_string_equal(it->name, "Ann B");
+	assert_non_null(it = find(&s, MX_IT_JOIN, 0));
+	assert_string_equal(it->user, "@cy:hs");
+	assert_non_null(it = find(&s, MX_IT_RENAME, 0));
+	assert_string_equal(it->text, "Annie");
+	assert_non_null(it = find(&s, MX_IT_LEAVE, 0));
+	assert_string_equal(it->user, "@cy:hs");
+	assert_non_null(it = find(&s, MX_IT_ENCRYPTED, 0));
+	assert_string_equal(it->room, "!enc:hs");
+	assert_non_null(it = find(&s, MX_IT_INVITE, 0));
+	assert_string_equal(it->room, "!inv:hs");
+	assert_string_equal(it->user, "@ann:hs");
+	assert_true(it->direct);
+	assert_non_null(it = find(&s, MX_IT_REMOVED, 0));
+	assert_string_equal(it->room, "!gone:hs");
+	/* m.direct: the newest room of a valid user only */
+	assert_int_equal(count(&s, MX_IT_DIRECT), 1);
+	it = find(&s, MX_IT_DIRECT, 0);
+	assert_string_equal(it->room, "!dm:hs");
+	matrix_sync_free(&s);
+}
+
+static void
+test_initial_sync_skips_history(void **state)
+{
+	struct matrix_sync s;
+	const char *why = NULL;
+
+	(void)state;
+	assert_int_equal(matrix_sync_parse(sync_json, strlen(sync_json), SELF, true, &s, &why), 0);
+	assert_int_equal(count(&s, MX_IT_MESSAGE), 0);
+	assert_int_equal(count(&s, MX_IT_JOIN), 0);
+	assert_int_equal(count(&s, MX_IT_LEAVE), 0);
+	assert_int_equal(count(&s, MX_IT_RENAME), 0);
+	/* but state still counts: invites are answered, encryption noticed */
+	assert_int_equal(count(&s, MX_IT_INVITE), 1);
+	assert_int_equal(count(&s, MX_IT_ENCRYPTED), 1);
+	assert_int_equal(count(&s, MX_IT_NAME), 2);
+	matrix_sync_free(&s);
+}
+
+static void
+test_rejects_garbage(void **state)
+{
+	static const char *bad[] = {
+		"", "nope", "[]", "{}", "{\"next_batch\":5}", "{\"next_batch\":\"\"}",
+		"{\"next_batch\":\"a b\"}", "{\"next_batch\":\"x\",\"next_batch\":\"y\"}",
+	};
+	struct matrix_sync s;
+	const char *why = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		assert_int_equal(matrix_sync_parse(bad[i], strlen(bad[i]), SELF, false, &s, &why), -1);
+		assert_non_null(why);
+		matrix_sync_free(&s);
+	}
+}
+
+static void
+test_wrong_shapes_are_ignored(void **state)
+{
+	static const char j[] =
+	    "{\"next_batch\":\"n\",\"rooms\":{\"join\":{\"not-a-room\":{\"timeline\":{\"events\":[{\"type\":\"m.room.message\","
+	    "\"event_id\":\"$1\",\"sender\":\"@a:hs\",\"content\":{\"msgtype\":\"m.text\",\"body\":\"x\"}}]}},"
+	    "\"!r:hs\":{\"timeline\":{\"events\":[5,\"x\",null,{\"type\":7},{\"type\":\"m.room.message\",\"event_id\":\"$2\","
+	    "\"sender\":\"@a:hs\",\"content\":{\"msgtype\":\"m.text\",\"body\":42}},{\"type\":\"m.room.message\",\"event_id\":\"$3\","
+	    "\"sender\":\"@a:hs\",\"content\":{\"msgtype\":\"m.text\",\"body\":\"\\u0001\\u0002\"}}]},\"state\":7}},"
+	    "\"invite\":[],\"leave\":\"x\"},\"account_data\":{\"events\":{}}}";
+	struct matrix_sync s;
+	const char *why = NULL;
+
+	(void)state;
+	assert_int_equal(matrix_sync_parse(j, strlen(j), SELF, false, &s, &why), 0);
+	assert_int_equal(s.nitems, 0);
+	matrix_sync_free(&s);
+}
+
+static void
+test_text_clean(void **state)
+{
+	char out[32];
+	/* bad UTF-8 dropped, overlong '/' dropped, CR/LF and C1 turned to spaces, bidi override gone */
+	static const char in[] = "  a\xff" "b\xc0\xaf\r\n\xc2\x85" "c\xe2\x80\xae" "d\xe2\x82\xac ";
+
+	(void)state;
+	assert_int_equal(matrix_text_clean(in, sizeof in - 1, out, sizeof out, 31), strlen("ab c d\xe2\x82\xac"));
+	assert_string_equal(out, "ab c d\xe2\x82\xac");
+	/* cut on a character boundary */
+	assert_int_equal(matrix_text_clean("ab\xe2\x82\xac", 5, out, sizeof out, 4), 2);
+	assert_string_equal(out, "ab");
+	assert_int_equal(matrix_text_clean("xyz", 3, out, 3, 10), 2);
+}
+
+static void
+test_ids_and_urls(void **state)
+{
+	char out[64];
+
+	(void)state;
+	assert_true(matrix_text_id_ok("@a:hs", '@'));
+	assert_false(matrix_text_id_ok("@a hs", '@'));
+	assert_false(matrix_text_id_ok("!a:hs", '@'));
+	assert_false(matrix_text_id_ok("@", '@'));
+	assert_false(matrix_text_id_ok(NULL, 0));
+	assert_int_equal(matrix_text_urlenc("!a/b:hs?x", out, sizeof out), 0);
+	assert_string_equal(out, "%21a%2Fb%3Ahs%3Fx");
+	assert_int_equal(matrix_text_urlenc("!!!!", out, 12), -1);
+}
+
+static void
+test_allow_list(void **state)
+{
+	(void)state;
+	assert_true(matrix_client_allowed("", "@x:evil"));
+	assert_true(matrix_client_allowed("@ann:hs, friends.org", "@ann:hs"));
+	assert_true(matrix_client_allowed("@ann:hs friends.org", "@bob:friends.org"));
+	assert_false(matrix_client_allowed("@ann:hs friends.org", "@bob:hs"));
+	assert_false(matrix_client_allowed("friends.org", "@friends.org:evil"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_incremental_sync_items),
+		cmocka_unit_test(test_initial_sync_skips_history),
+		cmocka_unit_test(test_rejects_garbage),
+		cmocka_unit_test(test_wrong_shapes_are_ignored),
+		cmocka_unit_test(test_text_clean),
+		cmocka_unit_test(test_ids_and_urls),
+		cmocka_unit_test(test_allow_list),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
