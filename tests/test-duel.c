@@ -110,6 +110,20 @@ static void severe_penalty_and_behind_starts(void **state)
 	hf_game_free(g);
 }
 
+static void plain_threes(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_pile(g, "4 5 6 7 8 9 10 3c");
+	t_refused(g, 0, "pickup", HF_E_PILE, "a black 3 on top blocks the pile");
+	t_hand(g, 0, "3h 3h 3h 5");
+	t_ok(g, 0, "draw");
+	t_refused(g, 0, "meld 3h 3h 3h", HF_E_MELD, "threes cannot be melded");
+	t_ok(g, 0, "discard 3h");                   /* a plain three: discarded freely, never laid out */
+	assert_int_equal(g->sides[0].red3s, 0);
+	hf_game_free(g);
+}
+
 static void going_out_with_books(void **state)
 {
 	(void)state;
@@ -119,7 +133,7 @@ static void going_out_with_books(void **state)
 	t_foot(g, 0, "");
 	g->seats[0].in_foot = true;
 	t_hand(g, 0, "5 5");
-	t_hand(g, 1, "JK 4");                       /* -55 */
+	t_hand(g, 1, "JK 3h");                      /* -55: a plain red 3 counts 5 */
 	t_foot(g, 1, "A");                          /* -20: the opponent's foot counts */
 	t_stock_top(g, "5 5");
 	t_ok(g, 0, "draw");
@@ -173,6 +187,7 @@ int main(void)
 		cmocka_unit_test(opening_by_score_and_wild_pairs),
 		cmocka_unit_test(naturals_after_closing),
 		cmocka_unit_test(severe_penalty_and_behind_starts),
+		cmocka_unit_test(plain_threes),
 		cmocka_unit_test(going_out_with_books),
 		cmocka_unit_test(stock_turned_once_then_tie),
 		cmocka_unit_test(hand_cap_house_rule),
