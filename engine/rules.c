@@ -219,8 +219,13 @@ static void describe_play(struct out *o, const struct hf_rules *r)
 {
 	static const char *const rm[] = { "laid out for a bonus", "kept; one under each closed book",
 	                                  "plain threes, discard only" };
-	put(o, "red 3s: %s (%d each%s)", rm[r->red3_mode % 3], r->red3_bonus,
-	    r->red3_mode == HF_RED3_BOOK ? ", caught in hand counts against" : "");
+	if (r->red3_mode == HF_RED3_PLAIN)
+		put(o, "red 3s: %s, %d against when caught", rm[2], r->value[HF_RED3]);
+	else if (r->red3_mode == HF_RED3_BOOK)
+		put(o, "red 3s: %s, %d each; %d against each caught in hand or foot", rm[1], r->red3_bonus,
+		    r->red3_caught);
+	else
+		put(o, "red 3s: %s, %d each", rm[0], r->red3_bonus);
 	char cnt[16];
 	if (r->pickup_count)
 		snprintf(cnt, sizeof cnt, "top %d", r->pickup_count);
@@ -228,9 +233,17 @@ static void describe_play(struct out *o, const struct hf_rules *r)
 		snprintf(cnt, sizeof cnt, "the whole pile");
 	static const char *const need[] = { "nothing", "a natural pair of the top card",
 	                                    "to play the top card (pair, natural + wild, or on an open meld)" };
-	put(o, "pile: take %s; needs %s%s%s", cnt, need[r->pickup_need % 3],
+	char blk[48];
+	snprintf(blk, sizeof blk, "%s%s%s", r->pickup_blocked_by & HF_BLOCK_BLACK3 ? " black 3" : "",
+	         r->pickup_blocked_by & HF_BLOCK_RED3 ? " red 3" : "", r->pickup_blocked_by & HF_BLOCK_WILD ? " wild" : "");
+	char min[40] = "";
+	if (r->pickup_min_pile > 1)
+		snprintf(min, sizeof min, " (the pile must hold %d+)", r->pickup_min_pile);
+	put(o, "pile: take %s%s; needs %s%s%s; blocked by:%s", cnt, min, need[r->pickup_need % 3],
 	    r->freeze_on_wild ? "; a wild in the pile freezes it (natural pair only)" : "",
-	    r->pickup_needs_down ? "; your side must be down" : "");
+	    r->pickup_needs_down ? "; your side must be down" : "", blk[0] ? blk : " nothing");
+	put(o, "discard jokers: %s; discard red 3s: %s%s", yesno(r->discard_joker_ok), yesno(r->discard_red3_ok),
+	    r->hand_cap ? "; a hand holds at most the cap after taking the pile" : "");
 	if (r->open_by == HF_OPEN_BY_ROUND)
 		put(o, "opening meld by round: %d/%d/%d/%d", r->open_min[0], r->open_min[1], r->open_min[2],
 		    r->open_min[3]);
@@ -249,7 +262,11 @@ static void describe_out(struct out *o, const struct hf_rules *r, int np)
 	                                                                 : "the side closes its first canasta");
 	put(o, "going out needs: %d clean, %d dirty, %d wild, %d sevens, %d in all%s", r->need_clean,
 	    r->need_dirty, r->need_wild, r->need_sevens, rules_need_total(r, np),
-	    r->short_out_allowed ? " (else a severe penalty)" : "");
+	    r->short_out_allowed ? "; short of it: all meld points lost and a penalty" : "");
+	put(o, "stock out: %s; cards left: %s%s", r->stock_out == HF_STOCK_OUT_SCORE ? "the round is scored" :
+	    "the pile is turned over once, then the round is a tie",
+	    r->partners_dismissed ? "the goer's partners' cards are dismissed" : "count against every other player",
+	    r->caught_counts_foot ? " (hand and untaken foot)" : " (hand only)");
 	put(o, "ask partners %s; final discard %s; partners in foot: %s", yesno(r->ask_partner),
 	    r->final_discard_required ? "required" : "optional",
 	    r->partner_foot == HF_PARTNERS_ANY ? "not needed" :

@@ -333,6 +333,54 @@ static void game_ends_after_four_rounds(void **state)
 	hf_game_free(g);
 }
 
+static void meld_events_and_closing(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_meld(g, 0, HF_NINE, 4, 1, 0);
+	t_hand(g, 0, "9 2 5 5 5 6");
+	g->phase = HF_PHASE_PLAY;
+	/* 5 naturals + 2 wilds: fewer wilds than naturals, and 7 cards close it */
+	t_ok(g, 0, "meld 9 2");
+	const struct hf_event *e = t_event(g, HF_EV_MELD);
+	assert_non_null(e);
+	assert_int_equal(e->seat, 0);
+	assert_int_equal(e->side, 0);
+	assert_int_equal(e->meld, 0);
+	assert_int_equal(e->group.count[HF_NINE], 1);
+	assert_int_equal(e->group.count[HF_TWO], 1);
+	e = t_event(g, HF_EV_CLOSED);
+	assert_non_null(e);
+	assert_int_equal(e->flag, HF_KIND_DIRTY);
+	/* a closed canasta takes naturals (classic) but never wilds; a new one of the same rank may start */
+	t_hand(g, 0, "9 9 9 9 2 5");
+	t_refused(g, 0, "meld 9: 2", HF_E_MELD, "wild cards cannot be added to a closed canasta");
+	t_ok(g, 0, "meld 9");
+	assert_int_equal(g->sides[0].melds[0].naturals, 6);
+	t_ok(g, 0, "meld 9 9 9");
+	assert_int_equal(g->sides[0].nmelds, 2);
+	/* one open meld per rank: more 9s join it */
+	t_hand(g, 0, "9 9 9 5 6");
+	t_ok(g, 0, "meld 9 9 9");
+	assert_int_equal(g->sides[0].nmelds, 2);
+	assert_int_equal(g->sides[0].melds[1].naturals, 6);
+	t_refused(g, 0, "meld 5 6", HF_E_MELD, "a meld holds one rank");
+	t_refused(g, 0, "meld 3c 3c 3c", HF_E_NO_CARDS, NULL);
+	t_hand(g, 0, "3c 3c 3c 5 6");
+	t_refused(g, 0, "meld 3c 3c 3c", HF_E_MELD, "threes cannot be melded");
+	hf_game_free(g);
+}
+
+static void frozen_pile_not_onto_open_meld(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_meld(g, 0, HF_NINE, 3, 0, 0);
+	t_pile(g, "2 5 9");
+	t_refused(g, 0, "pickup", HF_E_PILE, "the pile is frozen: you need a natural pair of 9s");
+	hf_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -348,6 +396,8 @@ int main(void)
 		cmocka_unit_test(going_out_needs_canastas_partners_and_permission),
 		cmocka_unit_test(score_sheet_worked_example),
 		cmocka_unit_test(game_ends_after_four_rounds),
+		cmocka_unit_test(meld_events_and_closing),
+		cmocka_unit_test(frozen_pile_not_onto_open_meld),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -128,6 +128,27 @@ static void score_after_melding_the_rest(void **state)
 	hf_game_free(g);
 }
 
+static void red_threes_before_the_first_turn(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_hand(g, 1, "3h 7 8");
+	t_stock_top(g, "3h 9 10");
+	/* laid out and replaced before the turn; a replacement red 3 again (drawn: replaced) */
+	t_turn(g, 1);
+	assert_int_equal(g->sides[1].red3s, 2);
+	assert_int_equal(g->seats[1].hand_n, 3);     /* 7 8 and the 9 */
+	assert_int_equal(g->seats[1].hand[HF_NINE], 1);
+	assert_int_equal(g->stock[g->nstock - 1], HF_TEN);
+	assert_int_equal(g->phase, HF_PHASE_DRAW);
+	/* red 3s never go on the pile here */
+	t_hand(g, 1, "3h 7 8");
+	g->phase = HF_PHASE_PLAY;
+	t_refused(g, 1, "discard 3h", HF_E_DISCARD, "red 3s cannot be discarded");
+	t_check(g);
+	hf_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +157,7 @@ int main(void)
 		cmocka_unit_test(pickup_top_seven_with_pair),
 		cmocka_unit_test(partner_must_have_played_from_foot),
 		cmocka_unit_test(score_after_melding_the_rest),
+		cmocka_unit_test(red_threes_before_the_first_turn),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -31,6 +31,16 @@ static const struct table tables[] = {
 	{ "duel rounds=3", 2, 0 },
 	{ "duel hand_cap=40 rounds=2", 2, 0 },
 	{ "classic rounds=1", 4, 0 }, { "pcio rounds=1", 4, 0 }, { "family rounds=1", 4, 0 },
+	/* easy going out, so the going-out paths (asking, auto melds, scoring) run often */
+	{ "classic need_clean=0 need_dirty=0 need_total=1 rounds=2", 4, 0 },
+	{ "classic need_clean=0 need_dirty=0 need_total=0 rounds=2", 6, 0 },
+	{ "sevens need_clean=0 need_dirty=0 need_wild=0 need_sevens=0 need_total=1 rounds=2", 4, 0 },
+	{ "sevens need_clean=0 need_dirty=0 need_wild=0 need_sevens=0 need_total=0 rounds=2", 3, 0 },
+	{ "family need_total=1 need_plus_players=no rounds=2", 3, 0 },
+	{ "family need_total=0 need_plus_players=no rounds=2", 6, 0 },
+	{ "pcio need_clean=0 need_dirty=0 need_wild=0 need_total=1 rounds=2", 4, 0 },
+	{ "pcio need_clean=0 need_dirty=0 need_wild=0 need_total=0 rounds=2", 4, 0 },
+	{ "duel need_clean=0 need_dirty=0 rounds=2", 2, 0 },
 };
 
 struct run {
@@ -159,6 +169,9 @@ static void one_game(struct run *r, const struct table *t, uint64_t seed, bool h
 			r->stockouts += ev[i].type == HF_EV_STOCK_OUT;
 			r->rounds += ev[i].type == HF_EV_ROUND_END;
 			r->closed += ev[i].type == HF_EV_CLOSED;
+			/* a draw or a foot never shows its cards */
+			if (ev[i].type == HF_EV_DRAW || ev[i].type == HF_EV_FOOT || ev[i].type == HF_EV_TURN)
+				assert_int_equal(ev[i].card, 0);
 		}
 		if (g->phase != HF_PHASE_OVER)
 			check_hidden(r, g, &rng);

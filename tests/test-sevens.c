@@ -210,6 +210,16 @@ static void score_sheet_worked_example(void **state)
 	hf_game_free(g);
 }
 
+static void individuals_do_not_ask(void **state)
+{
+	(void)state;
+	struct hf_game *g = t_game("sevens", 2, 4);
+	int seat = g->turn;
+	t_ok(g, seat, "draw");
+	t_refused(g, seat, "out", HF_E_ASK, "nobody needs to be asked");
+	hf_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +230,7 @@ int main(void)
 		cmocka_unit_test(foot_at_first_canasta),
 		cmocka_unit_test(score_sheet_worked_example),
 		cmocka_unit_test(ask_first_and_final_discard),
+		cmocka_unit_test(individuals_do_not_ask),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

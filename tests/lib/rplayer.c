@@ -129,17 +129,18 @@ void rp_propose(const struct hf_view *v, uint64_t *rng, int attempt, struct hf_a
 		return;
 	}
 	/* play: mostly melds first, then a discard; the bound makes the turn end */
-	if (attempt < 12 && r < 45 && smart_guess(v, rng, a))
+	if (attempt < 12 && r < 85 && smart_guess(v, rng, a))
 		return;
 	if (attempt < 12 && v->seats[v->seat].in_foot && v->hand_count <= 3 && r < 60 && !v->asked_this_turn) {
 		a->type = HF_ACT_OUT;
 		return;
 	}
-	if (attempt < 12 && r < 55) {
+	r = (int)hf_rng_below(rng, 100);
+	if (attempt < 12 && r < 30) {
 		meld_guess(v, rng, a);
-	} else if (attempt < 12 && r < 60) {
+	} else if (attempt < 12 && r < 35) {
 		a->type = HF_ACT_OUT;
-	} else if (attempt < 12 && r < 62) {
+	} else if (attempt < 12 && r < 37) {
 		a->type = HF_ACT_YES;
 	} else {
 		a->type = HF_ACT_DISCARD;
