@@ -290,6 +290,18 @@ reserve_cost(const struct ai_pos *p, int c)
 	return p->r->value[c];
 }
 
+/* The hand left holds a card the rules let this seat throw (a hand of jokers may not). */
+static bool
+discardable(const struct ai_pos *a)
+{
+	int c;
+
+	for (c = 1; c < HF_NCARD; c++)
+		if (ai_pos_can_discard(a, c))
+			return true;
+	return false;
+}
+
 bool
 ai_plan_melds(struct ai_plan *pl, const struct ai_pos *p, const struct ai_style *st,
               const struct hf_group *first, int top)
@@ -301,7 +313,7 @@ ai_plan_melds(struct ai_plan *pl, const struct ai_pos *p, const struct ai_style 
 	for (;;) {
 		if (!plan_once(pl, &q, st, first, top))
 			return false;
-		if (pl->after.hand_n + nheld >= st->keep)
+		if (pl->after.hand_n + nheld >= st->keep && (!st->keep || nheld || discardable(&pl->after)))
 			break;
 		best = -1;
 		for (c = 1; c < HF_NCARD; c++)
