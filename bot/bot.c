@@ -156,11 +156,22 @@ bot_flush(struct bot *b)
 	b->nreplies = 0;
 }
 
+/* The WAL is copied into the database between commands, after the replies
+ * are out, so that no player's command waits for a checkpoint's fsyncs:
+ * here once it holds this many pages (SQLite's own automatic threshold),
+ * and from a timer when the bot is idle. */
+#define BOT_CHECKPOINT_FRAMES 1000
+#define BOT_CHECKPOINT_MS     1000
+
 static void
 bot_before_sleep(struct loop *l, void *data)
 {
+	struct bot *b = data;
+
 	(void)l;
-	bot_flush(data);
+	bot_flush(b);
+	if (b->store != NULL)
+		store_checkpoint(b->store, BOT_CHECKPOINT_FRAMES);
 }
 
 /* ------------------------------------------------------------------ sessions */
@@ -491,11 +502,23 @@ bot_new(struct loop *l, struct bot_config *cfg, char *err, size_t errlen)
 	return b;
 }
 
+static int64_t
+bot_checkpoint(struct loop *l, long long id, void *data)
+{
+	struct bot *b = data;
+
+	(void)l;
+	(void)id;
+	store_checkpoint(b->store, 0);
+	return BOT_CHECKPOINT_MS;
+}
+
 int
 bot_open_store(struct bot *b, char *err, size_t errlen)
 {
 	if ((b->store = store_open(b->cfg->database, err, errlen)) == NULL)
 		return -1;
+	b->checkpoint_timer = loop_timer_add(b->loop, BOT_CHECKPOINT_MS, bot_checkpoint, b);
 	return bot_restore(b);
 }
 
@@ -524,6 +547,8 @@ bot_free(struct bot *b)
 	free(b->replies);
 	if (b->http != NULL)
 		http_free(b->http);
+	if (b->checkpoint_timer != 0)
+		loop_timer_del(b->loop, b->checkpoint_timer);
 	store_close(b->store);
 	hf_game_free(b->backup);
 	rbuf_free(&b->scratch);

@@ -140,6 +140,9 @@ int     store_game_state(struct store *st, int64_t id, const char *state, int np
                          uint64_t seed);
 int     store_seats_set(struct store *st, int64_t id, const struct store_seat *seats, int n);
 int     store_action_add(struct store *st, int64_t game, uint32_t seq, int seat, const char *text);
+/* Copies the WAL into the database if it holds at least min_frames (and at
+ * least one) pages; called between commands, never inside one. Frames copied, or -1. */
+int     store_checkpoint(struct store *st, int min_frames);
 int     store_begin(struct store *st);
 int     store_commit(struct store *st);
 int     store_rollback(struct store *st);
@@ -258,6 +261,7 @@ struct bot {
 	struct hf_game *backup;               /* scratch: the game before an action */
 	char (*prefixes)[16];                 /* per adapter, parallel to adapters */
 	struct rbuf scratch, out;
+	long long checkpoint_timer;
 };
 
 /* Creates the bot on loop with cfg (owned from now on; freed even on error).
