@@ -15,6 +15,7 @@ struct console {
 	char buf[4096];
 	size_t len;
 	bool started;
+	bool watching;           /* stdin is watched: unwatched at stop, so a reload can drop us */
 };
 
 static void console_read(struct loop *l, int fd, int mask, void *data);
@@ -65,6 +66,8 @@ console_start(struct adapter *a)
 	struct bot_event ev;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* "handfoot: draw" works as "!draw" does. */
+	adapter_set_self(a, "handfoot");
 	memset(&ev, 0, sizeof ev);
 	ev.type = BOT_EV_UP;
 	adapter_emit(a, &ev);
@@ -73,7 +76,10 @@ console_start(struct adapter *a)
 	if (c->start[0] != '\0')
 		console_line(a, c->start);
 	c->started = true;
-	return loop_watch(a->loop, 0, LOOP_READ, console_read, a);
+	if (loop_watch(a->loop, 0, LOOP_READ, console_read, a) < 0)
+		return -1;
+	c->watching = true;
+	return 0;
 }
 
 static void
@@ -96,6 +102,7 @@ console_read(struct loop *l, int fd, int mask, void *data)
 			console_line(a, c->buf);
 		}
 		loop_unwatch(l, fd);
+		c->watching = false;
 		loop_stop(l);
 		return;
 	}
@@ -133,7 +140,13 @@ console_send(struct adapter *a, const struct adapter_msg *m)
 static void
 console_stop(struct adapter *a, const char *quit)
 {
-	(void)a;
+	struct console *c = a->priv;
+
+	/* No read may reach an adapter that is stopped (and then freed by a reload). */
+	if (c != NULL && c->watching) {
+		loop_unwatch(a->loop, 0);
+		c->watching = false;
+	}
 	if (quit != NULL)
 		printf("%s\n", quit);
 	fflush(stdout);
@@ -142,6 +155,11 @@ console_stop(struct adapter *a, const char *quit)
 static void
 console_free(struct adapter *a)
 {
+	struct console *c = a->priv;
+
+	/* Freed without a stop (an error at startup): the watch must go all the same. */
+	if (c != NULL && c->watching)
+		loop_unwatch(a->loop, 0);
 	free(a->priv);
 	a->priv = NULL;
 }

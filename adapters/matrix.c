@@ -24,6 +24,12 @@ host_log(void *ctx, int level, const char *msg)
 	adapter_log(((struct matrix *)ctx)->a, level, "%s", msg);
 }
 
+static void
+host_self(void *ctx, const char *name)
+{
+	adapter_set_self(((struct matrix *)ctx)->a, name);
+}
+
 static int
 host_get(void *ctx, const char *key, char *buf, size_t len)
 {
@@ -133,7 +139,7 @@ matrix_start(struct adapter *a)
 {
 	struct matrix *m = a->priv;
 	struct matrix_host host = {
-		.ctx = m, .emit = host_emit, .log = host_log,
+		.ctx = m, .emit = host_emit, .log = host_log, .self = host_self,
 		.store = { .ctx = m, .get = host_get, .set = host_set, .del = host_del, .each = host_each },
 	};
 

@@ -13,6 +13,17 @@ adapter_emit(struct adapter *a, const struct bot_event *ev)
 }
 
 void
+adapter_set_self(struct adapter *a, const char *name)
+{
+	struct bot *b = a->host;
+	size_t i;
+
+	for (i = 0; i < b->nadapters; i++)
+		if (b->adapters[i] == a)
+			address_set(&b->selves[i], name);
+}
+
+void
 adapter_log(struct adapter *a, int level, const char *fmt, ...)
 {
 	char line[900];

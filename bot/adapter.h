@@ -95,6 +95,13 @@ struct adapter {
  * committed) before this returns. */
 void adapter_emit(struct adapter *a, const struct bot_event *ev);
 
+/* Tells the bot the adapter's own name, once known and after each change, so
+ * that "NAME: draw", "NAME, draw" and "NAME draw" (any case) work as commands.
+ * The bot keeps one name of each kind, each call replacing its kind: a user id
+ * "@bot:server" (whose localpart "bot" is accepted too), and a plain name
+ * (the IRC nick, the Matrix display name, the console's "handfoot"). */
+void adapter_set_self(struct adapter *a, const char *name);
+
 /* Log priorities, as sd-daemon's (stderr lines get a "<N>" prefix). */
 enum { LOG_LVL_ERR = 3, LOG_LVL_WARNING = 4, LOG_LVL_NOTICE = 5, LOG_LVL_INFO = 6, LOG_LVL_DEBUG = 7 };
 void adapter_log(struct adapter *a, int level, const char *fmt, ...)

@@ -395,6 +395,16 @@ bot_adapter_add(struct bot *b, const struct adapter_ops *ops, const char *name, 
 		b->prefixes = np;
 		snprintf(np[b->nadapters], sizeof np[0], "%s", b->cfg->prefix);
 	}
+	{
+		struct address *ns = realloc(b->selves, (b->nadapters + 1) * sizeof *ns);
+		if (ns == NULL) {
+			free(a);
+			snprintf(err, errlen, "out of memory");
+			return NULL;
+		}
+		b->selves = ns;
+		memset(&ns[b->nadapters], 0, sizeof *ns);
+	}
 	a->ops = ops;
 	if (strcmp(name, ops->type) == 0)
 		snprintf(a->id, sizeof a->id, "%s", ops->type);
@@ -544,6 +554,7 @@ bot_free(struct bot *b)
 	}
 	free(b->adapters);
 	free(b->prefixes);
+	free(b->selves);
 	free(b->replies);
 	if (b->http != NULL)
 		http_free(b->http);
@@ -570,6 +581,18 @@ bot_prefix(struct bot *b, const struct adapter *a)
 		if (b->adapters[i] == a)
 			return b->prefixes[i];
 	return b->cfg->prefix;
+}
+
+/* The command in a line addressed to the bot by name on a, or NULL. */
+static const char *
+bot_addressed(struct bot *b, const struct adapter *a, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < b->nadapters; i++)
+		if (b->adapters[i] == a)
+			return address_strip(&b->selves[i], text);
+	return NULL;
 }
 
 /* Copies an untrusted name, cleaned and cut to fit. */
@@ -611,7 +634,7 @@ static void
 bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 {
 	char line[BOT_MAX_INPUT + 1], name[64];
-	const char *text = ev->text, *prefix = bot_prefix(b, a);
+	const char *text = ev->text, *prefix = bot_prefix(b, a), *rest;
 	struct cmd_ctx c;
 	struct session *s, *only = NULL;
 	size_t plen = strlen(prefix), n;
@@ -625,6 +648,9 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 		text += plen;
 	else if (plen == 0 && text[0] == '!')
 		text++;
+	else if ((rest = bot_addressed(b, a, text)) != NULL)
+		/* "HandFoot: draw", or "HandFoot: !draw" */
+		text = plen > 0 && strncmp(rest, prefix, plen) == 0 ? rest + plen : rest;
 	else if (plen > 0 && !ev->direct)
 		return;
 	if (!ev->direct && ev->room == NULL)

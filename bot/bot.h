@@ -78,6 +78,18 @@ size_t text_cut(const char *s, size_t len, size_t max);
 /* Splits s into words in place (spaces and tabs); returns the count. */
 int    text_split(char *s, char **argv, int max);
 
+/* ------------------------------------------------------------------ address.c */
+/* The names the bot answers to on one adapter (adapter_set_self). */
+struct address {
+	char id[128];            /* a user id "@bot:server", or empty */
+	char local[96];          /* its localpart "bot" */
+	char name[96];           /* a nick or display name */
+};
+/* Records a name: a "@local:server" id replaces the id (and localpart); anything else the name. */
+void address_set(struct address *ad, const char *name);
+/* The command in a line that addresses the bot by one of its names, or NULL. */
+const char *address_strip(const struct address *ad, const char *text);
+
 /* ------------------------------------------------------------------ render.c */
 /* Render markup: plain UTF-8 text with these in-band style marks, turned into
  * plain text, mIRC codes or HTML by render_finish. Input never holds them: it is
@@ -260,6 +272,7 @@ struct bot {
 	struct hf_view *view;                 /* scratch: one view at a time */
 	struct hf_game *backup;               /* scratch: the game before an action */
 	char (*prefixes)[16];                 /* per adapter, parallel to adapters */
+	struct address *selves;               /* per adapter, parallel to adapters: its own names */
 	struct rbuf scratch, out;
 	long long checkpoint_timer;
 };

@@ -147,6 +147,7 @@ adapter_remove(struct bot *b, size_t at)
 	free(a);
 	memmove(&b->adapters[at], &b->adapters[at + 1], (b->nadapters - at - 1) * sizeof *b->adapters);
 	memmove(&b->prefixes[at], &b->prefixes[at + 1], (b->nadapters - at - 1) * sizeof *b->prefixes);
+	memmove(&b->selves[at], &b->selves[at + 1], (b->nadapters - at - 1) * sizeof *b->selves);
 	b->nadapters--;
 }
 

@@ -173,6 +173,54 @@ test_rename_and_rooms(void **state)
 	fake_free(f);
 }
 
+/* adapter_set_self: "NAME: cmd", "NAME, cmd", "NAME cmd", any case; ids and their localparts. */
+static void
+test_address(void **state)
+{
+	struct fake *f = fake_new(":memory:", "flood_burst = 100");
+	size_t n;
+
+	(void)state;
+	adapter_set_self(f->ad, "HandFoot");
+	adapter_set_self(f->ad, "@bot:example.org");
+	fake_say(f, "#g", "alice", "handfoot: new duel");
+	assert_non_null(fake_session(f, "#g"));
+	fake_say(f, "#g", "bob", "HANDFOOT, join");
+	assert_int_equal(fake_session(f, "#g")->nseats, 2);
+	fake_clear(f);
+	fake_say(f, "#g", "bob", "HandFoot who");
+	assert_non_null(fake_find(f, "bob"));
+	fake_clear(f);
+	fake_say(f, "#g", "bob", "@bot:example.org: who");
+	assert_non_null(fake_find(f, "bob"));
+	fake_clear(f);
+	fake_say(f, "#g", "bob", "bot: !who");
+	assert_non_null(fake_find(f, "bob"));
+	fake_clear(f);
+	fake_say(f, "#g", "bob", "@HandFoot: who");
+	assert_non_null(fake_find(f, "bob"));
+	/* Chatter that only starts like a name, or names the bot with nothing after, is not ours. */
+	fake_clear(f);
+	fake_say(f, "#g", "bob", "handfooting: who");
+	fake_say(f, "#g", "bob", "handfoot:");
+	fake_say(f, "#g", "bob", "bots: who");
+	assert_int_equal(f->nmsgs, 0);
+	/* A nick change replaces the name; the id stays. */
+	adapter_set_self(f->ad, "hf2");
+	fake_say(f, "#g", "bob", "handfoot: who");
+	assert_int_equal(f->nmsgs, 0);
+	fake_say(f, "#g", "bob", "HF2: who");
+	n = f->nmsgs;
+	assert_true(n > 0);
+	fake_say(f, "#g", "bob", "bot: who");
+	assert_true(f->nmsgs > n);
+	/* In a direct message the name is allowed too. */
+	fake_clear(f);
+	fake_dm(f, "alice", "hf2: who");
+	assert_true(f->nmsgs > 0);
+	fake_free(f);
+}
+
 static void
 test_restore(void **state)
 {
@@ -214,6 +262,7 @@ main(void)
 		cmocka_unit_test(test_timers),
 		cmocka_unit_test(test_rename_and_rooms),
 		cmocka_unit_test(test_restore),
+		cmocka_unit_test(test_address),
 		cmocka_unit_test(test_game_duel),
 		cmocka_unit_test(test_game_classic),
 		cmocka_unit_test(test_game_sevens),

@@ -223,6 +223,9 @@ name_set(struct matrix_client *c, const char *user, const char *name)
 {
 	struct name *n = NULL;
 
+	/* Clients write a mention of us with our display name: "HandFoot: draw". */
+	if (c->host.self != NULL && c->self[0] != '\0' && strcmp(user, c->self) == 0 && name[0] != '@')
+		c->host.self(c->host.ctx, name);
 	for (size_t i = 0; i < NAMES; i++)
 		if (c->names[i].user != NULL && strcmp(c->names[i].user, user) == 0)
 			n = &c->names[i];
@@ -561,6 +564,9 @@ on_whoami(struct matrix_client *c, struct req *r, long status, json_t *body)
 		return;
 	}
 	snprintf(c->self, sizeof c->self, "%s", uid);
+	/* People address us as "@bot:server: draw" or "bot: draw". */
+	if (c->host.self != NULL)
+		c->host.self(c->host.ctx, c->self);
 	if (matrix_text_id_ok(dev, 0))
 		snprintf(c->device, sizeof c->device, "%s", dev);
 	logf_(c, LOG_LVL_INFO, "logged in as %s", c->self);

@@ -132,6 +132,8 @@ struct matrix_host {
 	void *ctx;
 	void (*emit)(void *ctx, const struct bot_event *ev);
 	void (*log)(void *ctx, int level, const char *msg);
+	/* Optional: our own user id (after whoami), then our display name when known. */
+	void (*self)(void *ctx, const char *name);
 	struct matrix_store store;
 };
 
