@@ -1,6 +1,7 @@
 /* render.c: what players see, from seat views only: markup, then plain text, mIRC colours or HTML. */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "bot.h"
 
@@ -335,6 +336,51 @@ kind_name(int kind)
 	}
 }
 
+/* One side's score sheet for the last round: only the lines that are not zero. */
+static void
+render_sheet(struct rbuf *b, const struct hf_view *v, int side, const char *const names[])
+{
+	const struct hf_sheet *h = &v->last_sheet[side];
+
+	render_side_name(b, v, side, names);
+	rbuf_add(b, ":");
+	if (h->deal_bonus)
+		rbuf_printf(b, " deal bonus %+d,", h->deal_bonus);
+	if (h->going_out)
+		rbuf_printf(b, " going out %+d,", h->going_out);
+	if (h->red3_count || h->red3s)
+		rbuf_printf(b, " red 3s %d: %+d,", h->red3_count, h->red3s);
+	if (h->clean_count)
+		rbuf_printf(b, " clean %d: %+d,", h->clean_count, h->clean);
+	if (h->dirty_count)
+		rbuf_printf(b, " dirty %d: %+d,", h->dirty_count, h->dirty);
+	if (h->wild_count)
+		rbuf_printf(b, " wild %d: %+d,", h->wild_count, h->wild);
+	if (h->sevens_count)
+		rbuf_printf(b, " sevens %d: %+d,", h->sevens_count, h->sevens);
+	rbuf_printf(b, " laid out %+d,", h->laid_out);
+	if (h->caught)
+		rbuf_printf(b, " caught %+d,", h->caught);
+	if (h->penalty)
+		rbuf_printf(b, " penalty %+d,", h->penalty);
+	rbuf_printf(b, " total " MK_BOLD "%+d" MK_END ".", h->total);
+}
+
+/* A name that reads as a pronoun ("you draws 2") is quoted, to read as a name. */
+static const char *
+render_who(const char *name, char *buf, size_t len)
+{
+	static const char *const pronouns[] = { "you", "i", "me", "we", "they", "he", "she", "it", "everyone" };
+	size_t k;
+
+	for (k = 0; k < sizeof pronouns / sizeof pronouns[0]; k++)
+		if (strcasecmp(name, pronouns[k]) == 0) {
+			snprintf(buf, len, "\"%s\"", name);
+			return buf;
+		}
+	return name;
+}
+
 void
 render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev, size_t n,
               const char *const names[])
@@ -350,7 +396,9 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 #define NL() do { if (line_started) rbuf_add(b, "\n"); line_started = false; } while (0)
 	for (i = 0; i < n; i++) {
 		const struct hf_event *e = &ev[i];
-		const char *who = e->seat >= 0 && e->seat < v->nseats ? names[e->seat] : "?";
+		char whobuf[80];
+		const char *who = e->seat >= 0 && e->seat < v->nseats ? render_who(names[e->seat], whobuf, sizeof whobuf)
+		                                                       : "?";
 
 		if (in_meld && e->type != HF_EV_MELD) {
 			rbuf_add(b, ".");
@@ -377,15 +425,23 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 			break;
 		case HF_EV_TURN:
 			break;   /* the caller pings the player whose turn it is */
-		case HF_EV_RED3:
-			SEP();
-			rbuf_printf(b, "%s lays out %s" MK_RED "red 3%s" MK_END "%s.", who,
-			            e->count == 1 ? "a " : "", e->count == 1 ? "" : "s",
-			            e->flag ? " (replaced)" : "");
-			if (e->count > 1) {
-				/* "lays out a red 3s" reads wrong; count stated separately */
+		case HF_EV_RED3: {
+			/* Red threes drawn in a row by one seat read as one clause: "lays out 2 red 3s". */
+			unsigned count = e->count;
+			bool replaced = e->flag;
+			while (i + 1 < n && ev[i + 1].type == HF_EV_RED3 && ev[i + 1].seat == e->seat) {
+				i++;
+				count += ev[i].count;
+				replaced = replaced || ev[i].flag;
 			}
+			SEP();
+			if (count == 1)
+				rbuf_printf(b, "%s lays out a " MK_RED "red 3" MK_END "%s.", who, replaced ? " (replaced)" : "");
+			else
+				rbuf_printf(b, "%s lays out %u " MK_RED "red 3s" MK_END "%s.", who, count,
+				            replaced ? " (replaced)" : "");
 			break;
+		}
 		case HF_EV_DRAW:
 			SEP();
 			rbuf_printf(b, "%s draws %u.", who, e->count);
@@ -415,18 +471,14 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 				rbuf_printf(b, " (%s)", render_rank_plural(rank));
 			break;
 		}
-		case HF_EV_CLOSED: {
-			int rank = 0;
-			side = e->side >= 0 ? e->side : 0;
-			if (!round_over && side < v->nsides && e->meld < v->sides[side].nmelds)
-				rank = v->sides[side].melds[e->meld].rank;
+		case HF_EV_CLOSED:
+			/* The engine (meld.c) puts the book's rank in card and its kind in flag. */
 			SEP();
-			if (rank)
-				rbuf_printf(b, "The %s close: %s!", render_rank_plural(rank), kind_name(e->card ? e->card : e->flag));
+			if (e->card > 0 && e->card < HF_NCARD)
+				rbuf_printf(b, "The %s close: %s!", render_rank_plural(e->card), kind_name(e->flag));
 			else
-				rbuf_printf(b, "A canasta closes!");
+				rbuf_printf(b, "%s closes %s!", who, kind_name(e->flag));
 			break;
-		}
 		case HF_EV_UNDER:
 			SEP();
 			rbuf_printf(b, "%s puts a " MK_RED "red 3" MK_END " under a book.", who);
@@ -477,6 +529,12 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 			}
 			rbuf_add(b, ".");
 			line_started = true;
+			/* Then each side's score sheet, one line each, itemised as on paper. */
+			for (side = 0; side < v->nsides; side++) {
+				NL();
+				render_sheet(b, v, side, names);
+				line_started = true;
+			}
 			NL();
 			break;
 		}

@@ -221,6 +221,45 @@ test_address(void **state)
 	fake_free(f);
 }
 
+/* Room lines from events: red 3s grouped, the canasta kind from flag, a pronoun name quoted. */
+static void
+test_render_events(void **state)
+{
+	struct hf_rules r;
+	struct hf_game *g;
+	struct hf_view *v = malloc(sizeof *v);
+	struct hf_event ev[4];
+	struct rbuf b = { 0 };
+	const char *names[HF_MAX_SEATS] = { "you", "bob" };
+	char why[HF_ERRLEN];
+
+	(void)state;
+	assert_int_equal(hf_rules_parse(&r, "duel", why, sizeof why), HF_OK);
+	assert_int_equal(hf_game_new(&g, &r, 2, 0, 7, why, sizeof why), HF_OK);
+	hf_game_view(g, -1, v);
+	memset(ev, 0, sizeof ev);
+	ev[0].type = ev[1].type = HF_EV_RED3;
+	ev[0].seat = ev[1].seat = 1;
+	ev[0].card = ev[1].card = HF_RED3;
+	ev[0].count = ev[1].count = 1;
+	ev[1].flag = 1;
+	ev[2].type = HF_EV_CLOSED;
+	ev[2].seat = 0;
+	ev[2].card = HF_NINE;
+	ev[2].flag = HF_KIND_CLEAN;
+	ev[3].type = HF_EV_DRAW;
+	ev[3].seat = 0;
+	ev[3].count = 2;
+	render_events(&b, v, ev, 4, names);
+	assert_non_null(strstr(b.s, "bob lays out 2 " MK_RED "red 3s" MK_END " (replaced)."));
+	assert_null(strstr(b.s, "a red 3"));
+	assert_non_null(strstr(b.s, "The 9s close: " MK_RED "a clean canasta" MK_END "!"));
+	assert_non_null(strstr(b.s, "\"you\" draws 2."));
+	rbuf_free(&b);
+	hf_game_free(g);
+	free(v);
+}
+
 static void
 test_restore(void **state)
 {
@@ -263,6 +302,7 @@ main(void)
 		cmocka_unit_test(test_rename_and_rooms),
 		cmocka_unit_test(test_restore),
 		cmocka_unit_test(test_address),
+		cmocka_unit_test(test_render_events),
 		cmocka_unit_test(test_game_duel),
 		cmocka_unit_test(test_game_classic),
 		cmocka_unit_test(test_game_sevens),
