@@ -282,6 +282,8 @@ restore_seat(void *ctx, int64_t game, const struct store_seat *st)
 	snprintf(seat->name, sizeof seat->name, "%s", st->name);
 	seat->ai = (int8_t)st->ai;
 	seat->team = (int8_t)st->team;
+	if (st->ai < 0)
+		session_player_add(&r->b->sessions, s, st->user_id);
 	if (st->ai < 0 && store_pref_get(r->b->store, s->ad->id, st->user_id, "notice", buf, sizeof buf) == 0)
 		seat->notice = strcmp(buf, "1") == 0;
 	if (st->seat + 1 > s->nseats)
@@ -636,9 +638,8 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 	char line[BOT_MAX_INPUT + 1], name[64];
 	const char *text = ev->text, *prefix = bot_prefix(b, a), *rest;
 	struct cmd_ctx c;
-	struct session *s, *only = NULL;
+	struct session *s;
 	size_t plen = strlen(prefix), n;
-	int count = 0;
 
 	/* Only commands get an answer: a NOTICE never does, chatter is not ours. */
 	if (ev->notice || text == NULL || ev->user_id == NULL || ev->user_id[0] == '\0' ||
@@ -684,20 +685,17 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 			return;
 		c.s = session_find(&b->sessions, a, ev->room);
 	} else {
-		for (s = b->sessions.all; s != NULL; s = s->all_next)
-			if (s->ad == a && session_seat_of(s, ev->user_id) >= 0) {
-				only = s;
-				count++;
-			}
+		/* The player index, not a scan: a direct message costs the same with 10,000 tables. */
+		struct session *mine[8];
+		size_t k, count = session_player_tables(&b->sessions, a, ev->user_id, mine, 8);
 		if (count == 1) {
-			c.s = only;
-			c.room = only->room;
+			c.s = mine[0];
+			c.room = mine[0]->room;
 		} else if (count > 1) {
 			line[0] = '\0';
-			for (s = b->sessions.all, n = 0; s != NULL; s = s->all_next)
-				if (s->ad == a && session_seat_of(s, ev->user_id) >= 0 && n + strlen(s->room) + 3 < 200) {
-					n += (size_t)snprintf(line + n, sizeof line - n, "%s%s", n ? ", " : "", s->room);
-				}
+			for (k = 0, n = 0; k < count && k < 8; k++)
+				if (n + strlen(mine[k]->room) + 3 < 200)
+					n += (size_t)snprintf(line + n, sizeof line - n, "%s%s", n ? ", " : "", mine[k]->room);
 			c.many = line[0] ? strdup(line) : NULL;
 		}
 	}

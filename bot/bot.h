@@ -216,10 +216,22 @@ struct session {
 	struct session *all_next, *all_prev;
 };
 
+/* One human seat at one table, indexed by (adapter, user id): a direct
+ * message finds the player's tables without scanning every session. */
+struct player_seat {
+	struct player_seat *next;
+	uint32_t hash;
+	const struct adapter *ad;
+	struct session *s;
+	char user_id[96];
+};
+
 struct sessions {
 	struct session **buckets;
 	size_t nbuckets, count;
 	struct session *all;
+	struct player_seat **pbuckets;
+	size_t npbuckets, pcount;
 };
 void sessions_init(struct sessions *ss);
 void sessions_free(struct sessions *ss, void (*fn)(struct session *s, void *ctx), void *ctx);
@@ -227,6 +239,12 @@ struct session *session_find(struct sessions *ss, const struct adapter *ad, cons
 struct session *session_add(struct sessions *ss, struct adapter *ad, const char *room);
 void session_remove(struct sessions *ss, struct session *s);
 int  session_seat_of(const struct session *s, const char *user_id);
+/* The player index: call after a human sits down, before one stands up. */
+void session_player_add(struct sessions *ss, struct session *s, const char *user_id);
+void session_player_del(struct sessions *ss, struct session *s, const char *user_id);
+/* Up to max tables where user_id sits on ad; returns how many there are in all. */
+size_t session_player_tables(struct sessions *ss, const struct adapter *ad, const char *user_id,
+                             struct session **out, size_t max);
 /* Seat names, for renderers. */
 void session_names(const struct session *s, const char *names[HF_MAX_SEATS]);
 int  session_humans(const struct session *s);

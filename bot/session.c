@@ -1,4 +1,4 @@
-/* session.c: the tables in play, one per room (adapter id + room), in a hash table. */
+/* session.c: the tables in play, one per room (adapter id + room), in a hash table; and each player's tables. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +18,93 @@ session_hash(const struct adapter *ad, const char *room)
 	return h;
 }
 
+/* ---- the player index: (adapter, user id) -> the tables they sit at */
+
+static int
+players_grow(struct sessions *ss)
+{
+	size_t n = ss->npbuckets ? ss->npbuckets * 2 : 64, i;
+	struct player_seat **b, *p, *next;
+
+	if ((b = calloc(n, sizeof *b)) == NULL)
+		return -1;
+	for (i = 0; i < ss->npbuckets; i++)
+		for (p = ss->pbuckets[i]; p != NULL; p = next) {
+			next = p->next;
+			p->next = b[p->hash & (n - 1)];
+			b[p->hash & (n - 1)] = p;
+		}
+	free(ss->pbuckets);
+	ss->pbuckets = b;
+	ss->npbuckets = n;
+	return 0;
+}
+
+void
+session_player_add(struct sessions *ss, struct session *s, const char *user_id)
+{
+	struct player_seat *p;
+	uint32_t h = session_hash(s->ad, user_id);
+
+	if (ss->npbuckets > 0)
+		for (p = ss->pbuckets[h & (ss->npbuckets - 1)]; p != NULL; p = p->next)
+			if (p->s == s && p->hash == h && strcmp(p->user_id, user_id) == 0)
+				return;
+	if (strlen(user_id) >= sizeof p->user_id || (ss->pcount + 1 > ss->npbuckets && players_grow(ss) < 0) ||
+	    (p = calloc(1, sizeof *p)) == NULL) {
+		log_msg(LOG_LVL_ERR, "out of memory: %s's direct messages may not find the table in %s", user_id,
+		        s->room);
+		return;
+	}
+	p->hash = h;
+	p->ad = s->ad;
+	p->s = s;
+	strcpy(p->user_id, user_id);
+	p->next = ss->pbuckets[h & (ss->npbuckets - 1)];
+	ss->pbuckets[h & (ss->npbuckets - 1)] = p;
+	ss->pcount++;
+}
+
+void
+session_player_del(struct sessions *ss, struct session *s, const char *user_id)
+{
+	struct player_seat **pp, *p;
+	uint32_t h;
+
+	if (ss->npbuckets == 0)
+		return;
+	h = session_hash(s->ad, user_id);
+	for (pp = &ss->pbuckets[h & (ss->npbuckets - 1)]; (p = *pp) != NULL; pp = &p->next)
+		if (p->s == s && p->hash == h && strcmp(p->user_id, user_id) == 0) {
+			*pp = p->next;
+			free(p);
+			ss->pcount--;
+			return;
+		}
+}
+
+size_t
+session_player_tables(struct sessions *ss, const struct adapter *ad, const char *user_id, struct session **out,
+                      size_t max)
+{
+	struct player_seat *p;
+	uint32_t h;
+	size_t n = 0;
+
+	if (ss->npbuckets == 0)
+		return 0;
+	h = session_hash(ad, user_id);
+	for (p = ss->pbuckets[h & (ss->npbuckets - 1)]; p != NULL; p = p->next)
+		if (p->hash == h && p->ad == ad && strcmp(p->user_id, user_id) == 0) {
+			if (n < max)
+				out[n] = p->s;
+			n++;
+		}
+	return n;
+}
+
+/* ---- sessions */
+
 void
 sessions_init(struct sessions *ss)
 {
@@ -28,6 +115,8 @@ void
 sessions_free(struct sessions *ss, void (*fn)(struct session *s, void *ctx), void *ctx)
 {
 	struct session *s, *next;
+	struct player_seat *p, *pnext;
+	size_t i;
 
 	for (s = ss->all; s != NULL; s = next) {
 		next = s->all_next;
@@ -36,6 +125,12 @@ sessions_free(struct sessions *ss, void (*fn)(struct session *s, void *ctx), voi
 		hf_game_free(s->g);
 		free(s);
 	}
+	for (i = 0; i < ss->npbuckets; i++)
+		for (p = ss->pbuckets[i]; p != NULL; p = pnext) {
+			pnext = p->next;
+			free(p);
+		}
+	free(ss->pbuckets);
 	free(ss->buckets);
 	memset(ss, 0, sizeof *ss);
 }
@@ -110,7 +205,11 @@ void
 session_remove(struct sessions *ss, struct session *s)
 {
 	struct session **pp;
+	int i;
 
+	for (i = 0; i < s->nseats; i++)
+		if (s->seats[i].ai < 0)
+			session_player_del(ss, s, s->seats[i].user_id);
 	for (pp = &ss->buckets[s->hash & (ss->nbuckets - 1)]; *pp != NULL; pp = &(*pp)->next)
 		if (*pp == s) {
 			*pp = s->next;

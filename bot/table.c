@@ -62,6 +62,7 @@ table_sit(struct bot *b, struct session *s, const char *user_id, const char *nam
 	st->team = (int8_t)team;
 	if (store_pref_get(b->store, s->ad->id, user_id, "notice", buf, sizeof buf) == 0)
 		st->notice = buf[0] == '1';
+	session_player_add(&b->sessions, s, user_id);
 	return 0;
 }
 
@@ -98,6 +99,10 @@ table_add_ai(struct bot *b, struct session *s, int level)
 void
 table_remove_seat(struct session *s, int seat)
 {
+	struct bot *b = s->ad->host;
+
+	if (s->seats[seat].ai < 0)
+		session_player_del(&b->sessions, s, s->seats[seat].user_id);
 	memmove(&s->seats[seat], &s->seats[seat + 1], (size_t)(s->nseats - seat - 1) * sizeof s->seats[0]);
 	s->nseats--;
 	memset(&s->seats[s->nseats], 0, sizeof s->seats[0]);

@@ -170,6 +170,13 @@ test_rename_and_rooms(void **state)
 	assert_non_null(fake_find(f, "say it in the room"));
 	fake_dm(f, "bob", "hand");
 	assert_non_null(fake_find(f, "Your hand"));
+	/* Once the table is gone, so is its entry in the player index. */
+	fake_say(f, "#c", "bob", "!abort");
+	assert_null(fake_session(f, "#c"));
+	fake_clear(f);
+	fake_dm(f, "bob", "hand");
+	assert_null(fake_find(f, "Your hand"));
+	assert_int_equal(f->bot->sessions.pcount, 2);
 	fake_free(f);
 }
 
@@ -287,6 +294,9 @@ test_restore(void **state)
 	assert_non_null(s);
 	assert_int_equal(s->nactions, n);
 	assert_true(hf_game_equal(g, s->g));
+	/* The player index is restored too: a direct message finds the table. */
+	fake_dm(f, "alice", "hand");
+	assert_non_null(fake_find(f, "Your hand"));
 	hf_game_free(g);
 	fake_free(f);
 	unlink(db);
