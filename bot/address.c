@@ -1,5 +1,6 @@
 /* address.c: the names the bot answers to on an adapter, and lines that address it ("HandFoot: draw"). */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -22,9 +23,10 @@ address_set(struct address *ad, const char *name)
 	snprintf(ad->name, sizeof ad->name, "%s", name);
 }
 
-/* The text after "NAME:", "NAME," or "NAME " (any case), spaces skipped; NULL if not addressed so. */
+/* The text after "NAME:", "NAME," or "NAME " (any case), spaces skipped; NULL if not addressed so.
+ * *loose is set when only a space followed the name. */
 static const char *
-address_after(const char *name, const char *text)
+address_after(const char *name, const char *text, bool *loose)
 {
 	size_t n = strlen(name);
 	const char *p;
@@ -32,9 +34,12 @@ address_after(const char *name, const char *text)
 	if (n == 0 || strncasecmp(text, name, n) != 0)
 		return NULL;
 	p = text + n;
+	*loose = false;
 	if (*p == ':' || *p == ',')
 		p++;
-	else if (*p != ' ' && *p != '\t')
+	else if (*p == ' ' || *p == '\t')
+		*loose = true;
+	else
 		return NULL;
 	while (*p == ' ' || *p == '\t')
 		p++;
@@ -42,17 +47,17 @@ address_after(const char *name, const char *text)
 }
 
 const char *
-address_strip(const struct address *ad, const char *text)
+address_strip(const struct address *ad, const char *text, bool *loose)
 {
 	const char *rest;
 
 	/* The whole id first: "@bot:server: draw" must not read as "@bot" then ":server...". */
-	if ((rest = address_after(ad->id, text)) != NULL || (rest = address_after(ad->name, text)) != NULL ||
-	    (rest = address_after(ad->local, text)) != NULL)
+	if ((rest = address_after(ad->id, text, loose)) != NULL || (rest = address_after(ad->name, text, loose)) != NULL ||
+	    (rest = address_after(ad->local, text, loose)) != NULL)
 		return rest;
 	/* Matrix clients write a mention of "@bot:server" as "@bot" or "@HandFoot" too. */
-	if (text[0] == '@' && ((rest = address_after(ad->name, text + 1)) != NULL ||
-	                       (rest = address_after(ad->local, text + 1)) != NULL))
+	if (text[0] == '@' && ((rest = address_after(ad->name, text + 1, loose)) != NULL ||
+	                       (rest = address_after(ad->local, text + 1, loose)) != NULL))
 		return rest;
 	return NULL;
 }

@@ -585,15 +585,28 @@ bot_prefix(struct bot *b, const struct adapter *a)
 	return b->cfg->prefix;
 }
 
-/* The command in a line addressed to the bot by name on a, or NULL. */
+/* The command in a line addressed to the bot by name on a, or NULL.  With
+ * no colon or comma after the name ("handfoot is fun") the line is chatter
+ * unless its first word is a command: a busy channel gets no hints for it. */
 static const char *
 bot_addressed(struct bot *b, const struct adapter *a, const char *text)
 {
-	size_t i;
+	char word[32], why[160];
+	const char *rest;
+	bool loose;
+	size_t i, n;
 
-	for (i = 0; i < b->nadapters; i++)
-		if (b->adapters[i] == a)
-			return address_strip(&b->selves[i], text);
+	for (i = 0; i < b->nadapters; i++) {
+		if (b->adapters[i] != a)
+			continue;
+		if ((rest = address_strip(&b->selves[i], text, &loose)) == NULL || !loose)
+			return rest;
+		n = strcspn(rest, " \t");
+		if (*rest == '!')
+			return rest;
+		snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), rest);
+		return cmd_find(word, why, sizeof why) != NULL ? rest : NULL;
+	}
 	return NULL;
 }
 

@@ -88,7 +88,9 @@ struct address {
 /* Records a name: a "@local:server" id replaces the id (and localpart); anything else the name. */
 void address_set(struct address *ad, const char *name);
 /* The command in a line that addresses the bot by one of its names, or NULL. */
-const char *address_strip(const struct address *ad, const char *text);
+/* The command in a line addressed to the bot by name, or NULL; *loose when
+ * only a space followed the name ("handfoot draw"), where chatter is likely. */
+const char *address_strip(const struct address *ad, const char *text, bool *loose);
 
 /* ------------------------------------------------------------------ render.c */
 /* Render markup: plain UTF-8 text with these in-band style marks, turned into

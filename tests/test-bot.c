@@ -211,6 +211,9 @@ test_address(void **state)
 	fake_say(f, "#g", "bob", "handfooting: who");
 	fake_say(f, "#g", "bob", "handfoot:");
 	fake_say(f, "#g", "bob", "bots: who");
+	/* Without a colon or comma only a command word makes it ours: no hint for chatter. */
+	fake_say(f, "#g", "bob", "handfoot is fun");
+	fake_say(f, "#g", "bob", "HandFoot rocks, who made it?");
 	assert_int_equal(f->nmsgs, 0);
 	/* A nick change replaces the name; the id stays. */
 	adapter_set_self(f->ad, "hf2");
