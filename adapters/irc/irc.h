@@ -77,3 +77,60 @@ void    irc_bucket_take(struct irc_bucket *b, int64_t now);
 int irc_base64(char *dst, size_t dstlen, const unsigned char *src, size_t len);
 
 #endif
+
+/* ------------------------------------------------------------------ queue.c */
+/* Output queues, one per target (channel or nick), served round-robin so
+ * that one busy channel or player cannot starve the others. */
+struct irc_qline;
+struct irc_qtarget;
+
+struct irc_queue {
+	struct irc_qtarget *head, *tail;  /* targets with lines, in serving order */
+	size_t lines;
+	size_t max_per_target;
+};
+
+void   irc_queue_init(struct irc_queue *q, size_t max_per_target);
+/* Appends a wire line (no CR LF) for target; -1 if that target's queue is full. */
+int    irc_queue_push(struct irc_queue *q, const char *target, const char *line, size_t len);
+/* Lines waiting for target. */
+size_t irc_queue_count(const struct irc_queue *q, const char *target);
+/* Takes the next line into buf (NUL-terminated); its length, 0 if none. */
+size_t irc_queue_pop(struct irc_queue *q, char *buf, size_t buflen);
+void   irc_queue_clear(struct irc_queue *q);
+
+/* ------------------------------------------------------------------ users.c */
+/* The users the adapter can see (in its channels, or who spoke to it), to
+ * turn a nick into a stable user id and back.  Ids: "acct:<account>" when
+ * services told us the account, else "nick:<nick when first seen>",
+ * both case-folded. */
+#define IRC_MAX_USERS 8192
+
+struct irc_user {
+	char nick[64];                   /* as shown */
+	char key[64];                    /* case-folded nick */
+	char account[64];                /* case-folded services account; "" if unknown */
+	char first[64];                  /* case-folded nick when first seen */
+	uint64_t chans;                  /* bit i: in the adapter's channel i */
+};
+
+struct irc_users {
+	struct irc_user *v;
+	size_t n, cap;
+};
+
+struct irc_user *irc_users_find(struct irc_users *u, const char *nick);
+/* Finds or adds nick (NULL if the table is full). */
+struct irc_user *irc_users_get(struct irc_users *u, const char *nick);
+void   irc_users_remove(struct irc_users *u, struct irc_user *p);
+/* Renames; the first-seen nick (and so a nick-based id) stays. */
+void   irc_users_rename(struct irc_users *u, struct irc_user *p, const char *newnick);
+/* Account "*" or "" means logged out. */
+void   irc_users_set_account(struct irc_user *p, const char *account);
+/* Writes the user's id into buf. */
+void   irc_users_id(const struct irc_user *p, char *buf, size_t len);
+/* The nick to reach id at: NULL if no visible user has it. */
+const char *irc_users_nick_for(struct irc_users *u, const char *id);
+/* Forgets channel bit i (and users left in no channel); for every user. */
+void   irc_users_part_all(struct irc_users *u, int chan);
+void   irc_users_clear(struct irc_users *u);
