@@ -63,7 +63,7 @@ struct irc {
 	struct irc_queue out;       /* messages, per target, round-robin */
 	struct irc_bucket bucket;
 	long long flush_timer, tick_timer, retry_timer;
-	int64_t connected_at, last_rx, ping_sent, joins_sent_at;
+	int64_t connected_at, last_rx, ping_sent, joins_sent_at, drop_logged;
 	int attempts;
 	uint64_t rng;
 
@@ -332,7 +332,11 @@ queue_text(struct irc *c, const char *cmd, const char *target, const char *text)
 		n = irc_split(text + off, len - off, room);
 		w = snprintf(line, sizeof line, "%s %s :%.*s", cmd, target, (int)n, text + off);
 		if (w < 0 || irc_queue_push(&c->out, target, line, (size_t)w < sizeof line ? (size_t)w : sizeof line - 1) != 0) {
-			adapter_log(c->a, LOG_LVL_WARNING, "output queue for %s full: dropping the rest", target);
+			/* once a minute at most: a flood must not flood the log too */
+			if (loop_now(c->a->loop) - c->drop_logged > 60000) {
+				c->drop_logged = loop_now(c->a->loop);
+				adapter_log(c->a, LOG_LVL_WARNING, "output queue for %s full: dropping lines", target);
+			}
 			rc = -1;
 			break;
 		}
