@@ -154,6 +154,15 @@ ircclient_wait(struct ircclient *c, int timeout_ms, char *out, size_t outlen, co
 	}
 }
 
+bool
+ircclient_saw(const struct ircclient *c, const char *a, const char *b)
+{
+	for (size_t i = 0; i < c->nlines; i++)
+		if (c->lines[i] != NULL && strstr(c->lines[i], a) != NULL && (b == NULL || strstr(c->lines[i], b) != NULL))
+			return true;
+	return false;
+}
+
 int
 ircclient_drain(struct ircclient *c, int ms)
 {
@@ -195,8 +204,8 @@ ircclient_join(struct ircclient *c, const char *chan)
 	char want[128];
 
 	ircclient_send(c, "JOIN %s", chan);
-	snprintf(want, sizeof want, " 366 %s %s", c->nick, chan);
-	return ircclient_wait(c, 10000, NULL, 0, want, NULL);
+	snprintf(want, sizeof want, " %s :", chan);
+	return ircclient_wait(c, 10000, NULL, 0, " 366 ", want, NULL);
 }
 
 void

@@ -29,6 +29,8 @@ int  ircclient_send_raw(struct ircclient *c, const char *data, size_t len);
 /* Reads until a new line contains all of the given substrings (NULL-terminated
  * list, AND), answering PINGs; copies it into out. -1 on timeout or EOF. */
 int  ircclient_wait(struct ircclient *c, int timeout_ms, char *out, size_t outlen, const char *s1, ...);
+/* Whether any line received so far contains both a and b (b may be NULL). */
+bool ircclient_saw(const struct ircclient *c, const char *a, const char *b);
 /* Reads what is there for up to ms milliseconds (answers PINGs). 0, or -1 on EOF. */
 int  ircclient_drain(struct ircclient *c, int ms);
 /* Joins a channel and waits for the end of NAMES. */
