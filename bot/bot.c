@@ -1,0 +1,692 @@
+/* bot.c: the bot: owns the loop's users (adapters, sessions, store), dispatches events, queues and flushes replies. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "bot.h"
+#include "http.h"
+#include "loop.h"
+
+/* ------------------------------------------------------------------ seeds */
+
+static uint64_t
+bot_seed_random(void *ctx)
+{
+	uint64_t v = 0;
+
+	(void)ctx;
+	if (getrandom(&v, sizeof v, 0) != sizeof v)
+		v = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull;
+	return v;
+}
+
+uint64_t
+bot_new_seed(struct bot *b)
+{
+	return b->seed_fn(b->seed_ctx);
+}
+
+/* ------------------------------------------------------------------ replies */
+
+void
+bot_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const char *room,
+          const char *user_id, const char *markup, const char *mention, bool notice)
+{
+	struct reply *r;
+
+	if (b->nreplies == b->capreplies) {
+		size_t cap = b->capreplies ? b->capreplies * 2 : 64;
+		struct reply *nr = realloc(b->replies, cap * sizeof *nr);
+		if (nr == NULL) {
+			log_msg(LOG_LVL_ERR, "out of memory: a reply is lost");
+			return;
+		}
+		b->replies = nr;
+		b->capreplies = cap;
+	}
+	r = &b->replies[b->nreplies++];
+	r->ad = ad;
+	r->kind = kind;
+	r->room = room ? strdup(room) : NULL;
+	r->user_id = user_id ? strdup(user_id) : NULL;
+	r->markup = strdup(markup);
+	r->mention = mention ? strdup(mention) : NULL;
+	r->notice = notice;
+}
+
+void
+bot_say_room(struct bot *b, struct session *s, const char *mention, const char *fmt, ...)
+{
+	va_list ap;
+	char line[1024];
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	bot_queue(b, s->ad, MSG_ROOM, s->room, NULL, line, mention, false);
+}
+
+void
+bot_say_seat(struct bot *b, struct session *s, int seat, const char *markup)
+{
+	struct seat *st = &s->seats[seat];
+
+	if (st->ai >= 0)
+		return;
+	bot_queue(b, s->ad, MSG_PRIVATE, s->room, st->user_id, markup, NULL, st->notice);
+}
+
+void
+bot_send_hand(struct bot *b, struct session *s, int seat)
+{
+	if (s->g == NULL || s->seats[seat].ai >= 0)
+		return;
+	hf_game_view(s->g, seat, b->view);
+	rbuf_reset(&b->scratch);
+	render_hand(&b->scratch, b->view);
+	bot_say_seat(b, s, seat, b->scratch.s);
+}
+
+struct flush_ctx {
+	struct bot *b;
+	struct reply *r;
+	enum render_fmt fmt;
+};
+
+static void
+bot_send_piece(void *ctx, const char *markup, size_t len)
+{
+	struct flush_ctx *fc = ctx;
+	struct reply *r = fc->r;
+	struct adapter_msg m;
+	struct rbuf text = { 0 }, html = { 0 };
+	const char *mentions[1];
+
+	render_finish(&text, markup, len, fc->fmt == FMT_IRC ? FMT_IRC : FMT_PLAIN);
+	if (fc->fmt == FMT_HTML)
+		render_finish(&html, markup, len, FMT_HTML);
+	memset(&m, 0, sizeof m);
+	m.kind = r->kind;
+	m.room = r->room;
+	m.user_id = r->user_id;
+	m.text = text.s ? text.s : "";
+	m.html = html.s;
+	m.prefer_notice = r->notice;
+	if (r->mention != NULL) {
+		mentions[0] = r->mention;
+		m.mentions = mentions;
+		m.nmentions = 1;
+	}
+	if (r->ad->ops->send(r->ad, &m) < 0)
+		log_msg(LOG_LVL_WARNING, "%s: a message could not be queued", r->ad->id);
+	rbuf_free(&text);
+	rbuf_free(&html);
+}
+
+void
+bot_flush(struct bot *b)
+{
+	struct flush_ctx fc;
+	size_t i;
+
+	fc.b = b;
+	/* Sending may queue more (an adapter reporting a failure): loop by index. */
+	for (i = 0; i < b->nreplies; i++) {
+		struct reply *r = &b->replies[i];
+		const struct adapter_ops *ops = r->ad->ops;
+		const char *line = r->markup, *nl;
+
+		fc.r = r;
+		fc.fmt = (ops->caps & ADAPTER_CAP_HTML) ? FMT_HTML : (ops->caps & ADAPTER_CAP_COLOR) ? FMT_IRC : FMT_PLAIN;
+		while (*line != '\0') {
+			nl = strchr(line, '\n');
+			size_t len = nl ? (size_t)(nl - line) : strlen(line);
+			if (len > 0)
+				render_split(line, len, fc.fmt, ops->max_line ? ops->max_line : 400, bot_send_piece, &fc);
+			line += len + (nl != NULL);
+		}
+		r = &b->replies[i];
+		free(r->room);
+		free(r->user_id);
+		free(r->markup);
+		free(r->mention);
+	}
+	b->nreplies = 0;
+}
+
+static void
+bot_before_sleep(struct loop *l, void *data)
+{
+	(void)l;
+	bot_flush(data);
+}
+
+/* ------------------------------------------------------------------ sessions */
+
+void
+bot_session_end(struct bot *b, struct session *s)
+{
+	flow_cancel(b, s);
+	session_remove(&b->sessions, s);
+}
+
+/* ------------------------------------------------------------------ restore */
+
+struct restore {
+	struct bot *b;
+	struct session **byid;   /* parallel to ids, sorted by id (games come in id order) */
+	int64_t *ids;
+	size_t n, cap;
+	size_t games, actions, broken;
+};
+
+static struct adapter *
+bot_adapter_by_id(struct bot *b, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < b->nadapters; i++)
+		if (strcmp(b->adapters[i]->id, id) == 0)
+			return b->adapters[i];
+	return NULL;
+}
+
+static struct session *
+restore_find(struct restore *r, int64_t id)
+{
+	size_t lo = 0, hi = r->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (r->ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->n && r->ids[lo] == id ? r->byid[lo] : NULL;
+}
+
+static void
+restore_game(void *ctx, const struct store_game *g)
+{
+	struct restore *r = ctx;
+	struct adapter *ad = bot_adapter_by_id(r->b, g->adapter);
+	struct session *s;
+	char why[HF_ERRLEN];
+
+	if (ad == NULL) {
+		log_msg(LOG_LVL_NOTICE, "game %lld in %s %s waits: adapter %s is not configured",
+		        (long long)g->id, g->adapter, g->room, g->adapter);
+		return;
+	}
+	if (session_find(&r->b->sessions, ad, g->room) != NULL || (s = session_add(&r->b->sessions, ad, g->room)) == NULL) {
+		log_msg(LOG_LVL_ERR, "game %lld in %s %s cannot be restored", (long long)g->id, g->adapter, g->room);
+		return;
+	}
+	s->id = g->id;
+	s->state = strcmp(g->state, "playing") == 0 ? SESS_PLAYING : SESS_OPEN;
+	if (hf_rules_parse(&s->rules, g->rules, why, sizeof why) != HF_OK) {
+		log_msg(LOG_LVL_ERR, "game %lld: rules \"%s\": %s", (long long)g->id, g->rules, why);
+		session_remove(&r->b->sessions, s);
+		return;
+	}
+	snprintf(s->owner, sizeof s->owner, "%s", g->owner);
+	s->nseats = 0;
+	s->nsides = g->nsides;
+	s->seed = g->seed;
+	s->ai_rng = g->seed ^ 0x5eedu;
+	s->created = loop_now(r->b->loop);
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 256;
+		void *a = realloc(r->ids, cap * sizeof *r->ids), *bb;
+		if (a == NULL)
+			abort();
+		r->ids = a;
+		if ((bb = realloc(r->byid, cap * sizeof *r->byid)) == NULL)
+			abort();
+		r->byid = bb;
+		r->cap = cap;
+	}
+	r->ids[r->n] = g->id;
+	r->byid[r->n++] = s;
+	r->games++;
+}
+
+static void
+restore_seat(void *ctx, int64_t game, const struct store_seat *st)
+{
+	struct restore *r = ctx;
+	struct session *s = restore_find(r, game);
+	struct seat *seat;
+	char buf[16];
+
+	if (s == NULL || st->seat < 0 || st->seat >= HF_MAX_SEATS)
+		return;
+	seat = &s->seats[st->seat];
+	snprintf(seat->user_id, sizeof seat->user_id, "%s", st->user_id);
+	snprintf(seat->name, sizeof seat->name, "%s", st->name);
+	seat->ai = (int8_t)st->ai;
+	seat->team = (int8_t)st->team;
+	if (st->ai < 0 && store_pref_get(r->b->store, s->ad->id, st->user_id, "notice", buf, sizeof buf) == 0)
+		seat->notice = strcmp(buf, "1") == 0;
+	if (st->seat + 1 > s->nseats)
+		s->nseats = st->seat + 1;
+}
+
+static bool
+restore_deal(struct restore *r, struct session *s)
+{
+	char why[HF_ERRLEN];
+
+	if (s->g != NULL || s->state != SESS_PLAYING)
+		return s->g != NULL;
+	if (hf_game_new(&s->g, &s->rules, s->nseats, s->nsides, s->seed, why, sizeof why) != HF_OK) {
+		log_msg(LOG_LVL_ERR, "game %lld: cannot deal again: %s", (long long)s->id, why);
+		s->state = SESS_OVER;
+		r->broken++;
+		return false;
+	}
+	return true;
+}
+
+static void
+restore_action(void *ctx, int64_t game, uint32_t seq, int seat, const char *text)
+{
+	struct restore *r = ctx;
+	struct session *s = restore_find(r, game);
+	struct hf_action a;
+	char why[HF_ERRLEN];
+
+	if (s == NULL || s->state != SESS_PLAYING || !restore_deal(r, s))
+		return;
+	if (seq != s->nactions + 1) {
+		log_msg(LOG_LVL_ERR, "game %lld: action %u missing", (long long)game, s->nactions + 1);
+		s->state = SESS_OVER;
+		r->broken++;
+		return;
+	}
+	if (hf_action_parse(&a, text, why, sizeof why) != HF_OK ||
+	    hf_apply(s->g, seat, &a, why, sizeof why) != HF_OK) {
+		log_msg(LOG_LVL_ERR, "game %lld: action %u \"%s\" does not replay: %s", (long long)game, seq, text, why);
+		s->state = SESS_OVER;
+		r->broken++;
+		return;
+	}
+	s->nactions = seq;
+	r->actions++;
+}
+
+int
+bot_restore(struct bot *b)
+{
+	struct restore r;
+	struct store_load_cb cb = { 0 };
+	struct session *s, *next;
+	size_t i;
+
+	memset(&r, 0, sizeof r);
+	r.b = b;
+	cb.ctx = &r;
+	cb.game = restore_game;
+	cb.seat = restore_seat;
+	cb.action = restore_action;
+	store_load(b->store, &cb);
+	for (i = 0; i < r.n; i++) {
+		s = r.byid[i];
+		if (s->state == SESS_PLAYING)
+			restore_deal(&r, s);
+	}
+	free(r.ids);
+	free(r.byid);
+	for (s = b->sessions.all; s != NULL; s = next) {
+		next = s->all_next;
+		if (s->state == SESS_OVER) {
+			/* Left in the database as it is, for a person to look at. */
+			session_remove(&b->sessions, s);
+			continue;
+		}
+		flow_schedule(b, s);
+	}
+	if (r.games > 0)
+		log_msg(LOG_LVL_INFO, "restored %zu games (%zu actions replayed, %zu broken)", r.games - r.broken,
+		        r.actions, r.broken);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ adapters */
+
+struct adapter *
+bot_adapter_add(struct bot *b, const struct adapter_ops *ops, const char *name, struct adapter_cfg *cfg,
+                char *err, size_t errlen)
+{
+	struct adapter *a, **na;
+	const struct cfg_key *k;
+	const char *prefix;
+
+	if ((a = calloc(1, sizeof *a)) == NULL ||
+	    (na = realloc(b->adapters, (b->nadapters + 1) * sizeof *na)) == NULL) {
+		free(a);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	b->adapters = na;
+	{
+		char (*np)[16] = realloc(b->prefixes, (b->nadapters + 1) * sizeof *np);
+		if (np == NULL) {
+			free(a);
+			snprintf(err, errlen, "out of memory");
+			return NULL;
+		}
+		b->prefixes = np;
+		snprintf(np[b->nadapters], sizeof np[0], "%s", b->cfg->prefix);
+	}
+	a->ops = ops;
+	if (strcmp(name, ops->type) == 0)
+		snprintf(a->id, sizeof a->id, "%s", ops->type);
+	else
+		snprintf(a->id, sizeof a->id, "%s/%s", ops->type, name);
+	snprintf(a->name, sizeof a->name, "%s", name);
+	a->loop = b->loop;
+	a->http = b->http;
+	a->host = b;
+	if (cfg != NULL) {
+		/* The bot's own per-adapter key: the command prefix. */
+		prefix = adapter_cfg_get(cfg, "prefix", NULL);
+		if (prefix != NULL && (strlen(prefix) >= sizeof b->cfg->prefix || strchr(prefix, ' '))) {
+			adapter_cfg_error(cfg, "prefix", err, errlen, "at most %zu characters, no spaces",
+			                  sizeof b->cfg->prefix - 1);
+			free(a);
+			return NULL;
+		}
+		if (prefix != NULL)
+			snprintf(b->prefixes[b->nadapters], sizeof b->prefixes[0], "%s", prefix);
+	}
+	if (ops->init != NULL && ops->init(a, cfg, err, errlen) < 0) {
+		free(a);
+		return NULL;
+	}
+	if (cfg != NULL && (k = config_unused(cfg)) != NULL) {
+		adapter_cfg_error(cfg, k->key, err, errlen, "unknown key");
+		if (ops->free != NULL)
+			ops->free(a);
+		free(a);
+		return NULL;
+	}
+	b->adapters[b->nadapters++] = a;
+	return a;
+}
+
+int
+bot_adapters_init(struct bot *b, char *err, size_t errlen)
+{
+	size_t i;
+	struct adapter_cfg *s;
+	const struct adapter_ops *ops;
+
+	for (i = 0; i < b->cfg->nsections; i++) {
+		s = b->cfg->sections[i];
+		if ((ops = adapter_ops_find(s->type)) == NULL) {
+			snprintf(err, errlen, "%s:%d: [%s%s%s]: unknown adapter type \"%s\"", s->file, s->line, s->type,
+			         strcmp(s->type, s->name) ? " " : "", strcmp(s->type, s->name) ? s->name : "", s->type);
+			return -1;
+		}
+		if (bot_adapter_add(b, ops, s->name, s, err, errlen) == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+int
+bot_adapters_start(struct bot *b)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < b->nadapters; i++)
+		if (b->adapters[i]->ops->start != NULL && b->adapters[i]->ops->start(b->adapters[i]) < 0) {
+			log_msg(LOG_LVL_ERR, "%s: cannot start", b->adapters[i]->id);
+			rc = -1;
+		}
+	return rc;
+}
+
+void
+bot_adapters_stop(struct bot *b, const char *quit)
+{
+	size_t i;
+
+	bot_flush(b);
+	for (i = 0; i < b->nadapters; i++)
+		if (b->adapters[i]->ops->stop != NULL)
+			b->adapters[i]->ops->stop(b->adapters[i], quit);
+}
+
+/* ------------------------------------------------------------------ life */
+
+struct bot *
+bot_new(struct loop *l, struct bot_config *cfg, char *err, size_t errlen)
+{
+	struct bot *b;
+
+	if ((b = calloc(1, sizeof *b)) == NULL || (b->flood = calloc(1, sizeof *b->flood)) == NULL ||
+	    (b->view = calloc(1, sizeof *b->view)) == NULL) {
+		if (b != NULL) {
+			free(b->flood);
+			free(b);
+		}
+		config_free(cfg);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	b->loop = l;
+	b->cfg = cfg;
+	b->seed_fn = bot_seed_random;
+	sessions_init(&b->sessions);
+	b->http = http_new(l);
+	loop_before_sleep(l, bot_before_sleep, b);
+	return b;
+}
+
+int
+bot_open_store(struct bot *b, char *err, size_t errlen)
+{
+	if ((b->store = store_open(b->cfg->database, err, errlen)) == NULL)
+		return -1;
+	return bot_restore(b);
+}
+
+static void
+bot_session_drop(struct session *s, void *ctx)
+{
+	flow_cancel(ctx, s);
+}
+
+void
+bot_free(struct bot *b)
+{
+	size_t i;
+
+	if (b == NULL)
+		return;
+	bot_flush(b);
+	sessions_free(&b->sessions, bot_session_drop, b);
+	for (i = 0; i < b->nadapters; i++) {
+		if (b->adapters[i]->ops->free != NULL)
+			b->adapters[i]->ops->free(b->adapters[i]);
+		free(b->adapters[i]);
+	}
+	free(b->adapters);
+	free(b->prefixes);
+	free(b->replies);
+	if (b->http != NULL)
+		http_free(b->http);
+	store_close(b->store);
+	hf_game_free(b->backup);
+	rbuf_free(&b->scratch);
+	rbuf_free(&b->out);
+	config_free(b->cfg);
+	free(b->view);
+	free(b->flood);
+	free(b);
+}
+
+/* ------------------------------------------------------------------ events */
+
+static const char *
+bot_prefix(struct bot *b, const struct adapter *a)
+{
+	size_t i;
+
+	for (i = 0; i < b->nadapters; i++)
+		if (b->adapters[i] == a)
+			return b->prefixes[i];
+	return b->cfg->prefix;
+}
+
+/* Copies an untrusted name, cleaned and cut to fit. */
+static void
+bot_clean_copy(char *dst, size_t dstlen, const char *src)
+{
+	char tmp[BOT_MAX_INPUT + 1];
+	size_t n;
+
+	snprintf(tmp, sizeof tmp, "%s", src ? src : "");
+	n = text_clean(tmp);
+	n = text_cut(tmp, n, dstlen - 1);
+	memcpy(dst, tmp, n);
+	dst[n] = '\0';
+}
+
+static void
+bot_rename(struct bot *b, struct adapter *a, const struct bot_event *ev)
+{
+	struct session *s;
+	char name[64];
+	int i;
+
+	if (ev->user_id == NULL || ev->text == NULL)
+		return;
+	bot_clean_copy(name, sizeof name, ev->text);
+	if (name[0] == '\0')
+		return;
+	for (s = b->sessions.all; s != NULL; s = s->all_next) {
+		if (s->ad != a)
+			continue;
+		for (i = 0; i < s->nseats; i++)
+			if (s->seats[i].ai < 0 && strcmp(s->seats[i].user_id, ev->user_id) == 0)
+				snprintf(s->seats[i].name, sizeof s->seats[i].name, "%s", name);
+	}
+}
+
+static void
+bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
+{
+	char line[BOT_MAX_INPUT + 1], name[64];
+	const char *text = ev->text, *prefix = bot_prefix(b, a);
+	struct cmd_ctx c;
+	struct session *s, *only = NULL;
+	size_t plen = strlen(prefix), n;
+	int count = 0;
+
+	/* Only commands get an answer: a NOTICE never does, chatter is not ours. */
+	if (ev->notice || text == NULL || ev->user_id == NULL || ev->user_id[0] == '\0' ||
+	    strlen(ev->user_id) >= sizeof s->seats[0].user_id || !text_utf8_valid(ev->user_id, strlen(ev->user_id)))
+		return;
+	if (plen > 0 && strncmp(text, prefix, plen) == 0)
+		text += plen;
+	else if (plen == 0 && text[0] == '!')
+		text++;
+	else if (plen > 0 && !ev->direct)
+		return;
+	if (!ev->direct && ev->room == NULL)
+		return;
+
+	memset(&c, 0, sizeof c);
+	c.bot = b;
+	c.ad = a;
+	c.user_id = ev->user_id;
+	c.direct = ev->direct;
+	c.seat = -1;
+	c.prefix = prefix;
+	bot_clean_copy(name, sizeof name, ev->user_name ? ev->user_name : ev->user_id);
+	c.user_name = name[0] ? name : "player";
+
+	switch (flood_check(b->flood, a->id, ev->direct ? NULL : ev->room, ev->user_id, loop_now(b->loop),
+	                    b->cfg->flood_burst, b->cfg->flood_refill_ms)) {
+	case FLOOD_OK:
+		break;
+	case FLOOD_WARN:
+		c.room = ev->direct ? NULL : ev->room;
+		reply(&c, "%s: slow down, please: commands are ignored for a moment.", c.user_name);
+		return;
+	case FLOOD_DROP:
+		return;
+	}
+
+	if (!ev->direct) {
+		c.room = ev->room;
+		if (strlen(ev->room) >= sizeof s->room || !text_utf8_valid(ev->room, strlen(ev->room)))
+			return;
+		c.s = session_find(&b->sessions, a, ev->room);
+	} else {
+		for (s = b->sessions.all; s != NULL; s = s->all_next)
+			if (s->ad == a && session_seat_of(s, ev->user_id) >= 0) {
+				only = s;
+				count++;
+			}
+		if (count == 1) {
+			c.s = only;
+			c.room = only->room;
+		} else if (count > 1) {
+			line[0] = '\0';
+			for (s = b->sessions.all, n = 0; s != NULL; s = s->all_next)
+				if (s->ad == a && session_seat_of(s, ev->user_id) >= 0 && n + strlen(s->room) + 3 < 200) {
+					n += (size_t)snprintf(line + n, sizeof line - n, "%s%s", n ? ", " : "", s->room);
+				}
+			c.many = line[0] ? strdup(line) : NULL;
+		}
+	}
+	if (c.s != NULL)
+		c.seat = session_seat_of(c.s, ev->user_id);
+
+	if (strlen(text) > BOT_MAX_INPUT) {
+		reply(&c, "That line is too long (%d bytes at most).", BOT_MAX_INPUT);
+		free(c.many);
+		return;
+	}
+	snprintf(line, sizeof line, "%s", text);
+	text_clean(line);
+	/* Someone the computer was standing in for is back. */
+	if (c.s != NULL && c.seat >= 0 && c.s->seats[c.seat].away)
+		flow_back(b, c.s, c.seat);
+	cmd_run(&c, line);
+	free(c.many);
+}
+
+void
+bot_event(struct bot *b, struct adapter *a, const struct bot_event *ev)
+{
+	switch (ev->type) {
+	case BOT_EV_MESSAGE:
+		bot_message(b, a, ev);
+		break;
+	case BOT_EV_RENAME:
+		bot_rename(b, a, ev);
+		break;
+	case BOT_EV_UP:
+		log_msg(LOG_LVL_INFO, "%s: up", a->id);
+		break;
+	case BOT_EV_DOWN:
+		log_msg(LOG_LVL_WARNING, "%s: down, reconnecting", a->id);
+		break;
+	case BOT_EV_SEND_FAILED:
+		log_msg(LOG_LVL_NOTICE, "%s: a private message to %s failed: %s", a->id,
+		        ev->user_id ? ev->user_id : "?", ev->text ? ev->text : "?");
+		break;
+	case BOT_EV_JOIN:
+	case BOT_EV_LEAVE:
+		break;
+	}
+}

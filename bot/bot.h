@@ -1,0 +1,370 @@
+/* bot.h: the daemon core's internal header: the bot, its configuration, sessions, commands, store. */
+#ifndef HF_BOT_H
+#define HF_BOT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "adapter.h"
+#include "handfoot.h"
+
+struct loop;
+struct http;
+struct store;
+struct bot;
+
+#define BOT_VERSION   "0.1.0"
+#define BOT_MAX_INPUT 512      /* longest line accepted from a chat service */
+#define BOT_MAX_ARGS  32
+
+/* ------------------------------------------------------------------ log.c */
+extern int log_level;          /* the one mutable global besides signal flags */
+void log_msg(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void log_vmsg(int level, const char *fmt, va_list ap);
+int  log_level_parse(const char *s);   /* "err".."debug" or 3..7; -1 if unknown */
+
+/* ------------------------------------------------------------------ config.c */
+struct cfg_key {
+	char *key, *value;
+	int line;
+	bool used;
+};
+
+/* One "[type name]" section (struct adapter_cfg of adapter.h). */
+struct adapter_cfg {
+	char file[256];
+	char type[32];
+	char name[64];
+	int line;
+	size_t nkeys;
+	struct cfg_key *keys;
+};
+
+struct bot_config {
+	char file[256];
+	char prefix[16];
+	char database[256];
+	char rules[256];
+	int ai_level;
+	int turn_reminder;       /* seconds; 0 = never */
+	int turn_timeout;        /* seconds; 0 = never */
+	int log_level;
+	int table_expiry;        /* seconds an unstarted table lives */
+	int ai_delay_ms;         /* pause before a computer seat moves */
+	int flood_burst;         /* commands a user may send at once */
+	int flood_refill_ms;     /* one more command allowed per this many ms */
+	size_t nsections;
+	struct adapter_cfg **sections;   /* adapter sections, in file order */
+};
+
+/* Reads a configuration; NULL with err ("FILE:LINE: key: ...") on error. */
+struct bot_config *config_load(const char *path, char *err, size_t errlen);
+/* The same from a string (embedded defaults); name is used in messages. */
+struct bot_config *config_load_string(const char *text, const char *name, char *err, size_t errlen);
+void config_free(struct bot_config *c);
+/* First key of a section never looked up, or NULL. */
+const struct cfg_key *config_unused(const struct adapter_cfg *s);
+
+/* ------------------------------------------------------------------ text.c */
+/* Cleans hostile input in place: invalid UTF-8 bytes become '?', control
+ * characters (CR/LF included) are dropped. Returns the new length. */
+size_t text_clean(char *s);
+bool   text_utf8_valid(const char *s, size_t len);
+/* Length of the longest prefix of s (len bytes) not over max bytes that ends on a
+ * UTF-8 boundary, and at a space if one is found in the second half. */
+size_t text_cut(const char *s, size_t len, size_t max);
+/* Splits s into words in place (spaces and tabs); returns the count. */
+int    text_split(char *s, char **argv, int max);
+
+/* ------------------------------------------------------------------ render.c */
+/* Render markup: plain UTF-8 text with these in-band style marks, turned into
+ * plain text, mIRC codes or HTML by render_finish. Input never holds them: it is
+ * cleaned of control characters first. */
+#define MK_RED   "\x01"
+#define MK_DARK  "\x02"
+#define MK_BOLD  "\x04"
+#define MK_END   "\x05"
+enum render_fmt { FMT_PLAIN, FMT_IRC, FMT_HTML };
+
+struct rbuf {
+	char *s;
+	size_t len, cap;
+};
+void rbuf_add(struct rbuf *b, const char *s);
+void rbuf_addn(struct rbuf *b, const char *s, size_t n);
+void rbuf_printf(struct rbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void rbuf_reset(struct rbuf *b);
+void rbuf_free(struct rbuf *b);
+
+void render_finish(struct rbuf *out, const char *markup, size_t len, enum render_fmt f);
+void render_split(const char *m, size_t len, enum render_fmt f, size_t max,
+                  void (*fn)(void *ctx, const char *markup, size_t len), void *ctx);
+const char *render_card(int card);            /* "A" "10" "3♦" "3♣" "2" "JK" */
+const char *render_rank_plural(int rank);      /* "9s", "As", "jokers" */
+void render_hand(struct rbuf *b, const struct hf_view *v);
+void render_table(struct rbuf *b, const struct hf_view *v, const char *const names[]);
+void render_pile(struct rbuf *b, const struct hf_view *v);
+void render_scores(struct rbuf *b, const struct hf_view *v, const char *const names[]);
+void render_side_name(struct rbuf *b, const struct hf_view *v, int side, const char *const names[]);
+void render_group(struct rbuf *b, const struct hf_group *g);
+/* The room line(s) for the events of one accepted action, '\n' between lines. */
+void render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev, size_t n,
+                   const char *const names[]);
+
+/* ------------------------------------------------------------------ store.c */
+struct store_game {
+	int64_t id;
+	const char *adapter, *room, *rules, *owner, *state;
+	int nplayers, nsides;
+	uint64_t seed;
+	int64_t created;
+};
+struct store_seat {
+	int seat;
+	const char *user_id, *name;
+	int ai;                  /* -1 human, else level */
+	int team;
+};
+struct store_stats {
+	char user_id[96], name[64];
+	int games, wins;
+	long long points;
+};
+
+struct store *store_open(const char *path, char *err, size_t errlen);
+void    store_close(struct store *st);
+int64_t store_game_new(struct store *st, const struct store_game *g);
+int     store_game_state(struct store *st, int64_t id, const char *state, int nplayers, int nsides,
+                         uint64_t seed);
+int     store_seats_set(struct store *st, int64_t id, const struct store_seat *seats, int n);
+int     store_action_add(struct store *st, int64_t game, uint32_t seq, int seat, const char *text);
+int     store_begin(struct store *st);
+int     store_commit(struct store *st);
+int     store_rollback(struct store *st);
+int     store_stats_add(struct store *st, const char *user_id, const char *name, int win, long long points);
+int     store_stats_get(struct store *st, const char *who, struct store_stats *out);
+int     store_stats_top(struct store *st, struct store_stats *out, int max);
+int     store_pref_get(struct store *st, const char *adapter, const char *user_id, const char *key,
+                       char *buf, size_t len);
+int     store_pref_set(struct store *st, const char *adapter, const char *user_id, const char *key,
+                       const char *value);
+int     store_kv_get(struct store *st, const char *adapter, const char *key, char *buf, size_t len);
+int     store_kv_set(struct store *st, const char *adapter, const char *key, const char *value);
+int     store_kv_del(struct store *st, const char *adapter, const char *key);
+int     store_kv_each(struct store *st, const char *adapter, const char *prefix,
+                      void (*fn)(void *ctx, const char *key, const char *value), void *ctx);
+/* Calls the callbacks for every unfinished game: game, then its seats, then its actions. */
+struct store_load_cb {
+	void *ctx;
+	void (*game)(void *ctx, const struct store_game *g);
+	void (*seat)(void *ctx, int64_t game, const struct store_seat *s);
+	void (*action)(void *ctx, int64_t game, uint32_t seq, int seat, const char *text);
+};
+int     store_load(struct store *st, const struct store_load_cb *cb);
+
+/* ------------------------------------------------------------------ session.c */
+enum sess_state { SESS_OPEN, SESS_PLAYING, SESS_OVER };
+
+struct seat {
+	char user_id[96];
+	char name[64];
+	int8_t ai;               /* -1 human, else enum hf_ai_level */
+	int8_t team;             /* -1 any */
+	bool away;               /* a computer player moves for this human */
+	bool notice;             /* private lines as NOTICE */
+	bool abort_vote;
+};
+
+struct session {
+	struct adapter *ad;
+	char room[128];
+	int64_t id;
+	enum sess_state state;
+	struct hf_rules rules;
+	char owner[96];
+	int nseats, nsides;
+	struct seat seats[HF_MAX_SEATS];
+	struct hf_game *g;
+	uint64_t seed;
+	uint64_t ai_rng;
+	uint32_t nactions;
+	long long timer;
+	int timer_kind;
+	int64_t created;
+	int64_t turn_since;      /* when the waiting seat started waiting */
+	int8_t wait_seat;        /* the seat the timers are about, -1 none */
+	bool reminded;
+	uint32_t hash;
+	struct session *next;    /* hash chain */
+	struct session *all_next, *all_prev;
+};
+
+struct sessions {
+	struct session **buckets;
+	size_t nbuckets, count;
+	struct session *all;
+};
+void sessions_init(struct sessions *ss);
+void sessions_free(struct sessions *ss, void (*fn)(struct session *s, void *ctx), void *ctx);
+struct session *session_find(struct sessions *ss, const struct adapter *ad, const char *room);
+struct session *session_add(struct sessions *ss, struct adapter *ad, const char *room);
+void session_remove(struct sessions *ss, struct session *s);
+int  session_seat_of(const struct session *s, const char *user_id);
+/* Seat names, for renderers. */
+void session_names(const struct session *s, const char *names[HF_MAX_SEATS]);
+int  session_humans(const struct session *s);
+
+/* ------------------------------------------------------------------ flood.c */
+#define FLOOD_SLOTS 4096
+struct flood_slot {
+	uint64_t key;
+	int64_t last_ms;
+	int32_t tokens_milli;
+	bool warned;
+};
+struct flood {
+	struct flood_slot slots[FLOOD_SLOTS];
+};
+enum flood_verdict { FLOOD_OK, FLOOD_WARN, FLOOD_DROP };
+enum flood_verdict flood_check(struct flood *f, const char *adapter, const char *room, const char *user,
+                               int64_t now, int burst, int refill_ms);
+
+/* ------------------------------------------------------------------ bot.c */
+struct reply {
+	struct adapter *ad;
+	enum adapter_msg_kind kind;
+	char *room, *user_id;
+	char *markup;            /* one logical message, split and rendered at flush */
+	char *mention;           /* one user id pinged, or NULL */
+	bool notice;
+};
+
+struct bot {
+	struct loop *loop;
+	struct http *http;
+	struct bot_config *cfg;
+	struct store *store;
+	size_t nadapters;
+	struct adapter **adapters;
+	struct sessions sessions;
+	struct flood *flood;
+	struct reply *replies;
+	size_t nreplies, capreplies;
+	uint64_t (*seed_fn)(void *ctx);       /* injected randomness: seeds of new games */
+	void *seed_ctx;
+	struct hf_view *view;                 /* scratch: one view at a time */
+	struct hf_game *backup;               /* scratch: the game before an action */
+	char (*prefixes)[16];                 /* per adapter, parallel to adapters */
+	struct rbuf scratch, out;
+};
+
+/* Creates the bot on loop with cfg (owned from now on; freed even on error).
+ * No I/O yet: see bot_open_store.  NULL with err on error. */
+struct bot *bot_new(struct loop *l, struct bot_config *cfg, char *err, size_t errlen);
+/* Creates and inits the adapters of the configuration (no I/O). */
+int  bot_adapters_init(struct bot *b, char *err, size_t errlen);
+int  bot_adapters_start(struct bot *b);
+void bot_adapters_stop(struct bot *b, const char *quit);
+void bot_free(struct bot *b);
+/* Opens the database and restores every unfinished game (after bot_adapters_init). */
+int  bot_open_store(struct bot *b, char *err, size_t errlen);
+int  bot_restore(struct bot *b);
+/* Registers an adapter made outside the configuration (tests). */
+struct adapter *bot_adapter_add(struct bot *b, const struct adapter_ops *ops, const char *name,
+                                struct adapter_cfg *cfg, char *err, size_t errlen);
+void bot_event(struct bot *b, struct adapter *a, const struct bot_event *ev);
+/* Sends every queued reply (the loop's before-sleep hook does it too). */
+void bot_flush(struct bot *b);
+uint64_t bot_new_seed(struct bot *b);
+
+/* Queues one message (markup); split and rendered for the adapter at flush. */
+void bot_say_room(struct bot *b, struct session *s, const char *mention, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void bot_say_seat(struct bot *b, struct session *s, int seat, const char *markup);
+void bot_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const char *room,
+               const char *user_id, const char *markup, const char *mention, bool notice);
+/* Sends the seat its hand. */
+void bot_send_hand(struct bot *b, struct session *s, int seat);
+/* Ends a session: removes its timers and frees it. */
+void bot_session_end(struct bot *b, struct session *s);
+
+/* ------------------------------------------------------------------ flow.c */
+/* Applies action for seat: engine, store (committed), room lines, hands, timers.
+ * 0, or -1 with why. */
+int  flow_apply(struct bot *b, struct session *s, int seat, const struct hf_action *a, char *why, size_t whylen);
+/* Deals: creates the game of an open table and starts play. */
+int  flow_start(struct bot *b, struct session *s, char *why, size_t whylen);
+/* Re-arms the session's timer for whoever must act now. */
+void flow_schedule(struct bot *b, struct session *s);
+void flow_cancel(struct bot *b, struct session *s);
+/* A human typed: ends the computer stand-in. */
+void flow_back(struct bot *b, struct session *s, int seat);
+/* Writes the seats of the table to the store. */
+int  flow_save_seats(struct bot *b, struct session *s);
+
+/* ------------------------------------------------------------------ table.c */
+struct cmd_ctx;
+struct session *table_open(struct cmd_ctx *c, const char *rules_text, char *why, size_t whylen);
+int  table_sit(struct bot *b, struct session *s, const char *user_id, const char *name, int team);
+int  table_add_ai(struct bot *b, struct session *s, int level);
+void table_remove_seat(struct session *s, int seat);
+void table_close(struct bot *b, struct session *s, const char *state);
+
+/* ------------------------------------------------------------------ cmd.c */
+enum cmd_retval { CMD_RETURN_NORMAL, CMD_RETURN_ERROR };
+
+#define CMD_NEEDS_GAME    0x01   /* a table exists in the room */
+#define CMD_NEEDS_SEAT    0x02   /* the user sits at it */
+#define CMD_YOUR_TURN     0x04   /* the game waits for this seat */
+#define CMD_OWNER         0x08   /* the table's owner */
+#define CMD_NOT_STARTED   0x10   /* before the deal */
+#define CMD_STARTED       0x20   /* after the deal */
+
+struct cmd_ctx {
+	struct bot *bot;
+	struct adapter *ad;
+	const char *room;        /* where to answer publicly (the session's room if direct) */
+	const char *user_id, *user_name;
+	bool direct;
+	struct session *s;       /* the room's table, or NULL */
+	int seat;                /* the user's seat, or -1 */
+	int argc;
+	char **argv;
+	const char *args;        /* the arguments as typed, cleaned */
+	char *many;              /* direct, several tables: their rooms */
+	const char *prefix;      /* the command prefix here, for usage lines */
+	const struct cmd_entry *entry;
+};
+
+struct cmd_entry {
+	const char *name;
+	const char *alias;
+	const char *usage;
+	const char *help;
+	int min_args, max_args;  /* max -1: any */
+	unsigned flags;
+	enum cmd_retval (*exec)(struct cmd_ctx *c);
+};
+
+const struct cmd_entry *cmd_find(const char *name, char *why, size_t whylen);
+const struct cmd_entry *const *cmd_table(size_t *n);
+/* Checks and runs one command line (already cleaned, prefix stripped). */
+void cmd_run(struct cmd_ctx *c, char *line);
+/* Speaks to the user: in the room (public), or privately (private). */
+void reply(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void reply_private(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void reply_room(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Game commands: "verb args" through hf_action_parse and flow_apply. */
+enum cmd_retval cmd_game_action(struct cmd_ctx *c, const char *verb);
+
+#define CMD_ENTRY(n) extern const struct cmd_entry cmd_##n##_entry
+CMD_ENTRY(new); CMD_ENTRY(join); CMD_ENTRY(leave); CMD_ENTRY(bot); CMD_ENTRY(start);
+CMD_ENTRY(draw); CMD_ENTRY(pickup); CMD_ENTRY(meld); CMD_ENTRY(discard); CMD_ENTRY(out);
+CMD_ENTRY(yes); CMD_ENTRY(no); CMD_ENTRY(hand); CMD_ENTRY(table); CMD_ENTRY(pile);
+CMD_ENTRY(score); CMD_ENTRY(rules); CMD_ENTRY(who); CMD_ENTRY(abort); CMD_ENTRY(stats);
+CMD_ENTRY(top); CMD_ENTRY(help); CMD_ENTRY(private); CMD_ENTRY(auto); CMD_ENTRY(play);
+#undef CMD_ENTRY
+
+#endif

@@ -1,0 +1,44 @@
+/* cmd-private.c: !private: how private lines reach you (IRC NOTICE or PRIVMSG). */
+#include <string.h>
+#include <strings.h>
+
+#include "bot.h"
+
+static enum cmd_retval
+cmd_private_exec(struct cmd_ctx *c)
+{
+	struct session *s;
+	bool notice;
+	int i;
+
+	if (c->argc == 0) {
+		notice = c->s != NULL && c->seat >= 0 && c->s->seats[c->seat].notice;
+		reply(c, "Your private lines come as %s.", notice ? "notice" : "privmsg");
+		return CMD_RETURN_NORMAL;
+	}
+	if (strcasecmp(c->argv[0], "notice") == 0)
+		notice = true;
+	else if (strcasecmp(c->argv[0], "privmsg") == 0 || strcasecmp(c->argv[0], "msg") == 0)
+		notice = false;
+	else {
+		reply(c, "Usage: %sprivate notice|privmsg", c->prefix);
+		return CMD_RETURN_ERROR;
+	}
+	store_pref_set(c->bot->store, c->ad->id, c->user_id, "notice", notice ? "1" : "0");
+	for (s = c->bot->sessions.all; s != NULL; s = s->all_next)
+		if (s->ad == c->ad && (i = session_seat_of(s, c->user_id)) >= 0)
+			s->seats[i].notice = notice;
+	reply_private(c, "From now on your private lines come as %s.", notice ? "notice" : "privmsg");
+	return CMD_RETURN_NORMAL;
+}
+
+const struct cmd_entry cmd_private_entry = {
+	.name = "private",
+	.alias = "pm",
+	.usage = "[notice|privmsg]",
+	.help = "choose how your hand reaches you: notice or privmsg",
+	.min_args = 0,
+	.max_args = 1,
+	.flags = 0,
+	.exec = cmd_private_exec,
+};

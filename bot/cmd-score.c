@@ -1,0 +1,27 @@
+/* cmd-score.c: !score: the scores, round by round */
+#include "bot.h"
+
+static enum cmd_retval
+cmd_score_exec(struct cmd_ctx *c)
+{
+	struct bot *b = c->bot;
+	const char *names[HF_MAX_SEATS];
+
+	session_names(c->s, names);
+	hf_game_view(c->s->g, c->seat, b->view);
+	rbuf_reset(&b->out);
+	render_scores(&b->out, b->view, names);
+	reply(c, "%s", b->out.s);
+	return CMD_RETURN_NORMAL;
+}
+
+const struct cmd_entry cmd_score_entry = {
+	.name = "score",
+	.alias = "sc",
+	.usage = "",
+	.help = "the scores, round by round",
+	.min_args = 0,
+	.max_args = 0,
+	.flags = CMD_NEEDS_GAME | CMD_STARTED,
+	.exec = cmd_score_exec,
+};

@@ -1,0 +1,49 @@
+/* cmd-who.c: !who: the seats, their sides, whose turn it is. */
+#include <string.h>
+
+#include "bot.h"
+
+static enum cmd_retval
+cmd_who_exec(struct cmd_ctx *c)
+{
+	struct session *s = c->s;
+	struct rbuf *o = &c->bot->out;
+	int i, turn = -1;
+
+	rbuf_reset(o);
+	if (s->state == SESS_PLAYING) {
+		turn = hf_game_turn(s->g);
+		rbuf_printf(o, "%s, round %d:", s->rules.name, hf_game_round(s->g));
+	} else
+		rbuf_printf(o, "%s table, not dealt yet:", s->rules.name);
+	for (i = 0; i < s->nseats; i++) {
+		const struct seat *st = &s->seats[i];
+		rbuf_printf(o, " %d. %s", i + 1, st->name);
+		if (s->state == SESS_PLAYING && s->nsides < s->nseats)
+			rbuf_printf(o, " (side %d)", hf_game_side_of(s->g, i) + 1);
+		else if (s->state == SESS_OPEN && st->team >= 0)
+			rbuf_printf(o, " (team %d)", st->team + 1);
+		if (st->away)
+			rbuf_add(o, " [away]");
+		if (strcmp(st->user_id, s->owner) == 0 && st->ai < 0)
+			rbuf_add(o, " [owner]");
+		if (i == turn)
+			rbuf_add(o, " <- to play");
+		rbuf_add(o, i + 1 < s->nseats ? "," : ".");
+	}
+	if (s->nseats == 0)
+		rbuf_add(o, " nobody.");
+	reply(c, "%s", o->s);
+	return CMD_RETURN_NORMAL;
+}
+
+const struct cmd_entry cmd_who_entry = {
+	.name = "who",
+	.alias = "w",
+	.usage = "",
+	.help = "the seats, their sides and whose turn it is",
+	.min_args = 0,
+	.max_args = 0,
+	.flags = CMD_NEEDS_GAME,
+	.exec = cmd_who_exec,
+};

@@ -1,0 +1,245 @@
+/* cmd.c: the command table: lookup (aliases, unique prefixes), argument counts, flags, replies. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bot.h"
+
+static const struct cmd_entry *const cmd_entries[] = {
+	&cmd_new_entry, &cmd_join_entry, &cmd_leave_entry, &cmd_bot_entry, &cmd_start_entry, &cmd_play_entry,
+	&cmd_draw_entry, &cmd_pickup_entry, &cmd_meld_entry, &cmd_discard_entry, &cmd_out_entry,
+	&cmd_yes_entry, &cmd_no_entry, &cmd_hand_entry, &cmd_table_entry, &cmd_pile_entry, &cmd_score_entry,
+	&cmd_rules_entry, &cmd_who_entry, &cmd_auto_entry, &cmd_abort_entry, &cmd_stats_entry, &cmd_top_entry,
+	&cmd_private_entry, &cmd_help_entry,
+};
+#define NCMD (sizeof cmd_entries / sizeof cmd_entries[0])
+
+const struct cmd_entry *const *
+cmd_table(size_t *n)
+{
+	*n = NCMD;
+	return cmd_entries;
+}
+
+/* Edit distance, small strings only: for "did you mean". */
+static int
+cmd_distance(const char *a, const char *b)
+{
+	int d[24][24], i, j, la = (int)strlen(a), lb = (int)strlen(b);
+
+	if (la > 23 || lb > 23)
+		return 99;
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++)
+		for (j = 1; j <= lb; j++) {
+			int cost = (a[i - 1] | 0x20) != (b[j - 1] | 0x20), m = d[i - 1][j - 1] + cost;
+			if (d[i - 1][j] + 1 < m)
+				m = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < m)
+				m = d[i][j - 1] + 1;
+			d[i][j] = m;
+		}
+	return d[la][lb];
+}
+
+const struct cmd_entry *
+cmd_find(const char *name, char *why, size_t whylen)
+{
+	const struct cmd_entry *found = NULL, *near = NULL;
+	size_t i, len = strlen(name), n = 0, o;
+	int best = 3, d;
+
+	for (i = 0; i < NCMD; i++)
+		if (strcasecmp(cmd_entries[i]->name, name) == 0 || strcasecmp(cmd_entries[i]->alias, name) == 0)
+			return cmd_entries[i];
+	for (i = 0; i < NCMD; i++)
+		if (len > 0 && strncasecmp(cmd_entries[i]->name, name, len) == 0) {
+			found = cmd_entries[i];
+			n++;
+		}
+	if (n == 1)
+		return found;
+	if (n > 1) {
+		o = (size_t)snprintf(why, whylen, "\"%s\" is ambiguous: it could be", name);
+		for (i = 0; i < NCMD && o < whylen; i++)
+			if (strncasecmp(cmd_entries[i]->name, name, len) == 0)
+				o += (size_t)snprintf(why + o, whylen - o, " %s", cmd_entries[i]->name);
+		if (o < whylen)
+			snprintf(why + o, whylen - o, ".");
+		return NULL;
+	}
+	for (i = 0; i < NCMD; i++)
+		if ((d = cmd_distance(cmd_entries[i]->name, name)) < best) {
+			best = d;
+			near = cmd_entries[i];
+		}
+	if (near != NULL)
+		snprintf(why, whylen, "Unknown command \"%.32s\": did you mean %s? (help lists them all)", name, near->name);
+	else
+		snprintf(why, whylen, "Unknown command \"%.32s\": help lists them all.", name);
+	return NULL;
+}
+
+static void
+reply_queue(struct cmd_ctx *c, bool priv, const char *fmt, va_list ap)
+{
+	char line[2048];
+	bool notice = false;
+
+	vsnprintf(line, sizeof line, fmt, ap);
+	if (c->s != NULL && c->seat >= 0)
+		notice = c->s->seats[c->seat].notice;
+	if (priv || c->room == NULL)
+		bot_queue(c->bot, c->ad, MSG_PRIVATE, c->room, c->user_id, line, NULL, notice);
+	else
+		bot_queue(c->bot, c->ad, MSG_ROOM, c->room, NULL, line, NULL, false);
+}
+
+void
+reply(struct cmd_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	reply_queue(c, c->direct, fmt, ap);
+	va_end(ap);
+}
+
+void
+reply_private(struct cmd_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	reply_queue(c, true, fmt, ap);
+	va_end(ap);
+}
+
+void
+reply_room(struct cmd_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	reply_queue(c, false, fmt, ap);
+	va_end(ap);
+}
+
+static bool
+cmd_waits_for(const struct session *s, int seat)
+{
+	int seats[HF_MAX_SEATS], n, i;
+
+	n = hf_game_waiting(s->g, seats);
+	for (i = 0; i < n; i++)
+		if (seats[i] == seat)
+			return true;
+	return false;
+}
+
+/* The flags of the table, checked once here so that handlers never re-check. */
+static bool
+cmd_check(struct cmd_ctx *c, unsigned flags)
+{
+	struct session *s = c->s;
+	int w;
+
+	if ((flags & CMD_NEEDS_GAME) && s == NULL) {
+		if (c->many != NULL)
+			reply(c, "You sit at tables in %s: say it in the room of the one you mean.", c->many);
+		else if (c->direct)
+			reply(c, "You have no game going: open one in a room with %snew.", c->prefix);
+		else
+			reply(c, "No table here: open one with %snew.", c->prefix);
+		return false;
+	}
+	if ((flags & CMD_NOT_STARTED) && s->state != SESS_OPEN) {
+		reply(c, "The game has already started.");
+		return false;
+	}
+	if ((flags & CMD_STARTED) && s->state != SESS_PLAYING) {
+		reply(c, "The game has not started yet (%sstart deals).", c->prefix);
+		return false;
+	}
+	if ((flags & CMD_NEEDS_SEAT) && c->seat < 0) {
+		reply(c, "%s: you have no seat at this table.", c->user_name);
+		return false;
+	}
+	if ((flags & CMD_OWNER) && strcmp(s->owner, c->user_id) != 0) {
+		reply(c, "%s: only the table's owner can do that.", c->user_name);
+		return false;
+	}
+	if ((flags & CMD_YOUR_TURN) && !cmd_waits_for(s, c->seat)) {
+		w = hf_game_turn(s->g);
+		if (hf_game_phase(s->g) == HF_PHASE_ASK)
+			reply(c, "%s: not now: the table waits for the partners' answer.", c->user_name);
+		else
+			reply(c, "%s: it is not your turn (%s is to play).", c->user_name, s->seats[w].name);
+		return false;
+	}
+	return true;
+}
+
+void
+cmd_run(struct cmd_ctx *c, char *line)
+{
+	char why[256], *argv[BOT_MAX_ARGS + 1], *args;
+	const struct cmd_entry *e;
+	int argc;
+
+	while (*line == ' ')
+		line++;
+	args = line + strcspn(line, " ");
+	while (*args == ' ')
+		args++;
+	c->args = args;
+	/* The words are split from a copy: handlers get both forms. */
+	char copy[BOT_MAX_INPUT + 1];
+	snprintf(copy, sizeof copy, "%s", line);
+	argc = text_split(copy, argv, BOT_MAX_ARGS);
+	if (argc == 0)
+		return;
+	if (argc < 0) {
+		reply(c, "Too many words (%d at most).", BOT_MAX_ARGS);
+		return;
+	}
+	if ((e = cmd_find(argv[0], why, sizeof why)) == NULL) {
+		reply(c, "%s", why);
+		return;
+	}
+	c->entry = e;
+	c->argc = argc - 1;
+	c->argv = argv + 1;
+	argv[argc] = NULL;
+	if (c->argc < e->min_args || (e->max_args >= 0 && c->argc > e->max_args)) {
+		reply(c, "Usage: %s%s%s%s", c->prefix, e->name, e->usage[0] ? " " : "", e->usage);
+		return;
+	}
+	if (!cmd_check(c, e->flags))
+		return;
+	e->exec(c);
+}
+
+enum cmd_retval
+cmd_game_action(struct cmd_ctx *c, const char *verb)
+{
+	struct hf_action a;
+	char text[BOT_MAX_INPUT + 32], why[HF_ERRLEN];
+
+	snprintf(text, sizeof text, "%s%s%s", verb, c->args[0] ? " " : "", c->args);
+	if (hf_action_parse(&a, text, why, sizeof why) != HF_OK) {
+		reply(c, "%s: %s", c->user_name, why);
+		return CMD_RETURN_ERROR;
+	}
+	if (flow_apply(c->bot, c->s, c->seat, &a, why, sizeof why) < 0) {
+		reply(c, "%s: %s", c->user_name, why);
+		return CMD_RETURN_ERROR;
+	}
+	/* The session may be gone (the game ended): nothing more is said here. */
+	c->s = NULL;
+	return CMD_RETURN_NORMAL;
+}

@@ -1,0 +1,380 @@
+/* flow.c: the flow of a game: moves through the engine, committed then told; the deal; turn timers; computer seats. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot.h"
+#include "loop.h"
+
+enum { TIMER_NONE, TIMER_EXPIRE, TIMER_AI, TIMER_REMIND, TIMER_TAKEOVER };
+
+static int64_t flow_timer(struct loop *l, long long id, void *data);
+
+void
+flow_cancel(struct bot *b, struct session *s)
+{
+	if (s->timer != 0)
+		loop_timer_del(b->loop, s->timer);
+	s->timer = 0;
+	s->timer_kind = TIMER_NONE;
+}
+
+static void
+flow_arm(struct bot *b, struct session *s, int kind, int64_t at)
+{
+	int64_t ms = at - loop_now(b->loop);
+
+	s->timer = loop_timer_add(b->loop, ms < 0 ? 0 : ms, flow_timer, s);
+	s->timer_kind = kind;
+}
+
+/* The seat a timer should act for: a computer (or stand-in) first, else the first human waiting. */
+static int
+flow_waiting(const struct session *s, bool *machine)
+{
+	int seats[HF_MAX_SEATS], n, i, human = -1;
+
+	*machine = false;
+	if (s->g == NULL || hf_game_phase(s->g) == HF_PHASE_OVER)
+		return -1;
+	n = hf_game_waiting(s->g, seats);
+	for (i = 0; i < n; i++) {
+		const struct seat *st = &s->seats[seats[i]];
+		if (st->ai >= 0 || st->away) {
+			*machine = true;
+			return seats[i];
+		}
+		if (human < 0)
+			human = seats[i];
+	}
+	return human;
+}
+
+void
+flow_schedule(struct bot *b, struct session *s)
+{
+	const struct bot_config *c = b->cfg;
+	int64_t now = loop_now(b->loop);
+	bool machine;
+	int w;
+
+	flow_cancel(b, s);
+	if (s->state == SESS_OPEN) {
+		if (c->table_expiry > 0)
+			flow_arm(b, s, TIMER_EXPIRE, s->created + (int64_t)c->table_expiry * 1000);
+		return;
+	}
+	if (s->state != SESS_PLAYING || (w = flow_waiting(s, &machine)) < 0)
+		return;
+	if (w != s->wait_seat) {
+		s->wait_seat = (int8_t)w;
+		s->turn_since = now;
+		s->reminded = false;
+	}
+	if (machine)
+		flow_arm(b, s, TIMER_AI, now + c->ai_delay_ms);
+	else if (!s->reminded && c->turn_reminder > 0)
+		flow_arm(b, s, TIMER_REMIND, s->turn_since + (int64_t)c->turn_reminder * 1000);
+	else if (c->turn_timeout > 0)
+		flow_arm(b, s, TIMER_TAKEOVER, s->turn_since + (int64_t)c->turn_timeout * 1000);
+}
+
+void
+flow_back(struct bot *b, struct session *s, int seat)
+{
+	s->seats[seat].away = false;
+	s->wait_seat = -1;       /* a fresh wait: reminders start over */
+	bot_say_room(b, s, NULL, "%s is back.", s->seats[seat].name);
+	flow_schedule(b, s);
+}
+
+/* Appends "NAME: your turn." to the room markup in b->out; the mention is that seat's. */
+static const char *
+flow_ping(struct bot *b, struct session *s)
+{
+	bool machine;
+	int w = flow_waiting(s, &machine);
+
+	/* Pinged once when the wait starts, not after each of their own moves. */
+	if (w < 0 || machine || w == s->wait_seat)
+		return NULL;
+	if (hf_game_phase(s->g) == HF_PHASE_ASK)
+		rbuf_printf(&b->out, "%s%s: %s asks you: may they go out? (yes or no)", b->out.len ? " " : "",
+		            s->seats[w].name, s->seats[hf_game_turn(s->g)].name);
+	else
+		rbuf_printf(&b->out, "%s%s: your turn%s.", b->out.len ? " " : "", s->seats[w].name,
+		            hf_game_phase(s->g) == HF_PHASE_DRAW ? " (draw or pickup)" : "");
+	return s->seats[w].user_id;
+}
+
+static void
+flow_over(struct bot *b, struct session *s)
+{
+	int winner = hf_game_winner(s->g), i;
+
+	if (store_begin(b->store) == 0) {
+		store_game_state(b->store, s->id, "over", s->nseats, s->nsides, s->seed);
+		for (i = 0; i < s->nseats; i++)
+			if (s->seats[i].ai < 0)
+				store_stats_add(b->store, s->seats[i].user_id, s->seats[i].name,
+				                winner >= 0 && hf_game_side_of(s->g, i) == winner,
+				                hf_game_score(s->g, hf_game_side_of(s->g, i)));
+		if (store_commit(b->store) < 0)
+			store_rollback(b->store);
+	}
+	log_msg(LOG_LVL_INFO, "%s %s: game %lld over", s->ad->id, s->room, (long long)s->id);
+	bot_session_end(b, s);
+}
+
+/* Room lines for the last action (or the deal), the ping, and the hands that changed. */
+static void
+flow_tell(struct bot *b, struct session *s, int actor)
+{
+	const char *names[HF_MAX_SEATS], *mention;
+	const struct hf_event *ev;
+	size_t n, i;
+	bool dealt = actor < 0;
+	int k;
+
+	session_names(s, names);
+	ev = hf_game_events(s->g, &n);
+	hf_game_view(s->g, -1, b->view);
+	rbuf_reset(&b->out);
+	render_events(&b->out, b->view, ev, n, names);
+	for (i = 0; i < n; i++)
+		if (ev[i].type == HF_EV_DEAL || ev[i].type == HF_EV_FOOT || ev[i].type == HF_EV_ROUND_END)
+			dealt = true;
+	mention = hf_game_phase(s->g) == HF_PHASE_OVER ? NULL : flow_ping(b, s);
+	if (b->out.len > 0)
+		bot_queue(b, s->ad, MSG_ROOM, s->room, NULL, b->out.s, mention, false);
+	for (k = 0; k < s->nseats; k++)
+		if (s->seats[k].ai < 0 && (k == actor || dealt) && hf_game_phase(s->g) != HF_PHASE_OVER)
+			bot_send_hand(b, s, k);
+}
+
+int
+flow_apply(struct bot *b, struct session *s, int seat, const struct hf_action *a, char *why, size_t whylen)
+{
+	char text[512];
+
+	if (b->backup == NULL && (b->backup = hf_game_clone(s->g)) == NULL) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	hf_game_copy(b->backup, s->g);
+	if (hf_apply(s->g, seat, a, why, whylen) != HF_OK)
+		return -1;
+	hf_action_format(a, text, sizeof text);
+	/* Committed before anyone hears of it: a crash can lose nothing that was told. */
+	if (store_action_add(b->store, s->id, s->nactions + 1, seat, text) < 0) {
+		hf_game_copy(s->g, b->backup);
+		snprintf(why, whylen, "the move could not be saved; try again");
+		return -1;
+	}
+	s->nactions++;
+	log_msg(LOG_LVL_DEBUG, "%s %s: game %lld #%u seat %d: %s", s->ad->id, s->room, (long long)s->id,
+	        s->nactions, seat, text);
+	flow_tell(b, s, seat);
+	if (hf_game_phase(s->g) == HF_PHASE_OVER) {
+		flow_over(b, s);
+		return 1;
+	}
+	flow_schedule(b, s);
+	return 0;
+}
+
+/* Seats in the order the engine wants: seat i plays for side i % nsides;
+ * players who asked for a team get a seat of that side where one is free. */
+static void
+flow_arrange(struct session *s)
+{
+	struct seat out[HF_MAX_SEATS];
+	bool used[HF_MAX_SEATS] = { false }, placed[HF_MAX_SEATS] = { false };
+	int i, k, n = s->nseats;
+
+	for (i = 0; i < n; i++) {
+		if (s->seats[i].team < 0 || s->seats[i].team >= s->nsides)
+			continue;
+		for (k = s->seats[i].team; k < n; k += s->nsides)
+			if (!used[k]) {
+				out[k] = s->seats[i];
+				used[k] = placed[i] = true;
+				break;
+			}
+	}
+	for (i = 0; i < n; i++) {
+		if (placed[i])
+			continue;
+		for (k = 0; k < n && used[k]; k++)
+			;
+		out[k] = s->seats[i];
+		used[k] = true;
+	}
+	memcpy(s->seats, out, (size_t)n * sizeof out[0]);
+}
+
+int
+flow_save_seats(struct bot *b, struct session *s)
+{
+	struct store_seat st[HF_MAX_SEATS];
+	int i;
+
+	for (i = 0; i < s->nseats; i++) {
+		st[i].seat = i;
+		st[i].user_id = s->seats[i].user_id;
+		st[i].name = s->seats[i].name;
+		st[i].ai = s->seats[i].ai;
+		st[i].team = s->seats[i].team;
+	}
+	return store_seats_set(b->store, s->id, st, s->nseats);
+}
+
+int
+flow_start(struct bot *b, struct session *s, char *why, size_t whylen)
+{
+	struct hf_game *g;
+	const char *names[HF_MAX_SEATS];
+	int nsides, i;
+
+	nsides = s->nseats <= HF_MAX_SEATS ? s->rules.sides_default[s->nseats] : 0;
+	if (hf_rules_check_table(&s->rules, s->nseats, nsides, why, whylen) != HF_OK)
+		return -1;
+	s->nsides = nsides;
+	s->seed = bot_new_seed(b);
+	if (hf_game_new(&g, &s->rules, s->nseats, nsides, s->seed, why, whylen) != HF_OK)
+		return -1;
+	flow_arrange(s);
+	if (store_begin(b->store) < 0)
+		goto fail;
+	if (flow_save_seats(b, s) < 0 || store_game_state(b->store, s->id, "playing", s->nseats, nsides, s->seed) < 0) {
+		store_rollback(b->store);
+		goto fail;
+	}
+	if (store_commit(b->store) < 0)
+		goto fail;
+	s->g = g;
+	s->state = SESS_PLAYING;
+	s->ai_rng = s->seed ^ 0x5eedu;
+	s->wait_seat = -1;
+	session_names(s, names);
+	hf_game_view(g, -1, b->view);
+	rbuf_reset(&b->out);
+	rbuf_printf(&b->out, "Dealing %s for %d: ", s->rules.name, s->nseats);
+	for (i = 0; i < nsides; i++) {
+		if (i > 0)
+			rbuf_add(&b->out, " vs ");
+		render_side_name(&b->out, b->view, i, names);
+	}
+	rbuf_add(&b->out, ".");
+	bot_queue(b, s->ad, MSG_ROOM, s->room, NULL, b->out.s, NULL, false);
+	flow_tell(b, s, -1);
+	flow_schedule(b, s);
+	return 0;
+fail:
+	hf_game_free(g);
+	snprintf(why, whylen, "the table could not be saved; try again");
+	return -1;
+}
+
+/* The computer's move failed: draw, else discard the cheapest card, else say yes. */
+static int
+flow_fallback(struct bot *b, struct session *s, int seat, const struct hf_view *v)
+{
+	struct hf_action a;
+	char why[HF_ERRLEN];
+	int c, best, rc;
+
+	memset(&a, 0, sizeof a);
+	if (v->phase == HF_PHASE_DRAW) {
+		a.type = HF_ACT_DRAW;
+		return flow_apply(b, s, seat, &a, why, sizeof why);
+	}
+	if (v->phase == HF_PHASE_ASK) {
+		a.type = HF_ACT_YES;
+		return flow_apply(b, s, seat, &a, why, sizeof why);
+	}
+	for (;;) {
+		best = -1;
+		for (c = 1; c < HF_NCARD; c++)
+			if (v->hand[c] > 0 && (best < 0 || v->rules->value[c] < v->rules->value[best]))
+				best = c;
+		if (best < 0)
+			return -1;
+		a.type = HF_ACT_DISCARD;
+		a.card = (uint8_t)best;
+		if ((rc = flow_apply(b, s, seat, &a, why, sizeof why)) >= 0)
+			return rc;
+		/* try the next cheapest: a copy of the view is ours to change */
+		((struct hf_view *)v)->hand[best] = 0;
+	}
+}
+
+static void
+flow_ai(struct bot *b, struct session *s)
+{
+	struct hf_action a;
+	char why[HF_ERRLEN], text[256];
+	bool machine;
+	int seat = flow_waiting(s, &machine), level;
+
+	if (seat < 0 || !machine)
+		return;
+	level = s->seats[seat].ai >= 0 ? s->seats[seat].ai : b->cfg->ai_level;
+	hf_game_view(s->g, seat, b->view);
+	memset(&a, 0, sizeof a);
+	hf_ai_choose(b->view, level, &s->ai_rng, &a);
+	if (flow_apply(b, s, seat, &a, why, sizeof why) >= 0)
+		return;
+	hf_action_format(&a, text, sizeof text);
+	log_msg(LOG_LVL_WARNING, "%s %s: game %lld: the computer's \"%s\" for seat %d was refused (%s); "
+	        "falling back to a simple move", s->ad->id, s->room, (long long)s->id, text, seat, why);
+	hf_game_view(s->g, seat, b->view);
+	if (flow_fallback(b, s, seat, b->view) < 0) {
+		log_msg(LOG_LVL_ERR, "%s %s: game %lld: seat %d has no legal simple move; the table waits",
+		        s->ad->id, s->room, (long long)s->id, seat);
+		flow_cancel(b, s);
+	}
+}
+
+static int64_t
+flow_timer(struct loop *l, long long id, void *data)
+{
+	struct session *s = data;
+	struct bot *b = s->ad->host;
+	int kind = s->timer_kind, w;
+
+	(void)l;
+	(void)id;
+	s->timer = 0;
+	s->timer_kind = TIMER_NONE;
+	switch (kind) {
+	case TIMER_EXPIRE:
+		bot_say_room(b, s, NULL, "The table nobody started has been cleared.");
+		store_game_state(b->store, s->id, "expired", s->nseats, s->nsides, s->seed);
+		bot_session_end(b, s);
+		break;
+	case TIMER_AI:
+		flow_ai(b, s);
+		break;
+	case TIMER_REMIND:
+		w = s->wait_seat;
+		s->reminded = true;
+		if (w >= 0)
+			bot_say_room(b, s, s->seats[w].user_id, "%s: reminder, the table is waiting for you.",
+			             s->seats[w].name);
+		flow_schedule(b, s);
+		break;
+	case TIMER_TAKEOVER:
+		w = s->wait_seat;
+		if (w >= 0) {
+			s->seats[w].away = true;
+			bot_say_room(b, s, NULL, "%s is away: the computer plays for them until they type again.",
+			             s->seats[w].name);
+		}
+		flow_schedule(b, s);
+		break;
+	default:
+		break;
+	}
+	return LOOP_NOMORE;
+}

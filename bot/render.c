@@ -1,0 +1,503 @@
+/* render.c: what players see, from seat views only: markup, then plain text, mIRC colours or HTML. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bot.h"
+
+/* Hand order: naturals high to low, then threes, deuces, jokers. */
+static const int hand_order[] = {
+	HF_ACE, HF_KING, HF_QUEEN, HF_JACK, HF_TEN, HF_NINE, HF_EIGHT, HF_SEVEN, HF_SIX, HF_FIVE, HF_FOUR,
+	HF_RED3, HF_BLACK3, HF_TWO, HF_JOKER
+};
+
+static bool
+is_mark(char c)
+{
+	return c == MK_RED[0] || c == MK_DARK[0] || c == MK_BOLD[0] || c == MK_END[0];
+}
+
+void
+render_finish(struct rbuf *out, const char *m, size_t len, enum render_fmt f)
+{
+	const char *close = "";
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		char c = m[i];
+		if (is_mark(c)) {
+			if (f == FMT_IRC)
+				rbuf_add(out, c == MK_RED[0] ? "\x03" "04" : c == MK_DARK[0] ? "\x03" "14" :
+				              c == MK_BOLD[0] ? "\x02" : "\x0f");
+			else if (f == FMT_HTML) {
+				rbuf_add(out, close);
+				close = "";
+				if (c == MK_RED[0]) {
+					rbuf_add(out, "<font color=\"#cc0000\">");
+					close = "</font>";
+				} else if (c == MK_DARK[0]) {
+					rbuf_add(out, "<font color=\"#555555\">");
+					close = "</font>";
+				} else if (c == MK_BOLD[0]) {
+					rbuf_add(out, "<b>");
+					close = "</b>";
+				}
+			}
+			continue;
+		}
+		if (f == FMT_HTML && (c == '<' || c == '>' || c == '&' || c == '"'))
+			rbuf_add(out, c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : "&quot;");
+		else
+			rbuf_addn(out, &c, 1);
+	}
+	if (f == FMT_HTML)
+		rbuf_add(out, close);
+}
+
+static size_t
+rendered_len(struct rbuf *tmp, const char *m, size_t len, enum render_fmt f)
+{
+	rbuf_reset(tmp);
+	render_finish(tmp, m, len, f);
+	return tmp->len;
+}
+
+/* Calls fn for each piece of one markup line no longer than max once rendered in
+ * f, cut at spaces where possible and at UTF-8 boundaries always; a style open
+ * at a cut is closed there and opened again on the next piece. */
+void
+render_split(const char *m, size_t len, enum render_fmt f, size_t max,
+             void (*fn)(void *ctx, const char *markup, size_t len), void *ctx)
+{
+	struct rbuf piece = { 0 }, tmp = { 0 };
+	char style = 0;
+	size_t i, cut, sp;
+
+	if (max < 16)
+		max = 16;
+	while (len > 0) {
+		rbuf_reset(&piece);
+		if (style)
+			rbuf_addn(&piece, &style, 1);
+		rbuf_addn(&piece, m, len);
+		if (rendered_len(&tmp, piece.s, piece.len, f) <= max) {
+			fn(ctx, piece.s, piece.len);
+			break;
+		}
+		/* Longest prefix that fits, leaving room for a closing mark. */
+		cut = 0;
+		for (i = 1; i <= len; i++) {
+			if (i < len && ((unsigned char)m[i] & 0xc0) == 0x80)
+				continue;
+			piece.len = (style ? 1 : 0) + i;
+			if (rendered_len(&tmp, piece.s, piece.len, f) + 8 > max)
+				break;
+			cut = i;
+		}
+		if (cut == 0)
+			cut = 1;
+		for (sp = cut; sp > cut / 2; sp--)
+			if (m[sp] == ' ')
+				break;
+		if (sp > cut / 2)
+			cut = sp;
+		piece.len = (style ? 1 : 0) + cut;
+		for (i = 0; i < cut; i++)
+			if (is_mark(m[i]))
+				style = m[i] == MK_END[0] ? 0 : m[i];
+		if (style)
+			rbuf_add(&piece, MK_END);
+		fn(ctx, piece.s, piece.len);
+		m += cut;
+		len -= cut;
+		while (len > 0 && *m == ' ') {
+			m++;
+			len--;
+		}
+	}
+	rbuf_free(&piece);
+	rbuf_free(&tmp);
+}
+
+const char *
+render_card(int card)
+{
+	switch (card) {
+	case HF_RED3: return "3♥";
+	case HF_BLACK3: return "3♣";
+	case HF_JOKER: return "JK";
+	default: return hf_card_name(card);
+	}
+}
+
+const char *
+render_rank_plural(int rank)
+{
+	static const char *const names[HF_NCARD] = {
+		"?", "red 3s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "Js", "Qs", "Ks", "As", "wilds"
+	};
+	return rank >= 0 && rank < HF_NCARD ? names[rank] : "?";
+}
+
+static void
+card_run(struct rbuf *b, int card, int n, bool *first)
+{
+	if (n <= 0)
+		return;
+	if (!*first)
+		rbuf_add(b, " ");
+	*first = false;
+	if (card == HF_RED3)
+		rbuf_add(b, MK_RED);
+	rbuf_add(b, render_card(card));
+	if (card == HF_RED3)
+		rbuf_add(b, MK_END);
+	if (n > 1)
+		rbuf_printf(b, "×%d", n);
+}
+
+void
+render_hand(struct rbuf *b, const struct hf_view *v)
+{
+	const struct hf_seat_view *me = &v->seats[v->seat];
+	bool first = true;
+	size_t i;
+
+	rbuf_printf(b, "Your %s (%u): ", me->in_foot ? "foot" : "hand", v->hand_count);
+	for (i = 0; i < sizeof hand_order / sizeof hand_order[0]; i++)
+		card_run(b, hand_order[i], v->hand[hand_order[i]], &first);
+	if (first)
+		rbuf_add(b, "(empty)");
+	if (me->in_foot)
+		rbuf_add(b, " | in your foot");
+	else
+		rbuf_printf(b, " | foot: %u cards waiting", me->foot_count);
+	if (v->phase != HF_PHASE_OVER && v->turn == v->seat) {
+		if (v->phase == HF_PHASE_DRAW)
+			rbuf_add(b, " | your turn: draw or pickup");
+		else if (v->phase == HF_PHASE_PLAY)
+			rbuf_add(b, " | meld, then discard");
+	}
+}
+
+static void
+render_meld(struct rbuf *b, const struct hf_meld *m)
+{
+	const char *kind = NULL, *mark = NULL;
+	bool first = true;
+
+	switch (m->kind) {
+	case HF_KIND_CLEAN: kind = "clean"; mark = MK_RED; break;
+	case HF_KIND_DIRTY: kind = "dirty"; mark = MK_DARK; break;
+	case HF_KIND_WILD: kind = "wild"; mark = MK_BOLD; break;
+	case HF_KIND_SEVENS: kind = "sevens"; mark = MK_RED; break;
+	default: break;
+	}
+	if (mark != NULL)
+		rbuf_printf(b, "%s[", mark);
+	card_run(b, m->rank == HF_JOKER ? HF_NOCARD : m->rank, m->rank == HF_JOKER ? 0 : m->naturals, &first);
+	card_run(b, HF_TWO, m->twos, &first);
+	card_run(b, HF_JOKER, m->jokers, &first);
+	if (m->red3s > 0)
+		rbuf_printf(b, " +%s3♥%s×%u", MK_RED, mark ? mark : MK_END, m->red3s);
+	if (mark != NULL)
+		rbuf_printf(b, " %s]%s", kind, MK_END);
+}
+
+void
+render_side_name(struct rbuf *b, const struct hf_view *v, int side, const char *const names[])
+{
+	bool first = true;
+	int i;
+
+	for (i = 0; i < v->nseats; i++)
+		if (v->seats[i].side == side) {
+			rbuf_printf(b, "%s%s", first ? "" : " & ", names[i]);
+			first = false;
+		}
+}
+
+void
+render_table(struct rbuf *b, const struct hf_view *v, const char *const names[])
+{
+	const struct hf_side_view *sv;
+	int side, i;
+
+	for (side = 0; side < v->nsides; side++) {
+		sv = &v->sides[side];
+		if (side > 0)
+			rbuf_add(b, "\n");
+		rbuf_add(b, MK_BOLD);
+		render_side_name(b, v, side, names);
+		rbuf_printf(b, MK_END " (%d): ", sv->score);
+		if (!sv->down)
+			rbuf_printf(b, "not down (needs %d)", sv->open_min);
+		for (i = 0; i < sv->nmelds; i++) {
+			if (i > 0)
+				rbuf_add(b, ", ");
+			render_meld(b, &sv->melds[i]);
+		}
+		if (sv->red3s > 0)
+			rbuf_printf(b, "; red 3s: %s%u%s", MK_RED, sv->red3s, MK_END);
+		rbuf_add(b, ";");
+		for (i = 0; i < v->nseats; i++)
+			if (v->seats[i].side == side)
+				rbuf_printf(b, " %s %u%s", names[i], v->seats[i].hand_count,
+				            v->seats[i].in_foot ? " (in foot)" : "+foot");
+	}
+}
+
+void
+render_pile(struct rbuf *b, const struct hf_view *v)
+{
+	if (v->pile_size == 0)
+		rbuf_add(b, "Pile: empty");
+	else
+		rbuf_printf(b, "Pile: %s%s%s, %u card%s%s", v->pile_top == HF_RED3 ? MK_RED : "",
+		            render_card(v->pile_top), v->pile_top == HF_RED3 ? MK_END : "", v->pile_size,
+		            v->pile_size == 1 ? "" : "s", v->pile_frozen ? ", frozen" : "");
+	rbuf_printf(b, ". Stock: %u.", v->stock);
+}
+
+void
+render_scores(struct rbuf *b, const struct hf_view *v, const char *const names[])
+{
+	int side, r;
+
+	if (v->nrounds_scored == 0)
+		rbuf_printf(b, "Round %u, no round scored yet. ", v->round);
+	else
+		rbuf_printf(b, "After %d round%s: ", v->nrounds_scored, v->nrounds_scored == 1 ? "" : "s");
+	for (side = 0; side < v->nsides; side++) {
+		if (side > 0)
+			rbuf_add(b, "; ");
+		render_side_name(b, v, side, names);
+		rbuf_printf(b, " " MK_BOLD "%d" MK_END, v->sides[side].score);
+		if (v->nrounds_scored > 0) {
+			rbuf_add(b, " (");
+			for (r = 0; r < v->nrounds_scored && r < HF_MAX_ROUNDS; r++)
+				rbuf_printf(b, "%s%d", r ? ", " : "", v->round_totals[r][side]);
+			rbuf_add(b, ")");
+		}
+	}
+	rbuf_add(b, ".");
+}
+
+void
+render_group(struct rbuf *b, const struct hf_group *g)
+{
+	bool first = true;
+	size_t i;
+
+	for (i = 0; i < sizeof hand_order / sizeof hand_order[0]; i++) {
+		int c = hand_order[i], k;
+		for (k = 0; k < g->count[c]; k++) {
+			rbuf_printf(b, "%s%s%s%s", first ? "" : " ", c == HF_RED3 ? MK_RED : "", render_card(c),
+			            c == HF_RED3 ? MK_END : "");
+			first = false;
+		}
+	}
+}
+
+static int
+group_rank(const struct hf_group *g)
+{
+	int c;
+
+	if (g->target != HF_NOCARD)
+		return g->target;
+	for (c = HF_FOUR; c <= HF_ACE; c++)
+		if (g->count[c] > 0)
+			return c;
+	if (g->count[HF_BLACK3] > 0)
+		return HF_BLACK3;
+	return HF_JOKER;
+}
+
+static int
+group_total(const struct hf_group *g)
+{
+	int c, n = 0;
+
+	for (c = 0; c < HF_NCARD; c++)
+		n += g->count[c];
+	return n;
+}
+
+static const char *
+kind_name(int kind)
+{
+	switch (kind) {
+	case HF_KIND_CLEAN: return MK_RED "a clean canasta" MK_END;
+	case HF_KIND_DIRTY: return MK_DARK "a dirty canasta" MK_END;
+	case HF_KIND_WILD: return MK_BOLD "a wild canasta" MK_END;
+	case HF_KIND_SEVENS: return MK_RED "a sevens canasta" MK_END;
+	default: return "a canasta";
+	}
+}
+
+void
+render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev, size_t n,
+              const char *const names[])
+{
+	bool round_over = false, in_meld = false, line_started = false;
+	size_t i, j;
+	int side;
+
+	for (i = 0; i < n; i++)
+		if (ev[i].type == HF_EV_ROUND_END || ev[i].type == HF_EV_DEAL)
+			round_over = true;
+#define SEP() do { if (line_started) rbuf_add(b, " "); line_started = true; } while (0)
+#define NL() do { if (line_started) rbuf_add(b, "\n"); line_started = false; } while (0)
+	for (i = 0; i < n; i++) {
+		const struct hf_event *e = &ev[i];
+		const char *who = e->seat >= 0 && e->seat < v->nseats ? names[e->seat] : "?";
+
+		if (in_meld && e->type != HF_EV_MELD) {
+			rbuf_add(b, ".");
+			in_meld = false;
+		}
+		switch (e->type) {
+		case HF_EV_DEAL:
+			NL();
+			rbuf_printf(b, MK_BOLD "Round %u" MK_END ": %s deals, %u + %u cards each.", v->round, who,
+			            v->rules->hand_size, v->rules->foot_size);
+			line_started = true;
+			break;
+		case HF_EV_DEAL_BONUS:
+			SEP();
+			rbuf_printf(b, "%s earns the deal bonus.", who);
+			break;
+		case HF_EV_FIRST_DISCARD:
+			SEP();
+			rbuf_printf(b, "The pile starts with %s%s%s", e->card == HF_RED3 ? MK_RED : "",
+			            render_card(e->card), e->card == HF_RED3 ? MK_END : "");
+			if (e->count > 1)
+				rbuf_printf(b, " (%u cards turned)", e->count);
+			rbuf_add(b, ".");
+			break;
+		case HF_EV_TURN:
+			break;   /* the caller pings the player whose turn it is */
+		case HF_EV_RED3:
+			SEP();
+			rbuf_printf(b, "%s lays out %s" MK_RED "red 3%s" MK_END "%s.", who,
+			            e->count == 1 ? "a " : "", e->count == 1 ? "" : "s",
+			            e->flag ? " (replaced)" : "");
+			if (e->count > 1) {
+				/* "lays out a red 3s" reads wrong; count stated separately */
+			}
+			break;
+		case HF_EV_DRAW:
+			SEP();
+			rbuf_printf(b, "%s draws %u.", who, e->count);
+			break;
+		case HF_EV_PICKUP:
+			SEP();
+			rbuf_printf(b, "%s takes the pile (%u cards, top %s).", who, e->count, render_card(e->card));
+			break;
+		case HF_EV_MELD: {
+			int rank = group_rank(&e->group), sum = 0;
+			if (!in_meld) {
+				SEP();
+				rbuf_printf(b, "%s melds ", who);
+				in_meld = true;
+			} else
+				rbuf_add(b, " and ");
+			render_group(b, &e->group);
+			side = e->side >= 0 ? e->side : 0;
+			for (j = 0; j < n; j++)
+				if (ev[j].type == HF_EV_MELD && ev[j].side == e->side && ev[j].meld == e->meld)
+					sum += group_total(&ev[j].group);
+			if (!round_over && side < v->nsides && e->meld < v->sides[side].nmelds) {
+				const struct hf_meld *m = &v->sides[side].melds[e->meld];
+				bool fresh = m->naturals + m->twos + m->jokers == sum;
+				rbuf_printf(b, " (%s %s)", fresh ? "new" : "on the", render_rank_plural(rank));
+			} else
+				rbuf_printf(b, " (%s)", render_rank_plural(rank));
+			break;
+		}
+		case HF_EV_CLOSED: {
+			int rank = 0;
+			side = e->side >= 0 ? e->side : 0;
+			if (!round_over && side < v->nsides && e->meld < v->sides[side].nmelds)
+				rank = v->sides[side].melds[e->meld].rank;
+			SEP();
+			if (rank)
+				rbuf_printf(b, "The %s close: %s!", render_rank_plural(rank), kind_name(e->card ? e->card : e->flag));
+			else
+				rbuf_printf(b, "A canasta closes!");
+			break;
+		}
+		case HF_EV_UNDER:
+			SEP();
+			rbuf_printf(b, "%s puts a " MK_RED "red 3" MK_END " under a book.", who);
+			break;
+		case HF_EV_FOOT:
+			SEP();
+			rbuf_printf(b, "%s picks up the foot%s.", who, e->flag ? " and plays on" : "");
+			break;
+		case HF_EV_DISCARD:
+			SEP();
+			rbuf_printf(b, "%s discards %s%s%s.", who, e->card == HF_RED3 ? MK_RED : "",
+			            render_card(e->card), e->card == HF_RED3 ? MK_END : "");
+			if (!round_over) {
+				rbuf_add(b, " ");
+				render_pile(b, v);
+			}
+			break;
+		case HF_EV_ASK:
+			SEP();
+			rbuf_printf(b, "%s asks: may I go out? (partners: yes or no)", who);
+			break;
+		case HF_EV_ANSWER:
+			SEP();
+			rbuf_printf(b, "%s says %s.", who, e->flag ? "yes" : "no");
+			break;
+		case HF_EV_OUT:
+			SEP();
+			rbuf_printf(b, MK_BOLD "%s goes out!" MK_END "%s", who,
+			            e->flag ? " (short of the canastas needed: severe penalty)" : "");
+			break;
+		case HF_EV_STOCK_TURNED:
+			SEP();
+			rbuf_printf(b, "The stock is gone: the pile (%u cards) is turned over as the new stock.", e->count);
+			break;
+		case HF_EV_STOCK_OUT:
+			SEP();
+			rbuf_add(b, "The stock has run out: the round ends.");
+			break;
+		case HF_EV_ROUND_END: {
+			int r = v->nrounds_scored - 1;
+			NL();
+			rbuf_printf(b, MK_BOLD "Round %d scored" MK_END ":", r + 1);
+			for (side = 0; side < v->nsides; side++) {
+				rbuf_add(b, side ? "; " : " ");
+				render_side_name(b, v, side, names);
+				rbuf_printf(b, " %+d (total %d)", r >= 0 && r < HF_MAX_ROUNDS ? v->round_totals[r][side] : 0,
+				            v->sides[side].score);
+			}
+			rbuf_add(b, ".");
+			line_started = true;
+			NL();
+			break;
+		}
+		case HF_EV_GAME_END:
+			NL();
+			if (e->side < 0)
+				rbuf_add(b, MK_BOLD "Game over: a tie!" MK_END);
+			else {
+				rbuf_add(b, MK_BOLD "Game over: ");
+				render_side_name(b, v, e->side, names);
+				rbuf_printf(b, " win%s with %d!" MK_END, v->nsides && e->side < v->nsides &&
+				            v->rules != NULL ? "" : "", v->sides[e->side < v->nsides ? e->side : 0].score);
+			}
+			line_started = true;
+			break;
+		default:
+			break;
+		}
+	}
+	if (in_meld)
+		rbuf_add(b, ".");
+#undef SEP
+#undef NL
+}

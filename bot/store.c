@@ -1,0 +1,422 @@
+/* store.c: SQLite (WAL) storage: games, seats, actions, statistics, preferences, adapter state. */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot.h"
+
+enum {
+	Q_GAME_NEW, Q_GAME_STATE, Q_SEATS_DEL, Q_SEAT_ADD, Q_ACTION_ADD, Q_BEGIN, Q_COMMIT, Q_ROLLBACK, Q_SP, Q_SP_RELEASE, Q_SP_ROLLBACK,
+	Q_STATS_ADD, Q_STATS_GET, Q_STATS_TOP, Q_PREF_GET, Q_PREF_SET, Q_KV_GET, Q_KV_SET, Q_KV_DEL, Q_KV_EACH,
+	Q_LOAD_GAMES, Q_LOAD_SEATS, Q_LOAD_ACTIONS, Q_COUNT
+};
+
+static const char *const sql[Q_COUNT] = {
+	[Q_GAME_NEW] = "INSERT INTO games(adapter, room, rules, nplayers, nsides, seed, owner, state, created)"
+	               " VALUES(?,?,?,?,?,?,?,?,?)",
+	[Q_GAME_STATE] = "UPDATE games SET state=?, nplayers=?, nsides=?, seed=? WHERE id=?",
+	[Q_SEATS_DEL] = "DELETE FROM seats WHERE game=?",
+	[Q_SEAT_ADD] = "INSERT INTO seats(game, seat, user_id, name, ai, team) VALUES(?,?,?,?,?,?)",
+	[Q_ACTION_ADD] = "INSERT INTO actions(game, seq, seat, text) VALUES(?,?,?,?)",
+	[Q_BEGIN] = "BEGIN",
+	[Q_COMMIT] = "COMMIT",
+	[Q_ROLLBACK] = "ROLLBACK",
+	/* A savepoint nests inside a caller's transaction, or stands alone. */
+	[Q_SP] = "SAVEPOINT seats",
+	[Q_SP_RELEASE] = "RELEASE seats",
+	[Q_SP_ROLLBACK] = "ROLLBACK TO seats",
+	[Q_STATS_ADD] = "INSERT INTO stats(user_id, name, games, wins, points) VALUES(?1,?2,1,?3,?4)"
+	                " ON CONFLICT(user_id) DO UPDATE SET name=?2, games=games+1, wins=wins+?3, points=points+?4",
+	[Q_STATS_GET] = "SELECT user_id, name, games, wins, points FROM stats"
+	                " WHERE user_id=?1 OR name=?1 COLLATE NOCASE ORDER BY games DESC LIMIT 1",
+	[Q_STATS_TOP] = "SELECT user_id, name, games, wins, points FROM stats"
+	                " ORDER BY wins DESC, points DESC, games ASC LIMIT ?",
+	[Q_PREF_GET] = "SELECT value FROM prefs WHERE adapter=? AND user_id=? AND key=?",
+	[Q_PREF_SET] = "INSERT OR REPLACE INTO prefs(adapter, user_id, key, value) VALUES(?,?,?,?)",
+	[Q_KV_GET] = "SELECT value FROM adapter_state WHERE adapter=? AND key=?",
+	[Q_KV_SET] = "INSERT OR REPLACE INTO adapter_state(adapter, key, value) VALUES(?,?,?)",
+	[Q_KV_DEL] = "DELETE FROM adapter_state WHERE adapter=? AND key=?",
+	[Q_KV_EACH] = "SELECT key, value FROM adapter_state WHERE adapter=? AND substr(key, 1, length(?2))=?2"
+	              " ORDER BY key",
+	[Q_LOAD_GAMES] = "SELECT id, adapter, room, rules, nplayers, nsides, seed, owner, state, created"
+	                 " FROM games WHERE state IN ('open','playing') ORDER BY id",
+	[Q_LOAD_SEATS] = "SELECT s.game, s.seat, s.user_id, s.name, s.ai, s.team FROM seats s JOIN games g"
+	                 " ON g.id=s.game WHERE g.state IN ('open','playing') ORDER BY s.game, s.seat",
+	[Q_LOAD_ACTIONS] = "SELECT a.game, a.seq, a.seat, a.text FROM actions a JOIN games g ON g.id=a.game"
+	                   " WHERE g.state IN ('open','playing') ORDER BY a.game, a.seq",
+};
+
+static const char schema[] =
+	"PRAGMA journal_mode=WAL;"
+	/* NORMAL in WAL mode: a commit survives the process being killed (the
+	 * WAL is written before COMMIT returns), not a power cut in the instant after. */
+	"PRAGMA synchronous=NORMAL;"
+	"PRAGMA foreign_keys=OFF;"
+	"CREATE TABLE IF NOT EXISTS games(id INTEGER PRIMARY KEY, adapter TEXT NOT NULL, room TEXT NOT NULL,"
+	" rules TEXT NOT NULL, nplayers INTEGER NOT NULL, nsides INTEGER NOT NULL, seed INTEGER NOT NULL,"
+	" owner TEXT NOT NULL, state TEXT NOT NULL, created INTEGER NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS games_state ON games(state);"
+	"CREATE TABLE IF NOT EXISTS seats(game INTEGER NOT NULL, seat INTEGER NOT NULL, user_id TEXT NOT NULL,"
+	" name TEXT NOT NULL, ai INTEGER NOT NULL, team INTEGER NOT NULL DEFAULT -1, PRIMARY KEY(game, seat));"
+	"CREATE TABLE IF NOT EXISTS actions(game INTEGER NOT NULL, seq INTEGER NOT NULL, seat INTEGER NOT NULL,"
+	" text TEXT NOT NULL, PRIMARY KEY(game, seq)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS stats(user_id TEXT PRIMARY KEY, name TEXT NOT NULL, games INTEGER NOT NULL,"
+	" wins INTEGER NOT NULL, points INTEGER NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS prefs(adapter TEXT NOT NULL, user_id TEXT NOT NULL, key TEXT NOT NULL,"
+	" value TEXT NOT NULL, PRIMARY KEY(adapter, user_id, key));"
+	"CREATE TABLE IF NOT EXISTS adapter_state(adapter TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,"
+	" PRIMARY KEY(adapter, key));";
+
+struct store {
+	sqlite3 *db;
+	sqlite3_stmt *q[Q_COUNT];
+};
+
+static sqlite3_stmt *
+store_q(struct store *st, int which)
+{
+	sqlite3_stmt *q = st->q[which];
+
+	sqlite3_reset(q);
+	sqlite3_clear_bindings(q);
+	return q;
+}
+
+static int
+store_done(struct store *st, sqlite3_stmt *q)
+{
+	int rc = sqlite3_step(q);
+
+	sqlite3_reset(q);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		log_msg(LOG_LVL_ERR, "database: %s", sqlite3_errmsg(st->db));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+bind_text(sqlite3_stmt *q, int i, const char *s)
+{
+	sqlite3_bind_text(q, i, s, -1, SQLITE_STATIC);
+}
+
+struct store *
+store_open(const char *path, char *err, size_t errlen)
+{
+	struct store *st;
+	char *msg = NULL;
+	int i;
+
+	if ((st = calloc(1, sizeof *st)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+	                    NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", path, st->db ? sqlite3_errmsg(st->db) : "cannot open");
+		goto fail;
+	}
+	sqlite3_busy_timeout(st->db, 2000);
+	if (sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", path, msg ? msg : sqlite3_errmsg(st->db));
+		sqlite3_free(msg);
+		goto fail;
+	}
+	for (i = 0; i < Q_COUNT; i++)
+		if (sqlite3_prepare_v3(st->db, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &st->q[i], NULL) != SQLITE_OK) {
+			snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(st->db));
+			goto fail;
+		}
+	return st;
+fail:
+	store_close(st);
+	return NULL;
+}
+
+void
+store_close(struct store *st)
+{
+	int i;
+
+	if (st == NULL)
+		return;
+	for (i = 0; i < Q_COUNT; i++)
+		sqlite3_finalize(st->q[i]);
+	sqlite3_close(st->db);
+	free(st);
+}
+
+int64_t
+store_game_new(struct store *st, const struct store_game *g)
+{
+	sqlite3_stmt *q = store_q(st, Q_GAME_NEW);
+
+	bind_text(q, 1, g->adapter);
+	bind_text(q, 2, g->room);
+	bind_text(q, 3, g->rules);
+	sqlite3_bind_int(q, 4, g->nplayers);
+	sqlite3_bind_int(q, 5, g->nsides);
+	sqlite3_bind_int64(q, 6, (sqlite3_int64)g->seed);
+	bind_text(q, 7, g->owner);
+	bind_text(q, 8, g->state);
+	sqlite3_bind_int64(q, 9, g->created);
+	if (store_done(st, q) < 0)
+		return -1;
+	return sqlite3_last_insert_rowid(st->db);
+}
+
+int
+store_game_state(struct store *st, int64_t id, const char *state, int nplayers, int nsides, uint64_t seed)
+{
+	sqlite3_stmt *q = store_q(st, Q_GAME_STATE);
+
+	bind_text(q, 1, state);
+	sqlite3_bind_int(q, 2, nplayers);
+	sqlite3_bind_int(q, 3, nsides);
+	sqlite3_bind_int64(q, 4, (sqlite3_int64)seed);
+	sqlite3_bind_int64(q, 5, id);
+	return store_done(st, q);
+}
+
+int
+store_seats_set(struct store *st, int64_t id, const struct store_seat *seats, int n)
+{
+	sqlite3_stmt *q;
+	int i;
+
+	if (store_done(st, store_q(st, Q_SP)) < 0)
+		return -1;
+	q = store_q(st, Q_SEATS_DEL);
+	sqlite3_bind_int64(q, 1, id);
+	if (store_done(st, q) < 0)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		q = store_q(st, Q_SEAT_ADD);
+		sqlite3_bind_int64(q, 1, id);
+		sqlite3_bind_int(q, 2, seats[i].seat);
+		bind_text(q, 3, seats[i].user_id);
+		bind_text(q, 4, seats[i].name);
+		sqlite3_bind_int(q, 5, seats[i].ai);
+		sqlite3_bind_int(q, 6, seats[i].team);
+		if (store_done(st, q) < 0)
+			goto fail;
+	}
+	return store_done(st, store_q(st, Q_SP_RELEASE));
+fail:
+	store_done(st, store_q(st, Q_SP_ROLLBACK));
+	store_done(st, store_q(st, Q_SP_RELEASE));
+	return -1;
+}
+
+int
+store_action_add(struct store *st, int64_t game, uint32_t seq, int seat, const char *text)
+{
+	sqlite3_stmt *q = store_q(st, Q_ACTION_ADD);
+
+	sqlite3_bind_int64(q, 1, game);
+	sqlite3_bind_int64(q, 2, seq);
+	sqlite3_bind_int(q, 3, seat);
+	bind_text(q, 4, text);
+	return store_done(st, q);
+}
+
+int store_begin(struct store *st) { return store_done(st, store_q(st, Q_BEGIN)); }
+int store_commit(struct store *st) { return store_done(st, store_q(st, Q_COMMIT)); }
+int store_rollback(struct store *st) { return store_done(st, store_q(st, Q_ROLLBACK)); }
+
+int
+store_stats_add(struct store *st, const char *user_id, const char *name, int win, long long points)
+{
+	sqlite3_stmt *q = store_q(st, Q_STATS_ADD);
+
+	bind_text(q, 1, user_id);
+	bind_text(q, 2, name);
+	sqlite3_bind_int(q, 3, win);
+	sqlite3_bind_int64(q, 4, points);
+	return store_done(st, q);
+}
+
+static void
+stats_row(sqlite3_stmt *q, struct store_stats *o)
+{
+	snprintf(o->user_id, sizeof o->user_id, "%s", (const char *)sqlite3_column_text(q, 0));
+	snprintf(o->name, sizeof o->name, "%s", (const char *)sqlite3_column_text(q, 1));
+	o->games = sqlite3_column_int(q, 2);
+	o->wins = sqlite3_column_int(q, 3);
+	o->points = sqlite3_column_int64(q, 4);
+}
+
+int
+store_stats_get(struct store *st, const char *who, struct store_stats *out)
+{
+	sqlite3_stmt *q = store_q(st, Q_STATS_GET);
+	int rc;
+
+	bind_text(q, 1, who);
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		stats_row(q, out);
+	sqlite3_reset(q);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+int
+store_stats_top(struct store *st, struct store_stats *out, int max)
+{
+	sqlite3_stmt *q = store_q(st, Q_STATS_TOP);
+	int n = 0;
+
+	sqlite3_bind_int(q, 1, max);
+	while (n < max && sqlite3_step(q) == SQLITE_ROW)
+		stats_row(q, &out[n++]);
+	sqlite3_reset(q);
+	return n;
+}
+
+static int
+store_get1(struct store *st, sqlite3_stmt *q, char *buf, size_t len)
+{
+	int rc = sqlite3_step(q);
+
+	if (rc == SQLITE_ROW)
+		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(q, 0));
+	sqlite3_reset(q);
+	(void)st;
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+int
+store_pref_get(struct store *st, const char *adapter, const char *user_id, const char *key, char *buf, size_t len)
+{
+	sqlite3_stmt *q = store_q(st, Q_PREF_GET);
+
+	bind_text(q, 1, adapter);
+	bind_text(q, 2, user_id);
+	bind_text(q, 3, key);
+	return store_get1(st, q, buf, len);
+}
+
+int
+store_pref_set(struct store *st, const char *adapter, const char *user_id, const char *key, const char *value)
+{
+	sqlite3_stmt *q = store_q(st, Q_PREF_SET);
+
+	bind_text(q, 1, adapter);
+	bind_text(q, 2, user_id);
+	bind_text(q, 3, key);
+	bind_text(q, 4, value);
+	return store_done(st, q);
+}
+
+int
+store_kv_get(struct store *st, const char *adapter, const char *key, char *buf, size_t len)
+{
+	sqlite3_stmt *q = store_q(st, Q_KV_GET);
+
+	bind_text(q, 1, adapter);
+	bind_text(q, 2, key);
+	return store_get1(st, q, buf, len);
+}
+
+int
+store_kv_set(struct store *st, const char *adapter, const char *key, const char *value)
+{
+	sqlite3_stmt *q = store_q(st, Q_KV_SET);
+
+	bind_text(q, 1, adapter);
+	bind_text(q, 2, key);
+	bind_text(q, 3, value);
+	return store_done(st, q);
+}
+
+int
+store_kv_del(struct store *st, const char *adapter, const char *key)
+{
+	sqlite3_stmt *q = store_q(st, Q_KV_DEL);
+
+	bind_text(q, 1, adapter);
+	bind_text(q, 2, key);
+	return store_done(st, q);
+}
+
+int
+store_kv_each(struct store *st, const char *adapter, const char *prefix,
+              void (*fn)(void *ctx, const char *key, const char *value), void *ctx)
+{
+	sqlite3_stmt *q;
+	char **rows = NULL;
+	size_t n = 0, i;
+	int rc = 0;
+
+	/* Rows are copied first: fn may well call adapter_state_set. */
+	q = store_q(st, Q_KV_EACH);
+	bind_text(q, 1, adapter);
+	bind_text(q, 2, prefix);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		char **r = realloc(rows, (n + 2) * sizeof *r);
+		if (r == NULL) {
+			rc = -1;
+			break;
+		}
+		rows = r;
+		rows[n++] = strdup((const char *)sqlite3_column_text(q, 0));
+		rows[n++] = strdup((const char *)sqlite3_column_text(q, 1));
+	}
+	sqlite3_reset(q);
+	for (i = 0; i + 1 < n; i += 2)
+		if (rc == 0 && rows[i] && rows[i + 1])
+			fn(ctx, rows[i], rows[i + 1]);
+	for (i = 0; i < n; i++)
+		free(rows[i]);
+	free(rows);
+	return rc;
+}
+
+static const char *
+col(sqlite3_stmt *q, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(q, i);
+
+	return s ? s : "";
+}
+
+int
+store_load(struct store *st, const struct store_load_cb *cb)
+{
+	sqlite3_stmt *q;
+	struct store_game g;
+	struct store_seat s;
+
+	q = store_q(st, Q_LOAD_GAMES);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		g.id = sqlite3_column_int64(q, 0);
+		g.adapter = col(q, 1);
+		g.room = col(q, 2);
+		g.rules = col(q, 3);
+		g.nplayers = sqlite3_column_int(q, 4);
+		g.nsides = sqlite3_column_int(q, 5);
+		g.seed = (uint64_t)sqlite3_column_int64(q, 6);
+		g.owner = col(q, 7);
+		g.state = col(q, 8);
+		g.created = sqlite3_column_int64(q, 9);
+		cb->game(cb->ctx, &g);
+	}
+	sqlite3_reset(q);
+	q = store_q(st, Q_LOAD_SEATS);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		s.seat = sqlite3_column_int(q, 1);
+		s.user_id = col(q, 2);
+		s.name = col(q, 3);
+		s.ai = sqlite3_column_int(q, 4);
+		s.team = sqlite3_column_int(q, 5);
+		cb->seat(cb->ctx, sqlite3_column_int64(q, 0), &s);
+	}
+	sqlite3_reset(q);
+	q = store_q(st, Q_LOAD_ACTIONS);
+	while (sqlite3_step(q) == SQLITE_ROW)
+		cb->action(cb->ctx, sqlite3_column_int64(q, 0), (uint32_t)sqlite3_column_int64(q, 1),
+		           sqlite3_column_int(q, 2), col(q, 3));
+	sqlite3_reset(q);
+	return 0;
+}

@@ -1,0 +1,114 @@
+/* table.c: tables before the deal: opening one, seating people and computer players, closing. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bot.h"
+#include "loop.h"
+
+static const char *const ai_names[] = { "Ada", "Alan", "Grace", "Edsger", "Barbara", "Ken", "Dennis", "Frances" };
+
+struct session *
+table_open(struct cmd_ctx *c, const char *rules_text, char *why, size_t whylen)
+{
+	struct bot *b = c->bot;
+	struct store_game g;
+	struct session *s;
+	struct hf_rules r;
+	char text[256];
+
+	if (c->room == NULL || c->direct) {
+		snprintf(why, whylen, "Open a table in a room, not in a private message.");
+		return NULL;
+	}
+	if (hf_rules_parse(&r, rules_text[0] ? rules_text : b->cfg->rules, why, whylen) != HF_OK)
+		return NULL;
+	if ((s = session_add(&b->sessions, c->ad, c->room)) == NULL) {
+		snprintf(why, whylen, "No room for another table.");
+		return NULL;
+	}
+	s->rules = r;
+	s->created = loop_now(b->loop);
+	s->state = SESS_OPEN;
+	snprintf(s->owner, sizeof s->owner, "%s", c->user_id);
+	hf_rules_format(&r, text, sizeof text);
+	memset(&g, 0, sizeof g);
+	g.adapter = c->ad->id;
+	g.room = c->room;
+	g.rules = text;
+	g.owner = c->user_id;
+	g.state = "open";
+	g.created = s->created;
+	if ((s->id = store_game_new(b->store, &g)) < 0) {
+		session_remove(&b->sessions, s);
+		snprintf(why, whylen, "The table could not be saved; try again.");
+		return NULL;
+	}
+	return s;
+}
+
+int
+table_sit(struct bot *b, struct session *s, const char *user_id, const char *name, int team)
+{
+	struct seat *st;
+	char buf[16];
+
+	if (s->nseats >= HF_MAX_SEATS || s->nseats >= s->rules.players_max)
+		return -1;
+	st = &s->seats[s->nseats++];
+	memset(st, 0, sizeof *st);
+	snprintf(st->user_id, sizeof st->user_id, "%s", user_id);
+	snprintf(st->name, sizeof st->name, "%s", name);
+	st->ai = -1;
+	st->team = (int8_t)team;
+	if (store_pref_get(b->store, s->ad->id, user_id, "notice", buf, sizeof buf) == 0)
+		st->notice = buf[0] == '1';
+	return 0;
+}
+
+int
+table_add_ai(struct bot *b, struct session *s, int level)
+{
+	struct seat *st;
+	char id[32];
+	size_t k, i;
+	bool taken;
+
+	(void)b;
+	if (s->nseats >= HF_MAX_SEATS || s->nseats >= s->rules.players_max)
+		return -1;
+	/* The first name not yet at the table. */
+	for (k = 0; k < sizeof ai_names / sizeof ai_names[0]; k++) {
+		taken = false;
+		for (i = 0; i < (size_t)s->nseats; i++)
+			if (s->seats[i].ai >= 0 && strncmp(s->seats[i].name, ai_names[k], strlen(ai_names[k])) == 0)
+				taken = true;
+		if (!taken)
+			break;
+	}
+	st = &s->seats[s->nseats++];
+	memset(st, 0, sizeof *st);
+	snprintf(id, sizeof id, "ai:%zu", k);
+	snprintf(st->user_id, sizeof st->user_id, "%s", id);
+	snprintf(st->name, sizeof st->name, "%s[bot]", ai_names[k % 8]);
+	st->ai = (int8_t)level;
+	st->team = -1;
+	return 0;
+}
+
+void
+table_remove_seat(struct session *s, int seat)
+{
+	memmove(&s->seats[seat], &s->seats[seat + 1], (size_t)(s->nseats - seat - 1) * sizeof s->seats[0]);
+	s->nseats--;
+	memset(&s->seats[s->nseats], 0, sizeof s->seats[0]);
+	s->seats[s->nseats].ai = -1;
+	s->seats[s->nseats].team = -1;
+}
+
+/* Ends a table for good, recording why ("aborted", "abandoned", "expired"). */
+void
+table_close(struct bot *b, struct session *s, const char *state)
+{
+	store_game_state(b->store, s->id, state, s->nseats, s->nsides, s->seed);
+	bot_session_end(b, s);
+}

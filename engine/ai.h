@@ -1,0 +1,88 @@
+/* ai.h: internals shared by the computer players (engine/ai*.c); they see a game only through a view. */
+#ifndef HF_AI_H
+#define HF_AI_H
+
+#include "handfoot.h"
+
+/*
+ * A position as one seat reasons about it: its hand and its side's table,
+ * copied out of the view so a plan can be tried on it without touching the
+ * view.  Everything here is derived from the view alone.
+ */
+struct ai_pos {
+	const struct hf_view  *v;
+	const struct hf_rules *r;
+	int     me, side;
+	uint8_t hand[HF_NCARD];
+	int     hand_n;
+	bool    down;
+	int     nmelds;
+	struct hf_meld melds[HF_MAX_MELDS];
+	int8_t  open_idx[HF_NCARD];   /* the side's open meld of each rank (HF_JOKER: wild), or -1 */
+	bool    closed_before[HF_MAX_MELDS]; /* closed in the view (a red 3 may go under it) */
+};
+
+void ai_pos_init(struct ai_pos *p, const struct hf_view *v);
+bool ai_pos_wild_ok(const struct ai_pos *p, int rank, int naturals, int wilds);
+int  ai_pos_meld_size(const struct hf_meld *m);
+/* Puts a group on the side's table as the engine would (open meld of the rank, else new). */
+void ai_pos_add(struct ai_pos *p, const struct hf_group *g);
+/* The side's closed melds meet the going-out requirements. */
+bool ai_pos_melds_ready(const struct ai_pos *p);
+/* Every partner meets the foot condition for this seat to go out. */
+bool ai_pos_partners_ready(const struct ai_pos *p);
+bool ai_pos_has_partners(const struct ai_pos *p);
+bool ai_pos_can_discard(const struct ai_pos *p, int card);
+int  ai_pos_value(const struct ai_pos *p, const uint8_t count[HF_NCARD]);
+bool ai_pos_sevens_rank(const struct ai_pos *p, int rank);
+
+/* How hard a plan melds. */
+struct ai_style {
+	bool pairs;          /* start melds from a natural pair and a wild */
+	bool wilds_close;    /* spend wilds to close canastas */
+	bool wilds_all;      /* put every wild somewhere it may go */
+	bool wild_meld;      /* start an all-wild meld */
+	int  keep;           /* cards that must stay in hand */
+};
+
+/* A meld action built on a position: groups, the cards left, the table after. */
+struct ai_plan {
+	struct hf_action act;
+	struct ai_pos    after;
+	int     value;                /* card values melded (what counts to open) */
+	int8_t  group_of[HF_NCARD];   /* group index per meld rank (HF_JOKER: wild meld) */
+};
+
+/* Plans melds from p's hand. first (may be NULL) is the shown group of a
+ * pickup, already on after's table with the top card; its value counts.
+ * Returns false if nothing legal could be planned (e.g. the opening falls short). */
+bool ai_plan_melds(struct ai_plan *pl, const struct ai_pos *p, const struct ai_style *st,
+                   const struct hf_group *first, int top);
+/* The most that can be melded, keeping keep cards (for going out and for the opening). */
+bool ai_plan_all(struct ai_plan *pl, const struct ai_pos *p, int keep);
+
+/* A plan that ends the round: melds (maybe none) then possibly a last discard. */
+struct ai_out {
+	struct ai_plan plan;
+	int  discard;                 /* HF_NOCARD: the melds empty the hand */
+};
+bool ai_out_plan(struct ai_out *o, const struct ai_pos *p);
+/* May this seat go out this turn as far as asking goes: true if it must ask first. */
+bool ai_out_need_ask(const struct ai_pos *p);
+bool ai_out_answer(const struct ai_pos *p);
+
+/* Pickup: the action that justifies taking the pile (and opens if need be). */
+bool ai_pickup_plan(struct hf_action *a, const struct ai_pos *p, int *gain);
+
+/* Discard: the card to throw from hand (never one the rules forbid). */
+int  ai_discard_choose(const struct ai_pos *p, uint64_t *rng, bool careful);
+int  ai_discard_danger(const struct ai_pos *p, int card);
+
+/* Levels. */
+void ai_easy_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out);
+void ai_normal_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out);
+void ai_hard_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out);
+/* Answers an ask, or returns false if this seat has nothing to answer. */
+bool ai_normal_common(const struct ai_pos *p, struct hf_action *out);
+
+#endif

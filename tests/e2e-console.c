@@ -1,0 +1,54 @@
+/* e2e-console.c: plays a whole game through the real binary's console, from commands on its stdin. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "proc.h"
+
+static struct proc p;
+
+static void
+test_console_game(void **state)
+{
+	char db[] = "/tmp/hf-e2e-XXXXXX";
+	const char *argv[] = { "--console", "--players", "2", "--rules", "duel", "--seed", "7", "--ai-delay", "0",
+	                       "--db", db, NULL };
+	size_t at = 0;
+	int fd = mkstemp(db);
+
+	(void)state;
+	close(fd);
+	unlink(db);
+	assert_int_equal(proc_start(&p, argv), 0);
+	assert_true(proc_wait(&p, "Dealing duel for 2", &at, 10000));
+	proc_send(&p, "help");
+	assert_true(proc_wait(&p, "Commands:", &at, 5000));
+	proc_send(&p, "hand");
+	assert_true(proc_wait(&p, "[you] Your hand", &at, 5000) || proc_wait(&p, "Your hand", &at, 5000));
+	proc_send(&p, "who");
+	assert_true(proc_wait(&p, "duel, round", &at, 5000));
+	proc_send(&p, "frobnicate");
+	assert_true(proc_wait(&p, "Unknown command", &at, 5000));
+	/* Hand the seat to the computer and watch the game to its end. */
+	proc_send(&p, "auto");
+	assert_true(proc_wait(&p, "Game over", &at, 240000));
+	proc_send(&p, "stats");
+	assert_true(proc_wait(&p, "1 game", &at, 5000));
+	assert_int_equal(proc_end(&p), 0);
+	unlink(db);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_console_game),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,87 @@
+/* e2e-crash.c: SIGKILL in mid-game, start again on the same database: same hands, table, pile, turn. */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "proc.h"
+
+static struct proc p;
+
+/* The reply lines to one command: everything from the command's reply up to a marker. */
+static void
+capture(const char *cmd, const char *needle, char *out, size_t len, size_t *at)
+{
+	size_t start;
+	char *nl;
+
+	proc_send(&p, cmd);
+	assert_true(proc_wait(&p, needle, at, 10000));
+	start = *at - strlen(needle);
+	nl = strchr(p.buf + start, '\n');
+	snprintf(out, len, "%.*s", nl ? (int)(nl - (p.buf + start)) : 200, p.buf + start);
+}
+
+static void
+snapshot(char snap[4][1024], size_t *at)
+{
+	capture("hand", "Your ", snap[0], 1024, at);
+	capture("pile", "Pile:", snap[1], 1024, at);
+	capture("who", "round", snap[2], 1024, at);
+	capture("table", "):", snap[3], 1024, at);
+}
+
+static void
+test_crash_resume(void **state)
+{
+	char db[] = "/tmp/hf-crash-XXXXXX";
+	const char *argv[] = { "--console", "--players", "2", "--rules", "duel", "--seed", "11", "--ai-delay", "0",
+	                       "--db", db, NULL };
+	char before[4][1024], after[4][1024];
+	size_t at = 0;
+	int fd = mkstemp(db), i;
+
+	(void)state;
+	close(fd);
+	unlink(db);
+	assert_int_equal(proc_start(&p, argv), 0);
+	assert_true(proc_wait(&p, "Dealing duel", &at, 10000));
+	/* Let the computer play a few turns for us, then take the seat back on our turn. */
+	proc_send(&p, "auto");
+	assert_true(proc_wait(&p, "discards", &at, 10000));
+	assert_true(proc_wait(&p, "discards", &at, 10000));
+	proc_send(&p, "hand");           /* typing takes the seat back */
+	assert_true(proc_wait(&p, "is back", &at, 10000));
+	usleep(300000);
+	proc_send(&p, "draw");           /* answered (or refused) before the snapshot */
+	usleep(300000);
+	snapshot(before, &at);
+	kill(p.pid, SIGKILL);
+	assert_int_equal(proc_end(&p), -SIGKILL);
+
+	at = 0;
+	assert_int_equal(proc_start(&p, argv), 0);
+	assert_true(proc_wait(&p, "your game goes on", &at, 10000));
+	snapshot(after, &at);
+	for (i = 0; i < 4; i++)
+		assert_string_equal(before[i], after[i]);
+	assert_int_equal(proc_end(&p), 0);
+	unlink(db);
+	strcat(db, "-wal");
+	unlink(db);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_crash_resume),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,161 @@
+/* fake.c: the fake adapter and clock for the bot's tests. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake.h"
+#include "loop.h"
+
+static int64_t
+fake_clock(void *ctx)
+{
+	return ((struct fake *)ctx)->now;
+}
+
+static uint64_t
+fake_seed(void *ctx)
+{
+	return ((struct fake *)ctx)->seed++;
+}
+
+static int
+fake_send(struct adapter *a, const struct adapter_msg *m)
+{
+	struct fake *f = a->priv;
+	struct fake_msg *x;
+
+	if (f->nmsgs == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 256;
+		f->msgs = realloc(f->msgs, f->cap * sizeof *f->msgs);
+	}
+	x = &f->msgs[f->nmsgs++];
+	memset(x, 0, sizeof *x);
+	x->kind = m->kind;
+	snprintf(x->room, sizeof x->room, "%s", m->room ? m->room : "");
+	snprintf(x->user, sizeof x->user, "%s", m->user_id ? m->user_id : "");
+	snprintf(x->text, sizeof x->text, "%s", m->text);
+	if (m->nmentions > 0)
+		snprintf(x->mention, sizeof x->mention, "%s", m->mentions[0]);
+	x->notice = m->prefer_notice;
+	return 0;
+}
+
+static const struct adapter_ops fake_ops = {
+	.type = "fake",
+	.caps = ADAPTER_CAP_NOTICE,
+	.max_line = 400,
+	.send = fake_send,
+};
+
+struct fake *
+fake_new(const char *db, const char *extra_bot)
+{
+	struct fake *f = calloc(1, sizeof *f);
+	char text[2048], err[512];
+	struct bot_config *cfg;
+
+	snprintf(text, sizeof text,
+	         "[bot]\ndatabase = %s\nai_delay = 0\nturn_reminder = 60\nturn_timeout = 120\n"
+	         "table_expiry = 600\nlog_level = err\n%s\n", db, extra_bot ? extra_bot : "");
+	cfg = config_load_string(text, "test", err, sizeof err);
+	if (cfg == NULL) {
+		fprintf(stderr, "config: %s\n", err);
+		abort();
+	}
+	log_level = cfg->log_level;
+	f->loop = loop_new();
+	f->now = 1000000;
+	f->seed = 42;
+	loop_set_clock(f->loop, fake_clock, f);
+	f->bot = bot_new(f->loop, cfg, err, sizeof err);
+	f->bot->seed_fn = fake_seed;
+	f->bot->seed_ctx = f;
+	f->ad = bot_adapter_add(f->bot, &fake_ops, "fake", NULL, err, sizeof err);
+	f->ad->priv = f;
+	if (bot_open_store(f->bot, err, sizeof err) < 0) {
+		fprintf(stderr, "store: %s\n", err);
+		abort();
+	}
+	return f;
+}
+
+void
+fake_free(struct fake *f)
+{
+	bot_free(f->bot);
+	loop_free(f->loop);
+	free(f->msgs);
+	free(f);
+}
+
+void
+fake_say(struct fake *f, const char *room, const char *user, const char *text)
+{
+	struct bot_event ev = { .type = BOT_EV_MESSAGE, .room = room, .user_id = user, .user_name = user, .text = text };
+
+	adapter_emit(f->ad, &ev);
+	bot_flush(f->bot);
+}
+
+void
+fake_dm(struct fake *f, const char *user, const char *text)
+{
+	struct bot_event ev = { .type = BOT_EV_MESSAGE, .user_id = user, .user_name = user, .text = text, .direct = true };
+
+	adapter_emit(f->ad, &ev);
+	bot_flush(f->bot);
+}
+
+void
+fake_rename(struct fake *f, const char *user, const char *name)
+{
+	struct bot_event ev = { .type = BOT_EV_RENAME, .user_id = user, .user_name = name, .text = name };
+
+	adapter_emit(f->ad, &ev);
+}
+
+void
+fake_advance(struct fake *f, int64_t ms)
+{
+	f->now += ms;
+	loop_run_once(f->loop, 0);
+	bot_flush(f->bot);
+}
+
+bool
+fake_play_out(struct fake *f, const char *room, int max_steps)
+{
+	int i;
+
+	for (i = 0; i < max_steps; i++) {
+		if (fake_session(f, room) == NULL)
+			return true;
+		fake_advance(f, 1);
+		if (f->nmsgs > 20000)
+			fake_clear(f);
+	}
+	return fake_session(f, room) == NULL;
+}
+
+const struct fake_msg *
+fake_find(struct fake *f, const char *needle)
+{
+	size_t i;
+
+	for (i = f->nmsgs; i-- > 0;)
+		if (strstr(f->msgs[i].text, needle) != NULL)
+			return &f->msgs[i];
+	return NULL;
+}
+
+void
+fake_clear(struct fake *f)
+{
+	f->nmsgs = 0;
+}
+
+struct session *
+fake_session(struct fake *f, const char *room)
+{
+	return session_find(&f->bot->sessions, f->ad, room);
+}

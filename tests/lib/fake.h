@@ -1,0 +1,47 @@
+/* fake.h: a fake chat adapter and a fake clock, to drive the bot core in tests. */
+#ifndef HF_FAKE_H
+#define HF_FAKE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bot.h"
+
+struct fake_msg {
+	int kind;                /* MSG_ROOM / MSG_PRIVATE */
+	char room[128], user[96];
+	char text[1024];
+	char mention[96];
+	bool notice;
+};
+
+struct fake {
+	struct loop *loop;
+	struct bot *bot;
+	struct adapter *ad;
+	int64_t now;
+	struct fake_msg *msgs;
+	size_t nmsgs, cap;
+	unsigned caps;
+	size_t max_line;
+	uint64_t seed;
+};
+
+/* A bot on a fresh loop with a fake clock, a fake adapter "fake" and the
+ * database db (":memory:" is fine); extra_bot is appended to [bot]. */
+struct fake *fake_new(const char *db, const char *extra_bot);
+void  fake_free(struct fake *f);
+void  fake_say(struct fake *f, const char *room, const char *user, const char *text);
+void  fake_dm(struct fake *f, const char *user, const char *text);
+void  fake_rename(struct fake *f, const char *user, const char *name);
+/* Advances the fake clock by ms, running due timers, then flushes. */
+void  fake_advance(struct fake *f, int64_t ms);
+/* Runs timers until the room has no game or steps run out; true if the game ended. */
+bool  fake_play_out(struct fake *f, const char *room, int max_steps);
+/* The last message containing needle (NULL if none); fake_clear forgets them all. */
+const struct fake_msg *fake_find(struct fake *f, const char *needle);
+void  fake_clear(struct fake *f);
+struct session *fake_session(struct fake *f, const char *room);
+
+#endif

@@ -1,0 +1,470 @@
+/* test-ai.c: the computer players: never refused, see only their view, and make the obvious play in built positions. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "handfoot.h"
+
+/* ------------------------------------------------------------------ helpers */
+
+/* Plays up to max_actions of a game; returns the refusals, prints the first. */
+static int
+play(const char *preset, int players, const int levels[HF_MAX_SEATS], uint64_t seed, int max_actions, bool *ended)
+{
+	const struct hf_rules *r = hf_preset(preset);
+	struct hf_game *g;
+	struct hf_view *v = malloc(sizeof *v);
+	struct hf_action a;
+	char why[HF_ERRLEN], text[256];
+	int seats[HF_MAX_SEATS], n, refused = 0, i, c;
+	uint64_t rng = seed * 31 + 7;
+
+	assert_non_null(r);
+	assert_non_null(v);
+	assert_int_equal(hf_game_new(&g, r, players, 0, seed, why, sizeof why), HF_OK);
+	for (i = 0; i < max_actions && hf_game_phase(g) != HF_PHASE_OVER; i++) {
+		n = hf_game_waiting(g, seats);
+		assert_true(n > 0);
+		hf_game_view(g, seats[0], v);
+		hf_ai_choose(v, levels[seats[0]], &rng, &a);
+		if (hf_apply(g, seats[0], &a, why, sizeof why) == HF_OK)
+			continue;
+		if (refused++ < 3) {
+			hf_action_format(&a, text, sizeof text);
+			print_message("%s %dp seed %llu: %s refused \"%s\": %s\n", preset, players,
+			              (unsigned long long)seed, hf_ai_level_name(levels[seats[0]]), text, why);
+		}
+		/* go on with a normal player's move, or anything the engine takes */
+		hf_ai_choose(v, HF_AI_NORMAL, &rng, &a);
+		if (hf_apply(g, seats[0], &a, why, sizeof why) == HF_OK)
+			continue;
+		memset(&a, 0, sizeof a);
+		a.type = HF_ACT_DRAW;
+		if (hf_apply(g, seats[0], &a, why, sizeof why) == HF_OK)
+			continue;
+		a.type = HF_ACT_DISCARD;
+		for (c = 1; c < HF_NCARD; c++) {
+			a.card = (uint8_t)c;
+			if (v->hand[c] && hf_apply(g, seats[0], &a, why, sizeof why) == HF_OK)
+				break;
+		}
+		if (c == HF_NCARD)
+			break;
+	}
+	if (ended)
+		*ended = hf_game_phase(g) == HF_PHASE_OVER;
+	hf_game_free(g);
+	free(v);
+	return refused;
+}
+
+static void
+fill_levels(int levels[HF_MAX_SEATS], int a, int b)
+{
+	int i;
+
+	for (i = 0; i < HF_MAX_SEATS; i++)
+		levels[i] = i % 2 ? b : a;
+}
+
+/* ------------------------------------------------------------------ legality */
+
+static void
+test_levels_parse(void **state)
+{
+	(void)state;
+	assert_int_equal(hf_ai_level_parse("easy"), HF_AI_EASY);
+	assert_int_equal(hf_ai_level_parse("Normal"), HF_AI_NORMAL);
+	assert_int_equal(hf_ai_level_parse("HARD"), HF_AI_HARD);
+	assert_int_equal(hf_ai_level_parse("expert"), -1);
+	assert_int_equal(hf_ai_level_parse(NULL), -1);
+	assert_string_equal(hf_ai_level_name(HF_AI_NORMAL), "normal");
+}
+
+/* Easy and normal players through whole games of every preset and player count: never refused. */
+static void
+test_never_refused(void **state)
+{
+	const char *const *names = hf_preset_names();
+	int levels[HF_MAX_SEATS], p, k, refused = 0, games = 0;
+	uint64_t seed;
+	bool ended;
+
+	(void)state;
+	for (k = 0; names[k]; k++) {
+		const struct hf_rules *r = hf_preset(names[k]);
+
+		for (p = r->players_min; p <= r->players_max; p++) {
+			char why[HF_ERRLEN];
+			struct hf_game *g;
+
+			if (hf_game_new(&g, r, p, 0, 1, why, sizeof why) != HF_OK)
+				continue;
+			hf_game_free(g);
+			for (seed = 1; seed <= 6; seed++) {
+				fill_levels(levels, (int)(seed % 2), (int)((seed + 1) % 2));
+				if (seed > 4)
+					fill_levels(levels, HF_AI_NORMAL, HF_AI_NORMAL);
+				refused += play(names[k], p, levels, seed * 1000 + (uint64_t)p, 4000, &ended);
+				games++;
+			}
+		}
+	}
+	print_message("%d games, %d refusals\n", games, refused);
+	assert_int_equal(refused, 0);
+}
+
+/* The hard player for a stretch of each preset (its look-ahead is costly). */
+static void
+test_hard_never_refused(void **state)
+{
+	static const struct { const char *preset; int players; } t[] = {
+		{ "classic", 4 }, { "sevens", 4 }, { "family", 3 }, { "pcio", 4 }, { "duel", 2 },
+	};
+	int levels[HF_MAX_SEATS], i, refused = 0;
+
+	(void)state;
+	fill_levels(levels, HF_AI_HARD, HF_AI_NORMAL);
+	for (i = 0; i < (int)(sizeof t / sizeof t[0]); i++)
+		refused += play(t[i].preset, t[i].players, levels, 77 + (uint64_t)i, 150, NULL);
+	assert_int_equal(refused, 0);
+}
+
+/* ------------------------------------------------------------------ the view only */
+
+static bool
+same_action(const struct hf_action *a, const struct hf_action *b)
+{
+	char x[256], y[256];
+
+	hf_action_format(a, x, sizeof x);
+	hf_action_format(b, y, sizeof y);
+	return !strcmp(x, y);
+}
+
+/*
+ * A world resampled from a seat's view (other hands, feet, stock order all
+ * dealt anew) gives that seat the same view, so the same decision.
+ */
+static void
+test_view_only(void **state)
+{
+	static const char *const presets[] = { "classic", "duel", "family", "pcio" };
+	static const int players[] = { 4, 2, 3, 4 };
+	struct hf_view *v = malloc(sizeof *v), *w = malloc(sizeof *w);
+	struct hf_action a, b, step;
+	struct hf_game *g, *s;
+	char why[HF_ERRLEN];
+	int seats[HF_MAX_SEATS], k, i, lvl, checked = 0;
+	uint64_t rng, r1, r2;
+
+	(void)state;
+	assert_non_null(v);
+	assert_non_null(w);
+	for (k = 0; k < 4; k++) {
+		assert_int_equal(hf_game_new(&g, hf_preset(presets[k]), players[k], 0, 5 + (uint64_t)k, why, sizeof why), HF_OK);
+		rng = 99;
+		for (i = 0; i < 400 && hf_game_phase(g) != HF_PHASE_OVER; i++) {
+			hf_game_waiting(g, seats);
+			hf_game_view(g, seats[0], v);
+			if (i % 23 == 0) {
+				s = hf_game_sample(v, 1234 + (uint64_t)i);
+				assert_non_null(s);
+				hf_game_view(s, seats[0], w);
+				for (lvl = HF_AI_EASY; lvl <= (i % 69 == 0 ? HF_AI_HARD : HF_AI_NORMAL); lvl++) {
+					r1 = r2 = 555 + (uint64_t)i;
+					hf_ai_choose(v, lvl, &r1, &a);
+					hf_ai_choose(w, lvl, &r2, &b);
+					assert_true(same_action(&a, &b));
+					assert_true(r1 == r2);
+					checked++;
+				}
+				hf_game_free(s);
+			}
+			hf_ai_choose(v, HF_AI_NORMAL, &rng, &step);
+			if (hf_apply(g, seats[0], &step, why, sizeof why) != HF_OK)
+				break;
+		}
+		hf_game_free(g);
+	}
+	assert_true(checked > 20);
+	free(v);
+	free(w);
+}
+
+/* ------------------------------------------------------------------ built positions */
+
+static struct hf_view *
+base_view(const char *preset, int nseats)
+{
+	struct hf_view *v = calloc(1, sizeof *v);
+	int s, c, total = 0;
+
+	assert_non_null(v);
+	v->rules = hf_preset(preset);
+	assert_non_null(v->rules);
+	v->seat = 0;
+	v->nseats = (uint8_t)nseats;
+	v->nsides = (uint8_t)(nseats > 3 ? 2 : nseats);
+	v->round = 1;
+	v->turn = 0;
+	v->phase = HF_PHASE_PLAY;
+	v->stock = 80;
+	v->asker = -1;
+	v->winner = -2;
+	for (s = 0; s < nseats; s++) {
+		v->seats[s].side = (uint8_t)(s % v->nsides);
+		v->seats[s].hand_count = 11;
+		v->seats[s].foot_count = 11;
+		v->seats[s].answer = -1;
+	}
+	for (s = 0; s < v->nsides; s++)
+		v->sides[s].open_min = v->rules->open_min[0];
+	for (c = HF_FOUR; c <= HF_ACE; c++)
+		v->unseen[c] = 20;
+	v->unseen[HF_TWO] = 20;
+	v->unseen[HF_JOKER] = 10;
+	v->unseen[HF_BLACK3] = 10;
+	for (c = 0; c < HF_NCARD; c++)
+		total += v->unseen[c];
+	(void)total;
+	return v;
+}
+
+static void
+hand(struct hf_view *v, const char *cards)
+{
+	char buf[128], *tok, *save = NULL;
+	int c;
+
+	memset(v->hand, 0, sizeof v->hand);
+	v->hand_count = 0;
+	snprintf(buf, sizeof buf, "%s", cards);
+	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		c = hf_card_parse(tok, strlen(tok));
+		assert_int_not_equal(c, HF_NOCARD);
+		v->hand[c]++;
+		v->hand_count++;
+	}
+	v->seats[v->seat].hand_count = v->hand_count;
+}
+
+static void
+meld(struct hf_view *v, int side, int rank, int naturals, int twos, int kind)
+{
+	struct hf_side_view *sv = &v->sides[side];
+	struct hf_meld *m = &sv->melds[sv->nmelds++];
+
+	m->rank = (uint8_t)rank;
+	m->naturals = (uint8_t)naturals;
+	m->twos = (uint8_t)twos;
+	m->kind = (uint8_t)kind;
+	sv->down = true;
+}
+
+/* Makes the counts add up (the stock takes the slack) so a world can be dealt from the view. */
+static void
+settle(struct hf_view *v)
+{
+	int s, c, unseen = 0, held = 0;
+
+	for (c = 0; c < HF_NCARD; c++)
+		unseen += v->unseen[c];
+	for (s = 0; s < v->nseats; s++) {
+		held += v->seats[s].foot_count;
+		if (s != v->seat)
+			held += v->seats[s].hand_count;
+	}
+	if (v->pile_size)
+		held += v->pile_size - 1;
+	v->stock = (uint16_t)(unseen - held);
+}
+
+static int
+choose(struct hf_view *v, int level, struct hf_action *a)
+{
+	uint64_t rng = 42;
+	char text[256];
+
+	settle(v);
+	hf_ai_choose(v, level, &rng, a);
+	hf_action_format(a, text, sizeof text);
+	print_message("%s: %s\n", hf_ai_level_name(level), text);
+	return a->type;
+}
+
+/* The pile's top card closes our open canasta: take it. */
+static void
+test_takes_pile_completing_canasta(void **state)
+{
+	struct hf_view *v = base_view("classic", 4);
+	struct hf_action a;
+	int lvl;
+
+	(void)state;
+	v->phase = HF_PHASE_DRAW;
+	meld(v, 0, HF_KING, 5, 1, HF_KIND_OPEN);
+	v->pile_top = HF_KING;
+	v->pile_size = 5;
+	v->may_pickup = true;
+	hand(v, "5 7 9 J Q A 3c 4 6 8");
+	for (lvl = HF_AI_NORMAL; lvl <= HF_AI_HARD; lvl++)
+		assert_int_equal(choose(v, lvl, &a), HF_ACT_PICKUP);
+	free(v);
+}
+
+/* Down, in the foot, the canastas made, nothing to ask: meld out, then throw the last card. */
+static void
+test_goes_out(void **state)
+{
+	struct hf_view *v = base_view("duel", 2);
+	struct hf_action a;
+	int lvl;
+
+	(void)state;
+	meld(v, 0, HF_KING, 7, 0, HF_KIND_CLEAN);
+	meld(v, 0, HF_QUEEN, 5, 2, HF_KIND_DIRTY);
+	meld(v, 0, HF_NINE, 4, 0, HF_KIND_OPEN);
+	v->seats[0].in_foot = true;
+	v->seats[0].foot_count = 0;
+	v->pile_top = HF_FIVE;
+	v->pile_size = 3;
+	hand(v, "9 9 4");
+	for (lvl = HF_AI_NORMAL; lvl <= HF_AI_HARD; lvl++) {
+		assert_int_equal(choose(v, lvl, &a), HF_ACT_MELD);
+		assert_int_equal(a.ngroups, 1);
+		assert_int_equal(a.groups[0].count[HF_NINE], 2);
+	}
+	hand(v, "4");
+	v->melded_this_turn = true;
+	for (lvl = HF_AI_NORMAL; lvl <= HF_AI_HARD; lvl++) {
+		assert_int_equal(choose(v, lvl, &a), HF_ACT_DISCARD);
+		assert_int_equal(a.card, HF_FOUR);
+	}
+	free(v);
+}
+
+/* Where partners must agree, a seat that can go out asks first, then goes out once allowed. */
+static void
+test_asks_then_goes_out(void **state)
+{
+	struct hf_view *v = base_view("classic", 4);
+	struct hf_action a;
+	int s;
+
+	(void)state;
+	meld(v, 0, HF_KING, 7, 0, HF_KIND_CLEAN);
+	meld(v, 0, HF_ACE, 7, 0, HF_KIND_CLEAN);
+	meld(v, 0, HF_QUEEN, 5, 2, HF_KIND_DIRTY);
+	meld(v, 0, HF_JACK, 5, 2, HF_KIND_DIRTY);
+	meld(v, 0, HF_TEN, 6, 0, HF_KIND_OPEN);
+	for (s = 0; s < 4; s += 2) {
+		v->seats[s].in_foot = true;
+		v->seats[s].foot_count = 0;
+		v->seats[s].foot_turns = 2;
+	}
+	hand(v, "2 6");
+	assert_int_equal(choose(v, HF_AI_NORMAL, &a), HF_ACT_OUT);
+	v->asked_this_turn = true;
+	v->permission = true;
+	assert_int_equal(choose(v, HF_AI_NORMAL, &a), HF_ACT_MELD);
+	/* without permission it keeps playing: never empties its hand */
+	v->permission = false;
+	assert_int_not_equal(choose(v, HF_AI_NORMAL, &a), HF_ACT_OUT);
+	if (a.type == HF_ACT_MELD)
+		assert_true(a.groups[0].count[HF_TWO] + a.groups[0].count[HF_SIX] < 2);
+	free(v);
+}
+
+/* A partner asked: a small hand says yes. */
+static void
+test_answers_ask(void **state)
+{
+	struct hf_view *v = base_view("pcio", 4);
+	struct hf_action a;
+
+	(void)state;
+	v->phase = HF_PHASE_ASK;
+	v->seat = 2;
+	v->asker = 0;
+	v->turn = 0;
+	v->seats[0].answer = -1;
+	v->seats[2].answer = -1;
+	hand(v, "4");
+	v->seats[2].hand_count = 1;
+	v->seats[2].foot_count = 0;
+	v->seats[2].in_foot = true;
+	assert_int_equal(choose(v, HF_AI_NORMAL, &a), HF_ACT_YES);
+	free(v);
+}
+
+/* The next seat has open 8s: with a big pile, throw anything but an 8. */
+static void
+test_safe_discard(void **state)
+{
+	struct hf_view *v = base_view("classic", 4);
+	struct hf_action a;
+	int lvl;
+
+	(void)state;
+	meld(v, 1, HF_EIGHT, 4, 0, HF_KIND_OPEN);
+	meld(v, 0, HF_KING, 3, 0, HF_KIND_OPEN);
+	v->pile_top = HF_SIX;
+	v->pile_size = 20;
+	v->melded_this_turn = true;
+	hand(v, "8 Q 9 5");
+	for (lvl = HF_AI_NORMAL; lvl <= HF_AI_HARD; lvl++) {
+		assert_int_equal(choose(v, lvl, &a), HF_ACT_DISCARD);
+		assert_int_not_equal(a.card, HF_EIGHT);
+	}
+	/* in a duel any natural lets the next player take seven: a black 3 blocks */
+	free(v);
+	v = base_view("duel", 2);
+	v->sides[1].down = true;
+	v->pile_top = HF_SIX;
+	v->pile_size = 12;
+	hand(v, "8 Q 9 3c");
+	for (lvl = HF_AI_NORMAL; lvl <= HF_AI_HARD; lvl++) {
+		assert_int_equal(choose(v, lvl, &a), HF_ACT_DISCARD);
+		assert_int_equal(a.card, HF_BLACK3);
+	}
+	free(v);
+}
+
+/* Not down, with naturals enough for the minimum: open. */
+static void
+test_opens(void **state)
+{
+	struct hf_view *v = base_view("classic", 4);
+	struct hf_action a;
+
+	(void)state;
+	hand(v, "K K K A A A 5 6 9");
+	assert_int_equal(choose(v, HF_AI_NORMAL, &a), HF_ACT_MELD);
+	assert_int_equal(a.ngroups, 2);
+	free(v);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_levels_parse),
+		cmocka_unit_test(test_takes_pile_completing_canasta),
+		cmocka_unit_test(test_goes_out),
+		cmocka_unit_test(test_asks_then_goes_out),
+		cmocka_unit_test(test_answers_ask),
+		cmocka_unit_test(test_safe_discard),
+		cmocka_unit_test(test_opens),
+		cmocka_unit_test(test_view_only),
+		cmocka_unit_test(test_never_refused),
+		cmocka_unit_test(test_hard_never_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

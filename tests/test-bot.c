@@ -1,0 +1,224 @@
+/* test-bot.c: the core through a fake adapter and clock: whole games, bad input, timers, renames, rooms, restore. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fake.h"
+
+static void
+full_game(const char *cmd)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	struct store_stats st;
+
+	fake_say(f, "#g", "alice", cmd);
+	assert_non_null(fake_session(f, "#g"));
+	assert_non_null(fake_find(f, "Dealing"));
+	fake_say(f, "#g", "alice", "!auto");
+	assert_true(fake_play_out(f, "#g", 200000));
+	assert_non_null(fake_find(f, "Game over"));
+	assert_int_equal(store_stats_get(f->bot->store, "alice", &st), 0);
+	assert_int_equal(st.games, 1);
+	fake_free(f);
+}
+
+static void test_game_classic(void **s) { (void)s; full_game("!play 4 classic"); }
+static void test_game_sevens(void **s) { (void)s; full_game("!play 4 sevens"); }
+static void test_game_family(void **s) { (void)s; full_game("!play 3 family"); }
+static void test_game_pcio(void **s) { (void)s; full_game("!play 4 pcio"); }
+static void test_game_duel(void **s) { (void)s; full_game("!play 2 duel"); }
+
+static void
+test_table_setup(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	struct session *s;
+
+	(void)state;
+	fake_say(f, "#g", "alice", "!new duel");
+	fake_say(f, "#g", "bob", "!join");
+	s = fake_session(f, "#g");
+	assert_int_equal(s->nseats, 2);
+	fake_say(f, "#g", "bob", "!start");
+	assert_non_null(fake_find(f, "only the table's owner"));
+	fake_say(f, "#g", "carol", "!join");
+	assert_non_null(fake_find(f, "full"));
+	fake_say(f, "#g", "alice", "!start");
+	assert_int_equal(s->state, SESS_PLAYING);
+	fake_say(f, "#g", "alice", "!who");
+	assert_non_null(fake_find(f, "to play"));
+	fake_say(f, "#g", "alice", "!abort");
+	assert_null(fake_session(f, "#g"));
+	fake_free(f);
+}
+
+/* Every kind of bad input leaves the game exactly as it was. */
+static void
+test_bad_input(void **state)
+{
+	struct fake *f = fake_new(":memory:", "flood_burst = 100");
+	struct session *s;
+	struct hf_game *before;
+	char big[700];
+	int turn, other;
+
+	(void)state;
+	fake_say(f, "#g", "alice", "!new duel");
+	fake_say(f, "#g", "bob", "!join");
+	fake_say(f, "#g", "alice", "!start");
+	s = fake_session(f, "#g");
+	before = hf_game_clone(s->g);
+	turn = hf_game_turn(s->g);
+	other = 1 - turn;
+	memset(big, 'x', sizeof big);
+	big[0] = '!';
+	big[sizeof big - 1] = '\0';
+	fake_say(f, "#g", "alice", big);
+	assert_non_null(fake_find(f, "too long"));
+	fake_say(f, "#g", "alice", "!dr\xff\xfe" "aw\r\n");
+	fake_say(f, "#g", "alice", "!frobnicate");
+	assert_non_null(fake_find(f, "Unknown command"));
+	fake_say(f, "#g", "mallory", "!draw");
+	assert_non_null(fake_find(f, "no seat"));
+	fake_say(f, "#g", s->seats[other].user_id, "!draw");
+	assert_non_null(fake_find(f, "not your turn"));
+	fake_say(f, "#g", s->seats[turn].user_id, "!discard Z");
+	fake_say(f, "#g", s->seats[turn].user_id, "!meld 9 9 9 9 9 9 9 9 9");
+	fake_say(f, "#g", s->seats[turn].user_id, "!discard");
+	assert_non_null(fake_find(f, "Usage"));
+	assert_true(hf_game_equal(before, s->g));
+	assert_int_equal(s->nactions, 0);
+	/* a flooder is cut off with one warning, others are not */
+	fake_clear(f);
+	hf_game_free(before);
+	fake_free(f);
+
+	f = fake_new(":memory:", "flood_burst = 3");
+	for (int i = 0; i < 10; i++)
+		fake_say(f, "#g", "troll", "!help");
+	assert_int_equal(f->nmsgs, 4);
+	fake_say(f, "#g", "alice", "!help");
+	assert_int_equal(f->nmsgs, 5);
+	fake_free(f);
+}
+
+static void
+test_timers(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	struct session *s;
+	int turn;
+	uint32_t n;
+
+	(void)state;
+	fake_say(f, "#g", "alice", "!new duel");
+	fake_say(f, "#g", "bob", "!join");
+	fake_say(f, "#g", "alice", "!start");
+	s = fake_session(f, "#g");
+	turn = hf_game_turn(s->g);
+	fake_clear(f);
+	fake_advance(f, 59000);
+	assert_null(fake_find(f, "reminder"));
+	fake_advance(f, 2000);
+	assert_non_null(fake_find(f, "reminder"));
+	assert_string_equal(fake_find(f, "reminder")->mention, s->seats[turn].user_id);
+	n = s->nactions;
+	fake_advance(f, 60000);
+	assert_non_null(fake_find(f, "is away"));
+	assert_true(s->seats[turn].away);
+	fake_advance(f, 1);
+	fake_advance(f, 1);
+	assert_true(s->nactions > n);
+	/* typing again takes the seat back */
+	fake_say(f, "#g", s->seats[turn].user_id, "!hand");
+	assert_false(s->seats[turn].away);
+	fake_free(f);
+
+	/* an unstarted table expires */
+	f = fake_new(":memory:", NULL);
+	fake_say(f, "#g", "alice", "!new");
+	fake_advance(f, 601000);
+	assert_null(fake_session(f, "#g"));
+	fake_free(f);
+}
+
+static void
+test_rename_and_rooms(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	struct session *a, *b;
+
+	(void)state;
+	fake_say(f, "#a", "alice", "!play 2 duel");
+	fake_say(f, "#b", "alice", "!play 2 duel");
+	fake_say(f, "#c", "bob", "!play 4 classic");
+	a = fake_session(f, "#a");
+	b = fake_session(f, "#b");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(fake_session(f, "#c"));
+	fake_rename(f, "alice", "alicia");
+	assert_string_equal(a->seats[session_seat_of(a, "alice")].name, "alicia");
+	assert_string_equal(b->seats[session_seat_of(b, "alice")].name, "alicia");
+	fake_dm(f, "alice", "hand");
+	assert_non_null(fake_find(f, "say it in the room"));
+	fake_dm(f, "bob", "hand");
+	assert_non_null(fake_find(f, "Your hand"));
+	fake_free(f);
+}
+
+static void
+test_restore(void **state)
+{
+	char db[] = "/tmp/hf-test-XXXXXX";
+	int fd = mkstemp(db);
+	struct fake *f;
+	struct session *s;
+	struct hf_game *g;
+	uint32_t n;
+
+	(void)state;
+	close(fd);
+	f = fake_new(db, NULL);
+	fake_say(f, "#g", "alice", "!play 4 classic");
+	fake_say(f, "#g", "alice", "!auto");
+	for (int i = 0; i < 40; i++)
+		fake_advance(f, 1);
+	s = fake_session(f, "#g");
+	g = hf_game_clone(s->g);
+	n = s->nactions;
+	assert_true(n > 10);
+	fake_free(f);
+	f = fake_new(db, NULL);
+	s = fake_session(f, "#g");
+	assert_non_null(s);
+	assert_int_equal(s->nactions, n);
+	assert_true(hf_game_equal(g, s->g));
+	hf_game_free(g);
+	fake_free(f);
+	unlink(db);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_setup),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_timers),
+		cmocka_unit_test(test_rename_and_rooms),
+		cmocka_unit_test(test_restore),
+		cmocka_unit_test(test_game_duel),
+		cmocka_unit_test(test_game_classic),
+		cmocka_unit_test(test_game_sevens),
+		cmocka_unit_test(test_game_family),
+		cmocka_unit_test(test_game_pcio),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

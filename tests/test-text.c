@@ -1,0 +1,145 @@
+/* test-text.c: input hygiene, line splitting, the flood limiter and command lookup. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bot.h"
+
+static void
+test_clean(void **state)
+{
+	char s[64];
+
+	(void)state;
+	strcpy(s, "dr\raw\n\x03" "04x\x01");
+	assert_int_equal(text_clean(s), 7);
+	assert_string_equal(s, "draw04x");
+	strcpy(s, "a\xff\xc3(b\xe2\x80\xaeok");
+	text_clean(s);
+	assert_string_equal(s, "a?" "?(bok");
+	assert_true(text_utf8_valid("×♣", strlen("×♣")));
+	assert_false(text_utf8_valid("\xc0\xaf", 2));
+}
+
+static void
+test_cut(void **state)
+{
+	const char *s = "aaaa bbbb ×××";
+
+	(void)state;
+	assert_int_equal(text_cut(s, strlen(s), 100), strlen(s));
+	assert_int_equal(text_cut(s, strlen(s), 10), 9);
+	/* never inside a character */
+	assert_int_equal(text_cut("×××", 6, 3), 2);
+}
+
+struct pieces {
+	char out[8][128];
+	int n;
+};
+
+static void
+collect(void *ctx, const char *m, size_t len)
+{
+	struct pieces *p = ctx;
+	struct rbuf b = { 0 };
+
+	render_finish(&b, m, len, FMT_PLAIN);
+	snprintf(p->out[p->n++], 128, "%s", b.s ? b.s : "");
+	rbuf_free(&b);
+}
+
+static void
+test_split(void **state)
+{
+	struct pieces p = { .n = 0 };
+	const char *m = "alpha beta " MK_RED "gamma delta" MK_END " epsilon zeta eta theta";
+	struct rbuf b = { 0 };
+	int i;
+
+	(void)state;
+	render_split(m, strlen(m), FMT_IRC, 20, collect, &p);
+	assert_true(p.n >= 2);
+	for (i = 0; i < p.n; i++)
+		assert_true(strlen(p.out[i]) <= 20);
+	render_finish(&b, MK_RED "3♥" MK_END " <b>", strlen(MK_RED "3♥" MK_END " <b>"), FMT_HTML);
+	assert_string_equal(b.s, "<font color=\"#cc0000\">3♥</font> &lt;b&gt;");
+	rbuf_reset(&b);
+	render_finish(&b, MK_RED "3" MK_END, 3, FMT_IRC);
+	assert_string_equal(b.s, "\x03" "043\x0f");
+	rbuf_free(&b);
+}
+
+static void
+test_flood(void **state)
+{
+	static struct flood f;
+	int ok = 0, warn = 0, drop = 0, i;
+
+	(void)state;
+	for (i = 0; i < 20; i++)
+		switch (flood_check(&f, "irc", "#a", "bob", 1000, 5, 2000)) {
+		case FLOOD_OK: ok++; break;
+		case FLOOD_WARN: warn++; break;
+		case FLOOD_DROP: drop++; break;
+		}
+	assert_int_equal(ok, 5);
+	assert_int_equal(warn, 1);
+	assert_int_equal(drop, 14);
+	/* someone else is not slowed down */
+	assert_int_equal(flood_check(&f, "irc", "#a", "carol", 1000, 5, 2000), FLOOD_OK);
+	/* tokens come back with time */
+	assert_int_equal(flood_check(&f, "irc", "#a", "bob", 3100, 5, 2000), FLOOD_OK);
+}
+
+static void
+test_lookup(void **state)
+{
+	char why[256];
+
+	(void)state;
+	assert_string_equal(cmd_find("draw", why, sizeof why)->name, "draw");
+	assert_string_equal(cmd_find("D", why, sizeof why)->name, "draw");
+	assert_string_equal(cmd_find("disc", why, sizeof why)->name, "discard");
+	assert_null(cmd_find("s", why, sizeof why));
+	assert_non_null(strstr(why, "ambiguous"));
+	assert_null(cmd_find("drwa", why, sizeof why));
+	assert_non_null(strstr(why, "did you mean draw"));
+}
+
+static void
+test_every_command_has_alias(void **state)
+{
+	const struct cmd_entry *const *t;
+	size_t n, i, j;
+
+	(void)state;
+	t = cmd_table(&n);
+	for (i = 0; i < n; i++) {
+		assert_non_null(t[i]->alias);
+		assert_true(strlen(t[i]->alias) < strlen(t[i]->name) || strlen(t[i]->alias) <= 2);
+		for (j = 0; j < n; j++)
+			if (i != j) {
+				assert_string_not_equal(t[i]->alias, t[j]->alias);
+				assert_string_not_equal(t[i]->alias, t[j]->name);
+			}
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clean),
+		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_flood),
+		cmocka_unit_test(test_lookup),
+		cmocka_unit_test(test_every_command_has_alias),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
