@@ -144,6 +144,8 @@ struct hf_rules {
 	/* the end */
 	uint8_t  rounds;                          /* 0 = play to target */
 	int32_t  target;                          /* 0 = play a fixed number of rounds */
+	/* added by the engine branch (fields the table needed that were missing) */
+	bool     ask_before_meld;                 /* the ask must come before the player melds this turn */
 };
 
 /* The five presets, by name: "classic", "sevens", "family", "pcio", "duel". NULL if unknown. */
@@ -365,6 +367,9 @@ struct hf_view {
 	struct hf_sheet last_sheet[HF_MAX_SIDES]; /* the last round scored */
 	int8_t   winner;                          /* side, -1 tie, -2 not over */
 	uint8_t  last_discard_seat;
+	/* added by the engine branch: public facts a sampled game needs */
+	uint8_t  first_player;                    /* the seat that started this round */
+	int32_t  deal_bonus[HF_MAX_SIDES];        /* deal bonus earned this round, per side */
 };
 
 void hf_game_view(const struct hf_game *g, int seat, struct hf_view *v);
