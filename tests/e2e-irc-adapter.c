@@ -281,7 +281,8 @@ teardown_server(void **state)
 {
 	struct ctx *c = *state;
 
-	ircserver_free(&c->srv);
+	if (c != NULL)
+		ircserver_free(&c->srv);
 	return 0;
 }
 
@@ -441,6 +442,67 @@ test_ngircd_flood(void **state)
 	host_stop(&h);
 }
 
+static int
+setup_inspircd(void **state)
+{
+	static struct ctx c;
+
+	if (!ircserver_available("inspircd"))
+		return -1;
+	memset(&c, 0, sizeof c);
+	if (ircserver_init(&c.srv, "inspircd") != 0 || ircserver_start(&c.srv) != 0)
+		return -1;
+	snprintf(c.port, sizeof c.port, "%d", c.srv.tls_port);
+	*state = &c;
+	return 0;
+}
+
+static void
+test_inspircd_tls(void **state)
+{
+	struct ctx *c = *state;
+	struct adapter_cfg cfg;
+	struct host h;
+	struct ircclient alice;
+	char line[1024], ca[512];
+
+	ircserver_path(&c->srv, "ca.pem", ca, sizeof ca);
+	base_cfg(&cfg, c, "HFTls");
+	cfg.values[0] = "localhost";        /* the name in the certificate (and SNI) */
+	cfg.values[2] = "yes";
+	cfg_set(&cfg, "ca_file", ca);
+	cfg_set(&cfg, "private", "privmsg");
+	assert_int_equal(host_start(&h, &cfg), 0);
+	assert_true(run_until(&h, 15000, ups_at_least, 1));
+	alice.pump = pump;
+	alice.pump_ctx = &h;
+	assert_int_equal(ircclient_connect(&alice, c->srv.port, "alice"), 0);
+	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
+	ircclient_send(&alice, "PRIVMSG #cards :!ping");
+	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "PRIVMSG alice :hand of nick:alice", NULL), 0);
+	/* bot mode from ISUPPORT BOT= was set */
+	ircclient_send(&alice, "WHOIS HFTls");
+	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, " 335 ", NULL), 0);
+	ircclient_close(&alice);
+	host_stop(&h);
+}
+
+static void
+test_inspircd_tls_untrusted(void **state)
+{
+	struct ctx *c = *state;
+	struct adapter_cfg cfg;
+	struct host h;
+
+	/* the same server without its CA: the certificate check must refuse it */
+	base_cfg(&cfg, c, "HFNoCa");
+	cfg.values[0] = "localhost";
+	cfg.values[2] = "yes";
+	assert_int_equal(host_start(&h, &cfg), 0);
+	assert_false(run_until(&h, 3000, ups_at_least, 1));
+	host_stop(&h);
+}
+
 int
 main(void)
 {
@@ -450,5 +512,12 @@ main(void)
 		cmocka_unit_test(test_ngircd_flood),
 	};
 
-	return cmocka_run_group_tests_name("irc adapter vs ngircd", ngircd, setup_ngircd, teardown_server);
+	const struct CMUnitTest inspircd[] = {
+		cmocka_unit_test(test_inspircd_tls),
+		cmocka_unit_test(test_inspircd_tls_untrusted),
+	};
+	int rc = cmocka_run_group_tests_name("irc adapter vs ngircd", ngircd, setup_ngircd, teardown_server);
+
+	return rc + cmocka_run_group_tests_name("irc adapter vs InspIRCd over TLS", inspircd, setup_inspircd,
+	                                        teardown_server);
 }

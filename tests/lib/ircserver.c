@@ -216,7 +216,8 @@ start_inspircd(struct ircserver *s)
 	    "<module name=\"cap\">\n<module name=\"ircv3\">\n<module name=\"ircv3_servertime\">\n"
 	    "<module name=\"ircv3_batch\">\n<module name=\"ircv3_capnotify\">\n<module name=\"ircv3_ctctags\">\n"
 	    "<module name=\"ircv3_accounttag\">\n<module name=\"ircv3_msgid\">\n<module name=\"botmode\">\n"
-	    "<module name=\"services_account\">\n<module name=\"sasl\">\n<module name=\"sslinfo\">\n"
+	    "<module name=\"services_account\">\n<module name=\"sasl\">\n<sasl target=\"services.test\">\n"
+	    "<module name=\"sslinfo\">\n"
 	    "<module name=\"hidechans\">\n",
 	    s->dir, s->dir, s->dir, s->port, s->tls_port, s->dir, s->dir, s->dir);
 	if (s->services)
@@ -225,8 +226,7 @@ start_inspircd(struct ircserver *s)
 		    "<bind address=\"127.0.0.1\" port=\"%d\" type=\"servers\">\n"
 		    "<link name=\"services.test\" ipaddr=\"127.0.0.1\" port=\"%d\" allowmask=\"127.0.0.0/8\" "
 		    "sendpass=\"linkpass\" recvpass=\"linkpass\">\n"
-		    "<uline server=\"services.test\" silent=\"yes\">\n"
-		    "<sasl target=\"services.test\">\n",
+		    "<uline server=\"services.test\" silent=\"yes\">\n",
 		    s->link_port, s->link_port);
 	if (n < 0 || (size_t)n >= sizeof conf || write_file(s, "inspircd.conf", conf) != 0)
 		return -1;
