@@ -87,6 +87,8 @@ struct adapter {
 	struct http *http;
 	void *host;                /* the bot's; opaque to the adapter */
 	void *priv;                /* the adapter's */
+	unsigned caps_off;         /* ADAPTER_CAP_* this instance turned off in init (IRC colors=no):
+	                            * the bot uses ops->caps & ~caps_off */
 };
 
 /* ---- what an adapter may call (implemented in bot/) ---- */

@@ -4,12 +4,13 @@
 #include "bot.h"
 
 extern const struct adapter_ops console_adapter_ops;
+extern const struct adapter_ops irc_adapter_ops;
 extern const struct adapter_ops matrix_adapter_ops;
 
 static const struct adapter_ops *const adapter_table[] = {
 	&console_adapter_ops,
+	&irc_adapter_ops,
 	&matrix_adapter_ops,
-	/* one line per adapter type: &irc_adapter_ops, &matrix_adapter_ops, ... */
 };
 
 const struct adapter_ops *

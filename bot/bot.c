@@ -137,9 +137,10 @@ bot_flush(struct bot *b)
 		struct reply *r = &b->replies[i];
 		const struct adapter_ops *ops = r->ad->ops;
 		const char *line = r->markup, *nl;
+		unsigned caps = ops->caps & ~r->ad->caps_off;   /* an instance may turn caps off (IRC colors=no) */
 
 		fc.r = r;
-		fc.fmt = (ops->caps & ADAPTER_CAP_HTML) ? FMT_HTML : (ops->caps & ADAPTER_CAP_COLOR) ? FMT_IRC : FMT_PLAIN;
+		fc.fmt = (caps & ADAPTER_CAP_HTML) ? FMT_HTML : (caps & ADAPTER_CAP_COLOR) ? FMT_IRC : FMT_PLAIN;
 		while (*line != '\0') {
 			nl = strchr(line, '\n');
 			size_t len = nl ? (size_t)(nl - line) : strlen(line);

@@ -1,0 +1,136 @@
+/* irc.h: the IRC adapter's internal header: line parser, text cleaning and splitting, token bucket. */
+#ifndef HF_IRC_INTERNAL_H
+#define HF_IRC_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ------------------------------------------------------------------ parse.c */
+#define IRC_MAX_PARAMS 15
+#define IRC_MAX_TAGS   32
+#define IRC_MAX_LINE   512           /* the message proper, CR LF included */
+#define IRC_MAX_TAGS_LEN 8191        /* IRCv3 message-tags: "@...;... " at most */
+#define IRC_MAX_WIRE   (IRC_MAX_TAGS_LEN + IRC_MAX_LINE)
+
+struct irc_tag {
+	const char *key;
+	const char *value;               /* unescaped; "" when absent */
+};
+
+/* One line, tokenised in place (after suckless ii): every pointer points
+ * into the buffer given to irc_parse. */
+struct irc_msg {
+	struct irc_tag tags[IRC_MAX_TAGS];
+	int ntags;
+	const char *nick;                /* source: nick or server name; NULL if none */
+	const char *user;                /* NULL if absent */
+	const char *host;                /* NULL if absent */
+	const char *command;             /* upper-cased in place */
+	const char *params[IRC_MAX_PARAMS];
+	int nparams;
+};
+
+/* Parses one line (no CR LF) of len bytes in buf, which it modifies.
+ * -1 if the line is not a valid message (empty, NUL inside, too long, no command). */
+int         irc_parse(char *buf, size_t len, struct irc_msg *m);
+/* The value of tag key, or NULL if the message has none. */
+const char *irc_parse_tag(const struct irc_msg *m, const char *key);
+/* A "time" tag (2024-01-31T12:34:56.789Z) as Unix milliseconds; 0 if invalid. */
+int64_t     irc_parse_time(const char *s);
+/* RFC 1459 case mapping into dst (NUL-terminated, cut to dstlen). */
+void        irc_parse_casefold(char *dst, size_t dstlen, const char *src);
+
+/* ------------------------------------------------------------------ text.c */
+/* Incoming text for the bot: invalid UTF-8 becomes '?', every control
+ * character and mIRC formatting code (colours with their digits) is dropped.
+ * Writes at most dstlen-1 bytes (on a character boundary) and returns them. */
+size_t irc_text_in(char *dst, size_t dstlen, const char *src);
+/* Outgoing text: like irc_text_in but keeps mIRC formatting codes when
+ * colors is true (the bot added them); CR, LF, NUL and CTCP \1 never pass. */
+size_t irc_text_out(char *dst, size_t dstlen, const char *src, bool colors);
+bool   irc_text_utf8_ok(const char *s, size_t len);
+
+/* ------------------------------------------------------------------ split.c */
+/* Length of the next piece of s (len bytes) that fits in max bytes: cut on a
+ * UTF-8 boundary, at the last space if there is one in the second half.
+ * Never 0 when len > 0 and max >= 4. */
+size_t irc_split(const char *s, size_t len, size_t max);
+
+/* ------------------------------------------------------------------ bucket.c */
+/* A token bucket kept as a virtual clock (RFC 1459 8.10 style): each line
+ * costs rate_ms; up to burst lines may go at once. */
+struct irc_bucket {
+	int64_t next;                    /* virtual time when the bucket is full again */
+	int64_t rate_ms;
+	int burst;
+};
+
+void    irc_bucket_init(struct irc_bucket *b, int burst, int64_t rate_ms);
+/* Milliseconds until one line may be sent (0: now). */
+int64_t irc_bucket_wait(const struct irc_bucket *b, int64_t now);
+/* Spends one line (call only when irc_bucket_wait said 0). */
+void    irc_bucket_take(struct irc_bucket *b, int64_t now);
+
+/* ------------------------------------------------------------------ base64.c */
+/* Standard base64 of len bytes into dst (dstlen >= 4*((len+2)/3)+1); -1 if too small. */
+int irc_base64(char *dst, size_t dstlen, const unsigned char *src, size_t len);
+
+#endif
+
+/* ------------------------------------------------------------------ queue.c */
+/* Output queues, one per target (channel or nick), served round-robin so
+ * that one busy channel or player cannot starve the others. */
+struct irc_qline;
+struct irc_qtarget;
+
+struct irc_queue {
+	struct irc_qtarget *head, *tail;  /* targets with lines, in serving order */
+	size_t lines;
+	size_t max_per_target;
+};
+
+void   irc_queue_init(struct irc_queue *q, size_t max_per_target);
+/* Appends a wire line (no CR LF) for target; -1 if that target's queue is full. */
+int    irc_queue_push(struct irc_queue *q, const char *target, const char *line, size_t len);
+/* Lines waiting for target. */
+size_t irc_queue_count(const struct irc_queue *q, const char *target);
+/* Takes the next line into buf (NUL-terminated); its length, 0 if none. */
+size_t irc_queue_pop(struct irc_queue *q, char *buf, size_t buflen);
+void   irc_queue_clear(struct irc_queue *q);
+
+/* ------------------------------------------------------------------ users.c */
+/* The users the adapter can see (in its channels, or who spoke to it), to
+ * turn a nick into a stable user id and back.  Ids: "acct:<account>" when
+ * services told us the account, else "nick:<nick when first seen>",
+ * both case-folded. */
+#define IRC_MAX_USERS 8192
+
+struct irc_user {
+	char nick[64];                   /* as shown */
+	char key[64];                    /* case-folded nick */
+	char account[64];                /* case-folded services account; "" if unknown */
+	char first[64];                  /* case-folded nick when first seen */
+	uint64_t chans;                  /* bit i: in the adapter's channel i */
+};
+
+struct irc_users {
+	struct irc_user *v;
+	size_t n, cap;
+};
+
+struct irc_user *irc_users_find(struct irc_users *u, const char *nick);
+/* Finds or adds nick (NULL if the table is full). */
+struct irc_user *irc_users_get(struct irc_users *u, const char *nick);
+void   irc_users_remove(struct irc_users *u, struct irc_user *p);
+/* Renames; the first-seen nick (and so a nick-based id) stays. */
+void   irc_users_rename(struct irc_users *u, struct irc_user *p, const char *newnick);
+/* Account "*" or "" means logged out. */
+void   irc_users_set_account(struct irc_user *p, const char *account);
+/* Writes the user's id into buf. */
+void   irc_users_id(const struct irc_user *p, char *buf, size_t len);
+/* The nick to reach id at: NULL if no visible user has it. */
+const char *irc_users_nick_for(struct irc_users *u, const char *id);
+/* Forgets channel bit i (and users left in no channel); for every user. */
+void   irc_users_part_all(struct irc_users *u, int chan);
+void   irc_users_clear(struct irc_users *u);

@@ -1,0 +1,139 @@
+/* users.c: the users an IRC connection can see, and their stable ids (services account, else first nick). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "irc.h"
+
+static void
+copy(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src);
+}
+
+struct irc_user *
+irc_users_find(struct irc_users *u, const char *nick)
+{
+	char key[64];
+
+	irc_parse_casefold(key, sizeof key, nick);
+	for (size_t i = 0; i < u->n; i++)
+		if (strcmp(u->v[i].key, key) == 0)
+			return &u->v[i];
+	return NULL;
+}
+
+struct irc_user *
+irc_users_get(struct irc_users *u, const char *nick)
+{
+	struct irc_user *p;
+
+	if ((p = irc_users_find(u, nick)) != NULL)
+		return p;
+	if (u->n == u->cap) {
+		size_t cap = u->cap ? u->cap * 2 : 64;
+		struct irc_user *v;
+
+		if (u->n >= IRC_MAX_USERS || (v = realloc(u->v, cap * sizeof *v)) == NULL)
+			return NULL;
+		u->v = v;
+		u->cap = cap;
+	}
+	p = &u->v[u->n++];
+	memset(p, 0, sizeof *p);
+	copy(p->nick, sizeof p->nick, nick);
+	irc_parse_casefold(p->key, sizeof p->key, nick);
+	/* a newcomer wearing the first nick of someone still here must not pass for them */
+	copy(p->first, sizeof p->first, p->key);
+	for (size_t i = 0; i + 1 < u->n; i++)
+		if (strcmp(u->v[i].first, p->first) == 0) {
+			snprintf(p->first, sizeof p->first, "%.40s~%zu", p->key, u->n);
+			break;
+		}
+	return p;
+}
+
+void
+irc_users_remove(struct irc_users *u, struct irc_user *p)
+{
+	size_t i = (size_t)(p - u->v);
+
+	if (i >= u->n)
+		return;
+	u->v[i] = u->v[--u->n];
+}
+
+void
+irc_users_rename(struct irc_users *u, struct irc_user *p, const char *newnick)
+{
+	struct irc_user *other = irc_users_find(u, newnick);
+
+	/* a stale entry for the new nick (missed QUIT) gives way */
+	if (other != NULL && other != p) {
+		size_t pi = (size_t)(p - u->v);
+
+		irc_users_remove(u, other);
+		/* the removal may have moved p into other's slot */
+		if (pi == u->n)
+			p = other;
+	}
+	copy(p->nick, sizeof p->nick, newnick);
+	irc_parse_casefold(p->key, sizeof p->key, newnick);
+}
+
+void
+irc_users_set_account(struct irc_user *p, const char *account)
+{
+	if (account == NULL || strcmp(account, "*") == 0 || strcmp(account, "0") == 0)
+		account = "";
+	irc_parse_casefold(p->account, sizeof p->account, account);
+}
+
+void
+irc_users_id(const struct irc_user *p, char *buf, size_t len)
+{
+	if (p->account[0] != '\0')
+		snprintf(buf, len, "acct:%s", p->account);
+	else
+		snprintf(buf, len, "nick:%s", p->first);
+}
+
+const char *
+irc_users_nick_for(struct irc_users *u, const char *id)
+{
+	char key[64];
+
+	if (strncmp(id, "acct:", 5) == 0) {
+		irc_parse_casefold(key, sizeof key, id + 5);
+		for (size_t i = 0; i < u->n; i++)
+			if (strcmp(u->v[i].account, key) == 0)
+				return u->v[i].nick;
+		return NULL;
+	}
+	if (strncmp(id, "nick:", 5) == 0) {
+		irc_parse_casefold(key, sizeof key, id + 5);
+		for (size_t i = 0; i < u->n; i++)
+			if (u->v[i].account[0] == '\0' && strcmp(u->v[i].first, key) == 0)
+				return u->v[i].nick;
+	}
+	return NULL;
+}
+
+void
+irc_users_part_all(struct irc_users *u, int chan)
+{
+	for (size_t i = 0; i < u->n;) {
+		u->v[i].chans &= ~(UINT64_C(1) << chan);
+		if (u->v[i].chans == 0)
+			irc_users_remove(u, &u->v[i]);
+		else
+			i++;
+	}
+}
+
+void
+irc_users_clear(struct irc_users *u)
+{
+	free(u->v);
+	memset(u, 0, sizeof *u);
+}

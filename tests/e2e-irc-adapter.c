@@ -1,0 +1,533 @@
+/* e2e-irc-adapter.c: the IRC adapter alone against real servers (ngircd; InspIRCd over TLS with Atheme), the bot replaced by an echo host. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "adapter.h"
+#include "http.h"
+#include "ircclient.h"
+#include "ircserver.h"
+#include "loop.h"
+
+extern const struct adapter_ops irc_adapter_ops;
+
+/* ------------------------------------------------------------------ a fake bot host */
+
+struct adapter_cfg {
+	const char *keys[32];
+	const char *values[32];
+	int n;
+};
+
+struct host {
+	struct loop *loop;
+	struct http *http;
+	struct adapter a;
+	char events[4096][160];
+	int nevents;
+	int ups, downs;
+	char self[64];          /* the last name given by adapter_set_self */
+};
+
+static void
+cfg_set(struct adapter_cfg *c, const char *key, const char *value)
+{
+	c->keys[c->n] = key;
+	c->values[c->n] = value;
+	c->n++;
+}
+
+const char *
+adapter_cfg_get(struct adapter_cfg *cfg, const char *key, const char *def)
+{
+	for (int i = 0; i < cfg->n; i++)
+		if (strcmp(cfg->keys[i], key) == 0)
+			return cfg->values[i];
+	return def;
+}
+
+int
+adapter_cfg_bool(struct adapter_cfg *cfg, const char *key, bool def, bool *out, char *err, size_t errlen)
+{
+	const char *v = adapter_cfg_get(cfg, key, NULL);
+
+	if (v == NULL)
+		*out = def;
+	else if (strcmp(v, "yes") == 0 || strcmp(v, "true") == 0)
+		*out = true;
+	else if (strcmp(v, "no") == 0 || strcmp(v, "false") == 0)
+		*out = false;
+	else {
+		snprintf(err, errlen, "%s: not a boolean", key);
+		return -1;
+	}
+	return 0;
+}
+
+int
+adapter_cfg_int(struct adapter_cfg *cfg, const char *key, long def, long min, long max, long *out,
+                char *err, size_t errlen)
+{
+	const char *v = adapter_cfg_get(cfg, key, NULL);
+
+	*out = v != NULL ? strtol(v, NULL, 10) : def;
+	if (*out < min || *out > max) {
+		snprintf(err, errlen, "%s: out of range", key);
+		return -1;
+	}
+	return 0;
+}
+
+void
+adapter_cfg_error(struct adapter_cfg *cfg, const char *key, char *err, size_t errlen, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	(void)cfg;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "test: [irc test] %s: %s", key, msg);
+}
+
+int
+adapter_read_secret(const char *path, char *buf, size_t len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL || fgets(buf, (int)len, f) == NULL) {
+		snprintf(err, errlen, "cannot read %s", path);
+		if (f != NULL)
+			fclose(f);
+		return -1;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\r\n")] = '\0';
+	return 0;
+}
+
+int adapter_state_get(struct adapter *a, const char *key, char *buf, size_t len) { (void)a; (void)key; (void)buf; (void)len; return -1; }
+int adapter_state_set(struct adapter *a, const char *key, const char *value) { (void)a; (void)key; (void)value; return 0; }
+int adapter_state_del(struct adapter *a, const char *key) { (void)a; (void)key; return 0; }
+int
+adapter_state_each(struct adapter *a, const char *prefix, void (*fn)(void *, const char *, const char *), void *ctx)
+{
+	(void)a; (void)prefix; (void)fn; (void)ctx;
+	return 0;
+}
+
+void
+adapter_log(struct adapter *a, int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)a;
+	if (level > LOG_LVL_INFO && getenv("HF_IRC_DEBUG") == NULL)
+		return;
+	va_start(ap, fmt);
+	fprintf(stderr, "<%d>irc: ", level);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void
+adapter_set_self(struct adapter *a, const char *name)
+{
+	struct host *h = a->host;
+
+	snprintf(h->self, sizeof h->self, "%s", name);
+}
+
+/* The echo bot: "!ping" -> a private "hand" line; "!who" -> a room line. */
+void
+adapter_emit(struct adapter *a, const struct bot_event *ev)
+{
+	struct host *h = a->host;
+	static const char *names[] = { "?", "MESSAGE", "JOIN", "LEAVE", "RENAME", "UP", "DOWN", "SEND_FAILED" };
+	struct adapter_msg m;
+	char text[400];
+
+	if (h->nevents < 4096)
+		snprintf(h->events[h->nevents++], sizeof h->events[0], "%s %s %s %s %s%s%s", names[ev->type],
+		         ev->room ? ev->room : "-", ev->user_id ? ev->user_id : "-", ev->user_name ? ev->user_name : "-",
+		         ev->text ? ev->text : "-", ev->direct ? " direct" : "", ev->notice ? " notice" : "");
+	if (ev->type == BOT_EV_UP)
+		h->ups++;
+	if (ev->type == BOT_EV_DOWN)
+		h->downs++;
+	if (ev->type != BOT_EV_MESSAGE || ev->notice)
+		return;
+	memset(&m, 0, sizeof m);
+	if (strcmp(ev->text, "!ping") == 0) {
+		snprintf(text, sizeof text, "hand of %s: A\xc3\x97" "2 K\xc3\x97" "3 JK", ev->user_id);
+		m.kind = MSG_PRIVATE;
+		m.room = ev->room;
+		m.user_id = ev->user_id;
+		m.text = text;
+		a->ops->send(a, &m);
+	} else if (strcmp(ev->text, "!who") == 0 && ev->room != NULL) {
+		snprintf(text, sizeof text, "\x02%s\x0f is %s\r\nKICK #x", ev->user_name, ev->user_id);
+		m.kind = MSG_ROOM;
+		m.room = ev->room;
+		m.text = text;
+		a->ops->send(a, &m);
+	} else if (strcmp(ev->text, "!long") == 0 && ev->room != NULL) {
+		char big[1200];
+		size_t n = 0;
+
+		while (n + 8 < sizeof big) {
+			memcpy(big + n, "\xe2\x99\xa3" "10 ", 6);
+			n += 6;
+		}
+		big[n] = '\0';
+		m.kind = MSG_ROOM;
+		m.room = ev->room;
+		m.text = big;
+		a->ops->send(a, &m);
+	}
+}
+
+static void
+pump(void *ctx)
+{
+	struct host *h = ctx;
+
+	loop_run_once(h->loop, 0);
+}
+
+static int
+host_start(struct host *h, struct adapter_cfg *cfg)
+{
+	char err[256];
+
+	memset(h, 0, sizeof *h);
+	h->loop = loop_new();
+	h->http = http_new(h->loop);
+	h->a.ops = &irc_adapter_ops;
+	snprintf(h->a.id, sizeof h->a.id, "irc/test");
+	snprintf(h->a.name, sizeof h->a.name, "test");
+	h->a.loop = h->loop;
+	h->a.http = h->http;
+	h->a.host = h;
+	if (irc_adapter_ops.init(&h->a, cfg, err, sizeof err) != 0) {
+		fprintf(stderr, "init: %s\n", err);
+		return -1;
+	}
+	return irc_adapter_ops.start(&h->a);
+}
+
+static void
+host_stop(struct host *h)
+{
+	irc_adapter_ops.stop(&h->a, "test over");
+	irc_adapter_ops.free(&h->a);
+	http_free(h->http);
+	loop_free(h->loop);
+}
+
+/* Runs the loop until cond(h) or timeout. */
+static bool
+run_until(struct host *h, int ms, bool (*cond)(struct host *, int), int arg)
+{
+	int64_t end = ircclient_now_us() + (int64_t)ms * 1000;
+
+	while (ircclient_now_us() < end) {
+		if (cond(h, arg))
+			return true;
+		loop_run_once(h->loop, 20);
+	}
+	return cond(h, arg);
+}
+
+static bool
+ups_at_least(struct host *h, int n)
+{
+	return h->ups >= n;
+}
+
+static bool
+has_event(struct host *h, const char *s)
+{
+	for (int i = 0; i < h->nevents; i++)
+		if (strstr(h->events[i], s) != NULL)
+			return true;
+	return false;
+}
+
+/* ------------------------------------------------------------------ ngircd */
+
+struct ctx {
+	struct ircserver srv;
+	char port[16];
+};
+
+static int
+setup_ngircd(void **state)
+{
+	static struct ctx c;
+
+	if (!ircserver_available("ngircd"))
+		return -1;
+	memset(&c, 0, sizeof c);
+	if (ircserver_init(&c.srv, "ngircd") != 0 || ircserver_start(&c.srv) != 0)
+		return -1;
+	snprintf(c.port, sizeof c.port, "%d", c.srv.port);
+	*state = &c;
+	return 0;
+}
+
+static int
+teardown_server(void **state)
+{
+	struct ctx *c = *state;
+
+	if (c != NULL)
+		ircserver_free(&c->srv);
+	return 0;
+}
+
+static void
+base_cfg(struct adapter_cfg *cfg, struct ctx *c, const char *nick)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg_set(cfg, "server", "127.0.0.1");
+	cfg_set(cfg, "port", c->port);
+	cfg_set(cfg, "tls", "no");
+	cfg_set(cfg, "nick", nick);
+	cfg_set(cfg, "channels", "#cards, #other");
+	cfg_set(cfg, "flood_burst", "5");
+	cfg_set(cfg, "flood_rate", "300");
+	cfg_set(cfg, "join_on_invite", "yes");
+	cfg_set(cfg, "ping_interval", "5");
+	cfg_set(cfg, "ping_timeout", "5");
+	cfg_set(cfg, "reconnect_max", "4");
+}
+
+static void
+test_ngircd_basics(void **state)
+{
+	struct ctx *c = *state;
+	struct adapter_cfg cfg;
+	struct host h;
+	struct ircclient alice, squatter;
+	char line[1024];
+
+	/* someone already holds the nick: the adapter must take another */
+	squatter.pump = NULL;
+	assert_int_equal(ircclient_connect(&squatter, c->srv.port, "HFBot"), 0);
+	base_cfg(&cfg, c, "HFBot");
+	assert_int_equal(host_start(&h, &cfg), 0);
+	assert_true(run_until(&h, 15000, ups_at_least, 1));
+
+	alice.pump = pump;
+	alice.pump_ctx = &h;
+	assert_int_equal(ircclient_connect(&alice, c->srv.port, "alice"), 0);
+	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
+	assert_true(ircclient_saw(&alice, " 353 ", "HFBot_"));
+	assert_string_equal(h.self, "HFBot_");   /* the bot answers to the nick it got */
+	ircclient_send(&alice, "PRIVMSG #cards :!ping");
+	/* the private line goes by NOTICE (the default), to alice only */
+	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "NOTICE alice :hand of nick:alice", NULL), 0);
+	assert_non_null(strstr(line, "A\xc3\x97" "2"));
+	/* CR LF in bot text never makes a second command; formatting kept */
+	ircclient_send(&alice, "PRIVMSG #cards :!who");
+	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "PRIVMSG #cards :\x02" "alice\x0f is nick:alice", NULL), 0);
+	assert_non_null(strstr(line, "KICK #x"));
+	/* a long line is split under 512 bytes, on character boundaries */
+	ircclient_send(&alice, "PRIVMSG #cards :!long");
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(ircclient_wait(&alice, 8000, line, sizeof line, "PRIVMSG #cards :", "10", NULL), 0);
+		assert_true(strlen(line) + 2 <= 512);
+		assert_true(strncmp(line + strlen(line) - 2, "10", 2) == 0 || line[strlen(line) - 1] == '3');
+	}
+	/* CTCP VERSION answered by NOTICE; a NOTICE is passed on as such and never answered */
+	ircclient_send(&alice, "PRIVMSG HFBot_ :\001VERSION\001");
+	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "NOTICE alice :\001VERSION handfoot", NULL), 0);
+	ircclient_send(&alice, "NOTICE HFBot_ :!ping");
+	ircclient_send(&alice, "PRIVMSG HFBot_ :\x03" "4!pi\x0fng");
+	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "NOTICE alice :hand of nick:alice", NULL), 0);
+	assert_true(has_event(&h, "MESSAGE - nick:alice alice !ping direct notice"));
+	assert_true(has_event(&h, "MESSAGE - nick:alice alice !ping direct"));
+	/* a nick change keeps the id */
+	ircclient_send(&alice, "NICK alice2");
+	ircclient_send(&alice, "PRIVMSG #cards :!ping");
+	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "NOTICE alice2 :hand of nick:alice", NULL), 0);
+	assert_true(has_event(&h, "RENAME - nick:alice alice2 alice2"));
+	/* someone taking the old nick is not alice */
+	{
+		struct ircclient mallory;
+
+		mallory.pump = pump;
+		mallory.pump_ctx = &h;
+		assert_int_equal(ircclient_connect(&mallory, c->srv.port, "alice"), 0);
+		assert_int_equal(ircclient_join(&mallory, "#cards"), 0);
+		ircclient_send(&mallory, "PRIVMSG #cards :!who");
+		assert_int_equal(ircclient_wait(&mallory, 5000, line, sizeof line, "PRIVMSG #cards :", "alice\x0f is nick:alice~", NULL), 0);
+		ircclient_close(&mallory);
+	}
+	/* invited: joins */
+	assert_int_equal(ircclient_join(&alice, "#invited"), 0);
+	ircclient_send(&alice, "INVITE HFBot_ #invited");
+	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "JOIN", "#invited", "HFBot_", NULL), 0);
+	assert_int_equal(h.downs, 0);
+	ircclient_close(&alice);
+	ircclient_close(&squatter);
+	host_stop(&h);
+}
+
+static void
+test_ngircd_restart(void **state)
+{
+	struct ctx *c = *state;
+	struct adapter_cfg cfg;
+	struct host h;
+	struct ircclient bob;
+	char line[1024];
+
+	base_cfg(&cfg, c, "HFRestart");
+	assert_int_equal(host_start(&h, &cfg), 0);
+	assert_true(run_until(&h, 15000, ups_at_least, 1));
+	/* the server dies: DOWN, then back with backoff, rejoined, UP again */
+	ircserver_stop(&c->srv, true);
+	{
+		int64_t end = ircclient_now_us() + 10000000;
+
+		while (h.downs == 0 && ircclient_now_us() < end)
+			loop_run_once(h.loop, 20);
+	}
+	assert_int_equal(h.downs, 1);
+	assert_int_equal(ircserver_start(&c->srv), 0);
+	assert_true(run_until(&h, 30000, ups_at_least, 2));
+	bob.pump = pump;
+	bob.pump_ctx = &h;
+	assert_int_equal(ircclient_connect(&bob, c->srv.port, "bob"), 0);
+	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
+	ircclient_send(&bob, "PRIVMSG #cards :!who");
+	assert_int_equal(ircclient_wait(&bob, 5000, line, sizeof line, "PRIVMSG #cards :", "bob\x0f is nick:bob", NULL), 0);
+	ircclient_close(&bob);
+	host_stop(&h);
+}
+
+static void
+test_ngircd_flood(void **state)
+{
+	struct ctx *c = *state;
+	struct adapter_cfg cfg;
+	struct host h;
+	struct ircclient flooder, carol;
+	char line[1024], *burst;
+	size_t len = 0;
+
+	base_cfg(&cfg, c, "HFFlood");
+	assert_int_equal(host_start(&h, &cfg), 0);
+	assert_true(run_until(&h, 15000, ups_at_least, 1));
+	flooder.pump = carol.pump = pump;
+	flooder.pump_ctx = carol.pump_ctx = &h;
+	assert_int_equal(ircclient_connect(&flooder, c->srv.port, "flooder"), 0);
+	assert_int_equal(ircclient_join(&flooder, "#cards"), 0);
+	assert_int_equal(ircclient_connect(&carol, c->srv.port, "carol"), 0);
+	assert_int_equal(ircclient_join(&carol, "#cards"), 0);
+	/* 1000 commands at once, each asking for a private reply */
+	burst = malloc(1000 * 32);
+	for (int i = 0; i < 1000; i++)
+		len += (size_t)sprintf(burst + len, "PRIVMSG #cards :!ping\r\n");
+	assert_int_equal(ircclient_send_raw(&flooder, burst, len), 0);
+	free(burst);
+	ircclient_drain(&flooder, 1000);
+	/* carol is still answered, soon: her target is served in turn */
+	ircclient_send(&carol, "PRIVMSG #cards :!who");
+	assert_int_equal(ircclient_wait(&carol, 20000, line, sizeof line, "PRIVMSG #cards :", "carol\x0f is nick:carol", NULL), 0);
+	assert_int_equal(h.downs, 0);
+	ircclient_close(&flooder);
+	ircclient_close(&carol);
+	host_stop(&h);
+}
+
+static int
+setup_inspircd(void **state)
+{
+	static struct ctx c;
+
+	if (!ircserver_available("inspircd"))
+		return -1;
+	memset(&c, 0, sizeof c);
+	if (ircserver_init(&c.srv, "inspircd") != 0 || ircserver_start(&c.srv) != 0)
+		return -1;
+	snprintf(c.port, sizeof c.port, "%d", c.srv.tls_port);
+	*state = &c;
+	return 0;
+}
+
+static void
+test_inspircd_tls(void **state)
+{
+	struct ctx *c = *state;
+	struct adapter_cfg cfg;
+	struct host h;
+	struct ircclient alice;
+	char line[1024], ca[512];
+
+	ircserver_path(&c->srv, "ca.pem", ca, sizeof ca);
+	base_cfg(&cfg, c, "HFTls");
+	cfg.values[0] = "localhost";        /* the name in the certificate (and SNI) */
+	cfg.values[2] = "yes";
+	cfg_set(&cfg, "ca_file", ca);
+	cfg_set(&cfg, "private", "privmsg");
+	assert_int_equal(host_start(&h, &cfg), 0);
+	assert_true(run_until(&h, 15000, ups_at_least, 1));
+	alice.pump = pump;
+	alice.pump_ctx = &h;
+	assert_int_equal(ircclient_connect(&alice, c->srv.port, "alice"), 0);
+	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
+	ircclient_send(&alice, "PRIVMSG #cards :!ping");
+	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "PRIVMSG alice :hand of nick:alice", NULL), 0);
+	/* bot mode from ISUPPORT BOT= was set */
+	ircclient_send(&alice, "WHOIS HFTls");
+	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, " 335 ", NULL), 0);
+	ircclient_close(&alice);
+	host_stop(&h);
+}
+
+static void
+test_inspircd_tls_untrusted(void **state)
+{
+	struct ctx *c = *state;
+	struct adapter_cfg cfg;
+	struct host h;
+
+	/* the same server without its CA: the certificate check must refuse it */
+	base_cfg(&cfg, c, "HFNoCa");
+	cfg.values[0] = "localhost";
+	cfg.values[2] = "yes";
+	assert_int_equal(host_start(&h, &cfg), 0);
+	assert_false(run_until(&h, 3000, ups_at_least, 1));
+	host_stop(&h);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest ngircd[] = {
+		cmocka_unit_test(test_ngircd_basics),
+		cmocka_unit_test(test_ngircd_restart),
+		cmocka_unit_test(test_ngircd_flood),
+	};
+
+	const struct CMUnitTest inspircd[] = {
+		cmocka_unit_test(test_inspircd_tls),
+		cmocka_unit_test(test_inspircd_tls_untrusted),
+	};
+	int rc = cmocka_run_group_tests_name("irc adapter vs ngircd", ngircd, setup_ngircd, teardown_server);
+
+	return rc + cmocka_run_group_tests_name("irc adapter vs InspIRCd over TLS", inspircd, setup_inspircd,
+	                                        teardown_server);
+}
