@@ -75,6 +75,10 @@ struct adapter_ops {
 	void (*stop)(struct adapter *a, const char *quit_message);
 	/* Frees a->priv. */
 	void (*free)(struct adapter *a);
+	/* Optional: lines queued for room and not sent yet. Computer seats wait
+	 * for it to be 0 before moving, so that a game the computer plays alone
+	 * never outruns a paced, capped output queue (and loses lines to it). */
+	size_t (*pending)(struct adapter *a, const char *room);
 	/* Optional: true if the new section differs so that a reconnect is needed (SIGHUP). */
 	bool (*needs_restart)(struct adapter *a, struct adapter_cfg *cfg);
 };

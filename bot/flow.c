@@ -8,6 +8,9 @@
 
 enum { TIMER_NONE, TIMER_EXPIRE, TIMER_AI, TIMER_REMIND, TIMER_TAKEOVER };
 
+/* How often a computer seat looks again whether the room has been told the last move. */
+#define FLOW_PACE_MS 250
+
 static int64_t flow_timer(struct loop *l, long long id, void *data);
 
 void
@@ -354,6 +357,13 @@ flow_timer(struct loop *l, long long id, void *data)
 		bot_session_end(b, s);
 		break;
 	case TIMER_AI:
+		/* A game the computer plays alone makes lines faster than a paced
+		 * chat link carries them; the adapter's capped queue would drop them,
+		 * "Game over" included. The computer waits for the room instead. */
+		if (s->ad->ops->pending != NULL && s->ad->ops->pending(s->ad, s->room) > 0) {
+			flow_arm(b, s, TIMER_AI, loop_now(b->loop) + FLOW_PACE_MS);
+			break;
+		}
 		flow_ai(b, s);
 		break;
 	case TIMER_REMIND:

@@ -1,4 +1,4 @@
-/* test-bot.c: the core through a fake adapter and clock: whole games, bad input, timers, renames, rooms, restore. */
+/* test-bot.c: the core through a fake adapter and clock: whole games, paced output, bad input, timers, renames, rooms, restore. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,6 +33,67 @@ static void test_game_sevens(void **s) { (void)s; full_game("!play 4 sevens"); }
 static void test_game_family(void **s) { (void)s; full_game("!play 3 family"); }
 static void test_game_pcio(void **s) { (void)s; full_game("!play 4 pcio"); }
 static void test_game_duel(void **s) { (void)s; full_game("!play 2 duel"); }
+
+/* Advances the clock in steps of ms until the room has no game; true if it ended within limit_ms. */
+static bool
+paced_play_out(struct fake *f, const char *room, int64_t ms, int64_t limit_ms)
+{
+	for (int64_t t = 0; t < limit_ms; t += ms) {
+		if (fake_session(f, room) == NULL)
+			return true;
+		fake_advance(f, ms);
+	}
+	return fake_session(f, room) == NULL;
+}
+
+/* The IRC adapter's queue: 40 lines per target, one line every 2 s. A
+ * game the computer plays alone must wait for the room to be told, not
+ * race ahead and lose its lines ("Game over" among them) to the cap. */
+static void
+test_auto_paced_duel(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	struct store_stats st;
+
+	(void)state;
+	fake_pace(f, 40, 2000);
+	fake_say(f, "#g", "alice", "!new duel rounds=1");
+	fake_say(f, "#g", "alice", "!bot add");
+	fake_say(f, "#g", "alice", "!start");
+	fake_say(f, "#g", "alice", "!auto");
+	assert_true(paced_play_out(f, "#g", 250, 6 * 3600 * 1000));
+	assert_int_equal(f->dropped, 0);
+	assert_non_null(fake_find(f, "Game over"));
+	assert_int_equal(store_stats_get(f->bot->store, "alice", &st), 0);
+	assert_int_equal(st.games, 1);
+	fake_free(f);
+}
+
+/* Four humans step away one by one; the last leaves the computer alone at the table. */
+static void
+test_auto_one_by_one(void **state)
+{
+	const char *who[] = { "alice", "bob", "carol", "dave" };
+	struct fake *f = fake_new(":memory:", NULL);
+
+	(void)state;
+	fake_pace(f, 40, 500);
+	fake_say(f, "#g", "alice", "!new classic rounds=1");
+	for (int i = 1; i < 4; i++)
+		fake_say(f, "#g", who[i], "!join");
+	fake_say(f, "#g", "alice", "!start");
+	assert_non_null(fake_find(f, "Dealing"));
+	for (int i = 0; i < 4; i++) {
+		fake_say(f, "#g", who[i], "!auto");
+		for (int k = 0; k < 100; k++)
+			fake_advance(f, 250);
+		assert_non_null(fake_session(f, "#g"));
+	}
+	assert_true(paced_play_out(f, "#g", 250, 6 * 3600 * 1000));
+	assert_int_equal(f->dropped, 0);
+	assert_non_null(fake_find(f, "Game over"));
+	fake_free(f);
+}
 
 static void
 test_table_setup(void **state)
@@ -317,6 +378,8 @@ main(void)
 		cmocka_unit_test(test_address),
 		cmocka_unit_test(test_render_events),
 		cmocka_unit_test(test_game_duel),
+		cmocka_unit_test(test_auto_paced_duel),
+		cmocka_unit_test(test_auto_one_by_one),
 		cmocka_unit_test(test_game_classic),
 		cmocka_unit_test(test_game_sevens),
 		cmocka_unit_test(test_game_family),

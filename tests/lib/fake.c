@@ -18,11 +18,47 @@ fake_seed(void *ctx)
 	return ((struct fake *)ctx)->seed++;
 }
 
+/* Lets the paced queue lose the lines whose time to go has come. */
+static void
+fake_drain(struct fake *f)
+{
+	int64_t n;
+
+	if (f->drain_ms <= 0)
+		return;
+	n = (f->now - f->drained_at) / f->drain_ms;
+	if (n <= 0)
+		return;
+	f->drained_at += n * f->drain_ms;
+	f->queued = (size_t)n >= f->queued ? 0 : f->queued - (size_t)n;
+}
+
+static size_t
+fake_pending(struct adapter *a, const char *room)
+{
+	struct fake *f = a->priv;
+
+	(void)room;
+	fake_drain(f);
+	return f->queued;
+}
+
 static int
 fake_send(struct adapter *a, const struct adapter_msg *m)
 {
 	struct fake *f = a->priv;
 	struct fake_msg *x;
+
+	if (f->queue_cap > 0 && m->kind == MSG_ROOM) {
+		fake_drain(f);
+		if (f->queued == 0)
+			f->drained_at = f->now;    /* an idle queue sends at once */
+		if (f->queued >= f->queue_cap) {
+			f->dropped++;
+			return -1;
+		}
+		f->queued++;
+	}
 
 	if (f->nmsgs == f->cap) {
 		f->cap = f->cap ? f->cap * 2 : 256;
@@ -45,6 +81,7 @@ static const struct adapter_ops fake_ops = {
 	.caps = ADAPTER_CAP_NOTICE,
 	.max_line = 400,
 	.send = fake_send,
+	.pending = fake_pending,
 };
 
 struct fake *
@@ -112,6 +149,15 @@ fake_rename(struct fake *f, const char *user, const char *name)
 	struct bot_event ev = { .type = BOT_EV_RENAME, .user_id = user, .user_name = name, .text = name };
 
 	adapter_emit(f->ad, &ev);
+}
+
+void
+fake_pace(struct fake *f, size_t cap, int64_t drain_ms)
+{
+	f->queue_cap = cap;
+	f->drain_ms = drain_ms;
+	f->queued = f->dropped = 0;
+	f->drained_at = f->now;
 }
 
 void

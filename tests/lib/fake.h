@@ -26,6 +26,10 @@ struct fake {
 	unsigned caps;
 	size_t max_line;
 	uint64_t seed;
+	/* A paced room queue like the IRC adapter's (fake_pace): room lines
+	 * beyond cap are dropped and counted; one leaves every drain_ms. */
+	size_t queue_cap, queued, dropped;
+	int64_t drain_ms, drained_at;
 };
 
 /* A bot on a fresh loop with a fake clock, a fake adapter "fake" and the
@@ -35,6 +39,9 @@ void  fake_free(struct fake *f);
 void  fake_say(struct fake *f, const char *room, const char *user, const char *text);
 void  fake_dm(struct fake *f, const char *user, const char *text);
 void  fake_rename(struct fake *f, const char *user, const char *name);
+/* Room lines from now on wait in a queue of at most cap lines, one sent
+ * every drain_ms of the fake clock; the adapter reports what waits. */
+void  fake_pace(struct fake *f, size_t cap, int64_t drain_ms);
 /* Advances the fake clock by ms, running due timers, then flushes. */
 void  fake_advance(struct fake *f, int64_t ms);
 /* Runs timers until the room has no game or steps run out; true if the game ended. */
