@@ -1,4 +1,4 @@
-/* e2e-irc.c: the real daemon on a real IRC server (ngircd): a whole game from chat, hands kept private, a server restart mid-game, a flood. */
+/* e2e-irc.c: the real daemon on a real IRC server (ngircd): a whole game from chat to "Game over", hands kept private, a server restart mid-game, a flood. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,7 +32,7 @@ setup(void **state)
 	snprintf(text, sizeof text,
 	         "[bot]\nprefix = !\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nflood_burst = 30\n"
 	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\n"
-	         "channels = #cards\nflood_burst = 10\nflood_rate = 100\nping_interval = 10\nping_timeout = 10\n"
+	         "channels = #cards\nflood_burst = 10\nflood_rate = 50\nping_interval = 10\nping_timeout = 10\n"
 	         "reconnect_max = 4\n",
 	         db, srv.port);
 	if ((f = fopen(conf, "w")) == NULL)
@@ -95,7 +95,8 @@ test_irc_game(void **state)
 	assert_int_equal(proc_start(&daemon_proc, argv), 0);
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
 
-	ircclient_send(&alice, "PRIVMSG #cards :!new duel");
+	/* one round: the game ends in a minute at most */
+	ircclient_send(&alice, "PRIVMSG #cards :!new duel rounds=1");
 	assert_int_equal(ircclient_wait(&alice, 10000, line, sizeof line, "PRIVMSG #cards :", NULL), 0);
 	ircclient_send(&alice, "PRIVMSG #cards :!bot add");
 	assert_int_equal(ircclient_wait(&alice, 10000, line, sizeof line, "PRIVMSG #cards :", NULL), 0);
@@ -134,12 +135,13 @@ test_irc_game(void **state)
 	ircclient_drain(&bob, 200);
 	assert_false(ircclient_saw(&alice, "QUIT", "HandFoot"));
 
-	/* the computer plays alice's seat: moves keep coming to the channel.
-	 * (Waiting for "Game over" here stalls in the bot core after a while,
-	 * while the adapter keeps the link alive: see the IRC branch's notes.) */
+	/* the computer plays alice's seat to the end: every line reaches the
+	 * channel, "Game over" last (computer seats wait for the room to be told) */
 	ircclient_send(&alice, "PRIVMSG #cards :!auto");
-	for (int i = 0; i < 4; i++)
-		assert_int_equal(ircclient_wait(&alice, 60000, line, sizeof line, "PRIVMSG #cards :", "discards", NULL), 0);
+	assert_int_equal(ircclient_wait(&alice, 60000, line, sizeof line, "PRIVMSG #cards :", "discards", NULL), 0);
+	assert_int_equal(ircclient_wait(&alice, 180000, line, sizeof line, "PRIVMSG #cards :", "Game over", NULL), 0);
+	ircclient_send(&alice, "PRIVMSG #cards :!stats");
+	assert_int_equal(ircclient_wait(&alice, 10000, line, sizeof line, "PRIVMSG #cards :", "alice: 1 game,", NULL), 0);
 	check_privacy(&alice);
 
 	ircclient_close(&bob);
