@@ -1444,6 +1444,16 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 	return queue_text(c, cmd, target, text);
 }
 
+/* Lines waiting for a channel: the bot's computer seats wait for 0, so the 40-line cap never drops a game's lines. */
+static size_t
+irc_pending(struct adapter *a, const char *room)
+{
+	struct irc *c = a->priv;
+	int i = chan_find(c, room);
+
+	return i < 0 ? 0 : irc_queue_count(&c->out, c->chans[i].name);
+}
+
 static void
 irc_stop(struct adapter *a, const char *quit_message)
 {
@@ -1530,4 +1540,5 @@ const struct adapter_ops irc_adapter_ops = {
 	.stop = irc_stop,
 	.free = irc_free,
 	.needs_restart = irc_needs_restart,
+	.pending = irc_pending,
 };
