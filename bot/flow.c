@@ -302,7 +302,7 @@ flow_fallback(struct bot *b, struct session *s, int seat, const struct hf_view *
 			if (v->hand[c] > 0 && (best < 0 || v->rules->value[c] < v->rules->value[best]))
 				best = c;
 		if (best < 0)
-			return -1;
+			break;
 		a.type = HF_ACT_DISCARD;
 		a.card = (uint8_t)best;
 		if ((rc = flow_apply(b, s, seat, &a, why, sizeof why)) >= 0)
@@ -310,6 +310,16 @@ flow_fallback(struct bot *b, struct session *s, int seat, const struct hf_view *
 		/* try the next cheapest: a copy of the view is ours to change */
 		((struct hf_view *)v)->hand[best] = 0;
 	}
+	/* No discard will do (say, the last card cannot go out yet): let the
+	 * easy player, which tries any play it finds, look for one. */
+	hf_game_view(s->g, seat, (struct hf_view *)v);
+	for (int tries = 0; tries < 64; tries++) {
+		memset(&a, 0, sizeof a);
+		hf_ai_choose(v, HF_AI_EASY, &s->ai_rng, &a);
+		if ((rc = flow_apply(b, s, seat, &a, why, sizeof why)) >= 0)
+			return rc;
+	}
+	return -1;
 }
 
 static void
@@ -335,6 +345,9 @@ flow_ai(struct bot *b, struct session *s)
 	if (flow_fallback(b, s, seat, b->view) < 0) {
 		log_msg(LOG_LVL_ERR, "%s %s: game %lld: seat %d has no legal simple move; the table waits",
 		        s->ad->id, s->room, (long long)s->id, seat);
+		/* never a silent stall: the room hears it, and a human can take the seat back */
+		bot_say_room(b, s, NULL, "The computer found no legal move for %s; the table waits "
+		             "(their player can move, or the owner can !abort).", s->seats[seat].name);
 		flow_cancel(b, s);
 	}
 }
