@@ -1438,7 +1438,8 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 			adapter_log(a, LOG_LVL_INFO, "no user %s on this network now: private message dropped", m->user_id);
 			return -1;
 		}
-		if (m->prefer_notice || c->private_notice)
+		/* the player's choice wins; the section's "private" key is for the rest */
+		if (m->private_as == PRIVATE_NOTICE || (m->private_as == PRIVATE_DEFAULT && c->private_notice))
 			cmd = "NOTICE";
 	}
 	return queue_text(c, cmd, target, text);
