@@ -175,7 +175,7 @@ ircclient_drain(struct ircclient *c, int ms)
 }
 
 int
-ircclient_connect(struct ircclient *c, int port, const char *nick)
+ircclient_open(struct ircclient *c, int port, const char *nick)
 {
 	struct sockaddr_in sa;
 	void (*pump)(void *) = c->pump;
@@ -191,7 +191,13 @@ ircclient_connect(struct ircclient *c, int port, const char *nick)
 	sa.sin_family = AF_INET;
 	sa.sin_port = htons((unsigned short)port);
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (connect(c->fd, (struct sockaddr *)&sa, sizeof sa) != 0)
+	return connect(c->fd, (struct sockaddr *)&sa, sizeof sa) == 0 ? 0 : -1;
+}
+
+int
+ircclient_connect(struct ircclient *c, int port, const char *nick)
+{
+	if (ircclient_open(c, port, nick) != 0)
 		return -1;
 	ircclient_send(c, "NICK %s", nick);
 	ircclient_send(c, "USER %s 0 * :test client", nick);
