@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 
 #include <curl/curl.h>
 
@@ -1020,6 +1023,23 @@ on_line(struct irc *c, char *line, size_t len)
 
 /* ------------------------------------------------------------------ the connection */
 
+/* ACK what we read at once. Servers write to us with Nagle on (ngircd
+ * does): a command that follows other channel traffic would wait for our
+ * delayed ACK, 40 ms on Linux, before the server sends it at all.  The
+ * kernel clears the flag again, so it is set after every read. */
+static void
+quick_ack(struct irc *c)
+{
+#ifdef TCP_QUICKACK
+	int one = 1;
+
+	if (c->fd >= 0)
+		setsockopt(c->fd, IPPROTO_TCP, TCP_QUICKACK, &one, sizeof one);
+#else
+	(void)c;
+#endif
+}
+
 static void
 on_readable(struct irc *c)
 {
@@ -1043,6 +1063,7 @@ on_readable(struct irc *c)
 		}
 		c->last_rx = loop_now(c->a->loop);
 		c->ping_sent = 0;
+		quick_ack(c);
 		c->rlen += got;
 		for (size_t i = 0; i < c->rlen; i++) {
 			size_t end;
@@ -1438,7 +1459,8 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 			adapter_log(a, LOG_LVL_INFO, "no user %s on this network now: private message dropped", m->user_id);
 			return -1;
 		}
-		if (m->prefer_notice || c->private_notice)
+		/* the player's choice wins; the section's "private" key is for the rest */
+		if (m->private_as == PRIVATE_NOTICE || (m->private_as == PRIVATE_DEFAULT && c->private_notice))
 			cmd = "NOTICE";
 	}
 	return queue_text(c, cmd, target, text);

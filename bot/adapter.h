@@ -41,6 +41,15 @@ struct bot_event {
 
 /* What the bot asks an adapter to send. Text is already rendered for the
  * adapter's caps, one line, at most ops->max_line bytes. */
+/* How a private line should go (IRC: NOTICE or PRIVMSG). DEFAULT lets the
+ * adapter's own setting decide: a player who chose is told apart from one
+ * who never did. */
+enum adapter_private {
+	PRIVATE_DEFAULT = 0,
+	PRIVATE_NOTICE,
+	PRIVATE_PRIVMSG
+};
+
 enum adapter_msg_kind {
 	MSG_ROOM = 1,   /* to room, for everyone there */
 	MSG_PRIVATE     /* to user_id only (a hand): NOTICE or PRIVMSG on IRC, a direct room on Matrix */
@@ -54,7 +63,7 @@ struct adapter_msg {
 	const char *html;          /* ADAPTER_CAP_HTML: the same as HTML; may be NULL */
 	const char *const *mentions; /* user ids pinged by this message */
 	size_t nmentions;
-	bool prefer_notice;        /* MSG_PRIVATE on IRC: the player chose NOTICE */
+	enum adapter_private private_as; /* MSG_PRIVATE: the player's choice, if any */
 };
 
 /* One INI section "[type name]", as given to init. Keys are looked up with

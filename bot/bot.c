@@ -32,7 +32,8 @@ bot_new_seed(struct bot *b)
 
 void
 bot_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const char *room,
-          const char *user_id, const char *markup, const char *mention, bool notice)
+          const char *user_id, const char *markup, const char *mention,
+          enum adapter_private private_as)
 {
 	struct reply *r;
 
@@ -53,7 +54,7 @@ bot_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const c
 	r->user_id = user_id ? strdup(user_id) : NULL;
 	r->markup = strdup(markup);
 	r->mention = mention ? strdup(mention) : NULL;
-	r->notice = notice;
+	r->private_as = private_as;
 }
 
 void
@@ -65,7 +66,7 @@ bot_say_room(struct bot *b, struct session *s, const char *mention, const char *
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	bot_queue(b, s->ad, MSG_ROOM, s->room, NULL, line, mention, false);
+	bot_queue(b, s->ad, MSG_ROOM, s->room, NULL, line, mention, PRIVATE_DEFAULT);
 }
 
 void
@@ -75,7 +76,7 @@ bot_say_seat(struct bot *b, struct session *s, int seat, const char *markup)
 
 	if (st->ai >= 0)
 		return;
-	bot_queue(b, s->ad, MSG_PRIVATE, s->room, st->user_id, markup, NULL, st->notice);
+	bot_queue(b, s->ad, MSG_PRIVATE, s->room, st->user_id, markup, NULL, st->private_as);
 }
 
 void
@@ -113,7 +114,7 @@ bot_send_piece(void *ctx, const char *markup, size_t len)
 	m.user_id = r->user_id;
 	m.text = text.s ? text.s : "";
 	m.html = html.s;
-	m.prefer_notice = r->notice;
+	m.private_as = r->private_as;
 	if (r->mention != NULL) {
 		mentions[0] = r->mention;
 		m.mentions = mentions;
@@ -286,7 +287,7 @@ restore_seat(void *ctx, int64_t game, const struct store_seat *st)
 	if (st->ai < 0)
 		session_player_add(&r->b->sessions, s, st->user_id);
 	if (st->ai < 0 && store_pref_get(r->b->store, s->ad->id, st->user_id, "notice", buf, sizeof buf) == 0)
-		seat->notice = strcmp(buf, "1") == 0;
+		seat->private_as = strcmp(buf, "1") == 0 ? PRIVATE_NOTICE : PRIVATE_PRIVMSG;
 	if (st->seat + 1 > s->nseats)
 		s->nseats = st->seat + 1;
 }

@@ -190,7 +190,7 @@ struct seat {
 	int8_t ai;               /* -1 human, else enum hf_ai_level */
 	int8_t team;             /* -1 any */
 	bool away;               /* a computer player moves for this human */
-	bool notice;             /* private lines as NOTICE */
+	enum adapter_private private_as; /* how this player wants private lines */
 	bool abort_vote;
 };
 
@@ -273,7 +273,7 @@ struct reply {
 	char *room, *user_id;
 	char *markup;            /* one logical message, split and rendered at flush */
 	char *mention;           /* one user id pinged, or NULL */
-	bool notice;
+	enum adapter_private private_as;
 };
 
 struct bot {
@@ -321,7 +321,8 @@ void bot_say_room(struct bot *b, struct session *s, const char *mention, const c
 	__attribute__((format(printf, 4, 5)));
 void bot_say_seat(struct bot *b, struct session *s, int seat, const char *markup);
 void bot_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const char *room,
-               const char *user_id, const char *markup, const char *mention, bool notice);
+               const char *user_id, const char *markup, const char *mention,
+               enum adapter_private private_as);
 /* Sends the seat its hand. */
 void bot_send_hand(struct bot *b, struct session *s, int seat);
 /* Ends a session: removes its timers and frees it. */

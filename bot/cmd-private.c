@@ -7,28 +7,34 @@
 static enum cmd_retval
 cmd_private_exec(struct cmd_ctx *c)
 {
+	static const char *const said[] = {
+		[PRIVATE_DEFAULT] = "as this network's default (you have not chosen)",
+		[PRIVATE_NOTICE] = "as notice", [PRIVATE_PRIVMSG] = "as privmsg",
+	};
+	enum adapter_private as;
 	struct session *s;
-	bool notice;
 	int i;
 
 	if (c->argc == 0) {
-		notice = c->s != NULL && c->seat >= 0 && c->s->seats[c->seat].notice;
-		reply(c, "Your private lines come as %s.", notice ? "notice" : "privmsg");
+		as = c->s != NULL && c->seat >= 0 ? c->s->seats[c->seat].private_as : PRIVATE_DEFAULT;
+		reply(c, "Your private lines come %s.", said[as]);
 		return CMD_RETURN_NORMAL;
 	}
 	if (strcasecmp(c->argv[0], "notice") == 0)
-		notice = true;
+		as = PRIVATE_NOTICE;
 	else if (strcasecmp(c->argv[0], "privmsg") == 0 || strcasecmp(c->argv[0], "msg") == 0)
-		notice = false;
+		as = PRIVATE_PRIVMSG;
 	else {
 		reply(c, "Usage: %sprivate notice|privmsg", c->prefix);
 		return CMD_RETURN_ERROR;
 	}
-	store_pref_set(c->bot->store, c->ad->id, c->user_id, "notice", notice ? "1" : "0");
+	/* stored as before ("1" notice, "0" privmsg); no row means no choice */
+	store_pref_set(c->bot->store, c->ad->id, c->user_id, "notice", as == PRIVATE_NOTICE ? "1" : "0");
 	for (s = c->bot->sessions.all; s != NULL; s = s->all_next)
 		if (s->ad == c->ad && (i = session_seat_of(s, c->user_id)) >= 0)
-			s->seats[i].notice = notice;
-	reply_private(c, "From now on your private lines come as %s.", notice ? "notice" : "privmsg");
+			s->seats[i].private_as = as;
+	/* this very line already goes the chosen way: reply_private reads the seat */
+	reply_private(c, "From now on your private lines come %s.", said[as]);
 	return CMD_RETURN_NORMAL;
 }
 

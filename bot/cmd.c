@@ -88,15 +88,15 @@ static void
 reply_queue(struct cmd_ctx *c, bool priv, const char *fmt, va_list ap)
 {
 	char line[2048];
-	bool notice = false;
+	enum adapter_private as = PRIVATE_DEFAULT;
 
 	vsnprintf(line, sizeof line, fmt, ap);
 	if (c->s != NULL && c->seat >= 0)
-		notice = c->s->seats[c->seat].notice;
+		as = c->s->seats[c->seat].private_as;
 	if (priv || c->room == NULL)
-		bot_queue(c->bot, c->ad, MSG_PRIVATE, c->room, c->user_id, line, NULL, notice);
+		bot_queue(c->bot, c->ad, MSG_PRIVATE, c->room, c->user_id, line, NULL, as);
 	else
-		bot_queue(c->bot, c->ad, MSG_ROOM, c->room, NULL, line, NULL, false);
+		bot_queue(c->bot, c->ad, MSG_ROOM, c->room, NULL, line, NULL, PRIVATE_DEFAULT);
 }
 
 void

@@ -149,7 +149,7 @@ flow_tell(struct bot *b, struct session *s, int actor)
 			dealt = true;
 	mention = hf_game_phase(s->g) == HF_PHASE_OVER ? NULL : flow_ping(b, s);
 	if (b->out.len > 0)
-		bot_queue(b, s->ad, MSG_ROOM, s->room, NULL, b->out.s, mention, false);
+		bot_queue(b, s->ad, MSG_ROOM, s->room, NULL, b->out.s, mention, PRIVATE_DEFAULT);
 	for (k = 0; k < s->nseats; k++)
 		if (s->seats[k].ai < 0 && (k == actor || dealt) && hf_game_phase(s->g) != HF_PHASE_OVER)
 			bot_send_hand(b, s, k);
@@ -269,7 +269,7 @@ flow_start(struct bot *b, struct session *s, char *why, size_t whylen)
 		render_side_name(&b->out, b->view, i, names);
 	}
 	rbuf_add(&b->out, ".");
-	bot_queue(b, s->ad, MSG_ROOM, s->room, NULL, b->out.s, NULL, false);
+	bot_queue(b, s->ad, MSG_ROOM, s->room, NULL, b->out.s, NULL, PRIVATE_DEFAULT);
 	flow_tell(b, s, -1);
 	flow_schedule(b, s);
 	return 0;

@@ -147,7 +147,8 @@ adapter_set_self(struct adapter *a, const char *name)
 	snprintf(h->self, sizeof h->self, "%s", name);
 }
 
-/* The echo bot: "!ping" -> a private "hand" line; "!who" -> a room line. */
+/* The echo bot: "!ping" -> a private "hand" line ("!pingpm", "!pingnotice": as
+ * a player who chose PRIVMSG or NOTICE would get it); "!who" -> a room line. */
 void
 adapter_emit(struct adapter *a, const struct bot_event *ev)
 {
@@ -167,12 +168,16 @@ adapter_emit(struct adapter *a, const struct bot_event *ev)
 	if (ev->type != BOT_EV_MESSAGE || ev->notice)
 		return;
 	memset(&m, 0, sizeof m);
-	if (strcmp(ev->text, "!ping") == 0) {
+	if (strncmp(ev->text, "!ping", 5) == 0) {
 		snprintf(text, sizeof text, "hand of %s: A\xc3\x97" "2 K\xc3\x97" "3 JK", ev->user_id);
 		m.kind = MSG_PRIVATE;
 		m.room = ev->room;
 		m.user_id = ev->user_id;
 		m.text = text;
+		if (strcmp(ev->text, "!pingpm") == 0)
+			m.private_as = PRIVATE_PRIVMSG;
+		else if (strcmp(ev->text, "!pingnotice") == 0)
+			m.private_as = PRIVATE_NOTICE;
 		a->ops->send(a, &m);
 	} else if (strcmp(ev->text, "!who") == 0 && ev->room != NULL) {
 		snprintf(text, sizeof text, "\x02%s\x0f is %s\r\nKICK #x", ev->user_name, ev->user_id);
@@ -338,6 +343,9 @@ test_ngircd_basics(void **state)
 	/* the private line goes by NOTICE (the default), to alice only */
 	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "NOTICE alice :hand of nick:alice", NULL), 0);
 	assert_non_null(strstr(line, "A\xc3\x97" "2"));
+	/* a player who chose PRIVMSG gets PRIVMSG although the section says notice */
+	ircclient_send(&alice, "PRIVMSG #cards :!pingpm");
+	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "PRIVMSG alice :hand of nick:alice", NULL), 0);
 	/* CR LF in bot text never makes a second command; formatting kept */
 	ircclient_send(&alice, "PRIVMSG #cards :!who");
 	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "PRIVMSG #cards :\x02" "alice\x0f is nick:alice", NULL), 0);
@@ -490,6 +498,9 @@ test_inspircd_tls(void **state)
 	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
 	ircclient_send(&alice, "PRIVMSG #cards :!ping");
 	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "PRIVMSG alice :hand of nick:alice", NULL), 0);
+	/* private = privmsg is only the default: a player who chose NOTICE gets NOTICE */
+	ircclient_send(&alice, "PRIVMSG #cards :!pingnotice");
+	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "NOTICE alice :hand of nick:alice", NULL), 0);
 	/* bot mode from ISUPPORT BOT= was set */
 	ircclient_send(&alice, "WHOIS HFTls");
 	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, " 335 ", NULL), 0);

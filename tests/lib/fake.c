@@ -72,7 +72,8 @@ fake_send(struct adapter *a, const struct adapter_msg *m)
 	snprintf(x->text, sizeof x->text, "%s", m->text);
 	if (m->nmentions > 0)
 		snprintf(x->mention, sizeof x->mention, "%s", m->mentions[0]);
-	x->notice = m->prefer_notice;
+	x->notice = m->private_as == PRIVATE_NOTICE;
+	x->private_as = (int)m->private_as;
 	return 0;
 }
 

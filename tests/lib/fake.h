@@ -13,7 +13,8 @@ struct fake_msg {
 	char room[128], user[96];
 	char text[1024];
 	char mention[96];
-	bool notice;
+	bool notice;             /* private_as == PRIVATE_NOTICE */
+	int private_as;          /* enum adapter_private */
 };
 
 struct fake {

@@ -2,6 +2,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -175,11 +176,12 @@ ircclient_drain(struct ircclient *c, int ms)
 }
 
 int
-ircclient_connect(struct ircclient *c, int port, const char *nick)
+ircclient_open(struct ircclient *c, int port, const char *nick)
 {
 	struct sockaddr_in sa;
 	void (*pump)(void *) = c->pump;
 	void *pump_ctx = c->pump_ctx;
+	int one = 1;
 
 	memset(c, 0, sizeof *c);
 	c->pump = pump;
@@ -191,7 +193,16 @@ ircclient_connect(struct ircclient *c, int port, const char *nick)
 	sa.sin_family = AF_INET;
 	sa.sin_port = htons((unsigned short)port);
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (connect(c->fd, (struct sockaddr *)&sa, sizeof sa) != 0)
+	/* no Nagle: a line sent right after another must not wait for the
+	 * server's delayed ACK (40 ms), which would swamp any latency figure */
+	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	return connect(c->fd, (struct sockaddr *)&sa, sizeof sa) == 0 ? 0 : -1;
+}
+
+int
+ircclient_connect(struct ircclient *c, int port, const char *nick)
+{
+	if (ircclient_open(c, port, nick) != 0)
 		return -1;
 	ircclient_send(c, "NICK %s", nick);
 	ircclient_send(c, "USER %s 0 * :test client", nick);

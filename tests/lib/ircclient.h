@@ -20,6 +20,8 @@ struct ircclient {
 	void *pump_ctx;
 };
 
+/* Connects without registering (the caller sends CAP, NICK, USER). -1 on failure. */
+int  ircclient_open(struct ircclient *c, int port, const char *nick);
 /* Connects and registers as nick (waits for 001). -1 on failure. */
 int  ircclient_connect(struct ircclient *c, int port, const char *nick);
 void ircclient_close(struct ircclient *c);

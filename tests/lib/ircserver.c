@@ -204,7 +204,7 @@ start_inspircd(struct ircserver *s)
 	    "<bind address=\"127.0.0.1\" port=\"%d\" type=\"clients\" sslprofile=\"Clients\">\n"
 	    "<module name=\"ssl_gnutls\">\n"
 	    "<sslprofile name=\"Clients\" provider=\"gnutls\" certfile=\"%s/cert.pem\" keyfile=\"%s/key.pem\" "
-	    "dhfile=\"\" requestclientcert=\"yes\">\n"
+	    "dhfile=\"\" requestclientcert=\"yes\" hash=\"sha256\">\n"
 	    "<connect allow=\"*\" timeout=\"60\" threshold=\"10\" commandrate=\"1000\" pingfreq=\"120\" "
 	    "hardsendq=\"1048576\" softsendq=\"8192\" recvq=\"8192\" localmax=\"100\" globalmax=\"100\" "
 	    "useident=\"no\">\n"
@@ -247,12 +247,12 @@ start_atheme(struct ircserver *s)
 	const char *argv[] = { "/usr/bin/atheme-services", "-n", "-c", path, "-D", s->dir, "-l", log, "-p", pid, NULL };
 
 	snprintf(conf, sizeof conf,
-	    "loadmodule \"protocol/inspircd\";\n"
-	    "loadmodule \"backend/opensex\";\n"
-	    "loadmodule \"crypto/pbkdf2v2\";\n"
-	    "loadmodule \"nickserv/main\";\nloadmodule \"nickserv/register\";\nloadmodule \"nickserv/identify\";\n"
-	    "loadmodule \"nickserv/info\";\n"
-	    "loadmodule \"saslserv/main\";\nloadmodule \"saslserv/plain\";\nloadmodule \"saslserv/external\";\n"
+	    "loadmodule \"modules/protocol/inspircd\";\n"
+	    "loadmodule \"modules/backend/opensex\";\n"
+	    "loadmodule \"modules/crypto/pbkdf2v2\";\n"
+	    "loadmodule \"modules/nickserv/main\";\nloadmodule \"modules/nickserv/register\";\nloadmodule \"modules/nickserv/identify\";\n"
+	    "loadmodule \"modules/nickserv/info\";\nloadmodule \"modules/nickserv/cert\";\n"
+	    "loadmodule \"modules/saslserv/main\";\nloadmodule \"modules/saslserv/plain\";\nloadmodule \"modules/saslserv/external\";\n"
 	    "serverinfo {\n name = \"services.test\";\n desc = \"test services\";\n numeric = \"00A\";\n"
 	    " recontime = 2;\n netname = \"HFTest\";\n hidehostsuffix = \"users.test\";\n adminname = \"test\";\n"
 	    " adminemail = \"test@localhost\";\n registeremail = \"test@localhost\";\n auth = none;\n"

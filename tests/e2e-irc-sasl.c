@@ -1,0 +1,249 @@
+/* e2e-irc-sasl.c: the real daemon on InspIRCd linked to Atheme: SASL PLAIN and EXTERNAL, NickServ IDENTIFY, players keyed by services account. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "e2e.h"
+#include "ircaccount.h"
+#include "ircclient.h"
+#include "ircserver.h"
+
+struct ctx {
+	struct ircserver srv;
+	struct e2e_daemon d;
+	char bot_pw[64], alice_pw[64], ext_pw[64];
+	char fp[80];
+};
+
+static struct ctx ctx;
+
+static int
+setup(void **state)
+{
+	struct ctx *c = &ctx;
+	char cert[512], key[512];
+
+	if (!ircserver_available("inspircd") || !ircserver_available("atheme"))
+		return -1;
+	memset(c, 0, sizeof *c);
+	if (ircserver_init(&c->srv, "inspircd") != 0)
+		return -1;
+	c->srv.services = true;
+	if (ircserver_start(&c->srv) != 0)
+		return -1;
+	/* fresh passwords every run, noted so that no daemon log may hold them */
+	snprintf(c->bot_pw, sizeof c->bot_pw, "bot-%ld-Pw%u", (long)getpid(), (unsigned)rand());
+	snprintf(c->alice_pw, sizeof c->alice_pw, "alice-%ld-Pw%u", (long)getpid(), (unsigned)rand());
+	snprintf(c->ext_pw, sizeof c->ext_pw, "ext-%ld-Pw%u", (long)getpid(), (unsigned)rand());
+	e2e_secret_note(c->bot_pw);
+	e2e_secret_note(c->alice_pw);
+	e2e_secret_note(c->ext_pw);
+	ircserver_path(&c->srv, "client.pem", cert, sizeof cert);
+	ircserver_path(&c->srv, "client.key", key, sizeof key);
+	if (ircaccount_make_cert(cert, key, c->fp, sizeof c->fp) != 0 ||
+	    ircaccount_register(c->srv.port, "HFBot", c->bot_pw, NULL) != 0 ||
+	    ircaccount_register(c->srv.port, "alice", c->alice_pw, NULL) != 0 ||
+	    ircaccount_register(c->srv.port, "HFExt", c->ext_pw, c->fp) != 0)
+		return -1;
+	*state = c;
+	return 0;
+}
+
+/* After each test: a failed assertion must not leave a daemon holding the nick. */
+static int
+daemon_reap(void **state)
+{
+	struct ctx *c = *state;
+
+	if (c != NULL && e2e_daemon_alive(&c->d)) {
+		e2e_daemon_signal(&c->d, SIGTERM);
+		e2e_daemon_wait(&c->d, 10000);
+	}
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct ctx *c = *state;
+
+	if (c == NULL)
+		return 0;
+	if (e2e_daemon_alive(&c->d)) {
+		e2e_daemon_signal(&c->d, SIGTERM);
+		e2e_daemon_wait(&c->d, 10000);
+	}
+	ircserver_free(&c->srv);
+	return 0;
+}
+
+/* Starts the daemon with one [irc test] section on the TLS port; extra: its login keys. */
+static void
+daemon_start(struct ctx *c, const char *tag, const char *nick, const char *extra)
+{
+	char conf[512], db[512], ca[512], text[2048];
+
+	ircserver_path(&c->srv, "handfoot.conf", conf, sizeof conf);
+	snprintf(db, sizeof db, "%s/%s.db", c->srv.dir, tag);
+	ircserver_path(&c->srv, "ca.pem", ca, sizeof ca);
+	snprintf(text, sizeof text,
+	         "[bot]\nprefix = !\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nflood_burst = 30\n"
+	         "log_level = debug\n"
+	         "[irc test]\nserver = localhost\nport = %d\ntls = yes\nca_file = %s\nnick = %s\n"
+	         "channels = #cards\nflood_burst = 10\nflood_rate = 100\n%s",
+	         db, c->srv.tls_port, ca, nick, extra);
+	assert_int_equal(e2e_write_file(conf, text), 0);
+	assert_int_equal(e2e_daemon_start(&c->d, tag, conf, NULL), 0);
+}
+
+static void
+daemon_stop(struct ctx *c)
+{
+	e2e_daemon_signal(&c->d, SIGTERM);
+	assert_int_equal(e2e_daemon_wait(&c->d, 10000), 0);
+}
+
+/* Asks WHOIS nick until the server says it is logged in as account (330). */
+static void
+assert_logged_in(struct ircclient *w, const char *nick, const char *account)
+{
+	char want[128];
+
+	snprintf(want, sizeof want, " %s %s :", nick, account);
+	for (int i = 0; i < 40; i++) {
+		ircclient_send(w, "WHOIS %s", nick);
+		if (ircclient_wait(w, 500, NULL, 0, " 330 ", want, NULL) == 0)
+			return;
+	}
+	fail_msg("%s is not logged in as %s", nick, account);
+}
+
+static void
+wait_bot_joined(struct ircclient *c, const char *nick)
+{
+	char who[64];
+
+	snprintf(who, sizeof who, ":%s!", nick);
+	if (!ircclient_saw(c, " 353 ", nick))
+		assert_int_equal(ircclient_wait(c, 20000, NULL, 0, who, "JOIN", "#cards", NULL), 0);
+}
+
+static void
+test_sasl_plain_and_accounts(void **state)
+{
+	struct ctx *c = *state;
+	struct ircclient alice, mallory;
+	char pwfile[512], extra[1024], line[2048];
+
+	/* (a) the bot logs in with SASL PLAIN, its password read from a file */
+	ircserver_path(&c->srv, "bot.pw", pwfile, sizeof pwfile);
+	snprintf(line, sizeof line, "%s\n", c->bot_pw);
+	assert_int_equal(e2e_write_file(pwfile, line), 0);
+	snprintf(extra, sizeof extra, "sasl_mechanism = PLAIN\nsasl_user = HFBot\nsasl_password_file = %s\n", pwfile);
+	daemon_start(c, "irc-sasl-plain", "HFBot", extra);
+
+	/* (c) alice logs in with SASL too: her seat is keyed by her account */
+	alice.pump = NULL;
+	assert_int_equal(ircaccount_connect_sasl(&alice, c->srv.port, "alice", "alice", c->alice_pw), 0);
+	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
+	wait_bot_joined(&alice, "HFBot");
+	assert_logged_in(&alice, "HFBot", "HFBot");
+	assert_int_equal(e2e_daemon_wait_log(&c->d, "logged in to services", 5000), 0);
+	assert_true(e2e_daemon_log_has(&c->d, " 903 "));
+
+	ircclient_send(&alice, "PRIVMSG #cards :!new duel");
+	ircclient_send(&alice, "PRIVMSG #cards :!bot add");
+	ircclient_send(&alice, "PRIVMSG #cards :!start");
+	assert_int_equal(ircclient_wait(&alice, 10000, line, sizeof line, "NOTICE alice :Your ", NULL), 0);
+	/* a new nick keeps the seat */
+	ircclient_send(&alice, "NICK alicia");
+	ircclient_send(&alice, "PRIVMSG #cards :!hand");
+	assert_int_equal(ircclient_wait(&alice, 10000, line, sizeof line, "NOTICE alicia :Your ", NULL), 0);
+	ircclient_close(&alice);
+
+	/* someone else wearing "alice" without the account has no seat */
+	mallory.pump = NULL;
+	assert_int_equal(ircclient_connect(&mallory, c->srv.port, "alice"), 0);
+	assert_int_equal(ircclient_join(&mallory, "#cards"), 0);
+	ircclient_send(&mallory, "PRIVMSG #cards :!hand");
+	assert_int_equal(ircclient_wait(&mallory, 10000, line, sizeof line, "no seat at this table", NULL), 0);
+	assert_false(ircclient_saw(&mallory, "NOTICE alice :Your ", NULL));
+
+	/* alice back under another nick, logged in by IDENTIFY: her seat again */
+	alice.pump = NULL;
+	assert_int_equal(ircclient_connect(&alice, c->srv.port, "alice2"), 0);
+	assert_int_equal(ircaccount_identify(&alice, "alice", c->alice_pw), 0);
+	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
+	ircclient_send(&alice, "PRIVMSG #cards :!hand");
+	assert_int_equal(ircclient_wait(&alice, 10000, line, sizeof line, "NOTICE alice2 :Your ", NULL), 0);
+
+	ircclient_close(&mallory);
+	ircclient_close(&alice);
+	daemon_stop(c);
+}
+
+static void
+test_nickserv_identify(void **state)
+{
+	struct ctx *c = *state;
+	struct ircclient w;
+	char pwfile[512], extra[1024], line[256];
+
+	/* (d) no SASL: IDENTIFY to NickServ after the MOTD, the password from a file */
+	ircserver_path(&c->srv, "ns.pw", pwfile, sizeof pwfile);
+	snprintf(line, sizeof line, "%s\n", c->bot_pw);
+	assert_int_equal(e2e_write_file(pwfile, line), 0);
+	snprintf(extra, sizeof extra, "nickserv_password_file = %s\n", pwfile);
+	daemon_start(c, "irc-nickserv", "HFBot", extra);
+	w.pump = NULL;
+	assert_int_equal(ircclient_connect(&w, c->srv.port, "watcher"), 0);
+	assert_int_equal(ircclient_join(&w, "#cards"), 0);
+	wait_bot_joined(&w, "HFBot");
+	assert_logged_in(&w, "HFBot", "HFBot");
+	assert_true(e2e_daemon_log_has(&c->d, "PRIVMSG NickServ <redacted>"));
+	assert_false(e2e_daemon_log_has(&c->d, "AUTHENTICATE PLAIN"));
+	ircclient_close(&w);
+	daemon_stop(c);
+}
+
+static void
+test_sasl_external(void **state)
+{
+	struct ctx *c = *state;
+	struct ircclient w;
+	char cert[512], key[512], extra[1400];
+
+	/* (b) SASL EXTERNAL: the client certificate's fingerprint is on the account (CERT ADD) */
+	ircserver_path(&c->srv, "client.pem", cert, sizeof cert);
+	ircserver_path(&c->srv, "client.key", key, sizeof key);
+	snprintf(extra, sizeof extra, "sasl_mechanism = EXTERNAL\nclient_cert = %s\nclient_key = %s\n", cert, key);
+	daemon_start(c, "irc-sasl-external", "HFExt", extra);
+	w.pump = NULL;
+	assert_int_equal(ircclient_connect(&w, c->srv.port, "watcher2"), 0);
+	assert_int_equal(ircclient_join(&w, "#cards"), 0);
+	wait_bot_joined(&w, "HFExt");
+	assert_logged_in(&w, "HFExt", "HFExt");
+	assert_true(e2e_daemon_log_has(&c->d, "AUTHENTICATE EXTERNAL"));
+	assert_true(e2e_daemon_log_has(&c->d, " 903 "));
+	ircclient_close(&w);
+	daemon_stop(c);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_sasl_plain_and_accounts, daemon_reap),
+		cmocka_unit_test_teardown(test_nickserv_identify, daemon_reap),
+		cmocka_unit_test_teardown(test_sasl_external, daemon_reap),
+	};
+
+	return cmocka_run_group_tests_name("handfoot on InspIRCd + Atheme", tests, setup, teardown);
+}

@@ -1,0 +1,98 @@
+/* test-private.c: !private: a player's choice of NOTICE or PRIVMSG reaches the adapter; no choice means the adapter's default. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fake.h"
+
+/* The last private message to user (NULL if none). */
+static const struct fake_msg *
+last_private(struct fake *f, const char *user)
+{
+	for (size_t i = f->nmsgs; i-- > 0;)
+		if (f->msgs[i].kind == MSG_PRIVATE && strcmp(f->msgs[i].user, user) == 0)
+			return &f->msgs[i];
+	return NULL;
+}
+
+static void
+test_private_choice(void **state)
+{
+	struct fake *f = fake_new(":memory:", "flood_burst = 100");
+	const struct fake_msg *m;
+
+	(void)state;
+	fake_say(f, "#g", "alice", "!new duel");
+	fake_say(f, "#g", "bob", "!join");
+	fake_say(f, "#g", "alice", "!start");
+	/* nobody chose: the adapter's own setting decides */
+	assert_non_null(m = last_private(f, "alice"));
+	assert_int_equal(m->private_as, PRIVATE_DEFAULT);
+	fake_clear(f);
+	fake_say(f, "#g", "alice", "!private");
+	assert_non_null(fake_find(f, "you have not chosen"));
+
+	/* PRIVMSG chosen: told apart from no choice, and this very reply goes that way */
+	fake_clear(f);
+	fake_say(f, "#g", "alice", "!private privmsg");
+	assert_non_null(m = fake_find(f, "as privmsg"));
+	assert_int_equal(m->kind, MSG_PRIVATE);
+	assert_int_equal(m->private_as, PRIVATE_PRIVMSG);
+	fake_say(f, "#g", "alice", "!hand");
+	assert_int_equal(last_private(f, "alice")->private_as, PRIVATE_PRIVMSG);
+
+	fake_clear(f);
+	fake_say(f, "#g", "alice", "!pm notice");
+	fake_say(f, "#g", "alice", "!hand");
+	assert_non_null(m = last_private(f, "alice"));
+	assert_int_equal(m->private_as, PRIVATE_NOTICE);
+	assert_true(m->notice);
+
+	/* bob never chose */
+	fake_clear(f);
+	fake_say(f, "#g", "bob", "!hand");
+	assert_non_null(m = last_private(f, "bob"));
+	assert_int_equal(m->private_as, PRIVATE_DEFAULT);
+	fake_free(f);
+}
+
+static void
+test_private_choice_kept(void **state)
+{
+	char db[] = "/tmp/hf-private-XXXXXX.db";
+	struct fake *f;
+	int fd = mkstemps(db, 3);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	/* the choice is stored: a new game (and a restart) keep it */
+	f = fake_new(db, "flood_burst = 100");
+	fake_dm(f, "alice", "!private privmsg");
+	fake_free(f);
+	f = fake_new(db, "flood_burst = 100");
+	fake_say(f, "#g", "alice", "!new duel");
+	fake_say(f, "#g", "bob", "!join");
+	fake_say(f, "#g", "alice", "!start");
+	assert_int_equal(last_private(f, "alice")->private_as, PRIVATE_PRIVMSG);
+	assert_int_equal(last_private(f, "bob")->private_as, PRIVATE_DEFAULT);
+	fake_free(f);
+	unlink(db);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_private_choice),
+		cmocka_unit_test(test_private_choice_kept),
+	};
+
+	return cmocka_run_group_tests_name("private delivery", tests, NULL, NULL);
+}
