@@ -313,18 +313,50 @@ has_direct(struct host *h, const void *user)
 	return room[0] != '\0';
 }
 
+/* The bot's m.direct as the fake keeps it (caller decrefs). */
+static json_t *
+m_direct(struct host *h)
+{
+	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/rooms", NULL, NULL, NULL);
+	json_t *d = json_incref(json_object_get(json_object_get(j, "account"), "@bot:hs m.direct"));
+
+	json_decref(j);
+	return d;
+}
+
+/* Entries other clients of the bot's account wrote: they must survive. */
+#define OTHER_DIRECTS "{\"@zed:hs\":[\"!z1:hs\",\"!z2:hs\"],\"@yan:hs\":[\"!y1:hs\"]}"
+
+static void
+assert_other_directs_kept(struct host *h)
+{
+	json_t *d = m_direct(h), *want = json_loads(OTHER_DIRECTS, 0, NULL);
+
+	assert_non_null(d);
+	assert_true(json_equal(json_object_get(d, "@zed:hs"), json_object_get(want, "@zed:hs")));
+	assert_true(json_equal(json_object_get(d, "@yan:hs"), json_object_get(want, "@yan:hs")));
+	/* one room for ann, never repeated */
+	assert_int_equal(json_array_size(json_object_get(d, "@ann:hs")), 1);
+	json_decref(want);
+	json_decref(d);
+}
+
 /* ---------------------------------------------------------------- tests */
 
 static void
 test_history_replay_restart_and_direct_rooms(void **state)
 {
 	struct host *h = *state;
-	char ann[128], room[256], dm[256], dm2[256], b[64][128];
+	char ann[128], btok[128], room[256], dm[256], dm2[256], b[64][128];
 	json_t *content = NULL;
 	struct want w;
 	int n;
 
 	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	/* another client of the bot's account has direct rooms of its own */
+	fakemx_user(&h->fake, "bot", "botpw", btok, sizeof btok);
+	json_decref(fakemx_call(&h->fake, "PUT", "/_matrix/client/v3/user/%40bot%3Ahs/account_data/m.direct", btok,
+	                        OTHER_DIRECTS, NULL));
 	make_room(h, ann, NULL, room, sizeof room);
 	say(h, ann, room, "!ping old");
 	client_up(h);
@@ -356,6 +388,8 @@ test_history_replay_restart_and_direct_rooms(void **state)
 	w = (struct want){ dm, 1 };
 	assert_true(run_until(h, has_bot_msgs, &w, 10000));
 	assert_int_equal(bot_bodies(h, room, b, 64, NULL), 3);
+	/* m.direct was read and merged, not replaced */
+	assert_other_directs_kept(h);
 
 	/* restart with the same state; a command said while down is handled once */
 	client_down(h);
@@ -392,6 +426,7 @@ test_history_replay_restart_and_direct_rooms(void **state)
 	assert_true(run_until(h, has_bot_msgs, &w, 10000));
 	direct_of(h, "@ann:hs", dm2, sizeof dm2);
 	assert_string_equal(dm, dm2);
+	assert_other_directs_kept(h);
 	{
 		char path[512], *e = curl_easy_escape(NULL, dm, 0);
 

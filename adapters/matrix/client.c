@@ -132,6 +132,7 @@ matrix_client_stop(struct matrix_client *c)
 	 * go out, with the same txn ids, on the next start */
 	c->phase = MX_PH_STOPPED;
 	matrix_req_cancel_all(c);
+	matrix_direct_stop(c);
 	if (c->sync_timer != 0)
 		loop_timer_del(c->loop, c->sync_timer);
 	if (c->out_timer != 0)

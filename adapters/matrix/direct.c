@@ -97,34 +97,162 @@ matrix_direct_free(struct matrix_client *c)
 	c->ncreating = 0;
 }
 
-/* ---------------------------------------------------------------- m.direct */
+/* ---------------------------------------------------------------- m.direct
+ * m.direct is one map (user id -> room ids) shared by every client of the
+ * account: writing only our rooms would drop everyone else's. So each round
+ * reads the map, adds the rooms we know that it lacks, and writes it back;
+ * one round at a time, another one after it if a room came in meanwhile. */
 
-static void
-on_put(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
+#define MDIRECT_MAX_BODY  (1u << 20)
+#define MDIRECT_MAX_FAILS 8
+
+static void mdirect_get(struct matrix_client *c);
+
+static int64_t
+on_mdirect_timer(struct loop *l, long long id, void *data)
 {
-	(void)r;
-	(void)body;
-	if (status != 200)
-		matrix_client_log(c, LOG_LVL_WARNING, "cannot write m.direct (HTTP %ld)", status);
+	struct matrix_client *c = data;
+
+	(void)l;
+	(void)id;
+	c->mdirect_timer = 0;
+	mdirect_get(c);
+	return LOOP_NOMORE;
+}
+
+/* This round failed: try again after a backoff, but not forever. */
+static void
+mdirect_later(struct matrix_client *c, const char *what, long status)
+{
+	c->mdirect_busy = false;
+	if (++c->mdirect_fails > MDIRECT_MAX_FAILS) {
+		matrix_client_log(c, LOG_LVL_WARNING, "giving up on m.direct (%s: HTTP %ld); other clients "
+		                  "may not show the hand rooms as direct chats", what, status);
+		c->mdirect_fails = 0;
+		return;
+	}
+	matrix_client_log(c, LOG_LVL_INFO, "m.direct %s failed (HTTP %ld); trying again", what, status);
+	if (c->mdirect_timer == 0 && c->phase != MX_PH_STOPPED)
+		c->mdirect_timer = loop_timer_add(c->loop, matrix_outbox_backoff(c->mdirect_fails),
+		                                  on_mdirect_timer, c);
+}
+
+/* Adds each of our direct rooms to its user's list in map; true if any was missing. */
+static bool
+mdirect_merge(struct matrix_client *c, json_t *map)
+{
+	bool changed = false;
+
+	for (size_t i = 0; i < c->ndirects; i++) {
+		json_t *list = json_object_get(map, c->directs[i].user), *r;
+		bool has = false;
+		size_t k;
+
+		if (!json_is_array(list)) {
+			list = json_array();
+			if (list == NULL || json_object_set_new(map, c->directs[i].user, list) < 0)
+				continue;
+		}
+		json_array_foreach(list, k, r)
+			if (json_is_string(r) && strcmp(json_string_value(r), c->directs[i].room) == 0)
+				has = true;
+		/* appended: readers take the last room of a list as the newest */
+		if (!has && json_array_append_new(list, json_string(c->directs[i].room)) == 0)
+			changed = true;
+	}
+	return changed;
+}
+
+static int
+mdirect_path(struct matrix_client *c, char *path, size_t len)
+{
+	char enc[3 * MATRIX_MAX_ID + 1];
+
+	if (matrix_text_urlenc(c->self, enc, sizeof enc) < 0)
+		return -1;
+	snprintf(path, len, MATRIX_API "/user/%s/account_data/m.direct", enc);
+	return 0;
 }
 
 static void
-put_m_direct(struct matrix_client *c)
+on_mdirect_put(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
 {
-	json_t *j = json_object();
-	char path[1024], enc[3 * MATRIX_MAX_ID + 1], *text;
-
-	for (size_t i = 0; i < c->ndirects; i++)
-		json_object_set_new(j, c->directs[i].user, json_pack("[s]", c->directs[i].room));
-	text = json_dumps(j, JSON_COMPACT);
-	json_decref(j);
-	if (text == NULL || matrix_text_urlenc(c->self, enc, sizeof enc) < 0) {
-		free(text);
+	(void)r;
+	(void)body;
+	if (status != 200) {
+		mdirect_later(c, "write", status);
 		return;
 	}
-	snprintf(path, sizeof path, MATRIX_API "/user/%s/account_data/m.direct", enc);
-	matrix_req_start(c, "PUT", path, text, on_put, MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY);
+	c->mdirect_busy = false;
+	c->mdirect_fails = 0;
+	if (c->mdirect_again)
+		mdirect_get(c);
+}
+
+static void
+on_mdirect_get(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
+{
+	char path[1024], *text;
+	json_t *map;
+
+	(void)r;
+	if (status == 200 && json_is_object(body))
+		map = json_deep_copy(body);
+	else if (status == 404) /* none yet */
+		map = json_object();
+	else {
+		mdirect_later(c, "read", status);
+		return;
+	}
+	/* this round carries every room known now */
+	c->mdirect_again = false;
+	if (map == NULL || !mdirect_merge(c, map)) {
+		json_decref(map);
+		c->mdirect_busy = false;
+		c->mdirect_fails = 0;
+		return;
+	}
+	text = json_dumps(map, JSON_COMPACT);
+	json_decref(map);
+	if (text == NULL || mdirect_path(c, path, sizeof path) < 0 ||
+	    matrix_req_start(c, "PUT", path, text, on_mdirect_put, MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY) == NULL)
+		mdirect_later(c, "write", 0);
 	free(text);
+}
+
+static void
+mdirect_get(struct matrix_client *c)
+{
+	char path[1024];
+
+	if (c->phase == MX_PH_STOPPED || c->mdirect_timer != 0)
+		return;
+	if (c->mdirect_busy) {
+		c->mdirect_again = true;
+		return;
+	}
+	if (mdirect_path(c, path, sizeof path) < 0)
+		return;
+	c->mdirect_busy = true;
+	if (matrix_req_start(c, "GET", path, NULL, on_mdirect_get, MATRIX_REQ_TIMEOUT, MDIRECT_MAX_BODY) == NULL)
+		mdirect_later(c, "read", 0);
+}
+
+void
+matrix_direct_publish(struct matrix_client *c)
+{
+	if (c->ndirects > 0)
+		mdirect_get(c);
+}
+
+void
+matrix_direct_stop(struct matrix_client *c)
+{
+	/* the requests themselves are cancelled with all the others */
+	if (c->mdirect_timer != 0)
+		loop_timer_del(c->loop, c->mdirect_timer);
+	c->mdirect_timer = 0;
+	c->mdirect_busy = c->mdirect_again = false;
 }
 
 /* ---------------------------------------------------------------- creating a direct room */
@@ -161,7 +289,7 @@ on_create(struct matrix_client *c, struct matrix_req *r, long status, json_t *bo
 		matrix_client_log(c, LOG_LVL_INFO, "direct room %s for %s", room, r->arg);
 		c->create_fails = 0;
 		matrix_direct_set(c, r->arg, room, true);
-		put_m_direct(c);
+		matrix_direct_publish(c);
 		matrix_outbox_resolve(c->out, r->arg, room);
 		matrix_send_kick(c);
 		return;

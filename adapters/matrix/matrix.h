@@ -212,6 +212,11 @@ struct matrix_client {
 	size_t nenc;
 	char **joining;                 /* rooms with a join in flight */
 	size_t njoining;
+
+	/* m.direct is read, merged and written back, one round at a time */
+	bool mdirect_busy, mdirect_again;
+	int mdirect_fails;
+	long long mdirect_timer;
 };
 
 /* client.c: logging and the state store, for the parts */
@@ -277,6 +282,10 @@ void matrix_direct_set(struct matrix_client *c, const char *user, const char *ro
 void matrix_direct_forget(struct matrix_client *c, const char *room);
 void matrix_direct_create(struct matrix_client *c, const char *user);
 void matrix_direct_restore(struct matrix_client *c);
+/* Makes sure the account's m.direct lists each of our direct rooms:
+ * reads it, merges ours in (every other entry kept), writes it back. */
+void matrix_direct_publish(struct matrix_client *c);
+void matrix_direct_stop(struct matrix_client *c);
 void matrix_direct_free(struct matrix_client *c);
 
 /* rooms.c: invites, joins, being removed, encrypted rooms */

@@ -192,6 +192,9 @@ on_sync(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 	if (!c->up || c->said_down) {
 		struct bot_event ev = { .type = BOT_EV_UP };
 
+		/* a room made just before a crash may be missing from m.direct */
+		if (!c->up)
+			matrix_direct_publish(c);
 		c->up = true;
 		c->said_down = false;
 		c->host.emit(c->host.ctx, &ev);
