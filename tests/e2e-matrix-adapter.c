@@ -20,7 +20,7 @@
 
 struct rec {
 	enum bot_event_type type;
-	char room[256], user[256], text[512];
+	char room[256], user[256], name[128], text[512];
 	bool direct;
 };
 
@@ -53,6 +53,7 @@ h_emit(void *ctx, const struct bot_event *ev)
 		snprintf(r->room, sizeof r->room, "%s", ev->room != NULL ? ev->room : "");
 		snprintf(r->user, sizeof r->user, "%s", ev->user_id != NULL ? ev->user_id : "");
 		snprintf(r->text, sizeof r->text, "%s", ev->text != NULL ? ev->text : "");
+		snprintf(r->name, sizeof r->name, "%s", ev->user_name != NULL ? ev->user_name : "");
 		r->direct = ev->direct;
 	}
 	if (ev->type != BOT_EV_MESSAGE)
@@ -543,6 +544,46 @@ test_encryption_allow_list_and_kick(void **state)
 	}
 }
 
+/* The name the bot was given with the message text; "" if none. */
+static const char *
+name_with(struct host *h, const char *text)
+{
+	for (int i = 0; i < h->nevs; i++)
+		if (h->evs[i].type == BOT_EV_MESSAGE && strcmp(h->evs[i].text, text) == 0)
+			return h->evs[i].name;
+	return "";
+}
+
+static void
+test_display_names_per_room(void **state)
+{
+	struct host *h = *state;
+	char ann[128], r1[256], r2[256], path[512], *e;
+	struct want w;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	make_room(h, ann, NULL, r1, sizeof r1);
+	make_room(h, ann, NULL, r2, sizeof r2);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, r1, 10000));
+	assert_true(run_until(h, bot_joined, r2, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+	/* ann is "Annie" in the second room only (a per-room display name) */
+	e = curl_easy_escape(NULL, r2, 0);
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/state/m.room.member/%%40ann%%3Ahs", e);
+	curl_free(e);
+	json_decref(fakemx_call(&h->fake, "PUT", path, ann, "{\"membership\":\"join\",\"displayname\":\"Annie\"}", NULL));
+	say(h, ann, r2, "!ping 2");
+	say(h, ann, r1, "!ping 1");
+	w = (struct want){ r1, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	w = (struct want){ r2, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	assert_int_equal(count_evs(h, BOT_EV_RENAME, "Annie"), 1);
+	assert_string_equal(name_with(h, "!ping 2"), "Annie");
+	assert_string_equal(name_with(h, "!ping 1"), "ann");
+}
+
 int
 main(void)
 {
@@ -550,6 +591,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_history_replay_restart_and_direct_rooms, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_every_message_once_in_order_under_faults, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_encryption_allow_list_and_kick, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_display_names_per_room, setup, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

@@ -38,8 +38,9 @@ matrix_names_of(struct matrix_client *c, const char *room, const char *user, cha
 {
 	const char *colon, *any = NULL;
 
-	for (size_t i = 0; i < MATRIX_NAMES; i++) {
-		const struct matrix_name *n = &c->names[i];
+	/* newest first, so that "any room" means the name learnt last */
+	for (size_t k = 1; k <= MATRIX_NAMES; k++) {
+		const struct matrix_name *n = &c->names[(c->names_at - k) % MATRIX_NAMES];
 
 		if (n->user == NULL || n->name == NULL || strcmp(n->user, user) != 0)
 			continue;
