@@ -230,6 +230,11 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 	}
 	/* the turn ping names the player to move, out of band, with HTML */
 	check_turn_ping(&f, room);
+	/* one move, so that the restart has a mid-turn state to keep */
+	n = bot_count(&f, room, "", NULL);
+	fakemx_say(&f, tok[0], room, "!draw");
+	assert_true(wait_for(&f, room, "", n + 1, 15000));
+	sleep(1);
 	/* the game as the players see it before the restart */
 	n = bot_count(&f, room, "", NULL);
 	fakemx_say(&f, tok[1], room, "!who");
