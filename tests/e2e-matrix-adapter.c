@@ -20,7 +20,7 @@
 
 struct rec {
 	enum bot_event_type type;
-	char room[256], user[256], text[512];
+	char room[256], user[256], name[128], text[512];
 	bool direct;
 };
 
@@ -53,6 +53,7 @@ h_emit(void *ctx, const struct bot_event *ev)
 		snprintf(r->room, sizeof r->room, "%s", ev->room != NULL ? ev->room : "");
 		snprintf(r->user, sizeof r->user, "%s", ev->user_id != NULL ? ev->user_id : "");
 		snprintf(r->text, sizeof r->text, "%s", ev->text != NULL ? ev->text : "");
+		snprintf(r->name, sizeof r->name, "%s", ev->user_name != NULL ? ev->user_name : "");
 		r->direct = ev->direct;
 	}
 	if (ev->type != BOT_EV_MESSAGE)
@@ -313,18 +314,50 @@ has_direct(struct host *h, const void *user)
 	return room[0] != '\0';
 }
 
+/* The bot's m.direct as the fake keeps it (caller decrefs). */
+static json_t *
+m_direct(struct host *h)
+{
+	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/rooms", NULL, NULL, NULL);
+	json_t *d = json_incref(json_object_get(json_object_get(j, "account"), "@bot:hs m.direct"));
+
+	json_decref(j);
+	return d;
+}
+
+/* Entries other clients of the bot's account wrote: they must survive. */
+#define OTHER_DIRECTS "{\"@zed:hs\":[\"!z1:hs\",\"!z2:hs\"],\"@yan:hs\":[\"!y1:hs\"]}"
+
+static void
+assert_other_directs_kept(struct host *h)
+{
+	json_t *d = m_direct(h), *want = json_loads(OTHER_DIRECTS, 0, NULL);
+
+	assert_non_null(d);
+	assert_true(json_equal(json_object_get(d, "@zed:hs"), json_object_get(want, "@zed:hs")));
+	assert_true(json_equal(json_object_get(d, "@yan:hs"), json_object_get(want, "@yan:hs")));
+	/* one room for ann, never repeated */
+	assert_int_equal(json_array_size(json_object_get(d, "@ann:hs")), 1);
+	json_decref(want);
+	json_decref(d);
+}
+
 /* ---------------------------------------------------------------- tests */
 
 static void
 test_history_replay_restart_and_direct_rooms(void **state)
 {
 	struct host *h = *state;
-	char ann[128], room[256], dm[256], dm2[256], b[64][128];
+	char ann[128], btok[128], room[256], dm[256], dm2[256], b[64][128];
 	json_t *content = NULL;
 	struct want w;
 	int n;
 
 	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	/* another client of the bot's account has direct rooms of its own */
+	fakemx_user(&h->fake, "bot", "botpw", btok, sizeof btok);
+	json_decref(fakemx_call(&h->fake, "PUT", "/_matrix/client/v3/user/%40bot%3Ahs/account_data/m.direct", btok,
+	                        OTHER_DIRECTS, NULL));
 	make_room(h, ann, NULL, room, sizeof room);
 	say(h, ann, room, "!ping old");
 	client_up(h);
@@ -356,6 +389,8 @@ test_history_replay_restart_and_direct_rooms(void **state)
 	w = (struct want){ dm, 1 };
 	assert_true(run_until(h, has_bot_msgs, &w, 10000));
 	assert_int_equal(bot_bodies(h, room, b, 64, NULL), 3);
+	/* m.direct was read and merged, not replaced */
+	assert_other_directs_kept(h);
 
 	/* restart with the same state; a command said while down is handled once */
 	client_down(h);
@@ -392,6 +427,7 @@ test_history_replay_restart_and_direct_rooms(void **state)
 	assert_true(run_until(h, has_bot_msgs, &w, 10000));
 	direct_of(h, "@ann:hs", dm2, sizeof dm2);
 	assert_string_equal(dm, dm2);
+	assert_other_directs_kept(h);
 	{
 		char path[512], *e = curl_easy_escape(NULL, dm, 0);
 
@@ -508,6 +544,46 @@ test_encryption_allow_list_and_kick(void **state)
 	}
 }
 
+/* The name the bot was given with the message text; "" if none. */
+static const char *
+name_with(struct host *h, const char *text)
+{
+	for (int i = 0; i < h->nevs; i++)
+		if (h->evs[i].type == BOT_EV_MESSAGE && strcmp(h->evs[i].text, text) == 0)
+			return h->evs[i].name;
+	return "";
+}
+
+static void
+test_display_names_per_room(void **state)
+{
+	struct host *h = *state;
+	char ann[128], r1[256], r2[256], path[512], *e;
+	struct want w;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	make_room(h, ann, NULL, r1, sizeof r1);
+	make_room(h, ann, NULL, r2, sizeof r2);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, r1, 10000));
+	assert_true(run_until(h, bot_joined, r2, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+	/* ann is "Annie" in the second room only (a per-room display name) */
+	e = curl_easy_escape(NULL, r2, 0);
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/state/m.room.member/%%40ann%%3Ahs", e);
+	curl_free(e);
+	json_decref(fakemx_call(&h->fake, "PUT", path, ann, "{\"membership\":\"join\",\"displayname\":\"Annie\"}", NULL));
+	say(h, ann, r2, "!ping 2");
+	say(h, ann, r1, "!ping 1");
+	w = (struct want){ r1, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	w = (struct want){ r2, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	assert_int_equal(count_evs(h, BOT_EV_RENAME, "Annie"), 1);
+	assert_string_equal(name_with(h, "!ping 2"), "Annie");
+	assert_string_equal(name_with(h, "!ping 1"), "ann");
+}
+
 int
 main(void)
 {
@@ -515,6 +591,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_history_replay_restart_and_direct_rooms, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_every_message_once_in_order_under_faults, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_encryption_allow_list_and_kick, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_display_names_per_room, setup, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

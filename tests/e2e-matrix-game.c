@@ -57,6 +57,84 @@ bot_count(struct fakemx *f, const char *room, const char *needle, bool *txn_dup)
 	return n;
 }
 
+/* The contents of the bot's messages in room, in order (caller decrefs). */
+static json_t *
+bot_msgs(struct fakemx *f, const char *room)
+{
+	json_t *evs = fakemx_events(f, room), *ev, *out = json_array();
+	size_t i;
+
+	json_array_foreach(evs, i, ev)
+		if (strcmp(json_string_value(json_object_get(ev, "sender")), "@bot:hs") == 0 &&
+		    json_is_string(json_object_get(json_object_get(ev, "content"), "body")))
+			json_array_append(out, json_object_get(ev, "content"));
+	json_decref(evs);
+	if (getenv("HF_VERBOSE") != NULL)
+		json_array_foreach(out, i, ev)
+			fprintf(stderr, "%s\n", json_dumps(ev, JSON_COMPACT));
+	return out;
+}
+
+static const char *
+body_of(json_t *msgs, size_t i)
+{
+	return json_string_value(json_object_get(json_array_get(msgs, i), "body"));
+}
+
+/* The bot's first message in room containing needle, from index from on
+ * (caller decrefs); NULL if none. */
+static json_t *
+bot_msg(struct fakemx *f, const char *room, const char *needle, size_t from)
+{
+	json_t *msgs = bot_msgs(f, room), *m = NULL;
+
+	for (size_t i = from; i < json_array_size(msgs) && m == NULL; i++)
+		if (strstr(body_of(msgs, i), needle) != NULL)
+			m = json_incref(json_array_get(msgs, i));
+	json_decref(msgs);
+	return m;
+}
+
+/* The "NAME: your turn" line pings NAME out of band (m.mentions) and carries HTML. */
+static void
+check_turn_ping(struct fakemx *f, const char *room)
+{
+	json_t *m = bot_msg(f, room, ": your turn", 0), *ids;
+	const char *body, *at, *start;
+	char want[64];
+
+	assert_non_null(m);
+	body = json_string_value(json_object_get(m, "body"));
+	at = strstr(body, ": your turn");
+	for (start = at; start > body && start[-1] != ' '; start--)
+		;
+	snprintf(want, sizeof want, "@%.*s:hs", (int)(at - start), start);
+	ids = json_object_get(json_object_get(m, "m.mentions"), "user_ids");
+	assert_int_equal(json_array_size(ids), 1);
+	assert_string_equal(json_string_value(json_array_get(ids, 0)), want);
+	assert_string_equal(json_string_value(json_object_get(m, "format")), "org.matrix.custom.html");
+	assert_non_null(strstr(json_string_value(json_object_get(m, "formatted_body")), ": your turn"));
+	json_decref(m);
+}
+
+/* Some formatted_body in room carries the colour markup render.c gives. */
+static bool
+has_markup(struct fakemx *f, const char *room, const char *font)
+{
+	json_t *msgs = bot_msgs(f, room), *m;
+	bool found = false;
+	size_t i;
+
+	json_array_foreach(msgs, i, m) {
+		const char *html = json_string_value(json_object_get(m, "formatted_body"));
+
+		if (html != NULL && strstr(html, font) != NULL)
+			found = true;
+	}
+	json_decref(msgs);
+	return found;
+}
+
 static bool
 wait_for(struct fakemx *f, const char *room, const char *needle, int n, int ms)
 {
@@ -94,7 +172,9 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 {
 	struct fakemx f;
 	char tok[4][128], bot[128], room[256], conf[] = "/tmp/hf-mx-conf-XXXXXX", pw[] = "/tmp/hf-mx-pw-XXXXXX";
-	char db[] = "/tmp/hf-mx-db-XXXXXX", dm[4][256], body[512], line[64];
+	char db[] = "/tmp/hf-mx-db-XXXXXX", dm[4][256], who[1024], pile[1024];
+	int n, ndm[4];
+	json_t *before, *after;
 	bool dup = false;
 	FILE *fp;
 	json_t *j;
@@ -148,14 +228,47 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 		assert_true(wait_for(&f, dm[i], "Your hand", 1, 15000));
 		room_call(&f, tok[i], dm[i], "join", "{}");
 	}
-	/* restart mid-game: nothing replayed, nothing sent twice */
-	snprintf(line, sizeof line, "%d", bot_count(&f, room, "", NULL));
+	/* the turn ping names the player to move, out of band, with HTML */
+	check_turn_ping(&f, room);
+	/* one move, so that the restart has a mid-turn state to keep */
+	n = bot_count(&f, room, "", NULL);
+	fakemx_say(&f, tok[0], room, "!draw");
+	assert_true(wait_for(&f, room, "", n + 1, 15000));
+	sleep(1);
+	/* the game as the players see it before the restart */
+	n = bot_count(&f, room, "", NULL);
+	fakemx_say(&f, tok[1], room, "!who");
+	assert_true(wait_for(&f, room, "", n + 1, 15000));
+	fakemx_say(&f, tok[2], room, "!pile");
+	assert_true(wait_for(&f, room, "", n + 2, 15000));
+	sleep(1);
+	before = bot_msgs(&f, room);
+	n = (int)json_array_size(before);
+	snprintf(who, sizeof who, "%s", body_of(before, (size_t)n - 2));
+	snprintf(pile, sizeof pile, "%s", body_of(before, (size_t)n - 1));
+	assert_non_null(strstr(who, "<- to play"));
+	json_decref(before);
+	for (int i = 0; i < 4; i++)
+		ndm[i] = bot_count(&f, dm[i], "", NULL);
+	/* restart mid-game, with the same two commands said while it is down */
 	proc_close_input(&p);
 	kill(p.pid, SIGTERM);
 	proc_end(&p);
 	fakemx_say(&f, tok[1], room, "!who");
+	fakemx_say(&f, tok[2], room, "!pile");
 	start_daemon(conf);
-	assert_true(wait_for(&f, room, "round", 1, 15000));
+	assert_true(wait_for(&f, room, "", n + 2, 15000));
+	sleep(3);
+	/* every command before the restart was answered once: nothing replayed,
+	 * nothing resent, in the room or in a direct room; the two said while
+	 * down are answered once each, and the state they show is unchanged */
+	after = bot_msgs(&f, room);
+	assert_int_equal(json_array_size(after), n + 2);
+	assert_string_equal(body_of(after, (size_t)n), who);
+	assert_string_equal(body_of(after, (size_t)n + 1), pile);
+	json_decref(after);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(bot_count(&f, dm[i], "", NULL), ndm[i]);
 	/* everyone hands their seat to the computer and the game runs to its end */
 	for (int i = 0; i < 4; i++)
 		fakemx_say(&f, tok[i], room, "!auto");
@@ -171,7 +284,9 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 		bot_count(&f, dm[i], "", &dup);
 		assert_false(dup);
 	}
-	snprintf(body, sizeof body, "%s", line);
+	/* cards and melds in the room carry the colours render.c gives them */
+	assert_true(has_markup(&f, room, "<font color=\"#cc0000\">"));
+	assert_true(has_markup(&f, room, "<font color=\"#555555\">"));
 	proc_close_input(&p);
 	kill(p.pid, SIGTERM);
 	proc_end(&p);

@@ -71,6 +71,7 @@ test_incremental_sync_items(void **state)
 	/* display name cleaned of its control character */
 	it = find(&s, MX_IT_NAME, 0);
 	assert_string_equal(it->name, "Ann B");
+	assert_string_equal(it->room, "!game:hs");   /* names are per room */
 	assert_non_null(it = find(&s, MX_IT_JOIN, 0));
 	assert_string_equal(it->user, "@cy:hs");
 	assert_non_null(it = find(&s, MX_IT_RENAME, 0));

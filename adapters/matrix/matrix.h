@@ -1,10 +1,13 @@
-/* matrix.h: the Matrix adapter's internal header: text hygiene, the sync parser, the outbox, the client. */
+/* matrix.h: the Matrix adapter's internal header: text hygiene, the sync parser, the outbox, the client and its parts. */
 #ifndef HF_MATRIX_INTERNAL_H
 #define HF_MATRIX_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <curl/curl.h>
+#include <jansson.h>
 
 #include "adapter.h"
 
@@ -37,7 +40,7 @@ enum matrix_item_kind {
 	MX_IT_JOIN,        /* room, user, name, event_id */
 	MX_IT_LEAVE,       /* room, user, event_id: someone else left */
 	MX_IT_RENAME,      /* room, user, text: new display name, event_id */
-	MX_IT_NAME,        /* user, name: a display name learnt from room state */
+	MX_IT_NAME,        /* room, user, name: a display name learnt from room state */
 	MX_IT_INVITE,      /* room, user: who invited us, direct: is_direct invite */
 	MX_IT_REMOVED,     /* room: we left, were kicked or banned */
 	MX_IT_ENCRYPTED,   /* room: has m.room.encryption */
@@ -125,7 +128,7 @@ int64_t matrix_outbox_backoff(int tries);
 char  *matrix_outbox_content(const struct matrix_out *m);
 size_t matrix_outbox_count(const struct matrix_outbox *o);
 
-/* ---- client.c: the account: login, sync, joins, direct rooms, sends ---- */
+/* ---- client.c: the account's public face; its parts are below ---- */
 
 /* What the client needs from its host (the bot, or a test). */
 struct matrix_host {
@@ -158,5 +161,144 @@ void matrix_client_stop(struct matrix_client *c);
 void matrix_client_free(struct matrix_client *c);
 /* True if inviter (a user id) may invite us, per the allow list. */
 bool matrix_client_allowed(const char *allow, const char *inviter);
+
+/* ---- the client's parts: one file per concept, sharing struct matrix_client ---- */
+
+#define MATRIX_API          "/_matrix/client/v3"
+#define MATRIX_SEEN_MEM     1024   /* event ids remembered in memory */
+#define MATRIX_NAMES        1024   /* (room, user) display names remembered */
+#define MATRIX_MAX_BODY     (64u << 10)
+#define MATRIX_REQ_TIMEOUT  60000L
+
+enum matrix_phase { MX_PH_IDLE, MX_PH_LOGIN, MX_PH_WHOAMI, MX_PH_FILTER, MX_PH_SYNC, MX_PH_STOPPED };
+
+struct matrix_name { char *room, *user, *name; };  /* room NULL: not tied to a room */
+struct matrix_direct { char *user, *room; };
+
+struct matrix_req;
+
+struct matrix_client {
+	struct matrix_config cfg;
+	struct matrix_host host;
+	struct loop *loop;
+	struct http *http;
+	enum matrix_phase phase;
+
+	char self[MATRIX_MAX_ID + 1];
+	char device[128];
+	char token[1024];
+	char filter[128];
+	char *since;
+	bool up, said_down;
+	int fails;                      /* consecutive failures of the login/sync chain */
+	struct matrix_req *sync_req;
+	long long sync_timer, out_timer;
+	int64_t out_due;                /* when out_timer fires */
+	int64_t create_after;           /* no createRoom before (after a 429 or 5xx) */
+	int create_fails;
+
+	struct matrix_outbox *out;
+	struct matrix_req *reqs;        /* everything in flight, freed on stop */
+
+	char *seen[MATRIX_SEEN_MEM];
+	size_t seen_at;
+	struct matrix_name names[MATRIX_NAMES];
+	size_t names_at;
+	struct matrix_direct *directs;
+	size_t ndirects;
+	char **creating;                /* users whose direct room is being created */
+	size_t ncreating;
+	char **joined_enc;              /* encrypted rooms already told */
+	size_t nenc;
+	char **joining;                 /* rooms with a join in flight */
+	size_t njoining;
+
+	/* m.direct is read, merged and written back, one round at a time */
+	bool mdirect_busy, mdirect_again;
+	int mdirect_fails;
+	long long mdirect_timer;
+};
+
+/* client.c: logging and the state store, for the parts */
+void matrix_client_log(struct matrix_client *c, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int  matrix_client_get(struct matrix_client *c, const char *key, char *buf, size_t len);
+void matrix_client_set(struct matrix_client *c, const char *key, const char *value);
+void matrix_client_del(struct matrix_client *c, const char *key);
+
+/* strlist.c: small sets of strings (rooms, users) */
+bool matrix_strlist_has(char **list, size_t n, const char *s);
+void matrix_strlist_add(char ***list, size_t *n, const char *s);
+void matrix_strlist_del(char **list, size_t *n, const char *s);
+void matrix_strlist_free(char **list, size_t n);
+
+/* req.c: HTTP requests to the homeserver, on the bot's curl multi */
+typedef void matrix_req_done_fn(struct matrix_client *c, struct matrix_req *r, long status, json_t *body);
+
+struct matrix_req {
+	struct matrix_client *c;
+	CURL *easy;
+	struct curl_slist *hdrs;
+	char *in;                       /* the response body */
+	size_t nin;
+	size_t max;
+	bool too_big;
+	matrix_req_done_fn *done;
+	struct matrix_out *msg;         /* a send */
+	char *arg;                      /* a room or user, per request */
+	int64_t retry_ms;               /* from a 429: retry_after_ms or Retry-After */
+	const char *errcode;
+	struct matrix_req *next;
+};
+
+/* Starts a request: path below the homeserver (with its query), an optional
+ * JSON body. The response comes to done with its HTTP status (0: network). */
+struct matrix_req *matrix_req_start(struct matrix_client *c, const char *method, const char *path,
+                                    const char *json, matrix_req_done_fn *done, long timeout_ms, size_t max);
+/* Cancels and frees everything in flight (no callbacks). */
+void matrix_req_cancel_all(struct matrix_client *c);
+
+/* login.c: the chain login -> whoami -> filter -> sync, and its retries */
+void matrix_login_start(struct matrix_client *c);
+/* The chain failed: says DOWN once, retries the current phase after a backoff. */
+void matrix_login_failed(struct matrix_client *c, const char *what, long status, const char *errcode,
+                         int64_t retry_ms);
+
+/* poll.c: the /sync long-poll, event ids already seen, events to the bot */
+void matrix_poll_start(struct matrix_client *c);
+/* Restores next_batch and the seen event ids from the store. */
+void matrix_poll_restore(struct matrix_client *c);
+void matrix_poll_free(struct matrix_client *c);
+
+/* send.c: drives the outbox: one PUT per room at a time, retries, direct rooms resolved */
+void matrix_send_kick(struct matrix_client *c);
+/* Wakes matrix_send_kick in ms, or sooner if it is already due sooner. */
+void matrix_send_arm(struct matrix_client *c, int64_t ms);
+
+/* direct.c: each player's direct room, and the account's m.direct map */
+const char *matrix_direct_room(struct matrix_client *c, const char *user);
+const char *matrix_direct_user(struct matrix_client *c, const char *room);
+void matrix_direct_set(struct matrix_client *c, const char *user, const char *room, bool persist);
+void matrix_direct_forget(struct matrix_client *c, const char *room);
+void matrix_direct_create(struct matrix_client *c, const char *user);
+void matrix_direct_restore(struct matrix_client *c);
+/* Makes sure the account's m.direct lists each of our direct rooms:
+ * reads it, merges ours in (every other entry kept), writes it back. */
+void matrix_direct_publish(struct matrix_client *c);
+void matrix_direct_stop(struct matrix_client *c);
+void matrix_direct_free(struct matrix_client *c);
+
+/* rooms.c: invites, joins, being removed, encrypted rooms */
+void matrix_rooms_invited(struct matrix_client *c, const struct matrix_item *it);
+void matrix_rooms_removed(struct matrix_client *c, const struct matrix_item *it);
+void matrix_rooms_encrypted(struct matrix_client *c, const struct matrix_item *it);
+bool matrix_rooms_is_encrypted(struct matrix_client *c, const char *room);
+void matrix_rooms_restore(struct matrix_client *c);
+
+/* names.c: display names per (room, user), from member events */
+void matrix_names_set(struct matrix_client *c, const char *room, const char *user, const char *name);
+/* The name in room if known, else in any room, else the localpart ("@ann:hs" -> "ann"). */
+const char *matrix_names_of(struct matrix_client *c, const char *room, const char *user, char *buf, size_t len);
+void matrix_names_free(struct matrix_client *c);
 
 #endif

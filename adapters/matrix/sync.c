@@ -123,8 +123,9 @@ account_data(struct ctx *c, json_t *root)
 	}
 }
 
+/* Display names are per room: the same user may be called otherwise elsewhere. */
 static void
-member_name(struct ctx *c, const char *user, json_t *content)
+member_name(struct ctx *c, const char *room, const char *user, json_t *content)
 {
 	const char *dn = json_string_value(json_object_get(content, "displayname"));
 	struct matrix_item *it;
@@ -132,7 +133,7 @@ member_name(struct ctx *c, const char *user, json_t *content)
 
 	if (dn == NULL || (name = dup_clean(dn, MATRIX_MAX_NAME)) == NULL)
 		return;
-	if ((it = add(c, MX_IT_NAME, NULL, user, NULL)) == NULL) {
+	if ((it = add(c, MX_IT_NAME, room, user, NULL)) == NULL) {
 		free(name);
 		return;
 	}
@@ -163,7 +164,7 @@ state_event(struct ctx *c, const char *room, json_t *ev, bool timeline)
 	if (membership == NULL)
 		return;
 	if (strcmp(membership, "join") == 0)
-		member_name(c, user, content);
+		member_name(c, room, user, content);
 	if (is_self(c, user)) {
 		if (strcmp(membership, "leave") == 0 || strcmp(membership, "ban") == 0)
 			add(c, MX_IT_REMOVED, room, NULL, NULL);

@@ -1,0 +1,331 @@
+/* direct.c: each player's direct room (where their hand goes): learnt, created on demand, recorded in m.direct. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loop.h"
+#include "matrix.h"
+
+const char *
+matrix_direct_room(struct matrix_client *c, const char *user)
+{
+	for (size_t i = 0; i < c->ndirects; i++)
+		if (strcmp(c->directs[i].user, user) == 0)
+			return c->directs[i].room;
+	return NULL;
+}
+
+const char *
+matrix_direct_user(struct matrix_client *c, const char *room)
+{
+	for (size_t i = 0; i < c->ndirects; i++)
+		if (strcmp(c->directs[i].room, room) == 0)
+			return c->directs[i].user;
+	return NULL;
+}
+
+void
+matrix_direct_set(struct matrix_client *c, const char *user, const char *room, bool persist)
+{
+	char key[MATRIX_MAX_ID + 16];
+	struct matrix_direct *d;
+	size_t i;
+
+	for (i = 0; i < c->ndirects; i++)
+		if (strcmp(c->directs[i].user, user) == 0)
+			break;
+	if (i == c->ndirects) {
+		if ((d = realloc(c->directs, (c->ndirects + 1) * sizeof *d)) == NULL)
+			return;
+		c->directs = d;
+		c->directs[i].user = strdup(user);
+		c->directs[i].room = NULL;
+		c->ndirects++;
+	}
+	free(c->directs[i].room);
+	c->directs[i].room = strdup(room);
+	if (persist) {
+		snprintf(key, sizeof key, "direct/%s", user);
+		matrix_client_set(c, key, room);
+	}
+}
+
+void
+matrix_direct_forget(struct matrix_client *c, const char *room)
+{
+	char key[MATRIX_MAX_ID + 16];
+
+	for (size_t i = 0; i < c->ndirects; i++)
+		if (strcmp(c->directs[i].room, room) == 0) {
+			snprintf(key, sizeof key, "direct/%s", c->directs[i].user);
+			matrix_client_del(c, key);
+			free(c->directs[i].user);
+			free(c->directs[i].room);
+			c->directs[i] = c->directs[--c->ndirects];
+			return;
+		}
+}
+
+static void
+restore_one(void *ctx, const char *key, const char *value)
+{
+	struct matrix_client *c = ctx;
+	const char *user = key + strlen("direct/");
+
+	if (matrix_text_id_ok(user, '@') && matrix_text_id_ok(value, '!'))
+		matrix_direct_set(c, user, value, false);
+}
+
+void
+matrix_direct_restore(struct matrix_client *c)
+{
+	c->host.store.each(c->host.store.ctx, "direct/", restore_one, c);
+}
+
+void
+matrix_direct_free(struct matrix_client *c)
+{
+	for (size_t i = 0; i < c->ndirects; i++) {
+		free(c->directs[i].user);
+		free(c->directs[i].room);
+	}
+	free(c->directs);
+	c->directs = NULL;
+	c->ndirects = 0;
+	matrix_strlist_free(c->creating, c->ncreating);
+	c->creating = NULL;
+	c->ncreating = 0;
+}
+
+/* ---------------------------------------------------------------- m.direct
+ * m.direct is one map (user id -> room ids) shared by every client of the
+ * account: writing only our rooms would drop everyone else's. So each round
+ * reads the map, adds the rooms we know that it lacks, and writes it back;
+ * one round at a time, another one after it if a room came in meanwhile. */
+
+#define MDIRECT_MAX_BODY  (1u << 20)
+#define MDIRECT_MAX_FAILS 8
+
+static void mdirect_get(struct matrix_client *c);
+
+static int64_t
+on_mdirect_timer(struct loop *l, long long id, void *data)
+{
+	struct matrix_client *c = data;
+
+	(void)l;
+	(void)id;
+	c->mdirect_timer = 0;
+	mdirect_get(c);
+	return LOOP_NOMORE;
+}
+
+/* This round failed: try again after a backoff, but not forever. */
+static void
+mdirect_later(struct matrix_client *c, const char *what, long status)
+{
+	c->mdirect_busy = false;
+	if (++c->mdirect_fails > MDIRECT_MAX_FAILS) {
+		matrix_client_log(c, LOG_LVL_WARNING, "giving up on m.direct (%s: HTTP %ld); other clients "
+		                  "may not show the hand rooms as direct chats", what, status);
+		c->mdirect_fails = 0;
+		return;
+	}
+	matrix_client_log(c, LOG_LVL_INFO, "m.direct %s failed (HTTP %ld); trying again", what, status);
+	if (c->mdirect_timer == 0 && c->phase != MX_PH_STOPPED)
+		c->mdirect_timer = loop_timer_add(c->loop, matrix_outbox_backoff(c->mdirect_fails),
+		                                  on_mdirect_timer, c);
+}
+
+/* Adds each of our direct rooms to its user's list in map; true if any was missing. */
+static bool
+mdirect_merge(struct matrix_client *c, json_t *map)
+{
+	bool changed = false;
+
+	for (size_t i = 0; i < c->ndirects; i++) {
+		json_t *list = json_object_get(map, c->directs[i].user), *r;
+		bool has = false;
+		size_t k;
+
+		if (!json_is_array(list)) {
+			list = json_array();
+			if (list == NULL || json_object_set_new(map, c->directs[i].user, list) < 0)
+				continue;
+		}
+		json_array_foreach(list, k, r)
+			if (json_is_string(r) && strcmp(json_string_value(r), c->directs[i].room) == 0)
+				has = true;
+		/* appended: readers take the last room of a list as the newest */
+		if (!has && json_array_append_new(list, json_string(c->directs[i].room)) == 0)
+			changed = true;
+	}
+	return changed;
+}
+
+static int
+mdirect_path(struct matrix_client *c, char *path, size_t len)
+{
+	char enc[3 * MATRIX_MAX_ID + 1];
+
+	if (matrix_text_urlenc(c->self, enc, sizeof enc) < 0)
+		return -1;
+	snprintf(path, len, MATRIX_API "/user/%s/account_data/m.direct", enc);
+	return 0;
+}
+
+static void
+on_mdirect_put(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
+{
+	(void)r;
+	(void)body;
+	if (status != 200) {
+		mdirect_later(c, "write", status);
+		return;
+	}
+	c->mdirect_busy = false;
+	c->mdirect_fails = 0;
+	if (c->mdirect_again)
+		mdirect_get(c);
+}
+
+static void
+on_mdirect_get(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
+{
+	char path[1024], *text;
+	json_t *map;
+
+	(void)r;
+	if (status == 200 && json_is_object(body))
+		map = json_deep_copy(body);
+	else if (status == 404) /* none yet */
+		map = json_object();
+	else {
+		mdirect_later(c, "read", status);
+		return;
+	}
+	/* this round carries every room known now */
+	c->mdirect_again = false;
+	if (map == NULL || !mdirect_merge(c, map)) {
+		json_decref(map);
+		c->mdirect_busy = false;
+		c->mdirect_fails = 0;
+		return;
+	}
+	text = json_dumps(map, JSON_COMPACT);
+	json_decref(map);
+	if (text == NULL || mdirect_path(c, path, sizeof path) < 0 ||
+	    matrix_req_start(c, "PUT", path, text, on_mdirect_put, MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY) == NULL)
+		mdirect_later(c, "write", 0);
+	free(text);
+}
+
+static void
+mdirect_get(struct matrix_client *c)
+{
+	char path[1024];
+
+	if (c->phase == MX_PH_STOPPED || c->mdirect_timer != 0)
+		return;
+	if (c->mdirect_busy) {
+		c->mdirect_again = true;
+		return;
+	}
+	if (mdirect_path(c, path, sizeof path) < 0)
+		return;
+	c->mdirect_busy = true;
+	if (matrix_req_start(c, "GET", path, NULL, on_mdirect_get, MATRIX_REQ_TIMEOUT, MDIRECT_MAX_BODY) == NULL)
+		mdirect_later(c, "read", 0);
+}
+
+void
+matrix_direct_publish(struct matrix_client *c)
+{
+	if (c->ndirects > 0)
+		mdirect_get(c);
+}
+
+void
+matrix_direct_stop(struct matrix_client *c)
+{
+	/* the requests themselves are cancelled with all the others */
+	if (c->mdirect_timer != 0)
+		loop_timer_del(c->loop, c->mdirect_timer);
+	c->mdirect_timer = 0;
+	c->mdirect_busy = c->mdirect_again = false;
+}
+
+/* ---------------------------------------------------------------- creating a direct room */
+
+/* Tells the game room that a player's hand cannot reach them, and drops
+ * what was queued for them. */
+static void
+direct_failed(struct matrix_client *c, const char *user, const char *why)
+{
+	struct matrix_out *m;
+	bool told = false;
+
+	while ((m = matrix_outbox_unresolved(c->out, user)) != NULL) {
+		if (!told) {
+			struct bot_event ev = { .type = BOT_EV_SEND_FAILED, .room = m->context,
+			                        .user_id = user, .text = why };
+			char nb[MATRIX_MAX_NAME + 1];
+
+			ev.user_name = matrix_names_of(c, m->context, user, nb, sizeof nb);
+			told = true;
+			c->host.emit(c->host.ctx, &ev);
+		}
+		matrix_outbox_done(c->out, m);
+	}
+}
+
+static void
+on_create(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
+{
+	const char *room = json_string_value(json_object_get(body, "room_id"));
+
+	matrix_strlist_del(c->creating, &c->ncreating, r->arg);
+	if (status == 200 && matrix_text_id_ok(room, '!')) {
+		matrix_client_log(c, LOG_LVL_INFO, "direct room %s for %s", room, r->arg);
+		c->create_fails = 0;
+		matrix_direct_set(c, r->arg, room, true);
+		matrix_direct_publish(c);
+		matrix_outbox_resolve(c->out, r->arg, room);
+		matrix_send_kick(c);
+		return;
+	}
+	if (status == 429 || status == 0 || status >= 500) {
+		/* matrix_send_kick tries again once the wait is over */
+		c->create_after = loop_now(c->loop) +
+		                  (r->retry_ms >= 0 ? r->retry_ms : matrix_outbox_backoff(++c->create_fails));
+		matrix_send_arm(c, c->create_after - loop_now(c->loop));
+		return;
+	}
+	matrix_client_log(c, LOG_LVL_WARNING, "cannot open a direct room with %s (HTTP %ld%s%s)", r->arg, status,
+	                  r->errcode != NULL ? ", " : "", r->errcode != NULL ? r->errcode : "");
+	direct_failed(c, r->arg, "I cannot open a direct chat with you");
+}
+
+void
+matrix_direct_create(struct matrix_client *c, const char *user)
+{
+	json_t *j;
+	char *text;
+	struct matrix_req *r;
+
+	if (c->phase == MX_PH_STOPPED || matrix_strlist_has(c->creating, c->ncreating, user))
+		return;
+	matrix_strlist_add(&c->creating, &c->ncreating, user);
+	j = json_pack("{s:b,s:s,s:[s],s:s}", "is_direct", 1, "preset", "trusted_private_chat",
+	              "invite", user, "name", "Hand and Foot: your hand");
+	text = j != NULL ? json_dumps(j, JSON_COMPACT) : NULL;
+	json_decref(j);
+	if (text == NULL || (r = matrix_req_start(c, "POST", MATRIX_API "/createRoom", text, on_create,
+	                                          MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) == NULL) {
+		matrix_strlist_del(c->creating, &c->ncreating, user);
+		free(text);
+		return;
+	}
+	free(text);
+	r->arg = strdup(user);
+}

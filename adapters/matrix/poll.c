@@ -1,0 +1,223 @@
+/* poll.c: the /sync long-poll: each batch handled in full (no event twice, even across a restart) before next_batch moves. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "matrix.h"
+
+#define SEEN_KEPT 64   /* event ids also kept in the state store, for a restart mid-batch */
+
+static bool
+seen_has(struct matrix_client *c, const char *id)
+{
+	for (size_t i = 0; i < MATRIX_SEEN_MEM; i++)
+		if (c->seen[i] != NULL && strcmp(c->seen[i], id) == 0)
+			return true;
+	return false;
+}
+
+static void
+seen_remember(struct matrix_client *c, const char *id)
+{
+	size_t i = c->seen_at % MATRIX_SEEN_MEM;
+
+	free(c->seen[i]);
+	c->seen[i] = strdup(id);
+	c->seen_at++;
+}
+
+/* Persists the newest ids, so that a batch re-delivered after a crash
+ * (next_batch is stored only once the batch is handled) is not replayed. */
+static void
+seen_persist(struct matrix_client *c)
+{
+	char buf[SEEN_KEPT * (MATRIX_MAX_ID + 1) + 1];
+	size_t o = 0, n = c->seen_at < SEEN_KEPT ? c->seen_at : SEEN_KEPT;
+
+	buf[0] = '\0';
+	for (size_t k = c->seen_at - n; k < c->seen_at; k++) {
+		const char *id = c->seen[k % MATRIX_SEEN_MEM];
+		size_t l = id != NULL ? strlen(id) : 0;
+
+		if (l == 0)
+			continue;
+		memcpy(buf + o, id, l);
+		o += l;
+		buf[o++] = ' ';
+	}
+	buf[o] = '\0';
+	matrix_client_set(c, "seen", buf);
+}
+
+void
+matrix_poll_restore(struct matrix_client *c)
+{
+	char buf[SEEN_KEPT * (MATRIX_MAX_ID + 1) + 1], *tok, *save = NULL;
+
+	if (matrix_client_get(c, "next_batch", buf, sizeof buf) >= 0 && buf[0] != '\0')
+		c->since = strdup(buf);
+	if (matrix_client_get(c, "seen", buf, sizeof buf) < 0)
+		return;
+	for (tok = strtok_r(buf, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save))
+		if (matrix_text_id_ok(tok, '$'))
+			seen_remember(c, tok);
+}
+
+void
+matrix_poll_free(struct matrix_client *c)
+{
+	for (size_t i = 0; i < MATRIX_SEEN_MEM; i++) {
+		free(c->seen[i]);
+		c->seen[i] = NULL;
+	}
+	free(c->since);
+	c->since = NULL;
+}
+
+static void
+emit_item(struct matrix_client *c, const struct matrix_item *it)
+{
+	struct bot_event ev = { .room = it->room, .user_id = it->user, .ts_ms = it->ts };
+	char nb[MATRIX_MAX_NAME + 1];
+	bool direct = it->room != NULL && matrix_direct_user(c, it->room) != NULL;
+
+	if (it->event_id != NULL) {
+		if (seen_has(c, it->event_id))
+			return;
+		seen_remember(c, it->event_id);
+	}
+	if (it->room != NULL && matrix_rooms_is_encrypted(c, it->room))
+		return;
+	switch (it->kind) {
+	case MX_IT_MESSAGE:
+		ev.type = BOT_EV_MESSAGE;
+		ev.text = it->text;
+		ev.notice = it->notice;
+		ev.direct = direct;
+		break;
+	case MX_IT_JOIN:
+		ev.type = BOT_EV_JOIN;
+		break;
+	case MX_IT_LEAVE:
+		ev.type = BOT_EV_LEAVE;
+		break;
+	case MX_IT_RENAME:
+		ev.type = BOT_EV_RENAME;
+		ev.text = it->text;
+		break;
+	default:
+		return;
+	}
+	/* joins and leaves of a direct room are not the game's business */
+	if (direct && ev.type != BOT_EV_MESSAGE)
+		return;
+	ev.user_name = matrix_names_of(c, it->room, it->user, nb, sizeof nb);
+	/* recorded before the bot acts: a crash in between loses a command
+	 * rather than replaying it */
+	if (it->event_id != NULL)
+		seen_persist(c);
+	c->host.emit(c->host.ctx, &ev);
+	if (it->kind == MX_IT_RENAME)
+		matrix_names_set(c, it->room, it->user, it->text);
+}
+
+static void
+handle_sync(struct matrix_client *c, const struct matrix_sync *s)
+{
+	for (size_t i = 0; i < s->nitems && c->phase == MX_PH_SYNC; i++) {
+		const struct matrix_item *it = &s->items[i];
+		const char *known;
+
+		switch (it->kind) {
+		case MX_IT_NAME:
+			matrix_names_set(c, it->room, it->user, it->name);
+			break;
+		case MX_IT_DIRECT:
+			known = matrix_direct_room(c, it->user);
+			if (known == NULL || strcmp(known, it->room) != 0)
+				matrix_direct_set(c, it->user, it->room, true);
+			break;
+		case MX_IT_INVITE:
+			matrix_rooms_invited(c, it);
+			break;
+		case MX_IT_REMOVED:
+			matrix_rooms_removed(c, it);
+			break;
+		case MX_IT_ENCRYPTED:
+			matrix_rooms_encrypted(c, it);
+			break;
+		default:
+			emit_item(c, it);
+			break;
+		}
+	}
+}
+
+static void
+on_sync(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
+{
+	struct matrix_sync s;
+	const char *why = NULL;
+	bool initial = c->since == NULL;
+
+	(void)body;
+	c->sync_req = NULL;
+	if (status == 401 && c->cfg.password[0] != '\0') {
+		matrix_login_failed(c, "sync (token refused, logging in again)", status, r->errcode, 0);
+		c->token[0] = '\0';
+		c->phase = MX_PH_LOGIN;
+		return;
+	}
+	if (status != 200) {
+		matrix_login_failed(c, "sync", status, r->errcode, r->retry_ms);
+		return;
+	}
+	if (matrix_sync_parse(r->in != NULL ? r->in : "", r->nin, c->self, initial, &s, &why) < 0) {
+		matrix_login_failed(c, why, status, NULL, -1);
+		return;
+	}
+	handle_sync(c, &s);
+	if (c->phase != MX_PH_SYNC) {
+		matrix_sync_free(&s);
+		return;
+	}
+	/* every event of the batch has been handled (and its game actions
+	 * committed): only now may the token move on */
+	matrix_client_set(c, "next_batch", s.next_batch);
+	free(c->since);
+	c->since = s.next_batch;
+	s.next_batch = NULL;
+	matrix_sync_free(&s);
+	c->fails = 0;
+	if (!c->up || c->said_down) {
+		struct bot_event ev = { .type = BOT_EV_UP };
+
+		/* a room made just before a crash may be missing from m.direct */
+		if (!c->up)
+			matrix_direct_publish(c);
+		c->up = true;
+		c->said_down = false;
+		c->host.emit(c->host.ctx, &ev);
+	}
+	matrix_send_kick(c);
+	if (c->phase == MX_PH_SYNC)
+		matrix_poll_start(c);
+}
+
+void
+matrix_poll_start(struct matrix_client *c)
+{
+	char path[4096], enc[3 * 1024 + 1], fenc[3 * 128 + 1];
+	size_t o;
+	long timeout = c->since != NULL ? c->cfg.sync_timeout_ms : 0;
+
+	c->phase = MX_PH_SYNC;
+	o = (size_t)snprintf(path, sizeof path, MATRIX_API "/sync?timeout=%ld", timeout);
+	if (c->filter[0] != '\0' && matrix_text_urlenc(c->filter, fenc, sizeof fenc) == 0)
+		o += (size_t)snprintf(path + o, sizeof path - o, "&filter=%s", fenc);
+	if (c->since != NULL && matrix_text_urlenc(c->since, enc, sizeof enc) == 0 && o < sizeof path)
+		snprintf(path + o, sizeof path - o, "&since=%s", enc);
+	c->sync_req = matrix_req_start(c, "GET", path, NULL, on_sync, timeout + 30000, MATRIX_SYNC_MAX_BYTES);
+	if (c->sync_req == NULL)
+		matrix_login_failed(c, "sync", 0, NULL, -1);
+}

@@ -1,0 +1,120 @@
+/* send.c: drives the outbox: one PUT in flight per room, retries after failures and 429s, private messages routed to direct rooms. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loop.h"
+#include "matrix.h"
+
+static int64_t
+on_out_timer(struct loop *l, long long id, void *data)
+{
+	struct matrix_client *c = data;
+
+	(void)l;
+	(void)id;
+	c->out_timer = 0;
+	matrix_send_kick(c);
+	return LOOP_NOMORE;
+}
+
+void
+matrix_send_arm(struct matrix_client *c, int64_t ms)
+{
+	int64_t when = loop_now(c->loop) + ms;
+
+	if (c->out_timer != 0 && c->out_due <= when)
+		return;
+	if (c->out_timer != 0)
+		loop_timer_del(c->loop, c->out_timer);
+	c->out_due = when;
+	c->out_timer = loop_timer_add(c->loop, ms, on_out_timer, c);
+}
+
+static void
+on_sent(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
+{
+	struct matrix_out *m = r->msg;
+	int64_t now = loop_now(c->loop);
+
+	(void)body;
+	if (status == 200) {
+		matrix_outbox_done(c->out, m);
+	} else if (status == 0 || status == 429 || status >= 500 || status == 401) {
+		matrix_client_log(c, LOG_LVL_DEBUG, "send to %s: HTTP %ld; retrying", m->room, status);
+		matrix_outbox_retry(c->out, m, now, status == 429 ? r->retry_ms : -1);
+	} else if (m->user != NULL && m->tries < 3) {
+		/* the player left their direct room: open a new one */
+		matrix_client_log(c, LOG_LVL_NOTICE, "direct room %s of %s refused a message (HTTP %ld): opening another",
+		                  m->room, m->user, status);
+		matrix_direct_forget(c, m->room);
+		for (struct matrix_out *p = m; p != NULL; p = p->next)
+			if (p->user != NULL && strcmp(p->user, m->user) == 0 && p->room != NULL &&
+			    strcmp(p->room, m->room) == 0 && p != m) {
+				free(p->room);
+				p->room = NULL;
+			}
+		free(m->room);
+		m->room = NULL;
+		matrix_outbox_retry(c->out, m, now, 0);
+		matrix_direct_create(c, m->user);
+	} else {
+		matrix_client_log(c, LOG_LVL_WARNING, "message to %s dropped (HTTP %ld%s%s)", m->room, status,
+		                  r->errcode != NULL ? ", " : "", r->errcode != NULL ? r->errcode : "");
+		if (m->user != NULL) {
+			struct bot_event ev = { .type = BOT_EV_SEND_FAILED, .room = m->context, .user_id = m->user,
+			                        .text = "I cannot reach you in our direct chat" };
+			char nb[MATRIX_MAX_NAME + 1];
+
+			ev.user_name = matrix_names_of(c, m->context, m->user, nb, sizeof nb);
+			c->host.emit(c->host.ctx, &ev);
+		}
+		matrix_outbox_done(c->out, m);
+	}
+	matrix_send_kick(c);
+}
+
+void
+matrix_send_kick(struct matrix_client *c)
+{
+	struct matrix_out *m;
+	int64_t wait, now;
+
+	if (!c->up || c->phase == MX_PH_STOPPED)
+		return;
+	now = loop_now(c->loop);
+	/* private messages waiting for a direct room (also those restored from
+	 * the store, whose room was still being made) */
+	for (m = matrix_outbox_unresolved(c->out, NULL); m != NULL; m = m->next) {
+		const char *room;
+
+		if (m->room != NULL || m->user == NULL || matrix_strlist_has(c->creating, c->ncreating, m->user))
+			continue;
+		if ((room = matrix_direct_room(c, m->user)) != NULL)
+			matrix_outbox_resolve(c->out, m->user, room);
+		else if (now >= c->create_after)
+			matrix_direct_create(c, m->user);
+	}
+	while ((m = matrix_outbox_next(c->out, now, &wait)) != NULL) {
+		char path[1200], enc[3 * MATRIX_MAX_ID + 1], tenc[200], *content;
+		struct matrix_req *r = NULL;
+
+		content = matrix_outbox_content(m);
+		if (content != NULL && matrix_text_urlenc(m->room, enc, sizeof enc) == 0 &&
+		    matrix_text_urlenc(m->txn, tenc, sizeof tenc) == 0) {
+			snprintf(path, sizeof path, MATRIX_API "/rooms/%s/send/m.room.message/%s", enc, tenc);
+			r = matrix_req_start(c, "PUT", path, content, on_sent, MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY);
+		}
+		free(content);
+		if (r == NULL) {
+			matrix_outbox_retry(c->out, m, now, -1);
+			continue;
+		}
+		r->msg = m;
+		m->in_flight = true;
+	}
+	if (wait >= 0)
+		matrix_send_arm(c, wait);
+	if (matrix_outbox_unresolved(c->out, NULL) != NULL && now < c->create_after)
+		matrix_send_arm(c, c->create_after - now);
+}
