@@ -198,6 +198,14 @@ matrix_needs_restart(struct adapter *a, struct adapter_cfg *ac)
 	return differ;
 }
 
+static size_t
+matrix_pending(struct adapter *a, const char *room)
+{
+	struct matrix *m = a->priv;
+
+	return m != NULL && m->client != NULL ? matrix_client_pending(m->client, room) : 0;
+}
+
 const struct adapter_ops matrix_adapter_ops = {
 	.type = "matrix",
 	.caps = ADAPTER_CAP_HTML | ADAPTER_CAP_MENTIONS,
@@ -208,4 +216,5 @@ const struct adapter_ops matrix_adapter_ops = {
 	.stop = matrix_stop,
 	.free = matrix_free,
 	.needs_restart = matrix_needs_restart,
+	.pending = matrix_pending,
 };

@@ -37,6 +37,10 @@ test_order_per_room_and_persistence(void **state)
 	assert_string_not_equal(a1->txn, a2->txn);
 	/* persisted before any try */
 	assert_int_equal(memstore_count(ms, "out/"), 3);
+	/* what the bot paces computer seats on: room lines waiting, per room */
+	assert_int_equal(matrix_outbox_count_room(o, "!a:hs"), 2);
+	assert_int_equal(matrix_outbox_count_room(o, "!b:hs"), 1);
+	assert_int_equal(matrix_outbox_count_room(o, "!c:hs"), 0);
 	assert_ptr_equal(matrix_outbox_next(o, 0, &wait), a1);
 	a1->in_flight = true;
 	/* a2 waits for a1 (order in a room); b1 may go meanwhile */

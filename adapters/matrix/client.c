@@ -95,6 +95,12 @@ matrix_client_start(struct matrix_client *c)
 	return 0;
 }
 
+size_t
+matrix_client_pending(struct matrix_client *c, const char *room)
+{
+	return matrix_outbox_count_room(c->out, room);
+}
+
 int
 matrix_client_send(struct matrix_client *c, const struct adapter_msg *m)
 {

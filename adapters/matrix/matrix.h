@@ -127,6 +127,8 @@ int64_t matrix_outbox_backoff(int tries);
 /* The JSON content of the m.room.message event (caller frees). */
 char  *matrix_outbox_content(const struct matrix_out *m);
 size_t matrix_outbox_count(const struct matrix_outbox *o);
+/* Room messages (not hands) still waiting for room: the bot paces computer seats on it. */
+size_t matrix_outbox_count_room(const struct matrix_outbox *o, const char *room);
 
 /* ---- client.c: the account's public face; its parts are below ---- */
 
@@ -157,6 +159,7 @@ struct matrix_client *matrix_client_new(const struct matrix_config *cfg, const s
                                         struct loop *l, struct http *h);
 int  matrix_client_start(struct matrix_client *c);
 int  matrix_client_send(struct matrix_client *c, const struct adapter_msg *m);
+size_t matrix_client_pending(struct matrix_client *c, const char *room);
 void matrix_client_stop(struct matrix_client *c);
 void matrix_client_free(struct matrix_client *c);
 /* True if inviter (a user id) may invite us, per the allow list. */

@@ -329,3 +329,15 @@ matrix_outbox_count(const struct matrix_outbox *o)
 {
 	return o->n;
 }
+
+size_t
+matrix_outbox_count_room(const struct matrix_outbox *o, const char *room)
+{
+	const struct matrix_out *m;
+	size_t n = 0;
+
+	for (m = o->head; m != NULL; m = m->next)
+		if (m->user == NULL && m->room != NULL && strcmp(m->room, room) == 0)
+			n++;
+	return n;
+}
