@@ -290,14 +290,14 @@ reserve_cost(const struct ai_pos *p, int c)
 	return p->r->value[c];
 }
 
-/* The hand left holds a card the rules let this seat throw (a hand of jokers may not). */
+/* The hand left holds a card the rules let this seat throw freely (throwing the last joker wastes it). */
 static bool
 discardable(const struct ai_pos *a)
 {
 	int c;
 
 	for (c = 1; c < HF_NCARD; c++)
-		if (ai_pos_can_discard(a, c))
+		if (a->hand[c] && !ai_pos_forbidden(a, c))
 			return true;
 	return false;
 }

@@ -32,6 +32,9 @@ bool ai_pos_melds_ready(const struct ai_pos *p);
 /* Every partner meets the foot condition for this seat to go out. */
 bool ai_pos_partners_ready(const struct ai_pos *p);
 bool ai_pos_has_partners(const struct ai_pos *p);
+/* A card the rules forbid to discard while the hand holds anything else. */
+bool ai_pos_forbidden(const struct ai_pos *p, int card);
+/* The engine takes this discard (a hand of forbidden cards only may throw one). */
 bool ai_pos_can_discard(const struct ai_pos *p, int card);
 int  ai_pos_value(const struct ai_pos *p, const uint8_t count[HF_NCARD]);
 bool ai_pos_sevens_rank(const struct ai_pos *p, int rank);

@@ -436,6 +436,49 @@ test_safe_discard(void **state)
 	free(v);
 }
 
+/*
+ * Classic forbids discarding jokers, but a hand of jokers only may throw one
+ * (the engine's way to let a turn end): the players once sent "discard ?"
+ * here.  Found by handfoot-sim --check (classic 4p, seed 100, game 6798).
+ */
+static void
+test_discards_joker_when_only_jokers(void **state)
+{
+	static const char *const hands[] = { "JK JK", "JK" };
+	struct hf_view *v = base_view("classic", 4);
+	struct hf_action a;
+	struct hf_game *g;
+	char why[HF_ERRLEN];
+	int lvl, h;
+
+	(void)state;
+	meld(v, 0, HF_ACE, 4, 1, HF_KIND_OPEN);
+	meld(v, 0, HF_SEVEN, 5, 1, HF_KIND_DIRTY);
+	v->sides[0].melds[1].jokers = 1;
+	meld(v, 0, HF_QUEEN, 6, 0, HF_KIND_OPEN);
+	v->pile_top = HF_TEN;
+	v->pile_size = 6;
+	v->pile_frozen = true;
+	v->melded_this_turn = true;
+	for (h = 0; h < 2; h++) {
+		hand(v, hands[h]);
+		v->seats[0].in_foot = h == 0;
+		v->seats[0].foot_count = h == 0 ? 0 : 11;
+		for (lvl = HF_AI_EASY; lvl <= HF_AI_HARD; lvl++) {
+			/* a meld that empties the hand into the foot is fine too: the engine must take it */
+			if (choose(v, lvl, &a) == HF_ACT_DISCARD)
+				assert_int_equal(a.card, HF_JOKER);
+			else
+				assert_int_equal(a.type, HF_ACT_MELD);
+			g = hf_game_sample(v, 9);
+			assert_non_null(g);
+			assert_int_equal(hf_apply(g, 0, &a, why, sizeof why), HF_OK);
+			hf_game_free(g);
+		}
+	}
+	free(v);
+}
+
 /* Not down, with naturals enough for the minimum: open. */
 static void
 test_opens(void **state)
@@ -461,6 +504,7 @@ main(void)
 		cmocka_unit_test(test_answers_ask),
 		cmocka_unit_test(test_safe_discard),
 		cmocka_unit_test(test_opens),
+		cmocka_unit_test(test_discards_joker_when_only_jokers),
 		cmocka_unit_test(test_view_only),
 		cmocka_unit_test(test_never_refused),
 		cmocka_unit_test(test_hard_never_refused),
