@@ -63,7 +63,6 @@ ai_normal_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out)
 {
 	struct ai_pos p;
 	struct ai_out o;
-	struct ai_plan pl;
 	int gain;
 
 	memset(out, 0, sizeof *out);
@@ -92,10 +91,19 @@ ai_normal_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out)
 			return;
 		}
 	}
-	if (plan_turn(&pl, &p)) {
+	ai_normal_play(&p, rng, out);
+}
+
+void
+ai_normal_play(const struct ai_pos *p, uint64_t *rng, struct hf_action *out)
+{
+	struct ai_plan pl;
+
+	memset(out, 0, sizeof *out);
+	if (plan_turn(&pl, p)) {
 		*out = pl.act;
 		return;
 	}
 	out->type = HF_ACT_DISCARD;
-	out->card = (uint8_t)ai_discard_choose(&p, rng, true);
+	out->card = (uint8_t)ai_discard_choose(p, rng, true);
 }
