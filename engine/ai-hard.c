@@ -32,24 +32,17 @@ void
 ai_hard_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out)
 {
 	struct ai_pos p;
-	struct ai_out o;
 
-	memset(out, 0, sizeof *out);
 	ai_pos_init(&p, v);
-	if (ai_normal_common(&p, out) || v->seat < 0)
+	p.sharp = true;
+	ai_normal_move(&p, rng, out);
+	if (v->phase != HF_PHASE_DRAW || v->seat < 0)
 		return;
-	ai_normal_choose(v, rng, out);
-	if (v->phase == HF_PHASE_DRAW) {
-		if (out->type == HF_ACT_DRAW && free_pickup(&p)) {
-			memset(out, 0, sizeof *out);
-			out->type = HF_ACT_PICKUP;
-		} else if (out->type == HF_ACT_PICKUP && skip_pile(&p)) {
-			memset(out, 0, sizeof *out);
-			out->type = HF_ACT_DRAW;
-		}
-		return;
+	if (out->type == HF_ACT_DRAW && free_pickup(&p)) {
+		memset(out, 0, sizeof *out);
+		out->type = HF_ACT_PICKUP;
+	} else if (out->type == HF_ACT_PICKUP && skip_pile(&p)) {
+		memset(out, 0, sizeof *out);
+		out->type = HF_ACT_DRAW;
 	}
-	if (out->type != HF_ACT_DISCARD || (ai_out_plan(&o, &p) && !ai_out_need_ask(&p)))
-		return;
-	out->card = (uint8_t)ai_discard_sharp(&p);
 }

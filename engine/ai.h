@@ -20,6 +20,7 @@ struct ai_pos {
 	struct hf_meld melds[HF_MAX_MELDS];
 	int8_t  open_idx[HF_NCARD];   /* the side's open meld of each rank (HF_JOKER: wild), or -1 */
 	bool    closed_before[HF_MAX_MELDS]; /* closed in the view (a red 3 may go under it) */
+	bool    sharp;                /* the hard player's plans: odd naturals onto closed canastas, sharp discards */
 };
 
 void ai_pos_init(struct ai_pos *p, const struct hf_view *v);
@@ -94,8 +95,8 @@ int  ai_look_best(const struct hf_view *v, const struct hf_action *cands, int n,
 void ai_easy_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out);
 void ai_normal_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out);
 void ai_hard_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out);
-/* The normal player's turn when it does not go out: its melds, else its discard. */
-void ai_normal_play(const struct ai_pos *p, uint64_t *rng, struct hf_action *out);
+/* The normal player's move from a position (a sharp one plays as the hard player's base). */
+void ai_normal_move(const struct ai_pos *p, uint64_t *rng, struct hf_action *out);
 /* Answers an ask, or returns false if this seat has nothing to answer. */
 bool ai_normal_common(const struct ai_pos *p, struct hf_action *out);
 
