@@ -479,6 +479,57 @@ test_discards_joker_when_only_jokers(void **state)
 	free(v);
 }
 
+/*
+ * In the foot with one card, a two-card pile whose ace plays onto our open
+ * aces: the card under it may be a red 3, laid out as the pile is taken,
+ * which would leave one card where two must stay.  Draw instead.  Found by
+ * handfoot-sim --check (classic 6p, seed 100, game 6601).
+ */
+static void
+test_pile_may_hide_red3(void **state)
+{
+	struct hf_view *v = base_view("classic", 4);
+	struct hf_action a;
+	int lvl;
+
+	(void)state;
+	v->phase = HF_PHASE_DRAW;
+	meld(v, 0, HF_EIGHT, 7, 0, HF_KIND_CLEAN);
+	meld(v, 0, HF_ACE, 4, 0, HF_KIND_OPEN);
+	v->seats[0].in_foot = true;
+	v->seats[0].foot_count = 0;
+	v->pile_top = HF_ACE;
+	v->pile_size = 2;
+	v->may_pickup = true;
+	v->unseen[HF_RED3] = 4;
+	hand(v, "Q");
+	for (lvl = HF_AI_NORMAL; lvl <= HF_AI_HARD; lvl++)
+		assert_int_equal(choose(v, lvl, &a), HF_ACT_DRAW);
+	free(v);
+}
+
+/* Where naturals may join a closed canasta (duel), hard puts an odd king on its closed kings; normal keeps it. */
+static void
+test_hard_adds_to_closed(void **state)
+{
+	struct hf_view *v = base_view("duel", 2);
+	struct hf_action a;
+	int i, kings = 0;
+
+	(void)state;
+	meld(v, 0, HF_KING, 7, 0, HF_KIND_CLEAN);
+	meld(v, 0, HF_NINE, 3, 0, HF_KIND_OPEN);
+	v->pile_top = HF_FIVE;
+	v->pile_size = 3;
+	hand(v, "K 5 6 8 J");
+	assert_int_equal(choose(v, HF_AI_HARD, &a), HF_ACT_MELD);
+	for (i = 0; i < a.ngroups; i++)
+		kings += a.groups[i].count[HF_KING];
+	assert_int_equal(kings, 1);
+	assert_int_equal(choose(v, HF_AI_NORMAL, &a), HF_ACT_DISCARD);
+	free(v);
+}
+
 /* Not down, with naturals enough for the minimum: open. */
 static void
 test_opens(void **state)
@@ -505,6 +556,8 @@ main(void)
 		cmocka_unit_test(test_safe_discard),
 		cmocka_unit_test(test_opens),
 		cmocka_unit_test(test_discards_joker_when_only_jokers),
+		cmocka_unit_test(test_pile_may_hide_red3),
+		cmocka_unit_test(test_hard_adds_to_closed),
 		cmocka_unit_test(test_view_only),
 		cmocka_unit_test(test_never_refused),
 		cmocka_unit_test(test_hard_never_refused),
