@@ -86,11 +86,6 @@ int  ai_discard_danger(const struct ai_pos *p, int card);
 /* The hard player's discard: as careful, and it blocks an open pile with a 2 rather than give it away. */
 int  ai_discard_sharp(const struct ai_pos *p);
 
-/* Look-ahead: the discards worth comparing (cheapest first, skip left out), and the best of
- * candidate actions over sampled worlds (index; 0, the first, unless another gains clearly). */
-int  ai_look_discards(const struct ai_pos *p, struct hf_action *c, int max, int skip);
-int  ai_look_best(const struct hf_view *v, const struct hf_action *cands, int n, uint64_t *rng);
-
 /* Levels. */
 void ai_easy_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out);
 void ai_normal_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out);
