@@ -119,7 +119,7 @@ test_never_refused(void **state)
 	assert_int_equal(refused, 0);
 }
 
-/* The hard player for a stretch of each preset (its look-ahead is costly). */
+/* The hard player through whole games of each preset, against normal players. */
 static void
 test_hard_never_refused(void **state)
 {
@@ -131,7 +131,7 @@ test_hard_never_refused(void **state)
 	(void)state;
 	fill_levels(levels, HF_AI_HARD, HF_AI_NORMAL);
 	for (i = 0; i < (int)(sizeof t / sizeof t[0]); i++)
-		refused += play(t[i].preset, t[i].players, levels, 77 + (uint64_t)i, 150, NULL);
+		refused += play(t[i].preset, t[i].players, levels, 77 + (uint64_t)i, 4000, NULL);
 	assert_int_equal(refused, 0);
 }
 
@@ -176,7 +176,7 @@ test_view_only(void **state)
 				s = hf_game_sample(v, 1234 + (uint64_t)i);
 				assert_non_null(s);
 				hf_game_view(s, seats[0], w);
-				for (lvl = HF_AI_EASY; lvl <= (i % 69 == 0 ? HF_AI_HARD : HF_AI_NORMAL); lvl++) {
+				for (lvl = HF_AI_EASY; lvl <= HF_AI_HARD; lvl++) {
 					r1 = r2 = 555 + (uint64_t)i;
 					hf_ai_choose(v, lvl, &r1, &a);
 					hf_ai_choose(w, lvl, &r2, &b);
