@@ -8,10 +8,11 @@ static bool
 free_pickup(const struct ai_pos *p)
 {
 	const struct hf_view *v = p->v;
+	int taken = p->r->pickup_count && p->r->pickup_count < v->pile_size ? p->r->pickup_count : v->pile_size;
 
 	if (p->r->pickup_need != HF_NEED_NOTHING || v->pile_frozen || !v->may_pickup)
 		return false;
-	if (p->r->hand_cap && p->hand_n + v->pile_size > p->r->hand_cap)
+	if (p->r->hand_cap && p->hand_n + taken > p->r->hand_cap)
 		return false;
 	return !v->seats[p->me].in_foot;
 }
