@@ -99,6 +99,41 @@ keep_value(const struct ai_pos *p, int c)
 	return 5 + (p->v->unseen[c] > 20 ? 20 : p->v->unseen[c]);
 }
 
+/* Would a natural thrown now let the next seat, an opponent, take the pile? */
+static bool
+exposed(const struct ai_pos *p)
+{
+	const struct hf_view *v = p->v;
+	int next = (p->me + 1) % v->nseats;
+
+	return v->seats[next].side != p->side && v->pile_size + 1 >= p->r->pickup_min_pile;
+}
+
+int
+ai_discard_sharp(const struct ai_pos *p)
+{
+	int c, best = HF_NOCARD, cost, best_cost = 0;
+	bool open = exposed(p) && p->r->pickup_min_pile;
+
+	for (c = 1; c < HF_NCARD; c++) {
+		if (!ai_pos_can_discard(p, c))
+			continue;
+		cost = keep_value(p, c) + ai_discard_danger(p, c);
+		/*
+		 * Where a pile of enough cards is free to take (duel), a 2 that
+		 * blocks it costs less than the seven cards it keeps from the
+		 * next seat, and the pile comes back to this seat next turn.
+		 */
+		if (c == HF_TWO && open && blocks(p, c))
+			cost = 60;
+		if (best == HF_NOCARD || cost < best_cost) {
+			best = c;
+			best_cost = cost;
+		}
+	}
+	return best;
+}
+
 int
 ai_discard_choose(const struct ai_pos *p, uint64_t *rng, bool careful)
 {

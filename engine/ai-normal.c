@@ -62,23 +62,31 @@ void
 ai_normal_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out)
 {
 	struct ai_pos p;
-	struct ai_out o;
+
+	ai_pos_init(&p, v);
+	ai_normal_move(&p, rng, out);
+}
+
+void
+ai_normal_move(const struct ai_pos *p, uint64_t *rng, struct hf_action *out)
+{
+	const struct hf_view *v = p->v;
 	struct ai_plan pl;
+	struct ai_out o;
 	int gain;
 
 	memset(out, 0, sizeof *out);
-	ai_pos_init(&p, v);
-	if (ai_normal_common(&p, out))
+	if (ai_normal_common(p, out))
 		return;
 	if (v->phase == HF_PHASE_DRAW) {
-		if (ai_pickup_plan(out, &p, &gain) && want_pile(&p, gain))
+		if (ai_pickup_plan(out, p, &gain) && want_pile(p, gain))
 			return;
 		memset(out, 0, sizeof *out);
 		out->type = HF_ACT_DRAW;
 		return;
 	}
-	if (ai_out_plan(&o, &p)) {
-		if (!ai_out_need_ask(&p)) {
+	if (ai_out_plan(&o, p)) {
+		if (!ai_out_need_ask(p)) {
 			if (o.plan.act.ngroups) {
 				*out = o.plan.act;
 				return;
@@ -92,10 +100,10 @@ ai_normal_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out)
 			return;
 		}
 	}
-	if (plan_turn(&pl, &p)) {
+	if (plan_turn(&pl, p)) {
 		*out = pl.act;
 		return;
 	}
 	out->type = HF_ACT_DISCARD;
-	out->card = (uint8_t)ai_discard_choose(&p, rng, true);
+	out->card = (uint8_t)(p->sharp ? ai_discard_sharp(p) : ai_discard_choose(p, rng, true));
 }

@@ -59,7 +59,7 @@ ai_pickup_plan(struct hf_action *a, const struct ai_pos *p, int *gain)
 	struct ai_plan pl;
 	struct ai_pos q;
 	struct hf_group g;
-	int t = v->pile_top, i, c, left;
+	int t = v->pile_top, i, c, left, hidden = 0;
 
 	if (!v->may_pickup || !v->pile_size || !hf_card_is_natural(t))
 		return false;
@@ -74,6 +74,10 @@ ai_pickup_plan(struct hf_action *a, const struct ai_pos *p, int *gain)
 	left = p->hand_n + *gain - 1;
 	for (c = 0; c < HF_NCARD; c++)
 		left -= g.count[c];
+	/* red 3s hidden in the pile are laid out as it is taken (classic's first discard may bury some): count the worst */
+	if (r->red3_mode == HF_RED3_BONUS)
+		hidden = v->unseen[HF_RED3] < *gain - 1 ? v->unseen[HF_RED3] : *gain - 1;
+	left -= hidden;
 	if (left < (v->seats[p->me].in_foot ? 2 : 1))
 		return false;
 	memset(a, 0, sizeof *a);
@@ -99,7 +103,7 @@ ai_pickup_plan(struct hf_action *a, const struct ai_pos *p, int *gain)
 	if (g.count[t] + 1 < 2 || g.count[t] + 1 + g.count[HF_TWO] + g.count[HF_JOKER] < 3)
 		return false;
 	for (i = 0; i < (int)(sizeof styles / sizeof styles[0]); i++)
-		if (ai_plan_melds(&pl, &q, &styles[i], &g, t) && pl.after.hand_n + *gain - 1 >= 1) {
+		if (ai_plan_melds(&pl, &q, &styles[i], &g, t) && pl.after.hand_n + *gain - 1 - hidden >= 1) {
 			*a = pl.act;
 			return true;
 		}

@@ -118,6 +118,39 @@ naturals(struct ai_plan *pl)
 			put(pl, r, r, a->hand[r] < cap ? a->hand[r] : cap);
 }
 
+/*
+ * Where naturals may go on a closed canasta (duel, classic), the odd one or
+ * two of a closed rank go there: held, they can only be thrown or caught.
+ */
+static void
+onto_closed(struct ai_plan *pl)
+{
+	struct ai_pos *a = &pl->after;
+	struct hf_group *g;
+	int r, i, n;
+
+	if (!a->sharp || !a->r->add_after_close || !a->down)
+		return;
+	for (r = HF_FOUR; r <= HF_ACE && pl->act.ngroups < HF_MAX_GROUPS; r++) {
+		if (!a->hand[r] || a->open_idx[r] >= 0 || pl->group_of[r] >= 0)
+			continue;
+		for (i = 0; i < a->nmelds && !(a->closed_before[i] && a->melds[i].rank == r); i++)
+			;
+		if (i == a->nmelds)
+			continue;
+		n = a->hand[r];
+		pl->group_of[r] = (int8_t)pl->act.ngroups;
+		g = &pl->act.groups[pl->act.ngroups++];
+		memset(g, 0, sizeof *g);
+		g->target = (uint8_t)r;
+		g->count[r] = (uint8_t)n;
+		a->melds[i].naturals = (uint8_t)(a->melds[i].naturals + n);
+		a->hand[r] = (uint8_t)(a->hand[r] - n);
+		a->hand_n -= n;
+		pl->value += n * a->r->value[r];
+	}
+}
+
 static void
 wild_meld(struct ai_plan *pl, const struct ai_style *st)
 {
@@ -247,6 +280,7 @@ plan_once(struct ai_plan *pl, const struct ai_pos *p, const struct ai_style *st,
 	}
 	red3s_under_books(pl);
 	naturals(pl);
+	onto_closed(pl);
 	wild_meld(pl, st);
 	if (st->wilds_close)
 		close_with_wilds(pl, st);
@@ -290,14 +324,14 @@ reserve_cost(const struct ai_pos *p, int c)
 	return p->r->value[c];
 }
 
-/* The hand left holds a card the rules let this seat throw (a hand of jokers may not). */
+/* The hand left holds a card the rules let this seat throw freely (throwing the last joker wastes it). */
 static bool
 discardable(const struct ai_pos *a)
 {
 	int c;
 
 	for (c = 1; c < HF_NCARD; c++)
-		if (ai_pos_can_discard(a, c))
+		if (a->hand[c] && !ai_pos_forbidden(a, c))
 			return true;
 	return false;
 }

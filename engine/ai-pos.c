@@ -24,6 +24,7 @@ ai_pos_init(struct ai_pos *p, const struct hf_view *v)
 	p->v = v;
 	p->r = v->rules;
 	p->me = v->seat;
+	p->sharp = false;
 	p->side = v->seat >= 0 ? v->seats[v->seat].side : 0;
 	memcpy(p->hand, v->hand, sizeof p->hand);
 	p->hand_n = 0;
@@ -167,15 +168,20 @@ ai_pos_partners_ready(const struct ai_pos *p)
 }
 
 bool
+ai_pos_forbidden(const struct ai_pos *p, int card)
+{
+	return (card == HF_JOKER && !p->r->discard_joker_ok) || (card == HF_RED3 && !p->r->discard_red3_ok);
+}
+
+bool
 ai_pos_can_discard(const struct ai_pos *p, int card)
 {
 	if (card <= HF_NOCARD || card >= HF_NCARD || !p->hand[card])
 		return false;
-	if (card == HF_JOKER && !p->r->discard_joker_ok)
-		return false;
-	if (card == HF_RED3 && p->r->red3_mode != HF_RED3_PLAIN && !p->r->discard_red3_ok)
-		return false;
-	return true;
+	if (!ai_pos_forbidden(p, card))
+		return true;
+	/* as the engine: a hand of forbidden cards only (classic: all jokers) may throw one, so a turn can end */
+	return p->hand[HF_JOKER] * ai_pos_forbidden(p, HF_JOKER) + p->hand[HF_RED3] * ai_pos_forbidden(p, HF_RED3) == p->hand_n;
 }
 
 int

@@ -20,6 +20,7 @@ struct ai_pos {
 	struct hf_meld melds[HF_MAX_MELDS];
 	int8_t  open_idx[HF_NCARD];   /* the side's open meld of each rank (HF_JOKER: wild), or -1 */
 	bool    closed_before[HF_MAX_MELDS]; /* closed in the view (a red 3 may go under it) */
+	bool    sharp;                /* the hard player's plans: odd naturals onto closed canastas, sharp discards */
 };
 
 void ai_pos_init(struct ai_pos *p, const struct hf_view *v);
@@ -32,6 +33,9 @@ bool ai_pos_melds_ready(const struct ai_pos *p);
 /* Every partner meets the foot condition for this seat to go out. */
 bool ai_pos_partners_ready(const struct ai_pos *p);
 bool ai_pos_has_partners(const struct ai_pos *p);
+/* A card the rules forbid to discard while the hand holds anything else. */
+bool ai_pos_forbidden(const struct ai_pos *p, int card);
+/* The engine takes this discard (a hand of forbidden cards only may throw one). */
 bool ai_pos_can_discard(const struct ai_pos *p, int card);
 int  ai_pos_value(const struct ai_pos *p, const uint8_t count[HF_NCARD]);
 bool ai_pos_sevens_rank(const struct ai_pos *p, int rank);
@@ -79,11 +83,15 @@ bool ai_pickup_plan(struct hf_action *a, const struct ai_pos *p, int *gain);
 /* Discard: the card to throw from hand (never one the rules forbid). */
 int  ai_discard_choose(const struct ai_pos *p, uint64_t *rng, bool careful);
 int  ai_discard_danger(const struct ai_pos *p, int card);
+/* The hard player's discard: as careful, and it blocks an open pile with a 2 rather than give it away. */
+int  ai_discard_sharp(const struct ai_pos *p);
 
 /* Levels. */
 void ai_easy_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out);
 void ai_normal_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out);
 void ai_hard_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out);
+/* The normal player's move from a position (a sharp one plays as the hard player's base). */
+void ai_normal_move(const struct ai_pos *p, uint64_t *rng, struct hf_action *out);
 /* Answers an ask, or returns false if this seat has nothing to answer. */
 bool ai_normal_common(const struct ai_pos *p, struct hf_action *out);
 

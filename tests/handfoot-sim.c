@@ -177,6 +177,26 @@ tally_events(const struct hf_game *g, struct sim_stats *st)
 		}
 }
 
+/* The refused seat's position: what a test needs to rebuild it. */
+static void
+print_view(const struct hf_view *v)
+{
+	const struct hf_side_view *sv = &v->sides[v->seats[v->seat].side];
+	int c, k, i;
+
+	printf("  phase %d, in foot %d, foot %d, stock %d, pile %d (top %s%s), melded %d, hand:", v->phase,
+	       v->seats[v->seat].in_foot, v->seats[v->seat].foot_count, v->stock, v->pile_size,
+	       hf_card_name(v->pile_top), v->pile_frozen ? ", frozen" : "", v->melded_this_turn);
+	for (c = 1; c < HF_NCARD; c++)
+		for (k = 0; k < v->hand[c]; k++)
+			printf(" %s", hf_card_name(c));
+	printf("\n  side table:");
+	for (i = 0; i < sv->nmelds; i++)
+		printf(" %s x%d+%d+%d%s", hf_card_name(sv->melds[i].rank), sv->melds[i].naturals, sv->melds[i].twos,
+		       sv->melds[i].jokers, sv->melds[i].kind == HF_KIND_OPEN ? "" : "(closed)");
+	printf("\n");
+}
+
 static void
 play_game(const struct sim_opts *o, long game, struct sim_stats *st, struct hf_view *v)
 {
@@ -215,6 +235,7 @@ play_game(const struct sim_opts *o, long game, struct sim_stats *st, struct hf_v
 				hf_action_format(&a, text, sizeof text);
 				printf("refused: game %ld round %d seat %d (%s): \"%s\": %s\n", game, v->round, seat,
 				       hf_ai_level_name(level_of(o, seat, (int)game)), text, why);
+				print_view(v);
 			}
 			if (!fallback(g, seat, v, &rng)) {
 				st->fallbacks_failed++;

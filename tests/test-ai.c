@@ -119,7 +119,7 @@ test_never_refused(void **state)
 	assert_int_equal(refused, 0);
 }
 
-/* The hard player for a stretch of each preset (its look-ahead is costly). */
+/* The hard player through whole games of each preset, against normal players. */
 static void
 test_hard_never_refused(void **state)
 {
@@ -131,7 +131,7 @@ test_hard_never_refused(void **state)
 	(void)state;
 	fill_levels(levels, HF_AI_HARD, HF_AI_NORMAL);
 	for (i = 0; i < (int)(sizeof t / sizeof t[0]); i++)
-		refused += play(t[i].preset, t[i].players, levels, 77 + (uint64_t)i, 150, NULL);
+		refused += play(t[i].preset, t[i].players, levels, 77 + (uint64_t)i, 4000, NULL);
 	assert_int_equal(refused, 0);
 }
 
@@ -176,7 +176,7 @@ test_view_only(void **state)
 				s = hf_game_sample(v, 1234 + (uint64_t)i);
 				assert_non_null(s);
 				hf_game_view(s, seats[0], w);
-				for (lvl = HF_AI_EASY; lvl <= (i % 69 == 0 ? HF_AI_HARD : HF_AI_NORMAL); lvl++) {
+				for (lvl = HF_AI_EASY; lvl <= HF_AI_HARD; lvl++) {
 					r1 = r2 = 555 + (uint64_t)i;
 					hf_ai_choose(v, lvl, &r1, &a);
 					hf_ai_choose(w, lvl, &r2, &b);
@@ -436,6 +436,100 @@ test_safe_discard(void **state)
 	free(v);
 }
 
+/*
+ * Classic forbids discarding jokers, but a hand of jokers only may throw one
+ * (the engine's way to let a turn end): the players once sent "discard ?"
+ * here.  Found by handfoot-sim --check (classic 4p, seed 100, game 6798).
+ */
+static void
+test_discards_joker_when_only_jokers(void **state)
+{
+	static const char *const hands[] = { "JK JK", "JK" };
+	struct hf_view *v = base_view("classic", 4);
+	struct hf_action a;
+	struct hf_game *g;
+	char why[HF_ERRLEN];
+	int lvl, h;
+
+	(void)state;
+	meld(v, 0, HF_ACE, 4, 1, HF_KIND_OPEN);
+	meld(v, 0, HF_SEVEN, 5, 1, HF_KIND_DIRTY);
+	v->sides[0].melds[1].jokers = 1;
+	meld(v, 0, HF_QUEEN, 6, 0, HF_KIND_OPEN);
+	v->pile_top = HF_TEN;
+	v->pile_size = 6;
+	v->pile_frozen = true;
+	v->melded_this_turn = true;
+	for (h = 0; h < 2; h++) {
+		hand(v, hands[h]);
+		v->seats[0].in_foot = h == 0;
+		v->seats[0].foot_count = h == 0 ? 0 : 11;
+		for (lvl = HF_AI_EASY; lvl <= HF_AI_HARD; lvl++) {
+			/* a meld that empties the hand into the foot is fine too: the engine must take it */
+			if (choose(v, lvl, &a) == HF_ACT_DISCARD)
+				assert_int_equal(a.card, HF_JOKER);
+			else
+				assert_int_equal(a.type, HF_ACT_MELD);
+			g = hf_game_sample(v, 9);
+			assert_non_null(g);
+			assert_int_equal(hf_apply(g, 0, &a, why, sizeof why), HF_OK);
+			hf_game_free(g);
+		}
+	}
+	free(v);
+}
+
+/*
+ * In the foot with one card, a two-card pile whose ace plays onto our open
+ * aces: the card under it may be a red 3, laid out as the pile is taken,
+ * which would leave one card where two must stay.  Draw instead.  Found by
+ * handfoot-sim --check (classic 6p, seed 100, game 6601).
+ */
+static void
+test_pile_may_hide_red3(void **state)
+{
+	struct hf_view *v = base_view("classic", 4);
+	struct hf_action a;
+	int lvl;
+
+	(void)state;
+	v->phase = HF_PHASE_DRAW;
+	meld(v, 0, HF_EIGHT, 7, 0, HF_KIND_CLEAN);
+	meld(v, 0, HF_ACE, 4, 0, HF_KIND_OPEN);
+	v->seats[0].in_foot = true;
+	v->seats[0].foot_count = 0;
+	v->pile_top = HF_ACE;
+	v->pile_size = 2;
+	v->may_pickup = true;
+	v->unseen[HF_RED3] = 4;
+	hand(v, "Q");
+	for (lvl = HF_AI_NORMAL; lvl <= HF_AI_HARD; lvl++)
+		assert_int_equal(choose(v, lvl, &a), HF_ACT_DRAW);
+	free(v);
+}
+
+/* Where naturals may join a closed canasta (duel), hard puts an odd king on its closed kings; normal keeps it. */
+static void
+test_hard_adds_to_closed(void **state)
+{
+	struct hf_view *v = base_view("duel", 2);
+	struct hf_action a;
+	int i, kings = 0;
+
+	(void)state;
+	meld(v, 0, HF_KING, 7, 0, HF_KIND_CLEAN);
+	meld(v, 0, HF_NINE, 3, 0, HF_KIND_OPEN);
+	v->pile_top = HF_FIVE;
+	v->pile_size = 3;
+	hand(v, "K 5 6 8 J");
+	assert_int_equal(choose(v, HF_AI_HARD, &a), HF_ACT_MELD);
+	for (i = 0; i < a.ngroups; i++)
+		kings += a.groups[i].count[HF_KING];
+	assert_int_equal(kings, 1);
+	assert_int_equal(choose(v, HF_AI_NORMAL, &a), HF_ACT_DISCARD);
+	free(v);
+}
+
 /* Not down, with naturals enough for the minimum: open. */
 static void
 test_opens(void **state)
@@ -461,6 +555,9 @@ main(void)
 		cmocka_unit_test(test_answers_ask),
 		cmocka_unit_test(test_safe_discard),
 		cmocka_unit_test(test_opens),
+		cmocka_unit_test(test_discards_joker_when_only_jokers),
+		cmocka_unit_test(test_pile_may_hide_red3),
+		cmocka_unit_test(test_hard_adds_to_closed),
 		cmocka_unit_test(test_view_only),
 		cmocka_unit_test(test_never_refused),
 		cmocka_unit_test(test_hard_never_refused),
