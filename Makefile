@@ -66,7 +66,7 @@ TEST_INC    = -Itests/lib -Ibot -Iengine -Iadapters
 # $(call objs,BUILDDIR,SOURCES)
 objs = $(patsubst %.c,$(1)/obj/%.o,$(2))
 
-.PHONY: all run test unit e2e bench fuzz install uninstall clean deps deps-test deps-fuzz check-layers
+.PHONY: all run test unit e2e bench fuzz install uninstall clean deps deps-test deps-fuzz check-layers check-docs
 .DEFAULT_GOAL := all
 
 # ---------------------------------------------------------------- packages
@@ -149,7 +149,7 @@ run: all
 
 # ---------------------------------------------------------------- tests
 # Each test program is run on its own; tests/run-tests prints one summary line.
-test: deps-test all check-layers
+test: deps-test all check-layers check-docs
 	@$(MAKE) --no-print-directory unit-build
 	@rm -rf $(B)/e2e-logs
 	@HANDFOOT_BUILD=$(B) sh tests/run-tests $(UNIT_BIN) $(ASAN_BIN) $(E2E_BIN)
@@ -165,6 +165,10 @@ e2e: all $(E2E_BIN)
 
 check-layers:
 	@sh tests/check-layers
+
+# The configuration keys and commands against the man page and README (needs handfoot).
+check-docs: all
+	@sh tests/check-docs $(B)/handfoot
 
 bench: deps-test all $(BENCH_BIN)
 	@HANDFOOT_BUILD=$(B) sh tests/run-bench $(BENCH_BIN)
