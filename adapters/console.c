@@ -44,6 +44,21 @@ console_init(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errle
 	return 0;
 }
 
+/* Only who and where the player is need a new adapter; a new prefix or start
+ * line does not (the prefix is the bot's; start is typed once, at start). */
+static bool
+console_needs_restart(struct adapter *a, struct adapter_cfg *cfg)
+{
+	struct console *c = a->priv;
+	const char *v = getenv("USER");
+
+	if (c == NULL)
+		return true;
+	adapter_cfg_get(cfg, "start", "");
+	return strcmp(adapter_cfg_get(cfg, "room", "#table"), c->room) != 0 ||
+	       strcmp(adapter_cfg_get(cfg, "user", v && *v && strcmp(v, "root") ? v : "player"), c->user) != 0;
+}
+
 static void
 console_line(struct adapter *a, const char *line)
 {
@@ -172,5 +187,6 @@ const struct adapter_ops console_adapter_ops = {
 	.start = console_start,
 	.send = console_send,
 	.stop = console_stop,
+	.needs_restart = console_needs_restart,
 	.free = console_free,
 };

@@ -209,7 +209,7 @@ reload_config(struct bot *b, const char *path, char *err, size_t errlen)
 	b->cfg = c;
 	nold = b->nadapters;
 	for (i = 0; i < c->nsections; i++) {
-		struct adapter_cfg *s = c->sections[i], *was;
+		struct adapter_cfg *s = c->sections[i], *was, *fresh = s;
 		struct adapter *a;
 		size_t oi;
 
@@ -238,7 +238,9 @@ reload_config(struct bot *b, const char *path, char *err, size_t errlen)
 		} else if (adapter_restart(b, a, s, err, errlen) < 0) {
 			log_msg(LOG_LVL_ERR, "reload: %s", err);
 		}
-		prefix_set(b, at, c->sections[i]);
+		/* the prefix is the bot's, not the adapter's: it follows the new file
+		 * even when the adapter keeps its old section */
+		prefix_set(b, at, fresh);
 	}
 	/* Adapters without a section (added by tests) follow [bot] prefix. */
 	for (i = 0; i < nold; i++)

@@ -157,12 +157,17 @@ test_sighup_reload_keeps_the_game_and_refuses_a_broken_file(void **state)
 	assert_non_null(strstr(buf, "1 game in progress"));
 
 	/* A changed file: taken, the game goes on. */
-	write_conf(f, "prefix = ?\n", game_section);
+	write_conf(f, "prefix = ?\n", "[console]\nprefix = ?\nstart = play 4 classic\n");
 	assert_int_equal(e2e_daemon_signal(&f->d, SIGHUP), 0);
 	assert_non_null(strstr(notify_wait(f, "RELOADING=1", 5000, buf, sizeof buf), "RELOADING=1"));
 	notify_wait(f, "READY=1", 5000, buf, sizeof buf);
 	assert_non_null(strstr(buf, "1 game in progress"));
 	assert_int_equal(e2e_daemon_wait_log(&f->d, "in force", 5000), 0);
+	/* The section's new prefix is in force although the console was kept:
+	 * "?who" is the who command now (its table lists the owner). */
+	assert_false(e2e_daemon_log_has(&f->d, "[owner]"));
+	assert_int_equal(write(f->d.in, "?who\n", 5), 5);
+	assert_int_equal(e2e_daemon_wait_log(&f->d, "[owner]", 5000), 0);
 
 	/* A broken file: refused with a message, the old one stays, the game too. */
 	assert_int_equal(e2e_write_file(f->conf, "[bot]\nprefix = !\nno_such_key = 1\n[console\n"), 0);
