@@ -1,4 +1,5 @@
 /* ai-discard.c: which card to throw: the least useful one that gives the next seat the least. */
+#include <stdint.h>
 #include <string.h>
 
 #include "ai.h"
@@ -109,29 +110,37 @@ exposed(const struct ai_pos *p)
 	return v->seats[next].side != p->side && v->pile_size + 1 >= p->r->pickup_min_pile;
 }
 
+/* The sharp cost of throwing each card kind (INT32_MAX: not discardable); returns the cheapest. */
 int
-ai_discard_sharp(const struct ai_pos *p)
+ai_discard_sharp_costs(const struct ai_pos *p, int cost[HF_NCARD])
 {
-	int c, best = HF_NOCARD, cost, best_cost = 0;
+	int c, best = HF_NOCARD;
 	bool open = exposed(p) && p->r->pickup_min_pile;
 
-	for (c = 1; c < HF_NCARD; c++) {
-		if (!ai_pos_can_discard(p, c))
+	for (c = 0; c < HF_NCARD; c++) {
+		cost[c] = INT32_MAX;
+		if (c == HF_NOCARD || !ai_pos_can_discard(p, c))
 			continue;
-		cost = keep_value(p, c) + ai_discard_danger(p, c);
+		cost[c] = keep_value(p, c) + ai_discard_danger(p, c);
 		/*
 		 * Where a pile of enough cards is free to take (duel), a 2 that
 		 * blocks it costs less than the seven cards it keeps from the
 		 * next seat, and the pile comes back to this seat next turn.
 		 */
 		if (c == HF_TWO && open && blocks(p, c))
-			cost = 60;
-		if (best == HF_NOCARD || cost < best_cost) {
+			cost[c] = 60;
+		if (best == HF_NOCARD || cost[c] < cost[best])
 			best = c;
-			best_cost = cost;
-		}
 	}
 	return best;
+}
+
+int
+ai_discard_sharp(const struct ai_pos *p)
+{
+	int cost[HF_NCARD];
+
+	return ai_discard_sharp_costs(p, cost);
 }
 
 int

@@ -85,6 +85,12 @@ int  ai_discard_choose(const struct ai_pos *p, uint64_t *rng, bool careful);
 int  ai_discard_danger(const struct ai_pos *p, int card);
 /* The hard player's discard: as careful, and it blocks an open pile with a 2 rather than give it away. */
 int  ai_discard_sharp(const struct ai_pos *p);
+/* Its cost for every card kind (INT32_MAX where the card cannot be thrown); returns the cheapest. */
+int  ai_discard_sharp_costs(const struct ai_pos *p, int cost[HF_NCARD]);
+/* The hard player's discard: the sharp candidates within reach of the cheapest, checked in sampled worlds. */
+int  ai_look_discard(const struct ai_pos *p, uint64_t *rng);
+/* Look-ahead switch and size, for tests and measurement (worlds 0: off). */
+extern int ai_look_worlds;
 
 /* Levels. */
 void ai_easy_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out);

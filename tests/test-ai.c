@@ -530,6 +530,42 @@ test_hard_adds_to_closed(void **state)
 	free(v);
 }
 
+/* The hard player's look-ahead switch (engine/ai-look.c): worlds sampled per decision, 0 = off. */
+extern int ai_look_worlds;
+
+/*
+ * Duel, a pile of 6: any natural thrown lets the next player take seven.
+ * The policy's cheapest discard is the lone king (few kings are unseen, so
+ * it is unlikely to pair), but the opponent has six kings open: in every
+ * sampled world the king on the pile closes their canasta (+500).  Hard's
+ * look-ahead sees that and throws another single; with it off, hard throws
+ * the king.
+ */
+static void
+test_hard_look_ahead_discard(void **state)
+{
+	struct hf_view *v = base_view("duel", 2);
+	struct hf_action a;
+	int saved = ai_look_worlds;
+
+	(void)state;
+	meld(v, 0, HF_NINE, 3, 0, HF_KIND_OPEN);
+	meld(v, 1, HF_KING, 6, 0, HF_KIND_OPEN);
+	v->unseen[HF_KING] = 2;
+	v->pile_top = HF_SIX;
+	v->pile_size = 6;
+	v->melded_this_turn = true;
+	hand(v, "K 5 8 J");
+	assert_true(ai_look_worlds > 0);
+	assert_int_equal(choose(v, HF_AI_HARD, &a), HF_ACT_DISCARD);
+	assert_int_not_equal(a.card, HF_KING);
+	ai_look_worlds = 0;
+	assert_int_equal(choose(v, HF_AI_HARD, &a), HF_ACT_DISCARD);
+	ai_look_worlds = saved;
+	assert_int_equal(a.card, HF_KING);
+	free(v);
+}
+
 /* Not down, with naturals enough for the minimum: open. */
 static void
 test_opens(void **state)
@@ -558,6 +594,7 @@ main(void)
 		cmocka_unit_test(test_discards_joker_when_only_jokers),
 		cmocka_unit_test(test_pile_may_hide_red3),
 		cmocka_unit_test(test_hard_adds_to_closed),
+		cmocka_unit_test(test_hard_look_ahead_discard),
 		cmocka_unit_test(test_view_only),
 		cmocka_unit_test(test_never_refused),
 		cmocka_unit_test(test_hard_never_refused),
