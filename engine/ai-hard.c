@@ -32,10 +32,17 @@ skip_pile(const struct ai_pos *p)
 void
 ai_hard_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out)
 {
+	ai_hard_choose_worlds(v, AI_LOOK_WORLDS, rng, out);
+}
+
+void
+ai_hard_choose_worlds(const struct hf_view *v, int worlds, uint64_t *rng, struct hf_action *out)
+{
 	struct ai_pos p;
 
 	ai_pos_init(&p, v);
 	p.sharp = true;
+	p.look_worlds = worlds;
 	ai_normal_move(&p, rng, out);
 	if (v->phase != HF_PHASE_DRAW || v->seat < 0)
 		return;

@@ -5,9 +5,6 @@
 
 #include "ai.h"
 
-/* Worlds dealt per decision (0 turns the look-ahead off). */
-int ai_look_worlds = 8;
-
 /* Discards whose sharp cost is within this of the cheapest are checked (at most LOOK_CANDS). */
 #define LOOK_MARGIN 80
 /* The look-ahead overrules the policy only for a clear gain: a smaller gift by this much per world. */
@@ -92,7 +89,7 @@ ai_look_discard(const struct ai_pos *p, uint64_t *rng)
 
 	best = ai_discard_sharp_costs(p, cost);
 	/* only where the next seat, an opponent, may take the pile once this card is on it */
-	if (ai_look_worlds <= 0 || best == HF_NOCARD || v->seats[next].side == p->side ||
+	if (p->look_worlds <= 0 || best == HF_NOCARD || v->seats[next].side == p->side ||
 	    v->pile_size + 1 < p->r->pickup_min_pile)
 		return best;
 	/* the candidates: the cheapest and those near it, cheapest first */
@@ -121,7 +118,7 @@ ai_look_discard(const struct ai_pos *p, uint64_t *rng)
 	w = malloc(sizeof *w);
 	if (!w)
 		return best;
-	for (k = 0; k < ai_look_worlds; k++) {
+	for (k = 0; k < p->look_worlds; k++) {
 		uint64_t seed = base + (uint64_t)k * 0x9e3779b97f4a7c15ULL;
 
 		world = hf_game_sample(v, seed);
@@ -142,14 +139,14 @@ ai_look_discard(const struct ai_pos *p, uint64_t *rng)
 	}
 	hf_game_free(scratch);
 	free(w);
-	if (k < ai_look_worlds)
+	if (k < p->look_worlds)
 		return best;
 	/* the sharp cost plus the expected gift, both per world */
 	k = 0;
 	for (i = 1; i < ncand; i++)
-		if ((long)cost[cand[i]] * ai_look_worlds + sum[i] < (long)cost[cand[k]] * ai_look_worlds + sum[k])
+		if ((long)cost[cand[i]] * p->look_worlds + sum[i] < (long)cost[cand[k]] * p->look_worlds + sum[k])
 			k = i;
-	if (k && (sum[0] - sum[k]) / ai_look_worlds - (cost[cand[k]] - cost[cand[0]]) < LOOK_GAIN)
+	if (k && (sum[0] - sum[k]) / p->look_worlds - (cost[cand[k]] - cost[cand[0]]) < LOOK_GAIN)
 		k = 0;
 	return cand[k];
 }

@@ -21,6 +21,7 @@ struct ai_pos {
 	int8_t  open_idx[HF_NCARD];   /* the side's open meld of each rank (HF_JOKER: wild), or -1 */
 	bool    closed_before[HF_MAX_MELDS]; /* closed in the view (a red 3 may go under it) */
 	bool    sharp;                /* the hard player's plans: odd naturals onto closed canastas, sharp discards */
+	int     look_worlds;          /* worlds its discard look-ahead samples (0: none) */
 };
 
 void ai_pos_init(struct ai_pos *p, const struct hf_view *v);
@@ -89,13 +90,15 @@ int  ai_discard_sharp(const struct ai_pos *p);
 int  ai_discard_sharp_costs(const struct ai_pos *p, int cost[HF_NCARD]);
 /* The hard player's discard: the sharp candidates within reach of the cheapest, checked in sampled worlds. */
 int  ai_look_discard(const struct ai_pos *p, uint64_t *rng);
-/* Look-ahead switch and size, for tests and measurement (worlds 0: off). */
-extern int ai_look_worlds;
+/* Worlds the hard player samples per look-ahead decision. */
+#define AI_LOOK_WORLDS 8
 
 /* Levels. */
 void ai_easy_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out);
 void ai_normal_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out);
 void ai_hard_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out);
+/* The hard player with a given look-ahead size (0: none), for tests and measurement. */
+void ai_hard_choose_worlds(const struct hf_view *v, int worlds, uint64_t *rng, struct hf_action *out);
 /* The normal player's move from a position (a sharp one plays as the hard player's base). */
 void ai_normal_move(const struct ai_pos *p, uint64_t *rng, struct hf_action *out);
 /* Answers an ask, or returns false if this seat has nothing to answer. */
