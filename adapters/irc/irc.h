@@ -76,8 +76,6 @@ void    irc_bucket_take(struct irc_bucket *b, int64_t now);
 /* Standard base64 of len bytes into dst (dstlen >= 4*((len+2)/3)+1); -1 if too small. */
 int irc_base64(char *dst, size_t dstlen, const unsigned char *src, size_t len);
 
-#endif
-
 /* ------------------------------------------------------------------ queue.c */
 /* Output queues, one per target (channel or nick), served round-robin so
  * that one busy channel or player cannot starve the others. */
@@ -134,3 +132,5 @@ const char *irc_users_nick_for(struct irc_users *u, const char *id);
 /* Forgets channel bit i (and users left in no channel); for every user. */
 void   irc_users_part_all(struct irc_users *u, int chan);
 void   irc_users_clear(struct irc_users *u);
+
+#endif
