@@ -40,6 +40,8 @@ const char *irc_parse_tag(const struct irc_msg *m, const char *key);
 int64_t     irc_parse_time(const char *s);
 /* RFC 1459 case mapping into dst (NUL-terminated, cut to dstlen). */
 void        irc_parse_casefold(char *dst, size_t dstlen, const char *src);
+/* Whether a and b are the same nick or channel under that case mapping (63 bytes compared). */
+bool        irc_parse_same(const char *a, const char *b);
 
 /* ------------------------------------------------------------------ text.c */
 /* Incoming text for the bot: invalid UTF-8 becomes '?', every control
@@ -50,6 +52,8 @@ size_t irc_text_in(char *dst, size_t dstlen, const char *src);
  * colors is true (the bot added them); CR, LF, NUL and CTCP \1 never pass. */
 size_t irc_text_out(char *dst, size_t dstlen, const char *src, bool colors);
 bool   irc_text_utf8_ok(const char *s, size_t len);
+/* Copies src (NULL: "") into dst, cut to len. */
+void   irc_text_copy(char *dst, size_t len, const char *src);
 
 /* ------------------------------------------------------------------ split.c */
 /* Length of the next piece of s (len bytes) that fits in max bytes: cut on a
