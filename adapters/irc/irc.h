@@ -40,6 +40,8 @@ const char *irc_parse_tag(const struct irc_msg *m, const char *key);
 int64_t     irc_parse_time(const char *s);
 /* RFC 1459 case mapping into dst (NUL-terminated, cut to dstlen). */
 void        irc_parse_casefold(char *dst, size_t dstlen, const char *src);
+/* Whether a and b are the same nick or channel under that case mapping (63 bytes compared). */
+bool        irc_parse_same(const char *a, const char *b);
 
 /* ------------------------------------------------------------------ text.c */
 /* Incoming text for the bot: invalid UTF-8 becomes '?', every control
@@ -50,6 +52,8 @@ size_t irc_text_in(char *dst, size_t dstlen, const char *src);
  * colors is true (the bot added them); CR, LF, NUL and CTCP \1 never pass. */
 size_t irc_text_out(char *dst, size_t dstlen, const char *src, bool colors);
 bool   irc_text_utf8_ok(const char *s, size_t len);
+/* Copies src (NULL: "") into dst, cut to len. */
+void   irc_text_copy(char *dst, size_t len, const char *src);
 
 /* ------------------------------------------------------------------ split.c */
 /* Length of the next piece of s (len bytes) that fits in max bytes: cut on a
@@ -75,8 +79,6 @@ void    irc_bucket_take(struct irc_bucket *b, int64_t now);
 /* ------------------------------------------------------------------ base64.c */
 /* Standard base64 of len bytes into dst (dstlen >= 4*((len+2)/3)+1); -1 if too small. */
 int irc_base64(char *dst, size_t dstlen, const unsigned char *src, size_t len);
-
-#endif
 
 /* ------------------------------------------------------------------ queue.c */
 /* Output queues, one per target (channel or nick), served round-robin so
@@ -134,3 +136,5 @@ const char *irc_users_nick_for(struct irc_users *u, const char *id);
 /* Forgets channel bit i (and users left in no channel); for every user. */
 void   irc_users_part_all(struct irc_users *u, int chan);
 void   irc_users_clear(struct irc_users *u);
+
+#endif

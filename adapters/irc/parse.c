@@ -197,3 +197,13 @@ irc_parse_casefold(char *dst, size_t dstlen, const char *src)
 	}
 	dst[i] = '\0';
 }
+
+bool
+irc_parse_same(const char *a, const char *b)
+{
+	char x[64], y[64];
+
+	irc_parse_casefold(x, sizeof x, a);
+	irc_parse_casefold(y, sizeof y, b);
+	return strcmp(x, y) == 0;
+}

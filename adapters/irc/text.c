@@ -1,4 +1,5 @@
 /* text.c: cleaning of hostile text: UTF-8 validation, control characters, mIRC formatting codes. */
+#include <stdio.h>
 #include <string.h>
 
 #include "irc.h"
@@ -140,4 +141,10 @@ size_t
 irc_text_out(char *dst, size_t dstlen, const char *src, bool colors)
 {
 	return clean(dst, dstlen, src, colors);
+}
+
+void
+irc_text_copy(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src != NULL ? src : "");
 }

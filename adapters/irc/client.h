@@ -1,0 +1,129 @@
+/* client.h: the IRC adapter's own state, struct irc, shared by the files that make up the adapter. */
+#ifndef HF_IRC_CLIENT_H
+#define HF_IRC_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <curl/curl.h>
+
+#include "adapter.h"
+#include "irc.h"
+
+#define IRC_MAX_CHANS   64              /* a bit per channel in struct irc_user */
+#define IRC_RBUF_SIZE   (2 * IRC_MAX_WIRE + 2)
+
+enum irc_conn_state { IRC_IDLE, IRC_CONNECTING, IRC_REGISTERING, IRC_READY };
+
+struct irc_chan {
+	char name[64];
+	bool configured;      /* from the configuration: always rejoined */
+	bool joined;
+	bool failed;          /* the server refused the join */
+};
+
+struct irc {
+	struct adapter *a;
+
+	/* configuration */
+	char server[256];
+	long port;
+	bool tls;
+	char ca_file[256], client_cert[256], client_key[256];
+	char nick[32], username[32], realname[128];
+	char sasl_mech[16], sasl_user[64], sasl_pass[256];
+	char ns_pass[256];
+	bool join_on_invite, private_notice, colors;
+	long burst, rate_ms, ping_interval_ms, ping_timeout_ms, reconnect_max_ms;
+
+	/* channels: configured first, then those we were invited to */
+	struct irc_chan chans[IRC_MAX_CHANS];
+	int nchans;
+
+	/* the connection */
+	enum irc_conn_state state;
+	CURL *easy;
+	int fd;
+	unsigned gen;               /* bumped at every disconnect: stale work notices it */
+	char rbuf[IRC_RBUF_SIZE];
+	size_t rlen;
+	bool rskip;                 /* discarding an over-long line up to its LF */
+	char wbuf[IRC_MAX_LINE + 2];
+	size_t wlen, woff;
+	struct irc_queue proto;     /* PONG, CAP, AUTHENTICATE...: always first */
+	struct irc_queue out;       /* messages, per target, round-robin */
+	struct irc_bucket bucket;
+	long long flush_timer, tick_timer, retry_timer;
+	int64_t connected_at, last_rx, ping_sent, joins_sent_at, drop_logged;
+	int attempts;
+	uint64_t rng;
+
+	/* what this connection learnt */
+	char cur_nick[64];
+	char userhost[192];         /* user@host as others see us; "" if unknown */
+	int nick_try;
+	bool cap_sasl, cap_account_tag, cap_extjoin, cap_account_notify, cap_batch, cap_server_time;
+	bool cap_listing, cap_requested, cap_ended, sasl_ok;
+	char sasl_offer[128];       /* the mechanisms in "sasl=..." of CAP LS */
+	char cap_req[IRC_MAX_LINE]; /* caps to request, gathered over a multi-line LS */
+	char bot_mode[8];           /* ISUPPORT BOT=, "" if none */
+	char prefix_chars[16];      /* ISUPPORT PREFIX symbols */
+	bool welcomed;              /* 376/422 handled */
+	bool up;                    /* BOT_EV_UP emitted for this connection */
+	bool stopping;
+	char history_batches[8][32];
+	struct irc_users users;
+};
+
+/* ------------------------------------------------------------------ chan.c */
+/* A channel name by its first character; a valid one to join. */
+bool irc_chan_is(const char *s);
+bool irc_chan_valid(const char *s);
+/* Index of the channel in c->chans; -1 if not there. */
+int  irc_chan_find(struct irc *c, const char *name);
+/* Adds a channel (or finds it); -1 if the name is bad or the list full. */
+int  irc_chan_add(struct irc *c, const char *name, bool configured);
+/* Forgets channel i; the last one moves into its place. */
+void irc_chan_remove(struct irc *c, int i);
+
+/* ------------------------------------------------------------------ config.c */
+int  irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen);
+bool irc_config_needs_restart(struct adapter *a, struct adapter_cfg *cfg);
+
+/* ------------------------------------------------------------------ conn.c */
+void     irc_conn_connect(struct irc *c);
+/* Drops the connection; unless stopping, reports DOWN and schedules a reconnect. */
+void     irc_conn_disconnect(struct irc *c, const char *why);
+void     irc_conn_stop(struct irc *c, const char *quit_message);
+/* The once-a-second timer: keep-alive, dead link, time-outs. */
+int64_t  irc_conn_tick(struct loop *l, long long id, void *data);
+/* Watches the socket for reading, and for writing when want_write. */
+void     irc_conn_watch(struct irc *c, bool want_write);
+void     irc_conn_log(struct irc *c, const char *dir, const char *line);
+uint64_t irc_conn_random(struct irc *c);
+
+/* ------------------------------------------------------------------ register.c */
+void irc_register_cap(struct irc *c, const struct irc_msg *m);
+void irc_register_cap_end(struct irc *c);
+/* Answers "AUTHENTICATE +" with the SASL payload. */
+void irc_register_sasl(struct irc *c);
+void irc_register_next_nick(struct irc *c);
+void irc_register_welcome_done(struct irc *c);
+void irc_register_isupport(struct irc *c, const struct irc_msg *m);
+
+/* ------------------------------------------------------------------ events.c */
+/* One line from the server (no CR LF), modified in place. */
+void irc_events_line(struct irc *c, char *line, size_t len);
+void irc_events_emit(struct irc *c, enum bot_event_type type, const char *room, struct irc_user *u,
+                     const char *text, bool direct, bool notice, int64_t ts);
+/* Emits UP once every channel answered (or at once when force). */
+void irc_events_check_up(struct irc *c, bool force);
+
+/* ------------------------------------------------------------------ send.c */
+void   irc_send_flush(struct irc *c);
+void   irc_send_proto(struct irc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int    irc_send(struct adapter *a, const struct adapter_msg *m);
+size_t irc_send_pending(struct adapter *a, const char *room);
+
+#endif

@@ -1,0 +1,232 @@
+/* register.c: registration: CAP negotiation, SASL PLAIN/EXTERNAL, nick taken, then NickServ and the joins. */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "client.h"
+#include "loop.h"
+
+void
+irc_register_next_nick(struct irc *c)
+{
+	char n[40];
+
+	c->nick_try++;
+	if (c->nick_try <= 2)
+		snprintf(n, sizeof n, "%.28s%s", c->nick, c->nick_try == 1 ? "_" : "__");
+	else
+		snprintf(n, sizeof n, "%.12s%03u", c->nick, (unsigned)(irc_conn_random(c) % 1000));
+	irc_text_copy(c->cur_nick, sizeof c->cur_nick, n);
+	irc_send_proto(c, "NICK %s", n);
+}
+
+void
+irc_register_cap_end(struct irc *c)
+{
+	if (c->cap_ended)
+		return;
+	c->cap_ended = true;
+	irc_send_proto(c, "CAP END");
+}
+
+static const char *const wanted_caps[] = {
+	"server-time", "message-tags", "account-tag", "account-notify", "extended-join",
+	"batch", "multi-prefix", "cap-notify", NULL
+};
+
+static bool
+wanted(const char *name)
+{
+	for (int i = 0; wanted_caps[i] != NULL; i++)
+		if (strcmp(wanted_caps[i], name) == 0)
+			return true;
+	return false;
+}
+
+static bool
+mech_offered(const struct irc *c)
+{
+	char list[128], *tok, *save = NULL;
+
+	if (c->sasl_offer[0] == '\0')
+		return true;    /* "sasl" without a list: try ours */
+	irc_text_copy(list, sizeof list, c->sasl_offer);
+	for (tok = strtok_r(list, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save))
+		if (strcasecmp(tok, c->sasl_mech) == 0)
+			return true;
+	return false;
+}
+
+/* Appends the caps of one CAP LS / NEW line that we want to req. */
+static void
+cap_collect(struct irc *c, const char *list, char *req, size_t reqlen)
+{
+	char buf[IRC_MAX_LINE + 1], *tok, *save = NULL;
+
+	irc_text_copy(buf, sizeof buf, list);
+	for (tok = strtok_r(buf, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '=');
+		bool take;
+
+		if (eq != NULL)
+			*eq = '\0';
+		if (strcmp(tok, "sasl") == 0) {
+			irc_text_copy(c->sasl_offer, sizeof c->sasl_offer, eq != NULL ? eq + 1 : "");
+			take = c->sasl_mech[0] != '\0' && mech_offered(c) && c->state == IRC_REGISTERING;
+		} else {
+			take = wanted(tok);
+		}
+		if (take && strlen(req) + strlen(tok) + 2 < reqlen) {
+			if (req[0] != '\0')
+				strcat(req, " ");
+			strcat(req, tok);
+		}
+	}
+}
+
+static void
+cap_set(struct irc *c, const char *name, bool on)
+{
+	if (name[0] == '-') {
+		name++;
+		on = false;
+	}
+	if (strcmp(name, "sasl") == 0)
+		c->cap_sasl = on;
+	else if (strcmp(name, "account-tag") == 0)
+		c->cap_account_tag = on;
+	else if (strcmp(name, "extended-join") == 0)
+		c->cap_extjoin = on;
+	else if (strcmp(name, "account-notify") == 0)
+		c->cap_account_notify = on;
+	else if (strcmp(name, "batch") == 0)
+		c->cap_batch = on;
+	else if (strcmp(name, "server-time") == 0)
+		c->cap_server_time = on;
+}
+
+void
+irc_register_sasl(struct irc *c)
+{
+	unsigned char raw[400];
+	char b64[600];
+	size_t ul = strlen(c->sasl_user), pl = strlen(c->sasl_pass), n, off;
+
+	if (strcasecmp(c->sasl_mech, "EXTERNAL") == 0 || ul * 2 + pl + 2 > sizeof raw) {
+		irc_send_proto(c, "AUTHENTICATE +");
+		return;
+	}
+	/* PLAIN: authzid NUL authcid NUL password */
+	memcpy(raw, c->sasl_user, ul);
+	raw[ul] = '\0';
+	memcpy(raw + ul + 1, c->sasl_user, ul);
+	raw[2 * ul + 1] = '\0';
+	memcpy(raw + 2 * ul + 2, c->sasl_pass, pl);
+	n = 2 * ul + 2 + pl;
+	if (irc_base64(b64, sizeof b64, raw, n) < 0)
+		return;
+	memset(raw, 0, sizeof raw);
+	/* 400-byte chunks; a payload that fills the last chunk exactly ends with "+" */
+	n = strlen(b64);
+	for (off = 0; off < n; off += 400)
+		irc_send_proto(c, "AUTHENTICATE %.400s", b64 + off);
+	if (n % 400 == 0)
+		irc_send_proto(c, "AUTHENTICATE +");
+	memset(b64, 0, sizeof b64);
+}
+
+void
+irc_register_cap(struct irc *c, const struct irc_msg *m)
+{
+	const char *sub = m->nparams > 1 ? m->params[1] : "";
+	const char *list = m->nparams > 0 ? m->params[m->nparams - 1] : "";
+	char *req = c->cap_req;
+
+	if (strcmp(sub, "LS") == 0 || strcmp(sub, "NEW") == 0) {
+		bool more = m->nparams > 3 && strcmp(m->params[2], "*") == 0;
+
+		if (!c->cap_listing)
+			req[0] = '\0';
+		c->cap_listing = more;
+		cap_collect(c, list, req, sizeof c->cap_req);
+		if (more)
+			return;
+		if (req[0] != '\0') {
+			c->cap_requested = true;
+			irc_send_proto(c, "CAP REQ :%s", req);
+		} else if (strcmp(sub, "LS") == 0) {
+			irc_register_cap_end(c);
+		}
+		req[0] = '\0';
+	} else if (strcmp(sub, "ACK") == 0) {
+		char buf[IRC_MAX_LINE + 1], *tok, *save = NULL;
+
+		irc_text_copy(buf, sizeof buf, list);
+		for (tok = strtok_r(buf, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save))
+			cap_set(c, tok, true);
+		if (c->state == IRC_REGISTERING && c->cap_sasl && !c->sasl_ok && !c->cap_ended)
+			irc_send_proto(c, "AUTHENTICATE %s", c->sasl_mech);
+		else
+			irc_register_cap_end(c);
+	} else if (strcmp(sub, "NAK") == 0) {
+		adapter_log(c->a, LOG_LVL_WARNING, "server refused capabilities: %s", list);
+		irc_register_cap_end(c);
+	} else if (strcmp(sub, "DEL") == 0) {
+		char buf[IRC_MAX_LINE + 1], *tok, *save = NULL;
+
+		irc_text_copy(buf, sizeof buf, list);
+		for (tok = strtok_r(buf, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save))
+			cap_set(c, tok, false);
+	}
+}
+
+/* After the MOTD: bot mode, NickServ, joins. */
+void
+irc_register_welcome_done(struct irc *c)
+{
+	char list[IRC_MAX_LINE - 16];
+	size_t len = 0;
+
+	if (c->welcomed)
+		return;
+	c->welcomed = true;
+	c->state = IRC_READY;
+	if (c->bot_mode[0] != '\0')
+		irc_send_proto(c, "MODE %s +%s", c->cur_nick, c->bot_mode);
+	if (c->ns_pass[0] != '\0' && !c->sasl_ok)
+		irc_send_proto(c, "PRIVMSG NickServ :IDENTIFY %s %s", c->nick, c->ns_pass);
+	/* JOIN #a,#b,... in as few lines as fit */
+	list[0] = '\0';
+	for (int i = 0; i < c->nchans; i++) {
+		size_t n = strlen(c->chans[i].name);
+
+		c->chans[i].joined = c->chans[i].failed = false;
+		if (len + n + 1 >= sizeof list) {
+			irc_send_proto(c, "JOIN %s", list);
+			len = 0;
+			list[0] = '\0';
+		}
+		len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? "," : "", c->chans[i].name);
+	}
+	if (len > 0)
+		irc_send_proto(c, "JOIN %s", list);
+	c->joins_sent_at = loop_now(c->a->loop);
+	irc_events_check_up(c, false);
+}
+
+void
+irc_register_isupport(struct irc *c, const struct irc_msg *m)
+{
+	for (int i = 1; i + 1 < m->nparams; i++) {
+		const char *t = m->params[i];
+
+		if (strncmp(t, "BOT=", 4) == 0 && strlen(t + 4) < 4 && t[4] != '\0')
+			irc_text_copy(c->bot_mode, sizeof c->bot_mode, t + 4);
+		else if (strncmp(t, "PREFIX=", 7) == 0) {
+			const char *close = strchr(t, ')');
+
+			if (close != NULL)
+				irc_text_copy(c->prefix_chars, sizeof c->prefix_chars, close + 1);
+		}
+	}
+}
