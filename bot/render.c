@@ -585,8 +585,12 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 			else {
 				rbuf_add(b, MK_BOLD "Game over: ");
 				render_side_name(b, v, e->side, names);
-				rbuf_printf(b, " win%s with %d!" MK_END, v->nsides && e->side < v->nsides &&
-				            v->rules != NULL ? "" : "", v->sides[e->side < v->nsides ? e->side : 0].score);
+				int k, members = 0;
+				for (k = 0; k < v->nseats; k++)
+					members += v->seats[k].side == e->side;
+				/* "ann wins", "ann & cat win" */
+				rbuf_printf(b, " win%s with %d!" MK_END, members == 1 ? "s" : "",
+				            v->sides[e->side < v->nsides ? e->side : 0].score);
 			}
 			line_started = true;
 			break;

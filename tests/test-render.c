@@ -179,6 +179,29 @@ test_pile_line(void **state)
 	free(v);
 }
 
+/* One player wins, a team win. */
+static void
+test_game_over_grammar(void **state)
+{
+	struct hf_game *g;
+	struct hf_view *v = view_new("duel", 2, &g);
+	struct hf_event ev = { .type = HF_EV_GAME_END, .seat = 0, .side = 1 };
+	struct rbuf b = { 0 };
+
+	(void)state;
+	render_events(&b, v, &ev, 1, names);
+	assert_non_null(strstr(b.s, "Game over: bob wins with "));
+	hf_game_free(g);
+	free(v);
+	v = view_new("classic", 4, &g);
+	rbuf_reset(&b);
+	render_events(&b, v, &ev, 1, names);
+	assert_non_null(strstr(b.s, "Game over: bob & dan win with "));
+	rbuf_free(&b);
+	hf_game_free(g);
+	free(v);
+}
+
 int
 main(void)
 {
@@ -187,6 +210,7 @@ main(void)
 		cmocka_unit_test(test_event_lines),
 		cmocka_unit_test(test_sheet_words),
 		cmocka_unit_test(test_pile_line),
+		cmocka_unit_test(test_game_over_grammar),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
