@@ -121,6 +121,8 @@ void render_hand(struct rbuf *b, const struct hf_view *v);
 void render_table(struct rbuf *b, const struct hf_view *v, const char *const names[]);
 void render_pile(struct rbuf *b, const struct hf_view *v);
 void render_scores(struct rbuf *b, const struct hf_view *v, const char *const names[]);
+/* The last round's score sheet, one line per side, each line starting with "\n". */
+void render_last_sheets(struct rbuf *b, const struct hf_view *v, const char *const names[]);
 void render_side_name(struct rbuf *b, const struct hf_view *v, int side, const char *const names[]);
 void render_group(struct rbuf *b, const struct hf_group *g);
 /* The room line(s) for the events of one accepted action, '\n' between lines. */
@@ -332,6 +334,8 @@ void bot_session_end(struct bot *b, struct session *s);
 /* Applies action for seat: engine, store (committed), room lines, hands, timers.
  * 0, or -1 with why. */
 int  flow_apply(struct bot *b, struct session *s, int seat, const struct hf_action *a, char *why, size_t whylen);
+/* Whether seat's private hand is told again after these events of actor's move (actor < 0: the deal). */
+bool flow_hand_changed(const struct hf_event *ev, size_t n, int seat, int actor);
 /* Deals: creates the game of an open table and starts play. */
 int  flow_start(struct bot *b, struct session *s, char *why, size_t whylen);
 /* Re-arms the session's timer for whoever must act now. */

@@ -11,6 +11,7 @@ cmd_score_exec(struct cmd_ctx *c)
 	hf_game_view(c->s->g, c->seat, b->view);
 	rbuf_reset(&b->out);
 	render_scores(&b->out, b->view, names);
+	render_last_sheets(&b->out, b->view, names);
 	reply(c, "%s", b->out.s);
 	return CMD_RETURN_NORMAL;
 }
@@ -19,7 +20,7 @@ const struct cmd_entry cmd_score_entry = {
 	.name = "score",
 	.alias = "sc",
 	.usage = "",
-	.help = "the scores, round by round",
+	.help = "the scores, round by round, and the last round's score sheet",
 	.min_args = 0,
 	.max_args = 0,
 	.flags = CMD_NEEDS_GAME | CMD_STARTED,

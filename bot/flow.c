@@ -104,6 +104,11 @@ flow_ping(struct bot *b, struct session *s)
 	if (hf_game_phase(s->g) == HF_PHASE_ASK)
 		rbuf_printf(&b->out, "%s%s: %s asks you: may they go out? (yes or no)", b->out.len ? " " : "",
 		            s->seats[w].name, s->seats[hf_game_turn(s->g)].name);
+	else if (hf_game_phase(s->g) == HF_PHASE_PLAY && (hf_game_view(s->g, w, b->view), b->view->asked_this_turn))
+		/* back from asking: the answer decides what they do next */
+		rbuf_printf(&b->out, "%s%s: %s", b->out.len ? " " : "", s->seats[w].name, b->view->permission
+		            ? "your partners agree: go out (meld or discard your last cards)."
+		            : "your partners said no: play on (meld, then discard).");
 	else
 		rbuf_printf(&b->out, "%s%s: your turn%s.", b->out.len ? " " : "", s->seats[w].name,
 		            hf_game_phase(s->g) == HF_PHASE_DRAW ? " (draw or pickup)" : "");
@@ -129,14 +134,30 @@ flow_over(struct bot *b, struct session *s)
 	bot_session_end(b, s);
 }
 
+bool
+flow_hand_changed(const struct hf_event *ev, size_t n, int seat, int actor)
+{
+	size_t i;
+
+	if (seat == actor || actor < 0)
+		return true;
+	for (i = 0; i < n; i++) {
+		if (ev[i].type == HF_EV_DEAL || ev[i].type == HF_EV_ROUND_END)
+			return true;
+		/* a foot taken up, or red 3s laid out as a turn starts, change that seat's cards only */
+		if ((ev[i].type == HF_EV_FOOT || ev[i].type == HF_EV_RED3) && ev[i].seat == seat)
+			return true;
+	}
+	return false;
+}
+
 /* Room lines for the last action (or the deal), the ping, and the hands that changed. */
 static void
 flow_tell(struct bot *b, struct session *s, int actor)
 {
 	const char *names[HF_MAX_SEATS], *mention;
 	const struct hf_event *ev;
-	size_t n, i;
-	bool dealt = actor < 0;
+	size_t n;
 	int k;
 
 	session_names(s, names);
@@ -144,14 +165,12 @@ flow_tell(struct bot *b, struct session *s, int actor)
 	hf_game_view(s->g, -1, b->view);
 	rbuf_reset(&b->out);
 	render_events(&b->out, b->view, ev, n, names);
-	for (i = 0; i < n; i++)
-		if (ev[i].type == HF_EV_DEAL || ev[i].type == HF_EV_FOOT || ev[i].type == HF_EV_ROUND_END)
-			dealt = true;
+
 	mention = hf_game_phase(s->g) == HF_PHASE_OVER ? NULL : flow_ping(b, s);
 	if (b->out.len > 0)
 		bot_queue(b, s->ad, MSG_ROOM, s->room, NULL, b->out.s, mention, PRIVATE_DEFAULT);
 	for (k = 0; k < s->nseats; k++)
-		if (s->seats[k].ai < 0 && (k == actor || dealt) && hf_game_phase(s->g) != HF_PHASE_OVER)
+		if (s->seats[k].ai < 0 && flow_hand_changed(ev, n, k, actor) && hf_game_phase(s->g) != HF_PHASE_OVER)
 			bot_send_hand(b, s, k);
 }
 

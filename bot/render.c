@@ -168,13 +168,20 @@ render_hand(struct rbuf *b, const struct hf_view *v)
 		card_run(b, hand_order[i], v->hand[hand_order[i]], &first);
 	if (first)
 		rbuf_add(b, "(empty)");
-	if (me->in_foot)
-		rbuf_add(b, " | in your foot");
-	else
-		rbuf_printf(b, " | foot: %u cards waiting", me->foot_count);
+	/* "Your foot" already says where the cards come from; a hand says what waits. */
+	if (!me->in_foot)
+		rbuf_printf(b, " | foot: %u card%s waiting", me->foot_count, me->foot_count == 1 ? "" : "s");
+	if (v->phase != HF_PHASE_OVER && me->side < v->nsides && !v->sides[me->side].down)
+		rbuf_printf(b, " | to open: %d points", v->sides[me->side].open_min);
 	if (v->phase != HF_PHASE_OVER && v->turn == v->seat) {
 		if (v->phase == HF_PHASE_DRAW)
 			rbuf_add(b, " | your turn: draw or pickup");
+		else if (v->phase == HF_PHASE_ASK)
+			rbuf_add(b, " | waiting for your partners' answer");
+		else if (v->phase == HF_PHASE_PLAY && v->permission)
+			rbuf_add(b, " | your partners agree: go out (meld or discard your last cards)");
+		else if (v->phase == HF_PHASE_PLAY && v->asked_this_turn)
+			rbuf_add(b, " | your partners said no: meld, then discard");
 		else if (v->phase == HF_PHASE_PLAY)
 			rbuf_add(b, " | meld, then discard");
 	}
@@ -256,8 +263,20 @@ render_pile(struct rbuf *b, const struct hf_view *v)
 		rbuf_printf(b, "Pile: %s%s%s, %u card%s%s", v->pile_top == HF_RED3 ? MK_RED : "",
 		            render_card(v->pile_top), v->pile_top == HF_RED3 ? MK_END : "", v->pile_size,
 		            v->pile_size == 1 ? "" : "s", v->pile_frozen ? ", frozen" : "");
+	if (v->pile_size > 0 && v->rules != NULL) {
+		unsigned blk = v->rules->pickup_blocked_by;
+		int top = v->pile_top;
+		/* what stops the next player taking it, said before they try */
+		if ((top == HF_BLACK3 && (blk & HF_BLOCK_BLACK3)) || (top == HF_RED3 && (blk & HF_BLOCK_RED3)) ||
+		    (hf_card_is_wild(top) && (blk & HF_BLOCK_WILD)))
+			rbuf_add(b, ", blocked");
+		else if (v->pile_size < v->rules->pickup_min_pile)
+			rbuf_printf(b, ", too small to take (%u needed)", v->rules->pickup_min_pile);
+	}
 	rbuf_printf(b, ". Stock: %u.", v->stock);
 }
+
+static void render_sheet(struct rbuf *b, const struct hf_view *v, int side, const char *const names[]);
 
 void
 render_scores(struct rbuf *b, const struct hf_view *v, const char *const names[])
@@ -273,14 +292,27 @@ render_scores(struct rbuf *b, const struct hf_view *v, const char *const names[]
 			rbuf_add(b, "; ");
 		render_side_name(b, v, side, names);
 		rbuf_printf(b, " " MK_BOLD "%d" MK_END, v->sides[side].score);
-		if (v->nrounds_scored > 0) {
-			rbuf_add(b, " (");
+		if (v->nrounds_scored > 1) {
+			rbuf_add(b, " (rounds:");
 			for (r = 0; r < v->nrounds_scored && r < HF_MAX_ROUNDS; r++)
-				rbuf_printf(b, "%s%d", r ? ", " : "", v->round_totals[r][side]);
+				rbuf_printf(b, "%s %+d", r ? "," : "", v->round_totals[r][side]);
 			rbuf_add(b, ")");
 		}
 	}
 	rbuf_add(b, ".");
+}
+
+void
+render_last_sheets(struct rbuf *b, const struct hf_view *v, const char *const names[])
+{
+	int side;
+
+	if (v->nrounds_scored == 0)
+		return;
+	for (side = 0; side < v->nsides; side++) {
+		rbuf_printf(b, "\nRound %d, ", v->nrounds_scored);
+		render_sheet(b, v, side, names);
+	}
 }
 
 void
@@ -336,7 +368,14 @@ kind_name(int kind)
 	}
 }
 
-/* One side's score sheet for the last round: only the lines that are not zero. */
+static void
+sheet_item(struct rbuf *b, int count, const char *one, const char *many, int32_t points)
+{
+	if (count)
+		rbuf_printf(b, " %d %s %+d,", count, count == 1 ? one : many, points);
+}
+
+/* One side's score sheet for the last round, itemised as on paper: only the lines that are not zero. */
 static void
 render_sheet(struct rbuf *b, const struct hf_view *v, int side, const char *const names[])
 {
@@ -349,18 +388,14 @@ render_sheet(struct rbuf *b, const struct hf_view *v, int side, const char *cons
 	if (h->going_out)
 		rbuf_printf(b, " going out %+d,", h->going_out);
 	if (h->red3_count || h->red3s)
-		rbuf_printf(b, " red 3s %d: %+d,", h->red3_count, h->red3s);
-	if (h->clean_count)
-		rbuf_printf(b, " clean %d: %+d,", h->clean_count, h->clean);
-	if (h->dirty_count)
-		rbuf_printf(b, " dirty %d: %+d,", h->dirty_count, h->dirty);
-	if (h->wild_count)
-		rbuf_printf(b, " wild %d: %+d,", h->wild_count, h->wild);
-	if (h->sevens_count)
-		rbuf_printf(b, " sevens %d: %+d,", h->sevens_count, h->sevens);
-	rbuf_printf(b, " laid out %+d,", h->laid_out);
+		rbuf_printf(b, " %d red 3%s %+d,", h->red3_count, h->red3_count == 1 ? "" : "s", h->red3s);
+	sheet_item(b, h->clean_count, "clean canasta", "clean canastas", h->clean);
+	sheet_item(b, h->dirty_count, "dirty canasta", "dirty canastas", h->dirty);
+	sheet_item(b, h->wild_count, "wild canasta", "wild canastas", h->wild);
+	sheet_item(b, h->sevens_count, "sevens canasta", "sevens canastas", h->sevens);
+	rbuf_printf(b, " cards melded %+d,", h->laid_out);
 	if (h->caught)
-		rbuf_printf(b, " caught %+d,", h->caught);
+		rbuf_printf(b, " cards left in hand %+d,", h->caught);
 	if (h->penalty)
 		rbuf_printf(b, " penalty %+d,", h->penalty);
 	rbuf_printf(b, " total " MK_BOLD "%+d" MK_END ".", h->total);
@@ -392,7 +427,10 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 	for (i = 0; i < n; i++)
 		if (ev[i].type == HF_EV_ROUND_END || ev[i].type == HF_EV_DEAL)
 			round_over = true;
-#define SEP() do { if (line_started) rbuf_add(b, " "); line_started = true; } while (0)
+	/* The next seat's turn (red 3s laid out, a foot taken) starts a line of its own after a discard. */
+	int disc_seat = -1;
+#define SEP() do { if (line_started) rbuf_add(b, disc_seat >= 0 && e->seat != disc_seat ? "\n" : " "); \
+		line_started = true; disc_seat = -1; } while (0)
 #define NL() do { if (line_started) rbuf_add(b, "\n"); line_started = false; } while (0)
 	for (i = 0; i < n; i++) {
 		const struct hf_event *e = &ev[i];
@@ -448,7 +486,8 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 			break;
 		case HF_EV_PICKUP:
 			SEP();
-			rbuf_printf(b, "%s takes the pile (%u cards, top %s).", who, e->count, render_card(e->card));
+			rbuf_printf(b, "%s takes the pile (%u card%s, top %s).", who, e->count, e->count == 1 ? "" : "s",
+			            render_card(e->card));
 			break;
 		case HF_EV_MELD: {
 			int rank = group_rank(&e->group), sum = 0;
@@ -495,6 +534,7 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 				rbuf_add(b, " ");
 				render_pile(b, v);
 			}
+			disc_seat = e->seat;
 			break;
 		case HF_EV_ASK:
 			SEP();
@@ -545,8 +585,12 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 			else {
 				rbuf_add(b, MK_BOLD "Game over: ");
 				render_side_name(b, v, e->side, names);
-				rbuf_printf(b, " win%s with %d!" MK_END, v->nsides && e->side < v->nsides &&
-				            v->rules != NULL ? "" : "", v->sides[e->side < v->nsides ? e->side : 0].score);
+				int k, members = 0;
+				for (k = 0; k < v->nseats; k++)
+					members += v->seats[k].side == e->side;
+				/* "ann wins", "ann & cat win" */
+				rbuf_printf(b, " win%s with %d!" MK_END, members == 1 ? "s" : "",
+				            v->sides[e->side < v->nsides ? e->side : 0].score);
 			}
 			line_started = true;
 			break;

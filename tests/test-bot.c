@@ -331,6 +331,65 @@ test_render_events(void **state)
 	free(v);
 }
 
+/* Back from asking "may I go out?", the asker hears what the answer means, not a bare "your turn". */
+static void
+ask_and_answer(const char *answer, const char *expect)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	const char *who[4] = { "alice", "bob", "carol", "dave" };
+	struct session *s;
+	int turn, partner;
+
+	fake_say(f, "#g", "alice", "!new classic");
+	for (int i = 1; i < 4; i++)
+		fake_say(f, "#g", who[i], "!join");
+	fake_say(f, "#g", "alice", "!start");
+	s = fake_session(f, "#g");
+	turn = hf_game_turn(s->g);
+	partner = (turn + 2) % 4;
+	fake_say(f, "#g", s->seats[turn].user_id, "!draw");
+	fake_say(f, "#g", s->seats[turn].user_id, "!out");
+	assert_non_null(fake_find(f, "may they go out?"));
+	fake_clear(f);
+	fake_say(f, "#g", s->seats[partner].user_id, answer);
+	assert_non_null(fake_find(f, expect));
+	assert_null(fake_find(f, ": your turn."));
+	fake_free(f);
+}
+
+static void
+test_answer_ping(void **state)
+{
+	(void)state;
+	ask_and_answer("!yes", "your partners agree: go out");
+	ask_and_answer("!no", "your partners said no: play on");
+}
+
+/* Another seat taking up its foot changes nobody else's hand: no hand line is repeated for it. */
+static void
+test_hand_changed(void **state)
+{
+	struct hf_event ev[2];
+
+	(void)state;
+	memset(ev, 0, sizeof ev);
+	ev[0].type = HF_EV_DISCARD;
+	ev[0].seat = 1;
+	ev[1].type = HF_EV_FOOT;
+	ev[1].seat = 1;
+	assert_true(flow_hand_changed(ev, 2, 1, 1));
+	assert_false(flow_hand_changed(ev, 2, 0, 1));
+	/* in sevens the partner takes it up at their own turn, right after another's discard */
+	ev[1].seat = 2;
+	assert_true(flow_hand_changed(ev, 2, 2, 1));
+	ev[1].type = HF_EV_RED3;
+	assert_true(flow_hand_changed(ev, 2, 2, 1));
+	assert_false(flow_hand_changed(ev, 2, 0, 1));
+	ev[1].type = HF_EV_DEAL;
+	assert_true(flow_hand_changed(ev, 2, 0, 1));
+	assert_true(flow_hand_changed(ev, 0, 3, -1));
+}
+
 static void
 test_restore(void **state)
 {
@@ -377,6 +436,8 @@ main(void)
 		cmocka_unit_test(test_restore),
 		cmocka_unit_test(test_address),
 		cmocka_unit_test(test_render_events),
+		cmocka_unit_test(test_answer_ping),
+		cmocka_unit_test(test_hand_changed),
 		cmocka_unit_test(test_game_duel),
 		cmocka_unit_test(test_auto_paced_duel),
 		cmocka_unit_test(test_auto_one_by_one),
