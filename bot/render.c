@@ -387,8 +387,19 @@ render_sheet(struct rbuf *b, const struct hf_view *v, int side, const char *cons
 		rbuf_printf(b, " deal bonus %+d,", h->deal_bonus);
 	if (h->going_out)
 		rbuf_printf(b, " going out %+d,", h->going_out);
-	if (h->red3_count || h->red3s)
+	if (v->rules->red3_mode == HF_RED3_BOOK) {
+		/* two items on paper: the bonus under books, the penalty for those caught */
+		int32_t lost = h->red3_caught_count * v->rules->red3_caught;
+
+		if (h->red3_count)
+			rbuf_printf(b, " %d red 3%s under books %+d,", h->red3_count, h->red3_count == 1 ? "" : "s",
+			            h->red3s + lost);
+		if (h->red3_caught_count)
+			rbuf_printf(b, " %d red 3%s caught %+d,", h->red3_caught_count,
+			            h->red3_caught_count == 1 ? "" : "s", -lost);
+	} else if (h->red3_count || h->red3s) {
 		rbuf_printf(b, " %d red 3%s %+d,", h->red3_count, h->red3_count == 1 ? "" : "s", h->red3s);
+	}
 	sheet_item(b, h->clean_count, "clean canasta", "clean canastas", h->clean);
 	sheet_item(b, h->dirty_count, "dirty canasta", "dirty canastas", h->dirty);
 	sheet_item(b, h->wild_count, "wild canasta", "wild canastas", h->wild);

@@ -244,6 +244,7 @@ struct hf_sheet {
 	int32_t caught;                           /* value of cards left in hands (and feet): <= 0 */
 	int32_t penalty;                          /* severe penalty, <= 0 */
 	int32_t total;
+	int32_t red3_caught_count;                /* book mode: red 3s caught in hand or foot (in red3s) */
 };
 
 /* Public events of the last applied action, for the renderers. Never a hidden card. */

@@ -70,6 +70,7 @@ void score_round(struct hf_game *g, int goer, bool short_out, bool tie)
 		caught(g, s, goer, &pts, &r3);
 		if (r->red3_mode == HF_RED3_BOOK) {
 			sh->red3_count = under;
+			sh->red3_caught_count = r3;
 			sh->red3s = under * r->red3_bonus - r3 * r->red3_caught;
 		} else if (r->red3_mode == HF_RED3_BONUS) {
 			sh->red3_count = g->sides[s].red3s;
@@ -84,8 +85,10 @@ void score_round(struct hf_game *g, int goer, bool short_out, bool tie)
 			sh->penalty = -r->short_out_penalty;
 		} else if (short_out) {
 			sh->caught = 0;
-			if (r->red3_mode == HF_RED3_BOOK)
+			if (r->red3_mode == HF_RED3_BOOK) {
 				sh->red3s = under * r->red3_bonus;
+				sh->red3_caught_count = 0;
+			}
 		}
 		total(sh);
 	}

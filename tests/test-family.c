@@ -154,11 +154,14 @@ static void score_sheet_worked_example(void **state)
 	assert_int_equal(a->wild, 2500);
 	assert_int_equal(a->red3_count, 1);
 	assert_int_equal(a->red3s, 100);
+	assert_int_equal(a->red3_caught_count, 0);
 	assert_int_equal(a->total, 3820);
 	/* side 1: A A A = 60; caught 3c (5) + 9 (10) + untaken foot 4 4 (10) = -25; the red 3 in hand -500.
 	 * 60 - 25 - 500 = -465. */
 	assert_int_equal(b->caught, -25);
 	assert_int_equal(b->red3s, -500);
+	assert_int_equal(b->red3_caught_count, 1);
+	assert_int_equal(b->red3_count, 0);
 	assert_int_equal(b->total, -465);
 	hf_game_free(g);
 }

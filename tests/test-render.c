@@ -144,6 +144,27 @@ test_sheet_words(void **state)
 	free(v);
 }
 
+/* In red-3-book rules (family) the bonus under books and the red 3s caught are two items. */
+static void
+test_sheet_red3_book(void **state)
+{
+	struct hf_game *g;
+	struct hf_view *v = view_new("family", 2, &g);
+	struct rbuf b = { 0 };
+
+	(void)state;
+	v->nrounds_scored = 1;
+	v->round_totals[0][0] = 805;
+	/* 5 under closed books (+500) and 1 caught (-500): +0 in all */
+	v->last_sheet[0] = (struct hf_sheet){ .red3_count = 5, .red3_caught_count = 1, .red3s = 0,
+	                                      .laid_out = 805, .total = 805 };
+	render_last_sheets(&b, v, names);
+	assert_non_null(strstr(b.s, " 5 red 3s under books +500, 1 red 3 caught -500, cards melded +805,"));
+	rbuf_free(&b);
+	hf_game_free(g);
+	free(v);
+}
+
 /* The pile line says when the top card blocks it, or it is too small to take, before anyone tries. */
 static void
 test_pile_line(void **state)
@@ -209,6 +230,7 @@ main(void)
 		cmocka_unit_test(test_hand_line),
 		cmocka_unit_test(test_event_lines),
 		cmocka_unit_test(test_sheet_words),
+		cmocka_unit_test(test_sheet_red3_book),
 		cmocka_unit_test(test_pile_line),
 		cmocka_unit_test(test_game_over_grammar),
 	};
