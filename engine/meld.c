@@ -61,7 +61,8 @@ static enum hf_err check_size(const struct hf_rules *r, int rank, int nat, int w
 		return HF_OK;
 	}
 	if (!meld_ok_wilds(r, nat, wild))
-		return hf_fail(HF_E_MELD, why, len, "%s (this one would have %d and %d)", limit_text(r), nat, wild);
+		return hf_fail(HF_E_MELD, why, len, "%s (this one would have %d natural%s and %d wild%s)", limit_text(r),
+		               nat, nat == 1 ? "" : "s", wild, wild == 1 ? "" : "s");
 	if (total > r->canasta_size) {
 		if (!r->add_after_close)
 			return hf_fail(HF_E_MELD, why, len, "a canasta closes at %d cards: this would make %d",
@@ -102,8 +103,10 @@ static enum hf_err red3_under(struct hf_game *g, struct meld_ctx *c, const struc
 		if (sd->melds[i].rank == grp->target && sd->melds[i].kind != HF_KIND_OPEN && sd->melds[i].red3s == 0)
 			idx[k++] = i;
 	if (k < n)
-		return hf_fail(HF_E_MELD, why, len, "your side has %d closed book%s of %s without a red 3, not %d",
-		               k, k == 1 ? "" : "s", card_plural(grp->target), n);
+		return k == 0 ? hf_fail(HF_E_MELD, why, len, "a red 3 goes under a closed book: your side has no "
+		                        "closed book of %s without one", card_plural(grp->target))
+		              : hf_fail(HF_E_MELD, why, len, "one red 3 per closed book: your side has %d book%s of "
+		                        "%s free for %d", k, k == 1 ? "" : "s", card_plural(grp->target), n);
 	for (int i = 0; i < n; i++) {
 		sd->melds[idx[i]].red3s = 1;
 		struct hf_event *e = game_event(g, HF_EV_UNDER, c->seat, HF_RED3, 1, 0);
@@ -199,8 +202,10 @@ enum hf_err meld_group(struct hf_game *g, struct meld_ctx *c, const struct hf_gr
 
 	for (int k = 1; k < HF_NCARD; k++)
 		if (grp->count[k] > ss->hand[k])
-			return hf_fail(HF_E_NO_CARDS, why, len, "you hold %d %s, not %d", ss->hand[k],
-			               ss->hand[k] == 1 ? hf_card_name(k) : card_plural(k), grp->count[k]);
+			return ss->hand[k] == 0
+			       ? hf_fail(HF_E_NO_CARDS, why, len, "you hold no %s", card_plural(k))
+			       : hf_fail(HF_E_NO_CARDS, why, len, "you hold only %d %s, and this names %d", ss->hand[k],
+			                 ss->hand[k] == 1 ? hf_card_name(k) : card_plural(k), grp->count[k]);
 	if (grp->count[HF_RED3])
 		return red3_under(g, c, grp, pickup, why, len);
 	memcpy(cnt, grp->count, sizeof cnt);
@@ -296,7 +301,7 @@ enum hf_err meld_after(struct hf_game *g, struct meld_ctx *c, bool was_down, int
 	if (ss->in_foot && ss->hand_n == 1 && g->nstock > 0) {
 		char tmp[HF_ERRLEN];
 		if ((e = out_check(g, seat, &short_out, tmp, sizeof tmp)) != HF_OK)
-			return hf_fail(e, why, len, "keep two cards, as %s", tmp);
+			return hf_fail(e, why, len, "keep two cards: %s", tmp);
 	}
 	return HF_OK;
 }

@@ -211,8 +211,8 @@ static void describe_table(struct out *o, const struct hf_rules *r, int np)
 	static const char *const fp[] = { "left of the dealer", "the dealer", "the red-3 holder",
 	                                  "the player behind in score" };
 	put(o, "first discard: %s; first player: %s", fd[r->first_discard % 3], fp[r->first_player % 4]);
-	put(o, "values: joker %d, 2 %d, A %d, 8-K %d, 4-7 %d, black 3 %d", r->value[HF_JOKER], r->value[HF_TWO],
-	    r->value[HF_ACE], r->value[HF_KING], r->value[HF_FOUR], r->value[HF_BLACK3]);
+	put(o, "values: joker %d, 2 %d, A %d, 8-K %d, 4-7 %d; a black 3 left in hand %d", r->value[HF_JOKER],
+	    r->value[HF_TWO], r->value[HF_ACE], r->value[HF_KING], r->value[HF_FOUR], -r->value[HF_BLACK3]);
 }
 
 static void describe_play(struct out *o, const struct hf_rules *r)

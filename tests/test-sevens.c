@@ -157,7 +157,7 @@ static void ask_first_and_final_discard(void **state)
 	t_ok(g, 0, "meld 5 5 5");
 	t_refused(g, 0, "out", HF_E_ASK, "you must ask before you meld anything this turn");
 	/* without permission the last card could not be discarded: keep two */
-	t_refused(g, 0, "meld 8 8 8", HF_E_GO_OUT, "keep two cards");
+	t_refused(g, 0, "meld 8 8 8", HF_E_GO_OUT, "keep two cards: you cannot go out");
 	hf_game_free(g);
 
 	g = ready();
@@ -176,7 +176,7 @@ static void ask_first_and_final_discard(void **state)
 	g->nstock++;
 	g->permission = true;
 	t_refused(g, 0, "meld 5 5 5, 8 8 8", HF_E_GO_OUT,
-	          "keep two cards, as you cannot go out: your side needs 1 clean, 1 dirty, 1 wild and 1 sevens canastas (it has 0, 1, 1 and 1)");
+	          "keep two cards: you cannot go out: your side needs 1 clean, 1 dirty, 1 wild and 1 sevens canastas (it has 0, 1, 1 and 1)");
 	hf_game_free(g);
 }
 
