@@ -15,6 +15,7 @@
 #include "ircclient.h"
 #include "ircserver.h"
 #include "loop.h"
+#include "memstore.h"
 
 extern const struct adapter_ops irc_adapter_ops;
 
@@ -34,6 +35,7 @@ struct host {
 	int nevents;
 	int ups, downs;
 	char self[64];          /* the last name given by adapter_set_self */
+	struct memstore *kv;    /* adapter_state_*: kept across the adapter's reconnects */
 };
 
 static void
@@ -114,14 +116,28 @@ adapter_read_secret(const char *path, char *buf, size_t len, char *err, size_t e
 	return 0;
 }
 
-int adapter_state_get(struct adapter *a, const char *key, char *buf, size_t len) { (void)a; (void)key; (void)buf; (void)len; return -1; }
-int adapter_state_set(struct adapter *a, const char *key, const char *value) { (void)a; (void)key; (void)value; return 0; }
-int adapter_state_del(struct adapter *a, const char *key) { (void)a; (void)key; return 0; }
+int
+adapter_state_get(struct adapter *a, const char *key, char *buf, size_t len)
+{
+	return memstore_get(((struct host *)a->host)->kv, key, buf, len);
+}
+
+int
+adapter_state_set(struct adapter *a, const char *key, const char *value)
+{
+	return memstore_set(((struct host *)a->host)->kv, key, value);
+}
+
+int
+adapter_state_del(struct adapter *a, const char *key)
+{
+	return memstore_del(((struct host *)a->host)->kv, key);
+}
+
 int
 adapter_state_each(struct adapter *a, const char *prefix, void (*fn)(void *, const char *, const char *), void *ctx)
 {
-	(void)a; (void)prefix; (void)fn; (void)ctx;
-	return 0;
+	return memstore_each(((struct host *)a->host)->kv, prefix, fn, ctx);
 }
 
 void
@@ -223,6 +239,7 @@ host_start(struct host *h, struct adapter_cfg *cfg)
 	h->a.loop = h->loop;
 	h->a.http = h->http;
 	h->a.host = h;
+	h->kv = memstore_new();
 	if (irc_adapter_ops.init(&h->a, cfg, err, sizeof err) != 0) {
 		fprintf(stderr, "init: %s\n", err);
 		return -1;
@@ -237,6 +254,7 @@ host_stop(struct host *h)
 	irc_adapter_ops.free(&h->a);
 	http_free(h->http);
 	loop_free(h->loop);
+	memstore_free(h->kv);
 }
 
 /* Runs the loop until cond(h) or timeout. */
@@ -425,6 +443,70 @@ test_ngircd_restart(void **state)
 	host_stop(&h);
 }
 
+static bool
+nicks_kept_at_most(struct host *h, int n)
+{
+	return memstore_count(h->kv, "nick/") <= (size_t)n;
+}
+
+/* Restarts the server under a running adapter: DOWN, then UP again. */
+static void
+server_bounce(struct ctx *c, struct host *h)
+{
+	int ups = h->ups, downs = h->downs;
+	int64_t end = ircclient_now_us() + 10000000;
+
+	ircserver_stop(&c->srv, true);
+	while (h->downs == downs && ircclient_now_us() < end)
+		loop_run_once(h->loop, 20);
+	assert_int_equal(h->downs, downs + 1);
+	assert_int_equal(ircserver_start(&c->srv), 0);
+	assert_true(run_until(h, 30000, ups_at_least, ups + 1));
+}
+
+static void
+test_ngircd_rename_survives_reconnect(void **state)
+{
+	struct ctx *c = *state;
+	struct adapter_cfg cfg;
+	struct host h;
+	struct ircclient alice, mallory;
+	char line[1024];
+
+	base_cfg(&cfg, c, "HFRename");
+	assert_int_equal(host_start(&h, &cfg), 0);
+	assert_true(run_until(&h, 15000, ups_at_least, 1));
+	alice.pump = mallory.pump = pump;
+	alice.pump_ctx = mallory.pump_ctx = &h;
+	assert_int_equal(ircclient_connect(&alice, c->srv.port, "alice"), 0);
+	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
+	ircclient_send(&alice, "PRIVMSG #cards :!who");
+	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "PRIVMSG #cards :", "alice\x0f is nick:alice", NULL), 0);
+	ircclient_send(&alice, "NICK alicia");
+	ircclient_send(&alice, "PRIVMSG #cards :!who");
+	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "PRIVMSG #cards :", "alicia\x0f is nick:alice", NULL), 0);
+	assert_int_equal(memstore_count(h.kv, "nick/"), 1);
+	/* no services here: the bot (and alicia) come back after the server restarts */
+	server_bounce(c, &h);
+	ircclient_close(&alice);
+	assert_int_equal(ircclient_connect(&alice, c->srv.port, "alicia"), 0);
+	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
+	ircclient_send(&alice, "PRIVMSG #cards :!who");
+	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "PRIVMSG #cards :", "alicia\x0f is nick:alice", NULL), 0);
+	assert_true(has_event(&h, "MESSAGE #cards nick:alice alicia !who"));
+	/* someone taking the nick alice while alicia is here is still not her */
+	assert_int_equal(ircclient_connect(&mallory, c->srv.port, "alice"), 0);
+	assert_int_equal(ircclient_join(&mallory, "#cards"), 0);
+	ircclient_send(&mallory, "PRIVMSG #cards :!who");
+	assert_int_equal(ircclient_wait(&mallory, 5000, line, sizeof line, "PRIVMSG #cards :", "alice\x0f is nick:alice~", NULL), 0);
+	ircclient_close(&mallory);
+	/* alicia leaves: forgotten, the next alicia is someone else */
+	ircclient_send(&alice, "QUIT :bye");
+	ircclient_close(&alice);
+	assert_true(run_until(&h, 5000, nicks_kept_at_most, 0));
+	host_stop(&h);
+}
+
 static void
 test_ngircd_flood(void **state)
 {
@@ -530,6 +612,7 @@ main(void)
 	const struct CMUnitTest ngircd[] = {
 		cmocka_unit_test(test_ngircd_basics),
 		cmocka_unit_test(test_ngircd_restart),
+		cmocka_unit_test(test_ngircd_rename_survives_reconnect),
 		cmocka_unit_test(test_ngircd_flood),
 	};
 

@@ -12,6 +12,7 @@
 #include "irc.h"
 
 #define IRC_MAX_CHANS   64              /* a bit per channel in struct irc_user */
+#define IRC_NICK_KEEP   2000            /* remembered renames ("nick/..." state) per network */
 #define IRC_RBUF_SIZE   (2 * IRC_MAX_WIRE + 2)
 
 enum irc_conn_state { IRC_IDLE, IRC_CONNECTING, IRC_REGISTERING, IRC_READY };
@@ -74,6 +75,7 @@ struct irc {
 	bool stopping;
 	char history_batches[8][32];
 	struct irc_users users;
+	long nick_saved;            /* "nick/..." entries in the adapter state, about */
 };
 
 /* ------------------------------------------------------------------ chan.c */
@@ -117,6 +119,8 @@ void irc_register_isupport(struct irc *c, const struct irc_msg *m);
 void irc_events_line(struct irc *c, char *line, size_t len);
 void irc_events_emit(struct irc *c, enum bot_event_type type, const char *room, struct irc_user *u,
                      const char *text, bool direct, bool notice, int64_t ts);
+/* Bounds the remembered nicks (IRC_NICK_KEEP), oldest dropped, and counts them. */
+void irc_events_nick_prune(struct irc *c);
 /* Emits UP once every channel answered (or at once when force). */
 void irc_events_check_up(struct irc *c, bool force);
 

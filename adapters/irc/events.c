@@ -1,7 +1,9 @@
 /* events.c: what the server tells us (JOIN, PART, KICK, QUIT, NICK, PRIVMSG, NOTICE, CTCP...) turned into bot events. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "client.h"
 #include "loop.h"
@@ -57,6 +59,126 @@ irc_events_check_up(struct irc *c, bool force)
 	set_up(c);
 }
 
+/* Nick-keyed ids across our own reconnects: a user whose nick is not the one
+ * their id is made of (a rename, or "~N") is remembered as "nick/<nick>" ->
+ * "<first> <unix ms>" while we see them, so that after a reconnect the same
+ * nick is the same player.  Forgotten when they rename again or leave. */
+static void
+nick_state_key(char *buf, size_t len, const char *key)
+{
+	snprintf(buf, len, "nick/%s", key);
+}
+
+static void
+nick_remember(struct irc *c, const struct irc_user *u)
+{
+	char k[80], v[96];
+	struct timespec ts;
+
+	if (u->account[0] != '\0' || strcmp(u->first, u->key) == 0)
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	nick_state_key(k, sizeof k, u->key);
+	snprintf(v, sizeof v, "%s %lld", u->first, (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+	if (adapter_state_set(c->a, k, v) == 0 && ++c->nick_saved > IRC_NICK_KEEP)
+		irc_events_nick_prune(c);
+}
+
+static void
+nick_forget(struct irc *c, const struct irc_user *u)
+{
+	char k[80];
+
+	if (strcmp(u->first, u->key) == 0)
+		return;
+	nick_state_key(k, sizeof k, u->key);
+	if (adapter_state_del(c->a, k) == 0 && c->nick_saved > 0)
+		c->nick_saved--;
+}
+
+struct nick_ent {
+	char key[80];
+	long long ms;
+};
+
+struct nick_list {
+	struct nick_ent *v;
+	size_t n, cap;
+	bool oom;
+};
+
+static void
+nick_collect(void *ctx, const char *key, const char *value)
+{
+	struct nick_list *l = ctx;
+	const char *sp = strchr(value, ' ');
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		struct nick_ent *v = realloc(l->v, cap * sizeof *v);
+
+		if (v == NULL) {
+			l->oom = true;
+			return;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	irc_text_copy(l->v[l->n].key, sizeof l->v[l->n].key, key);
+	l->v[l->n].ms = sp != NULL ? strtoll(sp + 1, NULL, 10) : 0;
+	l->n++;
+}
+
+static int
+nick_older(const void *a, const void *b)
+{
+	const struct nick_ent *x = a, *y = b;
+
+	return (x->ms > y->ms) - (x->ms < y->ms);
+}
+
+void
+irc_events_nick_prune(struct irc *c)
+{
+	struct nick_list l = { 0 };
+	size_t drop = 0;
+
+	if (adapter_state_each(c->a, "nick/", nick_collect, &l) != 0 || l.oom) {
+		free(l.v);
+		c->nick_saved = 0;
+		return;
+	}
+	/* down to three quarters: a flood of renames prunes once in a while, not at each */
+	if (l.n > IRC_NICK_KEEP) {
+		drop = l.n - IRC_NICK_KEEP * 3 / 4;
+		qsort(l.v, l.n, sizeof *l.v, nick_older);
+		for (size_t i = 0; i < drop; i++)
+			adapter_state_del(c->a, l.v[i].key);
+	}
+	c->nick_saved = (long)(l.n - drop);
+	free(l.v);
+}
+
+/* The user with that nick, or a new one: remembered under a nick of theirs? */
+static struct irc_user *
+user_get(struct irc *c, const char *nick)
+{
+	struct irc_user *u = irc_users_find(&c->users, nick);
+	char key[64], k[80], v[96];
+
+	if (u != NULL)
+		return u;
+	irc_parse_casefold(key, sizeof key, nick);
+	nick_state_key(k, sizeof k, key);
+	if (adapter_state_get(c->a, k, v, sizeof v) == 0)
+		v[strcspn(v, " ")] = '\0';
+	else
+		v[0] = '\0';
+	if ((u = irc_users_get_as(&c->users, nick, v)) != NULL)
+		nick_remember(c, u);
+	return u;
+}
+
 static bool
 from_us(struct irc *c, const struct irc_msg *m)
 {
@@ -72,7 +194,7 @@ source_user(struct irc *c, const struct irc_msg *m)
 
 	if (m->nick == NULL || m->user == NULL || m->host == NULL)
 		return NULL;
-	if ((u = irc_users_get(&c->users, m->nick)) == NULL)
+	if ((u = user_get(c, m->nick)) == NULL)
 		return NULL;
 	irc_text_copy(u->nick, sizeof u->nick, m->nick);
 	/* with account-tag, a message without the tag comes from someone logged out */
@@ -212,8 +334,10 @@ user_left(struct irc *c, int i, const char *nick)
 		return;
 	irc_events_emit(c, BOT_EV_LEAVE, c->chans[i].name, u, NULL, false, false, 0);
 	u->chans &= ~(UINT64_C(1) << i);
-	if (u->chans == 0)
+	if (u->chans == 0) {
+		nick_forget(c, u);
 		irc_users_remove(&c->users, u);
+	}
 }
 
 static void
@@ -262,13 +386,14 @@ on_quit(struct irc *c, const struct irc_msg *m)
 	if (m->nick == NULL || (u = irc_users_find(&c->users, m->nick)) == NULL)
 		return;
 	irc_events_emit(c, BOT_EV_LEAVE, NULL, u, NULL, false, false, 0);
+	nick_forget(c, u);
 	irc_users_remove(&c->users, u);
 }
 
 static void
 on_nick(struct irc *c, const struct irc_msg *m)
 {
-	struct irc_user *u;
+	struct irc_user *u, *other;
 	char newnick[64];
 
 	if (m->nparams < 1 || m->nick == NULL)
@@ -281,9 +406,14 @@ on_nick(struct irc *c, const struct irc_msg *m)
 	}
 	if ((u = irc_users_find(&c->users, m->nick)) == NULL)
 		return;
+	nick_forget(c, u);
+	if ((other = irc_users_find(&c->users, newnick)) != NULL && other != u)
+		nick_forget(c, other);     /* a stale entry, about to go */
 	irc_users_rename(&c->users, u, newnick);
-	if ((u = irc_users_find(&c->users, newnick)) != NULL)
+	if ((u = irc_users_find(&c->users, newnick)) != NULL) {
+		nick_remember(c, u);
 		irc_events_emit(c, BOT_EV_RENAME, NULL, u, newnick, false, false, 0);
+	}
 }
 
 static void
@@ -302,7 +432,7 @@ on_names(struct irc *c, const struct irc_msg *m)
 		while (*tok != '\0' && (strchr(c->prefix_chars, *tok) != NULL || strchr("~&@%+", *tok) != NULL))
 			tok++;
 		tok[strcspn(tok, "!")] = '\0';     /* userhost-in-names */
-		if (*tok == '\0' || irc_parse_same(tok, c->cur_nick) || (u = irc_users_get(&c->users, tok)) == NULL)
+		if (*tok == '\0' || irc_parse_same(tok, c->cur_nick) || (u = user_get(c, tok)) == NULL)
 			continue;
 		u->chans |= UINT64_C(1) << i;
 	}
@@ -348,6 +478,7 @@ on_no_such_nick(struct irc *c, const struct irc_msg *m)
 	irc_text_in(name, sizeof name, m->params[1]);
 	if ((u = irc_users_find(&c->users, name)) != NULL) {
 		irc_users_id(u, id, sizeof id);
+		nick_forget(c, u);
 		irc_users_remove(&c->users, u);
 	} else {
 		char key[64];

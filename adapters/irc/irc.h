@@ -124,6 +124,9 @@ struct irc_users {
 struct irc_user *irc_users_find(struct irc_users *u, const char *nick);
 /* Finds or adds nick (NULL if the table is full). */
 struct irc_user *irc_users_get(struct irc_users *u, const char *nick);
+/* The same, a new user taking first (case-folded; NULL or "": their nick) as
+ * the nick their id is made of, unless someone present already has it. */
+struct irc_user *irc_users_get_as(struct irc_users *u, const char *nick, const char *first);
 void   irc_users_remove(struct irc_users *u, struct irc_user *p);
 /* Renames; the first-seen nick (and so a nick-based id) stays. */
 void   irc_users_rename(struct irc_users *u, struct irc_user *p, const char *newnick);

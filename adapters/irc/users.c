@@ -26,6 +26,12 @@ irc_users_find(struct irc_users *u, const char *nick)
 struct irc_user *
 irc_users_get(struct irc_users *u, const char *nick)
 {
+	return irc_users_get_as(u, nick, NULL);
+}
+
+struct irc_user *
+irc_users_get_as(struct irc_users *u, const char *nick, const char *first)
+{
 	struct irc_user *p;
 
 	if ((p = irc_users_find(u, nick)) != NULL)
@@ -44,10 +50,13 @@ irc_users_get(struct irc_users *u, const char *nick)
 	copy(p->nick, sizeof p->nick, nick);
 	irc_parse_casefold(p->key, sizeof p->key, nick);
 	/* a newcomer wearing the first nick of someone still here must not pass for them */
-	copy(p->first, sizeof p->first, p->key);
+	copy(p->first, sizeof p->first, first != NULL && first[0] != '\0' ? first : p->key);
 	for (size_t i = 0; i + 1 < u->n; i++)
 		if (strcmp(u->v[i].first, p->first) == 0) {
-			snprintf(p->first, sizeof p->first, "%.40s~%zu", p->key, u->n);
+			char base[64];
+
+			copy(base, sizeof base, p->first);
+			snprintf(p->first, sizeof p->first, "%.40s~%zu", base, u->n);
 			break;
 		}
 	return p;
