@@ -51,7 +51,7 @@ cmd_find(const char *name, char *why, size_t whylen)
 {
 	const struct cmd_entry *found = NULL, *near = NULL;
 	size_t i, len = strlen(name), n = 0, o;
-	int best = 3, d;
+	int best = 3, d, cut;
 
 	for (i = 0; i < NCMD; i++)
 		if (strcasecmp(cmd_entries[i]->name, name) == 0 || strcasecmp(cmd_entries[i]->alias, name) == 0)
@@ -77,10 +77,14 @@ cmd_find(const char *name, char *why, size_t whylen)
 			best = d;
 			near = cmd_entries[i];
 		}
+	/* Quoted back at most 32 bytes, cut on a UTF-8 boundary: "%.32s" could
+	 * split a character and send invalid UTF-8 to the room. */
+	cut = (int)text_cut(name, len, 32);
 	if (near != NULL)
-		snprintf(why, whylen, "Unknown command \"%.32s\": did you mean %s? (help lists them all)", name, near->name);
+		snprintf(why, whylen, "Unknown command \"%.*s\": did you mean %s? (help lists them all)", cut, name,
+		         near->name);
 	else
-		snprintf(why, whylen, "Unknown command \"%.32s\": help lists them all.", name);
+		snprintf(why, whylen, "Unknown command \"%.*s\": help lists them all.", cut, name);
 	return NULL;
 }
 

@@ -241,6 +241,22 @@ test_rename_and_rooms(void **state)
 	fake_free(f);
 }
 
+/* An unknown command is quoted back cut to 32 bytes: the cut must not split
+ * a UTF-8 character (found by fuzz-bot-lines). */
+static void
+test_unknown_command_utf8(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	const struct fake_msg *m;
+
+	(void)state;
+	/* 31 ASCII bytes, then "é" (2 bytes) straddling byte 32. */
+	fake_say(f, "#g", "alice", "!aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xc3\xa9");
+	assert_non_null(m = fake_find(f, "Unknown command"));
+	assert_true(text_utf8_valid(m->text, strlen(m->text)));
+	fake_free(f);
+}
+
 /* adapter_set_self: "NAME: cmd", "NAME, cmd", "NAME cmd", any case; ids and their localparts. */
 static void
 test_address(void **state)
@@ -431,6 +447,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_setup),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_unknown_command_utf8),
 		cmocka_unit_test(test_timers),
 		cmocka_unit_test(test_rename_and_rooms),
 		cmocka_unit_test(test_restore),
