@@ -1,6 +1,7 @@
 /* test-rules.c: presets as data, house rules by key, formatting and describing rules, table checks. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -144,10 +145,58 @@ static void the_engine_never_names_a_preset(void **state)
 	hf_game_free(b);
 }
 
+/* True if s is valid UTF-8 (no overlong forms, no surrogates). */
+static bool utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		int n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 : (*p & 0xf8) == 0xf0 ? 4 : 0;
+		if (n == 0 || (n == 2 && *p < 0xc2))
+			return false;
+		for (int i = 1; i < n; i++)
+			if ((p[i] & 0xc0) != 0x80)
+				return false;
+		p += n;
+	}
+	return true;
+}
+
+/* Refusals quote what was typed, cut short: the cut never splits a character
+ * (the fuzzer found "no preset" splitting an 'é' at its 20-byte cut). */
+static void refusals_quote_whole_characters(void **state)
+{
+	struct hf_rules r;
+	struct hf_action a;
+	char why[HF_ERRLEN], text[256];
+	(void)state;
+	for (int pad = 0; pad < 4; pad++) {
+		/* pad ASCII bytes, then 'é's and '€'s straddling every cut */
+		int n = snprintf(text, sizeof text, "%.*s", pad, "xyz");
+		for (int i = 0; i < 30; i++)
+			n += snprintf(text + n, sizeof text - (size_t)n, i % 2 ? "\xc3\xa9" : "\xe2\x82\xac");
+		assert_int_not_equal(hf_rules_parse(&r, text, why, sizeof why), HF_OK);
+		assert_true(utf8_valid(why));
+		assert_non_null(strstr(why, "no preset"));
+		char kv[300];
+		snprintf(kv, sizeof kv, "%s=1", text);
+		assert_int_not_equal(hf_rules_set(&r, kv, why, sizeof why), HF_OK);
+		assert_true(utf8_valid(why));
+		char act[300];
+		snprintf(act, sizeof act, "meld %s", text);
+		assert_int_not_equal(hf_action_parse(&a, act, why, sizeof why), HF_OK);
+		assert_true(utf8_valid(why));
+		/* a buffer too small for the sentence is cut on a character too */
+		char tiny[23];
+		assert_int_not_equal(hf_rules_parse(&r, text, tiny, sizeof tiny), HF_OK);
+		assert_true(utf8_valid(tiny));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(presets_by_name),
+		cmocka_unit_test(refusals_quote_whole_characters),
 		cmocka_unit_test(house_rules_set_and_refuse),
 		cmocka_unit_test(every_key_listed_and_round_trips),
 		cmocka_unit_test(tables_and_description),
