@@ -293,19 +293,26 @@ struct ctx {
 	char port[16];
 };
 
+/* Starts a server of kind for a group of tests; the bot connects to its TLS port if tls. */
 static int
-setup_ngircd(void **state)
+setup_server(void **state, const char *kind, bool tls)
 {
 	static struct ctx c;
 
-	if (!ircserver_available("ngircd"))
+	if (!ircserver_available(kind))
 		return -1;
 	memset(&c, 0, sizeof c);
-	if (ircserver_init(&c.srv, "ngircd") != 0 || ircserver_start(&c.srv) != 0)
+	if (ircserver_init(&c.srv, kind) != 0 || ircserver_start(&c.srv) != 0)
 		return -1;
-	snprintf(c.port, sizeof c.port, "%d", c.srv.port);
+	snprintf(c.port, sizeof c.port, "%d", tls ? c.srv.tls_port : c.srv.port);
 	*state = &c;
 	return 0;
+}
+
+static int
+setup_ngircd(void **state)
+{
+	return setup_server(state, "ngircd", false);
 }
 
 static int
@@ -545,16 +552,7 @@ test_ngircd_flood(void **state)
 static int
 setup_inspircd(void **state)
 {
-	static struct ctx c;
-
-	if (!ircserver_available("inspircd"))
-		return -1;
-	memset(&c, 0, sizeof c);
-	if (ircserver_init(&c.srv, "inspircd") != 0 || ircserver_start(&c.srv) != 0)
-		return -1;
-	snprintf(c.port, sizeof c.port, "%d", c.srv.tls_port);
-	*state = &c;
-	return 0;
+	return setup_server(state, "inspircd", true);
 }
 
 static void
