@@ -91,6 +91,34 @@ bool game_has_partners(const struct hf_game *g, int seat)
 	return g->nseats > g->nsides;
 }
 
+/* Only what the seat may know goes in: a computer player builds the same position from its view. */
+void game_pos(const struct hf_game *g, int seat, struct legal_pos *p)
+{
+	const struct seat_state *ss = &g->seats[seat];
+	const struct side_state *sd = &g->sides[game_side(g, seat)];
+
+	p->r = &g->rules;
+	p->nseats = g->nseats;
+	p->hand = ss->hand;
+	p->hand_n = ss->hand_n;
+	p->melds = sd->melds;
+	p->nmelds = sd->nmelds;
+	p->down = sd->down;
+	p->open_min = rules_open_min(&g->rules, g->round, sd->score);
+	p->in_foot = ss->in_foot;
+	p->foot_n = ss->in_foot ? 0 : ss->foot_n;
+	p->stock = g->nstock;
+	p->pile_n = g->npile;
+	p->pile_top = g->npile ? g->pile[g->npile - 1] : HF_NOCARD;
+	p->frozen = pickup_frozen(g);
+	p->go = LEGAL_GO_OK;
+	for (int s = 0; s < g->nseats && p->go == LEGAL_GO_OK; s++)
+		if (s != seat && game_side(g, s) == game_side(g, seat))
+			p->go = (uint8_t)legal_partner(&g->rules, g->seats[s].in_foot, g->seats[s].foot_turns);
+	if (p->go == LEGAL_GO_OK && g->rules.ask_partner && game_has_partners(g, seat) && !g->permission)
+		p->go = LEGAL_GO_ASK;
+}
+
 /* ------------------------------------------------------------------ apply */
 
 static enum hf_err check_turn(const struct hf_game *g, int seat, char *why, size_t len)

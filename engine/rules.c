@@ -142,11 +142,6 @@ int32_t rules_open_min(const struct hf_rules *r, int round, int32_t score)
 	return m;
 }
 
-int rules_need_total(const struct hf_rules *r, int nseats)
-{
-	return r->need_total + (r->need_total_plus_players ? nseats : 0);
-}
-
 enum hf_err hf_rules_check_table(const struct hf_rules *r, int nplayers, int nsides, char *why, size_t len)
 {
 	if (nplayers < r->players_min || nplayers > r->players_max || nplayers < 2 || nplayers > HF_MAX_SEATS ||
@@ -261,7 +256,7 @@ static void describe_out(struct out *o, const struct hf_rules *r, int np)
 	put(o, "foot: taken when %s", r->foot_when == HF_FOOT_HAND_EMPTY ? "the hand is empty"
 	                                                                 : "the side closes its first canasta");
 	put(o, "going out needs: %d clean, %d dirty, %d wild, %d sevens, %d in all%s", r->need_clean,
-	    r->need_dirty, r->need_wild, r->need_sevens, rules_need_total(r, np),
+	    r->need_dirty, r->need_wild, r->need_sevens, legal_need_total(r, np),
 	    r->short_out_allowed ? "; short of it: all meld points lost and a penalty" : "");
 	put(o, "stock out: %s; cards left: %s%s", r->stock_out == HF_STOCK_OUT_SCORE ? "the round is scored" :
 	    "the pile is turned over once, then the round is a tie",

@@ -61,7 +61,7 @@ void turn_start(struct hf_game *g, int seat)
 	game_event(g, HF_EV_TURN, seat, 0, 0, 0);
 	/* sevens: partners take up the foot at the start of their turn once the side closed a canasta */
 	if (g->rules.foot_when == HF_FOOT_FIRST_CANASTA && !ss->in_foot &&
-	    meld_closed_count(g, game_side(g, seat)) > 0)
+	    legal_closed(g->sides[game_side(g, seat)].melds, g->sides[game_side(g, seat)].nmelds) > 0)
 		turn_take_foot(g, seat, true);
 	/* dealt red threes kept until the first turn (classic, pcio) */
 	if (g->rules.red3_mode == HF_RED3_BONUS && ss->hand[HF_RED3] > 0)
@@ -78,28 +78,6 @@ enum hf_err turn_draw(struct hf_game *g, int seat, char *why, size_t len)
 	game_event(g, HF_EV_DRAW, seat, 0, n, 0);
 	turn_red3s(g, seat, g->rules.red3_replace_draw);
 	g->phase = HF_PHASE_PLAY;
-	return HF_OK;
-}
-
-/* Only undiscardable cards left: one of them may go, so a turn can always end. */
-static bool only_forbidden(const struct hf_rules *r, const struct seat_state *ss)
-{
-	int bad = (r->discard_joker_ok ? 0 : ss->hand[HF_JOKER]) + (r->discard_red3_ok ? 0 : ss->hand[HF_RED3]);
-	return bad == ss->hand_n;
-}
-
-static enum hf_err discard_check(const struct hf_game *g, int seat, int card, char *why, size_t len)
-{
-	const struct hf_rules *r = &g->rules;
-	const struct seat_state *ss = &g->seats[seat];
-	if (g->phase != HF_PHASE_PLAY)
-		return hf_fail(HF_E_PHASE, why, len, "draw or take the pile first");
-	if (card <= HF_NOCARD || card >= HF_NCARD || ss->hand[card] == 0)
-		return hf_fail(HF_E_NO_CARDS, why, len, "you hold no %s", hf_card_name(card));
-	if (card == HF_JOKER && !r->discard_joker_ok && !only_forbidden(r, ss))
-		return hf_fail(HF_E_DISCARD, why, len, "jokers cannot be discarded");
-	if (card == HF_RED3 && !r->discard_red3_ok && !only_forbidden(r, ss))
-		return hf_fail(HF_E_DISCARD, why, len, "red 3s cannot be discarded");
 	return HF_OK;
 }
 
@@ -131,16 +109,17 @@ enum hf_err turn_discard(struct hf_game *g, int seat, int card, char *why, size_
 {
 	struct seat_state *ss = &g->seats[seat];
 	bool last = ss->hand_n == 1, going = false, short_out = false;
-	enum hf_err e = discard_check(g, seat, card, why, len);
-	if (e != HF_OK)
+	struct legal_pos p;
+	enum hf_err e;
+
+	if (g->phase != HF_PHASE_PLAY)
+		return hf_fail(HF_E_PHASE, why, len, "draw or take the pile first");
+	game_pos(g, seat, &p);
+	if ((e = legal_discard(&p, card, why, len)) != HF_OK)
 		return e;
-	if (last && ss->in_foot) {
-		e = out_check(g, seat, &short_out, why, len);
-		/* with the stock empty the round ends anyway: the last card may go */
-		if (e != HF_OK && g->nstock > 0)
-			return e;
-		going = e == HF_OK;
-	}
+	/* the last card from the foot goes out (with the stock empty it may go anyway: the round ends) */
+	if (last && ss->in_foot)
+		going = out_check(g, seat, &short_out, NULL, 0) == HF_OK;
 	g->nevents = 0;
 	ss->hand[card]--;
 	ss->hand_n--;

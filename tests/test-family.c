@@ -34,7 +34,7 @@ static void decks_and_sides_by_players(void **state)
 		assert_int_equal(shoe[HF_JOKER], 2 * (n + 1));
 		assert_int_equal(g->nsides, sides[n]);
 		assert_int_equal(g->seats[0].hand_n + g->seats[0].hand[HF_RED3] * 0, 13);
-		assert_int_equal(rules_need_total(&g->rules, n), n + 1);
+		assert_int_equal(legal_need_total(&g->rules, n), n + 1);
 		hf_game_free(g);
 	}
 }
