@@ -363,7 +363,19 @@ ai_plan_melds(struct ai_plan *pl, const struct ai_pos *p, const struct ai_style 
 	for (i = 0; i < HF_NCARD; i++)
 		pl->after.hand[i] = (uint8_t)(pl->after.hand[i] + held[i]);
 	pl->after.hand_n += nheld;
-	return true;
+	/* the rulebook has the last word (a pickup's plan is checked by its caller, who knows the pile) */
+	return first || ai_plan_legal(p, &pl->act);
+}
+
+bool
+ai_plan_legal(const struct ai_pos *p, const struct hf_action *a)
+{
+	struct legal_pos lp;
+
+	if (a->ngroups == 0)
+		return true;
+	ai_pos_legal(p, &lp);
+	return legal_melds(&lp, a, 0, 0, NULL, NULL, 0) == HF_OK;
 }
 
 bool
