@@ -43,7 +43,7 @@ static int pop(struct hf_game *g)
 static void push_pile(struct hf_game *g, int c)
 {
 	g->pile[g->npile++] = (uint8_t)c;
-	g->pile_wilds += hf_card_is_wild(c);
+	g->pile_freeze += legal_freezes(&g->rules, c);
 }
 
 /* A physical exact cut is a feat of touch: emulated as a cut uniform in target-4..target+4. */
@@ -173,7 +173,7 @@ static void reset_round(struct hf_game *g)
 		memset(sd, 0, sizeof *sd);
 		sd->score = score;
 	}
-	g->nstock = g->npile = g->pile_wilds = 0;
+	g->nstock = g->npile = g->pile_freeze = 0;
 	memset(g->stock, 0, sizeof g->stock);
 	memset(g->pile, 0, sizeof g->pile);
 	g->stock_turned = g->melded = g->asked = g->permission = false;

@@ -36,7 +36,7 @@ struct hf_game {
 	int8_t   asker, winner;
 	uint8_t  last_discard_seat;
 	bool     melded, asked, permission, stock_turned;
-	uint16_t nstock, npile, pile_wilds;
+	uint16_t nstock, npile, pile_freeze;    /* pile_freeze: cards in the pile that freeze it */
 	uint8_t  stock[HF_SHOE_MAX];              /* drawn from the end */
 	uint8_t  pile[HF_SHOE_MAX];               /* top is the end */
 	struct seat_state seats[HF_MAX_SEATS];

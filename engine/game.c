@@ -309,11 +309,11 @@ bool hf_game_check(const struct hf_game *g, char *why, size_t len)
 			hf_fail(HF_E_RULES, why, len, "%u %s in play but the shoe has %u", a[k], card_plural(k), b[k]);
 			return false;
 		}
-	int wilds = 0;
+	int freeze = 0;
 	for (int i = 0; i < g->npile; i++)
-		wilds += hf_card_is_wild(g->pile[i]);
-	if (wilds != g->pile_wilds) {
-		hf_fail(HF_E_RULES, why, len, "the pile holds %d wilds, counted %d", wilds, g->pile_wilds);
+		freeze += legal_freezes(&g->rules, g->pile[i]);
+	if (freeze != g->pile_freeze) {
+		hf_fail(HF_E_RULES, why, len, "the pile holds %d freezing cards, counted %d", freeze, g->pile_freeze);
 		return false;
 	}
 	for (int s = 0; s < g->nseats; s++) {

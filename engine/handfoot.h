@@ -114,7 +114,7 @@ struct hf_rules {
 	uint8_t  pickup_blocked_by;               /* HF_BLOCK_* bits */
 	bool     pickup_needs_down;               /* the side must already have opened */
 	uint8_t  pickup_need;                     /* enum hf_pickup_need */
-	bool     freeze_on_wild;                  /* a wild in the pile freezes it: natural pair needed */
+	bool     freeze_on_two;                   /* a 2 in the pile freezes it: natural pair needed */
 	bool     discard_joker_ok, discard_red3_ok;
 	/* melding */
 	uint8_t  open_by;                         /* enum hf_open_by */

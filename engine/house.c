@@ -349,7 +349,7 @@ static void get_open_at(const struct hf_rules *r, char *buf, size_t len)
 	X("blocked", "none|black3,red3,wild", "what on top of the pile blocks it", K_CUSTOM, 0, 0, 0, NULL, set_blocked, get_blocked) \
 	X("pickup_down", "yes|no", "the side must have melded before taking the pile", K_BOOL, F(pickup_needs_down), 0, 1, NULL, NULL, NULL) \
 	X("pickup_need", "nothing|pair|top", "what justifies taking the pile", K_ENUM, F(pickup_need), 0, 0, n_need, NULL, NULL) \
-	X("frozen", "yes|no", "a wild in the pile freezes it: natural pair needed", K_BOOL, F(freeze_on_wild), 0, 1, NULL, NULL, NULL) \
+	X("frozen", "yes|no", "a 2 in the pile freezes it: natural pair needed", K_BOOL, F(freeze_on_two), 0, 1, NULL, NULL, NULL) \
 	X("discard_joker", "yes|no", "jokers may be discarded", K_BOOL, F(discard_joker_ok), 0, 1, NULL, NULL, NULL) \
 	X("discard_red3", "yes|no", "red 3s may be discarded", K_BOOL, F(discard_red3_ok), 0, 1, NULL, NULL, NULL) \
 	X("open_by", "round|score", "the opening minimum depends on the round or on the score", K_ENUM, F(open_by), 0, 0, n_open, NULL, NULL) \

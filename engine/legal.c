@@ -475,7 +475,7 @@ legal_melds(const struct legal_pos *p, const struct hf_action *a, int top, int g
 bool
 legal_freezes(const struct hf_rules *r, int card)
 {
-	return r->freeze_on_wild && hf_card_is_wild(card);
+	return r->freeze_on_two && card == HF_TWO;
 }
 
 int

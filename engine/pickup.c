@@ -5,7 +5,7 @@
 
 bool pickup_frozen(const struct hf_game *g)
 {
-	return g->rules.freeze_on_wild && g->pile_wilds > 0;
+	return g->pile_freeze > 0;
 }
 
 bool pickup_may(const struct hf_game *g, int seat)
@@ -42,7 +42,7 @@ enum hf_err pickup_action(struct hf_game *g, int seat, const struct hf_action *a
 	for (int i = 0; i < n; i++) {
 		uint8_t card = g->pile[--g->npile];
 		g->pile[g->npile] = 0;
-		g->pile_wilds -= hf_card_is_wild(card);
+		g->pile_freeze -= legal_freezes(&g->rules, card);
 		more[i] = card;
 	}
 	game_event(g, HF_EV_PICKUP, seat, top, n, 0);

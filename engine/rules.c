@@ -21,7 +21,7 @@ static const struct hf_rules classic = {
 	.red3_replace_deal = true, .red3_replace_draw = true, .red3_replace_foot = true,
 	.red3_at_first_turn = true,
 	.pickup_count = 6, .pickup_min_pile = 1, .pickup_blocked_by = HF_BLOCK_BLACK3,
-	.pickup_need = HF_NEED_PLAY_TOP, .freeze_on_wild = true,
+	.pickup_need = HF_NEED_PLAY_TOP, .freeze_on_two = true,
 	.open_by = HF_OPEN_BY_ROUND, .open_min = { 60, 90, 120, 150 },
 	.wild_limit = HF_WILDS_FEWER, .wild_melds = true, .add_after_close = true, .canasta_size = 7,
 	.foot_when = HF_FOOT_HAND_EMPTY, .need_clean = 2, .need_dirty = 3, .need_total = 5,
@@ -235,7 +235,7 @@ static void describe_play(struct out *o, const struct hf_rules *r)
 	if (r->pickup_min_pile > 1)
 		snprintf(min, sizeof min, " (the pile must hold %d+)", r->pickup_min_pile);
 	put(o, "pile: take %s%s; needs %s%s%s; blocked by:%s", cnt, min, need[r->pickup_need % 3],
-	    r->freeze_on_wild ? "; a wild in the pile freezes it (natural pair only)" : "",
+	    r->freeze_on_two ? "; a 2 in the pile freezes it (natural pair only)" : "",
 	    r->pickup_needs_down ? "; your side must be down" : "", blk[0] ? blk : " nothing");
 	put(o, "discard jokers: %s; discard red 3s: %s%s", yesno(r->discard_joker_ok), yesno(r->discard_red3_ok),
 	    r->hand_cap ? "; a hand holds at most the cap after taking the pile" : "");

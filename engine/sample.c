@@ -65,20 +65,19 @@ struct hf_game *hf_game_sample(const struct hf_view *v, uint64_t seed)
 		pool[i] = pool[j];
 		pool[j] = t;
 	}
-	/* a frozen pile holds a wild: put one below the top */
-	if (v->pile_frozen && v->pile_size > 1 && !hf_card_is_wild(v->pile_top))
+	/* a frozen pile holds a card that freezes it: put one below the top */
+	if (v->pile_frozen && v->pile_size > 1 && !legal_freezes(v->rules, v->pile_top))
 		for (int i = 0; i < npool; i++)
-			if (hf_card_is_wild(pool[i])) {
+			if (legal_freezes(v->rules, pool[i])) {
 				uint8_t t = pool[0];
 				pool[0] = pool[i];
 				pool[i] = t;
 				break;
 			}
-	bool no_wild = v->rules->freeze_on_wild && !v->pile_frozen;
 	for (int i = 0; i + 1 < v->pile_size; i++) {
-		/* a pile that is not frozen holds no wild */
-		for (int j = at; no_wild && j < npool; j++)
-			if (!hf_card_is_wild(pool[j])) {
+		/* a pile that is not frozen holds no card that would freeze it */
+		for (int j = at; !v->pile_frozen && j < npool; j++)
+			if (!legal_freezes(v->rules, pool[j])) {
 				uint8_t t = pool[at];
 				pool[at] = pool[j];
 				pool[j] = t;
@@ -86,11 +85,11 @@ struct hf_game *hf_game_sample(const struct hf_view *v, uint64_t seed)
 			}
 		int c = take(pool, npool, &at);
 		g->pile[g->npile++] = (uint8_t)c;
-		g->pile_wilds += hf_card_is_wild(c);
+		g->pile_freeze += legal_freezes(&g->rules, c);
 	}
 	if (v->pile_size > 0) {
 		g->pile[g->npile++] = v->pile_top;
-		g->pile_wilds += hf_card_is_wild(v->pile_top);
+		g->pile_freeze += legal_freezes(&g->rules, v->pile_top);
 	}
 	for (int s = 0; s < v->nseats; s++) {
 		struct seat_state *ss = &g->seats[s];

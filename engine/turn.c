@@ -93,7 +93,7 @@ static bool stock_out(struct hf_game *g)
 		memset(g->pile, 0, sizeof g->pile);
 		g->pile[0] = top;
 		g->npile = 1;
-		g->pile_wilds = hf_card_is_wild(top);
+		g->pile_freeze = legal_freezes(&g->rules, top);
 		g->stock_turned = true;
 		game_event(g, HF_EV_STOCK_TURNED, -1, 0, n, 0);
 		return true;
@@ -124,7 +124,7 @@ enum hf_err turn_discard(struct hf_game *g, int seat, int card, char *why, size_
 	ss->hand[card]--;
 	ss->hand_n--;
 	g->pile[g->npile++] = (uint8_t)card;
-	g->pile_wilds += hf_card_is_wild(card);
+	g->pile_freeze += legal_freezes(&g->rules, card);
 	g->last_discard_seat = (uint8_t)seat;
 	game_event(g, HF_EV_DISCARD, seat, card, 1, 0);
 	if (going) {

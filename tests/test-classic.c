@@ -54,7 +54,7 @@ static void frozen_pile_needs_natural_pair(void **state)
 	/* top 6 taken (all 4 here): the top melded, 3 to the hand (5 2 8) */
 	assert_int_equal(g->npile, 0);
 	assert_int_equal(g->seats[0].hand_n, 3 + 3);
-	assert_int_equal(g->pile_wilds, 0);
+	assert_int_equal(g->pile_freeze, 0);
 	hf_game_free(g);
 }
 
@@ -381,6 +381,46 @@ static void frozen_pile_not_onto_open_meld(void **state)
 	hf_game_free(g);
 }
 
+/*
+ * "a discarded deuce freezes the discard pile"; "If the discard pile contains
+ * a deuce ... you must use two cards of the same rank as the top card" (000):
+ * only a deuce freezes.  Seed 3 turns up a joker under the first card.
+ */
+static void only_a_deuce_freezes(void **state)
+{
+	(void)state;
+	struct hf_game *g = t_game("classic", 4, 3);
+	int jokers = 0, twos = 0;
+	for (int i = 0; i < g->npile; i++) {
+		jokers += g->pile[i] == HF_JOKER;
+		twos += g->pile[i] == HF_TWO;
+	}
+	assert_int_equal(jokers, 1);
+	assert_int_equal(twos, 0);
+	struct hf_view v;
+	hf_game_view(g, g->turn, &v);
+	assert_false(v.pile_frozen);
+	hf_game_free(g);
+
+	/* a joker in the pile: natural + wild still takes it */
+	g = table();
+	t_meld(g, 0, HF_NINE, 3, 0, 0);
+	t_hand(g, 0, "8 2 5 6");
+	t_pile(g, "5 JK 7 8");
+	t_ok(g, 0, "pickup 8 2");
+	assert_int_equal(g->sides[0].melds[1].rank, HF_EIGHT);
+	hf_game_free(g);
+
+	/* a deuce in the pile: a natural pair only */
+	g = table();
+	t_meld(g, 0, HF_NINE, 3, 0, 0);
+	t_hand(g, 0, "8 8 2 5 6");
+	t_pile(g, "5 2 7 8");
+	t_refused(g, 0, "pickup 8 2", HF_E_PILE, "the pile is frozen: you need a natural pair of 8s");
+	t_ok(g, 0, "pickup 8 8");
+	hf_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -398,6 +438,7 @@ int main(void)
 		cmocka_unit_test(game_ends_after_four_rounds),
 		cmocka_unit_test(meld_events_and_closing),
 		cmocka_unit_test(frozen_pile_not_onto_open_meld),
+		cmocka_unit_test(only_a_deuce_freezes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,7 +37,7 @@ static void house_rules_set_and_refuse(void **state)
 	assert_int_equal(hf_rules_set(&r, "pickup=all", why, sizeof why), HF_OK);
 	assert_int_equal(r.pickup_count, 0);
 	assert_int_equal(hf_rules_set(&r, "frozen=no", why, sizeof why), HF_OK);
-	assert_false(r.freeze_on_wild);
+	assert_false(r.freeze_on_two);
 	assert_int_equal(hf_rules_set(&r, "open=50,80", why, sizeof why), HF_OK);
 	assert_int_equal(r.open_min[1], 80);
 	assert_int_equal(r.open_min[3], 80);
