@@ -187,6 +187,15 @@ ai_pos_can_discard(const struct ai_pos *p, int card)
 	return legal_discard(&lp, card, NULL, 0) == HF_OK;
 }
 
+bool
+ai_pos_forced(const struct ai_pos *p, struct hf_action *out)
+{
+	struct legal_pos lp;
+
+	ai_pos_legal(p, &lp);
+	return !legal_stuck(&lp, out);
+}
+
 int
 ai_pos_value(const struct ai_pos *p, const uint8_t count[HF_NCARD])
 {

@@ -42,6 +42,8 @@ bool ai_pos_has_partners(const struct ai_pos *p);
 bool ai_pos_forbidden(const struct ai_pos *p, int card);
 /* The engine takes this discard (legal_discard). */
 bool ai_pos_can_discard(const struct ai_pos *p, int card);
+/* No card may be discarded (classic's jokers while one can be melded): the meld the rulebook finds. */
+bool ai_pos_forced(const struct ai_pos *p, struct hf_action *out);
 int  ai_pos_value(const struct ai_pos *p, const uint8_t count[HF_NCARD]);
 bool ai_pos_sevens_rank(const struct ai_pos *p, int rank);
 

@@ -580,14 +580,53 @@ legal_forbidden(const struct hf_rules *r, int card)
 	return (card == HF_JOKER && !r->discard_joker_ok) || (card == HF_RED3 && !r->discard_red3_ok);
 }
 
+/* One group of n cards of a forbidden kind onto target: a candidate play for legal_stuck. */
+static bool
+plays(const struct legal_pos *p, int kind, int n, int target, struct hf_action *a)
+{
+	memset(a, 0, sizeof *a);
+	a->type = HF_ACT_MELD;
+	a->ngroups = 1;
+	a->groups[0].target = (uint8_t)target;
+	a->groups[0].count[kind] = (uint8_t)n;
+	return legal_melds(p, a, 0, 0, NULL, NULL, 0) == HF_OK;
+}
+
+/*
+ * Forbidden cards may be melded: wilds onto an open meld or into a wild
+ * meld, red 3s under closed books.  Each kind alone, every count, every
+ * place: a move of several groups needs one of them to be legal alone
+ * (an opening of forbidden cards is one wild meld; a group that leaves
+ * cards in hand is judged as the whole move would be).
+ */
 bool
 legal_stuck(const struct legal_pos *p, struct hf_action *play)
 {
-	(void)play;
-	for (int k = 1; k < HF_NCARD; k++)
-		if (p->hand[k] && !legal_forbidden(p->r, k))
-			return false;
+	struct hf_action a;
+	int k, n, i;
+
+	for (k = 1; k < HF_NCARD; k++) {
+		if (!p->hand[k] || !legal_forbidden(p->r, k))
+			continue;
+		for (n = 1; n <= p->hand[k]; n++) {
+			if (hf_card_is_wild(k) && plays(p, k, n, HF_JOKER, &a))
+				goto found;
+			for (i = 0; i < p->nmelds; i++) {
+				const struct hf_meld *m = &p->melds[i];
+				bool open = m->kind == HF_KIND_OPEN;
+
+				if (!hf_card_is_natural(m->rank) || (hf_card_is_wild(k) ? !open : open || k != HF_RED3))
+					continue;
+				if (plays(p, k, n, m->rank, &a))
+					goto found;
+			}
+		}
+	}
 	return true;
+found:
+	if (play != NULL)
+		*play = a;
+	return false;
 }
 
 bool
@@ -606,8 +645,21 @@ legal_discard(const struct legal_pos *p, int card, char *why, size_t len)
 		return hf_fail(HF_E_NO_CARDS, why, len, "you hold no %s", hf_card_name(card));
 	if (legal_discard_plain(p->r, card, p->hand_n, p->in_foot))
 		return HF_OK;
-	if (legal_forbidden(p->r, card) && !legal_stuck(p, NULL))
-		return hf_fail(HF_E_DISCARD, why, len, "%s cannot be discarded", card == HF_JOKER ? "jokers" : "red 3s");
+	if (legal_forbidden(p->r, card)) {
+		const char *what = card == HF_JOKER ? "jokers" : "red 3s";
+		struct hf_action play;
+		char text[64];
+
+		for (int k = 1; k < HF_NCARD; k++)
+			if (p->hand[k] && !legal_forbidden(p->r, k))
+				return hf_fail(HF_E_DISCARD, why, len, "%s cannot be discarded", what);
+		/* a hand of forbidden cards only: one may go, so the turn can end, if none of them plays */
+		if (!legal_stuck(p, &play)) {
+			hf_action_format(&play, text, sizeof text);
+			return hf_fail(HF_E_DISCARD, why, len, "%s cannot be discarded while one can be melded: %s", what,
+			               text);
+		}
+	}
 	/* the last card from the foot goes out, unless the round ends anyway with the stock */
 	if (p->hand_n == 1 && p->in_foot && p->stock > 0 &&
 	    (e = legal_out(p, p->melds, p->nmelds, &short_out, why, len)) != HF_OK)

@@ -119,7 +119,8 @@ enum hf_err legal_pickup(const struct legal_pos *p, const struct hf_action *a, c
 
 /* A card the rules never let go to the pile while another play remains. */
 bool legal_forbidden(const struct hf_rules *r, int card);
-/* No meld of the seat's forbidden cards is legal; if one is, *play (may be NULL) is such a meld. */
+/* No meld of the seat's forbidden cards is legal (the hand's other cards aside); if one is,
+ * *play (may be NULL) is such a meld. */
 bool legal_stuck(const struct legal_pos *p, struct hf_action *play);
 /* A card held may go with no more asked: not forbidden, and not the last card from the foot. */
 bool legal_discard_plain(const struct hf_rules *r, int card, int hand_n, bool in_foot);

@@ -421,6 +421,50 @@ static void only_a_deuce_freezes(void **state)
 	hf_game_free(g);
 }
 
+/*
+ * "It is illegal to discard a joker" (000).  A hand of jokers only may throw
+ * one only when no play of them is legal at all, so a turn can still end.
+ */
+static void joker_discarded_only_when_nothing_else_plays(void **state)
+{
+	(void)state;
+	/* a joker that can go onto the open 8s must: that empties the hand into the foot */
+	struct hf_game *g = table();
+	t_meld(g, 0, HF_EIGHT, 3, 0, 0);
+	t_hand(g, 0, "JK");
+	g->phase = HF_PHASE_PLAY;
+	t_refused(g, 0, "discard JK", HF_E_DISCARD, "jokers cannot be discarded while one can be melded: meld 8: JK");
+	t_ok(g, 0, "meld 8: JK");
+	assert_true(g->seats[0].in_foot);
+	hf_game_free(g);
+
+	/* side not down, one joker: no play exists, the joker may go; it does not freeze the pile */
+	g = table();
+	t_hand(g, 0, "JK");
+	g->phase = HF_PHASE_PLAY;
+	t_ok(g, 0, "discard JK");
+	assert_int_equal(g->pile[g->npile - 1], HF_JOKER);
+	assert_false(pickup_frozen(g));
+	assert_true(g->seats[0].in_foot);             /* the last card: the foot is taken up */
+	assert_int_equal(g->turn, 1);
+	hf_game_free(g);
+
+	/* in the foot, two jokers and no going out: melding one leaves one card, which could only
+	 * go out; melding both would go out.  Nothing plays: a joker may be discarded. */
+	g = table();
+	t_meld(g, 0, HF_EIGHT, 3, 0, 0);
+	t_meld(g, 0, HF_NINE, 3, 0, 0);
+	t_foot(g, 0, "");
+	g->seats[0].in_foot = true;
+	t_hand(g, 0, "JK JK");
+	g->phase = HF_PHASE_PLAY;
+	t_refused(g, 0, "meld 8: JK", HF_E_GO_OUT, "keep two cards");
+	t_refused(g, 0, "meld 8: JK, 9: JK", HF_E_GO_OUT, "your side needs");
+	t_ok(g, 0, "discard JK");
+	assert_int_equal(g->seats[0].hand_n, 1);
+	hf_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -439,6 +483,7 @@ int main(void)
 		cmocka_unit_test(meld_events_and_closing),
 		cmocka_unit_test(frozen_pile_not_onto_open_meld),
 		cmocka_unit_test(only_a_deuce_freezes),
+		cmocka_unit_test(joker_discarded_only_when_nothing_else_plays),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
