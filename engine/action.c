@@ -104,8 +104,6 @@ static enum hf_err group(struct hf_group *grp, const char *s, size_t len, char *
 		}
 		i = j;
 	}
-	if (grp->target && cards_total(grp->count) == 0)
-		return hf_fail(HF_E_SYNTAX, why, wl, "name the cards to put on the %s", card_plural(grp->target));
 	return HF_OK;
 }
 
@@ -128,6 +126,9 @@ static enum hf_err groups(struct hf_action *a, const char *s, char *why, size_t 
 		enum hf_err e = group(g, s, len, why, wl);
 		if (e != HF_OK)
 			return e;
+		/* a pickup's first group may name only the meld its top card goes on: "pickup 9:" */
+		if (cards_total(g->count) == 0 && g->target && !(pickup && a->ngroups == 0))
+			return hf_fail(HF_E_SYNTAX, why, wl, "name the cards to put on the %s", card_plural(g->target));
 		if (cards_total(g->count) == 0 && !(pickup && a->ngroups == 0))
 			return hf_fail(HF_E_SYNTAX, why, wl, "an empty meld between commas");
 		a->ngroups++;
@@ -135,7 +136,7 @@ static enum hf_err groups(struct hf_action *a, const char *s, char *why, size_t 
 			break;
 		s = end + 1;
 	}
-	if (pickup && a->ngroups == 1 && cards_total(a->groups[0].count) == 0)
+	if (pickup && a->ngroups == 1 && cards_total(a->groups[0].count) == 0 && !a->groups[0].target)
 		a->ngroups = 0;
 	return HF_OK;
 }

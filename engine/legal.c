@@ -517,7 +517,7 @@ shows(const struct hf_action *a)
 bool
 legal_top_melded(const struct hf_rules *r, const struct hf_action *a)
 {
-	return shows(a) || r->pickup_need == HF_NEED_PLAY_TOP;
+	return shows(a) || (a->ngroups > 0 && a->groups[0].target) || r->pickup_need == HF_NEED_PLAY_TOP;
 }
 
 static bool
@@ -539,6 +539,14 @@ justify(const struct legal_pos *p, const struct hf_action *a, char *why, size_t 
 		return hf_fail(HF_E_SYNTAX, why, len, "the cards shown for the pile take no target");
 	if (r->pickup_need == HF_NEED_NOTHING && !frozen)
 		return HF_OK;
+	/* a wild on top plays where it could be laid down: where, legal_group says as it is melded */
+	if (hf_card_is_wild(top) && r->pickup_need == HF_NEED_PLAY_TOP && !frozen) {
+		if (!has && !(shown != NULL && shown->target) && legal_find(p->melds, p->nmelds, HF_JOKER, true) < 0)
+			return hf_fail(HF_E_PILE, why, len, "to take the pile you must play the %s: show a pair or two "
+			               "wilds to meld with it, or name the open meld it goes on (pickup 9:)",
+			               hf_card_name(top));
+		return HF_OK;
+	}
 	if (!hf_card_is_natural(top))
 		return hf_fail(HF_E_PILE, why, len, "a %s on top cannot be played: the pile cannot be taken",
 		               hf_card_name(top));
@@ -548,7 +556,7 @@ justify(const struct legal_pos *p, const struct hf_action *a, char *why, size_t 
 			               frozen ? "the pile is frozen" : "to take the pile", card_plural(top));
 		return HF_OK;
 	}
-	if (!has && legal_find(p->melds, p->nmelds, top, true) < 0)
+	if (!has && !(shown != NULL && shown->target) && legal_find(p->melds, p->nmelds, top, true) < 0)
 		return hf_fail(HF_E_PILE, why, len, "to take the pile you must play the %s: show a pair, a natural and "
 		               "a wild, or have an open meld of %s", hf_card_name(top), card_plural(top));
 	return HF_OK;

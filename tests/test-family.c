@@ -166,6 +166,60 @@ static void score_sheet_worked_example(void **state)
 	hf_game_free(g);
 }
 
+/*
+ * "You have to be able to play the top card" (002): a wild on top is played
+ * wherever the player could lay it down: onto an open meld within the wild
+ * limit (name it: pickup 9:), with a pair starting a meld, with two wilds
+ * as a wild meld, or onto the side's open wild meld.
+ */
+static void wild_on_top_is_playable(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_meld(g, 0, HF_NINE, 3, 0, 0);
+	t_hand(g, 0, "K K 5 6");
+	t_pile(g, "5 6 7 8 2");
+	t_refused(g, 0, "pickup", HF_E_PILE, "to take the pile you must play the 2");
+	t_ok(g, 0, "pickup 9:");
+	assert_int_equal(g->sides[0].melds[0].twos, 1);
+	assert_int_equal(g->npile, 0);
+	assert_int_equal(g->seats[0].hand_n, 4 + 4);
+	hf_game_free(g);
+
+	g = table();
+	t_meld(g, 0, HF_NINE, 3, 0, 0);
+	t_hand(g, 0, "K K 5 6");
+	t_pile(g, "5 6 7 JK");
+	t_ok(g, 0, "pickup K K");
+	assert_int_equal(g->sides[0].melds[1].rank, HF_KING);
+	assert_int_equal(g->sides[0].melds[1].jokers, 1);
+	hf_game_free(g);
+
+	g = table();
+	t_meld(g, 0, HF_NINE, 3, 0, 0);
+	t_hand(g, 0, "2 2 5 6");
+	t_pile(g, "5 6 7 JK");
+	t_ok(g, 0, "pickup 2 2");
+	assert_int_equal(g->sides[0].melds[1].rank, HF_JOKER);
+	assert_int_equal(g->sides[0].melds[1].twos + g->sides[0].melds[1].jokers, 3);
+	/* the next wild on top goes onto that wild meld with nothing shown */
+	t_ok(g, 0, "discard 5");
+	t_ok(g, 1, "draw");
+	t_hand(g, 1, "2 4 5");
+	t_ok(g, 1, "discard 2");
+	t_ok(g, 0, "pickup");
+	assert_int_equal(g->sides[0].melds[1].twos + g->sides[0].melds[1].jokers, 4);
+	hf_game_free(g);
+
+	/* the side not down: the wild counts toward the opening, 20 + K K K 30 + 9 9 20... */
+	g = table();
+	t_hand(g, 0, "K K Q Q Q 5");
+	t_pile(g, "5 6 2");
+	t_refused(g, 0, "pickup K K", HF_E_OPENING, "must reach 60 points: this one makes 40");
+	t_ok(g, 0, "pickup K K, Q Q Q");
+	hf_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +229,7 @@ int main(void)
 		cmocka_unit_test(whole_pile_to_play_the_top_card),
 		cmocka_unit_test(black_three_book_last_play),
 		cmocka_unit_test(score_sheet_worked_example),
+		cmocka_unit_test(wild_on_top_is_playable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
