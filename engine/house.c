@@ -337,10 +337,10 @@ static void get_open_at(const struct hf_rules *r, char *buf, size_t len)
 	X("high", "0-500", "value of 8 to K", K_CUSTOM, 0, 0, 0, NULL, set_high, get_high) \
 	X("low", "0-500", "value of 4 to 7", K_CUSTOM, 0, 0, 0, NULL, set_low, get_low) \
 	X("black3", "0-500", "value of a black 3 (against you when caught)", K_I16, F(value[HF_BLACK3]), 0, 500, NULL, NULL, NULL) \
-	X("red3_value", "0-500", "value of a plain red 3 caught in hand (plain mode)", K_I16, F(value[HF_RED3]), 0, 500, NULL, NULL, NULL) \
+	X("red3_value", "0-500", "value of a red 3 left in hand (plain mode; book mode when nobody went out)", K_I16, F(value[HF_RED3]), 0, 500, NULL, NULL, NULL) \
 	X("red3", "bonus|book|plain", "red 3s: laid out for a bonus, kept for books, or plain", K_ENUM, F(red3_mode), 0, 0, n_red3, NULL, NULL) \
 	X("red3_bonus", "0-1000", "bonus per red 3 laid out or under a book", K_I16, F(red3_bonus), 0, 1000, NULL, NULL, NULL) \
-	X("red3_caught", "0-1000", "points against per red 3 caught in hand (book mode)", K_I16, F(red3_caught), 0, 1000, NULL, NULL, NULL) \
+	X("red3_caught", "0-1000", "points against per red 3 left in hand or foot when a player goes out (book mode)", K_I16, F(red3_caught), 0, 1000, NULL, NULL, NULL) \
 	X("red3_replace", "none|deal,draw,foot", "where a laid-out red 3 is replaced from the stock", K_CUSTOM, 0, 0, 0, NULL, set_replace, get_replace) \
 	X("red3_first_turn", "yes|no", "dealt red 3s laid out at the first turn instead of at the deal", K_BOOL, F(red3_at_first_turn), 0, 1, NULL, NULL, NULL) \
 	X("black3_book", "yes|no", "a book of 7+ black 3s as the very last play before going out", K_BOOL, F(black3_book), 0, 1, NULL, NULL, NULL) \

@@ -59,7 +59,7 @@ static const struct hf_rules family = {
 	.decks = { [2] = 3, [3] = 4, [4] = 5, [5] = 6, [6] = 7 }, .hand_size = 13, .foot_size = 13,
 	.deal_bonus = HF_BONUS_EACH_PLAYER, .deal_bonus_points = 100,
 	.first_discard = HF_FIRST_TOP, .first_player = HF_START_LEFT_OF_DEALER,
-	.value = VALUES(20, 20, 5, 0),
+	.value = VALUES(20, 20, 5, 5),
 	.red3_mode = HF_RED3_BOOK, .red3_bonus = 100, .red3_caught = 500, .black3_book = true,
 	.pickup_count = 0, .pickup_min_pile = 1, .pickup_blocked_by = HF_BLOCK_BLACK3 | HF_BLOCK_RED3,
 	.pickup_need = HF_NEED_PLAY_TOP, .discard_joker_ok = true, .discard_red3_ok = true,
@@ -217,8 +217,8 @@ static void describe_play(struct out *o, const struct hf_rules *r)
 	if (r->red3_mode == HF_RED3_PLAIN)
 		put(o, "red 3s: %s, %d against when caught", rm[2], r->value[HF_RED3]);
 	else if (r->red3_mode == HF_RED3_BOOK)
-		put(o, "red 3s: %s, %d each; %d against each caught in hand or foot", rm[1], r->red3_bonus,
-		    r->red3_caught);
+		put(o, "red 3s: %s, %d each; %d against each left in hand or foot when a player goes out", rm[1],
+		    r->red3_bonus, r->red3_caught);
 	else
 		put(o, "red 3s: %s, %d each", rm[0], r->red3_bonus);
 	char cnt[16];

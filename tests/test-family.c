@@ -220,6 +220,41 @@ static void wild_on_top_is_playable(void **state)
 	hf_game_free(g);
 }
 
+/*
+ * "RED 3 = -500 points if left in your hand/foot when a player goes out"
+ * (002): only then.  When the stock runs out, a red 3 left in the hand is a
+ * three like any other ("7-3= 5 points"), counted against its holder.
+ */
+static void red_threes_charged_only_when_a_player_goes_out(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_meld(g, 0, HF_KING, 7, 0, 0);           /* clean: 70 + 500 */
+	t_meld(g, 1, HF_ACE, 3, 0, 0);            /* open: 60 */
+	for (int s = 0; s < 2; s++) {
+		t_foot(g, s, "");
+		g->seats[s].in_foot = true;
+	}
+	t_hand(g, 0, "5 6");
+	t_hand(g, 1, "3h 9");
+	t_stock_top(g, "4 4");
+	t_stock_keep(g, 2);
+	t_ok(g, 0, "draw");
+	t_ok(g, 0, "discard 6");
+	assert_non_null(t_event(g, HF_EV_STOCK_OUT));
+	assert_null(t_event(g, HF_EV_OUT));
+	const struct hf_sheet *a = &g->last_sheet[0], *b = &g->last_sheet[1];
+	/* side 0: 70 + 500, caught 5 4 4 = -15: 555 */
+	assert_int_equal(a->caught, -15);
+	assert_int_equal(a->total, 555);
+	/* side 1: 60, caught 3h (5) + 9 (10) = -15, no red 3 penalty: 45 */
+	assert_int_equal(b->red3_caught_count, 0);
+	assert_int_equal(b->red3s, 0);
+	assert_int_equal(b->caught, -15);
+	assert_int_equal(b->total, 45);
+	hf_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +265,7 @@ int main(void)
 		cmocka_unit_test(black_three_book_last_play),
 		cmocka_unit_test(score_sheet_worked_example),
 		cmocka_unit_test(wild_on_top_is_playable),
+		cmocka_unit_test(red_threes_charged_only_when_a_player_goes_out),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
