@@ -88,7 +88,7 @@ static const struct hf_rules pcio = {
 	.partner_foot = HF_PARTNERS_PLAYED_FOOT, .ask_partner = true, .out_melds_rest = true,
 	.stock_out = HF_STOCK_OUT_SCORE,
 	.clean_bonus = 500, .dirty_bonus = 300, .wild_bonus = 1500, .out_bonus = 100,
-	.caught_counts_foot = true, .rounds = 4,
+	.rounds = 4,
 };
 
 static const struct hf_rules duel = {
