@@ -60,14 +60,15 @@ closed_of(const struct ai_pos *p, int kind)
 	return n;
 }
 
-/* Wilds may go on meld m in this action (some rules allow them at the opening only beside a pair). */
+/* Wilds may go on meld m in this action (duel's opening allows one, beside a pair starting a meld). */
 static bool
 wilds_may_join(const struct ai_plan *pl, const struct hf_meld *m)
 {
 	/* a pickup's shown cards must be a natural pair where the pile asks for one */
 	if (m->rank == pl->pair_only)
 		return false;
-	return pl->opening->down || !pl->opening->r->opening_wild_pair_only || m->naturals == 2;
+	return pl->opening->down || !pl->opening->r->opening_wild_pair_only ||
+	       (m->naturals == 2 && m->twos + m->jokers == 0);
 }
 
 /* A rank may take cards in this action: not a meld that closed during it. */

@@ -218,8 +218,11 @@ legal_group(const struct hf_rules *r, const struct hf_meld *melds, int nmelds, c
 	}
 	if (e != HF_OK)
 		return e;
-	if ((flags & LEGAL_OPENING) && r->opening_wild_pair_only && nwild > 0 && (spot->idx >= 0 || nnat != 2))
-		return hf_fail(HF_E_MELD, why, len, "in the opening meld, wild cards only go with a pair starting a new meld");
+	/* duel: a dirty book starts as a pair with one wild, and at the opening that is the only place for wilds */
+	if ((flags & LEGAL_OPENING) && r->opening_wild_pair_only && nwild > 0 &&
+	    (spot->idx >= 0 || nnat != 2 || nwild != 1))
+		return hf_fail(HF_E_MELD, why, len, "in the opening meld, a wild card only goes with a pair starting a new "
+		               "meld, one to a pair");
 	return HF_OK;
 }
 

@@ -57,7 +57,7 @@ static void opening_by_score_and_wild_pairs(void **state)
 
 	t_hand(g, 0, "9 9 9 2 K K 2 Q Q Q 2 2 JK 5");
 	g->phase = HF_PHASE_PLAY;
-	t_refused(g, 0, "meld 9 9 9 2, Q Q Q", HF_E_MELD, "wild cards only go with a pair starting a new meld");
+	t_refused(g, 0, "meld 9 9 9 2, Q Q Q", HF_E_MELD, "a wild card only goes with a pair starting a new meld");
 	t_refused(g, 0, "meld 2 2 JK", HF_E_MELD, "melds of wild cards alone are not allowed");
 	t_ok(g, 0, "meld K K 2, Q Q Q");            /* 40 + 30 = 70 >= 50 */
 	t_ok(g, 0, "meld 9 9 9 2");                  /* down: naturals >= wilds */
@@ -180,6 +180,25 @@ static void hand_cap_house_rule(void **state)
 	hf_game_free(g);
 }
 
+/*
+ * A dirty book starts as "a pair of the same denomination with 1 wild card";
+ * "On the initial meld Wild cards can only be used with pairs starting a new
+ * book" (004): in the opening, one wild card with a pair, no more.
+ */
+static void opening_one_wild_to_a_pair(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_hand(g, 0, "K K K Q Q 2 2 5");
+	g->phase = HF_PHASE_PLAY;
+	t_refused(g, 0, "meld K K K, Q Q 2 2", HF_E_MELD, "a wild card only goes with a pair starting a new meld");
+	t_ok(g, 0, "meld K K K, Q Q 2");            /* 30 + 40 = 70 >= 50 */
+	/* down: another wild may join the queens (2 naturals, 2 wilds) */
+	t_ok(g, 0, "meld Q: 2");
+	assert_int_equal(g->sides[0].melds[1].twos, 2);
+	hf_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +210,7 @@ int main(void)
 		cmocka_unit_test(going_out_with_books),
 		cmocka_unit_test(stock_turned_once_then_tie),
 		cmocka_unit_test(hand_cap_house_rule),
+		cmocka_unit_test(opening_one_wild_to_a_pair),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
