@@ -70,7 +70,7 @@ enum hf_first_play { HF_START_LEFT_OF_DEALER, HF_START_DEALER, HF_START_RED3_HOL
 enum hf_deal_bonus { HF_BONUS_NONE, HF_BONUS_DEALER_SIDE, HF_BONUS_EACH_PLAYER };
 enum hf_pickup_need { HF_NEED_NOTHING, HF_NEED_NATURAL_PAIR, HF_NEED_PLAY_TOP };
 enum hf_wild_limit { HF_WILDS_FEWER /* naturals > wilds */, HF_WILDS_HALF /* naturals >= 2 x wilds */,
-                     HF_WILDS_EQUAL /* naturals >= wilds */ };
+                     HF_WILDS_EQUAL /* naturals >= wilds */, HF_WILDS_ANY /* one natural or more */ };
 enum hf_open_by    { HF_OPEN_BY_ROUND, HF_OPEN_BY_SCORE };
 enum hf_foot_when  { HF_FOOT_HAND_EMPTY, HF_FOOT_FIRST_CANASTA };
 enum hf_partner_foot { HF_PARTNERS_ANY, HF_PARTNERS_IN_FOOT, HF_PARTNERS_PLAYED_FOOT };

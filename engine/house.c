@@ -23,7 +23,7 @@ static const char *const n_first[] = { "top", "natural", "reshuffle", NULL };
 static const char *const n_start[] = { "left", "dealer", "red3", "behind", NULL };
 static const char *const n_red3[] = { "bonus", "book", "plain", NULL };
 static const char *const n_need[] = { "nothing", "pair", "top", NULL };
-static const char *const n_limit[] = { "fewer", "half", "equal", NULL };
+static const char *const n_limit[] = { "fewer", "half", "equal", "any", NULL };
 static const char *const n_open[] = { "round", "score", NULL };
 static const char *const n_foot[] = { "empty", "canasta", NULL };
 static const char *const n_pfoot[] = { "any", "in_foot", "played_foot", NULL };
@@ -359,7 +359,7 @@ static void get_open_at(const struct hf_rules *r, char *buf, size_t len)
 	X("min3", "0-5000", "opening minimum, round 3", K_I16, F(open_min[2]), 0, 5000, NULL, NULL, NULL) \
 	X("min4", "0-5000", "opening minimum, round 4 and later", K_I16, F(open_min[3]), 0, 5000, NULL, NULL, NULL) \
 	X("open_at", "N[,N,N,N]", "scores from which each minimum applies (by score)", K_CUSTOM, 0, 0, 0, NULL, set_open_at, get_open_at) \
-	X("wild_limit", "fewer|half|equal", "wilds in a meld: fewer than naturals, at most half, or at most equal", K_ENUM, F(wild_limit), 0, 0, n_limit, NULL, NULL) \
+	X("wild_limit", "fewer|half|equal|any", "wilds in a meld: fewer than naturals, at most half, at most equal, or any number beside one natural", K_ENUM, F(wild_limit), 0, 0, n_limit, NULL, NULL) \
 	X("wild_melds", "yes|no", "melds of wild cards alone", K_BOOL, F(wild_melds), 0, 1, NULL, NULL, NULL) \
 	X("add_after_close", "yes|no", "naturals may be added to a closed canasta", K_BOOL, F(add_after_close), 0, 1, NULL, NULL, NULL) \
 	X("opening_wild_pair", "yes|no", "in the opening, wilds only with a pair starting a new meld", K_BOOL, F(opening_wild_pair_only), 0, 1, NULL, NULL, NULL) \

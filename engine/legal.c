@@ -58,15 +58,16 @@ legal_wilds(const struct hf_rules *r, int nat, int wild)
 	switch (r->wild_limit) {
 	case HF_WILDS_HALF: return nat >= 2 * wild;
 	case HF_WILDS_EQUAL: return nat >= wild;
+	case HF_WILDS_ANY: return nat >= 1;
 	default: return nat > wild;
 	}
 }
 
+/* Two naturals and a wild start a meld; where wilds stand for any card of a meld, one natural names it. */
 int
 legal_start(const struct hf_rules *r)
 {
-	(void)r;
-	return 2;
+	return r->wild_limit == HF_WILDS_ANY ? 1 : 2;
 }
 
 static const char *
@@ -75,6 +76,7 @@ limit_text(const struct hf_rules *r)
 	switch (r->wild_limit) {
 	case HF_WILDS_HALF: return "a meld needs twice as many naturals as wilds";
 	case HF_WILDS_EQUAL: return "a meld needs at least as many naturals as wilds";
+	case HF_WILDS_ANY: return "a meld needs a natural card";
 	default: return "a meld needs more naturals than wilds";
 	}
 }

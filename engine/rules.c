@@ -64,7 +64,7 @@ static const struct hf_rules family = {
 	.pickup_count = 0, .pickup_min_pile = 1, .pickup_blocked_by = HF_BLOCK_BLACK3 | HF_BLOCK_RED3,
 	.pickup_need = HF_NEED_PLAY_TOP, .discard_joker_ok = true, .discard_red3_ok = true,
 	.open_by = HF_OPEN_BY_ROUND, .open_min = { 60, 90, 120, 150 },
-	.wild_limit = HF_WILDS_FEWER, .wild_melds = true, .canasta_size = 7,
+	.wild_limit = HF_WILDS_ANY, .wild_melds = true, .canasta_size = 7,
 	.foot_when = HF_FOOT_HAND_EMPTY, .need_total = 1, .need_total_plus_players = true,
 	.partner_foot = HF_PARTNERS_ANY, .stock_out = HF_STOCK_OUT_SCORE,
 	.clean_bonus = 500, .dirty_bonus = 300, .wild_bonus = 2500, .out_bonus = 100,
@@ -246,8 +246,8 @@ static void describe_play(struct out *o, const struct hf_rules *r)
 		put(o, "opening meld by score: %d; %d from %d; %d from %d", r->open_min[0], r->open_min[1],
 		    r->open_at[1], r->open_min[2], r->open_at[2]);
 	static const char *const wl[] = { "more naturals than wilds", "twice as many naturals as wilds",
-	                                  "at least as many naturals as wilds" };
-	put(o, "melds: %s; all-wild melds %s; canastas close at %d; add after closing %s", wl[r->wild_limit % 3],
+	                                  "at least as many naturals as wilds", "one natural or more, any number of wilds" };
+	put(o, "melds: %s; all-wild melds %s; canastas close at %d; add after closing %s", wl[r->wild_limit % 4],
 	    yesno(r->wild_melds), r->canasta_size, yesno(r->add_after_close));
 }
 

@@ -255,6 +255,26 @@ static void red_threes_charged_only_when_a_player_goes_out(void **state)
 	hf_game_free(g);
 }
 
+/*
+ * "Wild cards can be used for any card in a meld or creating a meld of all
+ * wild cards" (002): no limit on the wilds beside the naturals; a meld of a
+ * rank needs one natural to name it, and "A meld is created with 3 to 7
+ * cards of the same number/face".
+ */
+static void wilds_for_any_card_in_a_meld(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_meld(g, 0, HF_ACE, 3, 0, 0);
+	t_hand(g, 0, "9 2 2 2 2 2 JK K K 5 6");
+	g->phase = HF_PHASE_PLAY;
+	t_ok(g, 0, "meld 9 2 2");                 /* one natural, two wilds: a meld of 9s */
+	t_ok(g, 0, "meld 9: 2 2 2 JK");           /* 1 natural + 6 wilds: a dirty book */
+	assert_int_equal(g->sides[0].melds[1].kind, HF_KIND_DIRTY);
+	t_refused(g, 0, "meld K K", HF_E_MELD, "a new meld needs 3 cards with at least 1 natural K");
+	hf_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -266,6 +286,7 @@ int main(void)
 		cmocka_unit_test(score_sheet_worked_example),
 		cmocka_unit_test(wild_on_top_is_playable),
 		cmocka_unit_test(red_threes_charged_only_when_a_player_goes_out),
+		cmocka_unit_test(wilds_for_any_card_in_a_meld),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

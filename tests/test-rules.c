@@ -57,7 +57,7 @@ static void house_rules_set_and_refuse(void **state)
 	assert_int_equal(hf_rules_set(&r, "frozen=maybe", why, sizeof why), HF_E_RULES);
 	assert_string_equal(why, "frozen must be yes or no, not maybe");
 	assert_int_equal(hf_rules_set(&r, "wild_limit=many", why, sizeof why), HF_E_RULES);
-	assert_string_equal(why, "wild_limit must be fewer|half|equal, not many");
+	assert_string_equal(why, "wild_limit must be fewer|half|equal|any, not many");
 	assert_int_equal(hf_rules_set(&r, "colour=red", why, sizeof why), HF_E_RULES);
 	assert_non_null(strstr(why, "the keys are: players partners decks hand"));
 	assert_int_equal(hf_rules_set(&r, "open=50,x", why, sizeof why), HF_E_RULES);
