@@ -354,7 +354,7 @@ struct hf_view {
 	uint16_t pile_size;
 	uint8_t  pile_top;                        /* HF_NOCARD if empty */
 	bool     pile_frozen;
-	bool     stock_turned;                    /* the pile was already turned over once */
+	bool     stock_turned;                    /* the pile has been turned over as the stock this round */
 	bool     may_pickup;                      /* this seat may take the pile now if it can justify it */
 	bool     melded_this_turn;
 	bool     permission;                      /* this seat may go out this turn (asked and granted) */

@@ -378,7 +378,7 @@ static void get_open_at(const struct hf_rules *r, char *buf, size_t len)
 	X("out_melds_rest", "yes|no", "the going-out side melds what it can from the partners' hands", K_BOOL, F(out_melds_rest), 0, 1, NULL, NULL, NULL) \
 	X("short_out", "yes|no", "going out short of canastas is allowed, with the penalty", K_BOOL, F(short_out_allowed), 0, 1, NULL, NULL, NULL) \
 	X("short_penalty", "0-10000", "the severe penalty for going out short", K_I16, F(short_out_penalty), 0, 10000, NULL, NULL, NULL) \
-	X("stock_out", "score|turn_pile", "when the stock runs out: score the round, or turn the pile over once", K_ENUM, F(stock_out), 0, 0, n_stock, NULL, NULL) \
+	X("stock_out", "score|turn_pile", "when the stock runs out: score the round, or turn the pile over until its cards are used (then a tie)", K_ENUM, F(stock_out), 0, 0, n_stock, NULL, NULL) \
 	X("clean", "0-30000", "bonus per clean canasta", K_I16, F(clean_bonus), 0, 30000, NULL, NULL, NULL) \
 	X("dirty", "0-30000", "bonus per dirty canasta", K_I16, F(dirty_bonus), 0, 30000, NULL, NULL, NULL) \
 	X("wild", "0-30000", "bonus per wild canasta", K_I16, F(wild_bonus), 0, 30000, NULL, NULL, NULL) \

@@ -81,10 +81,15 @@ enum hf_err turn_draw(struct hf_game *g, int seat, char *why, size_t len)
 	return HF_OK;
 }
 
-/* The stock is empty at the end of a turn: the round ends, or (duel) the pile is turned over once. */
+/*
+ * The stock is empty at the end of a turn: the round ends, or (duel) the
+ * pile but its top card is turned over as the new stock, each time, while
+ * two cards lie under the top (one would be drawn and thrown for ever).
+ * Each turn then uses up a card at least, so the round ends.
+ */
 static bool stock_out(struct hf_game *g)
 {
-	if (g->rules.stock_out == HF_STOCK_OUT_TURN_PILE && !g->stock_turned && g->npile > 1) {
+	if (g->rules.stock_out == HF_STOCK_OUT_TURN_PILE && g->npile > 2) {
 		int n = g->npile - 1;
 		uint8_t top = g->pile[n];
 		for (int i = 0; i < n; i++)
@@ -99,7 +104,7 @@ static bool stock_out(struct hf_game *g)
 		return true;
 	}
 	game_event(g, HF_EV_STOCK_OUT, -1, 0, 0, 0);
-	/* a second run-out of a turned stock is a tie round: nothing scores */
+	/* the playable cards are used up: a tie round, nothing scores */
 	score_round(g, -1, false, g->rules.stock_out == HF_STOCK_OUT_TURN_PILE);
 	game_after_round(g);
 	return false;
