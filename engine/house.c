@@ -337,7 +337,7 @@ static void get_open_at(const struct hf_rules *r, char *buf, size_t len)
 	X("high", "0-500", "value of 8 to K", K_CUSTOM, 0, 0, 0, NULL, set_high, get_high) \
 	X("low", "0-500", "value of 4 to 7", K_CUSTOM, 0, 0, 0, NULL, set_low, get_low) \
 	X("black3", "0-500", "value of a black 3 (against you when caught)", K_I16, F(value[HF_BLACK3]), 0, 500, NULL, NULL, NULL) \
-	X("red3_value", "0-500", "value of a red 3 left in hand (plain mode; book mode when nobody went out)", K_I16, F(value[HF_RED3]), 0, 500, NULL, NULL, NULL) \
+	X("red3_value", "0-500", "value of a red 3 left in hand or foot at the end of a round (bonus and plain modes; book mode when nobody went out)", K_I16, F(value[HF_RED3]), 0, 500, NULL, NULL, NULL) \
 	X("red3", "bonus|book|plain", "red 3s: laid out for a bonus, kept for books, or plain", K_ENUM, F(red3_mode), 0, 0, n_red3, NULL, NULL) \
 	X("red3_bonus", "0-1000", "bonus per red 3 laid out or under a book", K_I16, F(red3_bonus), 0, 1000, NULL, NULL, NULL) \
 	X("red3_caught", "0-1000", "points against per red 3 left in hand or foot when a player goes out (book mode)", K_I16, F(red3_caught), 0, 1000, NULL, NULL, NULL) \

@@ -16,7 +16,7 @@ static const struct hf_rules classic = {
 	.decks = { [4] = 6, [6] = 6 }, .hand_size = 11, .foot_size = 11,
 	.deal_bonus = HF_BONUS_DEALER_SIDE, .deal_bonus_points = 100,
 	.first_discard = HF_FIRST_UNTIL_NATURAL, .first_player = HF_START_LEFT_OF_DEALER,
-	.value = VALUES(50, 15, 0, 0),
+	.value = VALUES(50, 15, 0, 100),
 	.red3_mode = HF_RED3_BONUS, .red3_bonus = 100,
 	.red3_replace_deal = true, .red3_replace_draw = true, .red3_replace_foot = true,
 	.red3_at_first_turn = true,

@@ -465,6 +465,27 @@ static void joker_discarded_only_when_nothing_else_plays(void **state)
 	hf_game_free(g);
 }
 
+/*
+ * Red threes are worth "100 points each", and "Cards held in an opponent's
+ * hand or foot at the end of a round count against the team.  Totals are
+ * calculated by summing card values" (000): a red 3 in a foot never taken
+ * up counts 100 against.
+ */
+static void red_three_caught_counts_its_value(void **state)
+{
+	(void)state;
+	struct hf_game *g = ready_to_go_out();
+	t_foot(g, 3, "K K 3h");
+	t_ok(g, 0, "out");
+	t_ok(g, 2, "yes");
+	t_ok(g, 0, "meld 5 5 5, 7 7 7");
+	/* side 1: 30 on the table; A A JK (80) + 4 (5) + foot K K (20) + 3h (100) = -205.  Total -175. */
+	assert_int_equal(g->last_sheet[1].caught, -205);
+	assert_int_equal(g->last_sheet[1].total, -175);
+	assert_int_equal(g->last_sheet[0].total, 2570);
+	hf_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,6 +505,7 @@ int main(void)
 		cmocka_unit_test(frozen_pile_not_onto_open_meld),
 		cmocka_unit_test(only_a_deuce_freezes),
 		cmocka_unit_test(joker_discarded_only_when_nothing_else_plays),
+		cmocka_unit_test(red_three_caught_counts_its_value),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
