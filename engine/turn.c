@@ -46,7 +46,10 @@ void turn_take_foot(struct hf_game *g, int seat, bool play_now)
 	ss->foot_n = 0;
 	ss->in_foot = true;
 	game_event(g, HF_EV_FOOT, seat, 0, 0, play_now);
-	turn_red3s(g, seat, g->rules.red3_replace_foot);
+	/* where red 3s wait for the player's turn (classic, pcio), a foot taken by discarding keeps them
+	 * until the first turn it is played: turn_start lays them out */
+	if (play_now || !g->rules.red3_at_first_turn)
+		turn_red3s(g, seat, g->rules.red3_replace_foot);
 }
 
 void turn_start(struct hf_game *g, int seat)
@@ -63,9 +66,9 @@ void turn_start(struct hf_game *g, int seat)
 	if (g->rules.foot_when == HF_FOOT_FIRST_CANASTA && !ss->in_foot &&
 	    legal_closed(g->sides[game_side(g, seat)].melds, g->sides[game_side(g, seat)].nmelds) > 0)
 		turn_take_foot(g, seat, true);
-	/* dealt red threes kept until the first turn (classic, pcio) */
+	/* dealt red threes, and a foot's taken up by discarding, kept until this turn (classic, pcio) */
 	if (g->rules.red3_mode == HF_RED3_BONUS && ss->hand[HF_RED3] > 0)
-		turn_red3s(g, seat, g->rules.red3_replace_deal);
+		turn_red3s(g, seat, ss->in_foot ? g->rules.red3_replace_foot : g->rules.red3_replace_deal);
 	ss->foot_at_start = ss->in_foot;
 }
 

@@ -486,6 +486,41 @@ static void red_three_caught_counts_its_value(void **state)
 	hf_game_free(g);
 }
 
+/*
+ * "Red threes in your foot should be laid out on the first turn in which you
+ * play your foot" (000): a foot taken up by discarding keeps its red 3s until
+ * that next turn; one taken up by melding is played at once, so they go at once.
+ */
+static void foot_red_threes_wait_for_the_foot_turn(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_hand(g, 0, "5");
+	t_foot(g, 0, "3h A A A 6 6 6 7 7 7 8");
+	g->phase = HF_PHASE_PLAY;
+	t_ok(g, 0, "discard 5");
+	assert_true(g->seats[0].in_foot);
+	assert_int_equal(g->seats[0].hand[HF_RED3], 1);
+	assert_int_equal(g->sides[0].red3s, 0);
+	t_stock_top(g, "K");
+	t_turn(g, 0);
+	assert_int_equal(g->sides[0].red3s, 1);
+	assert_int_equal(g->seats[0].hand[HF_RED3], 0);
+	assert_int_equal(g->seats[0].hand[HF_KING], 1);
+	assert_int_equal(g->seats[0].hand_n, 11);
+	hf_game_free(g);
+
+	g = table();
+	t_meld(g, 0, HF_NINE, 3, 0, 0);
+	t_hand(g, 0, "K K K");
+	t_foot(g, 0, "3h A A A 6 6 6 7 7 7 8");
+	g->phase = HF_PHASE_PLAY;
+	t_ok(g, 0, "meld K K K");
+	assert_int_equal(g->sides[0].red3s, 1);
+	assert_int_equal(g->seats[0].hand[HF_RED3], 0);
+	hf_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -506,6 +541,7 @@ int main(void)
 		cmocka_unit_test(only_a_deuce_freezes),
 		cmocka_unit_test(joker_discarded_only_when_nothing_else_plays),
 		cmocka_unit_test(red_three_caught_counts_its_value),
+		cmocka_unit_test(foot_red_threes_wait_for_the_foot_turn),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
