@@ -68,7 +68,7 @@ static const struct hf_rules family = {
 	.foot_when = HF_FOOT_HAND_EMPTY, .need_total = 1, .need_total_plus_players = true,
 	.partner_foot = HF_PARTNERS_ANY, .stock_out = HF_STOCK_OUT_SCORE,
 	.clean_bonus = 500, .dirty_bonus = 300, .wild_bonus = 2500, .out_bonus = 100,
-	.caught_counts_foot = true, .rounds = 4,
+	.rounds = 4,
 };
 
 static const struct hf_rules pcio = {

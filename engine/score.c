@@ -27,8 +27,8 @@ static void table_items(const struct hf_game *g, int s, struct hf_sheet *sh, int
 	sh->sevens = sh->sevens_count * r->sevens_bonus;
 }
 
-/* Cards left in hands (and untaken feet) count against; in book mode a red 3 left when a player went out
- * counts red3_caught, otherwise it is a three like any card. */
+/* Cards left in hands (and untaken feet where caught_foot) count against; in book mode a red 3 left in a
+ * hand or an untaken foot when a player went out counts red3_caught, otherwise it is a three like any card. */
 static void caught(const struct hf_game *g, int s, int goer, int *points, int *red3s)
 {
 	const struct hf_rules *r = &g->rules;
@@ -41,11 +41,12 @@ static void caught(const struct hf_game *g, int s, int goer, int *points, int *r
 			continue;
 		const struct seat_state *ss = &g->seats[p];
 		for (int k = 1; k < HF_NCARD; k++) {
-			int n = ss->hand[k] + (r->caught_counts_foot && !ss->in_foot ? ss->foot[k] : 0);
+			int foot = ss->in_foot ? 0 : ss->foot[k];
+			/* family: "RED 3 = -500 points if left in your hand/foot when a player goes out" */
 			if (k == HF_RED3 && r->red3_mode == HF_RED3_BOOK && goer >= 0)
-				*red3s += n;
+				*red3s += ss->hand[k] + foot;
 			else
-				*points -= n * r->value[k];
+				*points -= (ss->hand[k] + (r->caught_counts_foot ? foot : 0)) * r->value[k];
 		}
 	}
 }

@@ -156,13 +156,13 @@ static void score_sheet_worked_example(void **state)
 	assert_int_equal(a->red3s, 100);
 	assert_int_equal(a->red3_caught_count, 0);
 	assert_int_equal(a->total, 3820);
-	/* side 1: A A A = 60; caught 3c (5) + 9 (10) + untaken foot 4 4 (10) = -25; the red 3 in hand -500.
-	 * 60 - 25 - 500 = -465. */
-	assert_int_equal(b->caught, -25);
+	/* side 1: A A A = 60; caught in hand 3c (5) + 9 (10) = -15 (the untaken foot's 4 4 do not count);
+	 * the red 3 in hand -500.  60 - 15 - 500 = -455. */
+	assert_int_equal(b->caught, -15);
 	assert_int_equal(b->red3s, -500);
 	assert_int_equal(b->red3_caught_count, 1);
 	assert_int_equal(b->red3_count, 0);
-	assert_int_equal(b->total, -465);
+	assert_int_equal(b->total, -455);
 	hf_game_free(g);
 }
 
@@ -275,6 +275,40 @@ static void wilds_for_any_card_in_a_meld(void **state)
 	hf_game_free(g);
 }
 
+/*
+ * "Players score points for cards they have melded and lose points for cards
+ * left in hand"; "count individual card points left in your hand as negative
+ * points"; but "RED 3 = -500 points if left in your hand/foot when a player
+ * goes out" (002): a foot never taken up counts only its red 3s.
+ */
+static void caught_in_hand_and_red_threes_in_foot(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_meld(g, 0, HF_KING, 7, 0, 0);           /* 3 clean books: 210 + 1500 */
+	t_meld(g, 0, HF_QUEEN, 7, 0, 0);
+	t_meld(g, 0, HF_JACK, 7, 0, 0);
+	t_meld(g, 1, HF_ACE, 3, 0, 0);            /* side 1: 60 */
+	t_foot(g, 0, "");
+	g->seats[0].in_foot = true;
+	t_hand(g, 0, "5 5");
+	t_hand(g, 1, "3c 9");
+	t_foot(g, 1, "4 4 3h");
+	t_stock_top(g, "5 5");
+	t_ok(g, 0, "draw");
+	t_ok(g, 0, "meld 5 5 5 5");
+	assert_non_null(t_event(g, HF_EV_OUT));
+	const struct hf_sheet *b = &g->last_sheet[1];
+	/* side 1: 60; the hand 3c 9: -15; the foot's 4 4 not counted, its red 3 -500.  -455 */
+	assert_int_equal(b->caught, -15);
+	assert_int_equal(b->red3_caught_count, 1);
+	assert_int_equal(b->red3s, -500);
+	assert_int_equal(b->total, -455);
+	/* side 0: 210 + 20 (5 5 5 5) + 1500 + going out 100 = 1830 */
+	assert_int_equal(g->last_sheet[0].total, 1830);
+	hf_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +321,7 @@ int main(void)
 		cmocka_unit_test(wild_on_top_is_playable),
 		cmocka_unit_test(red_threes_charged_only_when_a_player_goes_out),
 		cmocka_unit_test(wilds_for_any_card_in_a_meld),
+		cmocka_unit_test(caught_in_hand_and_red_threes_in_foot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
