@@ -77,6 +77,7 @@ ai_pos_legal(const struct ai_pos *p, struct legal_pos *lp)
 	lp->stock = v->stock;
 	lp->pile_top = v->pile_top;
 	lp->pile_n = v->pile_size;
+	lp->pile_plain = v->pile_plain;
 	lp->frozen = v->pile_frozen;
 	lp->go = LEGAL_GO_OK;
 	for (s = 0; s < v->nseats && lp->go == LEGAL_GO_OK; s++)

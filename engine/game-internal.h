@@ -68,6 +68,7 @@ bool game_has_partners(const struct hf_game *g, int seat);
 void game_after_round(struct hf_game *g);
 /* The seat's position as the rulebook (legal.c) judges it. */
 void game_pos(const struct hf_game *g, int seat, struct legal_pos *p);
+int  game_pile_plain(const struct hf_game *g);
 
 /* deal.c */
 void deal_round(struct hf_game *g);

@@ -91,6 +91,15 @@ bool game_has_partners(const struct hf_game *g, int seat)
 	return g->nseats > g->nsides;
 }
 
+/* The pile's top card not counting wilds thrown on it: public, every discard was seen. */
+int game_pile_plain(const struct hf_game *g)
+{
+	for (int i = g->npile - 1; i >= 0; i--)
+		if (!hf_card_is_wild(g->pile[i]))
+			return g->pile[i];
+	return HF_NOCARD;
+}
+
 /* Only what the seat may know goes in: a computer player builds the same position from its view. */
 void game_pos(const struct hf_game *g, int seat, struct legal_pos *p)
 {
@@ -110,6 +119,7 @@ void game_pos(const struct hf_game *g, int seat, struct legal_pos *p)
 	p->stock = g->nstock;
 	p->pile_n = g->npile;
 	p->pile_top = g->npile ? g->pile[g->npile - 1] : HF_NOCARD;
+	p->pile_plain = game_pile_plain(g);
 	p->frozen = pickup_frozen(g);
 	p->go = LEGAL_GO_OK;
 	for (int s = 0; s < g->nseats && p->go == LEGAL_GO_OK; s++)

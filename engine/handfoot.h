@@ -80,6 +80,7 @@ enum hf_stock_out  { HF_STOCK_OUT_SCORE, HF_STOCK_OUT_TURN_PILE };
 #define HF_BLOCK_BLACK3 0x1
 #define HF_BLOCK_RED3   0x2
 #define HF_BLOCK_WILD   0x4
+#define HF_BLOCK_UNDER_WILD 0x8   /* a blocking 3 stays blocking under wilds, until a natural covers it */
 
 /*
  * The rules: one field per row of shared/rules/VARIANTS.md.  A preset is only
@@ -371,6 +372,7 @@ struct hf_view {
 	/* added by the engine branch: public facts a sampled game needs */
 	uint8_t  first_player;                    /* the seat that started this round */
 	int32_t  deal_bonus[HF_MAX_SIDES];        /* deal bonus earned this round, per side */
+	uint8_t  pile_plain;                      /* the pile's top card not counting wilds on it (HF_NOCARD: none) */
 };
 
 void hf_game_view(const struct hf_game *g, int seat, struct hf_view *v);

@@ -214,12 +214,12 @@ static void get_bits(uint8_t bits, const char *const *names, char *buf, size_t l
 		snprintf(buf, len, "none");
 }
 
-static const char *const n_block[] = { "black3", "red3", "wild", NULL };
+static const char *const n_block[] = { "black3", "red3", "wild", "under_wild", NULL };
 static const char *const n_repl[] = { "deal", "draw", "foot", NULL };
 
 static enum hf_err set_blocked(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
-	return set_bits(&r->pickup_blocked_by, v, key, n_block, "black3,red3,wild", why, len);
+	return set_bits(&r->pickup_blocked_by, v, key, n_block, "black3,red3,wild,under_wild", why, len);
 }
 
 static void get_blocked(const struct hf_rules *r, char *buf, size_t len)
@@ -346,7 +346,7 @@ static void get_open_at(const struct hf_rules *r, char *buf, size_t len)
 	X("black3_book", "yes|no", "a book of 7+ black 3s as the very last play before going out", K_BOOL, F(black3_book), 0, 1, NULL, NULL, NULL) \
 	X("pickup", "all|1-20", "cards taken from the pile", K_CUSTOM, 0, 0, 0, NULL, set_pickup, get_pickup) \
 	X("pickup_min", "0-50", "cards the pile must hold to be taken", K_U8, F(pickup_min_pile), 0, 50, NULL, NULL, NULL) \
-	X("blocked", "none|black3,red3,wild", "what on top of the pile blocks it", K_CUSTOM, 0, 0, 0, NULL, set_blocked, get_blocked) \
+	X("blocked", "none|black3,red3,wild,under_wild", "what on top of the pile blocks it (under_wild: a 3 blocks under wilds too)", K_CUSTOM, 0, 0, 0, NULL, set_blocked, get_blocked) \
 	X("pickup_down", "yes|no", "the side must have melded before taking the pile", K_BOOL, F(pickup_needs_down), 0, 1, NULL, NULL, NULL) \
 	X("pickup_need", "nothing|pair|top", "what justifies taking the pile", K_ENUM, F(pickup_need), 0, 0, n_need, NULL, NULL) \
 	X("frozen", "yes|no", "a 2 in the pile freezes it: natural pair needed", K_BOOL, F(freeze_on_two), 0, 1, NULL, NULL, NULL) \

@@ -495,17 +495,22 @@ enum hf_err
 legal_pile_open(const struct legal_pos *p, char *why, size_t len)
 {
 	const struct hf_rules *r = p->r;
-	int top = p->pile_top;
+	int top = p->pile_top, b = top;
 
 	if (p->pile_n == 0)
 		return hf_fail(HF_E_PILE, why, len, "the discard pile is empty");
 	if (p->pile_n < r->pickup_min_pile)
 		return hf_fail(HF_E_PILE, why, len, "the pile must hold at least %d cards to be taken (it has %d)",
 		               r->pickup_min_pile, p->pile_n);
-	if (top == HF_BLACK3 && (r->pickup_blocked_by & HF_BLOCK_BLACK3))
-		return hf_fail(HF_E_PILE, why, len, "a black 3 on top blocks the pile");
-	if (top == HF_RED3 && (r->pickup_blocked_by & HF_BLOCK_RED3))
-		return hf_fail(HF_E_PILE, why, len, "a red 3 on top blocks the pile");
+	/* sevens: "Black 3s freeze the pile until a normal card is discarded on top of it" */
+	if ((r->pickup_blocked_by & HF_BLOCK_UNDER_WILD) && hf_card_is_wild(top))
+		b = p->pile_plain;
+	if (b == HF_BLACK3 && (r->pickup_blocked_by & HF_BLOCK_BLACK3))
+		return hf_fail(HF_E_PILE, why, len, b == top ? "a black 3 on top blocks the pile" :
+		               "a black 3 blocks the pile until a natural card covers it");
+	if (b == HF_RED3 && (r->pickup_blocked_by & HF_BLOCK_RED3))
+		return hf_fail(HF_E_PILE, why, len, b == top ? "a red 3 on top blocks the pile" :
+		               "a red 3 blocks the pile until a natural card covers it");
 	if (hf_card_is_wild(top) && (r->pickup_blocked_by & HF_BLOCK_WILD))
 		return hf_fail(HF_E_PILE, why, len, "a wild card on top blocks the pile");
 	if (r->pickup_needs_down && !p->down)
@@ -550,6 +555,12 @@ justify(const struct legal_pos *p, const struct hf_action *a, char *why, size_t 
 			return hf_fail(HF_E_PILE, why, len, "to take the pile you must play the %s: show a pair or two "
 			               "wilds to meld with it, or name the open meld it goes on (pickup 9:)",
 			               hf_card_name(top));
+		return HF_OK;
+	}
+	/* sevens, pcio: "a pair ... matching the top card", "two cards ... of the same rank": 2 2 for a 2 */
+	if (hf_card_is_wild(top) && r->pickup_need == HF_NEED_NATURAL_PAIR && !frozen) {
+		if (!has || !only_pair(shown, top))
+			return hf_fail(HF_E_PILE, why, len, "to take the pile you need a pair of %s", card_plural(top));
 		return HF_OK;
 	}
 	if (!hf_card_is_natural(top))

@@ -28,6 +28,7 @@ struct legal_pos {
 	int      foot_n;                          /* cards in its untaken foot (0 once taken) */
 	int      stock;                           /* cards in the stock */
 	int      pile_top, pile_n;                /* the discard pile */
+	int      pile_plain;                      /* its top card not counting wilds on it (HF_NOCARD: none) */
 	bool     frozen;                          /* the pile is frozen */
 	uint8_t  go;                              /* enum legal_go: partners and permission */
 };

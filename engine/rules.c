@@ -40,7 +40,7 @@ static const struct hf_rules sevens = {
 	.value = VALUES(50, 20, 100, 0),
 	.red3_mode = HF_RED3_BONUS, .red3_bonus = 100,
 	.red3_replace_deal = true, .red3_replace_draw = true,
-	.pickup_count = 0, .pickup_min_pile = 1, .pickup_blocked_by = HF_BLOCK_BLACK3,
+	.pickup_count = 0, .pickup_min_pile = 1, .pickup_blocked_by = HF_BLOCK_BLACK3 | HF_BLOCK_UNDER_WILD,
 	.pickup_needs_down = true, .pickup_need = HF_NEED_NATURAL_PAIR, .discard_joker_ok = true,
 	.open_by = HF_OPEN_BY_SCORE, .open_min = { 50, 90, 120, 120 }, .open_at = { 0, 15000, 30000, 30000 },
 	.wild_limit = HF_WILDS_FEWER, .wild_melds = true, .canasta_size = 7,
@@ -226,11 +226,12 @@ static void describe_play(struct out *o, const struct hf_rules *r)
 		snprintf(cnt, sizeof cnt, "top %d", r->pickup_count);
 	else
 		snprintf(cnt, sizeof cnt, "the whole pile");
-	static const char *const need[] = { "nothing", "a natural pair of the top card",
+	static const char *const need[] = { "nothing", "a pair of the top card (natural, or the same wild)",
 	                                    "to play the top card (pair, natural + wild, or on an open meld)" };
-	char blk[48];
-	snprintf(blk, sizeof blk, "%s%s%s", r->pickup_blocked_by & HF_BLOCK_BLACK3 ? " black 3" : "",
-	         r->pickup_blocked_by & HF_BLOCK_RED3 ? " red 3" : "", r->pickup_blocked_by & HF_BLOCK_WILD ? " wild" : "");
+	char blk[80];
+	snprintf(blk, sizeof blk, "%s%s%s%s", r->pickup_blocked_by & HF_BLOCK_BLACK3 ? " black 3" : "",
+	         r->pickup_blocked_by & HF_BLOCK_RED3 ? " red 3" : "", r->pickup_blocked_by & HF_BLOCK_WILD ? " wild" : "",
+	         r->pickup_blocked_by & HF_BLOCK_UNDER_WILD ? " (a 3 also under wilds, until a natural covers it)" : "");
 	char min[40] = "";
 	if (r->pickup_min_pile > 1)
 		snprintf(min, sizeof min, " (the pile must hold %d+)", r->pickup_min_pile);

@@ -45,6 +45,33 @@ static int take(const uint8_t *pool, int npool, int *at)
 	return *at < npool ? pool[(*at)++] : HF_NOCARD;
 }
 
+static void swap(uint8_t *a, uint8_t *b)
+{
+	uint8_t t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* Under a wild on top, the first card that is not wild is public (view.pile_plain): put it right under
+ * the top, or, where every card is wild, only wilds in the pile (from the cards not yet dealt). */
+static void under_wild(struct hf_game *g, int plain, bool frozen, uint8_t *pool, int npool, int at)
+{
+	uint8_t *under = &g->pile[g->npile - 1];
+	if (plain == HF_NOCARD) {
+		for (int i = 0; i < g->npile; i++)
+			for (int j = at; !hf_card_is_wild(g->pile[i]) && j < npool; j++)
+				if (hf_card_is_wild(pool[j]) && (frozen || !legal_freezes(&g->rules, pool[j])))
+					swap(&g->pile[i], &pool[j]);
+		return;
+	}
+	for (int j = at; *under != plain && j < npool; j++)
+		if (pool[j] == plain)
+			swap(under, &pool[j]);
+	for (int i = 0; *under != plain && i + 1 < g->npile; i++)
+		if (g->pile[i] == plain)
+			swap(under, &g->pile[i]);
+}
+
 struct hf_game *hf_game_sample(const struct hf_view *v, uint64_t seed)
 {
 	struct hf_game *g = calloc(1, sizeof *g);
@@ -85,12 +112,13 @@ struct hf_game *hf_game_sample(const struct hf_view *v, uint64_t seed)
 			}
 		int c = take(pool, npool, &at);
 		g->pile[g->npile++] = (uint8_t)c;
-		g->pile_freeze += legal_freezes(&g->rules, c);
 	}
-	if (v->pile_size > 0) {
+	if (g->npile > 0 && hf_card_is_wild(v->pile_top))
+		under_wild(g, v->pile_plain, v->pile_frozen, pool, npool, at);
+	if (v->pile_size > 0)
 		g->pile[g->npile++] = v->pile_top;
-		g->pile_freeze += legal_freezes(&g->rules, v->pile_top);
-	}
+	for (int i = 0; i < g->npile; i++)
+		g->pile_freeze += legal_freezes(&g->rules, g->pile[i]);
 	for (int s = 0; s < v->nseats; s++) {
 		struct seat_state *ss = &g->seats[s];
 		if (s == v->seat) {

@@ -50,6 +50,7 @@ void hf_game_view(const struct hf_game *g, int seat, struct hf_view *v)
 	v->stock = g->nstock;
 	v->pile_size = g->npile;
 	v->pile_top = g->npile ? g->pile[g->npile - 1] : HF_NOCARD;
+	v->pile_plain = (uint8_t)game_pile_plain(g);
 	v->pile_frozen = pickup_frozen(g);
 	v->stock_turned = g->stock_turned;
 	v->melded_this_turn = g->melded;

@@ -184,6 +184,25 @@ static void stock_out_counts_the_hand_only(void **state)
 	hf_game_free(g);
 }
 
+/*
+ * "Two cards in that player's hand must be of the same rank as the top card"
+ * and "The player must be able to immediately meld those two cards with the
+ * third in the pile" (003): a 2 on top is taken with two 2s, a wild meld.
+ */
+static void wild_on_top_taken_with_its_pair(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_meld(g, 0, HF_ACE, 3, 0, 0);
+	t_hand(g, 0, "2 2 JK 5");
+	t_pile(g, "6 7 3c 2");
+	t_refused(g, 0, "pickup 2 JK", HF_E_PILE, "to take the pile you need a pair of 2s");
+	t_ok(g, 0, "pickup 2 2");
+	assert_int_equal(g->sides[0].melds[1].rank, HF_JOKER);
+	assert_int_equal(g->sides[0].melds[1].twos, 3);
+	hf_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +213,7 @@ int main(void)
 		cmocka_unit_test(score_after_melding_the_rest),
 		cmocka_unit_test(red_threes_before_the_first_turn),
 		cmocka_unit_test(stock_out_counts_the_hand_only),
+		cmocka_unit_test(wild_on_top_taken_with_its_pair),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

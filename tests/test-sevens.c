@@ -250,6 +250,26 @@ static void stock_out_counts_the_hand_only(void **state)
 	hf_game_free(g);
 }
 
+/*
+ * "a pair from their hand matching the top card" (001): a 2 on top is taken
+ * with a pair of 2s.  But "Black 3s freeze the pile until a normal card is
+ * discarded on top of it": a wild thrown on a black 3 leaves it blocked.
+ */
+static void wild_on_top_and_black_three_under_it(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_meld(g, 0, HF_ACE, 3, 0, 0);
+	t_hand(g, 0, "2 2 5");
+	t_pile(g, "6 3c 2");
+	t_refused(g, 0, "pickup 2 2", HF_E_PILE, "a black 3 blocks the pile until a natural card covers it");
+	t_pile(g, "6 3c 9 2");
+	t_ok(g, 0, "pickup 2 2");
+	assert_int_equal(g->sides[0].melds[1].rank, HF_JOKER);
+	assert_int_equal(g->npile, 0);
+	hf_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +282,7 @@ int main(void)
 		cmocka_unit_test(ask_first_and_final_discard),
 		cmocka_unit_test(individuals_do_not_ask),
 		cmocka_unit_test(stock_out_counts_the_hand_only),
+		cmocka_unit_test(wild_on_top_and_black_three_under_it),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
