@@ -83,8 +83,9 @@ enum hf_stock_out  { HF_STOCK_OUT_SCORE, HF_STOCK_OUT_TURN_PILE };
 #define HF_BLOCK_UNDER_WILD 0x8   /* a blocking 3 stays blocking under wilds, until a natural covers it */
 
 /*
- * The rules: one field per row of shared/rules/VARIANTS.md.  A preset is only
- * its field values; house rules change fields by key (see hf_rules_set).
+ * The rules: one field per row of the parameter table in docs/RULES.md.  A
+ * preset is only its field values; house rules change fields by key (see
+ * hf_rules_set).
  * The engine never tests a preset's name.
  */
 struct hf_rules {
@@ -167,6 +168,8 @@ const struct hf_rule_key *hf_rule_keys(size_t *n);
 enum hf_err hf_rules_set(struct hf_rules *r, const char *key_eq_value, char *why, size_t whylen);
 /* Parses "PRESET [key=value ...]" (the preset may be omitted: classic). */
 enum hf_err hf_rules_parse(struct hf_rules *r, const char *text, char *why, size_t whylen);
+/* Writes one house-rule key's value as hf_rules_set reads it ("all", "6", "black3,red3"); 0 if no such key. */
+size_t hf_rules_get(const struct hf_rules *r, const char *key, char *buf, size_t len);
 /* Writes "PRESET key=value ..." with the keys that differ from the preset; parses back. */
 size_t hf_rules_format(const struct hf_rules *r, char *buf, size_t len);
 /* Writes the rules in force as short human lines separated by '\n' (for !rules). */

@@ -382,7 +382,7 @@ static void get_open_at(const struct hf_rules *r, char *buf, size_t len)
 	X("clean", "0-30000", "bonus per clean canasta", K_I16, F(clean_bonus), 0, 30000, NULL, NULL, NULL) \
 	X("dirty", "0-30000", "bonus per dirty canasta", K_I16, F(dirty_bonus), 0, 30000, NULL, NULL, NULL) \
 	X("wild", "0-30000", "bonus per wild canasta", K_I16, F(wild_bonus), 0, 30000, NULL, NULL, NULL) \
-	X("sevens", "0-30000", "bonus per sevens canasta (0 = sevens are clean)", K_I16, F(sevens_bonus), 0, 30000, NULL, NULL, NULL) \
+	X("sevens", "0-30000", "bonus per sevens canasta (clean 7s are a kind of their own where this or need_sevens is set)", K_I16, F(sevens_bonus), 0, 30000, NULL, NULL, NULL) \
 	X("out_bonus", "0-30000", "bonus for going out", K_I16, F(out_bonus), 0, 30000, NULL, NULL, NULL) \
 	X("partners_dismissed", "yes|no", "the goer's partners' cards do not count", K_BOOL, F(partners_dismissed), 0, 1, NULL, NULL, NULL) \
 	X("caught_foot", "yes|no", "an untaken foot counts against, as the hand", K_BOOL, F(caught_counts_foot), 0, 1, NULL, NULL, NULL) \
@@ -518,6 +518,19 @@ enum hf_err hf_rules_parse(struct hf_rules *r, const char *text, char *why, size
 	}
 	*r = tmp;
 	return HF_OK;
+}
+
+size_t hf_rules_get(const struct hf_rules *r, const char *key, char *buf, size_t len)
+{
+	char tmp[64];
+	for (size_t i = 0; i < NKEYS; i++)
+		if (strcasecmp(key, pub[i].key) == 0) {
+			get_generic(r, i, tmp, sizeof tmp);
+			return (size_t)snprintf(buf, len, "%s", tmp);
+		}
+	if (len > 0)
+		buf[0] = '\0';
+	return 0;
 }
 
 size_t hf_rules_format(const struct hf_rules *r, char *buf, size_t len)

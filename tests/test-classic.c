@@ -521,6 +521,58 @@ static void foot_red_threes_wait_for_the_foot_turn(void **state)
 	hf_game_free(g);
 }
 
+/*
+ * "deal 2 stacks of 11 cards (face down) for each player"; "Six (6) decks of
+ * cards are used, including jokers"; "Every player sits between players of
+ * the opposing team"; and the card values, "used when melding and/or when
+ * counting the cards": here counted against a hand left at the end.
+ */
+static void deal_and_card_values(void **state)
+{
+	(void)state;
+	for (int n = 4; n <= 6; n += 2) {
+		struct hf_game *g = t_game("classic", n, 8);
+		uint32_t shoe[HF_NCARD];
+		hf_game_shoe(g, shoe);
+		assert_int_equal(shoe[HF_JOKER], 12);
+		assert_int_equal(shoe[HF_ACE], 24);
+		assert_int_equal(g->nsides, 2);
+		for (int s = 0; s < n; s++) {
+			assert_int_equal(hf_game_side_of(g, s), s % 2);
+			assert_int_equal(g->seats[s].foot_n, 11);
+		}
+		hf_game_free(g);
+	}
+	struct hf_game *g = ready_to_go_out();
+	t_hand(g, 1, "A 2 JK 8 4 3c");
+	t_foot(g, 3, "");
+	g->seats[3].in_foot = true;
+	t_hand(g, 3, "");
+	t_ok(g, 0, "out");
+	t_ok(g, 2, "yes");
+	t_ok(g, 0, "meld 5 5 5, 7 7 7");
+	/* ace 15, 2 20, joker 50, 8 10, 4 5, black 3 0 */
+	assert_int_equal(g->last_sheet[1].caught, -100);
+	hf_game_free(g);
+}
+
+/* "A red three cannot be discarded"; "Red threes are laid out by themselves"; "Red threes never count
+ * towards the meld" (000). */
+static void red_threes_never_discarded_nor_melded(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_hand(g, 0, "3h K K K 5");
+	g->phase = HF_PHASE_PLAY;
+	t_refused(g, 0, "discard 3h", HF_E_DISCARD, "red 3s cannot be discarded");
+	t_refused(g, 0, "meld K K K 3h", HF_E_MELD, "red 3s are laid out by themselves, never melded");
+	/* K K K = 30, short of 60: a red 3 laid out adds nothing to the opening */
+	turn_red3s(g, 0, false);
+	assert_int_equal(g->sides[0].red3s, 1);
+	t_refused(g, 0, "meld K K K", HF_E_OPENING, "this one makes 30");
+	hf_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -542,6 +594,8 @@ int main(void)
 		cmocka_unit_test(joker_discarded_only_when_nothing_else_plays),
 		cmocka_unit_test(red_three_caught_counts_its_value),
 		cmocka_unit_test(foot_red_threes_wait_for_the_foot_turn),
+		cmocka_unit_test(deal_and_card_values),
+		cmocka_unit_test(red_threes_never_discarded_nor_melded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
