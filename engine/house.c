@@ -32,12 +32,14 @@ static const char *const n_stock[] = { "score", "turn_pile", NULL };
 
 /* ------------------------------------------------------------------ custom keys */
 
-static bool in_players(const struct hf_rules *r, int n)
+static bool
+in_players(const struct hf_rules *r, int n)
 {
 	return n >= r->players_min && n <= r->players_max && n >= 2 && n <= HF_MAX_SEATS;
 }
 
-static long parse_long(const char *v, bool *ok)
+static long
+parse_long(const char *v, bool *ok)
 {
 	char *end;
 	long x = strtol(v, &end, 10);
@@ -45,7 +47,8 @@ static long parse_long(const char *v, bool *ok)
 	return x;
 }
 
-static enum hf_err set_decks(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_decks(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	bool ok;
 	long d = parse_long(v, &ok);
@@ -57,7 +60,8 @@ static enum hf_err set_decks(struct hf_rules *r, const char *v, const char *key,
 	return HF_OK;
 }
 
-static void get_decks(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_decks(const struct hf_rules *r, char *buf, size_t len)
 {
 	bool same = true, plus = true;
 	int first = -1;
@@ -77,7 +81,8 @@ static void get_decks(const struct hf_rules *r, char *buf, size_t len)
 		snprintf(buf, len, "by-players");
 }
 
-static enum hf_err set_players(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_players(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	int a, b;
 	char tail;
@@ -106,12 +111,14 @@ static enum hf_err set_players(struct hf_rules *r, const char *v, const char *ke
 	return HF_OK;
 }
 
-static void get_players(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_players(const struct hf_rules *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%d-%d", r->players_min, r->players_max);
 }
 
-static bool has_partners(const struct hf_rules *r)
+static bool
+has_partners(const struct hf_rules *r)
 {
 	for (int n = 2; n <= HF_MAX_SEATS; n++)
 		if (in_players(r, n) && r->sides_default[n] && r->sides_default[n] < n)
@@ -119,7 +126,8 @@ static bool has_partners(const struct hf_rules *r)
 	return false;
 }
 
-static enum hf_err set_partners(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_partners(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	bool yes = strcasecmp(v, "yes") == 0;
 	if (!yes && strcasecmp(v, "no") != 0)
@@ -140,13 +148,15 @@ static enum hf_err set_partners(struct hf_rules *r, const char *v, const char *k
 	return HF_OK;
 }
 
-static void get_partners(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_partners(const struct hf_rules *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", has_partners(r) ? "yes" : "no");
 }
 
-static enum hf_err set_values(struct hf_rules *r, const char *v, const char *key, int lo, int hi, char *why,
-                              size_t len)
+static enum hf_err
+set_values(struct hf_rules *r, const char *v, const char *key, int lo, int hi, char *why,
+           size_t len)
 {
 	bool ok;
 	long x = parse_long(v, &ok);
@@ -157,29 +167,34 @@ static enum hf_err set_values(struct hf_rules *r, const char *v, const char *key
 	return HF_OK;
 }
 
-static enum hf_err set_high(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_high(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	return set_values(r, v, key, HF_EIGHT, HF_KING, why, len);
 }
 
-static enum hf_err set_low(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_low(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	return set_values(r, v, key, HF_FOUR, HF_SEVEN, why, len);
 }
 
-static void get_high(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_high(const struct hf_rules *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%d", r->value[HF_KING]);
 }
 
-static void get_low(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_low(const struct hf_rules *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%d", r->value[HF_FOUR]);
 }
 
 /* A comma list of words from names[]: bit i for names[i]; "none" = 0. */
-static enum hf_err set_bits(uint8_t *bits, const char *v, const char *key, const char *const *names,
-                            const char *allowed, char *why, size_t len)
+static enum hf_err
+set_bits(uint8_t *bits, const char *v, const char *key, const char *const *names,
+         const char *allowed, char *why, size_t len)
 {
 	uint8_t out = 0;
 	if (strcasecmp(v, "none") != 0) {
@@ -203,7 +218,8 @@ static enum hf_err set_bits(uint8_t *bits, const char *v, const char *key, const
 	return HF_OK;
 }
 
-static void get_bits(uint8_t bits, const char *const *names, char *buf, size_t len)
+static void
+get_bits(uint8_t bits, const char *const *names, char *buf, size_t len)
 {
 	size_t n = 0;
 	buf[0] = '\0';
@@ -217,17 +233,20 @@ static void get_bits(uint8_t bits, const char *const *names, char *buf, size_t l
 static const char *const n_block[] = { "black3", "red3", "wild", "under_wild", NULL };
 static const char *const n_repl[] = { "deal", "draw", "foot", NULL };
 
-static enum hf_err set_blocked(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_blocked(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	return set_bits(&r->pickup_blocked_by, v, key, n_block, "black3,red3,wild,under_wild", why, len);
 }
 
-static void get_blocked(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_blocked(const struct hf_rules *r, char *buf, size_t len)
 {
 	get_bits(r->pickup_blocked_by, n_block, buf, len);
 }
 
-static enum hf_err set_replace(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_replace(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	uint8_t b;
 	enum hf_err e = set_bits(&b, v, key, n_repl, "deal,draw,foot", why, len);
@@ -239,13 +258,15 @@ static enum hf_err set_replace(struct hf_rules *r, const char *v, const char *ke
 	return e;
 }
 
-static void get_replace(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_replace(const struct hf_rules *r, char *buf, size_t len)
 {
 	get_bits((uint8_t)(r->red3_replace_deal | r->red3_replace_draw << 1 | r->red3_replace_foot << 2), n_repl,
 	         buf, len);
 }
 
-static enum hf_err set_pickup(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_pickup(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	bool ok;
 	long x = parse_long(v, &ok);
@@ -257,7 +278,8 @@ static enum hf_err set_pickup(struct hf_rules *r, const char *v, const char *key
 	return HF_OK;
 }
 
-static void get_pickup(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_pickup(const struct hf_rules *r, char *buf, size_t len)
 {
 	if (r->pickup_count)
 		snprintf(buf, len, "%d", r->pickup_count);
@@ -266,7 +288,8 @@ static void get_pickup(const struct hf_rules *r, char *buf, size_t len)
 }
 
 /* "60,90,120,150": a short list repeats its last value. */
-static enum hf_err set_list(int32_t out[4], const char *v, const char *key, long lo, long hi, char *why, size_t len)
+static enum hf_err
+set_list(int32_t out[4], const char *v, const char *key, long lo, long hi, char *why, size_t len)
 {
 	int32_t tmp[4];
 	int n = 0;
@@ -287,7 +310,8 @@ static enum hf_err set_list(int32_t out[4], const char *v, const char *key, long
 	return HF_OK;
 }
 
-static enum hf_err set_open(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_open(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	int32_t x[4];
 	enum hf_err e = set_list(x, v, key, 0, 5000, why, len);
@@ -297,12 +321,14 @@ static enum hf_err set_open(struct hf_rules *r, const char *v, const char *key, 
 	return e;
 }
 
-static void get_open(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_open(const struct hf_rules *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%d,%d,%d,%d", r->open_min[0], r->open_min[1], r->open_min[2], r->open_min[3]);
 }
 
-static enum hf_err set_open_at(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_open_at(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	int32_t x[4];
 	enum hf_err e = set_list(x, v, key, 0, 1000000, why, len);
@@ -311,7 +337,8 @@ static enum hf_err set_open_at(struct hf_rules *r, const char *v, const char *ke
 	return e;
 }
 
-static void get_open_at(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_open_at(const struct hf_rules *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%ld,%ld,%ld,%ld", (long)r->open_at[0], (long)r->open_at[1], (long)r->open_at[2],
 	         (long)r->open_at[3]);
@@ -396,13 +423,15 @@ static const struct hf_rule_key pub[] = { KEYS(PUB) };
 static const struct key impl[] = { KEYS(IMPL) };
 #define NKEYS (sizeof pub / sizeof pub[0])
 
-const struct hf_rule_key *hf_rule_keys(size_t *n)
+const struct hf_rule_key *
+hf_rule_keys(size_t *n)
 {
 	*n = NKEYS;
 	return pub;
 }
 
-static enum hf_err set_generic(struct hf_rules *r, size_t i, const char *v, char *why, size_t len)
+static enum hf_err
+set_generic(struct hf_rules *r, size_t i, const char *v, char *why, size_t len)
 {
 	const struct key *k = &impl[i];
 	unsigned char *p = (unsigned char *)r + k->off;
@@ -438,7 +467,8 @@ static enum hf_err set_generic(struct hf_rules *r, size_t i, const char *v, char
 	}
 }
 
-static void get_generic(const struct hf_rules *r, size_t i, char *buf, size_t len)
+static void
+get_generic(const struct hf_rules *r, size_t i, char *buf, size_t len)
 {
 	const struct key *k = &impl[i];
 	const unsigned char *p = (const unsigned char *)r + k->off;
@@ -452,7 +482,8 @@ static void get_generic(const struct hf_rules *r, size_t i, char *buf, size_t le
 	}
 }
 
-static void key_list(char *buf, size_t len)
+static void
+key_list(char *buf, size_t len)
 {
 	size_t n = 0;
 	buf[0] = '\0';
@@ -460,7 +491,8 @@ static void key_list(char *buf, size_t len)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "", pub[i].key);
 }
 
-enum hf_err hf_rules_set(struct hf_rules *r, const char *kv, char *why, size_t len)
+enum hf_err
+hf_rules_set(struct hf_rules *r, const char *kv, char *why, size_t len)
 {
 	char key[32], val[64];
 	const char *eq = strchr(kv, '=');
@@ -484,7 +516,8 @@ enum hf_err hf_rules_set(struct hf_rules *r, const char *kv, char *why, size_t l
 	return hf_fail(HF_E_RULES, why, len, "no house rule \"%.20s\"; the keys are: %s", key, list);
 }
 
-enum hf_err hf_rules_parse(struct hf_rules *r, const char *text, char *why, size_t len)
+enum hf_err
+hf_rules_parse(struct hf_rules *r, const char *text, char *why, size_t len)
 {
 	struct hf_rules tmp = *hf_preset("classic");
 	char word[128];
@@ -520,7 +553,8 @@ enum hf_err hf_rules_parse(struct hf_rules *r, const char *text, char *why, size
 	return HF_OK;
 }
 
-size_t hf_rules_get(const struct hf_rules *r, const char *key, char *buf, size_t len)
+size_t
+hf_rules_get(const struct hf_rules *r, const char *key, char *buf, size_t len)
 {
 	char tmp[64];
 	for (size_t i = 0; i < NKEYS; i++)
@@ -533,7 +567,8 @@ size_t hf_rules_get(const struct hf_rules *r, const char *key, char *buf, size_t
 	return 0;
 }
 
-size_t hf_rules_format(const struct hf_rules *r, char *buf, size_t len)
+size_t
+hf_rules_format(const struct hf_rules *r, char *buf, size_t len)
 {
 	const struct hf_rules *base = hf_preset(r->name);
 	size_t n = 0;

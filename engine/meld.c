@@ -5,8 +5,9 @@
 #include "game-internal.h"
 
 /* In red-3-book rules "K: 3h" puts each red three under a closed K book that has none. */
-static enum hf_err red3_under(struct hf_game *g, struct meld_ctx *c, const struct hf_group *grp, bool pickup,
-                              char *why, size_t len)
+static enum hf_err
+red3_under(struct hf_game *g, struct meld_ctx *c, const struct hf_group *grp, bool pickup,
+           char *why, size_t len)
 {
 	struct side_state *sd = &g->sides[game_side(g, c->seat)];
 	struct seat_state *ss = &g->seats[c->seat];
@@ -28,8 +29,9 @@ static enum hf_err red3_under(struct hf_game *g, struct meld_ctx *c, const struc
 	return HF_OK;
 }
 
-enum hf_err meld_group(struct hf_game *g, struct meld_ctx *c, const struct hf_group *grp, int extra, bool pickup,
-                       char *why, size_t len)
+enum hf_err
+meld_group(struct hf_game *g, struct meld_ctx *c, const struct hf_group *grp, int extra, bool pickup,
+           char *why, size_t len)
 {
 	const struct hf_rules *r = &g->rules;
 	struct seat_state *ss = &g->seats[c->seat];
@@ -78,8 +80,9 @@ enum hf_err meld_group(struct hf_game *g, struct meld_ctx *c, const struct hf_gr
 }
 
 /* After the groups of one meld or pickup action: opening minimum, the foot, and going out. */
-enum hf_err meld_after(struct hf_game *g, struct meld_ctx *c, bool was_down, int closed_before, char *why,
-                       size_t len)
+enum hf_err
+meld_after(struct hf_game *g, struct meld_ctx *c, bool was_down, int closed_before, char *why,
+           size_t len)
 {
 	const struct hf_rules *r = &g->rules;
 	int seat = c->seat;
@@ -109,7 +112,8 @@ enum hf_err meld_after(struct hf_game *g, struct meld_ctx *c, bool was_down, int
 	return HF_OK;
 }
 
-enum hf_err meld_action(struct hf_game *g, int seat, const struct hf_action *a, char *why, size_t len)
+enum hf_err
+meld_action(struct hf_game *g, int seat, const struct hf_action *a, char *why, size_t len)
 {
 	int side = game_side(g, seat);
 	enum hf_err e;
@@ -128,7 +132,8 @@ enum hf_err meld_action(struct hf_game *g, int seat, const struct hf_action *a, 
 
 /* ------------------------------------------------------------------ auto meld (pcio: after going out) */
 
-static bool try_group(struct hf_game *g, struct meld_ctx *c, int card, int n, int target)
+static bool
+try_group(struct hf_game *g, struct meld_ctx *c, int card, int n, int target)
 {
 	struct hf_group grp;
 	memset(&grp, 0, sizeof grp);
@@ -139,14 +144,16 @@ static bool try_group(struct hf_game *g, struct meld_ctx *c, int card, int n, in
 	return meld_group(g, c, &grp, 0, false, NULL, 0) == HF_OK;
 }
 
-static int open_size(const struct side_state *sd, int rank)
+static int
+open_size(const struct side_state *sd, int rank)
 {
 	int i = legal_find(sd->melds, sd->nmelds, rank, true);
 	return i < 0 ? -1 : legal_size(&sd->melds[i]);
 }
 
 /* Greedy and deterministic: naturals onto open melds, new melds of 3+, then wilds where they fit. */
-void meld_auto(struct hf_game *g, int seat)
+void
+meld_auto(struct hf_game *g, int seat)
 {
 	const struct hf_rules *r = &g->rules;
 	struct seat_state *ss = &g->seats[seat];

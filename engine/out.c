@@ -5,7 +5,8 @@
 #include "game-internal.h"
 
 /* May seat go out now?  *short_out: it may, but short of canastas (severe penalty). */
-enum hf_err out_check(const struct hf_game *g, int seat, bool *short_out, char *why, size_t len)
+enum hf_err
+out_check(const struct hf_game *g, int seat, bool *short_out, char *why, size_t len)
 {
 	struct legal_pos p;
 
@@ -13,7 +14,8 @@ enum hf_err out_check(const struct hf_game *g, int seat, bool *short_out, char *
 	return legal_out(&p, p.melds, p.nmelds, short_out, why, len);
 }
 
-void out_go(struct hf_game *g, int seat, bool short_out)
+void
+out_go(struct hf_game *g, int seat, bool short_out)
 {
 	game_event(g, HF_EV_OUT, seat, 0, 0, short_out);
 	if (g->rules.out_melds_rest && !short_out)
@@ -24,7 +26,8 @@ void out_go(struct hf_game *g, int seat, bool short_out)
 	game_after_round(g);
 }
 
-enum hf_err out_ask(struct hf_game *g, int seat, char *why, size_t len)
+enum hf_err
+out_ask(struct hf_game *g, int seat, char *why, size_t len)
 {
 	const struct hf_rules *r = &g->rules;
 	if (g->phase != HF_PHASE_PLAY)
@@ -45,7 +48,8 @@ enum hf_err out_ask(struct hf_game *g, int seat, char *why, size_t len)
 	return HF_OK;
 }
 
-enum hf_err out_answer(struct hf_game *g, int seat, bool yes, char *why, size_t len)
+enum hf_err
+out_answer(struct hf_game *g, int seat, bool yes, char *why, size_t len)
 {
 	if (g->phase != HF_PHASE_ASK)
 		return hf_fail(HF_E_ASK, why, len, "nobody is asking to go out");

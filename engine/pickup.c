@@ -3,12 +3,14 @@
 
 #include "game-internal.h"
 
-bool pickup_frozen(const struct hf_game *g)
+bool
+pickup_frozen(const struct hf_game *g)
 {
 	return g->pile_freeze > 0;
 }
 
-bool pickup_may(const struct hf_game *g, int seat)
+bool
+pickup_may(const struct hf_game *g, int seat)
 {
 	struct legal_pos p;
 
@@ -18,7 +20,8 @@ bool pickup_may(const struct hf_game *g, int seat)
 	return legal_pile_open(&p, NULL, 0) == HF_OK;
 }
 
-enum hf_err pickup_action(struct hf_game *g, int seat, const struct hf_action *a, char *why, size_t len)
+enum hf_err
+pickup_action(struct hf_game *g, int seat, const struct hf_action *a, char *why, size_t len)
 {
 	const struct hf_rules *r = &g->rules;
 	struct seat_state *ss = &g->seats[seat];

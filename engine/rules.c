@@ -114,7 +114,8 @@ static const struct hf_rules duel = {
 static const struct hf_rules *const presets[] = { &classic, &sevens, &family, &pcio, &duel };
 static const char *const preset_names[] = { "classic", "sevens", "family", "pcio", "duel", NULL };
 
-const struct hf_rules *hf_preset(const char *name)
+const struct hf_rules *
+hf_preset(const char *name)
 {
 	if (name == NULL)
 		return NULL;
@@ -124,12 +125,14 @@ const struct hf_rules *hf_preset(const char *name)
 	return NULL;
 }
 
-const char *const *hf_preset_names(void)
+const char *const *
+hf_preset_names(void)
 {
 	return preset_names;
 }
 
-int32_t rules_open_min(const struct hf_rules *r, int round, int32_t score)
+int32_t
+rules_open_min(const struct hf_rules *r, int round, int32_t score)
 {
 	if (r->open_by == HF_OPEN_BY_ROUND) {
 		int i = round < 1 ? 0 : round > 4 ? 3 : round - 1;
@@ -142,7 +145,8 @@ int32_t rules_open_min(const struct hf_rules *r, int round, int32_t score)
 	return m;
 }
 
-enum hf_err hf_rules_check_table(const struct hf_rules *r, int nplayers, int nsides, char *why, size_t len)
+enum hf_err
+hf_rules_check_table(const struct hf_rules *r, int nplayers, int nsides, char *why, size_t len)
 {
 	if (nplayers < r->players_min || nplayers > r->players_max || nplayers < 2 || nplayers > HF_MAX_SEATS ||
 	    r->sides_allowed[nplayers] == 0)
@@ -177,7 +181,8 @@ enum hf_err hf_rules_check_table(const struct hf_rules *r, int nplayers, int nsi
 struct out { char *buf; size_t len, n; };
 
 static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct out *o, const char *fmt, ...)
+static void
+put(struct out *o, const char *fmt, ...)
 {
 	char line[256];
 	va_list ap;
@@ -191,9 +196,14 @@ static void put(struct out *o, const char *fmt, ...)
 	o->n += (size_t)k + 1;
 }
 
-static const char *yesno(bool b) { return b ? "yes" : "no"; }
+static const char *
+yesno(bool b)
+{
+	return b ? "yes" : "no";
+}
 
-static void describe_table(struct out *o, const struct hf_rules *r, int np)
+static void
+describe_table(struct out *o, const struct hf_rules *r, int np)
 {
 	put(o, "rules: %s; %d-%d players; %d decks with jokers for %d players; hand %d + foot %d",
 	    r->name, r->players_min, r->players_max, np >= 0 && np <= HF_MAX_SEATS ? r->decks[np] : 0, np,
@@ -210,7 +220,8 @@ static void describe_table(struct out *o, const struct hf_rules *r, int np)
 	    r->value[HF_TWO], r->value[HF_ACE], r->value[HF_KING], r->value[HF_FOUR], -r->value[HF_BLACK3]);
 }
 
-static void describe_play(struct out *o, const struct hf_rules *r)
+static void
+describe_play(struct out *o, const struct hf_rules *r)
 {
 	static const char *const rm[] = { "laid out for a bonus", "kept; one under each closed book",
 	                                  "plain threes, discard only" };
@@ -252,7 +263,8 @@ static void describe_play(struct out *o, const struct hf_rules *r)
 	    yesno(r->wild_melds), r->canasta_size, yesno(r->add_after_close));
 }
 
-static void describe_out(struct out *o, const struct hf_rules *r, int np)
+static void
+describe_out(struct out *o, const struct hf_rules *r, int np)
 {
 	put(o, "foot: taken when %s", r->foot_when == HF_FOOT_HAND_EMPTY ? "the hand is empty"
 	                                                                 : "the side closes its first canasta");
@@ -275,7 +287,8 @@ static void describe_out(struct out *o, const struct hf_rules *r, int np)
 		put(o, "game: to %ld points", (long)r->target);
 }
 
-size_t hf_rules_describe(const struct hf_rules *r, int nplayers, char *buf, size_t len)
+size_t
+hf_rules_describe(const struct hf_rules *r, int nplayers, char *buf, size_t len)
 {
 	struct out o = { buf, len, 0 };
 	if (len > 0)

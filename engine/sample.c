@@ -4,7 +4,8 @@
 
 #include "game-internal.h"
 
-static void copy_public(struct hf_game *g, const struct hf_view *v)
+static void
+copy_public(struct hf_game *g, const struct hf_view *v)
 {
 	g->nseats = v->nseats;
 	g->nsides = v->nsides;
@@ -40,12 +41,14 @@ static void copy_public(struct hf_game *g, const struct hf_view *v)
 	memcpy(g->last_sheet, v->last_sheet, sizeof g->last_sheet);
 }
 
-static int take(const uint8_t *pool, int npool, int *at)
+static int
+take(const uint8_t *pool, int npool, int *at)
 {
 	return *at < npool ? pool[(*at)++] : HF_NOCARD;
 }
 
-static void swap(uint8_t *a, uint8_t *b)
+static void
+swap(uint8_t *a, uint8_t *b)
 {
 	uint8_t t = *a;
 	*a = *b;
@@ -54,7 +57,8 @@ static void swap(uint8_t *a, uint8_t *b)
 
 /* Under a wild on top, the first card that is not wild is public (view.pile_plain): put it right under
  * the top, or, where every card is wild, only wilds in the pile (from the cards not yet dealt). */
-static void under_wild(struct hf_game *g, int plain, bool frozen, uint8_t *pool, int npool, int at)
+static void
+under_wild(struct hf_game *g, int plain, bool frozen, uint8_t *pool, int npool, int at)
 {
 	uint8_t *under = &g->pile[g->npile - 1];
 	if (plain == HF_NOCARD) {
@@ -72,7 +76,8 @@ static void under_wild(struct hf_game *g, int plain, bool frozen, uint8_t *pool,
 			swap(under, &g->pile[i]);
 }
 
-struct hf_game *hf_game_sample(const struct hf_view *v, uint64_t seed)
+struct hf_game *
+hf_game_sample(const struct hf_view *v, uint64_t seed)
 {
 	struct hf_game *g = calloc(1, sizeof *g);
 	uint8_t pool[HF_SHOE_MAX];

@@ -3,7 +3,8 @@
 
 #include "game-internal.h"
 
-static void table_items(const struct hf_game *g, int s, struct hf_sheet *sh, int *under)
+static void
+table_items(const struct hf_game *g, int s, struct hf_sheet *sh, int *under)
 {
 	const struct hf_rules *r = &g->rules;
 	const struct side_state *sd = &g->sides[s];
@@ -29,7 +30,8 @@ static void table_items(const struct hf_game *g, int s, struct hf_sheet *sh, int
 
 /* Cards left in hands (and untaken feet where caught_foot) count against; in book mode a red 3 left in a
  * hand or an untaken foot when a player went out counts red3_caught, otherwise it is a three like any card. */
-static void caught(const struct hf_game *g, int s, int goer, int *points, int *red3s)
+static void
+caught(const struct hf_game *g, int s, int goer, int *points, int *red3s)
 {
 	const struct hf_rules *r = &g->rules;
 	*points = 0;
@@ -51,13 +53,15 @@ static void caught(const struct hf_game *g, int s, int goer, int *points, int *r
 	}
 }
 
-static void total(struct hf_sheet *sh)
+static void
+total(struct hf_sheet *sh)
 {
 	sh->total = sh->deal_bonus + sh->going_out + sh->red3s + sh->clean + sh->dirty + sh->wild + sh->sevens +
 	            sh->laid_out + sh->caught + sh->penalty;
 }
 
-void score_round(struct hf_game *g, int goer, bool short_out, bool tie)
+void
+score_round(struct hf_game *g, int goer, bool short_out, bool tie)
 {
 	const struct hf_rules *r = &g->rules;
 	int gside = goer >= 0 ? game_side(g, goer) : -1;

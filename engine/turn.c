@@ -3,7 +3,8 @@
 
 #include "game-internal.h"
 
-int turn_draw_cards(struct hf_game *g, int seat, int n)
+int
+turn_draw_cards(struct hf_game *g, int seat, int n)
 {
 	struct seat_state *ss = &g->seats[seat];
 	int k = 0;
@@ -17,7 +18,8 @@ int turn_draw_cards(struct hf_game *g, int seat, int n)
 }
 
 /* Bonus-mode red threes in the hand are laid out; replacements that are red 3s again follow the draw rule. */
-void turn_red3s(struct hf_game *g, int seat, bool replace)
+void
+turn_red3s(struct hf_game *g, int seat, bool replace)
 {
 	struct seat_state *ss = &g->seats[seat];
 	if (g->rules.red3_mode != HF_RED3_BONUS)
@@ -35,7 +37,8 @@ void turn_red3s(struct hf_game *g, int seat, bool replace)
 	}
 }
 
-void turn_take_foot(struct hf_game *g, int seat, bool play_now)
+void
+turn_take_foot(struct hf_game *g, int seat, bool play_now)
 {
 	struct seat_state *ss = &g->seats[seat];
 	for (int k = 0; k < HF_NCARD; k++) {
@@ -52,7 +55,8 @@ void turn_take_foot(struct hf_game *g, int seat, bool play_now)
 		turn_red3s(g, seat, g->rules.red3_replace_foot);
 }
 
-void turn_start(struct hf_game *g, int seat)
+void
+turn_start(struct hf_game *g, int seat)
 {
 	struct seat_state *ss = &g->seats[seat];
 	g->turn = (uint8_t)seat;
@@ -72,7 +76,8 @@ void turn_start(struct hf_game *g, int seat)
 	ss->foot_at_start = ss->in_foot;
 }
 
-enum hf_err turn_draw(struct hf_game *g, int seat, char *why, size_t len)
+enum hf_err
+turn_draw(struct hf_game *g, int seat, char *why, size_t len)
 {
 	if (g->phase != HF_PHASE_DRAW)
 		return hf_fail(HF_E_PHASE, why, len, "you have already drawn this turn");
@@ -90,7 +95,8 @@ enum hf_err turn_draw(struct hf_game *g, int seat, char *why, size_t len)
  * two cards lie under the top (one would be drawn and thrown for ever).
  * Each turn then uses up a card at least, so the round ends.
  */
-static bool stock_out(struct hf_game *g)
+static bool
+stock_out(struct hf_game *g)
 {
 	if (g->rules.stock_out == HF_STOCK_OUT_TURN_PILE && g->npile > 2) {
 		int n = g->npile - 1;
@@ -113,7 +119,8 @@ static bool stock_out(struct hf_game *g)
 	return false;
 }
 
-enum hf_err turn_discard(struct hf_game *g, int seat, int card, char *why, size_t len)
+enum hf_err
+turn_discard(struct hf_game *g, int seat, int card, char *why, size_t len)
 {
 	struct seat_state *ss = &g->seats[seat];
 	bool last = ss->hand_n == 1, going = false, short_out = false;

@@ -3,7 +3,8 @@
 
 #include "game-internal.h"
 
-static void unseen(const struct hf_game *g, int seat, struct hf_view *v)
+static void
+unseen(const struct hf_game *g, int seat, struct hf_view *v)
 {
 	uint32_t c[HF_NCARD];
 	hf_game_shoe(g, c);
@@ -28,7 +29,8 @@ static void unseen(const struct hf_game *g, int seat, struct hf_view *v)
 		v->unseen[k] = (uint8_t)c[k];
 }
 
-void hf_game_view(const struct hf_game *g, int seat, struct hf_view *v)
+void
+hf_game_view(const struct hf_game *g, int seat, struct hf_view *v)
 {
 	memset(v, 0, sizeof *v);
 	if (seat < -1 || seat >= g->nseats)
