@@ -195,10 +195,10 @@ legal_group(const struct hf_rules *r, const struct hf_meld *melds, int nmelds, c
 	int rank, nnat, nwild = cnt[HF_TWO] + cnt[HF_JOKER];
 	enum hf_err e;
 
-	if (cards_total(cnt) == 0)
-		return hf_fail(HF_E_SYNTAX, why, len, "name the cards to meld");
 	if ((e = natural_rank(r, cnt, &rank, &nnat, why, len)) != HF_OK)
 		return e;
+	if (rank == 0 && nwild == 0 && cnt[HF_RED3] == 0)
+		return hf_fail(HF_E_SYNTAX, why, len, "name the cards to meld");
 	if (target) {
 		if (!hf_card_is_natural(target) && target != HF_JOKER)
 			return hf_fail(HF_E_MELD, why, len, "wilds go onto a meld of 4s to aces, or a wild meld");
@@ -427,9 +427,13 @@ legal_melds(const struct legal_pos *p, const struct hf_action *a, int top, int g
 	for (int i = 0; i < ngroups; i++) {
 		const struct hf_group *grp = i < a->ngroups ? &a->groups[i] : &none;
 		bool with_top = top && i == 0;
+		int taken = 0;
 
-		if ((e = legal_holds(hand, grp, why, len)) != HF_OK)
-			return e;
+		for (int k = 1; k < HF_NCARD; k++) {
+			if (grp->count[k] > hand[k])
+				return legal_holds(hand, grp, why, len);
+			taken += grp->count[k];
+		}
 		if (grp->count[HF_RED3]) {
 			if (grp->count[HF_RED3] > (int)(sizeof idx / sizeof idx[0]))
 				return hf_fail(HF_E_MELD, why, len, "too many red 3s");
@@ -450,9 +454,9 @@ legal_melds(const struct legal_pos *p, const struct hf_action *a, int top, int g
 			black3 |= spot.rank == HF_BLACK3;
 			value += cards_value(r, cnt);
 		}
-		for (int k = 0; k < HF_NCARD; k++)
+		for (int k = 1; k < HF_NCARD; k++)
 			hand[k] = (uint8_t)(hand[k] - grp->count[k]);
-		left -= cards_total(grp->count);
+		left -= taken;
 	}
 	left += gained;
 	/* the foot comes up with the side's first canasta (sevens), or when the hand is empty */
