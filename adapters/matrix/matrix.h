@@ -59,10 +59,15 @@ struct matrix_sync {
 	struct matrix_item *items;
 	size_t nitems, capitems;
 	bool has_direct;        /* the response carried m.direct account data */
+	size_t limited;         /* rooms whose timeline the server cut (older events skipped) */
 };
 
 #define MATRIX_SYNC_MAX_ITEMS 5000
+/* A /sync answer over this is dropped and asked for again with less in it
+ * (poll.c); events are at most 64 KiB, and the normal filter asks for at
+ * most MATRIX_SYNC_TIMELINE of them per room. */
 #define MATRIX_SYNC_MAX_BYTES (8u << 20)
+#define MATRIX_SYNC_TIMELINE  20
 
 /* Parses a sync response. self: our user id (our own events are skipped).
  * initial: the first sync without a since token: the timelines are history,
@@ -192,6 +197,7 @@ struct matrix_client {
 	char token[1024];
 	char filter[128];
 	char *since;
+	int sync_level;                 /* 0: the normal filter; more: an answer was too big (poll.c) */
 	bool up, said_down;
 	int fails;                      /* consecutive failures of the login/sync chain */
 	struct matrix_req *sync_req;
@@ -246,16 +252,18 @@ struct matrix_req {
 	size_t nin;
 	size_t max;
 	bool too_big;
+	char what[128];                 /* method and path without the query, for logs */
 	matrix_req_done_fn *done;
 	struct matrix_out *msg;         /* a send */
 	char *arg;                      /* a room or user, per request */
 	int64_t retry_ms;               /* from a 429: retry_after_ms or Retry-After */
-	const char *errcode;
+	const char *errcode;            /* the Matrix errcode; with status 0, why there was no answer */
 	struct matrix_req *next;
 };
 
 /* Starts a request: path below the homeserver (with its query), an optional
- * JSON body. The response comes to done with its HTTP status (0: network). */
+ * JSON body. The response comes to done with its HTTP status (0: no answer,
+ * r->errcode says why; r->too_big if it was over max bytes). */
 struct matrix_req *matrix_req_start(struct matrix_client *c, const char *method, const char *path,
                                     const char *json, matrix_req_done_fn *done, long timeout_ms, size_t max);
 /* Cancels and frees everything in flight (no callbacks). */
@@ -268,6 +276,7 @@ void matrix_login_failed(struct matrix_client *c, const char *what, long status,
                          int64_t retry_ms);
 
 /* poll.c: the /sync long-poll, event ids already seen, events to the bot */
+extern const char matrix_poll_filter[];   /* what the long-poll asks for (uploaded by login.c) */
 void matrix_poll_start(struct matrix_client *c);
 /* Restores next_batch and the seen event ids from the store. */
 void matrix_poll_restore(struct matrix_client *c);

@@ -71,8 +71,14 @@ on_done(struct http *h, CURL *easy, CURLcode rc, void *data)
 				r->retry_ms = (int64_t)after * 1000;
 		}
 		r->errcode = json_string_value(json_object_get(body, "errcode"));
-	} else
-		matrix_client_log(c, LOG_LVL_DEBUG, "request failed: %s", curl_easy_strerror(rc));
+	} else if (r->too_big) {
+		/* said as what it is: the server did answer */
+		r->errcode = "answer over the size limit";
+		matrix_client_log(c, LOG_LVL_WARNING, "%s: the answer is over %zu bytes, the limit: dropped", r->what, r->max);
+	} else {
+		r->errcode = curl_easy_strerror(rc);
+		matrix_client_log(c, LOG_LVL_DEBUG, "%s: no answer: %s", r->what, r->errcode);
+	}
 	r->done(c, r, status, body);
 	json_decref(body);
 	req_free(r);
@@ -83,9 +89,12 @@ matrix_req_start(struct matrix_client *c, const char *method, const char *path, 
                  matrix_req_done_fn *done, long timeout_ms, size_t max)
 {
 	struct matrix_req *r = calloc(1, sizeof *r);
-	char url[4700], auth[1100];
+	char *url, auth[1100];
 
-	if (r == NULL || (r->easy = curl_easy_init()) == NULL) {
+	if (r == NULL || (r->easy = curl_easy_init()) == NULL ||
+	    asprintf(&url, "%s%s", c->cfg.homeserver, path) < 0) {
+		if (r != NULL && r->easy != NULL)
+			curl_easy_cleanup(r->easy);
 		free(r);
 		return NULL;
 	}
@@ -93,8 +102,10 @@ matrix_req_start(struct matrix_client *c, const char *method, const char *path, 
 	r->done = done;
 	r->max = max;
 	r->retry_ms = -1;
-	snprintf(url, sizeof url, "%s%s", c->cfg.homeserver, path);
+	snprintf(r->what, sizeof r->what, "%s %.*s", method, (int)strcspn(path, "?"), path);
+	/* libcurl keeps its own copy */
 	curl_easy_setopt(r->easy, CURLOPT_URL, url);
+	free(url);
 	curl_easy_setopt(r->easy, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(r->easy, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(r->easy, CURLOPT_CONNECTTIMEOUT_MS, 20000L);

@@ -236,6 +236,8 @@ joined_room(struct ctx *c, const char *room, json_t *r)
 	evs = json_object_get(json_object_get(r, "state"), "events");
 	json_array_foreach(evs, i, ev)
 		state_event(c, room, ev, false);
+	if (json_is_true(json_object_get(json_object_get(r, "timeline"), "limited")))
+		c->out->limited++;
 	evs = json_object_get(json_object_get(r, "timeline"), "events");
 	json_array_foreach(evs, i, ev) {
 		if (!json_is_object(ev))

@@ -1,0 +1,338 @@
+/* e2e-matrix-hostile.c: the Matrix client against hostile rooms and a hostile homeserver, through the fake server, with an echo host in place of the bot. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "http.h"
+#include "loop.h"
+#include "matrix/matrix.h"
+#include "fakemx.h"
+#include "memstore.h"
+
+#define HAND "your hand: 7H 7D JK QS"   /* what only its owner may ever see */
+#define BIG  61440                       /* a message body of 60 KB: a real server takes it */
+
+struct host {
+	struct fakemx fake;
+	struct loop *loop;
+	struct http *http;
+	struct memstore *st;
+	struct matrix_client *c;
+	struct matrix_config cfg;
+	char *log;                          /* every line the client logged, at every level */
+	size_t nlog;
+	int ups;
+	bool verbose;
+	char bot[128];                      /* a second token of the bot's account */
+};
+
+/* ---------------------------------------------------------------- the echo host */
+
+static void
+h_emit(void *ctx, const struct bot_event *ev)
+{
+	struct host *h = ctx;
+	struct adapter_msg m;
+	char text[600];
+
+	if (ev->type == BOT_EV_UP)
+		h->ups++;
+	if (ev->type != BOT_EV_MESSAGE)
+		return;
+	/* like the bot: answers in the room, a hand in private */
+	if (strncmp(ev->text, "!ping ", 6) == 0) {
+		snprintf(text, sizeof text, "pong %s", ev->text + 6);
+		m = (struct adapter_msg){ .kind = MSG_ROOM, .room = ev->room, .text = text };
+		assert_int_equal(matrix_client_send(h->c, &m), 0);
+	} else if (strcmp(ev->text, "!hand") == 0) {
+		m = (struct adapter_msg){ .kind = MSG_PRIVATE, .room = ev->room, .user_id = ev->user_id, .text = HAND };
+		assert_int_equal(matrix_client_send(h->c, &m), 0);
+	}
+}
+
+static void
+h_log(void *ctx, int level, const char *msg)
+{
+	struct host *h = ctx;
+	size_t n = strlen(msg);
+	char *p = realloc(h->log, h->nlog + n + 2);
+
+	if (h->verbose)
+		fprintf(stderr, "<%d>matrix: %s\n", level, msg);
+	assert_non_null(p);
+	h->log = p;
+	memcpy(h->log + h->nlog, msg, n);
+	h->nlog += n;
+	h->log[h->nlog++] = '\n';
+	h->log[h->nlog] = '\0';
+}
+
+static bool
+logged(struct host *h, const char *needle)
+{
+	return h->log != NULL && strstr(h->log, needle) != NULL;
+}
+
+static void
+client_up(struct host *h)
+{
+	struct matrix_host mh = {
+		.ctx = h, .emit = h_emit, .log = h_log,
+		.store = { h->st, memstore_get, memstore_set, memstore_del, memstore_each },
+	};
+
+	h->c = matrix_client_new(&h->cfg, &mh, h->loop, h->http);
+	assert_non_null(h->c);
+	assert_int_equal(matrix_client_start(h->c), 0);
+}
+
+static void
+client_down(struct host *h)
+{
+	matrix_client_stop(h->c);
+	matrix_client_free(h->c);
+	h->c = NULL;
+}
+
+static int
+setup(void **state)
+{
+	struct host *h = calloc(1, sizeof *h);
+
+	if (h == NULL || fakemx_start(&h->fake) < 0) {
+		free(h);
+		return -1;
+	}
+	h->verbose = getenv("HF_VERBOSE") != NULL;
+	h->loop = loop_new();
+	h->http = http_new(h->loop);
+	h->st = memstore_new();
+	fakemx_user(&h->fake, "bot", "botpw", h->bot, sizeof h->bot);
+	snprintf(h->cfg.homeserver, sizeof h->cfg.homeserver, "%s", h->fake.base);
+	snprintf(h->cfg.user, sizeof h->cfg.user, "bot");
+	snprintf(h->cfg.password, sizeof h->cfg.password, "botpw");
+	h->cfg.auto_join = true;
+	h->cfg.sync_timeout_ms = 2000;
+	*state = h;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct host *h = *state;
+
+	if (h->c != NULL)
+		client_down(h);
+	http_free(h->http);
+	loop_free(h->loop);
+	memstore_free(h->st);
+	fakemx_stop(&h->fake);
+	free(h->log);
+	free(h);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- waiting */
+
+typedef bool pred_fn(struct host *h, const void *arg);
+
+static int64_t
+ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+static bool
+run_until(struct host *h, pred_fn *pred, const void *arg, int ms)
+{
+	struct timespec t0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!pred(h, arg)) {
+		if (ms_since(&t0) > ms)
+			return false;
+		loop_run_once(h->loop, 50);
+	}
+	return true;
+}
+
+static bool
+is_up(struct host *h, const void *arg)
+{
+	(void)arg;
+	return h->ups > 0;
+}
+
+static bool
+has_log(struct host *h, const void *needle)
+{
+	return logged(h, needle);
+}
+
+static bool
+membership_is(struct host *h, const char *room, const char *want)
+{
+	char m[32];
+
+	fakemx_membership(&h->fake, room, "@bot:hs", m, sizeof m);
+	return strcmp(m, want) == 0;
+}
+
+static bool
+bot_joined(struct host *h, const void *room)
+{
+	return membership_is(h, room, "join");
+}
+
+struct says { const char *room, *text; };
+
+static bool
+bot_said(struct host *h, const void *arg)
+{
+	const struct says *s = arg;
+
+	return fakemx_bot_says(&h->fake, s->room, s->text) > 0;
+}
+
+/* Waits until the bot has said text in room. */
+static bool
+wait_said(struct host *h, const char *room, const char *text, int ms)
+{
+	struct says s = { room, text };
+
+	return run_until(h, bot_said, &s, ms);
+}
+
+static void
+say(struct host *h, const char *token, const char *room, const char *text)
+{
+	assert_int_equal(fakemx_say(&h->fake, token, room, text), 0);
+}
+
+/* count messages of BIG bytes from token's user in room */
+static void
+flood(struct host *h, const char *token, const char *room, int count)
+{
+	char *big = malloc(BIG + 1);
+
+	assert_non_null(big);
+	memset(big, 'x', BIG);
+	big[BIG] = '\0';
+	for (int i = 0; i < count; i++)
+		say(h, token, room, big);
+	free(big);
+}
+
+/* ---------------------------------------------------------------- /sync over the size limit */
+
+/* The issue's repro: a stranger's three rooms, fifty 60 KB messages in each
+ * while the bot is down; then a player's command must still be answered. */
+static void
+test_oversized_sync_does_not_deafen(void **state)
+{
+	struct host *h = *state;
+	char eve[128], ann[128], room[3][256], game[256];
+
+	fakemx_user(&h->fake, "eve", "x", eve, sizeof eve);
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(fakemx_room(&h->fake, eve, "{\"invite\":[\"@bot:hs\"]}", room[i], sizeof room[i]), 0);
+	assert_int_equal(fakemx_room(&h->fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
+	client_up(h);
+	for (int i = 0; i < 3; i++)
+		assert_true(run_until(h, bot_joined, room[i], 10000));
+	assert_true(run_until(h, bot_joined, game, 10000));
+	say(h, ann, game, "!ping 1");
+	assert_true(wait_said(h, game, "pong 1", 10000));
+
+	client_down(h);
+	for (int i = 0; i < 3; i++)
+		flood(h, eve, room[i], 50);
+	client_up(h);
+	say(h, ann, game, "!ping 2");
+	assert_true(wait_said(h, game, "pong 2", 20000));
+	assert_false(logged(h, "HTTP 0"));
+}
+
+/* More busy rooms than even a short timeline fits in 8 MiB: the client asks
+ * again for less, says so plainly, and goes on. */
+static void
+test_sync_over_the_limit_asks_for_less(void **state)
+{
+	struct host *h = *state;
+	char eve[128], ann[128], room[12][256], game[256];
+
+	fakemx_user(&h->fake, "eve", "x", eve, sizeof eve);
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	for (int i = 0; i < 12; i++)
+		assert_int_equal(fakemx_room(&h->fake, eve, "{\"invite\":[\"@bot:hs\"]}", room[i], sizeof room[i]), 0);
+	assert_int_equal(fakemx_room(&h->fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
+	client_up(h);
+	for (int i = 0; i < 12; i++)
+		assert_true(run_until(h, bot_joined, room[i], 10000));
+	assert_true(run_until(h, bot_joined, game, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+
+	client_down(h);
+	for (int i = 0; i < 12; i++)
+		flood(h, eve, room[i], 20);
+	say(h, ann, game, "!ping 2");
+	client_up(h);
+	/* the newest event of each room still comes: ann's command is one */
+	assert_true(wait_said(h, game, "pong 2", 20000));
+	assert_true(logged(h, "over the 8 MiB limit"));
+	assert_false(logged(h, "HTTP 0"));
+	say(h, ann, game, "!ping 3");
+	assert_true(wait_said(h, game, "pong 3", 10000));
+}
+
+/* Invites whose stripped state alone is over the limit (a 60 KB topic each):
+ * the client skips the rooms part of that one batch and goes on. */
+static void
+test_oversized_invites_are_skipped(void **state)
+{
+	struct host *h = *state;
+	char eve[128], ann[128], game[256], room[256], body[BIG + 128];
+
+	fakemx_user(&h->fake, "eve", "x", eve, sizeof eve);
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	assert_int_equal(fakemx_room(&h->fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, game, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+	client_down(h);
+	snprintf(body, sizeof body, "{\"invite\":[\"@bot:hs\"],\"topic\":\"%0*d\"}", BIG, 0);
+	for (int i = 0; i < 150; i++)
+		assert_int_equal(fakemx_room(&h->fake, eve, body, room, sizeof room), 0);
+	client_up(h);
+	assert_true(run_until(h, has_log, "caught up with no room at all", 30000));
+	say(h, ann, game, "!ping 4");
+	assert_true(wait_said(h, game, "pong 4", 10000));
+	assert_false(logged(h, "HTTP 0"));
+	/* the skipped invites were never accepted */
+	assert_false(bot_joined(h, room));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_oversized_sync_does_not_deafen, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sync_over_the_limit_asks_for_less, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_oversized_invites_are_skipped, setup, teardown),
+	};
+
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
