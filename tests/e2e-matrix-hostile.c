@@ -167,6 +167,16 @@ run_until(struct host *h, pred_fn *pred, const void *arg, int ms)
 	return true;
 }
 
+static void
+run_for(struct host *h, int ms)
+{
+	struct timespec t0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (ms_since(&t0) < ms)
+		loop_run_once(h->loop, 50);
+}
+
 static bool
 is_up(struct host *h, const void *arg)
 {
@@ -218,6 +228,12 @@ static void
 say(struct host *h, const char *token, const char *room, const char *text)
 {
 	assert_int_equal(fakemx_say(&h->fake, token, room, text), 0);
+}
+
+static void
+inject(struct host *h, const char *json)
+{
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/fail", NULL, json, NULL));
 }
 
 /* count messages of BIG bytes from token's user in room */
@@ -324,6 +340,53 @@ test_oversized_invites_are_skipped(void **state)
 	assert_false(bot_joined(h, room));
 }
 
+/* ---------------------------------------------------------------- what a server says */
+
+static long
+requests_of(struct host *h, const char *what)
+{
+	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/requests", NULL, NULL, NULL);
+	long n = (long)json_integer_value(json_object_get(j, what));
+
+	json_decref(j);
+	return n;
+}
+
+/* A 429 asking for a wait that would overflow the clock: the client waits
+ * five minutes at most, and does wait. */
+static void
+test_hostile_waits_are_clamped(void **state)
+{
+	struct host *h = *state;
+
+	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"GET\",\"path\":\"/sync\",\"status\":429,"
+	          "\"retry_after_ms\":9223372036854775807,\"count\":5}");
+	client_up(h);
+	assert_true(run_until(h, has_log, "sync failed (HTTP 429", 10000));
+	run_for(h, 1000);
+	assert_true(logged(h, "retrying in 300000 ms"));
+	assert_false(logged(h, "9223372036854775807"));
+	assert_int_equal(requests_of(h, "sync"), 1);
+}
+
+/* The password over plain http to anything but loopback is said in the log. */
+static void
+test_plain_http_is_warned(void **state)
+{
+	struct host *h = *state;
+
+	client_up(h);
+	assert_true(run_until(h, is_up, NULL, 10000));
+	assert_false(logged(h, "unencrypted"));
+	client_down(h);
+	/* TEST-NET-1: nothing answers there; the warning comes before any try */
+	snprintf(h->cfg.homeserver, sizeof h->cfg.homeserver, "http://192.0.2.1:9");
+	client_up(h);
+	assert_true(logged(h, "http://192.0.2.1:9 is plain http: the password, and every message, cross the network "
+	                      "unencrypted"));
+	client_down(h);
+}
+
 int
 main(void)
 {
@@ -331,6 +394,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_oversized_sync_does_not_deafen, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sync_over_the_limit_asks_for_less, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_oversized_invites_are_skipped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hostile_waits_are_clamped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plain_http_is_warned, setup, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

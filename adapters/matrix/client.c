@@ -57,6 +57,28 @@ matrix_client_allowed(const char *allow, const char *inviter)
 	return !any;
 }
 
+bool
+matrix_client_insecure(const char *url)
+{
+	const char *host;
+	size_t n;
+
+	if (strncmp(url, "http://", 7) != 0)
+		return false;
+	host = url + 7;
+	if (host[0] == '[') {
+		n = strcspn(host, "]");
+		n += host[n] == ']';
+	} else
+		n = strcspn(host, ":/?#@");
+	if (host[n] == '@')
+		return true; /* user info: whatever follows, not worth a guess */
+	if ((n == 9 && strncmp(host, "localhost", n) == 0) || (n == 5 && strncmp(host, "[::1]", n) == 0))
+		return false;
+	/* 127.0.0.0/8, written as digits and dots only */
+	return !(n > 4 && strncmp(host, "127.", 4) == 0 && strspn(host, "0123456789.") == n);
+}
+
 struct matrix_client *
 matrix_client_new(const struct matrix_config *cfg, const struct matrix_host *host, struct loop *l, struct http *h)
 {
@@ -89,6 +111,10 @@ matrix_client_start(struct matrix_client *c)
 	matrix_poll_restore(c);
 	matrix_direct_restore(c);
 	matrix_rooms_restore(c);
+	if (matrix_client_insecure(c->cfg.homeserver))
+		matrix_client_log(c, LOG_LVL_WARNING, "%s is plain http: the %s, and every message, cross the network "
+		                  "unencrypted; use https://", c->cfg.homeserver,
+		                  c->cfg.password[0] != '\0' ? "password" : "access token");
 	matrix_client_log(c, LOG_LVL_INFO, "connecting to %s (%zu queued messages, %s)", c->cfg.homeserver,
 	                  matrix_outbox_count(c->out), c->since != NULL ? "resuming" : "first start: history skipped");
 	matrix_login_start(c);

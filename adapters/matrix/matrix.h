@@ -169,6 +169,9 @@ void matrix_client_stop(struct matrix_client *c);
 void matrix_client_free(struct matrix_client *c);
 /* True if inviter (a user id) may invite us, per the allow list. */
 bool matrix_client_allowed(const char *allow, const char *inviter);
+/* True if url is plain http:// to a host other than loopback: the password
+ * or token would cross the network unencrypted. */
+bool matrix_client_insecure(const char *url);
 
 /* ---- the client's parts: one file per concept, sharing struct matrix_client ---- */
 
@@ -268,6 +271,12 @@ struct matrix_req *matrix_req_start(struct matrix_client *c, const char *method,
                                     const char *json, matrix_req_done_fn *done, long timeout_ms, size_t max);
 /* Cancels and frees everything in flight (no callbacks). */
 void matrix_req_cancel_all(struct matrix_client *c);
+/* Longest wait a server may ask for: a hostile one must not park the account
+ * for ever, nor make now + wait overflow. */
+#define MATRIX_RETRY_MAX_MS 300000
+/* The wait a 429 asks for: retry_after_ms from body, else Retry-After (after
+ * seconds, -1: none), at most MATRIX_RETRY_MAX_MS; -1 if neither is given. */
+int64_t matrix_req_wait_ms(json_t *body, curl_off_t after);
 
 /* login.c: the chain login -> whoami -> filter -> sync, and its retries */
 void matrix_login_start(struct matrix_client *c);

@@ -47,6 +47,18 @@ req_free(struct matrix_req *r)
 	free(r);
 }
 
+int64_t
+matrix_req_wait_ms(json_t *body, curl_off_t after)
+{
+	json_t *ms = json_object_get(body, "retry_after_ms");
+
+	if (json_is_integer(ms) && json_integer_value(ms) >= 0)
+		return json_integer_value(ms) < MATRIX_RETRY_MAX_MS ? (int64_t)json_integer_value(ms) : MATRIX_RETRY_MAX_MS;
+	if (after >= 0)
+		return after < MATRIX_RETRY_MAX_MS / 1000 ? (int64_t)after * 1000 : MATRIX_RETRY_MAX_MS;
+	return -1;
+}
+
 static void
 on_done(struct http *h, CURL *easy, CURLcode rc, void *data)
 {
@@ -63,12 +75,9 @@ on_done(struct http *h, CURL *easy, CURLcode rc, void *data)
 		if (r->in != NULL)
 			body = json_loadb(r->in, r->nin, 0, NULL);
 		if (status == 429) {
-			json_t *ms = json_object_get(body, "retry_after_ms");
-
-			if (json_is_integer(ms) && json_integer_value(ms) >= 0)
-				r->retry_ms = json_integer_value(ms);
-			else if (curl_easy_getinfo(easy, CURLINFO_RETRY_AFTER, &after) == CURLE_OK && after >= 0)
-				r->retry_ms = (int64_t)after * 1000;
+			if (curl_easy_getinfo(easy, CURLINFO_RETRY_AFTER, &after) != CURLE_OK)
+				after = -1;
+			r->retry_ms = matrix_req_wait_ms(body, after);
 		}
 		r->errcode = json_string_value(json_object_get(body, "errcode"));
 	} else if (r->too_big) {
