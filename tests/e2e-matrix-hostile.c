@@ -205,6 +205,12 @@ bot_joined(struct host *h, const void *room)
 	return membership_is(h, room, "join");
 }
 
+static bool
+bot_left(struct host *h, const void *room)
+{
+	return membership_is(h, room, "leave");
+}
+
 struct says { const char *room, *text; };
 
 static bool
@@ -222,6 +228,18 @@ wait_said(struct host *h, const char *room, const char *text, int ms)
 	struct says s = { room, text };
 
 	return run_until(h, bot_said, &s, ms);
+}
+
+/* The bot's direct room with user from its m.direct, "" if none. */
+static void
+direct_of(struct host *h, const char *user, char *out, size_t len)
+{
+	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/rooms", NULL, NULL, NULL);
+	json_t *d = json_object_get(json_object_get(json_object_get(j, "account"), "@bot:hs m.direct"), user);
+	const char *r = json_string_value(json_array_get(d, (size_t)json_array_size(d) - 1));
+
+	snprintf(out, len, "%s", r != NULL ? r : "");
+	json_decref(j);
 }
 
 static void
@@ -340,6 +358,101 @@ test_oversized_invites_are_skipped(void **state)
 	assert_false(bot_joined(h, room));
 }
 
+/* ---------------------------------------------------------------- invites and direct rooms */
+
+static bool
+has_direct(struct host *h, const void *user)
+{
+	char room[256];
+
+	direct_of(h, user, room, sizeof room);
+	return room[0] != '\0';
+}
+
+/* The hand of user (asked for in game) reaches a room with only user and the
+ * bot in it, and none of the rooms in not[]; its id goes to dm. */
+static void
+hand_goes_to_own_room(struct host *h, const char *token, const char *user, const char *game, char *dm, size_t len,
+                      const char *const *not, int nnot)
+{
+	char members[512], want[300];
+
+	say(h, token, game, "!hand");
+	assert_true(run_until(h, has_direct, user, 10000));
+	direct_of(h, user, dm, len);
+	assert_true(wait_said(h, dm, HAND, 10000));
+	fakemx_members(&h->fake, dm, members, sizeof members);
+	snprintf(want, sizeof want, "@bot:hs %s", user);
+	assert_string_equal(members, want);
+	for (int i = 0; i < nnot; i++) {
+		assert_string_not_equal(dm, not[i]);
+		assert_int_equal(fakemx_bot_says(&h->fake, not[i], HAND), 0);
+	}
+	assert_int_equal(fakemx_bot_says(&h->fake, game, HAND), 0);
+}
+
+/* eve's server says, in the invite's unsigned stripped state, that ann
+ * invited the bot to a direct chat: the invite event itself says eve. */
+static void
+test_forged_invite_state_refused(void **state)
+{
+	struct host *h = *state;
+	char ann[128], eve[128], game[256], trap[256], dm[256], body[700];
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->fake, "eve", "x", eve, sizeof eve);
+	assert_int_equal(fakemx_room(&h->fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
+	assert_int_equal(fakemx_room(&h->fake, eve, "{}", trap, sizeof trap), 0);
+	snprintf(body, sizeof body, "{\"room\":\"%s\",\"user\":\"@bot:hs\",\"events\":[{\"type\":\"m.room.member\","
+	         "\"state_key\":\"@bot:hs\",\"sender\":\"@ann:hs\",\"content\":{\"membership\":\"invite\","
+	         "\"is_direct\":true}}]}", trap);
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/invite_state", NULL, body, NULL));
+	assert_int_equal(fakemx_room_post(&h->fake, eve, trap, "invite", "{\"user_id\":\"@bot:hs\"}"), 200);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, game, 10000));
+	assert_true(run_until(h, bot_left, trap, 10000));
+	assert_true(logged(h, "forged"));
+	hand_goes_to_own_room(h, ann, "@ann:hs", game, dm, sizeof dm, (const char *const[]){ trap }, 1);
+}
+
+/* ann's direct chat with the bot has eve in it too: no place for ann's hand;
+ * and a direct room someone else joins later is dropped. */
+static void
+test_shared_direct_room_is_not_used(void **state)
+{
+	struct host *h = *state;
+	char ann[128], eve[128], game[256], shared[256], dm[256], dm2[256];
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->fake, "eve", "x", eve, sizeof eve);
+	assert_int_equal(fakemx_room(&h->fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
+	assert_int_equal(fakemx_room(&h->fake, ann, "{\"is_direct\":true,\"invite\":[\"@bot:hs\",\"@eve:hs\"]}",
+	                             shared, sizeof shared), 0);
+	assert_int_equal(fakemx_room_post(&h->fake, eve, shared, "join", NULL), 200);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, game, 10000));
+	assert_true(run_until(h, bot_joined, shared, 10000));
+	hand_goes_to_own_room(h, ann, "@ann:hs", game, dm, sizeof dm, (const char *const[]){ shared }, 1);
+	assert_true(logged(h, "no direct room with @ann:hs alone"));
+
+	/* ann lets eve into the hand room: the next hand goes elsewhere */
+	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "join", NULL), 200);
+	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "invite", "{\"user_id\":\"@eve:hs\"}"), 200);
+	assert_int_equal(fakemx_room_post(&h->fake, eve, dm, "join", NULL), 200);
+	assert_true(run_until(h, has_log, "their hands go to another room from now on", 10000));
+	say(h, ann, game, "!hand");
+	assert_true(run_until(h, has_direct, "@ann:hs", 10000));
+	for (int i = 0; i < 100; i++) {
+		direct_of(h, "@ann:hs", dm2, sizeof dm2);
+		if (strcmp(dm2, dm) != 0)
+			break;
+		run_for(h, 100);
+	}
+	assert_string_not_equal(dm2, dm);
+	assert_true(wait_said(h, dm2, HAND, 10000));
+	assert_int_equal(fakemx_bot_says(&h->fake, dm, HAND), 1);
+}
+
 /* ---------------------------------------------------------------- what a server says */
 
 static long
@@ -394,6 +507,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_oversized_sync_does_not_deafen, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sync_over_the_limit_asks_for_less, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_oversized_invites_are_skipped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_forged_invite_state_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shared_direct_room_is_not_used, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_waits_are_clamped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plain_http_is_warned, setup, teardown),
 	};

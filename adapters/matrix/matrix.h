@@ -41,7 +41,8 @@ enum matrix_item_kind {
 	MX_IT_LEAVE,       /* room, user, event_id: someone else left */
 	MX_IT_RENAME,      /* room, user, text: new display name, event_id */
 	MX_IT_NAME,        /* room, user, name: a display name learnt from room state */
-	MX_IT_INVITE,      /* room, user: who invited us, direct: is_direct invite */
+	MX_IT_INVITE,      /* room, user: who invited us, direct: is_direct invite,
+	                    * forged: the stripped state disagrees with the invite event */
 	MX_IT_REMOVED,     /* room: we left, were kicked or banned */
 	MX_IT_ENCRYPTED,   /* room: has m.room.encryption */
 	MX_IT_DIRECT       /* user, room: from the m.direct account data */
@@ -51,7 +52,7 @@ struct matrix_item {
 	enum matrix_item_kind kind;
 	char *room, *user, *name, *text, *event_id;
 	int64_t ts;
-	bool notice, direct;
+	bool notice, direct, forged;
 };
 
 struct matrix_sync {
@@ -259,6 +260,8 @@ struct matrix_req {
 	matrix_req_done_fn *done;
 	struct matrix_out *msg;         /* a send */
 	char *arg;                      /* a room or user, per request */
+	char *user;                     /* a join: who invited us; a members check: whose direct room */
+	bool direct;                    /* a join: the invite said is_direct */
 	int64_t retry_ms;               /* from a 429: retry_after_ms or Retry-After */
 	const char *errcode;            /* the Matrix errcode; with status 0, why there was no answer */
 	struct matrix_req *next;

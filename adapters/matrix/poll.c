@@ -150,9 +150,18 @@ emit_item(struct matrix_client *c, const struct matrix_item *it)
 	default:
 		return;
 	}
-	/* joins and leaves of a direct room are not the game's business */
-	if (direct && ev.type != BOT_EV_MESSAGE)
+	/* joins and leaves of a direct room are not the game's business; but
+	 * once someone else is in it, it is no place for its player's hands */
+	if (direct && ev.type != BOT_EV_MESSAGE) {
+		const char *du = matrix_direct_user(c, it->room);
+
+		if (ev.type == BOT_EV_JOIN && du != NULL && strcmp(du, it->user) != 0) {
+			matrix_client_log(c, LOG_LVL_NOTICE, "%s joined %s, the direct room of %s: their hands go to "
+			                  "another room from now on", it->user, it->room, du);
+			matrix_direct_forget(c, it->room);
+		}
 		return;
+	}
 	ev.user_name = matrix_names_of(c, it->room, it->user, nb, sizeof nb);
 	/* recorded before the bot acts: a crash in between loses a command
 	 * rather than replaying it */

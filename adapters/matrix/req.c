@@ -44,6 +44,7 @@ req_free(struct matrix_req *r)
 	curl_slist_free_all(r->hdrs);
 	free(r->in);
 	free(r->arg);
+	free(r->user);
 	free(r);
 }
 
