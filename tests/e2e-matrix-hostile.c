@@ -453,6 +453,92 @@ test_shared_direct_room_is_not_used(void **state)
 	assert_int_equal(fakemx_bot_says(&h->fake, dm, HAND), 1);
 }
 
+/* ---------------------------------------------------------------- invite storms */
+
+/* Nothing in allow: the people of the bot's own homeserver, not the federation. */
+static void
+test_default_allow_is_own_server(void **state)
+{
+	struct host *h = *state;
+	char ann[128], mal[128], game[256], far[256];
+	json_t *j;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	j = fakemx_call(&h->fake, "POST", "/_fake/user", NULL, "{\"user\":\"mallory\",\"server\":\"evil.example\"}", NULL);
+	snprintf(mal, sizeof mal, "%s", json_string_value(json_object_get(j, "access_token")));
+	json_decref(j);
+	assert_int_equal(fakemx_room(&h->fake, mal, "{\"invite\":[\"@bot:hs\"]}", far, sizeof far), 0);
+	assert_int_equal(fakemx_room(&h->fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, game, 10000));
+	assert_true(run_until(h, bot_left, far, 10000));
+	assert_true(logged(h, "declining the invite to"));
+}
+
+struct in_or_out { char (*rooms)[256]; int n; };
+
+static bool
+all_answered(struct host *h, const void *arg)
+{
+	const struct in_or_out *io = arg;
+
+	for (int i = 0; i < io->n; i++)
+		if (!bot_joined(h, io->rooms[i]) && !bot_left(h, io->rooms[i]))
+			return false;
+	return true;
+}
+
+static int
+count_joined(struct host *h, char (*rooms)[256], int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += bot_joined(h, rooms[i]);
+	return k;
+}
+
+/* max_rooms and the encrypted-room list hold, and are said in the log; the
+ * count survives a restart (from /joined_rooms). */
+static void
+test_invite_storm_is_capped(void **state)
+{
+	struct host *h = *state;
+	char ann[128], eve[128], e1[256], e2[256], storm[6][256], line[400];
+	static const char enc[] = "{\"invite\":[\"@bot:hs\"],\"initial_state\":[{\"type\":\"m.room.encryption\","
+	                          "\"state_key\":\"\",\"content\":{\"algorithm\":\"m.megolm.v1.aes-sha2\"}}]}";
+	struct in_or_out io = { storm, 5 };
+
+	h->cfg.max_rooms = 4;
+	h->cfg.max_encrypted = 1;
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->fake, "eve", "x", eve, sizeof eve);
+	assert_int_equal(fakemx_room(&h->fake, ann, enc, e1, sizeof e1), 0);
+	client_up(h);
+	assert_true(wait_said(h, e1, "encrypted", 10000));
+	/* a second encrypted room is one too many to remember: left */
+	assert_int_equal(fakemx_room(&h->fake, ann, enc, e2, sizeof e2), 0);
+	assert_true(run_until(h, bot_left, e2, 10000));
+	snprintf(line, sizeof line, "no longer in %s", e2);
+	assert_true(run_until(h, has_log, line, 10000));
+	assert_true(logged(h, "encrypted rooms are remembered already: leaving it"));
+	assert_int_equal(fakemx_bot_says(&h->fake, e2, ""), 0);
+
+	/* in one room: three more of the storm are taken, two declined */
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(fakemx_room(&h->fake, eve, "{\"invite\":[\"@bot:hs\"]}", storm[i], sizeof storm[i]), 0);
+	assert_true(run_until(h, all_answered, &io, 20000));
+	assert_int_equal(count_joined(h, storm, 5), 3);
+	assert_true(logged(h, "(max_rooms = 4): declining every invite"));
+
+	/* after a restart the server's list says four rooms: still full */
+	client_down(h);
+	assert_int_equal(fakemx_room(&h->fake, eve, "{\"invite\":[\"@bot:hs\"]}", storm[5], sizeof storm[5]), 0);
+	client_up(h);
+	assert_true(run_until(h, bot_left, storm[5], 10000));
+	assert_int_equal(count_joined(h, storm, 6), 3);
+}
+
 /* ---------------------------------------------------------------- what a server says */
 
 static long
@@ -509,6 +595,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_oversized_invites_are_skipped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_forged_invite_state_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shared_direct_room_is_not_used, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_default_allow_is_own_server, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_invite_storm_is_capped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_waits_are_clamped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plain_http_is_warned, setup, teardown),
 	};

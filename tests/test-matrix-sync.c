@@ -145,7 +145,10 @@ test_wrong_shapes_are_ignored(void **state)
 
 	(void)state;
 	assert_int_equal(matrix_sync_parse(j, strlen(j), SELF, false, &s, &why), 0);
-	assert_int_equal(s.nitems, 0);
+	/* only that we are in !r:hs: none of its events has a usable shape */
+	assert_int_equal(s.nitems, 1);
+	assert_int_equal(s.items[0].kind, MX_IT_JOINED);
+	assert_string_equal(s.items[0].room, "!r:hs");
 	matrix_sync_free(&s);
 }
 
@@ -224,11 +227,16 @@ static void
 test_allow_list(void **state)
 {
 	(void)state;
-	assert_true(matrix_client_allowed("", "@x:evil"));
-	assert_true(matrix_client_allowed("@ann:hs, friends.org", "@ann:hs"));
-	assert_true(matrix_client_allowed("@ann:hs friends.org", "@bob:friends.org"));
-	assert_false(matrix_client_allowed("@ann:hs friends.org", "@bob:hs"));
-	assert_false(matrix_client_allowed("friends.org", "@friends.org:evil"));
+	/* nothing listed: our own homeserver only, not the whole federation */
+	assert_false(matrix_client_allowed("", SELF, "@x:evil"));
+	assert_true(matrix_client_allowed("", SELF, "@x:hs"));
+	assert_false(matrix_client_allowed("", SELF, "@x:hs.evil"));
+	assert_false(matrix_client_allowed("", "", "@x:hs"));
+	assert_true(matrix_client_allowed("*", SELF, "@x:evil"));
+	assert_true(matrix_client_allowed("@ann:hs, friends.org", SELF, "@ann:hs"));
+	assert_true(matrix_client_allowed("@ann:hs friends.org", SELF, "@bob:friends.org"));
+	assert_false(matrix_client_allowed("@ann:hs friends.org", SELF, "@bob:hs"));
+	assert_false(matrix_client_allowed("friends.org", SELF, "@friends.org:evil"));
 }
 
 int

@@ -40,10 +40,10 @@ matrix_client_del(struct matrix_client *c, const char *key)
 }
 
 bool
-matrix_client_allowed(const char *allow, const char *inviter)
+matrix_client_allowed(const char *allow, const char *self, const char *inviter)
 {
 	char buf[1024], *tok, *save = NULL;
-	const char *server = strchr(inviter, ':');
+	const char *server = strchr(inviter, ':'), *ours = self != NULL ? strchr(self, ':') : NULL;
 	bool any = false;
 
 	snprintf(buf, sizeof buf, "%s", allow != NULL ? allow : "");
@@ -54,7 +54,8 @@ matrix_client_allowed(const char *allow, const char *inviter)
 		if (tok[0] != '@' && server != NULL && strcmp(tok, server + 1) == 0)
 			return true;
 	}
-	return !any;
+	/* nothing listed: the people of our own homeserver, not the whole federation */
+	return !any && server != NULL && ours != NULL && strcmp(server, ours) == 0;
 }
 
 bool
@@ -93,6 +94,10 @@ matrix_client_new(const struct matrix_config *cfg, const struct matrix_host *hos
 	snprintf(c->token, sizeof c->token, "%s", cfg->token);
 	if (c->cfg.sync_timeout_ms <= 0)
 		c->cfg.sync_timeout_ms = 30000;
+	if (c->cfg.max_rooms <= 0)
+		c->cfg.max_rooms = MATRIX_MAX_ROOMS;
+	if (c->cfg.max_encrypted == 0)
+		c->cfg.max_encrypted = MATRIX_MAX_ENCRYPTED;
 	if ((c->out = matrix_outbox_new(&c->host.store)) == NULL) {
 		free(c);
 		return NULL;
@@ -184,6 +189,7 @@ matrix_client_free(struct matrix_client *c)
 	matrix_direct_free(c);
 	matrix_strlist_free(c->joined_enc, c->nenc);
 	matrix_strlist_free(c->joining, c->njoining);
+	matrix_strlist_free(c->joined, c->njoined);
 	memset(c->token, 0, sizeof c->token);
 	memset(c->cfg.password, 0, sizeof c->cfg.password);
 	memset(c->cfg.token, 0, sizeof c->cfg.token);

@@ -29,6 +29,9 @@ on_retry_timer(struct loop *l, long long id, void *data)
 	case MX_PH_FILTER:
 		filter_start(c);
 		break;
+	case MX_PH_ROOMS:
+		matrix_rooms_list(c, true);
+		break;
 	case MX_PH_SYNC:
 		matrix_poll_start(c);
 		break;
@@ -74,7 +77,7 @@ on_filter(struct matrix_client *c, struct matrix_req *r, long status, json_t *bo
 	} else
 		snprintf(c->filter, sizeof c->filter, "%s", id);
 	(void)r;
-	matrix_poll_start(c);
+	matrix_rooms_list(c, true);
 }
 
 static void

@@ -45,7 +45,8 @@ enum matrix_item_kind {
 	                    * forged: the stripped state disagrees with the invite event */
 	MX_IT_REMOVED,     /* room: we left, were kicked or banned */
 	MX_IT_ENCRYPTED,   /* room: has m.room.encryption */
-	MX_IT_DIRECT       /* user, room: from the m.direct account data */
+	MX_IT_DIRECT,      /* user, room: from the m.direct account data */
+	MX_IT_JOINED       /* room: a room we are in (each room of rooms.join) */
 };
 
 struct matrix_item {
@@ -154,10 +155,16 @@ struct matrix_config {
 	char password[512];        /* from password_file */
 	char token[1024];          /* from token_file */
 	char ca_file[512];
-	char allow[1024];          /* space or comma separated: @user:server, server */
+	char allow[1024];          /* space or comma separated: @user:server, server, *; empty: our server */
 	bool auto_join;
 	long sync_timeout_ms;
+	long max_rooms;            /* no invite is taken while in this many rooms (0: MATRIX_MAX_ROOMS) */
+	size_t max_encrypted;      /* encrypted rooms remembered (0: MATRIX_MAX_ENCRYPTED) */
 };
+
+/* An invite storm must not grow the account without bound. */
+#define MATRIX_MAX_ROOMS     200   /* the default of max_rooms */
+#define MATRIX_MAX_ENCRYPTED 256   /* beyond it an encrypted room is left, not remembered */
 
 struct matrix_client;
 
@@ -168,8 +175,9 @@ int  matrix_client_send(struct matrix_client *c, const struct adapter_msg *m);
 size_t matrix_client_pending(struct matrix_client *c, const char *room);
 void matrix_client_stop(struct matrix_client *c);
 void matrix_client_free(struct matrix_client *c);
-/* True if inviter (a user id) may invite us, per the allow list. */
-bool matrix_client_allowed(const char *allow, const char *inviter);
+/* True if inviter (a user id) may invite us, per the allow list; an empty
+ * list allows the users of our own homeserver (self: our user id). */
+bool matrix_client_allowed(const char *allow, const char *self, const char *inviter);
 /* True if url is plain http:// to a host other than loopback: the password
  * or token would cross the network unencrypted. */
 bool matrix_client_insecure(const char *url);
@@ -180,9 +188,10 @@ bool matrix_client_insecure(const char *url);
 #define MATRIX_SEEN_MEM     1024   /* event ids remembered in memory */
 #define MATRIX_NAMES        1024   /* (room, user) display names remembered */
 #define MATRIX_MAX_BODY     (64u << 10)
+#define MATRIX_ROOMS_MAX_BODY (4u << 20)  /* /joined_rooms: max_rooms of 255-byte ids, with room to spare */
 #define MATRIX_REQ_TIMEOUT  60000L
 
-enum matrix_phase { MX_PH_IDLE, MX_PH_LOGIN, MX_PH_WHOAMI, MX_PH_FILTER, MX_PH_SYNC, MX_PH_STOPPED };
+enum matrix_phase { MX_PH_IDLE, MX_PH_LOGIN, MX_PH_WHOAMI, MX_PH_FILTER, MX_PH_ROOMS, MX_PH_SYNC, MX_PH_STOPPED };
 
 struct matrix_name { char *room, *user, *name; };  /* room NULL: not tied to a room */
 struct matrix_direct { char *user, *room; };
@@ -225,6 +234,9 @@ struct matrix_client {
 	size_t nenc;
 	char **joining;                 /* rooms with a join in flight */
 	size_t njoining;
+	char **joined;                  /* rooms we are in: /joined_rooms, then the sync */
+	size_t njoined;
+	bool said_full;                 /* max_rooms refused an invite since the last join */
 
 	/* m.direct is read, merged and written back, one round at a time */
 	bool mdirect_busy, mdirect_again;
@@ -312,8 +324,12 @@ void matrix_direct_publish(struct matrix_client *c);
 void matrix_direct_stop(struct matrix_client *c);
 void matrix_direct_free(struct matrix_client *c);
 
-/* rooms.c: invites, joins, being removed, encrypted rooms */
+/* rooms.c: invites, joins, being removed, encrypted rooms, the rooms we are in */
 void matrix_rooms_invited(struct matrix_client *c, const struct matrix_item *it);
+void matrix_rooms_joined(struct matrix_client *c, const char *room);
+/* Lists the rooms the account is in (GET /joined_rooms): rooms no longer in
+ * it count as left. chain: a step of the login chain, the sync follows. */
+void matrix_rooms_list(struct matrix_client *c, bool chain);
 void matrix_rooms_removed(struct matrix_client *c, const struct matrix_item *it);
 void matrix_rooms_encrypted(struct matrix_client *c, const struct matrix_item *it);
 bool matrix_rooms_is_encrypted(struct matrix_client *c, const char *room);

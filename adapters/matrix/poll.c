@@ -197,6 +197,9 @@ handle_sync(struct matrix_client *c, const struct matrix_sync *s)
 		case MX_IT_ENCRYPTED:
 			matrix_rooms_encrypted(c, it);
 			break;
+		case MX_IT_JOINED:
+			matrix_rooms_joined(c, it->room);
+			break;
 		default:
 			emit_item(c, it);
 			break;
@@ -258,6 +261,9 @@ on_sync(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 	if (c->sync_level > 0) {
 		matrix_client_log(c, LOG_LVL_NOTICE, "caught up with %s; the next sync asks for %s again",
 		                  levels[c->sync_level].what, levels[0].what);
+		/* rooms left in the skipped batch are learnt from the server's list */
+		if ((size_t)c->sync_level + 1 == NLEVELS)
+			matrix_rooms_list(c, false);
 		c->sync_level = 0;
 	}
 	if (!c->up || c->said_down) {

@@ -1,4 +1,4 @@
-/* rooms.c: the rooms the account is in: invites (allow list), joins, being removed, and encrypted rooms it will not play in. */
+/* rooms.c: the rooms the account is in: invites (allow list, max_rooms), joins, being removed, and encrypted rooms it will not play in. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,12 +63,14 @@ static void
 on_join(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
 {
 	(void)body;
-	matrix_strlist_del(c->joining, &c->njoining, r->arg);
 	if (status != 200) {
+		matrix_strlist_del(c->joining, &c->njoining, r->arg);
 		matrix_client_log(c, LOG_LVL_WARNING, "cannot join %s (HTTP %ld%s%s)", r->arg, status,
 		                  r->errcode != NULL ? ", " : "", r->errcode != NULL ? r->errcode : "");
 		return;
 	}
+	/* it stays in joining until the sync shows it (the sync may also
+	 * have shown it already, or shown us leaving it again) */
 	matrix_client_log(c, LOG_LVL_INFO, "joined %s", r->arg);
 	/* a player who opens a direct chat with us gets their hands there */
 	if (r->direct && r->user != NULL)
@@ -103,7 +105,9 @@ matrix_rooms_invited(struct matrix_client *c, const struct matrix_item *it)
 
 	if (matrix_strlist_has(c->joining, c->njoining, it->room))
 		return;
-	if (!c->cfg.auto_join || !matrix_client_allowed(c->cfg.allow, it->user)) {
+	if (matrix_strlist_has(c->joining, c->njoining, it->room) || matrix_strlist_has(c->joined, c->njoined, it->room))
+		return;
+	if (!c->cfg.auto_join || !matrix_client_allowed(c->cfg.allow, c->self, it->user)) {
 		matrix_client_log(c, LOG_LVL_NOTICE, "declining the invite to %s from %s", it->room, it->user);
 		room_post(c, it->room, "leave", on_leave);
 		return;
@@ -114,6 +118,18 @@ matrix_rooms_invited(struct matrix_client *c, const struct matrix_item *it)
 		room_post(c, it->room, "leave", on_leave);
 		return;
 	}
+	/* rooms the bot opens for hands count too, but are never refused */
+	if (c->njoined + c->njoining >= (size_t)c->cfg.max_rooms) {
+		if (!c->said_full)
+			matrix_client_log(c, LOG_LVL_WARNING, "in %zu rooms already (max_rooms = %ld): declining every "
+			                  "invite until the bot is in fewer", c->njoined + c->njoining, c->cfg.max_rooms);
+		c->said_full = true;
+		matrix_client_log(c, LOG_LVL_INFO, "declining the invite to %s from %s: max_rooms reached", it->room,
+		                  it->user);
+		room_post(c, it->room, "leave", on_leave);
+		return;
+	}
+	c->said_full = false;
 	matrix_client_log(c, LOG_LVL_INFO, "invited to %s by %s%s: joining", it->room, it->user,
 	                  it->direct ? " for a direct chat" : "");
 	if ((r = room_post(c, it->room, "join", on_join)) == NULL)
@@ -132,6 +148,8 @@ matrix_rooms_removed(struct matrix_client *c, const struct matrix_item *it)
 	char nb[MATRIX_MAX_NAME + 1];
 
 	matrix_client_log(c, LOG_LVL_NOTICE, "no longer in %s", it->room);
+	matrix_strlist_del(c->joined, &c->njoined, it->room);
+	matrix_strlist_del(c->joining, &c->njoining, it->room);
 	if (du != NULL)
 		matrix_direct_forget(c, it->room);
 	else {
@@ -152,6 +170,13 @@ matrix_rooms_encrypted(struct matrix_client *c, const struct matrix_item *it)
 
 	if (matrix_strlist_has(c->joined_enc, c->nenc, it->room))
 		return;
+	/* the list is kept (and searched for each event): past its cap, leave */
+	if (c->nenc >= c->cfg.max_encrypted) {
+		matrix_client_log(c, LOG_LVL_WARNING, "%s is encrypted, and %zu encrypted rooms are remembered "
+		                  "already: leaving it", it->room, c->nenc);
+		room_post(c, it->room, "leave", on_leave);
+		return;
+	}
 	matrix_strlist_add(&c->joined_enc, &c->nenc, it->room);
 	snprintf(key, sizeof key, "enc/%s", it->room);
 	matrix_client_set(c, key, "1");
@@ -181,4 +206,105 @@ void
 matrix_rooms_restore(struct matrix_client *c)
 {
 	c->host.store.each(c->host.store.ctx, "enc/", restore_one, c);
+}
+
+void
+matrix_rooms_joined(struct matrix_client *c, const char *room)
+{
+	matrix_strlist_del(c->joining, &c->njoining, room);
+	matrix_strlist_add(&c->joined, &c->njoined, room);
+}
+
+/* Forgets an encrypted room we are no longer in. */
+static void
+enc_forget(struct matrix_client *c, const char *room)
+{
+	char key[MATRIX_MAX_ID + 8];
+
+	snprintf(key, sizeof key, "enc/%s", room);
+	matrix_client_del(c, key);
+	matrix_strlist_del(c->joined_enc, &c->nenc, room);
+}
+
+/* The server's list of our rooms, against ours: rooms in before (ours when
+ * the list was asked for) and no longer in it were left meanwhile. */
+static void
+list_apply(struct matrix_client *c, long status, json_t *body, const char *before)
+{
+	json_t *list = json_object_get(body, "joined_rooms"), *v;
+	char **now = NULL, **gone = NULL, *copy, *tok, *save = NULL;
+	size_t nnow = 0, ngone = 0, i;
+
+	if (status != 200 || !json_is_array(list)) {
+		matrix_client_log(c, LOG_LVL_WARNING, "cannot list the rooms the account is in (HTTP %ld): counting "
+		                  "them from the sync alone", status);
+		return;
+	}
+	json_array_foreach(list, i, v)
+		if (matrix_text_id_ok(json_string_value(v), '!'))
+			matrix_strlist_add(&now, &nnow, json_string_value(v));
+	if (before != NULL && (copy = strdup(before)) != NULL) {
+		for (tok = strtok_r(copy, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save))
+			if (!matrix_strlist_has(now, nnow, tok) && matrix_strlist_has(c->joined, c->njoined, tok))
+				matrix_strlist_add(&gone, &ngone, tok);
+		free(copy);
+	}
+	for (i = 0; i < ngone; i++) {
+		struct matrix_item it = { .kind = MX_IT_REMOVED, .room = gone[i] };
+
+		matrix_rooms_removed(c, &it);
+	}
+	for (i = 0; i < nnow; i++)
+		matrix_rooms_joined(c, now[i]);
+	/* encrypted rooms remembered from an earlier run that we have left */
+	for (i = c->nenc; i-- > 0;)
+		if (!matrix_strlist_has(c->joined, c->njoined, c->joined_enc[i]))
+			enc_forget(c, c->joined_enc[i]);
+	matrix_client_log(c, LOG_LVL_INFO, "in %zu rooms (max_rooms = %ld)", c->njoined, c->cfg.max_rooms);
+	matrix_strlist_free(now, nnow);
+	matrix_strlist_free(gone, ngone);
+}
+
+static void
+on_list_chain(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
+{
+	c->sync_req = NULL;
+	list_apply(c, status, body, r->arg);
+	matrix_poll_start(c);
+}
+
+static void
+on_list(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
+{
+	list_apply(c, status, body, r->arg);
+}
+
+void
+matrix_rooms_list(struct matrix_client *c, bool chain)
+{
+	struct matrix_req *r;
+	size_t len = 1, o = 0;
+	char *before;
+
+	/* our rooms as they are now: only these may turn out to be gone */
+	for (size_t i = 0; i < c->njoined; i++)
+		len += strlen(c->joined[i]) + 1;
+	if ((before = malloc(len)) == NULL)
+		return;
+	before[0] = '\0';
+	for (size_t i = 0; i < c->njoined; i++)
+		o += (size_t)snprintf(before + o, len - o, "%s%s", o > 0 ? " " : "", c->joined[i]);
+	if (chain)
+		c->phase = MX_PH_ROOMS;
+	r = matrix_req_start(c, "GET", MATRIX_API "/joined_rooms", NULL, chain ? on_list_chain : on_list,
+	                     MATRIX_REQ_TIMEOUT, MATRIX_ROOMS_MAX_BODY);
+	if (r == NULL) {
+		free(before);
+		if (chain)
+			matrix_poll_start(c);
+		return;
+	}
+	r->arg = before;
+	if (chain)
+		c->sync_req = r;
 }

@@ -340,8 +340,10 @@ matrix_sync_parse(const char *json, size_t len, const char *self, bool initial,
 	account_data(&c, root);
 	rooms = json_object_get(root, "rooms");
 	json_object_foreach(json_object_get(rooms, "join"), room, r)
-		if (matrix_text_id_ok(room, '!'))
+		if (matrix_text_id_ok(room, '!')) {
+			add(&c, MX_IT_JOINED, room, NULL, NULL);
 			joined_room(&c, room, r);
+		}
 	json_object_foreach(json_object_get(rooms, "invite"), room, r)
 		if (matrix_text_id_ok(room, '!'))
 			invited_room(&c, room, r);
