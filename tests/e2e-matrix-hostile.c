@@ -539,6 +539,30 @@ test_invite_storm_is_capped(void **state)
 	assert_int_equal(count_joined(h, storm, 6), 3);
 }
 
+/* Forty invites at once, each join answered slowly: the client keeps at most
+ * MATRIX_REQS_MAX requests in flight (and the sync), not one per room. */
+static void
+test_requests_in_flight_are_capped(void **state)
+{
+	struct host *h = *state;
+	char eve[128], room[40][256];
+	struct in_or_out io = { room, 40 };
+	json_t *j;
+	long most;
+
+	fakemx_user(&h->fake, "eve", "x", eve, sizeof eve);
+	for (int i = 0; i < 40; i++)
+		assert_int_equal(fakemx_room(&h->fake, eve, "{\"invite\":[\"@bot:hs\"]}", room[i], sizeof room[i]), 0);
+	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"POST\",\"path\":\"/join$\",\"delay_ms\":300,\"count\":40}");
+	client_up(h);
+	assert_true(run_until(h, all_answered, &io, 30000));
+	assert_int_equal(count_joined(h, room, 40), 40);
+	j = fakemx_call(&h->fake, "GET", "/_fake/requests", NULL, NULL, NULL);
+	most = (long)json_integer_value(json_object_get(json_object_get(j, "in_flight_max"), "@bot:hs"));
+	json_decref(j);
+	assert_in_range(most, 1, MATRIX_REQS_MAX + 1);
+}
+
 /* ---------------------------------------------------------------- what a server says */
 
 static long
@@ -597,6 +621,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_shared_direct_room_is_not_used, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_default_allow_is_own_server, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_invite_storm_is_capped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_requests_in_flight_are_capped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_waits_are_clamped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plain_http_is_warned, setup, teardown),
 	};

@@ -88,7 +88,7 @@ filter_start(struct matrix_client *c)
 	c->phase = MX_PH_FILTER;
 	matrix_text_urlenc(c->self, enc, sizeof enc);
 	snprintf(path, sizeof path, MATRIX_API "/user/%s/filter", enc);
-	if ((c->sync_req = matrix_req_start(c, "POST", path, matrix_poll_filter, on_filter, MATRIX_REQ_TIMEOUT,
+	if ((c->sync_req = matrix_req_start_now(c, "POST", path, matrix_poll_filter, on_filter, MATRIX_REQ_TIMEOUT,
 	                                    MATRIX_MAX_BODY)) == NULL)
 		matrix_login_failed(c, "filter", 0, NULL, -1);
 }
@@ -123,7 +123,7 @@ static void
 whoami_start(struct matrix_client *c)
 {
 	c->phase = MX_PH_WHOAMI;
-	if ((c->sync_req = matrix_req_start(c, "GET", MATRIX_API "/account/whoami", NULL, on_whoami,
+	if ((c->sync_req = matrix_req_start_now(c, "GET", MATRIX_API "/account/whoami", NULL, on_whoami,
 	                                    MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) == NULL)
 		matrix_login_failed(c, "whoami", 0, NULL, -1);
 }
@@ -170,7 +170,7 @@ matrix_login_start(struct matrix_client *c)
 		json_object_set_new(j, "device_id", json_string(c->device));
 	text = j != NULL ? json_dumps(j, JSON_COMPACT) : NULL;
 	json_decref(j);
-	if (text == NULL || (c->sync_req = matrix_req_start(c, "POST", MATRIX_API "/login", text, on_login,
+	if (text == NULL || (c->sync_req = matrix_req_start_now(c, "POST", MATRIX_API "/login", text, on_login,
 	                                                    MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) == NULL)
 		matrix_login_failed(c, "login", 0, NULL, -1);
 	if (text != NULL) {

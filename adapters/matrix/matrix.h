@@ -221,6 +221,8 @@ struct matrix_client {
 
 	struct matrix_outbox *out;
 	struct matrix_req *reqs;        /* everything in flight, freed on stop */
+	struct matrix_req *queue, *queue_tail; /* waiting for a place (req.c) */
+	size_t nactive, nqueued;        /* in flight (but the chain and sync), waiting */
 
 	char *seen[MATRIX_SEEN_MEM];
 	size_t seen_at;
@@ -262,7 +264,11 @@ typedef void matrix_req_done_fn(struct matrix_client *c, struct matrix_req *r, l
 
 struct matrix_req {
 	struct matrix_client *c;
-	CURL *easy;
+	CURL *easy;                     /* NULL while it waits in the queue */
+	char *url, *body;               /* until it starts */
+	char method[8];
+	long timeout_ms;
+	bool now;                       /* the login chain or the sync: never waits */
 	struct curl_slist *hdrs;
 	char *in;                       /* the response body */
 	size_t nin;
@@ -279,11 +285,23 @@ struct matrix_req {
 	struct matrix_req *next;
 };
 
-/* Starts a request: path below the homeserver (with its query), an optional
- * JSON body. The response comes to done with its HTTP status (0: no answer,
- * r->errcode says why; r->too_big if it was over max bytes). */
+/* At most MATRIX_REQS_MAX requests are in flight at once (one connection
+ * each, at most) besides the login chain and the sync; more wait in a queue
+ * of at most MATRIX_REQS_QUEUED, in order, so that an invite storm cannot
+ * open a connection per room. */
+#define MATRIX_REQS_MAX    8
+#define MATRIX_REQS_QUEUED 2048
+
+/* Starts (or queues) a request: path below the homeserver (with its query),
+ * an optional JSON body. The response comes to done with its HTTP status (0:
+ * no answer, r->errcode says why; r->too_big if it was over max bytes).
+ * NULL if it cannot be started or queued. */
 struct matrix_req *matrix_req_start(struct matrix_client *c, const char *method, const char *path,
                                     const char *json, matrix_req_done_fn *done, long timeout_ms, size_t max);
+/* The same, never queued: for the login chain and the sync, which everything
+ * else waits for (one at a time). */
+struct matrix_req *matrix_req_start_now(struct matrix_client *c, const char *method, const char *path,
+                                        const char *json, matrix_req_done_fn *done, long timeout_ms, size_t max);
 /* Cancels and frees everything in flight (no callbacks). */
 void matrix_req_cancel_all(struct matrix_client *c);
 /* Longest wait a server may ask for: a hostile one must not park the account

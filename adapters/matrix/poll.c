@@ -299,7 +299,7 @@ matrix_poll_start(struct matrix_client *c)
 		o += (size_t)snprintf(path + o, sizeof path - o, "&filter=%s", fenc);
 	if (c->since != NULL && matrix_text_urlenc(c->since, enc, sizeof enc) == 0 && o < sizeof path)
 		snprintf(path + o, sizeof path - o, "&since=%s", enc);
-	c->sync_req = matrix_req_start(c, "GET", path, NULL, on_sync, timeout + 30000, MATRIX_SYNC_MAX_BYTES);
+	c->sync_req = matrix_req_start_now(c, "GET", path, NULL, on_sync, timeout + 30000, MATRIX_SYNC_MAX_BYTES);
 	if (c->sync_req == NULL)
 		matrix_login_failed(c, "sync", 0, NULL, -1);
 }

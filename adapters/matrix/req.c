@@ -1,10 +1,12 @@
-/* req.c: one HTTP request to the homeserver on the bot's curl multi: auth header, size limit, 429 wait, JSON answer. */
+/* req.c: HTTP requests to the homeserver on the bot's curl multi: auth header, size limit, 429 wait, JSON answer, and a bounded number at once. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "http.h"
 #include "matrix.h"
+
+static void req_pump(struct matrix_client *c);
 
 static size_t
 on_body(char *p, size_t size, size_t n, void *data)
@@ -36,11 +38,24 @@ req_unlink(struct matrix_client *c, struct matrix_req *r)
 		}
 }
 
+/* libcurl has its copy once it is set: ours goes (a login's holds the password). */
+static void
+body_wipe(struct matrix_req *r)
+{
+	if (r->body != NULL) {
+		memset(r->body, 0, strlen(r->body));
+		free(r->body);
+		r->body = NULL;
+	}
+}
+
 static void
 req_free(struct matrix_req *r)
 {
 	if (r->easy != NULL)
 		curl_easy_cleanup(r->easy);
+	body_wipe(r);
+	free(r->url);
 	curl_slist_free_all(r->hdrs);
 	free(r->in);
 	free(r->arg);
@@ -71,6 +86,8 @@ on_done(struct http *h, CURL *easy, CURLcode rc, void *data)
 
 	(void)h;
 	req_unlink(c, r);
+	if (!r->now)
+		c->nactive--;
 	if (rc == CURLE_OK) {
 		curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
 		if (r->in != NULL)
@@ -92,34 +109,23 @@ on_done(struct http *h, CURL *easy, CURLcode rc, void *data)
 	r->done(c, r, status, body);
 	json_decref(body);
 	req_free(r);
+	req_pump(c);
 }
 
-struct matrix_req *
-matrix_req_start(struct matrix_client *c, const char *method, const char *path, const char *json,
-                 matrix_req_done_fn *done, long timeout_ms, size_t max)
+/* Hands r to libcurl: 0, or -1 if it cannot be started. */
+static int
+req_launch(struct matrix_client *c, struct matrix_req *r)
 {
-	struct matrix_req *r = calloc(1, sizeof *r);
-	char *url, auth[1100];
+	char auth[1100];
 
-	if (r == NULL || (r->easy = curl_easy_init()) == NULL ||
-	    asprintf(&url, "%s%s", c->cfg.homeserver, path) < 0) {
-		if (r != NULL && r->easy != NULL)
-			curl_easy_cleanup(r->easy);
-		free(r);
-		return NULL;
-	}
-	r->c = c;
-	r->done = done;
-	r->max = max;
-	r->retry_ms = -1;
-	snprintf(r->what, sizeof r->what, "%s %.*s", method, (int)strcspn(path, "?"), path);
-	/* libcurl keeps its own copy */
-	curl_easy_setopt(r->easy, CURLOPT_URL, url);
-	free(url);
+	if ((r->easy = curl_easy_init()) == NULL)
+		return -1;
+	/* libcurl keeps its own copies of the URL and the body */
+	curl_easy_setopt(r->easy, CURLOPT_URL, r->url);
 	curl_easy_setopt(r->easy, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(r->easy, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(r->easy, CURLOPT_CONNECTTIMEOUT_MS, 20000L);
-	curl_easy_setopt(r->easy, CURLOPT_TIMEOUT_MS, timeout_ms);
+	curl_easy_setopt(r->easy, CURLOPT_TIMEOUT_MS, r->timeout_ms);
 	curl_easy_setopt(r->easy, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(r->easy, CURLOPT_WRITEDATA, r);
 	curl_easy_setopt(r->easy, CURLOPT_USERAGENT, "handfoot");
@@ -127,28 +133,108 @@ matrix_req_start(struct matrix_client *c, const char *method, const char *path, 
 	if (c->cfg.ca_file[0] != '\0')
 		curl_easy_setopt(r->easy, CURLOPT_CAINFO, c->cfg.ca_file);
 	r->hdrs = curl_slist_append(r->hdrs, "Accept: application/json");
+	/* the token of now: a queued request goes with the newest one */
 	if (c->token[0] != '\0') {
 		snprintf(auth, sizeof auth, "Authorization: Bearer %s", c->token);
 		r->hdrs = curl_slist_append(r->hdrs, auth);
 		/* the header holds the token: wipe our copy */
 		memset(auth, 0, sizeof auth);
 	}
-	if (json != NULL) {
+	if (r->body != NULL) {
 		r->hdrs = curl_slist_append(r->hdrs, "Content-Type: application/json");
-		curl_easy_setopt(r->easy, CURLOPT_COPYPOSTFIELDS, json);
+		curl_easy_setopt(r->easy, CURLOPT_COPYPOSTFIELDS, r->body);
 	}
-	if (strcmp(method, "GET") != 0 && strcmp(method, "POST") != 0)
-		curl_easy_setopt(r->easy, CURLOPT_CUSTOMREQUEST, method);
-	else if (strcmp(method, "POST") == 0 && json == NULL)
+	if (strcmp(r->method, "GET") != 0 && strcmp(r->method, "POST") != 0)
+		curl_easy_setopt(r->easy, CURLOPT_CUSTOMREQUEST, r->method);
+	else if (strcmp(r->method, "POST") == 0 && r->body == NULL)
 		curl_easy_setopt(r->easy, CURLOPT_COPYPOSTFIELDS, "{}");
 	curl_easy_setopt(r->easy, CURLOPT_HTTPHEADER, r->hdrs);
-	if (http_add(c->http, r->easy, on_done, r) < 0) {
+	body_wipe(r);
+	if (http_add(c->http, r->easy, on_done, r) < 0)
+		return -1;
+	r->next = c->reqs;
+	c->reqs = r;
+	if (!r->now)
+		c->nactive++;
+	return 0;
+}
+
+/* Starts queued requests while there is room. */
+static void
+req_pump(struct matrix_client *c)
+{
+	while (c->nactive < MATRIX_REQS_MAX && c->queue != NULL) {
+		struct matrix_req *r = c->queue;
+
+		if ((c->queue = r->next) == NULL)
+			c->queue_tail = NULL;
+		c->nqueued--;
+		r->next = NULL;
+		if (req_launch(c, r) < 0) {
+			/* its caller has moved on: it is told as any failure */
+			r->errcode = "cannot start the request";
+			r->done(c, r, 0, NULL);
+			req_free(r);
+		}
+	}
+}
+
+static struct matrix_req *
+req_new(struct matrix_client *c, const char *method, const char *path, const char *json,
+        matrix_req_done_fn *done, long timeout_ms, size_t max, bool now)
+{
+	struct matrix_req *r = calloc(1, sizeof *r);
+
+	if (r == NULL)
+		return NULL;
+	r->c = c;
+	r->done = done;
+	r->max = max;
+	r->retry_ms = -1;
+	r->timeout_ms = timeout_ms;
+	r->now = now;
+	snprintf(r->method, sizeof r->method, "%s", method);
+	snprintf(r->what, sizeof r->what, "%s %.*s", method, (int)strcspn(path, "?"), path);
+	if (asprintf(&r->url, "%s%s", c->cfg.homeserver, path) < 0)
+		r->url = NULL;
+	if (r->url == NULL || (json != NULL && (r->body = strdup(json)) == NULL)) {
 		req_free(r);
 		return NULL;
 	}
-	r->next = c->reqs;
-	c->reqs = r;
+	/* first come, first served: nothing overtakes the queue */
+	if (now || (c->nactive < MATRIX_REQS_MAX && c->queue == NULL)) {
+		if (req_launch(c, r) < 0) {
+			req_free(r);
+			return NULL;
+		}
+		return r;
+	}
+	if (c->nqueued >= MATRIX_REQS_QUEUED) {
+		matrix_client_log(c, LOG_LVL_WARNING, "%zu requests wait already: %s not sent", c->nqueued, r->what);
+		req_free(r);
+		return NULL;
+	}
+	if (c->queue_tail != NULL)
+		c->queue_tail->next = r;
+	else
+		c->queue = r;
+	c->queue_tail = r;
+	c->nqueued++;
 	return r;
+}
+
+struct matrix_req *
+matrix_req_start(struct matrix_client *c, const char *method, const char *path, const char *json,
+                 matrix_req_done_fn *done, long timeout_ms, size_t max)
+{
+	return req_new(c, method, path, json, done, timeout_ms, max, false);
+}
+
+struct matrix_req *
+matrix_req_start_now(struct matrix_client *c, const char *method, const char *path, const char *json,
+                     matrix_req_done_fn *done, long timeout_ms, size_t max)
+{
+	return req_new(c, method, path, json, done, timeout_ms, max, true);
 }
 
 void
@@ -161,5 +247,13 @@ matrix_req_cancel_all(struct matrix_client *c)
 		http_remove(c->http, r->easy);
 		req_free(r);
 	}
+	while (c->queue != NULL) {
+		struct matrix_req *r = c->queue;
+
+		c->queue = r->next;
+		req_free(r);
+	}
+	c->queue_tail = NULL;
+	c->nqueued = c->nactive = 0;
 	c->sync_req = NULL;
 }

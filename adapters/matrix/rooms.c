@@ -296,8 +296,9 @@ matrix_rooms_list(struct matrix_client *c, bool chain)
 		o += (size_t)snprintf(before + o, len - o, "%s%s", o > 0 ? " " : "", c->joined[i]);
 	if (chain)
 		c->phase = MX_PH_ROOMS;
-	r = matrix_req_start(c, "GET", MATRIX_API "/joined_rooms", NULL, chain ? on_list_chain : on_list,
-	                     MATRIX_REQ_TIMEOUT, MATRIX_ROOMS_MAX_BODY);
+	r = (chain ? matrix_req_start_now : matrix_req_start)(c, "GET", MATRIX_API "/joined_rooms", NULL,
+	                                                     chain ? on_list_chain : on_list, MATRIX_REQ_TIMEOUT,
+	                                                     MATRIX_ROOMS_MAX_BODY);
 	if (r == NULL) {
 		free(before);
 		if (chain)
