@@ -610,6 +610,35 @@ test_plain_http_is_warned(void **state)
 	client_down(h);
 }
 
+/* Every line the client logs, debug included, through sends that fail and
+ * are retried: no hand, no password. */
+static void
+test_hands_never_logged(void **state)
+{
+	struct host *h = *state;
+	char ann[128], game[256], dm[256];
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	assert_int_equal(fakemx_room(&h->fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, game, 10000));
+	hand_goes_to_own_room(h, ann, "@ann:hs", game, dm, sizeof dm, NULL, 0);
+	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"PUT\",\"path\":\"/send/\",\"status\":500,\"count\":1}");
+	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"PUT\",\"path\":\"/send/\",\"status\":429,\"retry_after_ms\":100,\"count\":1}");
+	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"PUT\",\"path\":\"/send/\",\"drop\":true,\"count\":1}");
+	say(h, ann, game, "!hand");
+	run_for(h, 3000);
+	assert_int_equal(fakemx_bot_says(&h->fake, dm, HAND), 2);
+	/* refused for good: the drop is logged, the hand is not */
+	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"PUT\",\"path\":\"/send/\",\"status\":400,\"count\":5}");
+	say(h, ann, game, "!hand");
+	assert_true(run_until(h, has_log, "dropped", 10000));
+	assert_non_null(h->log);
+	assert_null(strstr(h->log, HAND));
+	assert_null(strstr(h->log, "7H 7D"));
+	assert_null(strstr(h->log, "botpw"));
+}
+
 int
 main(void)
 {
@@ -624,6 +653,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_requests_in_flight_are_capped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_waits_are_clamped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plain_http_is_warned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hands_never_logged, setup, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);
