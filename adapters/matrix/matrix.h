@@ -221,7 +221,9 @@ struct matrix_client {
 
 	struct matrix_outbox *out;
 	struct matrix_req *reqs;        /* everything in flight, freed on stop */
-	struct matrix_req *queue, *queue_tail; /* waiting for a place (req.c) */
+	struct {
+		struct matrix_req *head, *tail;
+	} waiting[2];                   /* for a place (req.c): [0] first, then [1] (declines) */
 	size_t nactive, nqueued;        /* in flight (but the chain and sync), waiting */
 
 	char *seen[MATRIX_SEEN_MEM];
@@ -302,6 +304,10 @@ struct matrix_req *matrix_req_start(struct matrix_client *c, const char *method,
  * else waits for (one at a time). */
 struct matrix_req *matrix_req_start_now(struct matrix_client *c, const char *method, const char *path,
                                         const char *json, matrix_req_done_fn *done, long timeout_ms, size_t max);
+/* The same, after everything else waiting: declining invites and leaving
+ * rooms must not hold the players' messages back in a storm. */
+struct matrix_req *matrix_req_start_later(struct matrix_client *c, const char *method, const char *path,
+                                          const char *json, matrix_req_done_fn *done, long timeout_ms, size_t max);
 /* Cancels and frees everything in flight (no callbacks). */
 void matrix_req_cancel_all(struct matrix_client *c);
 /* Longest wait a server may ask for: a hostile one must not park the account

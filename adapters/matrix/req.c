@@ -159,17 +159,31 @@ req_launch(struct matrix_client *c, struct matrix_req *r)
 	return 0;
 }
 
-/* Starts queued requests while there is room. */
+/* The next waiting request, the first queue first; NULL if none. */
+static struct matrix_req *
+req_dequeue(struct matrix_client *c)
+{
+	for (size_t q = 0; q < sizeof c->waiting / sizeof *c->waiting; q++) {
+		struct matrix_req *r = c->waiting[q].head;
+
+		if (r == NULL)
+			continue;
+		if ((c->waiting[q].head = r->next) == NULL)
+			c->waiting[q].tail = NULL;
+		c->nqueued--;
+		r->next = NULL;
+		return r;
+	}
+	return NULL;
+}
+
+/* Starts waiting requests while there is room. */
 static void
 req_pump(struct matrix_client *c)
 {
-	while (c->nactive < MATRIX_REQS_MAX && c->queue != NULL) {
-		struct matrix_req *r = c->queue;
+	struct matrix_req *r;
 
-		if ((c->queue = r->next) == NULL)
-			c->queue_tail = NULL;
-		c->nqueued--;
-		r->next = NULL;
+	while (c->nactive < MATRIX_REQS_MAX && (r = req_dequeue(c)) != NULL) {
 		if (req_launch(c, r) < 0) {
 			/* its caller has moved on: it is told as any failure */
 			r->errcode = "cannot start the request";
@@ -179,10 +193,13 @@ req_pump(struct matrix_client *c)
 	}
 }
 
+enum { REQ_NOW = -1, REQ_FIRST = 0, REQ_LATER = 1 };
+
 static struct matrix_req *
 req_new(struct matrix_client *c, const char *method, const char *path, const char *json,
-        matrix_req_done_fn *done, long timeout_ms, size_t max, bool now)
+        matrix_req_done_fn *done, long timeout_ms, size_t max, int queue)
 {
+	bool now = queue == REQ_NOW;
 	struct matrix_req *r = calloc(1, sizeof *r);
 
 	if (r == NULL)
@@ -201,8 +218,8 @@ req_new(struct matrix_client *c, const char *method, const char *path, const cha
 		req_free(r);
 		return NULL;
 	}
-	/* first come, first served: nothing overtakes the queue */
-	if (now || (c->nactive < MATRIX_REQS_MAX && c->queue == NULL)) {
+	/* first come, first served: nothing overtakes a waiting request */
+	if (now || (c->nactive < MATRIX_REQS_MAX && c->nqueued == 0)) {
 		if (req_launch(c, r) < 0) {
 			req_free(r);
 			return NULL;
@@ -214,11 +231,11 @@ req_new(struct matrix_client *c, const char *method, const char *path, const cha
 		req_free(r);
 		return NULL;
 	}
-	if (c->queue_tail != NULL)
-		c->queue_tail->next = r;
+	if (c->waiting[queue].tail != NULL)
+		c->waiting[queue].tail->next = r;
 	else
-		c->queue = r;
-	c->queue_tail = r;
+		c->waiting[queue].head = r;
+	c->waiting[queue].tail = r;
 	c->nqueued++;
 	return r;
 }
@@ -227,14 +244,21 @@ struct matrix_req *
 matrix_req_start(struct matrix_client *c, const char *method, const char *path, const char *json,
                  matrix_req_done_fn *done, long timeout_ms, size_t max)
 {
-	return req_new(c, method, path, json, done, timeout_ms, max, false);
+	return req_new(c, method, path, json, done, timeout_ms, max, REQ_FIRST);
 }
 
 struct matrix_req *
 matrix_req_start_now(struct matrix_client *c, const char *method, const char *path, const char *json,
                      matrix_req_done_fn *done, long timeout_ms, size_t max)
 {
-	return req_new(c, method, path, json, done, timeout_ms, max, true);
+	return req_new(c, method, path, json, done, timeout_ms, max, REQ_NOW);
+}
+
+struct matrix_req *
+matrix_req_start_later(struct matrix_client *c, const char *method, const char *path, const char *json,
+                       matrix_req_done_fn *done, long timeout_ms, size_t max)
+{
+	return req_new(c, method, path, json, done, timeout_ms, max, REQ_LATER);
 }
 
 void
@@ -247,13 +271,8 @@ matrix_req_cancel_all(struct matrix_client *c)
 		http_remove(c->http, r->easy);
 		req_free(r);
 	}
-	while (c->queue != NULL) {
-		struct matrix_req *r = c->queue;
-
-		c->queue = r->next;
+	for (struct matrix_req *r; (r = req_dequeue(c)) != NULL;)
 		req_free(r);
-	}
-	c->queue_tail = NULL;
-	c->nqueued = c->nactive = 0;
+	c->nactive = 0;
 	c->sync_req = NULL;
 }

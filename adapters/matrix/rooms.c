@@ -93,7 +93,10 @@ room_post(struct matrix_client *c, const char *room, const char *what, matrix_re
 	if (matrix_text_urlenc(room, enc, sizeof enc) < 0)
 		return NULL;
 	snprintf(path, sizeof path, MATRIX_API "/rooms/%s/%s", enc, what);
-	if ((r = matrix_req_start(c, "POST", path, NULL, done, MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) != NULL)
+	/* leaving never holds the players' messages back */
+	r = (strcmp(what, "leave") == 0 ? matrix_req_start_later : matrix_req_start)(c, "POST", path, NULL, done,
+	                                                                            MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY);
+	if (r != NULL)
 		r->arg = strdup(room);
 	return r;
 }
