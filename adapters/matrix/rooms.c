@@ -106,8 +106,6 @@ matrix_rooms_invited(struct matrix_client *c, const struct matrix_item *it)
 {
 	struct matrix_req *r;
 
-	if (matrix_strlist_has(c->joining, c->njoining, it->room))
-		return;
 	if (matrix_strlist_has(c->joining, c->njoining, it->room) || matrix_strlist_has(c->joined, c->njoined, it->room))
 		return;
 	if (!c->cfg.auto_join || !matrix_client_allowed(c->cfg.allow, c->self, it->user)) {
