@@ -236,7 +236,7 @@ direct_of(struct host *h, const char *user, char *out, size_t len)
 {
 	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/rooms", NULL, NULL, NULL);
 	json_t *d = json_object_get(json_object_get(json_object_get(j, "account"), "@bot:hs m.direct"), user);
-	const char *r = json_string_value(json_array_get(d, (size_t)json_array_size(d) - 1));
+	const char *r = json_string_value(json_array_get(d, json_array_size(d) - 1));
 
 	snprintf(out, len, "%s", r != NULL ? r : "");
 	json_decref(j);
@@ -254,7 +254,7 @@ inject(struct host *h, const char *json)
 	json_decref(fakemx_call(&h->fake, "POST", "/_fake/fail", NULL, json, NULL));
 }
 
-/* count messages of BIG bytes from token's user in room */
+/* Sends count messages of BIG bytes to room as token's user. */
 static void
 flood(struct host *h, const char *token, const char *room, int count)
 {
