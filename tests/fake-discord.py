@@ -25,7 +25,8 @@ violation for the tests to assert on.
 
 Test controls (no auth), JSON in and out:
   POST /_fake/config   {token, app_id, heartbeat_interval, session_timeout_ms, identify_window_ms,
-                        interaction_deadline_ms, privileged: [bits], hb_tolerance_ms, reconnect_grace_ms}
+                        interaction_deadline_ms, privileged: [bits], hb_tolerance_ms, reconnect_grace_ms,
+                        grace_ms (how late after a 429 a request may still arrive unknowing: 50)}
   POST /_fake/guild    {id, name, channels: [{id, name}], members: [{id, username, global_name, nick}]}
   POST /_fake/user     {id, username, global_name, dm_open}
   POST /_fake/interaction {kind: "command"|"component", user_id, guild_id (absent: a DM), channel_id,
@@ -119,9 +120,10 @@ class World:
         self.violations = []
         self.storms = []
         self.buckets = {}         # (hash, major) -> {"count", "start", "limit", "window"}
-        self.blocked = {}         # (hash, major) -> time until which a 429 said to wait
+        self.blocked = {}         # (hash, major) -> (until, since): a 429 said to wait until
         self.global_window = []
-        self.global_blocked = 0.0
+        self.global_blocked = (0.0, 0.0)
+        self.grace_ms = 50
         self.next_id = 1000
 
     def snowflake(self):
@@ -634,26 +636,40 @@ def rate_check(method, path):
     key, h, limit, window, major, glob = route_of(method, path)
     t = now()
     bkey = (h or key, major)
-    # a request before retry_after has passed is a violation, whatever the answer
-    if t < W.blocked.get(bkey, 0):
-        W.violate("%s sent %.3fs before retry_after had passed" % (key, W.blocked[bkey] - t))
-    if glob and t < W.global_blocked:
-        W.violate("%s sent %.3fs before the global retry_after had passed" % (key, W.global_blocked - t))
+    # While a 429's retry_after runs, Discord keeps answering 429. A request
+    # that arrives later than the grace after that 429 was sent after the
+    # client had it: a violation. (Within the grace it was already on its
+    # way: requests sent together cannot know of each other's 429.)
+    for until, since, scope in ((W.blocked.get(bkey, (0, 0))[0], W.blocked.get(bkey, (0, 0))[1], "route"),
+                                (W.global_blocked[0], W.global_blocked[1], "global") if glob else (0, 0, "")):
+        if t < until:
+            if (t - since) * 1000 > W.grace_ms:
+                W.violate("%s sent %.3fs before the %s retry_after had passed" % (key, until - t, scope))
+            ra = round(until - t, 3)
+            hdr = {"Retry-After": str(max(1, int(ra + 0.999))), "X-RateLimit-Scope": "user"}
+            if scope == "global":
+                hdr.update({"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"})
+            return (429, {"message": "You are being rate limited.", "retry_after": ra,
+                          "global": scope == "global"}), hdr
     for s in W.storms:
         if s["count"] > 0 and re.search(s["route"], key):
             s["count"] -= 1
             ra = float(s.get("retry_after", 1.0))
             is_global = bool(s.get("global"))
             if is_global:
-                W.global_blocked = t + ra
+                W.global_blocked = (t + ra, t)
             else:
-                W.blocked[bkey] = t + ra
+                W.blocked[bkey] = (t + ra, t)
             hdr = {"Retry-After": str(max(1, int(ra + 0.999))), "X-RateLimit-Scope": s.get("scope", "user")}
             if is_global:
                 hdr["X-RateLimit-Global"] = "true"
                 hdr["X-RateLimit-Scope"] = "global"
             elif h is not None:
-                hdr.update({"X-RateLimit-Limit": str(limit), "X-RateLimit-Remaining": "0",
+                # the bucket's own count: only retry_after says to wait (as in rate-limits.mdx's
+                # "shared" example, where Remaining is 9)
+                b = W.buckets.get(bkey)
+                left = limit if b is None or t - b["start"] >= window else limit - b["count"]
+                hdr.update({"X-RateLimit-Limit": str(limit), "X-RateLimit-Remaining": str(left),
                             "X-RateLimit-Reset": "%.3f" % (time.time() + ra),
                             "X-RateLimit-Reset-After": "%.3f" % ra, "X-RateLimit-Bucket": h})
             return (429, {"message": "You are being rate limited.", "retry_after": ra, "global": is_global}), hdr
@@ -661,8 +677,8 @@ def rate_check(method, path):
         W.global_window = [x for x in W.global_window if t - x < 1.0]
         if len(W.global_window) >= 50:
             W.violate("more than 50 requests in a second (global limit)")
-            W.global_blocked = W.global_window[0] + 1.0
-            ra = round(W.global_blocked - t, 3)
+            W.global_blocked = (W.global_window[0] + 1.0, t)
+            ra = round(W.global_blocked[0] - t, 3)
             return (429, {"message": "You are being rate limited.", "retry_after": ra, "global": True}), \
                 {"Retry-After": str(max(1, int(ra + 0.999))), "X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"}
         W.global_window.append(t)
@@ -674,7 +690,7 @@ def rate_check(method, path):
     reset_after = window - (t - b["start"])
     if b["count"] >= limit:
         W.violate("%s sent on an exhausted bucket (Remaining was 0)" % key)
-        W.blocked[bkey] = b["start"] + window
+        W.blocked[bkey] = (b["start"] + window, t)
         hdr = {"Retry-After": str(max(1, int(reset_after + 0.999))), "X-RateLimit-Scope": "user",
                "X-RateLimit-Limit": str(limit), "X-RateLimit-Remaining": "0",
                "X-RateLimit-Reset": "%.3f" % (time.time() + reset_after),
@@ -999,7 +1015,7 @@ def control(method, path, body):
         return 400, {"message": "POST a JSON object"}
     if path == "/_fake/config":
         for k in ("token", "app_id", "heartbeat_interval", "session_timeout_ms", "identify_window_ms",
-                  "interaction_deadline_ms", "hb_tolerance_ms", "reconnect_grace_ms"):
+                  "interaction_deadline_ms", "hb_tolerance_ms", "reconnect_grace_ms", "grace_ms"):
             if k in body:
                 setattr(W, k, body[k])
         if "privileged" in body:
