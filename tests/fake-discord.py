@@ -26,7 +26,8 @@ violation for the tests to assert on.
 Test controls (no auth), JSON in and out:
   POST /_fake/config   {token, app_id, heartbeat_interval, session_timeout_ms, identify_window_ms,
                         interaction_deadline_ms, privileged: [bits], hb_tolerance_ms, reconnect_grace_ms,
-                        grace_ms (how late after a 429 a request may still arrive unknowing: 50)}
+                        grace_ms (how late after a 429 a request may still arrive unknowing: 50),
+                        route_limits (false: no per-route buckets)}
   POST /_fake/guild    {id, name, channels: [{id, name}], members: [{id, username, global_name, nick}]}
   POST /_fake/user     {id, username, global_name, dm_open}
   POST /_fake/interaction {kind: "command"|"component", user_id, guild_id (absent: a DM), channel_id,
@@ -124,6 +125,7 @@ class World:
         self.global_window = []
         self.global_blocked = (0.0, 0.0)
         self.grace_ms = 50
+        self.route_limits = True  # per-route buckets on (a test of something else may turn them off)
         self.next_id = 1000
 
     def snowflake(self):
@@ -682,7 +684,7 @@ def rate_check(method, path):
             return (429, {"message": "You are being rate limited.", "retry_after": ra, "global": True}), \
                 {"Retry-After": str(max(1, int(ra + 0.999))), "X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"}
         W.global_window.append(t)
-    if h is None:
+    if h is None or not W.route_limits:
         return None, {}
     b = W.buckets.get(bkey)
     if b is None or t - b["start"] >= window:
@@ -1015,7 +1017,8 @@ def control(method, path, body):
         return 400, {"message": "POST a JSON object"}
     if path == "/_fake/config":
         for k in ("token", "app_id", "heartbeat_interval", "session_timeout_ms", "identify_window_ms",
-                  "interaction_deadline_ms", "hb_tolerance_ms", "reconnect_grace_ms", "grace_ms"):
+                  "interaction_deadline_ms", "hb_tolerance_ms", "reconnect_grace_ms", "grace_ms",
+                  "route_limits"):
             if k in body:
                 setattr(W, k, body[k])
         if "privileged" in body:
