@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """fake-discord.py: a strict fake of Discord's Gateway and REST API (the parts handfoot uses), for its tests.
 
-Usage: fake-discord.py PORTFILE
-  Listens on three free loopback ports and writes "HTTP GATEWAY RESUME" to PORTFILE:
+Usage: fake-discord.py PORTFILE [CERT KEY]
+  Listens on three free loopback ports and writes "HTTP GATEWAY RESUME" to PORTFILE
+  (with CERT and KEY, all three speak TLS: https:// and wss://):
   HTTP is the REST API under /api/v10 plus the test controls under /_fake;
   GATEWAY is the WebSocket that GET /api/v10/gateway/bot names; RESUME is the
   resume_gateway_url that READY names (a second port, so a Resume sent to the
@@ -102,6 +103,7 @@ class World:
         self.reconnect_grace_ms = 5000
         self.privileged = set()
         self.ports = {}
+        self.scheme = ("http", "ws")
         self.guilds = {}          # id -> {id, name, channels: {id: {...}}, members: {uid: nick}}
         self.users = {}           # id -> {id, username, global_name, dm_open}
         self.dms = {}             # user id -> channel id
@@ -251,7 +253,7 @@ def on_identify(c, d):
     s.conn = c
     s.dispatch("READY", {
         "v": 10, "user": W.bot, "session_id": s.id,
-        "resume_gateway_url": "ws://127.0.0.1:%d" % W.ports["resume"],
+        "resume_gateway_url": "%s://127.0.0.1:%d" % (W.scheme[1], W.ports["resume"]),
         "guilds": [{"id": g, "unavailable": True} for g in W.guilds],
         "application": {"id": W.app_id, "flags": 0}})
     if intents & GUILDS:
@@ -1133,7 +1135,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def dispatch(self, method, parts, body):
         if method == "GET" and parts == ["gateway", "bot"]:
-            return 200, {"url": "ws://127.0.0.1:%d" % W.ports["gateway"], "shards": 1,
+            return 200, {"url": "%s://127.0.0.1:%d" % (W.scheme[1], W.ports["gateway"]), "shards": 1,
                          "session_start_limit": {"total": 1000, "remaining": 1000 - len(W.sessions),
                                                  "reset_after": 86400000, "max_concurrency": 1}}
         if method == "PUT" and len(parts) == 3 and parts[0] == "applications" and parts[2] == "commands":
@@ -1165,16 +1167,24 @@ class Server(ThreadingHTTPServer):
         pass
 
 
-async def main_async(portfile):
+async def main_async(portfile, cert, key):
     global LOOP
     LOOP = asyncio.get_running_loop()
+    ctx = None
+    if cert is not None:
+        import ssl
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(cert, key)
+        W.scheme = ("https", "wss")
     gw = await websockets.serve(lambda ws, path: gateway(ws, path, W.ports["gateway"]), "127.0.0.1", 0,
-                                ping_interval=None, max_size=1 << 20, compression=None)
+                                ping_interval=None, max_size=1 << 20, compression=None, ssl=ctx)
     rs = await websockets.serve(lambda ws, path: gateway(ws, path, W.ports["resume"]), "127.0.0.1", 0,
-                                ping_interval=None, max_size=1 << 20, compression=None)
+                                ping_interval=None, max_size=1 << 20, compression=None, ssl=ctx)
     W.ports["gateway"] = gw.sockets[0].getsockname()[1]
     W.ports["resume"] = rs.sockets[0].getsockname()[1]
     srv = Server(("127.0.0.1", 0), Handler)
+    if ctx is not None:
+        srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
     W.ports["http"] = srv.server_address[1]
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     with open(portfile + ".tmp", "w") as f:
@@ -1184,11 +1194,12 @@ async def main_async(portfile):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 4):
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     try:
-        asyncio.run(main_async(sys.argv[1]))
+        asyncio.run(main_async(sys.argv[1], sys.argv[2] if len(sys.argv) == 4 else None,
+                               sys.argv[3] if len(sys.argv) == 4 else None))
     except KeyboardInterrupt:
         pass
 

@@ -28,8 +28,22 @@ python(void)
 	return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
 }
 
+static int start(struct fakedc *f, const char *cert, const char *key);
+
 int
 fakedc_start(struct fakedc *f)
+{
+	return start(f, NULL, NULL);
+}
+
+int
+fakedc_start_tls(struct fakedc *f, const char *cert, const char *key)
+{
+	return start(f, cert, key);
+}
+
+static int
+start(struct fakedc *f, const char *cert, const char *key)
 {
 	char pf[] = "/tmp/fakedc-portXXXXXX";
 	int fd = mkstemp(pf);
@@ -43,7 +57,7 @@ fakedc_start(struct fakedc *f)
 	if ((f->pid = fork()) < 0)
 		return -1;
 	if (f->pid == 0) {
-		execlp(python(), python(), script_path(), pf, (char *)NULL);
+		execlp(python(), python(), script_path(), pf, cert, key, (char *)NULL);
 		_exit(127);
 	}
 	for (int i = 0; i < 200; i++) {
@@ -55,9 +69,13 @@ fakedc_start(struct fakedc *f)
 			fclose(fp);
 			unlink(pf);
 			if (ok) {
-				snprintf(f->base, sizeof f->base, "http://127.0.0.1:%d", f->http);
-				snprintf(f->api, sizeof f->api, "http://127.0.0.1:%d/api/v10", f->http);
-				snprintf(f->gateway_url, sizeof f->gateway_url, "ws://127.0.0.1:%d", f->gateway);
+				const char *s = cert != NULL ? "s" : "";
+
+				snprintf(f->base, sizeof f->base, "http%s://127.0.0.1:%d", s, f->http);
+				snprintf(f->api, sizeof f->api, "http%s://127.0.0.1:%d/api/v10", s, f->http);
+				snprintf(f->gateway_url, sizeof f->gateway_url, "ws%s://127.0.0.1:%d", s, f->gateway);
+				if (cert != NULL)
+					snprintf(f->ca_file, sizeof f->ca_file, "%s", cert);
 				return 0;
 			}
 		}
@@ -118,6 +136,8 @@ fakedc_call(struct fakedc *f, const char *method, const char *path, const char *
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, collect);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, &b);
 	curl_easy_setopt(e, CURLOPT_USERAGENT, "DiscordBot (https://example.org/handfoot-tests, 1)");
+	if (f->ca_file[0] != '\0')
+		curl_easy_setopt(e, CURLOPT_CAINFO, f->ca_file);
 	if (token != NULL) {
 		snprintf(auth, sizeof auth, "Authorization: Bot %s", token);
 		h = curl_slist_append(h, auth);

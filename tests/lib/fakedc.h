@@ -12,10 +12,13 @@ struct fakedc {
 	char api[96];                /* http://127.0.0.1:PORT/api/v10: the adapter's api_url */
 	char base[64];               /* http://127.0.0.1:PORT */
 	char gateway_url[64];        /* ws://127.0.0.1:PORT, as GET /gateway/bot says */
+	char ca_file[512];           /* TLS: the certificate the fake serves (self-signed), "" if none */
 };
 
 /* Starts the fake (Debian's python3 with python3-websockets); -1 if it cannot run. */
 int     fakedc_start(struct fakedc *f);
+/* The same over TLS (https://, wss://) with cert and key (PEM files, cert self-signed for 127.0.0.1). */
+int     fakedc_start_tls(struct fakedc *f, const char *cert, const char *key);
 void    fakedc_stop(struct fakedc *f);
 /* A request to the fake; body may be NULL. Returns the JSON answer (caller
  * decrefs; NULL if none); *status gets the HTTP status if not NULL. The REST
