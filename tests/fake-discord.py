@@ -863,6 +863,20 @@ def edit_webhook_message(app, token, mid, body):
     return 200, message_obj(m)
 
 
+def delete_webhook_message(app, token, mid):
+    it = W.by_token.get(token)
+    if app != W.app_id or it is None or it["ack"] is None or now() - it["created"] > 15 * 60:
+        return err(404, 10015, "Unknown Webhook")
+    if mid == "@original":
+        mid = it["original"]
+    m = W.msg_by_id.get(mid)
+    if m is None or m["interaction"] != it["id"] or m.get("deleted"):
+        return err(404, 10008, "Unknown Message")
+    m["deleted"] = True
+    m["loading"] = False
+    return 204, None
+
+
 def create_message(cid, body):
     where = channel_of(cid)
     if where is None:
@@ -1153,6 +1167,8 @@ class Handler(BaseHTTPRequestHandler):
             return followup(parts[1], parts[2], body)
         if method == "PATCH" and len(parts) == 5 and parts[0] == "webhooks" and parts[3] == "messages":
             return edit_webhook_message(parts[1], parts[2], parts[4], body)
+        if method == "DELETE" and len(parts) == 5 and parts[0] == "webhooks" and parts[3] == "messages":
+            return delete_webhook_message(parts[1], parts[2], parts[4])
         if method == "POST" and len(parts) == 3 and parts[0] == "channels" and parts[2] == "messages":
             return create_message(parts[1], body)
         if method == "POST" and parts == ["users", "@me", "channels"]:
