@@ -362,6 +362,10 @@ test_queue_keeps_channel_order(void **state)
 	send_msg(t, "2", "c");
 	/* one per channel at a time */
 	assert_int_equal(t->nstarted, 2);
+	/* what a room still has to send, in flight or waiting */
+	assert_int_equal(discord_rest_pending_for(t->r, "1"), 2);
+	assert_int_equal(discord_rest_pending_for(t->r, "2"), 1);
+	assert_int_equal(discord_rest_pending_for(t->r, "3"), 0);
 	assert_string_equal(t->started[0]->url, "https://discord.test/api/v10/channels/1/messages");
 	assert_string_equal(t->started[0]->body, "{\"content\":\"a\"}");
 	assert_string_equal(t->started[1]->body, "{\"content\":\"c\"}");

@@ -251,6 +251,16 @@ discord_rest_pending(const struct discord_rest *r)
 	return r->n;
 }
 
+size_t
+discord_rest_pending_for(const struct discord_rest *r, const char *major)
+{
+	size_t n = 0;
+
+	for (const struct discord_rest_req *q = r->head; q != NULL; q = q->next)
+		n += strcmp(q->major, major) == 0;
+	return n;
+}
+
 const char *
 discord_rest_auth(const struct discord_rest *r)
 {

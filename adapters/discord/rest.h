@@ -69,6 +69,9 @@ int  discord_rest_call(struct discord_rest *r, const char *method, const char *p
 /* Requests of ctx still go, but their done is not called any more. */
 void discord_rest_forget(struct discord_rest *r, void *ctx);
 size_t discord_rest_pending(const struct discord_rest *r);
+/* Requests waiting or in flight for one top-level resource (a channel id:
+ * the room lines a paced computer seat waits for). */
+size_t discord_rest_pending_for(const struct discord_rest *r, const char *major);
 /* "Authorization: Bot TOKEN", for the transport. */
 const char *discord_rest_auth(const struct discord_rest *r);
 

@@ -364,6 +364,8 @@ t_command(struct discord_ws *w, struct item *it)
 		item_free(it);
 }
 
+static const struct lws_protocols protocols[];
+
 static int
 on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
 {
@@ -385,7 +387,7 @@ on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, 
 		conns_sweep(w, false);
 		if (w->cur != NULL && w->cur->open && !w->cur->gone)
 			/* a send or a close is waiting for the socket */
-			lws_callback_on_writable_all_protocol(ctx, lws_get_protocol(wsi));
+			lws_callback_on_writable_all_protocol(ctx, &protocols[0]);
 		break;
 
 	case LWS_CALLBACK_CLIENT_ESTABLISHED:
