@@ -272,7 +272,7 @@ describe_out(struct out *o, const struct hf_rules *r, int np)
 	    r->need_dirty, r->need_wild, r->need_sevens, legal_need_total(r, np),
 	    r->short_out_allowed ? "; short of it: all meld points lost and a penalty" : "");
 	put(o, "stock out: %s; cards left: %s%s", r->stock_out == HF_STOCK_OUT_SCORE ? "the round is scored" :
-	    "the pile is turned over each time, until it has no 2 cards under its top: then the round is a tie",
+	    "the pile but its top is turned over each time, while 2 cards lie under the top; then the round is a tie",
 	    r->partners_dismissed ? "the goer's partners' cards are dismissed" : "count against every other player",
 	    r->caught_counts_foot ? " (hand and untaken foot)" : " (hand only)");
 	put(o, "ask partners %s; final discard %s; partners in foot: %s", yesno(r->ask_partner),
