@@ -5,7 +5,7 @@
 #   bot/*.c but main.c     -> $(B)/libhfbot.a
 #   adapters/*.c, */*.c    -> $(B)/libhfadapters.a (sees only the adapter API)
 #   bot/main.c             -> $(B)/handfoot
-#   tests/handfoot-sim.c   -> $(B)/handfoot-sim
+#   tools/handfoot-sim.c   -> $(B)/handfoot-sim
 #   tests/lib/*.c          -> linked into every test program
 #   tests/test-*.c         -> unit tests (cmocka), run plain and under ASan+UBSan
 #   tests/e2e-*.c          -> end-to-end tests (cmocka) against the real binary
@@ -107,6 +107,9 @@ $(1)/obj/bot/%.o: bot/%.c | deps
 $(1)/obj/adapters/%.o: adapters/%.c $(addprefix $(1)/api/,$(notdir $(API_HDR))) | deps
 	@mkdir -p $$(@D)
 	$$(CC) $$(BASE_CFLAGS) $(2) $$(call ADAPTER_INC,$(1)) $$(PKG_CFLAGS) -c $$< -o $$@
+$(1)/obj/tools/%.o: tools/%.c | deps
+	@mkdir -p $$(@D)
+	$$(CC) $$(BASE_CFLAGS) $(2) $$(ENGINE_INC) -c $$< -o $$@
 $(1)/obj/tests/%.o: tests/%.c | deps
 	@mkdir -p $$(@D)
 	$$(CC) $$(BASE_CFLAGS) $(2) $$(TEST_INC) $$(PKG_CFLAGS) -c $$< -o $$@
@@ -121,7 +124,7 @@ $(1)/libhfadapters.a: $(call objs,$(1),$(ADAPTER_SRC))
 	@mkdir -p $$(@D); rm -f $$@; $$(if $$^,ar rcs $$@ $$^,printf "!<arch>\n" > $$@)
 $(1)/handfoot: $(1)/obj/bot/main.o $(1)/libhfadapters.a $(1)/libhfbot.a $(1)/libhfengine.a
 	$$(CC) $(2) -o $$@ $$< -Wl,--start-group $$(filter %.a,$$^) -Wl,--end-group $$(PKG_LIBS)
-$(1)/handfoot-sim: $(1)/obj/tests/handfoot-sim.o $(1)/libhfengine.a
+$(1)/handfoot-sim: $(1)/obj/tools/handfoot-sim.o $(1)/libhfengine.a
 	$$(CC) $(2) -o $$@ $$^ -lm
 $(1)/tests/%: $(1)/obj/tests/%.o $(call objs,$(1),$(TESTLIB_SRC)) $(1)/libhfadapters.a $(1)/libhfbot.a $(1)/libhfengine.a
 	@mkdir -p $$(@D)
@@ -133,7 +136,7 @@ $(eval $(call build_tree,$(B)/asan,$(SAN_FLAGS)))
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
-PROGS      = $(if $(wildcard bot/main.c),$(B)/handfoot) $(if $(wildcard tests/handfoot-sim.c),$(B)/handfoot-sim)
+PROGS      = $(if $(wildcard bot/main.c),$(B)/handfoot) $(if $(wildcard tools/handfoot-sim.c),$(B)/handfoot-sim)
 UNIT_BIN   = $(patsubst tests/%.c,$(B)/tests/%,$(UNIT_SRC))
 ASAN_BIN   = $(patsubst tests/%.c,$(B)/asan/tests/%,$(UNIT_SRC))
 E2E_BIN    = $(patsubst tests/%.c,$(B)/tests/%,$(E2E_SRC))
@@ -192,7 +195,7 @@ fuzz: $(FUZZ_BIN)
 # ---------------------------------------------------------------- install
 # The example configuration goes in as handfoot.conf.example: an operator's
 # handfoot.conf is never overwritten, and uninstall leaves it alone.
-INSTALL_PROGS = $(if $(wildcard bot/main.c),sbin/handfoot) $(if $(wildcard tests/handfoot-sim.c),bin/handfoot-sim)
+INSTALL_PROGS = $(if $(wildcard bot/main.c),sbin/handfoot) $(if $(wildcard tools/handfoot-sim.c),bin/handfoot-sim)
 
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(SYSCONFDIR)/handfoot \
