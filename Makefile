@@ -1,10 +1,13 @@
 # handfoot: the one non-recursive Makefile (build, run, test, bench, fuzz, install).
 #
 # Sources are found by folder, so adding a file never means editing this:
-#   engine/*.c             -> $(B)/libhfengine.a   (libc only, -Iengine only)
-#   bot/*.c but main.c     -> $(B)/libhfbot.a
-#   adapters/*.c, */*.c    -> $(B)/libhfadapters.a (sees only the adapter API)
-#   bot/main.c             -> $(B)/handfoot
+#   lib/*.c                -> $(B)/libhflib.a      (the bottom floor: -Ilib only)
+#   engine/*.c             -> $(B)/libhfengine.a   (libc and lib/utf8.h only)
+#   bot/*.c but main.c     -> $(B)/libhfbot.a      (lib/, the engine's public header)
+#   adapters/*.c, */*.c    -> $(B)/libhfadapters.a (sees only lib/ and the adapter API)
+#   bot/main.c             -> $(B)/handfoot        (the composition root: the table of adapters)
+# Programs link in plain library order, each floor after the ones above it:
+#   main.o libhfadapters.a libhfbot.a libhfengine.a libhflib.a
 #   tools/handfoot-sim.c   -> $(B)/handfoot-sim
 #   tests/lib/*.c          -> linked into every test program
 #   tests/test-*.c         -> unit tests (cmocka), run plain and under ASan+UBSan
@@ -46,6 +49,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) cmocka 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
+LIB_SRC     := $(sort $(wildcard lib/*.c))
 ENGINE_SRC  := $(sort $(wildcard engine/*.c))
 BOT_SRC     := $(sort $(filter-out bot/main.c,$(wildcard bot/*.c)))
 ADAPTER_SRC := $(sort $(wildcard adapters/*.c adapters/*/*.c))
@@ -54,20 +58,26 @@ UNIT_SRC    := $(sort $(wildcard tests/test-*.c))
 E2E_SRC     := $(sort $(wildcard tests/e2e-*.c))
 BENCH_SRC   := $(sort $(wildcard tests/bench-*.c))
 FUZZ_SRC    := $(sort $(wildcard tests/fuzz-*.c))
-# The adapter API: the only bot headers an adapter may include.
-API_HDR     := bot/adapter.h bot/loop.h bot/http.h
+# The adapter API: the only bot header an adapter may include (with lib/'s).
+API_HDR     := bot/adapter.h
+# The only lib/ header the engine may include.
+ENGINE_LIB_HDR := lib/utf8.h
 
-# Include paths enforce the layering (see DESIGN.md).
-ENGINE_INC  = -Iengine
-BOT_INC     = -Ibot -Iengine
-ADAPTER_INC = -Iadapters -I$(1)/api
-TEST_INC    = -Itests/lib -Ibot -Iengine -Iadapters
+# Include paths enforce the layering (see docs/DESIGN.md): each floor is
+# compiled seeing only what it may use.
+LIB_INC     = -Ilib
+ENGINE_INC  = -Iengine -I$(1)/engine-api
+BOT_INC     = -Ibot -Iengine -Ilib
+ADAPTER_INC = -Iadapters -I$(1)/api -Ilib
+TEST_INC    = -Itests/lib -Ibot -Iengine -Iadapters -Ilib
 
 # $(call objs,BUILDDIR,SOURCES)
 objs = $(patsubst %.c,$(1)/obj/%.o,$(2))
 
 .PHONY: all run test unit e2e bench fuzz install uninstall clean deps deps-test deps-fuzz check-layers check-docs
 .DEFAULT_GOAL := all
+# Generated headers (the API copies) are kept, not deleted as intermediates.
+.SECONDARY:
 
 # ---------------------------------------------------------------- packages
 define need_debs
@@ -98,37 +108,49 @@ deps-fuzz: deps
 # ---------------------------------------------------------------- one build tree
 # $(call build_tree,DIR,EXTRA_CFLAGS): libraries, programs and tests in DIR.
 define build_tree
-$(1)/obj/engine/%.o: engine/%.c | deps
+$(1)/obj/lib/%.o: lib/%.c | deps
 	@mkdir -p $$(@D)
-	$$(CC) $$(BASE_CFLAGS) $(2) $$(ENGINE_INC) -c $$< -o $$@
+	$$(CC) $$(BASE_CFLAGS) $(2) $$(LIB_INC) $$(PKG_CFLAGS) -c $$< -o $$@
+$(1)/obj/engine/%.o: engine/%.c $(addprefix $(1)/engine-api/,$(notdir $(ENGINE_LIB_HDR))) | deps
+	@mkdir -p $$(@D)
+	$$(CC) $$(BASE_CFLAGS) $(2) $$(call ENGINE_INC,$(1)) -c $$< -o $$@
 $(1)/obj/bot/%.o: bot/%.c | deps
 	@mkdir -p $$(@D)
 	$$(CC) $$(BASE_CFLAGS) $(2) $$(BOT_INC) $$(PKG_CFLAGS) -c $$< -o $$@
+# main.c is the composition root: the one bot file that sees the adapter table.
+$(1)/obj/bot/main.o: bot/main.c | deps
+	@mkdir -p $$(@D)
+	$$(CC) $$(BASE_CFLAGS) $(2) $$(BOT_INC) -Iadapters $$(PKG_CFLAGS) -c $$< -o $$@
 $(1)/obj/adapters/%.o: adapters/%.c $(addprefix $(1)/api/,$(notdir $(API_HDR))) | deps
 	@mkdir -p $$(@D)
 	$$(CC) $$(BASE_CFLAGS) $(2) $$(call ADAPTER_INC,$(1)) $$(PKG_CFLAGS) -c $$< -o $$@
 $(1)/obj/tools/%.o: tools/%.c | deps
 	@mkdir -p $$(@D)
-	$$(CC) $$(BASE_CFLAGS) $(2) $$(ENGINE_INC) -c $$< -o $$@
+	$$(CC) $$(BASE_CFLAGS) $(2) -Iengine -c $$< -o $$@
 $(1)/obj/tests/%.o: tests/%.c | deps
 	@mkdir -p $$(@D)
 	$$(CC) $$(BASE_CFLAGS) $(2) $$(TEST_INC) $$(PKG_CFLAGS) -c $$< -o $$@
 $(1)/api/%.h: bot/%.h
 	@mkdir -p $$(@D)
 	cp $$< $$@
+$(1)/engine-api/%.h: lib/%.h
+	@mkdir -p $$(@D)
+	cp $$< $$@
+$(1)/libhflib.a: $(call objs,$(1),$(LIB_SRC))
+	@mkdir -p $$(@D); rm -f $$@; $$(if $$^,ar rcs $$@ $$^,printf "!<arch>\n" > $$@)
 $(1)/libhfengine.a: $(call objs,$(1),$(ENGINE_SRC))
 	@mkdir -p $$(@D); rm -f $$@; $$(if $$^,ar rcs $$@ $$^,printf "!<arch>\n" > $$@)
 $(1)/libhfbot.a: $(call objs,$(1),$(BOT_SRC))
 	@mkdir -p $$(@D); rm -f $$@; $$(if $$^,ar rcs $$@ $$^,printf "!<arch>\n" > $$@)
 $(1)/libhfadapters.a: $(call objs,$(1),$(ADAPTER_SRC))
 	@mkdir -p $$(@D); rm -f $$@; $$(if $$^,ar rcs $$@ $$^,printf "!<arch>\n" > $$@)
-$(1)/handfoot: $(1)/obj/bot/main.o $(1)/libhfadapters.a $(1)/libhfbot.a $(1)/libhfengine.a
-	$$(CC) $(2) -o $$@ $$< -Wl,--start-group $$(filter %.a,$$^) -Wl,--end-group $$(PKG_LIBS)
-$(1)/handfoot-sim: $(1)/obj/tools/handfoot-sim.o $(1)/libhfengine.a
+$(1)/handfoot: $(1)/obj/bot/main.o $(1)/libhfadapters.a $(1)/libhfbot.a $(1)/libhfengine.a $(1)/libhflib.a
+	$$(CC) $(2) -o $$@ $$< $$(filter %.a,$$^) $$(PKG_LIBS)
+$(1)/handfoot-sim: $(1)/obj/tools/handfoot-sim.o $(1)/libhfengine.a $(1)/libhflib.a
 	$$(CC) $(2) -o $$@ $$^ -lm
-$(1)/tests/%: $(1)/obj/tests/%.o $(call objs,$(1),$(TESTLIB_SRC)) $(1)/libhfadapters.a $(1)/libhfbot.a $(1)/libhfengine.a
+$(1)/tests/%: $(1)/obj/tests/%.o $(call objs,$(1),$(TESTLIB_SRC)) $(1)/libhfadapters.a $(1)/libhfbot.a $(1)/libhfengine.a $(1)/libhflib.a
 	@mkdir -p $$(@D)
-	$$(CC) $(2) -o $$@ $$< $$(call objs,$(1),$(TESTLIB_SRC)) -Wl,--start-group $$(filter %.a,$$^) -Wl,--end-group $$(PKG_LIBS) $$(CMOCKA_LIBS)
+	$$(CC) $(2) -o $$@ $$< $$(call objs,$(1),$(TESTLIB_SRC)) $$(filter %.a,$$^) $$(PKG_LIBS) $$(CMOCKA_LIBS)
 endef
 
 $(eval $(call build_tree,$(B),))
@@ -179,9 +201,9 @@ bench: deps-test all $(BENCH_BIN)
 # ---------------------------------------------------------------- fuzz
 FUZZ_BIN = $(patsubst tests/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 FUZZ_FLAGS = -fsanitize=fuzzer,address,undefined -g -O1 -std=c11 -D_GNU_SOURCE
-$(B)/fuzz/%: tests/%.c $(ENGINE_SRC) $(BOT_SRC) $(ADAPTER_SRC) $(addprefix $(B)/fuzz/api/,$(notdir $(API_HDR))) | deps-fuzz
+$(B)/fuzz/%: tests/%.c $(LIB_SRC) $(ENGINE_SRC) $(BOT_SRC) $(ADAPTER_SRC) $(addprefix $(B)/fuzz/api/,$(notdir $(API_HDR))) | deps-fuzz
 	@mkdir -p $(@D)
-	clang $(FUZZ_FLAGS) $(TEST_INC) -I$(B)/fuzz/api -Iadapters $(PKG_CFLAGS) -o $@ $< $(ENGINE_SRC) $(BOT_SRC) $(ADAPTER_SRC) $(PKG_LIBS)
+	clang $(FUZZ_FLAGS) $(TEST_INC) -I$(B)/fuzz/api -Iadapters $(PKG_CFLAGS) -o $@ $< $(LIB_SRC) $(ENGINE_SRC) $(BOT_SRC) $(ADAPTER_SRC) $(PKG_LIBS)
 $(B)/fuzz/api/%.h: bot/%.h
 	@mkdir -p $(@D)
 	cp $< $@

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "log.h"
+
 struct loop;
 struct http;
 struct adapter;
@@ -117,8 +119,7 @@ void adapter_emit(struct adapter *a, const struct bot_event *ev);
  * (the IRC nick, the Matrix display name, the console's "handfoot"). */
 void adapter_set_self(struct adapter *a, const char *name);
 
-/* Log priorities, as sd-daemon's (stderr lines get a "<N>" prefix). */
-enum { LOG_LVL_ERR = 3, LOG_LVL_WARNING = 4, LOG_LVL_NOTICE = 5, LOG_LVL_INFO = 6, LOG_LVL_DEBUG = 7 };
+/* level: LOG_LVL_* of lib/log.h. */
 void adapter_log(struct adapter *a, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -144,8 +145,5 @@ int  adapter_state_del(struct adapter *a, const char *key);
 /* Calls fn for each key starting with prefix, in key order. */
 int  adapter_state_each(struct adapter *a, const char *prefix,
                         void (*fn)(void *ctx, const char *key, const char *value), void *ctx);
-
-/* The adapter table (bot/adapters.c): one line per chat service. */
-const struct adapter_ops *adapter_ops_find(const char *type);
 
 #endif

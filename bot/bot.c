@@ -454,7 +454,7 @@ bot_adapters_init(struct bot *b, char *err, size_t errlen)
 
 	for (i = 0; i < b->cfg->nsections; i++) {
 		s = b->cfg->sections[i];
-		if ((ops = adapter_ops_find(s->type)) == NULL) {
+		if ((ops = bot_ops_find(b, s->type)) == NULL) {
 			snprintf(err, errlen, "%s:%d: [%s%s%s]: unknown adapter type \"%s\"", s->file, s->line, s->type,
 			         strcmp(s->type, s->name) ? " " : "", strcmp(s->type, s->name) ? s->name : "", s->type);
 			return -1;
@@ -492,8 +492,20 @@ bot_adapters_stop(struct bot *b, const char *quit)
 
 /* ------------------------------------------------------------------ life */
 
+const struct adapter_ops *
+bot_ops_find(const struct bot *b, const char *type)
+{
+	size_t i;
+
+	for (i = 0; i < b->nops; i++)
+		if (strcmp(b->ops[i]->type, type) == 0)
+			return b->ops[i];
+	return NULL;
+}
+
 struct bot *
-bot_new(struct loop *l, struct bot_config *cfg, char *err, size_t errlen)
+bot_new(struct loop *l, struct bot_config *cfg, const struct adapter_ops *const *ops, size_t nops, char *err,
+        size_t errlen)
 {
 	struct bot *b;
 
@@ -509,6 +521,8 @@ bot_new(struct loop *l, struct bot_config *cfg, char *err, size_t errlen)
 	}
 	b->loop = l;
 	b->cfg = cfg;
+	b->ops = ops;
+	b->nops = nops;
 	b->seed_fn = bot_seed_random;
 	sessions_init(&b->sessions);
 	b->http = http_new(l);
@@ -621,7 +635,7 @@ bot_clean_copy(char *dst, size_t dstlen, const char *src)
 
 	snprintf(tmp, sizeof tmp, "%s", src ? src : "");
 	n = text_clean(tmp);
-	n = text_cut(tmp, n, dstlen - 1);
+	n = utf8_cut(tmp, n, dstlen - 1);
 	memcpy(dst, tmp, n);
 	dst[n] = '\0';
 }
@@ -658,7 +672,7 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 
 	/* Only commands get an answer: a NOTICE never does, chatter is not ours. */
 	if (ev->notice || text == NULL || ev->user_id == NULL || ev->user_id[0] == '\0' ||
-	    strlen(ev->user_id) >= sizeof s->seats[0].user_id || !text_utf8_valid(ev->user_id, strlen(ev->user_id)))
+	    strlen(ev->user_id) >= sizeof s->seats[0].user_id || !utf8_valid(ev->user_id, strlen(ev->user_id)))
 		return;
 	if (plen > 0 && strncmp(text, prefix, plen) == 0)
 		text += plen;
@@ -696,7 +710,7 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 
 	if (!ev->direct) {
 		c.room = ev->room;
-		if (strlen(ev->room) >= sizeof s->room || !text_utf8_valid(ev->room, strlen(ev->room)))
+		if (strlen(ev->room) >= sizeof s->room || !utf8_valid(ev->room, strlen(ev->room)))
 			return;
 		c.s = session_find(&b->sessions, a, ev->room);
 	} else {

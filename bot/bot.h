@@ -9,6 +9,10 @@
 
 #include "adapter.h"
 #include "handfoot.h"
+#include "log.h"
+#include "rbuf.h"
+#include "utf8.h"
+#include "xmalloc.h"
 
 struct loop;
 struct http;
@@ -18,12 +22,6 @@ struct bot;
 #define BOT_VERSION   "0.1.0"
 #define BOT_MAX_INPUT 512      /* longest line accepted from a chat service */
 #define BOT_MAX_ARGS  32
-
-/* ------------------------------------------------------------------ log.c */
-extern int log_level;          /* the one mutable global besides signal flags */
-void log_msg(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void log_vmsg(int level, const char *fmt, va_list ap);
-int  log_level_parse(const char *s);   /* "err".."debug" or 3..7; -1 if unknown */
 
 /* ------------------------------------------------------------------ config.c */
 struct cfg_key {
@@ -68,13 +66,10 @@ void config_free(struct bot_config *c);
 const struct cfg_key *config_unused(const struct adapter_cfg *s);
 
 /* ------------------------------------------------------------------ text.c */
-/* Cleans hostile input in place: invalid UTF-8 bytes become '?', control
- * characters (CR/LF included) are dropped. Returns the new length. */
+/* Cleans hostile input in place: invalid UTF-8 bytes become '?', tabs
+ * spaces, and every other control character (CR/LF included; utf8_hostile)
+ * is dropped.  Returns the new length. */
 size_t text_clean(char *s);
-bool   text_utf8_valid(const char *s, size_t len);
-/* Length of the longest prefix of s (len bytes) not over max bytes that ends on a
- * UTF-8 boundary, and at a space if one is found in the second half. */
-size_t text_cut(const char *s, size_t len, size_t max);
 /* Splits s into words in place (spaces and tabs); returns the count. */
 int    text_split(char *s, char **argv, int max);
 
@@ -101,16 +96,6 @@ const char *address_strip(const struct address *ad, const char *text, bool *loos
 #define MK_BOLD  "\x04"
 #define MK_END   "\x05"
 enum render_fmt { FMT_PLAIN, FMT_IRC, FMT_HTML };
-
-struct rbuf {
-	char *s;
-	size_t len, cap;
-};
-void rbuf_add(struct rbuf *b, const char *s);
-void rbuf_addn(struct rbuf *b, const char *s, size_t n);
-void rbuf_printf(struct rbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void rbuf_reset(struct rbuf *b);
-void rbuf_free(struct rbuf *b);
 
 void render_finish(struct rbuf *out, const char *markup, size_t len, enum render_fmt f);
 void render_split(const char *m, size_t len, enum render_fmt f, size_t max,
@@ -297,11 +282,18 @@ struct bot {
 	struct address *selves;               /* per adapter, parallel to adapters: its own names */
 	struct rbuf scratch, out;
 	long long checkpoint_timer;
+	const struct adapter_ops *const *ops;  /* the adapter table (adapters/adapters.c, from main.c) */
+	size_t nops;
 };
 
-/* Creates the bot on loop with cfg (owned from now on; freed even on error).
- * No I/O yet: see bot_open_store.  NULL with err on error. */
-struct bot *bot_new(struct loop *l, struct bot_config *cfg, char *err, size_t errlen);
+/* Creates the bot on loop with cfg (owned from now on; freed even on error)
+ * and the adapter table ops (nops entries; the caller's, kept), which the
+ * configuration's sections are looked up in.  No I/O yet: see
+ * bot_open_store.  NULL with err on error. */
+struct bot *bot_new(struct loop *l, struct bot_config *cfg, const struct adapter_ops *const *ops, size_t nops,
+                    char *err, size_t errlen);
+/* The adapter type of a section ("irc"), from the table; NULL if none. */
+const struct adapter_ops *bot_ops_find(const struct bot *b, const char *type);
 /* Creates and inits the adapters of the configuration (no I/O). */
 int  bot_adapters_init(struct bot *b, char *err, size_t errlen);
 int  bot_adapters_start(struct bot *b);

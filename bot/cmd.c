@@ -79,7 +79,7 @@ cmd_find(const char *name, char *why, size_t whylen)
 		}
 	/* Quoted back at most 32 bytes, cut on a UTF-8 boundary: "%.32s" could
 	 * split a character and send invalid UTF-8 to the room. */
-	cut = (int)text_cut(name, len, 32);
+	cut = (int)utf8_cut(name, len, 32);
 	if (near != NULL)
 		snprintf(why, whylen, "Unknown command \"%.*s\": did you mean %s? (help lists them all)", cut, name,
 		         near->name);

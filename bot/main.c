@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "adapters.h"
 #include "bot.h"
 #include "loop.h"
 #include "service.h"
@@ -112,6 +113,8 @@ main(int argc, char **argv)
 	struct loop *l;
 	struct bot *b;
 	struct service *svc;
+	const struct adapter_ops *const *table;
+	size_t ntable;
 	char err[1024];
 
 	while ((opt = getopt_long(argc, argv, "c:th", longopts, NULL)) != -1) {
@@ -150,7 +153,9 @@ main(int argc, char **argv)
 		log_msg(LOG_LVL_ERR, "cannot create the event loop");
 		return 1;
 	}
-	if ((b = bot_new(l, cfg, err, sizeof err)) == NULL || bot_adapters_init(b, err, sizeof err) < 0) {
+	/* The composition root: the one place that names the adapters. */
+	table = adapters_table(&ntable);
+	if ((b = bot_new(l, cfg, table, ntable, err, sizeof err)) == NULL || bot_adapters_init(b, err, sizeof err) < 0) {
 		log_msg(LOG_LVL_ERR, "%s", err);
 		bot_free(b);
 		loop_free(l);

@@ -76,7 +76,7 @@ check_sections(struct bot *b, struct bot_config *c, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < c->nsections; i++) {
 		struct adapter_cfg *s = c->sections[i];
-		const struct adapter_ops *ops = adapter_ops_find(s->type);
+		const struct adapter_ops *ops = bot_ops_find(b, s->type);
 		const struct cfg_key *k;
 		const char *prefix;
 		struct adapter scratch;
@@ -216,7 +216,7 @@ reload_config(struct bot *b, const char *path, char *err, size_t errlen)
 		section_id(s, id, sizeof id);
 		a = adapter_by_id(b, id, &at);
 		if (a == NULL) {
-			const struct adapter_ops *ops = adapter_ops_find(s->type);
+			const struct adapter_ops *ops = bot_ops_find(b, s->type);
 
 			log_msg(LOG_LVL_NOTICE, "reload: %s added: starting it", id);
 			if ((a = bot_adapter_add(b, ops, s->name, s, err, errlen)) == NULL ||

@@ -177,7 +177,7 @@ fz_new(struct fz *f)
 	f->now = 1000000;
 	f->seed = 42;
 	loop_set_clock(f->loop, fz_clock, f);
-	f->bot = bot_new(f->loop, cfg, err, sizeof err);
+	f->bot = bot_new(f->loop, cfg, NULL, 0, err, sizeof err);
 	if (f->bot == NULL) {
 		fprintf(stderr, "bot: %s\n", err);
 		abort();

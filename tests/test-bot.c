@@ -253,7 +253,7 @@ test_unknown_command_utf8(void **state)
 	/* 31 ASCII bytes, then "é" (2 bytes) straddling byte 32. */
 	fake_say(f, "#g", "alice", "!aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xc3\xa9");
 	assert_non_null(m = fake_find(f, "Unknown command"));
-	assert_true(text_utf8_valid(m->text, strlen(m->text)));
+	assert_true(utf8_valid(m->text, strlen(m->text)));
 	fake_free(f);
 }
 

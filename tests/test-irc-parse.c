@@ -128,45 +128,12 @@ test_text(void **state)
 	assert_string_equal(out, "red");
 	/* never cut a character in two when the buffer is short */
 	assert_int_equal(irc_text_in(out, 5, "ab\xe2\x99\xa3"), 2);
-	assert_true(irc_text_utf8_ok("\xe2\x99\xa3", 3));
-	assert_false(irc_text_utf8_ok("\xed\xa0\x80", 3));
-}
-
-static void
-test_split(void **state)
-{
-	const char *s = "aaa bbb ccc ddd";
-	const char *u = "\xe2\x99\xa3\xe2\x99\xa3\xe2\x99\xa3";   /* three 3-byte clubs */
-
-	(void)state;
-	assert_int_equal(irc_split(s, strlen(s), 100), strlen(s));
-	assert_int_equal(irc_split(s, strlen(s), 10), 7);       /* at the space before "ccc" */
-	assert_int_equal(irc_split(u, 9, 7), 6);                /* never mid-character */
-	assert_int_equal(irc_split(u, 9, 4), 3);
-	assert_int_equal(irc_split("abcdefghij", 10, 4), 4);    /* no space: hard cut */
-}
-
-static void
-test_split_all(void **state)
-{
-	/* every piece fits and is valid UTF-8, and the pieces add up */
-	char text[2000];
-	size_t len = 0, off = 0, total = 0;
-
-	(void)state;
-	while (len + 8 < sizeof text) {
-		memcpy(text + len, "\xe2\x99\xa3" "K" "\xc3\xa9 ", 7);
-		len += 7;
-	}
-	while (off < len) {
-		size_t n = irc_split(text + off, len - off, 97);
-
-		assert_true(n > 0 && n <= 97);
-		assert_true(irc_text_utf8_ok(text + off, n));
-		off += n;
-		total += n;
-	}
-	assert_int_equal(total, len);
+	/* C1 controls and bidi overrides are dropped like C0 ones */
+	irc_text_in(out, sizeof out, "a\xc2\x85" "b\xe2\x80\xae" "c");
+	assert_string_equal(out, "abc");
+	/* a copy into a short buffer ends on a character boundary */
+	irc_text_copy(out, 5, "ab\xe2\x99\xa3");
+	assert_string_equal(out, "ab");
 }
 
 static void
@@ -218,8 +185,6 @@ main(void)
 		cmocka_unit_test(test_parse_invalid),
 		cmocka_unit_test(test_casefold),
 		cmocka_unit_test(test_text),
-		cmocka_unit_test(test_split),
-		cmocka_unit_test(test_split_all),
 		cmocka_unit_test(test_bucket),
 		cmocka_unit_test(test_base64),
 	};

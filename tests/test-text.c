@@ -21,20 +21,10 @@ test_clean(void **state)
 	strcpy(s, "a\xff\xc3(b\xe2\x80\xaeok");
 	text_clean(s);
 	assert_string_equal(s, "a?" "?(bok");
-	assert_true(text_utf8_valid("×♣", strlen("×♣")));
-	assert_false(text_utf8_valid("\xc0\xaf", 2));
-}
-
-static void
-test_cut(void **state)
-{
-	const char *s = "aaaa bbbb ×××";
-
-	(void)state;
-	assert_int_equal(text_cut(s, strlen(s), 100), strlen(s));
-	assert_int_equal(text_cut(s, strlen(s), 10), 9);
-	/* never inside a character */
-	assert_int_equal(text_cut("×××", 6, 3), 2);
+	/* tabs read as spaces; C1 controls, separators and isolates go */
+	strcpy(s, "a\tb\xc2\x85" "c\xe2\x80\xa8" "d\xe2\x81\xa6" "e");
+	text_clean(s);
+	assert_string_equal(s, "a bcde");
 }
 
 struct pieces {
@@ -135,7 +125,6 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean),
-		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_flood),
 		cmocka_unit_test(test_lookup),

@@ -1,4 +1,4 @@
-/* irc.h: the IRC adapter's internal header: line parser, text cleaning and splitting, token bucket. */
+/* irc.h: the IRC adapter's internal header: line parser, text cleaning, token bucket, queues, users. */
 #ifndef HF_IRC_INTERNAL_H
 #define HF_IRC_INTERNAL_H
 
@@ -51,15 +51,8 @@ size_t irc_text_in(char *dst, size_t dstlen, const char *src);
 /* Outgoing text: like irc_text_in but keeps mIRC formatting codes when
  * colors is true (the bot added them); CR, LF, NUL and CTCP \1 never pass. */
 size_t irc_text_out(char *dst, size_t dstlen, const char *src, bool colors);
-bool   irc_text_utf8_ok(const char *s, size_t len);
-/* Copies src (NULL: "") into dst, cut to len. */
+/* Copies src (NULL: "") into dst, cut to len on a character boundary. */
 void   irc_text_copy(char *dst, size_t len, const char *src);
-
-/* ------------------------------------------------------------------ split.c */
-/* Length of the next piece of s (len bytes) that fits in max bytes: cut on a
- * UTF-8 boundary, at the last space if there is one in the second half.
- * Never 0 when len > 0 and max >= 4. */
-size_t irc_split(const char *s, size_t len, size_t max);
 
 /* ------------------------------------------------------------------ bucket.c */
 /* A token bucket kept as a virtual clock (RFC 1459 8.10 style): each line

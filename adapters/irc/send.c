@@ -7,6 +7,7 @@
 
 #include "client.h"
 #include "loop.h"
+#include "utf8.h"
 
 static int64_t
 on_flush_timer(struct loop *l, long long id, void *data)
@@ -129,7 +130,7 @@ queue_text(struct irc *c, const char *cmd, const char *target, const char *text)
 			off++;
 		if (off >= len)
 			break;
-		n = irc_split(text + off, len - off, room);
+		n = utf8_cut_word(text + off, len - off, room);
 		w = snprintf(line, sizeof line, "%s %s :%.*s", cmd, target, (int)n, text + off);
 		if (w < 0 || irc_queue_push(&c->out, target, line, (size_t)w < sizeof line ? (size_t)w : sizeof line - 1) != 0) {
 			/* once a minute at most: a flood must not flood the log too */

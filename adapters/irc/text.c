@@ -1,54 +1,8 @@
 /* text.c: cleaning of hostile text: UTF-8 validation, control characters, mIRC formatting codes. */
-#include <stdio.h>
 #include <string.h>
 
 #include "irc.h"
-
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
-static size_t
-utf8_len(const unsigned char *s, size_t n)
-{
-	size_t need, i;
-	unsigned cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xC2 && s[0] <= 0xDF)
-		need = 2, cp = s[0] & 0x1F;
-	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
-		need = 3, cp = s[0] & 0x0F;
-	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
-		need = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n < need)
-		return 0;
-	for (i = 1; i < need; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3F);
-	}
-	/* overlong forms, surrogates and beyond U+10FFFF are invalid */
-	if ((need == 3 && cp < 0x800) || (need == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-	    (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return need;
-}
-
-bool
-irc_text_utf8_ok(const char *s, size_t len)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	for (size_t i = 0; i < len;) {
-		size_t n = utf8_len(p + i, len - i);
-
-		if (n == 0)
-			return false;
-		i += n;
-	}
-	return true;
-}
+#include "utf8.h"
 
 static bool
 is_format(unsigned char c)
@@ -89,6 +43,7 @@ clean(char *dst, size_t dstlen, const char *src, bool keep_format)
 		return 0;
 	for (size_t i = 0; i < len;) {
 		unsigned char c = s[i];
+		uint32_t cp;
 		size_t n;
 
 		if (c < 0x20 || c == 0x7F) {
@@ -109,16 +64,16 @@ clean(char *dst, size_t dstlen, const char *src, bool keep_format)
 			i++;
 			continue;
 		}
-		if ((n = utf8_len(s + i, len - i)) == 0) {
+		if ((n = utf8_decode(src + i, len - i, &cp)) == 0) {
 			if (o + 1 >= dstlen)
 				break;
 			dst[o++] = '?';
 			i++;
 			continue;
 		}
-		/* C1 controls (U+0080..U+009F) are as hostile as C0 ones */
-		if (n == 2 && s[i] == 0xC2 && s[i + 1] < 0xA0) {
-			i += 2;
+		/* C1 controls, bidi overrides...: as hostile as C0 ones */
+		if (utf8_hostile(cp)) {
+			i += n;
 			continue;
 		}
 		if (o + n >= dstlen)
@@ -146,5 +101,13 @@ irc_text_out(char *dst, size_t dstlen, const char *src, bool colors)
 void
 irc_text_copy(char *dst, size_t len, const char *src)
 {
-	snprintf(dst, len, "%s", src != NULL ? src : "");
+	size_t n;
+
+	if (len == 0)
+		return;
+	if (src == NULL)
+		src = "";
+	n = utf8_cut(src, strlen(src), len - 1);
+	memcpy(dst, src, n);
+	dst[n] = '\0';
 }

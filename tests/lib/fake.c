@@ -105,7 +105,7 @@ fake_new(const char *db, const char *extra_bot)
 	f->now = 1000000;
 	f->seed = 42;
 	loop_set_clock(f->loop, fake_clock, f);
-	f->bot = bot_new(f->loop, cfg, err, sizeof err);
+	f->bot = bot_new(f->loop, cfg, NULL, 0, err, sizeof err);
 	f->bot->seed_fn = fake_seed;
 	f->bot->seed_ctx = f;
 	f->ad = bot_adapter_add(f->bot, &fake_ops, "fake", NULL, err, sizeof err);

@@ -4,6 +4,7 @@
 
 #include "http.h"
 #include "loop.h"
+#include "xmalloc.h"
 
 struct http_req {
 	CURL *easy;
@@ -137,10 +138,8 @@ http_check_done(struct http *h)
 struct http *
 http_new(struct loop *l)
 {
-	struct http *h = calloc(1, sizeof *h);
+	struct http *h = xcalloc(1, sizeof *h);
 
-	if (h == NULL)
-		return NULL;
 	h->loop = l;
 	if ((h->multi = curl_multi_init()) == NULL) {
 		free(h);
@@ -169,10 +168,8 @@ http_free(struct http *h)
 static int
 add(struct http *h, CURL *easy, http_done_fn *fn, void *data, bool stream)
 {
-	struct http_req *r = calloc(1, sizeof *r);
+	struct http_req *r = xcalloc(1, sizeof *r);
 
-	if (r == NULL)
-		return -1;
 	r->easy = easy;
 	r->fn = fn;
 	r->data = data;
