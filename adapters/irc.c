@@ -25,8 +25,6 @@ irc_init(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errlen)
 	a->priv = c;
 	if (irc_config_read(c, cfg, err, errlen) != 0)
 		goto fail;
-	if (!c->colors)
-		a->caps_off |= ADAPTER_CAP_COLOR;
 	irc_queue_init(&c->proto, PROTO_QUEUE);
 	irc_queue_init(&c->out, TARGET_QUEUE);
 	return 0;
@@ -95,8 +93,6 @@ irc_free(struct adapter *a)
 
 const struct adapter_ops irc_adapter_ops = {
 	.type = "irc",
-	.caps = ADAPTER_CAP_NOTICE | ADAPTER_CAP_COLOR,
-	.max_line = 400,
 	.init = irc_init,
 	.start = irc_start,
 	.send = irc_send,

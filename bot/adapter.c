@@ -12,6 +12,15 @@ adapter_emit(struct adapter *a, const struct bot_event *ev)
 	bot_event(a->host, a, ev);
 }
 
+const struct adapter_command *
+adapter_commands(struct adapter *a, size_t *n)
+{
+	struct bot *b = a->host;
+
+	*n = b->ncommands;
+	return b->commands;
+}
+
 void
 adapter_set_self(struct adapter *a, const char *name)
 {

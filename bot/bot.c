@@ -32,29 +32,39 @@ bot_new_seed(struct bot *b)
 
 void
 bot_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const char *room,
-          const char *user_id, const char *markup, const char *mention,
+          const char *user_id, const char *styled, const char *mention,
           enum adapter_private private_as)
 {
 	struct reply *r;
 
 	if (b->nreplies == b->capreplies) {
-		size_t cap = b->capreplies ? b->capreplies * 2 : 64;
-		struct reply *nr = realloc(b->replies, cap * sizeof *nr);
-		if (nr == NULL) {
-			log_msg(LOG_LVL_ERR, "out of memory: a reply is lost");
-			return;
-		}
-		b->replies = nr;
-		b->capreplies = cap;
+		b->capreplies = b->capreplies ? b->capreplies * 2 : 64;
+		b->replies = xreallocarray(b->replies, b->capreplies, sizeof *b->replies);
 	}
 	r = &b->replies[b->nreplies++];
+	memset(r, 0, sizeof *r);
 	r->ad = ad;
 	r->kind = kind;
-	r->room = room ? strdup(room) : NULL;
-	r->user_id = user_id ? strdup(user_id) : NULL;
-	r->markup = strdup(markup);
-	r->mention = mention ? strdup(mention) : NULL;
+	r->room = xstrdup(room);
+	r->user_id = xstrdup(user_id);
+	r->styled = xstrdup(styled);
+	r->mention = xstrdup(mention);
 	r->private_as = private_as;
+	/* a reply to the event being handled says so, on the adapter it came from */
+	r->reply_to = ad == b->event_ad ? b->event_ref : 0;
+}
+
+void
+bot_prompt(struct bot *b, struct session *s, const char *styled, const char *user_id,
+           const char *const *actions, size_t nactions)
+{
+	struct reply *r;
+
+	bot_queue(b, s->ad, MSG_ROOM, s->room, NULL, styled, user_id, PRIVATE_DEFAULT);
+	r = &b->replies[b->nreplies - 1];
+	r->prompt = true;
+	r->actions = actions;
+	r->nactions = nactions;
 }
 
 void
@@ -70,13 +80,13 @@ bot_say_room(struct bot *b, struct session *s, const char *mention, const char *
 }
 
 void
-bot_say_seat(struct bot *b, struct session *s, int seat, const char *markup)
+bot_say_seat(struct bot *b, struct session *s, int seat, const char *styled)
 {
 	struct seat *st = &s->seats[seat];
 
 	if (st->ai >= 0)
 		return;
-	bot_queue(b, s->ad, MSG_PRIVATE, s->room, st->user_id, markup, NULL, st->private_as);
+	bot_queue(b, s->ad, MSG_PRIVATE, s->room, st->user_id, styled, NULL, st->private_as);
 }
 
 void
@@ -90,69 +100,41 @@ bot_send_hand(struct bot *b, struct session *s, int seat)
 	bot_say_seat(b, s, seat, b->scratch.s);
 }
 
-struct flush_ctx {
-	struct bot *b;
-	struct reply *r;
-	enum render_fmt fmt;
-};
-
-static void
-bot_send_piece(void *ctx, const char *markup, size_t len)
-{
-	struct flush_ctx *fc = ctx;
-	struct reply *r = fc->r;
-	struct adapter_msg m;
-	struct rbuf text = { 0 }, html = { 0 };
-	const char *mentions[1];
-
-	render_finish(&text, markup, len, fc->fmt == FMT_IRC ? FMT_IRC : FMT_PLAIN);
-	if (fc->fmt == FMT_HTML)
-		render_finish(&html, markup, len, FMT_HTML);
-	memset(&m, 0, sizeof m);
-	m.kind = r->kind;
-	m.room = r->room;
-	m.user_id = r->user_id;
-	m.text = text.s ? text.s : "";
-	m.html = html.s;
-	m.private_as = r->private_as;
-	if (r->mention != NULL) {
-		mentions[0] = r->mention;
-		m.mentions = mentions;
-		m.nmentions = 1;
-	}
-	if (r->ad->ops->send(r->ad, &m) < 0)
-		log_msg(LOG_LVL_WARNING, "%s: a message could not be queued", r->ad->id);
-	rbuf_free(&text);
-	rbuf_free(&html);
-}
-
 void
 bot_flush(struct bot *b)
 {
-	struct flush_ctx fc;
+	struct adapter_msg m;
+	const char *mentions[1];
 	size_t i;
 
-	fc.b = b;
 	/* Sending may queue more (an adapter reporting a failure): loop by index. */
 	for (i = 0; i < b->nreplies; i++) {
 		struct reply *r = &b->replies[i];
-		const struct adapter_ops *ops = r->ad->ops;
-		const char *line = r->markup, *nl;
-		unsigned caps = ops->caps & ~r->ad->caps_off;   /* an instance may turn caps off (IRC colors=no) */
 
-		fc.r = r;
-		fc.fmt = (caps & ADAPTER_CAP_HTML) ? FMT_HTML : (caps & ADAPTER_CAP_COLOR) ? FMT_IRC : FMT_PLAIN;
-		while (*line != '\0') {
-			nl = strchr(line, '\n');
-			size_t len = nl ? (size_t)(nl - line) : strlen(line);
-			if (len > 0)
-				render_split(line, len, fc.fmt, ops->max_line ? ops->max_line : 400, bot_send_piece, &fc);
-			line += len + (nl != NULL);
+		memset(&m, 0, sizeof m);
+		m.kind = r->kind;
+		m.room = r->room;
+		m.user_id = r->user_id;
+		m.styled = r->styled;
+		m.prefix = bot_prefix(b, r->ad);
+		m.reply_to = r->reply_to;
+		m.private_as = r->private_as;
+		if (r->mention != NULL) {
+			mentions[0] = r->mention;
+			m.mentions = mentions;
+			m.nmentions = 1;
 		}
+		if (r->prompt) {
+			m.prompt_user = r->mention;
+			m.actions = r->actions;
+			m.nactions = r->nactions;
+		}
+		if (r->ad->ops->send(r->ad, &m) < 0)
+			log_msg(LOG_LVL_WARNING, "%s: a message could not be queued", r->ad->id);
 		r = &b->replies[i];
 		free(r->room);
 		free(r->user_id);
-		free(r->markup);
+		free(r->styled);
 		free(r->mention);
 	}
 	b->nreplies = 0;
@@ -492,6 +474,27 @@ bot_adapters_stop(struct bot *b, const char *quit)
 
 /* ------------------------------------------------------------------ life */
 
+/* The command table as adapters see it (adapter_commands): one source, read once. */
+static void
+bot_commands_build(struct bot *b)
+{
+	const struct cmd_entry *const *t = cmd_table(&b->ncommands);
+	size_t i;
+
+	b->commands = xcalloc(b->ncommands, sizeof *b->commands);
+	for (i = 0; i < b->ncommands; i++) {
+		struct adapter_command *ac = &b->commands[i];
+
+		ac->name = t[i]->name;
+		ac->alias = t[i]->alias;
+		ac->summary = t[i]->help;
+		ac->usage = t[i]->usage;
+		ac->arg = t[i]->arg;
+		ac->arg_name = t[i]->arg == ADAPTER_ARG_NONE ? NULL : t[i]->arg_name;
+		ac->arg_required = t[i]->min_args > 0;
+	}
+}
+
 const struct adapter_ops *
 bot_ops_find(const struct bot *b, const char *type)
 {
@@ -523,6 +526,7 @@ bot_new(struct loop *l, struct bot_config *cfg, const struct adapter_ops *const 
 	b->cfg = cfg;
 	b->ops = ops;
 	b->nops = nops;
+	bot_commands_build(b);
 	b->seed_fn = bot_seed_random;
 	sessions_init(&b->sessions);
 	b->http = http_new(l);
@@ -574,6 +578,7 @@ bot_free(struct bot *b)
 	free(b->prefixes);
 	free(b->selves);
 	free(b->replies);
+	free(b->commands);
 	if (b->http != NULL)
 		http_free(b->http);
 	if (b->checkpoint_timer != 0)
@@ -590,7 +595,7 @@ bot_free(struct bot *b)
 
 /* ------------------------------------------------------------------ events */
 
-static const char *
+const char *
 bot_prefix(struct bot *b, const struct adapter *a)
 {
 	size_t i;
@@ -692,7 +697,6 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 	c.user_id = ev->user_id;
 	c.direct = ev->direct;
 	c.seat = -1;
-	c.prefix = prefix;
 	bot_clean_copy(name, sizeof name, ev->user_name ? ev->user_name : ev->user_id);
 	c.user_name = name[0] ? name : "player";
 
@@ -748,6 +752,11 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 void
 bot_event(struct bot *b, struct adapter *a, const struct bot_event *ev)
 {
+	struct adapter *was_ad = b->event_ad;
+	uint64_t was_ref = b->event_ref;
+
+	b->event_ad = a;
+	b->event_ref = ev->ref;
 	switch (ev->type) {
 	case BOT_EV_MESSAGE:
 		bot_message(b, a, ev);
@@ -769,4 +778,6 @@ bot_event(struct bot *b, struct adapter *a, const struct bot_event *ev)
 	case BOT_EV_LEAVE:
 		break;
 	}
+	b->event_ad = was_ad;
+	b->event_ref = was_ref;
 }

@@ -88,18 +88,13 @@ void address_set(struct address *ad, const char *name);
 const char *address_strip(const struct address *ad, const char *text, bool *loose);
 
 /* ------------------------------------------------------------------ render.c */
-/* Render markup: plain UTF-8 text with these in-band style marks, turned into
- * plain text, mIRC codes or HTML by render_finish. Input never holds them: it is
- * cleaned of control characters first. */
-#define MK_RED   "\x01"
-#define MK_DARK  "\x02"
-#define MK_BOLD  "\x04"
-#define MK_END   "\x05"
-enum render_fmt { FMT_PLAIN, FMT_IRC, FMT_HTML };
+/* Everything the bot says is styled text (lib/style.h): the renderers below
+ * and every reply write roles, never a service's codes, and each adapter
+ * encodes them.  Text from players is cleaned of control bytes on the way
+ * in (text_clean), so it can never carry a mark.  A command named in a
+ * reply is written CMD("draw"): the adapter shows it with its prefix. */
+#define CMD(name) ST_COMMAND name ST_END
 
-void render_finish(struct rbuf *out, const char *markup, size_t len, enum render_fmt f);
-void render_split(const char *m, size_t len, enum render_fmt f, size_t max,
-                  void (*fn)(void *ctx, const char *markup, size_t len), void *ctx);
 const char *render_card(int card);            /* "A" "10" "3♦" "3♣" "2" "JK" */
 const char *render_rank_plural(int rank);      /* "9s", "As", "jokers" */
 void render_hand(struct rbuf *b, const struct hf_view *v);
@@ -258,9 +253,13 @@ struct reply {
 	struct adapter *ad;
 	enum adapter_msg_kind kind;
 	char *room, *user_id;
-	char *markup;            /* one logical message, split and rendered at flush */
+	char *styled;            /* one logical message in styled text: the adapter encodes and splits it */
 	char *mention;           /* one user id pinged, or NULL */
 	enum adapter_private private_as;
+	uint64_t reply_to;       /* the ref of the event being handled when queued, else 0 */
+	bool prompt;             /* the mention is asked to act now, with these commands: */
+	const char *const *actions;
+	size_t nactions;
 };
 
 struct bot {
@@ -284,6 +283,10 @@ struct bot {
 	long long checkpoint_timer;
 	const struct adapter_ops *const *ops;  /* the adapter table (adapters/adapters.c, from main.c) */
 	size_t nops;
+	struct adapter_command *commands;     /* the command table as the adapters see it */
+	size_t ncommands;
+	struct adapter *event_ad;             /* the event being handled (replies to it carry its ref) */
+	uint64_t event_ref;
 };
 
 /* Creates the bot on loop with cfg (owned from now on; freed even on error)
@@ -310,13 +313,18 @@ void bot_event(struct bot *b, struct adapter *a, const struct bot_event *ev);
 void bot_flush(struct bot *b);
 uint64_t bot_new_seed(struct bot *b);
 
-/* Queues one message (markup); split and rendered for the adapter at flush. */
+/* Queues one message (styled text), sent whole at flush: the adapter encodes and splits it. */
 void bot_say_room(struct bot *b, struct session *s, const char *mention, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-void bot_say_seat(struct bot *b, struct session *s, int seat, const char *markup);
+void bot_say_seat(struct bot *b, struct session *s, int seat, const char *styled);
 void bot_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const char *room,
-               const char *user_id, const char *markup, const char *mention,
+               const char *user_id, const char *styled, const char *mention,
                enum adapter_private private_as);
+/* A room message that asks user_id to act now, with the commands they may use (static). */
+void bot_prompt(struct bot *b, struct session *s, const char *styled, const char *user_id,
+                const char *const *actions, size_t nactions);
+/* The command prefix in force on adapter a. */
+const char *bot_prefix(struct bot *b, const struct adapter *a);
 /* Sends the seat its hand. */
 void bot_send_hand(struct bot *b, struct session *s, int seat);
 /* Ends a session: removes its timers and frees it. */
@@ -368,7 +376,6 @@ struct cmd_ctx {
 	char **argv;
 	const char *args;        /* the arguments as typed, cleaned */
 	char *many;              /* direct, several tables: their rooms */
-	const char *prefix;      /* the command prefix here, for usage lines */
 	const struct cmd_entry *entry;
 };
 
@@ -376,8 +383,10 @@ struct cmd_entry {
 	const char *name;
 	const char *alias;
 	const char *usage;
-	const char *help;
+	const char *help;        /* one line, under 100 characters (a Discord command's description) */
 	int min_args, max_args;  /* max -1: any */
+	enum adapter_arg arg;    /* what the arguments are, for services that type them */
+	const char *arg_name;    /* and their name there ("cards"), or NULL */
 	unsigned flags;
 	enum cmd_retval (*exec)(struct cmd_ctx *c);
 };

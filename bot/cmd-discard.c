@@ -14,6 +14,8 @@ const struct cmd_entry cmd_discard_entry = {
 	.help = "discard one card: ends your turn",
 	.min_args = 1,
 	.max_args = 1,
+	.arg = ADAPTER_ARG_CARD,
+	.arg_name = "card",
 	.flags = CMD_NEEDS_GAME | CMD_STARTED | CMD_NEEDS_SEAT | CMD_YOUR_TURN,
 	.exec = cmd_discard_exec,
 };

@@ -15,6 +15,7 @@ const struct cmd_entry cmd_hand_entry = {
 	.help = "your hand (or foot) again, privately",
 	.min_args = 0,
 	.max_args = 0,
+	.arg = ADAPTER_ARG_NONE,
 	.flags = CMD_NEEDS_GAME | CMD_STARTED | CMD_NEEDS_SEAT,
 	.exec = cmd_hand_exec,
 };

@@ -14,6 +14,8 @@ const struct cmd_entry cmd_meld_entry = {
 	.help = "lay down new melds or add to your side's open ones",
 	.min_args = 1,
 	.max_args = -1,
+	.arg = ADAPTER_ARG_CARDS,
+	.arg_name = "cards",
 	.flags = CMD_NEEDS_GAME | CMD_STARTED | CMD_NEEDS_SEAT | CMD_YOUR_TURN,
 	.exec = cmd_meld_exec,
 };

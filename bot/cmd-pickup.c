@@ -14,6 +14,8 @@ const struct cmd_entry cmd_pickup_entry = {
 	.help = "take the discard pile, showing the cards that justify it (they are melded with the top card)",
 	.min_args = 0,
 	.max_args = -1,
+	.arg = ADAPTER_ARG_CARDS,
+	.arg_name = "cards",
 	.flags = CMD_NEEDS_GAME | CMD_STARTED | CMD_NEEDS_SEAT | CMD_YOUR_TURN,
 	.exec = cmd_pickup_exec,
 };

@@ -22,6 +22,7 @@ const struct cmd_entry cmd_pile_entry = {
 	.help = "the discard pile's top card, size and frozen state",
 	.min_args = 0,
 	.max_args = 0,
+	.arg = ADAPTER_ARG_NONE,
 	.flags = CMD_NEEDS_GAME | CMD_STARTED,
 	.exec = cmd_pile_exec,
 };

@@ -23,6 +23,7 @@ const struct cmd_entry cmd_score_entry = {
 	.help = "the scores, round by round, and the last round's score sheet",
 	.min_args = 0,
 	.max_args = 0,
+	.arg = ADAPTER_ARG_NONE,
 	.flags = CMD_NEEDS_GAME | CMD_STARTED,
 	.exec = cmd_score_exec,
 };

@@ -22,6 +22,7 @@ const struct cmd_entry cmd_table_entry = {
 	.help = "every side's melds, canastas, red threes and card counts",
 	.min_args = 0,
 	.max_args = 0,
+	.arg = ADAPTER_ARG_NONE,
 	.flags = CMD_NEEDS_GAME | CMD_STARTED,
 	.exec = cmd_table_exec,
 };

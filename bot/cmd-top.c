@@ -28,6 +28,7 @@ const struct cmd_entry cmd_top_entry = {
 	.help = "the ten best players by wins, then points",
 	.min_args = 0,
 	.max_args = 0,
+	.arg = ADAPTER_ARG_NONE,
 	.flags = 0,
 	.exec = cmd_top_exec,
 };

@@ -44,6 +44,7 @@ const struct cmd_entry cmd_who_entry = {
 	.help = "the seats, their sides and whose turn it is",
 	.min_args = 0,
 	.max_args = 0,
+	.arg = ADAPTER_ARG_NONE,
 	.flags = CMD_NEEDS_GAME,
 	.exec = cmd_who_exec,
 };

@@ -14,6 +14,7 @@ const struct cmd_entry cmd_yes_entry = {
 	.help = "answer yes to a partner asking to go out",
 	.min_args = 0,
 	.max_args = 0,
+	.arg = ADAPTER_ARG_NONE,
 	.flags = CMD_NEEDS_GAME | CMD_STARTED | CMD_NEEDS_SEAT | CMD_YOUR_TURN,
 	.exec = cmd_yes_exec,
 };

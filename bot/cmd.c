@@ -156,9 +156,9 @@ cmd_check(struct cmd_ctx *c, unsigned flags)
 		if (c->many != NULL)
 			reply(c, "You sit at tables in %s: say it in the room of the one you mean.", c->many);
 		else if (c->direct)
-			reply(c, "You have no game going: open one in a room with %snew.", c->prefix);
+			reply(c, "You have no game going: open one in a room with " CMD("new") ".");
 		else
-			reply(c, "No table here: open one with %snew.", c->prefix);
+			reply(c, "No table here: open one with " CMD("new") ".");
 		return false;
 	}
 	if ((flags & CMD_NOT_STARTED) && s->state != SESS_OPEN) {
@@ -166,7 +166,7 @@ cmd_check(struct cmd_ctx *c, unsigned flags)
 		return false;
 	}
 	if ((flags & CMD_STARTED) && s->state != SESS_PLAYING) {
-		reply(c, "The game has not started yet (%sstart deals).", c->prefix);
+		reply(c, "The game has not started yet (" CMD("start") " deals).");
 		return false;
 	}
 	if ((flags & CMD_NEEDS_SEAT) && c->seat < 0) {
@@ -220,7 +220,7 @@ cmd_run(struct cmd_ctx *c, char *line)
 	c->argv = argv + 1;
 	argv[argc] = NULL;
 	if (c->argc < e->min_args || (e->max_args >= 0 && c->argc > e->max_args)) {
-		reply(c, "Usage: %s%s%s%s", c->prefix, e->name, e->usage[0] ? " " : "", e->usage);
+		reply(c, "Usage: " ST_COMMAND "%s" ST_END "%s%s", e->name, e->usage[0] ? " " : "", e->usage);
 		return;
 	}
 	if (!cmd_check(c, e->flags))

@@ -91,6 +91,22 @@ flow_back(struct bot *b, struct session *s, int seat)
 	flow_schedule(b, s);
 }
 
+/* What the seat waited for may do now, for an adapter's buttons. */
+static const char *const *
+flow_actions(const struct session *s, size_t *n)
+{
+	static const char *const draw[] = { "hand", "draw", "pickup" };
+	static const char *const play[] = { "hand", "meld", "discard", "out" };
+	static const char *const answer[] = { "yes", "no" };
+
+	switch (hf_game_phase(s->g)) {
+	case HF_PHASE_DRAW: *n = 3; return draw;
+	case HF_PHASE_PLAY: *n = 4; return play;
+	case HF_PHASE_ASK: *n = 2; return answer;
+	default: *n = 0; return NULL;
+	}
+}
+
 /* Appends "NAME: your turn." to the room markup in b->out; the mention is that seat's. */
 static const char *
 flow_ping(struct bot *b, struct session *s)
@@ -102,16 +118,17 @@ flow_ping(struct bot *b, struct session *s)
 	if (w < 0 || machine || w == s->wait_seat)
 		return NULL;
 	if (hf_game_phase(s->g) == HF_PHASE_ASK)
-		rbuf_printf(&b->out, "%s%s: %s asks you: may they go out? (yes or no)", b->out.len ? " " : "",
+		rbuf_printf(&b->out, "%s" ST_PLAYER "%s" ST_END ": " ST_PLAYER "%s" ST_END
+		            " asks you: may they go out? (yes or no)", b->out.len ? " " : "",
 		            s->seats[w].name, s->seats[hf_game_turn(s->g)].name);
 	else if (hf_game_phase(s->g) == HF_PHASE_PLAY && (hf_game_view(s->g, w, b->view), b->view->asked_this_turn))
 		/* back from asking: the answer decides what they do next */
-		rbuf_printf(&b->out, "%s%s: %s", b->out.len ? " " : "", s->seats[w].name, b->view->permission
-		            ? "your partners agree: go out (meld or discard your last cards)."
-		            : "your partners said no: play on (meld, then discard).");
+		rbuf_printf(&b->out, "%s" ST_PLAYER "%s" ST_END ": %s", b->out.len ? " " : "", s->seats[w].name,
+		            b->view->permission ? "your partners agree: go out (meld or discard your last cards)."
+		                                : "your partners said no: play on (meld, then discard).");
 	else
-		rbuf_printf(&b->out, "%s%s: your turn%s.", b->out.len ? " " : "", s->seats[w].name,
-		            hf_game_phase(s->g) == HF_PHASE_DRAW ? " (draw or pickup)" : "");
+		rbuf_printf(&b->out, "%s" ST_PLAYER "%s" ST_END ": your turn%s.", b->out.len ? " " : "",
+		            s->seats[w].name, hf_game_phase(s->g) == HF_PHASE_DRAW ? " (draw or pickup)" : "");
 	return s->seats[w].user_id;
 }
 
@@ -167,8 +184,14 @@ flow_tell(struct bot *b, struct session *s, int actor)
 	render_events(&b->out, b->view, ev, n, names);
 
 	mention = hf_game_phase(s->g) == HF_PHASE_OVER ? NULL : flow_ping(b, s);
-	if (b->out.len > 0)
-		bot_queue(b, s->ad, MSG_ROOM, s->room, NULL, b->out.s, mention, PRIVATE_DEFAULT);
+	if (mention != NULL) {
+		size_t nactions;
+		const char *const *actions = flow_actions(s, &nactions);
+
+		bot_prompt(b, s, b->out.s, mention, actions, nactions);
+	} else if (b->out.len > 0) {
+		bot_queue(b, s->ad, MSG_ROOM, s->room, NULL, b->out.s, NULL, PRIVATE_DEFAULT);
+	}
 	for (k = 0; k < s->nseats; k++)
 		if (s->seats[k].ai < 0 && flow_hand_changed(ev, n, k, actor) && hf_game_phase(s->g) != HF_PHASE_OVER)
 			bot_send_hand(b, s, k);
@@ -366,7 +389,7 @@ flow_ai(struct bot *b, struct session *s)
 		        s->ad->id, s->room, (long long)s->id, seat);
 		/* never a silent stall: the room hears it, and a human can take the seat back */
 		bot_say_room(b, s, NULL, "The computer found no legal move for %s; the table waits "
-		             "(their player can move, or the owner can !abort).", s->seats[seat].name);
+		             "(their player can move, or the owner can " CMD("abort") ").", s->seats[seat].name);
 		flow_cancel(b, s);
 	}
 }
@@ -401,9 +424,15 @@ flow_timer(struct loop *l, long long id, void *data)
 	case TIMER_REMIND:
 		w = s->wait_seat;
 		s->reminded = true;
-		if (w >= 0)
-			bot_say_room(b, s, s->seats[w].user_id, "%s: reminder, the table is waiting for you.",
-			             s->seats[w].name);
+		if (w >= 0) {
+			char line[160];
+			size_t nactions;
+			const char *const *actions = flow_actions(s, &nactions);
+
+			snprintf(line, sizeof line, ST_PLAYER "%s" ST_END ": reminder, the table is waiting for you.",
+			         s->seats[w].name);
+			bot_prompt(b, s, line, s->seats[w].user_id, actions, nactions);
+		}
 		flow_schedule(b, s);
 		break;
 	case TIMER_TAKEOVER:

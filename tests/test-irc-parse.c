@@ -121,11 +121,6 @@ test_text(void **state)
 	/* invalid UTF-8 becomes '?', valid multibyte passes */
 	irc_text_in(out, sizeof out, "caf\xc3\xa9 \xff \xe2\x99\xa3 \xc0\xaf");
 	assert_string_equal(out, "caf\xc3\xa9 ? \xe2\x99\xa3 ??");
-	/* outgoing: colours kept when allowed, never CR LF */
-	irc_text_out(out, sizeof out, "\x03" "4red\x0f\r\nx", true);
-	assert_string_equal(out, "\x03" "4red\x0fx");
-	irc_text_out(out, sizeof out, "\x03" "4,1red\x0f", false);
-	assert_string_equal(out, "red");
 	/* never cut a character in two when the buffer is short */
 	assert_int_equal(irc_text_in(out, 5, "ab\xe2\x99\xa3"), 2);
 	/* C1 controls and bidi overrides are dropped like C0 ones */
@@ -134,6 +129,39 @@ test_text(void **state)
 	/* a copy into a short buffer ends on a character boundary */
 	irc_text_copy(out, 5, "ab\xe2\x99\xa3");
 	assert_string_equal(out, "ab");
+}
+
+static const char *
+fmt(const char *m, const char *prefix, bool colors)
+{
+	static struct rbuf b;
+
+	rbuf_reset(&b);
+	irc_format(&b, m, strlen(m), prefix, colors);
+	return b.s;
+}
+
+/* Styled text in mIRC codes: one reset then what is wanted at each change, a
+ * reset at the end, commands with the prefix; plain text without colours. */
+static void
+test_format(void **state)
+{
+	(void)state;
+	assert_string_equal(fmt("a " ST_BOLD "b" ST_END " c", "!", true), "a \x02" "b\x0f c");
+	assert_string_equal(fmt(ST_CLEAN "[9 9 9 clean]" ST_END, "!", true), "\x03" "04[9 9 9 clean]\x0f");
+	assert_string_equal(fmt(ST_DIRTY "x" ST_END ST_DARK "y" ST_END, "!", true), "\x03" "14xy\x0f");
+	/* bold and red together; red inside bold, then bold alone again */
+	assert_string_equal(fmt(ST_BOLD "a " ST_RED "3" ST_END " b" ST_END, "!", true),
+	                    "\x02" "a \x0f\x02\x03" "043\x0f\x02 b\x0f");
+	/* cards and players are plain on IRC: a nick stays highlightable */
+	assert_string_equal(fmt(ST_PLAYER "ann" ST_END ": " ST_CARD "K" ST_END, "!", true), "ann: K");
+	/* a comma after a colour code would read as a background colour */
+	assert_string_equal(fmt(ST_RED ",5" ST_END, "!", true), "\x03" "04\x02\x02,5\x0f");
+	assert_string_equal(fmt("open one with " ST_COMMAND "new" ST_END ".", "!", true), "open one with !new.");
+	assert_string_equal(fmt("with " ST_COMMAND "new" ST_END, ".", false), "with .new");
+	assert_string_equal(fmt(ST_BOLD "Round 2" ST_END ": " ST_RED "red 3" ST_END, "!", false), "Round 2: red 3");
+	/* never a CR or LF on the wire */
+	assert_null(strpbrk(fmt("a\r" ST_BR "b", "!", true), "\r\n"));
 }
 
 static void
@@ -185,6 +213,7 @@ main(void)
 		cmocka_unit_test(test_parse_invalid),
 		cmocka_unit_test(test_casefold),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_bucket),
 		cmocka_unit_test(test_base64),
 	};

@@ -27,43 +27,6 @@ test_clean(void **state)
 	assert_string_equal(s, "a bcde");
 }
 
-struct pieces {
-	char out[8][128];
-	int n;
-};
-
-static void
-collect(void *ctx, const char *m, size_t len)
-{
-	struct pieces *p = ctx;
-	struct rbuf b = { 0 };
-
-	render_finish(&b, m, len, FMT_PLAIN);
-	snprintf(p->out[p->n++], 128, "%s", b.s ? b.s : "");
-	rbuf_free(&b);
-}
-
-static void
-test_split(void **state)
-{
-	struct pieces p = { .n = 0 };
-	const char *m = "alpha beta " MK_RED "gamma delta" MK_END " epsilon zeta eta theta";
-	struct rbuf b = { 0 };
-	int i;
-
-	(void)state;
-	render_split(m, strlen(m), FMT_IRC, 20, collect, &p);
-	assert_true(p.n >= 2);
-	for (i = 0; i < p.n; i++)
-		assert_true(strlen(p.out[i]) <= 20);
-	render_finish(&b, MK_RED "3♥" MK_END " <b>", strlen(MK_RED "3♥" MK_END " <b>"), FMT_HTML);
-	assert_string_equal(b.s, "<font color=\"#cc0000\">3♥</font> &lt;b&gt;");
-	rbuf_reset(&b);
-	render_finish(&b, MK_RED "3" MK_END, 3, FMT_IRC);
-	assert_string_equal(b.s, "\x03" "043\x0f");
-	rbuf_free(&b);
-}
-
 static void
 test_flood(void **state)
 {
@@ -125,7 +88,6 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean),
-		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_flood),
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_every_command_has_alias),

@@ -27,7 +27,7 @@ irc_events_emit(struct irc *c, enum bot_event_type type, const char *room, struc
 		ev.user_name = name;
 	}
 	if (text != NULL) {
-		irc_text_in(clean, sizeof clean, text);
+		irc_text_unformat(clean, sizeof clean, text);
 		ev.text = clean;
 	}
 	ev.direct = direct;

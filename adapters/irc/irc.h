@@ -6,6 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rbuf.h"
+#include "style.h"
+
 /* ------------------------------------------------------------------ parse.c */
 #define IRC_MAX_PARAMS 15
 #define IRC_MAX_TAGS   32
@@ -44,15 +47,23 @@ void        irc_parse_casefold(char *dst, size_t dstlen, const char *src);
 bool        irc_parse_same(const char *a, const char *b);
 
 /* ------------------------------------------------------------------ text.c */
-/* Incoming text for the bot: invalid UTF-8 becomes '?', every control
- * character and mIRC formatting code (colours with their digits) is dropped.
- * Writes at most dstlen-1 bytes (on a character boundary) and returns them. */
+/* Incoming text: mIRC formatting codes (colours with their digits) are
+ * taken out, as the IRC wire format's, never the bot's business; invalid
+ * UTF-8 becomes '?', and every control character is dropped.  Writes at most
+ * dstlen-1 bytes (on a character boundary) and returns them. */
 size_t irc_text_in(char *dst, size_t dstlen, const char *src);
-/* Outgoing text: like irc_text_in but keeps mIRC formatting codes when
- * colors is true (the bot added them); CR, LF, NUL and CTCP \1 never pass. */
-size_t irc_text_out(char *dst, size_t dstlen, const char *src, bool colors);
+/* A message's text for the bot: only the mIRC formatting codes are taken
+ * out (the bot cleans the rest, once, for every service); cut to dstlen-1
+ * bytes on a character boundary. */
+size_t irc_text_unformat(char *dst, size_t dstlen, const char *src);
 /* Copies src (NULL: "") into dst, cut to len on a character boundary. */
 void   irc_text_copy(char *dst, size_t len, const char *src);
+
+/* ------------------------------------------------------------------ format.c */
+/* Appends len bytes of styled text as one IRC line's text: mIRC bold (\x02)
+ * and colours (\x03 04 red, 14 grey) when colors, plain text otherwise;
+ * commands shown with prefix.  No CR, LF or NUL comes out. */
+void irc_format(struct rbuf *out, const char *m, size_t len, const char *prefix, bool colors);
 
 /* ------------------------------------------------------------------ bucket.c */
 /* A token bucket kept as a virtual clock (RFC 1459 8.10 style): each line

@@ -1,16 +1,8 @@
-/* text.c: cleaning of hostile text: UTF-8 validation, control characters, mIRC formatting codes. */
+/* text.c: text from the server made safe to keep and log: mIRC formatting codes and control characters out, UTF-8 checked. */
 #include <string.h>
 
 #include "irc.h"
 #include "utf8.h"
-
-static bool
-is_format(unsigned char c)
-{
-	/* bold, colour, hex colour, reset, monospace, reverse, italic, strike, underline */
-	return c == 0x02 || c == 0x03 || c == 0x04 || c == 0x0F || c == 0x11 || c == 0x16 ||
-	       c == 0x1D || c == 0x1E || c == 0x1F;
-}
 
 /* Skips the arguments of a colour code at s: \3 takes "NN[,NN]", \4 "RRGGBB[,RRGGBB]". */
 static size_t
@@ -33,8 +25,8 @@ colour_args(const unsigned char *s, unsigned char code)
 	return i;
 }
 
-static size_t
-clean(char *dst, size_t dstlen, const char *src, bool keep_format)
+size_t
+irc_text_in(char *dst, size_t dstlen, const char *src)
 {
 	const unsigned char *s = (const unsigned char *)src;
 	size_t o = 0, len = strlen(src);
@@ -47,16 +39,6 @@ clean(char *dst, size_t dstlen, const char *src, bool keep_format)
 		size_t n;
 
 		if (c < 0x20 || c == 0x7F) {
-			if (is_format(c) && keep_format) {
-				size_t a = (c == 0x03 || c == 0x04) ? colour_args(s + i + 1, c) : 0;
-
-				if (o + 1 + a >= dstlen)
-					break;
-				memcpy(dst + o, s + i, 1 + a);
-				o += 1 + a;
-				i += 1 + a;
-				continue;
-			}
 			if (c == 0x03 || c == 0x04)
 				i += colour_args(s + i + 1, c);
 			else if (c == '\t' && o + 1 < dstlen)
@@ -87,15 +69,34 @@ clean(char *dst, size_t dstlen, const char *src, bool keep_format)
 }
 
 size_t
-irc_text_in(char *dst, size_t dstlen, const char *src)
+irc_text_unformat(char *dst, size_t dstlen, const char *src)
 {
-	return clean(dst, dstlen, src, false);
-}
+	size_t o = 0, len = strlen(src), i, n;
 
-size_t
-irc_text_out(char *dst, size_t dstlen, const char *src, bool colors)
-{
-	return clean(dst, dstlen, src, colors);
+	if (dstlen == 0)
+		return 0;
+	for (i = 0; i < len && o + 1 < dstlen;) {
+		unsigned char c = (unsigned char)src[i];
+
+		if (c == 0x02 || c == 0x03 || c == 0x04 || c == 0x0F || c == 0x11 || c == 0x16 || c == 0x1D ||
+		    c == 0x1E || c == 0x1F) {
+			/* bold, colour (and its digits), hex colour, reset, monospace, reverse, italic, strike, underline */
+			if (c == 0x03 || c == 0x04)
+				i += colour_args((const unsigned char *)src + i + 1, c);
+			i++;
+			continue;
+		}
+		dst[o++] = src[i++];
+	}
+	/* a cut never splits a character (dst[o], the NUL's place, holds the
+	 * next byte for utf8_cut to see); anything else is the bot's to clean */
+	n = o;
+	if (i < len) {
+		dst[o] = src[i];
+		n = utf8_cut(dst, o + 1, o);
+	}
+	dst[n] = '\0';
+	return n;
 }
 
 void

@@ -6,6 +6,9 @@
 #include "fake.h"
 #include "loop.h"
 
+/* Lines cut as the IRC adapter cuts them, about. */
+#define FAKE_MAX_LINE 400
+
 static int64_t
 fake_clock(void *ctx)
 {
@@ -43,11 +46,28 @@ fake_pending(struct adapter *a, const char *room)
 	return f->queued;
 }
 
-static int
-fake_send(struct adapter *a, const struct adapter_msg *m)
+/* The plain encoding, as the console's and IRC's without colours. */
+static void
+fake_encode(void *ctx, struct rbuf *out, const char *m, size_t len)
 {
-	struct fake *f = a->priv;
+	style_plain(out, m, len, ctx);
+}
+
+struct fake_out {
+	struct fake *f;
+	const struct adapter_msg *m;
+	int rc;
+};
+
+/* One line of a message, as a line-based service (IRC) would carry it. */
+static void
+fake_line(void *ctx, const char *piece, size_t len)
+{
+	struct fake_out *o = ctx;
+	struct fake *f = o->f;
+	const struct adapter_msg *m = o->m;
 	struct fake_msg *x;
+	struct rbuf text = { 0 };
 
 	if (f->queue_cap > 0 && m->kind == MSG_ROOM) {
 		fake_drain(f);
@@ -55,32 +75,53 @@ fake_send(struct adapter *a, const struct adapter_msg *m)
 			f->drained_at = f->now;    /* an idle queue sends at once */
 		if (f->queued >= f->queue_cap) {
 			f->dropped++;
-			return -1;
+			o->rc = -1;
+			return;
 		}
 		f->queued++;
 	}
-
 	if (f->nmsgs == f->cap) {
 		f->cap = f->cap ? f->cap * 2 : 256;
-		f->msgs = realloc(f->msgs, f->cap * sizeof *f->msgs);
+		f->msgs = xreallocarray(f->msgs, f->cap, sizeof *f->msgs);
 	}
 	x = &f->msgs[f->nmsgs++];
 	memset(x, 0, sizeof *x);
 	x->kind = m->kind;
 	snprintf(x->room, sizeof x->room, "%s", m->room ? m->room : "");
 	snprintf(x->user, sizeof x->user, "%s", m->user_id ? m->user_id : "");
-	snprintf(x->text, sizeof x->text, "%s", m->text);
+	fake_encode((void *)m->prefix, &text, piece, len);
+	snprintf(x->text, sizeof x->text, "%s", text.s);
+	snprintf(x->styled, sizeof x->styled, "%.*s", (int)len, piece);
 	if (m->nmentions > 0)
 		snprintf(x->mention, sizeof x->mention, "%s", m->mentions[0]);
+	if (m->prompt_user != NULL)
+		snprintf(x->prompt, sizeof x->prompt, "%s", m->prompt_user);
+	for (size_t i = 0; i < m->nactions && i < 8; i++)
+		x->actions[i] = m->actions[i];
+	x->nactions = m->nactions;
+	x->reply_to = m->reply_to;
 	x->notice = m->private_as == PRIVATE_NOTICE;
 	x->private_as = (int)m->private_as;
-	return 0;
+	rbuf_free(&text);
+}
+
+static int
+fake_send(struct adapter *a, const struct adapter_msg *m)
+{
+	struct fake_out o = { a->priv, m, 0 };
+	const char *why;
+
+	/* the core's promise to every adapter: well-formed styled text */
+	if (m->styled == NULL || !style_valid(m->styled, strlen(m->styled), &why)) {
+		fprintf(stderr, "fake: the bot sent bad styled text (%s)\n", m->styled ? why : "NULL");
+		abort();
+	}
+	style_split(m->styled, strlen(m->styled), FAKE_MAX_LINE, true, fake_encode, (void *)m->prefix, fake_line, &o);
+	return o.rc;
 }
 
 static const struct adapter_ops fake_ops = {
 	.type = "fake",
-	.caps = ADAPTER_CAP_NOTICE,
-	.max_line = 400,
 	.send = fake_send,
 	.pending = fake_pending,
 };
@@ -129,7 +170,8 @@ fake_free(struct fake *f)
 void
 fake_say(struct fake *f, const char *room, const char *user, const char *text)
 {
-	struct bot_event ev = { .type = BOT_EV_MESSAGE, .room = room, .user_id = user, .user_name = user, .text = text };
+	struct bot_event ev = { .type = BOT_EV_MESSAGE, .room = room, .user_id = user, .user_name = user, .text = text,
+	                        .ref = f->ref };
 
 	adapter_emit(f->ad, &ev);
 	bot_flush(f->bot);
@@ -138,7 +180,8 @@ fake_say(struct fake *f, const char *room, const char *user, const char *text)
 void
 fake_dm(struct fake *f, const char *user, const char *text)
 {
-	struct bot_event ev = { .type = BOT_EV_MESSAGE, .user_id = user, .user_name = user, .text = text, .direct = true };
+	struct bot_event ev = { .type = BOT_EV_MESSAGE, .user_id = user, .user_name = user, .text = text, .direct = true,
+	                        .ref = f->ref };
 
 	adapter_emit(f->ad, &ev);
 	bot_flush(f->bot);
