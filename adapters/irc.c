@@ -14,12 +14,8 @@
 static int
 irc_init(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errlen)
 {
-	struct irc *c = calloc(1, sizeof *c);
+	struct irc *c = xcalloc(1, sizeof *c);
 
-	if (c == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
 	c->a = a;
 	c->fd = -1;
 	a->priv = c;

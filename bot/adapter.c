@@ -24,12 +24,7 @@ adapter_commands(struct adapter *a, size_t *n)
 void
 adapter_set_self(struct adapter *a, const char *name)
 {
-	struct bot *b = a->host;
-	size_t i;
-
-	for (i = 0; i < b->nadapters; i++)
-		if (b->adapters[i] == a)
-			address_set(&b->selves[i], name);
+	address_set(&bot_adapter_of(a)->self, name);
 }
 
 void

@@ -4,7 +4,7 @@
 static enum cmd_retval
 cmd_hand_exec(struct cmd_ctx *c)
 {
-	bot_send_hand(c->bot, c->s, c->seat);
+	reply_hand(c->bot, c->s, c->seat);
 	return CMD_RETURN_NORMAL;
 }
 

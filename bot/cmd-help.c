@@ -5,7 +5,7 @@ static enum cmd_retval
 cmd_help_exec(struct cmd_ctx *c)
 {
 	const struct cmd_entry *const *t, *e;
-	struct rbuf *o = &c->bot->out;
+	struct rbuf out = { 0 }, *o = &out;
 	char why[256];
 	size_t n, i;
 
@@ -19,12 +19,12 @@ cmd_help_exec(struct cmd_ctx *c)
 		return CMD_RETURN_NORMAL;
 	}
 	t = cmd_table(&n);
-	rbuf_reset(o);
 	rbuf_add(o, "Commands:");
 	for (i = 0; i < n; i++)
 		rbuf_printf(o, " %s (%s)%s", t[i]->name, t[i]->alias, i + 1 < n ? "," : ".");
 	rbuf_add(o, " " CMD("help") " COMMAND explains one.");
 	reply(c, "%s", o->s);
+	rbuf_free(o);
 	return CMD_RETURN_NORMAL;
 }
 

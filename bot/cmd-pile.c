@@ -4,14 +4,13 @@
 static enum cmd_retval
 cmd_pile_exec(struct cmd_ctx *c)
 {
-	struct bot *b = c->bot;
-	const char *names[HF_MAX_SEATS];
+	struct hf_view v;
+	struct rbuf out = { 0 };
 
-	session_names(c->s, names);
-	hf_game_view(c->s->g, c->seat, b->view);
-	rbuf_reset(&b->out);
-	(void)names; render_pile(&b->out, b->view);
-	reply(c, "%s", b->out.s);
+	hf_game_view(c->s->g, c->seat, &v);
+	render_pile(&out, &v);
+	reply(c, "%s", out.s);
+	rbuf_free(&out);
 	return CMD_RETURN_NORMAL;
 }
 

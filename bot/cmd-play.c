@@ -19,7 +19,7 @@ cmd_play_exec(struct cmd_ctx *c)
 		}
 		if (s->state == SESS_PLAYING) {
 			reply(c, "%s: your game goes on.", c->user_name);
-			bot_send_hand(c->bot, s, c->seat);
+			reply_hand(c->bot, s, c->seat);
 		} else
 			reply(c, "%s: the table waits for " CMD("start") ".", c->user_name);
 		return CMD_RETURN_NORMAL;

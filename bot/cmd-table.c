@@ -4,14 +4,15 @@
 static enum cmd_retval
 cmd_table_exec(struct cmd_ctx *c)
 {
-	struct bot *b = c->bot;
 	const char *names[HF_MAX_SEATS];
+	struct hf_view v;
+	struct rbuf out = { 0 };
 
 	session_names(c->s, names);
-	hf_game_view(c->s->g, c->seat, b->view);
-	rbuf_reset(&b->out);
-	render_table(&b->out, b->view, names);
-	reply(c, "%s", b->out.s);
+	hf_game_view(c->s->g, c->seat, &v);
+	render_table(&out, &v, names);
+	reply(c, "%s", out.s);
+	rbuf_free(&out);
 	return CMD_RETURN_NORMAL;
 }
 

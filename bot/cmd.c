@@ -1,4 +1,4 @@
-/* cmd.c: the command table: lookup (aliases, unique prefixes), argument counts, flags, replies. */
+/* cmd.c: the command table: lookup (aliases, unique prefixes, near misses), argument counts and flags, checked once. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,51 +86,6 @@ cmd_find(const char *name, char *why, size_t whylen)
 	else
 		snprintf(why, whylen, "Unknown command \"%.*s\": help lists them all.", cut, name);
 	return NULL;
-}
-
-static void
-reply_queue(struct cmd_ctx *c, bool priv, const char *fmt, va_list ap)
-{
-	char line[2048];
-	enum adapter_private as = PRIVATE_DEFAULT;
-
-	vsnprintf(line, sizeof line, fmt, ap);
-	if (c->s != NULL && c->seat >= 0)
-		as = c->s->seats[c->seat].private_as;
-	if (priv || c->room == NULL)
-		bot_queue(c->bot, c->ad, MSG_PRIVATE, c->room, c->user_id, line, NULL, as);
-	else
-		bot_queue(c->bot, c->ad, MSG_ROOM, c->room, NULL, line, NULL, PRIVATE_DEFAULT);
-}
-
-void
-reply(struct cmd_ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	reply_queue(c, c->direct, fmt, ap);
-	va_end(ap);
-}
-
-void
-reply_private(struct cmd_ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	reply_queue(c, true, fmt, ap);
-	va_end(ap);
-}
-
-void
-reply_room(struct cmd_ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	reply_queue(c, false, fmt, ap);
-	va_end(ap);
 }
 
 static bool
@@ -226,24 +181,4 @@ cmd_run(struct cmd_ctx *c, char *line)
 	if (!cmd_check(c, e->flags))
 		return;
 	e->exec(c);
-}
-
-enum cmd_retval
-cmd_game_action(struct cmd_ctx *c, const char *verb)
-{
-	struct hf_action a;
-	char text[BOT_MAX_INPUT + 32], why[HF_ERRLEN];
-
-	snprintf(text, sizeof text, "%s%s%s", verb, c->args[0] ? " " : "", c->args);
-	if (hf_action_parse(&a, text, why, sizeof why) != HF_OK) {
-		reply(c, "%s: %s", c->user_name, why);
-		return CMD_RETURN_ERROR;
-	}
-	if (flow_apply(c->bot, c->s, c->seat, &a, why, sizeof why) < 0) {
-		reply(c, "%s: %s", c->user_name, why);
-		return CMD_RETURN_ERROR;
-	}
-	/* The session may be gone (the game ended): nothing more is said here. */
-	c->s = NULL;
-	return CMD_RETURN_NORMAL;
 }

@@ -31,6 +31,20 @@ text_clean(char *s)
 	return o;
 }
 
+bool
+text_plain(const char *s)
+{
+	size_t len = strlen(s), i = 0, k;
+	uint32_t cp;
+
+	while (i < len) {
+		if ((k = utf8_decode(s + i, len - i, &cp)) == 0 || utf8_hostile(cp))
+			return false;
+		i += k;
+	}
+	return true;
+}
+
 int
 text_split(char *s, char **argv, int max)
 {

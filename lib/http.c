@@ -1,5 +1,6 @@
 /* http.c: glue between libcurl's multi_socket API and the loop: sockets become fd watches, its timeout a timer. */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "http.h"
@@ -141,9 +142,10 @@ http_new(struct loop *l)
 	struct http *h = xcalloc(1, sizeof *h);
 
 	h->loop = l;
+	/* curl_multi_init fails only without memory: the allocation policy's case */
 	if ((h->multi = curl_multi_init()) == NULL) {
-		free(h);
-		return NULL;
+		fprintf(stderr, "<2>out of memory (curl_multi_init): stopping\n");
+		abort();
 	}
 	curl_multi_setopt(h->multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
 	curl_multi_setopt(h->multi, CURLMOPT_SOCKETDATA, h);

@@ -197,7 +197,7 @@ fz_new(struct fz *f)
 	f->now = 1000000;
 	f->seed = 42;
 	loop_set_clock(f->loop, fz_clock, f);
-	f->bot = bot_new(f->loop, cfg, NULL, 0, err, sizeof err);
+	f->bot = bot_new(f->loop, cfg, NULL, 0);
 	if (f->bot == NULL) {
 		fprintf(stderr, "bot: %s\n", err);
 		abort();
@@ -286,13 +286,13 @@ fz_line(struct fz *f, const uint8_t *p, size_t n)
 		ev.user_name = text;
 	}
 	adapter_emit(f->ad, &ev);
-	bot_flush(f->bot);
+	reply_flush(f->bot);
 	free(addressed);
 	free(text);
 
 	f->now += (b & 0x80) ? 61000 : 1;
 	loop_run_once(f->loop, 0);
-	bot_flush(f->bot);
+	reply_flush(f->bot);
 	fz_check_games(f);
 }
 
@@ -317,7 +317,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int k = 0; k < 50; k++) {
 		f.now += (k % 10 == 9) ? 61000 : 1;
 		loop_run_once(f.loop, 0);
-		bot_flush(f.bot);
+		reply_flush(f.bot);
 		fz_check_games(&f);
 	}
 	fz_free(&f);

@@ -452,7 +452,7 @@ test_no_forged_marks(void **state)
 
 	(void)state;
 	adapter_emit(f->ad, &ev);
-	bot_flush(f->bot);
+	reply_flush(f->bot);
 	m = fake_find(f, "opens a duel table");
 	assert_non_null(m);
 	/* the name is one player span, with no mark of eve's inside */
@@ -461,6 +461,11 @@ test_no_forged_marks(void **state)
 	m = fake_find(f, "No finished games");
 	assert_non_null(m);
 	assert_null(strpbrk(m->styled, ST_CLEAN ST_DIRTY));
+	/* a room id is echoed as it is, so one with a control byte gets no table */
+	fake_clear(f);
+	fake_say(f, "#a\x04" "b", "bob", "!new duel");
+	assert_null(fake_session(f, "#a\x04" "b"));
+	assert_int_equal(f->nmsgs, 0);
 	fake_free(f);
 }
 

@@ -104,7 +104,6 @@ struct nick_ent {
 struct nick_list {
 	struct nick_ent *v;
 	size_t n, cap;
-	bool oom;
 };
 
 static void
@@ -114,15 +113,8 @@ nick_collect(void *ctx, const char *key, const char *value)
 	const char *sp = strchr(value, ' ');
 
 	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		struct nick_ent *v = realloc(l->v, cap * sizeof *v);
-
-		if (v == NULL) {
-			l->oom = true;
-			return;
-		}
-		l->v = v;
-		l->cap = cap;
+		l->cap = l->cap ? l->cap * 2 : 256;
+		l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
 	}
 	irc_text_copy(l->v[l->n].key, sizeof l->v[l->n].key, key);
 	l->v[l->n].ms = sp != NULL ? strtoll(sp + 1, NULL, 10) : 0;
@@ -143,7 +135,7 @@ irc_events_nick_prune(struct irc *c)
 	struct nick_list l = { 0 };
 	size_t drop = 0;
 
-	if (adapter_state_each(c->a, "nick/", nick_collect, &l) != 0 || l.oom) {
+	if (adapter_state_each(c->a, "nick/", nick_collect, &l) != 0) {
 		free(l.v);
 		c->nick_saved = 0;
 		return;

@@ -8,6 +8,7 @@
 
 #include "rbuf.h"
 #include "style.h"
+#include "xmalloc.h"
 
 /* ------------------------------------------------------------------ parse.c */
 #define IRC_MAX_PARAMS 15

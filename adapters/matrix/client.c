@@ -60,10 +60,8 @@ matrix_client_allowed(const char *allow, const char *inviter)
 struct matrix_client *
 matrix_client_new(const struct matrix_config *cfg, const struct matrix_host *host, struct loop *l, struct http *h)
 {
-	struct matrix_client *c = calloc(1, sizeof *c);
+	struct matrix_client *c = xcalloc(1, sizeof *c);
 
-	if (c == NULL)
-		return NULL;
 	c->cfg = *cfg;
 	c->host = *host;
 	c->loop = l;
@@ -71,10 +69,7 @@ matrix_client_new(const struct matrix_config *cfg, const struct matrix_host *hos
 	snprintf(c->token, sizeof c->token, "%s", cfg->token);
 	if (c->cfg.sync_timeout_ms <= 0)
 		c->cfg.sync_timeout_ms = 30000;
-	if ((c->out = matrix_outbox_new(&c->host.store)) == NULL) {
-		free(c);
-		return NULL;
-	}
+	c->out = matrix_outbox_new(&c->host.store);
 	return c;
 }
 

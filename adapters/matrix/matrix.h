@@ -12,6 +12,7 @@
 #include "adapter.h"
 #include "rbuf.h"
 #include "style.h"
+#include "xmalloc.h"
 
 struct loop;
 struct http;

@@ -146,7 +146,7 @@ fake_new(const char *db, const char *extra_bot)
 	f->now = 1000000;
 	f->seed = 42;
 	loop_set_clock(f->loop, fake_clock, f);
-	f->bot = bot_new(f->loop, cfg, NULL, 0, err, sizeof err);
+	f->bot = bot_new(f->loop, cfg, NULL, 0);
 	f->bot->seed_fn = fake_seed;
 	f->bot->seed_ctx = f;
 	f->ad = bot_adapter_add(f->bot, &fake_ops, "fake", NULL, err, sizeof err);
@@ -174,7 +174,7 @@ fake_say(struct fake *f, const char *room, const char *user, const char *text)
 	                        .ref = f->ref };
 
 	adapter_emit(f->ad, &ev);
-	bot_flush(f->bot);
+	reply_flush(f->bot);
 }
 
 void
@@ -184,7 +184,7 @@ fake_dm(struct fake *f, const char *user, const char *text)
 	                        .ref = f->ref };
 
 	adapter_emit(f->ad, &ev);
-	bot_flush(f->bot);
+	reply_flush(f->bot);
 }
 
 void
@@ -209,7 +209,7 @@ fake_advance(struct fake *f, int64_t ms)
 {
 	f->now += ms;
 	loop_run_once(f->loop, 0);
-	bot_flush(f->bot);
+	reply_flush(f->bot);
 }
 
 bool
