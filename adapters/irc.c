@@ -52,7 +52,7 @@ irc_start(struct adapter *a)
 	adapter_state_each(a, "#", add_invited, c);
 	adapter_state_each(a, "&", add_invited, c);
 	/* renames remembered before: counted, and bounded */
-	irc_events_nick_prune(c);
+	irc_nicks_prune(c);
 	if (c->tick_timer == 0)
 		c->tick_timer = loop_timer_add(a->loop, 1000, irc_conn_tick, c);
 	irc_conn_connect(c);

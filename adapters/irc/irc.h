@@ -10,6 +10,35 @@
 #include "style.h"
 #include "xmalloc.h"
 
+/* ------------------------------------------------------------------ numerics */
+/* The replies the adapter acts on, by their names in RFC 1459 / RFC 2812 and
+ * the IRCv3 SASL specification (events.c dispatches on them). */
+#define RPL_WELCOME          "001"
+#define RPL_ISUPPORT         "005"
+#define RPL_NAMREPLY         "353"
+#define RPL_ENDOFMOTD        "376"
+#define RPL_HOSTHIDDEN       "396"
+#define ERR_NOSUCHNICK       "401"
+#define ERR_NOSUCHCHANNEL    "403"
+#define ERR_TOOMANYCHANNELS  "405"
+#define ERR_NOMOTD           "422"
+#define ERR_ERRONEUSNICKNAME "432"
+#define ERR_NICKNAMEINUSE    "433"
+#define ERR_NICKCOLLISION    "436"
+#define ERR_UNAVAILRESOURCE  "437"
+#define ERR_CHANNELISFULL    "471"
+#define ERR_INVITEONLYCHAN   "473"
+#define ERR_BANNEDFROMCHAN   "474"
+#define ERR_BADCHANNELKEY    "475"
+#define ERR_NEEDREGGEDNICK   "477"
+#define ERR_SECUREONLYCHAN   "489"
+#define RPL_LOGGEDIN         "900"
+#define ERR_NICKLOCKED       "902"
+#define RPL_SASLSUCCESS      "903"
+#define ERR_SASLFAIL         "904"
+#define ERR_SASLTOOLONG      "905"
+#define ERR_SASLABORTED      "906"
+
 /* ------------------------------------------------------------------ parse.c */
 #define IRC_MAX_PARAMS 15
 #define IRC_MAX_TAGS   32
