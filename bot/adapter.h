@@ -56,7 +56,25 @@ enum adapter_msg_kind {
  * turn's events, a hand), in styled text (lib/style.h).  The adapter encodes
  * it for its service (mIRC codes, HTML and a plain body, ANSI, Markdown...)
  * and splits it to its own budget; the core never cuts a message nor makes a
- * wire format.  Every string is only valid during the call. */
+ * wire format.  Every string is only valid during the call.
+ *
+ * Styled text is UTF-8 with in-band marks, one control byte each: a role's
+ * byte opens it, STYLE_END closes the innermost, a line break ("\n") ends
+ * the line and every role open.  The roles, and how to show them:
+ *   ST_BOLD     emphasis ("Round 2", totals)           bold
+ *   ST_CARD     one card's name ("K", "3♥")            as text, or card-like
+ *   ST_PLAYER   a player's name                        as text (IRC: a wrapped nick
+ *                                                      is not highlighted), or bold
+ *   ST_CLEAN    a clean canasta                        red
+ *   ST_DIRTY    a dirty canasta                        dark grey
+ *   ST_RED      red threes, a sevens canasta           red
+ *   ST_DARK     quieter text                           dark grey
+ *   ST_COMMAND  a bare command name ("draw")           with prefix before it: "!draw",
+ *                                                      "/draw" on Discord
+ *   "\n"        a line break                           a new line, <br>...
+ * The marks never reach a wire: the adapter encodes or drops every one
+ * (lib/style.c: style_walk, style_look, style_plain, style_split).  No
+ * player can forge one: the core strips control bytes from all it is given. */
 struct adapter_msg {
 	enum adapter_msg_kind kind;
 	const char *room;          /* MSG_ROOM; for MSG_PRIVATE the room the game is in (context) */

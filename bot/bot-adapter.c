@@ -37,8 +37,8 @@ bot_adapter_prefix(struct bot_adapter *ba, const struct adapter_cfg *s)
 }
 
 struct adapter *
-bot_adapter_add(struct bot *b, const struct adapter_ops *ops, const char *name, struct adapter_cfg *cfg,
-                char *err, size_t errlen)
+bot_adapter_add(struct bot *b, const struct adapter_ops *ops, const char *name, struct adapter_cfg *cfg, char *err,
+                size_t errlen)
 {
 	struct bot_adapter *ba = xcalloc(1, sizeof *ba);
 	struct adapter *a = &ba->ad;

@@ -43,8 +43,8 @@ reply_table(struct bot *b, struct session *s, const char *fmt, ...)
 }
 
 void
-reply_prompt(struct bot *b, struct session *s, const char *styled, const char *user_id,
-             const char *const *actions, size_t nactions)
+reply_prompt(struct bot *b, struct session *s, const char *styled, const char *user_id, const char *const *actions,
+             size_t nactions)
 {
 	struct reply *r;
 

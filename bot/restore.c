@@ -8,7 +8,7 @@
 
 struct restore {
 	struct bot *b;
-	struct session **byid;   /* parallel to ids, sorted by id (games come in id order) */
+	struct session **byid; /* parallel to ids, sorted by id (games come in id order) */
 	int64_t *ids;
 	size_t n, cap;
 	size_t games, actions, broken;
@@ -39,12 +39,12 @@ restore_game(void *ctx, const struct store_game *g)
 	char why[HF_ERRLEN];
 
 	if (ad == NULL) {
-		log_msg(LOG_LVL_NOTICE, "game %lld in %s %s waits: adapter %s is not configured",
-		        (long long)g->id, g->adapter, g->room, g->adapter);
+		log_msg(LOG_LVL_NOTICE, "game %lld in %s %s waits: adapter %s is not configured", (long long)g->id,
+		        g->adapter, g->room, g->adapter);
 		return;
 	}
 	if (session_find(&r->b->sessions, ad, g->room) != NULL)
-		return;   /* live already: a reload restores only what waited for an added adapter */
+		return; /* live already: a reload restores only what waited for an added adapter */
 	if ((s = session_add(&r->b->sessions, ad, g->room)) == NULL) {
 		log_msg(LOG_LVL_ERR, "game %lld in %s %s cannot be restored", (long long)g->id, g->adapter, g->room);
 		return;
@@ -127,9 +127,9 @@ restore_action(void *ctx, int64_t game, uint32_t seq, int seat, const char *text
 		r->broken++;
 		return;
 	}
-	if (hf_action_parse(&a, text, why, sizeof why) != HF_OK ||
-	    hf_apply(s->g, seat, &a, why, sizeof why) != HF_OK) {
-		log_msg(LOG_LVL_ERR, "game %lld: action %u \"%s\" does not replay: %s", (long long)game, seq, text, why);
+	if (hf_action_parse(&a, text, why, sizeof why) != HF_OK || hf_apply(s->g, seat, &a, why, sizeof why) != HF_OK) {
+		log_msg(LOG_LVL_ERR, "game %lld: action %u \"%s\" does not replay: %s", (long long)game, seq, text,
+		        why);
 		s->state = SESS_OVER;
 		r->broken++;
 		return;

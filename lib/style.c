@@ -195,9 +195,9 @@ style_valid(const char *m, size_t len, const char **why)
 /* ------------------------------------------------------------------ splitting */
 
 struct style_cutter {
-	const char *m;              /* what is left to cut */
+	const char *m; /* what is left to cut */
 	size_t len;
-	struct style_stack open;    /* the roles open at m[0] */
+	struct style_stack open; /* the roles open at m[0] */
 	size_t max;
 	style_encode_fn *enc;
 	void *ectx;
@@ -214,7 +214,7 @@ cutter_stack(const struct style_cutter *c, size_t n, size_t *cmd)
 	enum style_role opened, closed;
 
 	for (i = 0; i < STYLE_MAX_DEPTH; i++)
-		at[i] = 0;   /* roles open from an earlier piece started before m */
+		at[i] = 0; /* roles open from an earlier piece started before m */
 	for (i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)c->m[i];
 
@@ -307,13 +307,13 @@ cutter_next(struct style_cutter *c, bool lines)
 	}
 	cut = lo;
 	if (cut == 0)
-		return cutter_char(c, 0);   /* not even one character fits: one goes all the same */
+		return cutter_char(c, 0); /* not even one character fits: one goes all the same */
 	q = cut;
 	if (!lines) {
 		while (q > 0 && c->m[q] != '\n')
 			q--;
 		while (q > 0 && c->m[q - 1] == '\n')
-			q--;    /* an empty line at a cut goes too */
+			q--; /* an empty line at a cut goes too */
 	}
 	if (q == 0 || lines) {
 		for (q = cut; q > cut / 2; q--)
@@ -378,8 +378,8 @@ style_has_text(const char *m, size_t n)
 }
 
 void
-style_split(const char *m, size_t len, size_t max, bool lines, style_encode_fn *enc, void *ectx,
-            style_piece_fn *fn, void *ctx)
+style_split(const char *m, size_t len, size_t max, bool lines, style_encode_fn *enc, void *ectx, style_piece_fn *fn,
+            void *ctx)
 {
 	struct style_cutter c;
 	const char *nl;

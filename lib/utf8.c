@@ -27,7 +27,7 @@ utf8_decode(const char *str, size_t n, uint32_t *cp)
 		len = 4;
 		v = s[0] & 0x07;
 	} else {
-		return 0;   /* a continuation byte, or a lead byte of an overlong or too-large form */
+		return 0; /* a continuation byte, or a lead byte of an overlong or too-large form */
 	}
 	if (len > n)
 		return 0;
@@ -37,8 +37,7 @@ utf8_decode(const char *str, size_t n, uint32_t *cp)
 		v = (v << 6) | (s[i] & 0x3f);
 	}
 	/* Overlongs, surrogates and values past U+10FFFF are refused. */
-	if ((len == 3 && v < 0x800) || (len == 4 && (v < 0x10000 || v > 0x10ffff)) ||
-	    (v >= 0xd800 && v <= 0xdfff))
+	if ((len == 3 && v < 0x800) || (len == 4 && (v < 0x10000 || v > 0x10ffff)) || (v >= 0xd800 && v <= 0xdfff))
 		return 0;
 	if (cp != NULL)
 		*cp = v;

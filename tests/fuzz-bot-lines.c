@@ -109,7 +109,7 @@ fz_encode(void *ctx, struct rbuf *out, const char *m, size_t len)
 }
 
 static void
-fz_line(void *ctx, const char *m, size_t len)
+fz_piece(void *ctx, const char *m, size_t len)
 {
 	const struct adapter_msg *msg = ctx;
 	struct rbuf text = { 0 };
@@ -151,7 +151,7 @@ fz_send(struct adapter *a, const struct adapter_msg *m)
 		fprintf(stderr, "fuzz-bot-lines: bad styled text (%s)\n", why);
 		abort();
 	}
-	style_split(m->styled, strlen(m->styled), FZ_MAX_LINE, true, fz_encode, (void *)m->prefix, fz_line, (void *)m);
+	style_split(m->styled, strlen(m->styled), FZ_MAX_LINE, true, fz_encode, (void *)m->prefix, fz_piece, (void *)m);
 	if (m->kind != MSG_ROOM && m->kind != MSG_PRIVATE) {
 		fprintf(stderr, "fuzz-bot-lines: message kind %d\n", (int)m->kind);
 		abort();

@@ -1,4 +1,4 @@
-/* test-layers.c: tests/check-layers can fail: a copy of the tree with one planted violation of each kind. */
+/* test-layers.c: tests/check-layers can fail (a copy of the tree with one planted violation of each kind); the engine library shows only its public header. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -93,6 +93,34 @@ test_adapter_beyond_api(void **state)
 	expect_refused("adapters/irc/chan.c", "#include \"../../bot/bot.h\"", "no include climbs out of its folder");
 }
 
+/* libhfengine.a's global symbols are the functions of engine/handfoot.h, no
+ * more: its internals (meld_*, turn_*, ai_*, even hf_fail) are hidden. */
+static void
+test_engine_library_shows_only_its_header(void **state)
+{
+	char out[16384], cmd[512];
+	int n = 0;
+
+	(void)state;
+	snprintf(cmd, sizeof cmd, "nm -g --defined-only '%s/libhfengine.a' | awk 'NF == 3 { print $3 }'", e2e_build());
+	assert_int_equal(e2e_sh(out, sizeof out, "%s", cmd), 0);
+	for (char *save = NULL, *sym = strtok_r(out, "\n", &save); sym != NULL; sym = strtok_r(NULL, "\n", &save)) {
+		char grep[256];
+
+		/* declared in the public header, as a function */
+		if (e2e_sh(grep, sizeof grep, "grep -q -E '[ *]%s\\(' engine/handfoot.h", sym) != 0)
+			fail_msg("libhfengine.a exports %s, which engine/handfoot.h does not declare", sym);
+		n++;
+	}
+	assert_true(n > 20);
+	/* and an internal one is there, only not global */
+	assert_int_equal(e2e_sh(out, sizeof out, "nm '%s/libhfengine.a' | grep -q -E ' [tT] hf_fail$'", e2e_build()),
+	                 0);
+	assert_int_equal(
+	        e2e_sh(out, sizeof out, "nm -g --defined-only '%s/libhfengine.a' | grep -q -w hf_fail", e2e_build()),
+	        1);
+}
+
 int
 main(void)
 {
@@ -103,6 +131,7 @@ main(void)
 		cmocka_unit_test(test_bot_names_an_adapter),
 		cmocka_unit_test(test_bot_comment_is_prose),
 		cmocka_unit_test(test_adapter_beyond_api),
+		cmocka_unit_test(test_engine_library_shows_only_its_header),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

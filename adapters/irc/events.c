@@ -5,8 +5,8 @@
 #include "client.h"
 
 void
-irc_events_emit(struct irc *c, enum bot_event_type type, const char *room, struct irc_user *u,
-     const char *text, bool direct, bool notice, int64_t ts)
+irc_events_emit(struct irc *c, enum bot_event_type type, const char *room, struct irc_user *u, const char *text,
+                bool direct, bool notice, int64_t ts)
 {
 	struct bot_event ev;
 	char id[80], name[64], clean[IRC_MAX_LINE + 1];

@@ -10,9 +10,9 @@
 struct irc_format {
 	struct rbuf *out;
 	const char *prefix;
-	struct style_look look;     /* what the codes written so far show */
-	bool coloured;              /* the last thing written is a colour code */
-	bool command;               /* a command opened: its prefix goes before its text */
+	struct style_look look; /* what the codes written so far show */
+	bool coloured;          /* the last thing written is a colour code */
+	bool command;           /* a command opened: its prefix goes before its text */
 };
 
 static const char *

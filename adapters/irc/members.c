@@ -147,14 +147,14 @@ irc_members_nick(struct irc *c, const struct irc_msg *m)
 	irc_text_in(newnick, sizeof newnick, m->params[0]);
 	if (irc_members_from_us(c, m)) {
 		irc_text_copy(c->cur_nick, sizeof c->cur_nick, newnick);
-		adapter_set_self(c->a, c->cur_nick);   /* "NewNick: draw" addresses the bot */
+		adapter_set_self(c->a, c->cur_nick); /* "NewNick: draw" addresses the bot */
 		return;
 	}
 	if ((u = irc_users_find(&c->users, m->nick)) == NULL)
 		return;
 	irc_nicks_forget(c, u);
 	if ((other = irc_users_find(&c->users, newnick)) != NULL && other != u)
-		irc_nicks_forget(c, other);     /* a stale entry, about to go */
+		irc_nicks_forget(c, other); /* a stale entry, about to go */
 	irc_users_rename(&c->users, u, newnick);
 	if ((u = irc_users_find(&c->users, newnick)) != NULL) {
 		irc_nicks_remember(c, u);
@@ -177,7 +177,7 @@ irc_members_names(struct irc *c, const struct irc_msg *m)
 
 		while (*tok != '\0' && (strchr(c->prefix_chars, *tok) != NULL || strchr("~&@%+", *tok) != NULL))
 			tok++;
-		tok[strcspn(tok, "!")] = '\0';     /* userhost-in-names */
+		tok[strcspn(tok, "!")] = '\0'; /* userhost-in-names */
 		if (*tok == '\0' || irc_parse_same(tok, c->cur_nick) || (u = members_get(c, tok)) == NULL)
 			continue;
 		u->chans |= UINT64_C(1) << i;

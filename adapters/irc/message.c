@@ -4,7 +4,7 @@
 
 #include "client.h"
 
-#define IRC_VERSION     "handfoot IRC adapter 0.1"
+#define IRC_VERSION "handfoot IRC adapter 0.1"
 
 static bool
 message_in_history(struct irc *c, const struct irc_msg *m)
@@ -64,7 +64,8 @@ message_ctcp(struct irc *c, struct irc_user *u, const char *text)
 		char line[IRC_MAX_LINE];
 		int w = snprintf(line, sizeof line, "NOTICE %s :\001%s %s\001", u->nick, cmd, arg);
 
-		if (w > 0 && irc_queue_push(&c->out, u->nick, line, (size_t)w < sizeof line ? (size_t)w : sizeof line - 1) == 0)
+		if (w > 0 &&
+		    irc_queue_push(&c->out, u->nick, line, (size_t)w < sizeof line ? (size_t)w : sizeof line - 1) == 0)
 			irc_send_flush(c);
 	}
 }
@@ -81,7 +82,7 @@ message_said(struct irc *c, const struct irc_msg *m, bool notice)
 	if (m->nparams < 2 || message_in_history(c, m) || irc_members_from_us(c, m))
 		return;
 	if ((u = irc_members_source(c, m)) == NULL)
-		return;     /* server notices */
+		return; /* server notices */
 	target = m->params[0];
 	text = m->params[1];
 	/* STATUSMSG targets (@#chan) are channel messages too */
@@ -91,13 +92,14 @@ message_said(struct irc *c, const struct irc_msg *m, bool notice)
 	if (text[0] == '\001') {
 		if (!notice && direct)
 			message_ctcp(c, u, text);
-		return;     /* CTCP (ACTION included) is never a command */
+		return; /* CTCP (ACTION included) is never a command */
 	}
 	if (!direct && irc_chan_find(c, target) < 0)
 		return;
 	if (c->cap_server_time && (t = irc_parse_tag(m, "time")) != NULL)
 		ts = irc_parse_time(t);
-	irc_events_emit(c, BOT_EV_MESSAGE, direct ? NULL : c->chans[irc_chan_find(c, target)].name, u, text, direct, notice, ts);
+	irc_events_emit(c, BOT_EV_MESSAGE, direct ? NULL : c->chans[irc_chan_find(c, target)].name, u, text, direct,
+	                notice, ts);
 }
 
 void

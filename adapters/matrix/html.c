@@ -14,8 +14,11 @@ matrix_html_escape(struct rbuf *out, const char *s, size_t n)
 	size_t i, run = 0;
 
 	for (i = 0; i < n; i++) {
-		const char *e = s[i] == '<' ? "&lt;" : s[i] == '>' ? "&gt;" : s[i] == '&' ? "&amp;" :
-		                s[i] == '"' ? "&quot;" : NULL;
+		const char *e = s[i] == '<'   ? "&lt;"
+		                : s[i] == '>' ? "&gt;"
+		                : s[i] == '&' ? "&amp;"
+		                : s[i] == '"' ? "&quot;"
+		                              : NULL;
 
 		if (e == NULL)
 			continue;
@@ -81,8 +84,11 @@ void
 matrix_html(struct rbuf *out, const char *m, size_t len, const char *prefix)
 {
 	struct matrix_html_ctx h = { out, prefix };
-	struct style_sink k = { .ctx = &h, .text = matrix_html_text, .open = matrix_html_open,
-	                        .close = matrix_html_close, .line = matrix_html_line };
+	struct style_sink k = { .ctx = &h,
+		                .text = matrix_html_text,
+		                .open = matrix_html_open,
+		                .close = matrix_html_close,
+		                .line = matrix_html_line };
 
 	rbuf_addn(out, "", 0);
 	style_walk(m, len, &k);
