@@ -22,7 +22,6 @@ struct console {
 	bool started;
 	bool watching;           /* stdin is watched: unwatched at stop, so a reload can drop us */
 	bool ansi;               /* stdout shows ANSI colours */
-	struct rbuf line;
 };
 
 static void console_read(struct loop *l, int fd, int mask, void *data);
@@ -222,13 +221,14 @@ console_encode(void *ctx, struct rbuf *out, const char *m, size_t len)
 }
 
 static void
-console_piece(void *ctx, const char *m, size_t len)
+console_piece(void *ctx, const char *m, size_t len, const char *text, size_t textlen)
 {
 	struct console_out *o = ctx;
 
-	rbuf_reset(&o->c->line);
-	console_encode(o, &o->c->line, m, len);
-	printf("%s%s\n", o->to, o->c->line.s);
+	(void)m;
+	(void)len;
+	(void)textlen;
+	printf("%s%s\n", o->to, text);
 }
 
 static int
@@ -272,8 +272,6 @@ console_free(struct adapter *a)
 	/* Freed without a stop (an error at startup): the watch must go all the same. */
 	if (c != NULL && c->watching)
 		loop_unwatch(a->loop, 0);
-	if (c != NULL)
-		rbuf_free(&c->line);
 	free(a->priv);
 	a->priv = NULL;
 }

@@ -347,12 +347,12 @@ cutter_run(struct style_cutter *c, bool lines, style_piece_fn *fn, void *ctx)
 	c->open.depth = c->open.over = 0;
 	while (c->len > 0) {
 		if (cutter_fits(c, c->len)) {
-			fn(ctx, c->piece.s, c->piece.len);
+			fn(ctx, c->piece.s, c->piece.len, c->coded.s, c->coded.len);
 			return;
 		}
 		cut = cutter_next(c, lines);
-		cutter_build(c, cut);
-		fn(ctx, c->piece.s, c->piece.len);
+		cutter_fits(c, cut); /* builds and encodes the piece */
+		fn(ctx, c->piece.s, c->piece.len, c->coded.s, c->coded.len);
 		c->open = cutter_stack(c, cut, &cmd);
 		c->m += cut;
 		c->len -= cut;

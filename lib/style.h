@@ -102,8 +102,10 @@ bool   style_valid(const char *m, size_t len, const char **why);
 
 /* An adapter's encoder: appends the encoding of len bytes of styled text. */
 typedef void style_encode_fn(void *ctx, struct rbuf *out, const char *m, size_t len);
-/* Called with each piece: styled text again, its own roles opened and closed. */
-typedef void style_piece_fn(void *ctx, const char *m, size_t len);
+/* Called with each piece: styled text again (m, len bytes), its own roles
+ * opened and closed, and its encoding by the splitter's encoder (NUL-terminated,
+ * enclen bytes): most adapters send that as it is. */
+typedef void style_piece_fn(void *ctx, const char *m, size_t len, const char *enc, size_t enclen);
 
 /* Cuts styled text into pieces whose encoding by enc is at most max bytes
  * (max below 16 counts as 16), and calls fn with each, in order.  A cut never

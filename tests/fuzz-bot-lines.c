@@ -102,21 +102,30 @@ fz_bad_text(const unsigned char *s, size_t n)
 	return NULL;
 }
 
+/* The message being sent, for the encoder and the check of each line. */
+struct fz_out {
+	const struct adapter_msg *m;
+};
+
 static void
 fz_encode(void *ctx, struct rbuf *out, const char *m, size_t len)
 {
-	style_plain(out, m, len, ctx);
+	struct fz_out *o = ctx;
+
+	style_plain(out, m, len, o->m->prefix);
 }
 
 static void
-fz_piece(void *ctx, const char *m, size_t len)
+fz_piece(void *ctx, const char *m, size_t len, const char *enc, size_t enclen)
 {
-	const struct adapter_msg *msg = ctx;
 	struct rbuf text = { 0 };
 	const char *why;
 	size_t n;
 
-	fz_encode((void *)msg->prefix, &text, m, len);
+	/* encoded again here, not taken from the splitter: the check stays independent of it */
+	(void)enc;
+	(void)enclen;
+	fz_encode(ctx, &text, m, len);
 	n = text.len;
 	if (n > FZ_MAX_LINE) {
 		fprintf(stderr, "fuzz-bot-lines: a line of %zu bytes (max %d): %.80s...\n", n, FZ_MAX_LINE, text.s);
@@ -141,6 +150,7 @@ static int
 fz_send(struct adapter *a, const struct adapter_msg *m)
 {
 	struct fz *f = a->priv;
+	struct fz_out o = { m };
 	const char *why;
 
 	if (m->styled == NULL) {
@@ -151,7 +161,7 @@ fz_send(struct adapter *a, const struct adapter_msg *m)
 		fprintf(stderr, "fuzz-bot-lines: bad styled text (%s)\n", why);
 		abort();
 	}
-	style_split(m->styled, strlen(m->styled), FZ_MAX_LINE, true, fz_encode, (void *)m->prefix, fz_piece, (void *)m);
+	style_split(m->styled, strlen(m->styled), FZ_MAX_LINE, true, fz_encode, &o, fz_piece, &o);
 	if (m->kind != MSG_ROOM && m->kind != MSG_PRIVATE) {
 		fprintf(stderr, "fuzz-bot-lines: message kind %d\n", (int)m->kind);
 		abort();

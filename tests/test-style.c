@@ -140,7 +140,7 @@ test_valid(void **state)
 struct pieces {
 	char s[32][256];
 	int n;
-	size_t max_enc;              /* the longest encoding seen */
+	style_encode_fn *enc;        /* the encoder used, to check the encoding handed over */
 };
 
 static void
@@ -162,9 +162,19 @@ enc_tags(void *ctx, struct rbuf *out, const char *m, size_t len)
 }
 
 static void
-collect(void *ctx, const char *m, size_t len)
+collect(void *ctx, const char *m, size_t len, const char *enc, size_t enclen)
 {
 	struct pieces *p = ctx;
+
+	/* the encoding handed over is the piece's own */
+	assert_true(enclen == strlen(enc));
+	if (p->enc != NULL) {
+		struct rbuf b = { 0 };
+
+		p->enc(NULL, &b, m, len);
+		assert_string_equal(b.s, enc);
+		rbuf_free(&b);
+	}
 
 	assert_true(p->n < 32);
 	assert_true(len < sizeof p->s[0]);
@@ -187,7 +197,7 @@ plain_of(const char *m)
 static void
 test_split_words(void **state)
 {
-	struct pieces p = { .n = 0 };
+	struct pieces p = { .n = 0, .enc = enc_plain };
 	const char *m = "alpha beta gamma delta epsilon zeta eta theta";
 
 	(void)state;
@@ -207,7 +217,7 @@ test_split_words(void **state)
 static void
 test_split_reopens(void **state)
 {
-	struct pieces p = { .n = 0 };
+	struct pieces p = { .n = 0, .enc = enc_tags };
 	struct rbuf b = { 0 };
 	const char *m = "alpha " ST_CLEAN "beta gamma delta epsilon" ST_END " zeta";
 	int i;
@@ -234,7 +244,7 @@ test_split_reopens(void **state)
 static void
 test_split_boundaries(void **state)
 {
-	struct pieces p = { .n = 0 };
+	struct pieces p = { .n = 0, .enc = enc_plain };
 	const char *u = "♣♣♣♣♣♣♣♣♣♣♣♣♣♣♣♣♣♣♣♣";   /* 60 bytes, no space */
 	const char *c = "xxxxxxxxxxxxx " ST_COMMAND "discard" ST_END " now";
 
@@ -257,7 +267,7 @@ test_split_boundaries(void **state)
 static void
 test_split_lines(void **state)
 {
-	struct pieces p = { .n = 0 };
+	struct pieces p = { .n = 0, .enc = enc_plain };
 	const char *m = ST_BOLD "Round 1 scored" ST_END ": ann +90" ST_BR "ann: going out +100" ST_BR ST_BR
 	                "bob: cards melded +45";
 

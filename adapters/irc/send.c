@@ -117,7 +117,6 @@ text_room(struct irc *c, const char *cmd, const char *target)
 struct irc_out {
 	struct irc *c;
 	const char *cmd, *target, *prefix;
-	struct rbuf text;
 	int rc;
 };
 
@@ -130,18 +129,19 @@ irc_send_encode(void *ctx, struct rbuf *out, const char *m, size_t len)
 }
 
 static void
-irc_send_piece(void *ctx, const char *m, size_t len)
+irc_send_piece(void *ctx, const char *m, size_t len, const char *text, size_t textlen)
 {
 	struct irc_out *o = ctx;
 	struct irc *c = o->c;
 	char line[IRC_MAX_LINE + 1];
 	int w;
 
+	(void)m;
+	(void)len;
+	(void)textlen;
 	if (o->rc < 0)
 		return;     /* the queue is full: the rest of the message would be cut anyway */
-	rbuf_reset(&o->text);
-	irc_send_encode(o, &o->text, m, len);
-	w = snprintf(line, sizeof line, "%s %s :%s", o->cmd, o->target, o->text.s);
+	w = snprintf(line, sizeof line, "%s %s :%s", o->cmd, o->target, text);
 	if (w < 0 || irc_queue_push(&c->out, o->target, line, (size_t)w < sizeof line ? (size_t)w : sizeof line - 1) != 0) {
 		/* once a minute at most: a flood must not flood the log too */
 		if (loop_now(c->a->loop) - c->drop_logged > 60000) {
@@ -161,7 +161,6 @@ queue_styled(struct irc *c, const char *cmd, const char *target, const struct ad
 
 	style_split(m->styled, strlen(m->styled), text_room(c, cmd, target), true, irc_send_encode, &o,
 	            irc_send_piece, &o);
-	rbuf_free(&o.text);
 	irc_send_flush(c);
 	return o.rc;
 }

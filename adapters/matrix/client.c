@@ -132,7 +132,7 @@ struct matrix_client_out {
 	struct matrix_client *c;
 	const struct adapter_msg *m;
 	const char *room;
-	struct rbuf body, html;
+	struct rbuf html;
 	int rc;
 };
 
@@ -145,18 +145,18 @@ matrix_client_plain(void *ctx, struct rbuf *out, const char *m, size_t len)
 	style_plain(out, m, len, o->m->prefix);
 }
 
+/* One piece, one event: the plain body the budget was measured on, and its HTML. */
 static void
-matrix_client_piece(void *ctx, const char *m, size_t len)
+matrix_client_piece(void *ctx, const char *m, size_t len, const char *body, size_t bodylen)
 {
 	struct matrix_client_out *o = ctx;
 	const struct adapter_msg *msg = o->m;
 	bool priv = msg->kind == MSG_PRIVATE;
 
-	rbuf_reset(&o->body);
+	(void)bodylen;
 	rbuf_reset(&o->html);
-	style_plain(&o->body, m, len, msg->prefix);
 	matrix_html(&o->html, m, len, msg->prefix);
-	if (matrix_outbox_add(o->c->out, o->room, priv ? msg->user_id : NULL, priv ? msg->room : NULL, o->body.s,
+	if (matrix_outbox_add(o->c->out, o->room, priv ? msg->user_id : NULL, priv ? msg->room : NULL, body,
 	                      o->html.s, msg->mentions, msg->nmentions) == NULL)
 		o->rc = -1;
 }
@@ -181,7 +181,6 @@ matrix_client_send(struct matrix_client *c, const struct adapter_msg *m)
 	/* one event per message, cut only when longer than a body should be */
 	style_split(m->styled, strlen(m->styled), MATRIX_MAX_LINE, false, matrix_client_plain, &o,
 	            matrix_client_piece, &o);
-	rbuf_free(&o.body);
 	rbuf_free(&o.html);
 	if (m->kind == MSG_PRIVATE && o.room == NULL && c->up && !matrix_strlist_has(c->creating, c->ncreating, m->user_id))
 		matrix_direct_create(c, m->user_id);

@@ -46,28 +46,29 @@ fake_pending(struct adapter *a, const char *room)
 	return f->queued;
 }
 
-/* The plain encoding, as the console's and IRC's without colours. */
-static void
-fake_encode(void *ctx, struct rbuf *out, const char *m, size_t len)
-{
-	style_plain(out, m, len, ctx);
-}
-
 struct fake_out {
 	struct fake *f;
 	const struct adapter_msg *m;
 	int rc;
 };
 
+/* The plain encoding, as the console's and IRC's without colours. */
+static void
+fake_encode(void *ctx, struct rbuf *out, const char *m, size_t len)
+{
+	struct fake_out *o = ctx;
+
+	style_plain(out, m, len, o->m->prefix);
+}
+
 /* One line of a message, as a line-based service (IRC) would carry it. */
 static void
-fake_line(void *ctx, const char *piece, size_t len)
+fake_line(void *ctx, const char *piece, size_t len, const char *text, size_t textlen)
 {
 	struct fake_out *o = ctx;
 	struct fake *f = o->f;
 	const struct adapter_msg *m = o->m;
 	struct fake_msg *x;
-	struct rbuf text = { 0 };
 
 	if (f->queue_cap > 0 && m->kind == MSG_ROOM) {
 		fake_drain(f);
@@ -89,8 +90,7 @@ fake_line(void *ctx, const char *piece, size_t len)
 	x->kind = m->kind;
 	snprintf(x->room, sizeof x->room, "%s", m->room ? m->room : "");
 	snprintf(x->user, sizeof x->user, "%s", m->user_id ? m->user_id : "");
-	fake_encode((void *)m->prefix, &text, piece, len);
-	snprintf(x->text, sizeof x->text, "%s", text.s);
+	snprintf(x->text, sizeof x->text, "%.*s", (int)textlen, text);
 	snprintf(x->styled, sizeof x->styled, "%.*s", (int)len, piece);
 	if (m->nmentions > 0)
 		snprintf(x->mention, sizeof x->mention, "%s", m->mentions[0]);
@@ -102,7 +102,6 @@ fake_line(void *ctx, const char *piece, size_t len)
 	x->reply_to = m->reply_to;
 	x->notice = m->private_as == PRIVATE_NOTICE;
 	x->private_as = (int)m->private_as;
-	rbuf_free(&text);
 }
 
 static int
@@ -116,7 +115,7 @@ fake_send(struct adapter *a, const struct adapter_msg *m)
 		fprintf(stderr, "fake: the bot sent bad styled text (%s)\n", m->styled ? why : "NULL");
 		abort();
 	}
-	style_split(m->styled, strlen(m->styled), FAKE_MAX_LINE, true, fake_encode, (void *)m->prefix, fake_line, &o);
+	style_split(m->styled, strlen(m->styled), FAKE_MAX_LINE, true, fake_encode, &o, fake_line, &o);
 	return o.rc;
 }
 
