@@ -146,7 +146,7 @@ struct hf_rules {
 	/* the end */
 	uint8_t  rounds;                          /* 0 = play to target */
 	int32_t  target;                          /* 0 = play a fixed number of rounds */
-	/* added by the engine branch (fields the table needed that were missing) */
+	/* asking to go out */
 	bool     ask_before_meld;                 /* the ask must come before the player melds this turn */
 };
 
@@ -372,7 +372,7 @@ struct hf_view {
 	struct hf_sheet last_sheet[HF_MAX_SIDES]; /* the last round scored */
 	int8_t   winner;                          /* side, -1 tie, -2 not over */
 	uint8_t  last_discard_seat;
-	/* added by the engine branch: public facts a sampled game needs */
+	/* public facts a sampled game needs (hf_game_sample) */
 	uint8_t  first_player;                    /* the seat that started this round */
 	int32_t  deal_bonus[HF_MAX_SIDES];        /* deal bonus earned this round, per side */
 	uint8_t  pile_plain;                      /* the pile's top card not counting wilds on it (HF_NOCARD: none) */
