@@ -374,12 +374,6 @@ void flow_back(struct bot *b, struct session *s, int seat);
 /* Writes the seats of the table to the store. */
 int  flow_save_seats(struct bot *b, struct session *s);
 
-/* ------------------------------------------------------------------ fallback.c */
-/* The computer's move was refused: a simple legal one instead (draw, the
- * cheapest discard, yes, or the easy player's play).  0 or 1 as flow_apply,
- * -1 if none is found.  Kept apart: it goes once the computer never needs it. */
-int  fallback_move(struct bot *b, struct session *s, int seat);
-
 /* ------------------------------------------------------------------ table.c */
 struct cmd_ctx;
 struct session *table_open(struct cmd_ctx *c, const char *rules_text, char *why, size_t whylen);

@@ -348,17 +348,15 @@ flow_ai(struct bot *b, struct session *s)
 	hf_ai_choose(&v, level, &s->ai_rng, &a);
 	if (flow_apply(b, s, seat, &a, why, sizeof why) >= 0)
 		return;
+	/* The engine's rulebook checks every plan the computer makes (engine/legal.c),
+	 * so this is a bug, never a position: it is logged, the room hears it, and a
+	 * human can take the seat back. */
 	hf_action_format(&a, text, sizeof text);
-	log_msg(LOG_LVL_WARNING, "%s %s: game %lld: the computer's \"%s\" for seat %d was refused (%s); "
-	        "falling back to a simple move", s->ad->id, s->room, (long long)s->id, text, seat, why);
-	if (fallback_move(b, s, seat) < 0) {
-		log_msg(LOG_LVL_ERR, "%s %s: game %lld: seat %d has no legal simple move; the table waits",
-		        s->ad->id, s->room, (long long)s->id, seat);
-		/* never a silent stall: the room hears it, and a human can take the seat back */
-		reply_table(b, s, "The computer found no legal move for " ST_PLAYER "%s" ST_END "; the table waits "
-		            "(their player can move, or the owner can " CMD("abort") ").", s->seats[seat].name);
-		flow_cancel(b, s);
-	}
+	log_msg(LOG_LVL_ERR, "%s %s: game %lld: the computer's \"%s\" for seat %d was refused (%s); the table waits",
+	        s->ad->id, s->room, (long long)s->id, text, seat, why);
+	reply_table(b, s, "The computer found no legal move for " ST_PLAYER "%s" ST_END "; the table waits "
+	            "(their player can move, or the owner can " CMD("abort") ").", s->seats[seat].name);
+	flow_cancel(b, s);
 }
 
 static int64_t
