@@ -1,8 +1,12 @@
 /* store.c: SQLite (WAL) storage: games, seats, actions, statistics, preferences, adapter state. */
+#include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bot.h"
 
@@ -123,6 +127,29 @@ bind_text(sqlite3_stmt *q, int i, const char *s)
 	sqlite3_bind_text(q, i, s, -1, SQLITE_STATIC);
 }
 
+/* The seed and the moves of a game rebuild every hand in it: the file is
+ * the daemon's alone.  It is created 0600 here, whatever the umask (the
+ * unit's is 0077; a console's is often 022); SQLite gives its -wal and -shm
+ * files the database's own mode.  One that others can already read is said,
+ * not changed behind the operator's back. */
+static void
+store_private(const char *path)
+{
+	struct stat sb;
+	int fd;
+
+	if (strcmp(path, ":memory:") == 0 || strncmp(path, "file:", 5) == 0)
+		return;
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600)) >= 0) {
+		close(fd);   /* an empty file is an empty database */
+		return;
+	}
+	if (errno == EEXIST && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && (sb.st_mode & 077) != 0)
+		log_msg(LOG_LVL_WARNING, "database %s is readable by group or others (mode %04o): its games' seeds "
+		        "and moves rebuild every hand; chmod 600 it (and its -wal file)", path,
+		        (unsigned)(sb.st_mode & 07777));
+}
+
 struct store *
 store_open(const char *path, char *err, size_t errlen)
 {
@@ -131,6 +158,7 @@ store_open(const char *path, char *err, size_t errlen)
 	int i;
 
 	st = xcalloc(1, sizeof *st);
+	store_private(path);
 	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
 	                    NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path, st->db ? sqlite3_errmsg(st->db) : "cannot open");
