@@ -53,6 +53,8 @@ struct bot_config {
 	int ai_delay_ms;         /* pause before a computer seat moves */
 	int flood_burst;         /* commands a user may send at once */
 	int flood_refill_ms;     /* one more command allowed per this many ms */
+	int max_tables;          /* tables in play at once per adapter; 0 = no limit */
+	int max_tables_per_user; /* tables one player sits at at once per adapter; 0 = no limit */
 	size_t nsections;
 	struct adapter_cfg **sections;   /* adapter sections, in file order */
 };
@@ -212,18 +214,28 @@ struct player_seat {
 	char user_id[96];
 };
 
+/* Tables in play on one adapter: what max_tables bounds. */
+struct session_count {
+	const struct adapter *ad;
+	size_t n;
+};
+
 struct sessions {
 	struct session **buckets;
 	size_t nbuckets, count;
 	struct session *all;
 	struct player_seat **pbuckets;
 	size_t npbuckets, pcount;
+	struct session_count *counts;   /* one per adapter with tables */
+	size_t ncounts;
 };
 void sessions_init(struct sessions *ss);
 void sessions_free(struct sessions *ss, void (*fn)(struct session *s, void *ctx), void *ctx);
 struct session *session_find(struct sessions *ss, const struct adapter *ad, const char *room);
 struct session *session_add(struct sessions *ss, struct adapter *ad, const char *room);
 void session_remove(struct sessions *ss, struct session *s);
+/* Tables in play on ad. */
+size_t session_count(const struct sessions *ss, const struct adapter *ad);
 int  session_seat_of(const struct session *s, const char *user_id);
 /* The player index: call after a human sits down, before one stands up. */
 void session_player_add(struct sessions *ss, struct session *s, const char *user_id);
@@ -383,6 +395,10 @@ int  fallback_move(struct bot *b, struct session *s, int seat);
 /* ------------------------------------------------------------------ table.c */
 struct cmd_ctx;
 struct session *table_open(struct cmd_ctx *c, const char *rules_text, char *why, size_t whylen);
+/* Whether user_id may take one more seat on ad (opening: and one more table
+ * there): the caps max_tables and max_tables_per_user.  false with why. */
+bool table_may_sit(struct bot *b, struct adapter *ad, const char *user_id, const char *name, bool opening,
+                   char *why, size_t whylen);
 int  table_sit(struct bot *b, struct session *s, const char *user_id, const char *name, int team);
 int  table_add_ai(struct bot *b, struct session *s, int level);
 void table_remove_seat(struct session *s, int seat);

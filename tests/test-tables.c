@@ -1,0 +1,107 @@
+/* test-tables.c: the caps on tables: per adapter (max_tables) and per player (max_tables_per_user), with their refusals. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fake.h"
+
+static void
+test_caps_refuse_and_free_up(void **state)
+{
+	struct fake *f = fake_new(":memory:", "flood_burst = 100\nmax_tables = 3\nmax_tables_per_user = 2");
+
+	(void)state;
+	assert_non_null(f);
+	fake_say(f, "#a", "alice", "!new");
+	fake_say(f, "#b", "alice", "!new duel");
+	assert_non_null(fake_session(f, "#a"));
+	assert_non_null(fake_session(f, "#b"));
+	/* a third seat for alice: refused, and said so */
+	fake_clear(f);
+	fake_say(f, "#c", "alice", "!play 2 duel");
+	assert_null(fake_session(f, "#c"));
+	assert_non_null(fake_find(f, "alice: you sit at 2 tables already"));
+	assert_non_null(fake_find(f, "max_tables_per_user"));
+	/* bob opens the third table of the adapter; carol finds no room for a fourth */
+	fake_say(f, "#c", "bob", "!new");
+	assert_non_null(fake_session(f, "#c"));
+	fake_clear(f);
+	fake_say(f, "#d", "carol", "!new");
+	assert_null(fake_session(f, "#d"));
+	assert_non_null(fake_find(f, "No room for another table: 3 are in play here"));
+	assert_int_equal(session_count(&f->bot->sessions, f->ad), 3);
+	/* joining counts as a seat too */
+	fake_clear(f);
+	fake_say(f, "#c", "alice", "!join");
+	assert_non_null(fake_find(f, "alice: you sit at 2 tables already"));
+	assert_int_equal(session_seat_of(fake_session(f, "#c"), "alice"), -1);
+	fake_say(f, "#c", "carol", "!join");
+	assert_int_equal(session_seat_of(fake_session(f, "#c"), "carol"), 1);
+	/* a table ended frees both */
+	fake_say(f, "#a", "alice", "!abort");
+	assert_null(fake_session(f, "#a"));
+	assert_int_equal(session_count(&f->bot->sessions, f->ad), 2);
+	fake_say(f, "#c", "alice", "!join");
+	assert_int_equal(session_seat_of(fake_session(f, "#c"), "alice"), 2);
+	fake_say(f, "#d", "dave", "!new");
+	assert_non_null(fake_session(f, "#d"));
+	fake_free(f);
+}
+
+/* The shipped defaults bound a player even when the file says nothing. */
+static void
+test_default_caps(void **state)
+{
+	struct fake *f = fake_new(":memory:", "flood_burst = 100");
+	char room[16];
+
+	(void)state;
+	assert_int_equal(f->bot->cfg->max_tables, 500);
+	assert_int_equal(f->bot->cfg->max_tables_per_user, 4);
+	for (int i = 0; i < 4; i++) {
+		snprintf(room, sizeof room, "#r%d", i);
+		fake_say(f, room, "mallory", "!play 2 duel");
+		assert_non_null(fake_session(f, room));
+	}
+	fake_clear(f);
+	fake_say(f, "#r4", "mallory", "!play 2 duel");
+	assert_null(fake_session(f, "#r4"));
+	assert_non_null(fake_find(f, "you sit at 4 tables already"));
+	fake_free(f);
+}
+
+/* 0 lifts a cap; a bad value names the key. */
+static void
+test_caps_config(void **state)
+{
+	struct fake *f = fake_new(":memory:", "flood_burst = 100\nmax_tables = 0\nmax_tables_per_user = 0");
+	struct bot_config *c;
+	char room[16], err[256];
+
+	(void)state;
+	for (int i = 0; i < 20; i++) {
+		snprintf(room, sizeof room, "#r%d", i);
+		fake_say(f, room, "alice", "!new");
+		assert_non_null(fake_session(f, room));
+	}
+	fake_free(f);
+	c = config_load_string("[bot]\nmax_tables = -1\n", "t.conf", err, sizeof err);
+	assert_null(c);
+	assert_non_null(strstr(err, "t.conf:2: [bot] max_tables:"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_caps_refuse_and_free_up),
+		cmocka_unit_test(test_default_caps),
+		cmocka_unit_test(test_caps_config),
+	};
+
+	return cmocka_run_group_tests_name("caps on tables", tests, NULL, NULL);
+}
