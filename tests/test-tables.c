@@ -1,4 +1,4 @@
-/* test-tables.c: the caps on tables: per adapter (max_tables) and per player (max_tables_per_user), with their refusals. */
+/* test-tables.c: the caps on tables (max_tables, max_tables_per_user) and who may end a table: owner, moderator, vote. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -94,6 +94,34 @@ test_caps_config(void **state)
 	assert_non_null(strstr(err, "t.conf:2: [bot] max_tables:"));
 }
 
+/* A table opened with !play has one human: without a moderator of the
+ * room, nobody but that player could ever end it. */
+static void
+test_moderator_ends_any_table(void **state)
+{
+	struct fake *f = fake_new(":memory:", "flood_burst = 100");
+
+	(void)state;
+	f->moderators[0] = "mod";
+	fake_say(f, "#a", "bob", "!play 2 duel");
+	assert_non_null(fake_session(f, "#a"));
+	fake_clear(f);
+	fake_say(f, "#a", "carol", "!abort");
+	assert_non_null(fake_session(f, "#a"));
+	assert_non_null(fake_find(f, "carol: only the owner or the players can end this game."));
+	fake_say(f, "#a", "mod", "!abort");
+	assert_null(fake_session(f, "#a"));
+	assert_non_null(fake_find(f, "The game is over: ended by mod, a moderator of the room."));
+	/* before the deal too; the owner still can, and so can a vote */
+	fake_say(f, "#b", "bob", "!new");
+	fake_say(f, "#b", "mod", "!abort");
+	assert_null(fake_session(f, "#b"));
+	fake_say(f, "#c", "bob", "!new");
+	fake_say(f, "#c", "bob", "!abort");
+	assert_null(fake_session(f, "#c"));
+	fake_free(f);
+}
+
 int
 main(void)
 {
@@ -101,6 +129,7 @@ main(void)
 		cmocka_unit_test(test_caps_refuse_and_free_up),
 		cmocka_unit_test(test_default_caps),
 		cmocka_unit_test(test_caps_config),
+		cmocka_unit_test(test_moderator_ends_any_table),
 	};
 
 	return cmocka_run_group_tests_name("caps on tables", tests, NULL, NULL);

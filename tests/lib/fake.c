@@ -119,10 +119,24 @@ fake_send(struct adapter *a, const struct adapter_msg *m)
 	return o.rc;
 }
 
+/* Whoever the test named a moderator moderates every room. */
+static bool
+fake_is_moderator(struct adapter *a, const char *room, const char *user_id)
+{
+	struct fake *f = a->priv;
+
+	(void)room;
+	for (size_t i = 0; i < sizeof f->moderators / sizeof f->moderators[0] && f->moderators[i] != NULL; i++)
+		if (strcmp(f->moderators[i], user_id) == 0)
+			return true;
+	return false;
+}
+
 static const struct adapter_ops fake_ops = {
 	.type = "fake",
 	.send = fake_send,
 	.pending = fake_pending,
+	.is_moderator = fake_is_moderator,
 };
 
 struct fake *
