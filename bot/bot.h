@@ -55,6 +55,7 @@ struct bot_config {
 	int flood_refill_ms;     /* one more command allowed per this many ms */
 	int max_tables;          /* tables in play at once per adapter; 0 = no limit */
 	int max_tables_per_user; /* tables one player sits at at once per adapter; 0 = no limit */
+	int game_retention;      /* days a finished game's rows and moves are kept; 0 = for ever */
 	size_t nsections;
 	struct adapter_cfg **sections;   /* adapter sections, in file order */
 };
@@ -158,6 +159,12 @@ int     store_kv_set(struct store *st, const char *adapter, const char *key, con
 int     store_kv_del(struct store *st, const char *adapter, const char *key);
 int     store_kv_each(struct store *st, const char *adapter, const char *prefix,
                       void (*fn)(void *ctx, const char *key, const char *value), void *ctx);
+/* Forgets finished games (over, aborted, expired, abandoned): each is marked
+ * ended at now (Unix seconds) the first time a prune sees it, and its row,
+ * seats and actions are deleted once it ended at or before before; at most
+ * max games in one go (a transaction of its own: never inside a command).
+ * Statistics stay.  The games deleted, or -1. */
+int     store_prune(struct store *st, int64_t now, int64_t before, int max);
 /* Calls the callbacks for every unfinished game: game, then its seats, then its actions. */
 struct store_load_cb {
 	void *ctx;
@@ -336,6 +343,12 @@ void reply_free(struct bot *b);
  * and which is not live already: replays its actions, re-arms its timers. */
 int  restore_games(struct bot *b);
 
+/* ------------------------------------------------------------------ prune.c */
+/* Forgets finished games after game_retention days (store_prune): once now,
+ * then hourly. */
+void prune_start(struct bot *b);
+void prune_stop(struct bot *b);
+
 /* ------------------------------------------------------------------ bot.c */
 struct bot {
 	struct loop *loop;
@@ -355,6 +368,9 @@ struct bot {
 	void *seed_ctx;
 	struct hf_game *undo;                 /* flow_apply's copy of a game before a move */
 	long long checkpoint_timer;
+	int64_t (*wall_fn)(void *ctx);        /* injected wall clock, Unix seconds (time(2) by default) */
+	void *wall_ctx;
+	long long prune_timer;
 };
 
 /* Creates the bot on loop with cfg (owned from now on; freed even on error)
@@ -367,6 +383,8 @@ void bot_free(struct bot *b);
 int  bot_open_store(struct bot *b, char *err, size_t errlen);
 void bot_event(struct bot *b, struct adapter *a, const struct bot_event *ev);
 uint64_t bot_new_seed(struct bot *b);
+/* The wall clock, Unix seconds (the loop's clock is monotonic). */
+int64_t bot_wall_now(struct bot *b);
 /* Ends a session: removes its timers and frees it. */
 void bot_session_end(struct bot *b, struct session *s);
 

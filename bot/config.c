@@ -33,6 +33,7 @@ config_defaults(struct bot_config *c)
 	c->flood_refill_ms = 2000;
 	c->max_tables = 500;
 	c->max_tables_per_user = 4;
+	c->game_retention = 30;
 }
 
 static void
@@ -223,6 +224,8 @@ config_bot_key(struct parse *p, const char *key, const char *value)
 		return config_int(p, key, value, 0, 1000000, &c->max_tables);
 	else if (strcmp(key, "max_tables_per_user") == 0)
 		return config_int(p, key, value, 0, 1000000, &c->max_tables_per_user);
+	else if (strcmp(key, "game_retention") == 0)
+		return config_int(p, key, value, 0, 36500, &c->game_retention);
 	else {
 		snprintf(p->err, sizeof p->err, "%s:%d: [bot] %s: unknown key", c->file, p->line, key);
 		return -1;

@@ -13,7 +13,8 @@
 enum {
 	Q_GAME_NEW, Q_GAME_STATE, Q_SEATS_DEL, Q_SEAT_ADD, Q_ACTION_ADD, Q_BEGIN, Q_COMMIT, Q_ROLLBACK, Q_SP, Q_SP_RELEASE, Q_SP_ROLLBACK,
 	Q_STATS_ADD, Q_STATS_GET, Q_STATS_TOP, Q_PREF_GET, Q_PREF_SET, Q_KV_GET, Q_KV_SET, Q_KV_DEL, Q_KV_EACH,
-	Q_LOAD_GAMES, Q_LOAD_SEATS, Q_LOAD_ACTIONS, Q_COUNT
+	Q_LOAD_GAMES, Q_LOAD_SEATS, Q_LOAD_ACTIONS, Q_PRUNE_MARK, Q_PRUNE_PICK, Q_PRUNE_ACTIONS, Q_PRUNE_SEATS,
+	Q_PRUNE_GAMES, Q_COUNT
 };
 
 static const char *const sql[Q_COUNT] = {
@@ -49,6 +50,14 @@ static const char *const sql[Q_COUNT] = {
 	                 " ON g.id=s.game WHERE g.state IN ('open','playing') ORDER BY s.game, s.seat",
 	[Q_LOAD_ACTIONS] = "SELECT a.game, a.seq, a.seat, a.text FROM actions a JOIN games g ON g.id=a.game"
 	                   " WHERE g.state IN ('open','playing') ORDER BY a.game, a.seq",
+	/* A finished game's end is the first prune that sees it: the rows need
+	 * no clock of their own, and nothing is deleted sooner than retention. */
+	[Q_PRUNE_MARK] = "UPDATE games SET ended=?1 WHERE ended IS NULL AND state NOT IN ('open','playing')",
+	[Q_PRUNE_PICK] = "INSERT INTO temp.prune(id) SELECT id FROM games"
+	                 " WHERE state NOT IN ('open','playing') AND ended<=?1 ORDER BY id LIMIT ?2",
+	[Q_PRUNE_ACTIONS] = "DELETE FROM actions WHERE game IN (SELECT id FROM temp.prune)",
+	[Q_PRUNE_SEATS] = "DELETE FROM seats WHERE game IN (SELECT id FROM temp.prune)",
+	[Q_PRUNE_GAMES] = "DELETE FROM games WHERE id IN (SELECT id FROM temp.prune)",
 };
 
 static const char schema[] =
@@ -78,7 +87,33 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS prefs(adapter TEXT NOT NULL, user_id TEXT NOT NULL, key TEXT NOT NULL,"
 	" value TEXT NOT NULL, PRIMARY KEY(adapter, user_id, key));"
 	"CREATE TABLE IF NOT EXISTS adapter_state(adapter TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,"
-	" PRIMARY KEY(adapter, key));";
+	" PRIMARY KEY(adapter, key));"
+	"CREATE TEMP TABLE IF NOT EXISTS prune(id INTEGER PRIMARY KEY);";
+
+/* Columns added since the first schema, for databases made before them. */
+static const struct {
+	const char *probe, *add;
+} migrations[] = {
+	/* games.ended: when a finished game was first seen so (store_prune) */
+	{ "SELECT ended FROM games LIMIT 0", "ALTER TABLE games ADD COLUMN ended INTEGER" },
+};
+
+static int
+store_migrate(sqlite3 *db, char **msg)
+{
+	sqlite3_stmt *q;
+	size_t i;
+
+	for (i = 0; i < sizeof migrations / sizeof migrations[0]; i++) {
+		if (sqlite3_prepare_v2(db, migrations[i].probe, -1, &q, NULL) == SQLITE_OK) {
+			sqlite3_finalize(q);
+			continue;
+		}
+		if (sqlite3_exec(db, migrations[i].add, NULL, NULL, msg) != SQLITE_OK)
+			return -1;
+	}
+	return 0;
+}
 
 struct store {
 	sqlite3 *db;
@@ -165,7 +200,7 @@ store_open(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	sqlite3_busy_timeout(st->db, 2000);
-	if (sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+	if (sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK || store_migrate(st->db, &msg) < 0) {
 		snprintf(err, errlen, "%s: %s", path, msg ? msg : sqlite3_errmsg(st->db));
 		sqlite3_free(msg);
 		goto fail;
@@ -428,6 +463,36 @@ store_kv_each(struct store *st, const char *adapter, const char *prefix,
 		free(rows[i]);
 	free(rows);
 	return 0;
+}
+
+int
+store_prune(struct store *st, int64_t now, int64_t before, int max)
+{
+	sqlite3_stmt *q;
+	int n;
+
+	if (!sqlite3_get_autocommit(st->db) || store_begin(st) < 0)
+		return -1;
+	q = store_q(st, Q_PRUNE_MARK);
+	sqlite3_bind_int64(q, 1, now);
+	if (store_done(st, q) < 0)
+		goto fail;
+	q = store_q(st, Q_PRUNE_PICK);
+	sqlite3_bind_int64(q, 1, before);
+	sqlite3_bind_int(q, 2, max);
+	if (store_done(st, q) < 0)
+		goto fail;
+	n = sqlite3_changes(st->db);
+	if (n > 0 && (store_done(st, store_q(st, Q_PRUNE_ACTIONS)) < 0 || store_done(st, store_q(st, Q_PRUNE_SEATS)) < 0 ||
+	              store_done(st, store_q(st, Q_PRUNE_GAMES)) < 0))
+		goto fail;
+	if (sqlite3_exec(st->db, "DELETE FROM temp.prune", NULL, NULL, NULL) != SQLITE_OK || store_commit(st) < 0)
+		goto fail;
+	return n;
+fail:
+	store_rollback(st);
+	sqlite3_exec(st->db, "DELETE FROM temp.prune", NULL, NULL, NULL);
+	return -1;
 }
 
 static const char *

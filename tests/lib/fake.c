@@ -15,6 +15,12 @@ fake_clock(void *ctx)
 	return ((struct fake *)ctx)->now;
 }
 
+static int64_t
+fake_wall(void *ctx)
+{
+	return ((struct fake *)ctx)->wall;
+}
+
 static uint64_t
 fake_seed(void *ctx)
 {
@@ -162,6 +168,9 @@ fake_new(const char *db, const char *extra_bot)
 	f->bot = bot_new(f->loop, cfg, NULL, 0);
 	f->bot->seed_fn = fake_seed;
 	f->bot->seed_ctx = f;
+	f->wall = 1700000000;
+	f->bot->wall_fn = fake_wall;
+	f->bot->wall_ctx = f;
 	f->ad = bot_adapter_add(f->bot, &fake_ops, "fake", NULL, err, sizeof err);
 	f->ad->priv = f;
 	if (bot_open_store(f->bot, err, sizeof err) < 0) {
