@@ -12,7 +12,7 @@
 
 enum {
 	Q_GAME_NEW, Q_GAME_STATE, Q_SEATS_DEL, Q_SEAT_ADD, Q_ACTION_ADD, Q_BEGIN, Q_COMMIT, Q_ROLLBACK, Q_SP, Q_SP_RELEASE, Q_SP_ROLLBACK,
-	Q_STATS_ADD, Q_STATS_GET, Q_STATS_TOP, Q_PREF_GET, Q_PREF_SET, Q_KV_GET, Q_KV_SET, Q_KV_DEL, Q_KV_EACH,
+	Q_STATS_ADD, Q_STATS_GET, Q_STATS_NAME, Q_STATS_TOP, Q_PREF_GET, Q_PREF_SET, Q_KV_GET, Q_KV_SET, Q_KV_DEL, Q_KV_EACH,
 	Q_LOAD_GAMES, Q_LOAD_SEATS, Q_LOAD_ACTIONS, Q_PRUNE_MARK, Q_PRUNE_PICK, Q_PRUNE_ACTIONS, Q_PRUNE_SEATS,
 	Q_PRUNE_GAMES, Q_COUNT
 };
@@ -33,8 +33,10 @@ static const char *const sql[Q_COUNT] = {
 	[Q_SP_ROLLBACK] = "ROLLBACK TO seats",
 	[Q_STATS_ADD] = "INSERT INTO stats(user_id, name, games, wins, points) VALUES(?1,?2,1,?3,?4)"
 	                " ON CONFLICT(user_id) DO UPDATE SET name=?2, games=games+1, wins=wins+?3, points=points+?4",
-	[Q_STATS_GET] = "SELECT user_id, name, games, wins, points FROM stats"
-	                " WHERE user_id=?1 OR name=?1 COLLATE NOCASE ORDER BY games DESC LIMIT 1",
+	[Q_STATS_GET] = "SELECT user_id, name, games, wins, points FROM stats WHERE user_id=?1",
+	/* names are not unique: two players may both be "alice" */
+	[Q_STATS_NAME] = "SELECT user_id, name, games, wins, points FROM stats"
+	                 " WHERE name=?1 COLLATE NOCASE ORDER BY games DESC, user_id LIMIT ?2",
 	[Q_STATS_TOP] = "SELECT user_id, name, games, wins, points FROM stats"
 	                " ORDER BY wins DESC, points DESC, games ASC LIMIT ?",
 	[Q_PREF_GET] = "SELECT value FROM prefs WHERE adapter=? AND user_id=? AND key=?",
@@ -347,16 +349,33 @@ stats_row(sqlite3_stmt *q, struct store_stats *o)
 }
 
 int
-store_stats_get(struct store *st, const char *who, struct store_stats *out)
+store_stats_find(struct store *st, const char *who, struct store_stats *out, int max)
 {
 	sqlite3_stmt *q = store_q(st, Q_STATS_GET);
-	int rc;
+	int n = 0;
 
 	bind_text(q, 1, who);
-	if ((rc = sqlite3_step(q)) == SQLITE_ROW)
+	if (max > 0 && sqlite3_step(q) == SQLITE_ROW) {
 		stats_row(q, out);
+		n = 1;
+	}
 	sqlite3_reset(q);
-	return rc == SQLITE_ROW ? 0 : -1;
+	if (n > 0 || max <= 0)
+		return n;
+	q = store_q(st, Q_STATS_NAME);
+	bind_text(q, 1, who);
+	sqlite3_bind_int(q, 2, STORE_STATS_COUNT_MAX);
+	for (; sqlite3_step(q) == SQLITE_ROW; n++)
+		if (n < max)
+			stats_row(q, &out[n]);
+	sqlite3_reset(q);
+	return n;
+}
+
+int
+store_stats_get(struct store *st, const char *who, struct store_stats *out)
+{
+	return store_stats_find(st, who, out, 1) == 1 ? 0 : -1;
 }
 
 int
