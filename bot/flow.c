@@ -348,9 +348,12 @@ flow_ai(struct bot *b, struct session *s)
 	hf_ai_choose(&v, level, &s->ai_rng, &a);
 	if (flow_apply(b, s, seat, &a, why, sizeof why) >= 0)
 		return;
+	/* Only the kind of move: its cards, and why they were refused, tell
+	 * what the seat holds, which may be an idle human's hand. */
 	hf_action_format(&a, text, sizeof text);
-	log_msg(LOG_LVL_WARNING, "%s %s: game %lld: the computer's \"%s\" for seat %d was refused (%s); "
-	        "falling back to a simple move", s->ad->id, s->room, (long long)s->id, text, seat, why);
+	text[strcspn(text, " ")] = '\0';
+	log_msg(LOG_LVL_WARNING, "%s %s: game %lld: the computer's %s for seat %d was refused; "
+	        "falling back to a simple move", s->ad->id, s->room, (long long)s->id, text, seat);
 	if (fallback_move(b, s, seat) < 0) {
 		log_msg(LOG_LVL_ERR, "%s %s: game %lld: seat %d has no legal simple move; the table waits",
 		        s->ad->id, s->room, (long long)s->id, seat);
