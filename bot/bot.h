@@ -349,6 +349,11 @@ void reply_free(struct bot *b);
  * and which is not live already: replays its actions, re-arms its timers. */
 int  restore_games(struct bot *b);
 
+/* ------------------------------------------------------------------ noexec.c */
+/* Denies this process (and its threads, and any child) execve and execveat
+ * for good: 0, or -1 with why. */
+int  noexec_lock(char *err, size_t errlen);
+
 /* ------------------------------------------------------------------ prune.c */
 /* Forgets finished games after game_retention days (store_prune): once now,
  * then hourly. */
