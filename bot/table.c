@@ -64,8 +64,8 @@ table_may_sit(struct bot *b, struct adapter *ad, const char *user_id, const char
 	}
 	if (cfg->max_tables_per_user > 0 &&
 	    (n = session_player_tables(&b->sessions, ad, user_id, NULL, 0)) >= (size_t)cfg->max_tables_per_user) {
-		snprintf(why, whylen, "%s: you sit at %zu tables already, the most one player may (max_tables_per_user): "
-		         "finish or leave one first.", name, n);
+		/* short: with a name of 63 bytes it still fits a refusal (HF_ERRLEN), uncut */
+		snprintf(why, whylen, "%s: you sit at %zu tables already, the most one may (max_tables_per_user).", name, n);
 		return false;
 	}
 	return true;

@@ -71,6 +71,19 @@ test_default_caps(void **state)
 	fake_say(f, "#r4", "mallory", "!play 2 duel");
 	assert_null(fake_session(f, "#r4"));
 	assert_non_null(fake_find(f, "you sit at 4 tables already"));
+	/* the longest name there is: the refusal still comes whole */
+	{
+		char name[80] = "";
+		struct bot_event ev = { .type = BOT_EV_MESSAGE, .room = "#r4", .user_id = "mallory", .user_name = name,
+		                        .text = "!new" };
+
+		for (int i = 0; i < 31; i++)
+			strcat(name, "\xc3\xa9");
+		fake_clear(f);
+		adapter_emit(f->ad, &ev);
+		reply_flush(f->bot);
+		assert_non_null(fake_find(f, "tables already, the most one may (max_tables_per_user)."));
+	}
 	fake_free(f);
 }
 
