@@ -11,9 +11,12 @@ struct http;
  * host (CURLMOPT_MAX_TOTAL_CONNECTIONS, CURLMOPT_MAX_HOST_CONNECTIONS): an
  * invite storm, or an adapter gone wrong, queues transfers inside libcurl
  * (their timeouts count the wait) instead of opening a socket each.  A
- * stream (IRC) holds one for as long as it is connected. */
-#define HTTP_MAX_CONNECTIONS      64
-#define HTTP_MAX_HOST_CONNECTIONS 16
+ * stream (IRC) holds one for as long as it is connected.  Per host, no
+ * fewer than an adapter paces itself to: Discord allows 50 requests a
+ * second, and one held back here would go out later, with the next
+ * second's, over the limit. */
+#define HTTP_MAX_CONNECTIONS      128
+#define HTTP_MAX_HOST_CONNECTIONS 64
 
 /* Called once a transfer has finished; for a stream (http_add_stream), once
  * the connection is up or has failed. easy stays the caller's. */
