@@ -392,6 +392,11 @@ main(void)
 	while (now_ms() - t0 < 20000 || (now_ms() - t0 < ANSWER_MS + 5000 &&
 	                                  (s.peers[0].sent_at != 0 || s.peers[1].sent_at != 0)))
 		soak_turn(&s, n, false);
+	for (int i = 0; i < PLAYERS; i++)
+		if (s.peers[i].sent_at != 0) {   /* still waiting: unanswered too */
+			s.unanswered++;
+			s.peers[i].sent_at = 0;
+		}
 	after = probe(d.pid);
 	peak(&most, after);
 	if (!e2e_daemon_alive(&d)) {
