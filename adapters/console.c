@@ -61,6 +61,15 @@ console_init(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errle
 	return 0;
 }
 
+/* The terminal's player is alone in the room: its moderator. */
+static bool
+console_is_moderator(struct adapter *a, const char *room, const char *user_id)
+{
+	struct console *c = a->priv;
+
+	return strcmp(room, c->room) == 0 && strcmp(user_id, c->user) == 0;
+}
+
 /* Only who and where the player is need a new adapter; a new prefix or start
  * line does not (the prefix is the bot's; start is typed once, at start). */
 static bool
@@ -284,4 +293,5 @@ const struct adapter_ops console_adapter_ops = {
 	.stop = console_stop,
 	.needs_restart = console_needs_restart,
 	.free = console_free,
+	.is_moderator = console_is_moderator,
 };

@@ -96,4 +96,5 @@ const struct adapter_ops irc_adapter_ops = {
 	.free = irc_free,
 	.needs_restart = irc_config_needs_restart,
 	.pending = irc_send_pending,
+	.is_moderator = irc_modes_is_moderator,
 };

@@ -208,6 +208,14 @@ matrix_pending(struct adapter *a, const char *room)
 	return m != NULL && m->client != NULL ? matrix_client_pending(m->client, room) : 0;
 }
 
+static bool
+matrix_is_moderator(struct adapter *a, const char *room, const char *user_id)
+{
+	struct matrix *m = a->priv;
+
+	return m != NULL && m->client != NULL && matrix_client_is_moderator(m->client, room, user_id);
+}
+
 const struct adapter_ops matrix_adapter_ops = {
 	.type = "matrix",
 	.init = matrix_init,
@@ -217,4 +225,5 @@ const struct adapter_ops matrix_adapter_ops = {
 	.free = matrix_free,
 	.needs_restart = matrix_needs_restart,
 	.pending = matrix_pending,
+	.is_moderator = matrix_is_moderator,
 };

@@ -137,6 +137,14 @@ struct adapter_ops {
 	size_t (*pending)(struct adapter *a, const char *room);
 	/* Optional: true if the new section differs so that a reconnect is needed (SIGHUP). */
 	bool (*needs_restart)(struct adapter *a, struct adapter_cfg *cfg);
+	/* Optional: whether user_id moderates room on the service, by the
+	 * service's own rules (an IRC channel operator or half-op, a Matrix user
+	 * at the room's kick or redact power level, a Discord member who may
+	 * manage messages in the channel).  A moderator may end any table in the
+	 * room.  Answered from what the adapter already knows, with no I/O, while
+	 * an event is handled; NULL: nobody moderates, only owners and votes end
+	 * tables. */
+	bool (*is_moderator)(struct adapter *a, const char *room, const char *user_id);
 };
 
 struct adapter {

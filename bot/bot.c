@@ -28,6 +28,19 @@ bot_new_seed(struct bot *b)
 	return b->seed_fn(b->seed_ctx);
 }
 
+static int64_t
+bot_wall_time(void *ctx)
+{
+	(void)ctx;
+	return (int64_t)time(NULL);
+}
+
+int64_t
+bot_wall_now(struct bot *b)
+{
+	return b->wall_fn(b->wall_ctx);
+}
+
 /* The WAL is copied into the database between commands, after the replies
  * are out, so that no player's command waits for a checkpoint's fsyncs:
  * here once it holds this many pages (SQLite's own automatic threshold),
@@ -89,6 +102,7 @@ bot_new(struct loop *l, struct bot_config *cfg, const struct adapter_ops *const 
 	b->nops = nops;
 	b->flood = xcalloc(1, sizeof *b->flood);
 	b->seed_fn = bot_seed_random;
+	b->wall_fn = bot_wall_time;
 	bot_commands_build(b);
 	sessions_init(&b->sessions);
 	b->http = http_new(l);
@@ -113,7 +127,10 @@ bot_open_store(struct bot *b, char *err, size_t errlen)
 	if ((b->store = store_open(b->cfg->database, err, errlen)) == NULL)
 		return -1;
 	b->checkpoint_timer = loop_timer_add(b->loop, BOT_CHECKPOINT_MS, bot_checkpoint, b);
-	return restore_games(b);
+	if (restore_games(b) < 0)
+		return -1;
+	prune_start(b);
+	return 0;
 }
 
 static void
@@ -136,6 +153,7 @@ bot_free(struct bot *b)
 		http_free(b->http);
 	if (b->checkpoint_timer != 0)
 		loop_timer_del(b->loop, b->checkpoint_timer);
+	prune_stop(b);
 	store_close(b->store);
 	hf_game_free(b->undo);
 	config_free(b->cfg);

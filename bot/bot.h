@@ -53,6 +53,9 @@ struct bot_config {
 	int ai_delay_ms;         /* pause before a computer seat moves */
 	int flood_burst;         /* commands a user may send at once */
 	int flood_refill_ms;     /* one more command allowed per this many ms */
+	int max_tables;          /* tables in play at once per adapter; 0 = no limit */
+	int max_tables_per_user; /* tables one player sits at at once per adapter; 0 = no limit */
+	int game_retention;      /* days a finished game's rows and moves are kept; 0 = for ever */
 	size_t nsections;
 	struct adapter_cfg **sections;   /* adapter sections, in file order */
 };
@@ -145,6 +148,12 @@ int     store_begin(struct store *st);
 int     store_commit(struct store *st);
 int     store_rollback(struct store *st);
 int     store_stats_add(struct store *st, const char *user_id, const char *name, int win, long long points);
+/* The statistics of who: the player with that user id, else the players of
+ * that name (any case; names are not unique), most games first, up to max of
+ * them in out.  Returns how many match (at most STORE_STATS_COUNT_MAX). */
+#define STORE_STATS_COUNT_MAX 100
+int     store_stats_find(struct store *st, const char *who, struct store_stats *out, int max);
+/* The same when exactly one matches: 0, else -1. */
 int     store_stats_get(struct store *st, const char *who, struct store_stats *out);
 int     store_stats_top(struct store *st, struct store_stats *out, int max);
 int     store_pref_get(struct store *st, const char *adapter, const char *user_id, const char *key,
@@ -156,6 +165,12 @@ int     store_kv_set(struct store *st, const char *adapter, const char *key, con
 int     store_kv_del(struct store *st, const char *adapter, const char *key);
 int     store_kv_each(struct store *st, const char *adapter, const char *prefix,
                       void (*fn)(void *ctx, const char *key, const char *value), void *ctx);
+/* Forgets finished games (over, aborted, expired, abandoned): each is marked
+ * ended at now (Unix seconds) the first time a prune sees it, and its row,
+ * seats and actions are deleted once it ended at or before before; at most
+ * max games in one go (a transaction of its own: never inside a command).
+ * Statistics stay.  The games deleted, or -1. */
+int     store_prune(struct store *st, int64_t now, int64_t before, int max);
 /* Calls the callbacks for every unfinished game: game, then its seats, then its actions. */
 struct store_load_cb {
 	void *ctx;
@@ -212,18 +227,28 @@ struct player_seat {
 	char user_id[96];
 };
 
+/* Tables in play on one adapter: what max_tables bounds. */
+struct session_count {
+	const struct adapter *ad;
+	size_t n;
+};
+
 struct sessions {
 	struct session **buckets;
 	size_t nbuckets, count;
 	struct session *all;
 	struct player_seat **pbuckets;
 	size_t npbuckets, pcount;
+	struct session_count *counts;   /* one per adapter with tables */
+	size_t ncounts;
 };
 void sessions_init(struct sessions *ss);
 void sessions_free(struct sessions *ss, void (*fn)(struct session *s, void *ctx), void *ctx);
 struct session *session_find(struct sessions *ss, const struct adapter *ad, const char *room);
 struct session *session_add(struct sessions *ss, struct adapter *ad, const char *room);
 void session_remove(struct sessions *ss, struct session *s);
+/* Tables in play on ad. */
+size_t session_count(const struct sessions *ss, const struct adapter *ad);
 int  session_seat_of(const struct session *s, const char *user_id);
 /* The player index: call after a human sits down, before one stands up. */
 void session_player_add(struct sessions *ss, struct session *s, const char *user_id);
@@ -324,6 +349,17 @@ void reply_free(struct bot *b);
  * and which is not live already: replays its actions, re-arms its timers. */
 int  restore_games(struct bot *b);
 
+/* ------------------------------------------------------------------ noexec.c */
+/* Denies this process (and its threads, and any child) execve and execveat
+ * for good: 0, or -1 with why. */
+int  noexec_lock(char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ prune.c */
+/* Forgets finished games after game_retention days (store_prune): once now,
+ * then hourly. */
+void prune_start(struct bot *b);
+void prune_stop(struct bot *b);
+
 /* ------------------------------------------------------------------ bot.c */
 struct bot {
 	struct loop *loop;
@@ -343,6 +379,9 @@ struct bot {
 	void *seed_ctx;
 	struct hf_game *undo;                 /* flow_apply's copy of a game before a move */
 	long long checkpoint_timer;
+	int64_t (*wall_fn)(void *ctx);        /* injected wall clock, Unix seconds (time(2) by default) */
+	void *wall_ctx;
+	long long prune_timer;
 };
 
 /* Creates the bot on loop with cfg (owned from now on; freed even on error)
@@ -355,6 +394,8 @@ void bot_free(struct bot *b);
 int  bot_open_store(struct bot *b, char *err, size_t errlen);
 void bot_event(struct bot *b, struct adapter *a, const struct bot_event *ev);
 uint64_t bot_new_seed(struct bot *b);
+/* The wall clock, Unix seconds (the loop's clock is monotonic). */
+int64_t bot_wall_now(struct bot *b);
 /* Ends a session: removes its timers and frees it. */
 void bot_session_end(struct bot *b, struct session *s);
 
@@ -377,6 +418,10 @@ int  flow_save_seats(struct bot *b, struct session *s);
 /* ------------------------------------------------------------------ table.c */
 struct cmd_ctx;
 struct session *table_open(struct cmd_ctx *c, const char *rules_text, char *why, size_t whylen);
+/* Whether user_id may take one more seat on ad (opening: and one more table
+ * there): the caps max_tables and max_tables_per_user.  false with why. */
+bool table_may_sit(struct bot *b, struct adapter *ad, const char *user_id, const char *name, bool opening,
+                   char *why, size_t whylen);
 int  table_sit(struct bot *b, struct session *s, const char *user_id, const char *name, int team);
 int  table_add_ai(struct bot *b, struct session *s, int level);
 void table_remove_seat(struct session *s, int seat);

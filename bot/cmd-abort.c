@@ -1,7 +1,17 @@
-/* cmd-abort.c: !abort: the owner ends the game, or the seated humans vote it to an end. */
+/* cmd-abort.c: !abort: the owner or a moderator of the room ends the game, or the seated humans vote it to an end. */
 #include <string.h>
 
 #include "bot.h"
+
+/* A moderator of the table's room, by the chat service's own rules (the
+ * adapter API's is_moderator): a table nobody else can end is not stuck. */
+static bool
+cmd_abort_moderator(struct cmd_ctx *c)
+{
+	const struct adapter_ops *ops = c->ad->ops;
+
+	return ops->is_moderator != NULL && ops->is_moderator(c->ad, c->s->room, c->user_id);
+}
 
 static enum cmd_retval
 cmd_abort_exec(struct cmd_ctx *c)
@@ -9,6 +19,12 @@ cmd_abort_exec(struct cmd_ctx *c)
 	struct session *s = c->s;
 	int votes = 0, humans = session_humans(s), i;
 
+	if (strcmp(s->owner, c->user_id) != 0 && cmd_abort_moderator(c)) {
+		reply_room(c, "The game is over: ended by %s, a moderator of the room.", c->user_name);
+		table_close(c->bot, s, "aborted");
+		c->s = NULL;
+		return CMD_RETURN_NORMAL;
+	}
 	if (strcmp(s->owner, c->user_id) != 0) {
 		if (c->seat < 0) {
 			reply(c, "%s: only the owner or the players can end this game.", c->user_name);
@@ -33,7 +49,7 @@ const struct cmd_entry cmd_abort_entry = {
 	.name = "abort",
 	.alias = "ab",
 	.usage = "",
-	.help = "end the game (the owner at once; players by a vote of more than half)",
+	.help = "end the game (the owner or a moderator at once; players by a vote of more than half)",
 	.min_args = 0,
 	.max_args = 0,
 	.arg = ADAPTER_ARG_NONE,

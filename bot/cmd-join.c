@@ -7,6 +7,7 @@ static enum cmd_retval
 cmd_join_exec(struct cmd_ctx *c)
 {
 	struct session *s = c->s;
+	char why[256];
 	int team = -1;
 
 	if (c->seat >= 0) {
@@ -20,6 +21,10 @@ cmd_join_exec(struct cmd_ctx *c)
 			return CMD_RETURN_ERROR;
 		}
 		team--;
+	}
+	if (!table_may_sit(c->bot, c->ad, c->user_id, c->user_name, false, why, sizeof why)) {
+		reply(c, "%s", why);
+		return CMD_RETURN_ERROR;
 	}
 	if (table_sit(c->bot, s, c->user_id, c->user_name, team) < 0) {
 		reply(c, "%s: the table is full (%u players at most).", c->user_name, s->rules.players_max);

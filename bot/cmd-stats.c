@@ -1,26 +1,43 @@
-/* cmd-stats.c: !stats: a player's record across games. */
+/* cmd-stats.c: !stats: a player's record across games, by user id or name; a name two players share is said so. */
+#include <stdio.h>
+
 #include "bot.h"
+
+#define STATS_LISTED 4
 
 static enum cmd_retval
 cmd_stats_exec(struct cmd_ctx *c)
 {
-	struct store_stats st;
+	struct store_stats st[STATS_LISTED];
 	const char *who = c->argc > 0 ? c->argv[0] : c->user_id;
+	char list[512];
+	size_t o = 0;
+	int n = store_stats_find(c->bot->store, who, st, STATS_LISTED), i;
 
-	if (store_stats_get(c->bot->store, who, &st) < 0) {
+	if (n == 0) {
 		reply(c, "No finished games for %s yet.", c->argc > 0 ? c->argv[0] : c->user_name);
 		return CMD_RETURN_NORMAL;
 	}
-	reply(c, "%s: %d game%s, %d won, %lld points.", st.name, st.games, st.games == 1 ? "" : "s", st.wins,
-	      st.points);
+	if (n > 1) {
+		/* never one of them picked for the other: their ids tell them apart */
+		list[0] = '\0';
+		for (i = 0; i < n && i < STATS_LISTED && o < sizeof list; i++)
+			o += (size_t)snprintf(list + o, sizeof list - o, "%s%s (%d game%s)", i ? ", " : "", st[i].user_id,
+			                      st[i].games, st[i].games == 1 ? "" : "s");
+		reply(c, "%d players are called %s: %s%s. Ask for one by id: " CMD("stats") " %s", n, st[0].name, list,
+		      n > STATS_LISTED ? ", ..." : "", st[0].user_id);
+		return CMD_RETURN_NORMAL;
+	}
+	reply(c, "%s: %d game%s, %d won, %lld points.", st[0].name, st[0].games, st[0].games == 1 ? "" : "s",
+	      st[0].wins, st[0].points);
 	return CMD_RETURN_NORMAL;
 }
 
 const struct cmd_entry cmd_stats_entry = {
 	.name = "stats",
 	.alias = "ss",
-	.usage = "[player]",
-	.help = "games, wins and points of a player (you by default)",
+	.usage = "[player or id]",
+	.help = "games, wins and points of a player, by name or id (you by default)",
 	.min_args = 0,
 	.max_args = 1,
 	.arg = ADAPTER_ARG_WORD,

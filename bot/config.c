@@ -31,6 +31,9 @@ config_defaults(struct bot_config *c)
 	c->ai_delay_ms = 1500;
 	c->flood_burst = 5;
 	c->flood_refill_ms = 2000;
+	c->max_tables = 500;
+	c->max_tables_per_user = 4;
+	c->game_retention = 30;
 }
 
 static void
@@ -217,6 +220,12 @@ config_bot_key(struct parse *p, const char *key, const char *value)
 		return config_int(p, key, value, 1, 1000, &c->flood_burst);
 	else if (strcmp(key, "flood_refill") == 0)
 		return config_int(p, key, value, 1, 3600000, &c->flood_refill_ms);
+	else if (strcmp(key, "max_tables") == 0)
+		return config_int(p, key, value, 0, 1000000, &c->max_tables);
+	else if (strcmp(key, "max_tables_per_user") == 0)
+		return config_int(p, key, value, 0, 1000000, &c->max_tables_per_user);
+	else if (strcmp(key, "game_retention") == 0)
+		return config_int(p, key, value, 0, 36500, &c->game_retention);
 	else {
 		snprintf(p->err, sizeof p->err, "%s:%d: [bot] %s: unknown key", c->file, p->line, key);
 		return -1;

@@ -192,6 +192,12 @@ main(int argc, char **argv)
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 
+	/* The daemon never runs a program: from here on it cannot (noexec.c).
+	 * Not under AddressSanitizer, whose reports run a symbolizer. */
+#ifndef __SANITIZE_ADDRESS__
+	if (noexec_lock(err, sizeof err) < 0)
+		log_msg(LOG_LVL_WARNING, "cannot deny itself execve (%s): the unit's sandbox is all there is", err);
+#endif
 	/* systemd: watchdog from now on, SIGHUP reloads (not for --console). */
 	svc = console ? NULL : service_new(b, conf);
 	if (bot_adapter_start_all(b) < 0 && console) {

@@ -99,6 +99,51 @@ session_player_tables(struct sessions *ss, const struct adapter *ad, const char 
 	return n;
 }
 
+/* ---- tables per adapter, for max_tables: a handful of adapters, a short list */
+
+static struct session_count *
+count_of(const struct sessions *ss, const struct adapter *ad)
+{
+	size_t i;
+
+	for (i = 0; i < ss->ncounts; i++)
+		if (ss->counts[i].ad == ad)
+			return &ss->counts[i];
+	return NULL;
+}
+
+static void
+count_up(struct sessions *ss, const struct adapter *ad)
+{
+	struct session_count *c = count_of(ss, ad);
+
+	if (c == NULL) {
+		ss->counts = xreallocarray(ss->counts, ss->ncounts + 1, sizeof *ss->counts);
+		c = &ss->counts[ss->ncounts++];
+		c->ad = ad;
+		c->n = 0;
+	}
+	c->n++;
+}
+
+static void
+count_down(struct sessions *ss, const struct adapter *ad)
+{
+	struct session_count *c = count_of(ss, ad);
+
+	/* at 0 the entry goes: an adapter removed on reload leaves none behind */
+	if (c != NULL && --c->n == 0)
+		*c = ss->counts[--ss->ncounts];
+}
+
+size_t
+session_count(const struct sessions *ss, const struct adapter *ad)
+{
+	const struct session_count *c = count_of(ss, ad);
+
+	return c != NULL ? c->n : 0;
+}
+
 /* ---- sessions */
 
 void
@@ -128,6 +173,7 @@ sessions_free(struct sessions *ss, void (*fn)(struct session *s, void *ctx), voi
 		}
 	free(ss->pbuckets);
 	free(ss->buckets);
+	free(ss->counts);
 	memset(ss, 0, sizeof *ss);
 }
 
@@ -190,6 +236,7 @@ session_add(struct sessions *ss, struct adapter *ad, const char *room)
 		ss->all->all_prev = s;
 	ss->all = s;
 	ss->count++;
+	count_up(ss, ad);
 	return s;
 }
 
@@ -214,6 +261,7 @@ session_remove(struct sessions *ss, struct session *s)
 	if (s->all_next != NULL)
 		s->all_next->all_prev = s->all_prev;
 	ss->count--;
+	count_down(ss, s->ad);
 	hf_game_free(s->g);
 	free(s);
 }

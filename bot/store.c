@@ -1,15 +1,20 @@
 /* store.c: SQLite (WAL) storage: games, seats, actions, statistics, preferences, adapter state. */
+#include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bot.h"
 
 enum {
 	Q_GAME_NEW, Q_GAME_STATE, Q_SEATS_DEL, Q_SEAT_ADD, Q_ACTION_ADD, Q_BEGIN, Q_COMMIT, Q_ROLLBACK, Q_SP, Q_SP_RELEASE, Q_SP_ROLLBACK,
-	Q_STATS_ADD, Q_STATS_GET, Q_STATS_TOP, Q_PREF_GET, Q_PREF_SET, Q_KV_GET, Q_KV_SET, Q_KV_DEL, Q_KV_EACH,
-	Q_LOAD_GAMES, Q_LOAD_SEATS, Q_LOAD_ACTIONS, Q_COUNT
+	Q_STATS_ADD, Q_STATS_GET, Q_STATS_NAME, Q_STATS_TOP, Q_PREF_GET, Q_PREF_SET, Q_KV_GET, Q_KV_SET, Q_KV_DEL, Q_KV_EACH,
+	Q_LOAD_GAMES, Q_LOAD_SEATS, Q_LOAD_ACTIONS, Q_PRUNE_MARK, Q_PRUNE_PICK, Q_PRUNE_ACTIONS, Q_PRUNE_SEATS,
+	Q_PRUNE_GAMES, Q_COUNT
 };
 
 static const char *const sql[Q_COUNT] = {
@@ -28,8 +33,10 @@ static const char *const sql[Q_COUNT] = {
 	[Q_SP_ROLLBACK] = "ROLLBACK TO seats",
 	[Q_STATS_ADD] = "INSERT INTO stats(user_id, name, games, wins, points) VALUES(?1,?2,1,?3,?4)"
 	                " ON CONFLICT(user_id) DO UPDATE SET name=?2, games=games+1, wins=wins+?3, points=points+?4",
-	[Q_STATS_GET] = "SELECT user_id, name, games, wins, points FROM stats"
-	                " WHERE user_id=?1 OR name=?1 COLLATE NOCASE ORDER BY games DESC LIMIT 1",
+	[Q_STATS_GET] = "SELECT user_id, name, games, wins, points FROM stats WHERE user_id=?1",
+	/* names are not unique: two players may both be "alice" */
+	[Q_STATS_NAME] = "SELECT user_id, name, games, wins, points FROM stats"
+	                 " WHERE name=?1 COLLATE NOCASE ORDER BY games DESC, user_id LIMIT ?2",
 	[Q_STATS_TOP] = "SELECT user_id, name, games, wins, points FROM stats"
 	                " ORDER BY wins DESC, points DESC, games ASC LIMIT ?",
 	[Q_PREF_GET] = "SELECT value FROM prefs WHERE adapter=? AND user_id=? AND key=?",
@@ -45,6 +52,14 @@ static const char *const sql[Q_COUNT] = {
 	                 " ON g.id=s.game WHERE g.state IN ('open','playing') ORDER BY s.game, s.seat",
 	[Q_LOAD_ACTIONS] = "SELECT a.game, a.seq, a.seat, a.text FROM actions a JOIN games g ON g.id=a.game"
 	                   " WHERE g.state IN ('open','playing') ORDER BY a.game, a.seq",
+	/* A finished game's end is the first prune that sees it: the rows need
+	 * no clock of their own, and nothing is deleted sooner than retention. */
+	[Q_PRUNE_MARK] = "UPDATE games SET ended=?1 WHERE ended IS NULL AND state NOT IN ('open','playing')",
+	[Q_PRUNE_PICK] = "INSERT INTO temp.prune(id) SELECT id FROM games"
+	                 " WHERE state NOT IN ('open','playing') AND ended<=?1 ORDER BY id LIMIT ?2",
+	[Q_PRUNE_ACTIONS] = "DELETE FROM actions WHERE game IN (SELECT id FROM temp.prune)",
+	[Q_PRUNE_SEATS] = "DELETE FROM seats WHERE game IN (SELECT id FROM temp.prune)",
+	[Q_PRUNE_GAMES] = "DELETE FROM games WHERE id IN (SELECT id FROM temp.prune)",
 };
 
 static const char schema[] =
@@ -74,7 +89,33 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS prefs(adapter TEXT NOT NULL, user_id TEXT NOT NULL, key TEXT NOT NULL,"
 	" value TEXT NOT NULL, PRIMARY KEY(adapter, user_id, key));"
 	"CREATE TABLE IF NOT EXISTS adapter_state(adapter TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,"
-	" PRIMARY KEY(adapter, key));";
+	" PRIMARY KEY(adapter, key));"
+	"CREATE TEMP TABLE IF NOT EXISTS prune(id INTEGER PRIMARY KEY);";
+
+/* Columns added since the first schema, for databases made before them. */
+static const struct {
+	const char *probe, *add;
+} migrations[] = {
+	/* games.ended: when a finished game was first seen so (store_prune) */
+	{ "SELECT ended FROM games LIMIT 0", "ALTER TABLE games ADD COLUMN ended INTEGER" },
+};
+
+static int
+store_migrate(sqlite3 *db, char **msg)
+{
+	sqlite3_stmt *q;
+	size_t i;
+
+	for (i = 0; i < sizeof migrations / sizeof migrations[0]; i++) {
+		if (sqlite3_prepare_v2(db, migrations[i].probe, -1, &q, NULL) == SQLITE_OK) {
+			sqlite3_finalize(q);
+			continue;
+		}
+		if (sqlite3_exec(db, migrations[i].add, NULL, NULL, msg) != SQLITE_OK)
+			return -1;
+	}
+	return 0;
+}
 
 struct store {
 	sqlite3 *db;
@@ -123,6 +164,29 @@ bind_text(sqlite3_stmt *q, int i, const char *s)
 	sqlite3_bind_text(q, i, s, -1, SQLITE_STATIC);
 }
 
+/* The seed and the moves of a game rebuild every hand in it: the file is
+ * the daemon's alone.  It is created 0600 here, whatever the umask (the
+ * unit's is 0077; a console's is often 022); SQLite gives its -wal and -shm
+ * files the database's own mode.  One that others can already read is said,
+ * not changed behind the operator's back. */
+static void
+store_private(const char *path)
+{
+	struct stat sb;
+	int fd;
+
+	if (strcmp(path, ":memory:") == 0 || strncmp(path, "file:", 5) == 0)
+		return;
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600)) >= 0) {
+		close(fd);   /* an empty file is an empty database */
+		return;
+	}
+	if (errno == EEXIST && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && (sb.st_mode & 077) != 0)
+		log_msg(LOG_LVL_WARNING, "database %s is readable by group or others (mode %04o): its games' seeds "
+		        "and moves rebuild every hand; chmod 600 it (and its -wal file)", path,
+		        (unsigned)(sb.st_mode & 07777));
+}
+
 struct store *
 store_open(const char *path, char *err, size_t errlen)
 {
@@ -131,13 +195,14 @@ store_open(const char *path, char *err, size_t errlen)
 	int i;
 
 	st = xcalloc(1, sizeof *st);
+	store_private(path);
 	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
 	                    NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path, st->db ? sqlite3_errmsg(st->db) : "cannot open");
 		goto fail;
 	}
 	sqlite3_busy_timeout(st->db, 2000);
-	if (sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+	if (sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK || store_migrate(st->db, &msg) < 0) {
 		snprintf(err, errlen, "%s: %s", path, msg ? msg : sqlite3_errmsg(st->db));
 		sqlite3_free(msg);
 		goto fail;
@@ -284,16 +349,33 @@ stats_row(sqlite3_stmt *q, struct store_stats *o)
 }
 
 int
-store_stats_get(struct store *st, const char *who, struct store_stats *out)
+store_stats_find(struct store *st, const char *who, struct store_stats *out, int max)
 {
 	sqlite3_stmt *q = store_q(st, Q_STATS_GET);
-	int rc;
+	int n = 0;
 
 	bind_text(q, 1, who);
-	if ((rc = sqlite3_step(q)) == SQLITE_ROW)
+	if (max > 0 && sqlite3_step(q) == SQLITE_ROW) {
 		stats_row(q, out);
+		n = 1;
+	}
 	sqlite3_reset(q);
-	return rc == SQLITE_ROW ? 0 : -1;
+	if (n > 0 || max <= 0)
+		return n;
+	q = store_q(st, Q_STATS_NAME);
+	bind_text(q, 1, who);
+	sqlite3_bind_int(q, 2, STORE_STATS_COUNT_MAX);
+	for (; sqlite3_step(q) == SQLITE_ROW; n++)
+		if (n < max)
+			stats_row(q, &out[n]);
+	sqlite3_reset(q);
+	return n;
+}
+
+int
+store_stats_get(struct store *st, const char *who, struct store_stats *out)
+{
+	return store_stats_find(st, who, out, 1) == 1 ? 0 : -1;
 }
 
 int
@@ -400,6 +482,36 @@ store_kv_each(struct store *st, const char *adapter, const char *prefix,
 		free(rows[i]);
 	free(rows);
 	return 0;
+}
+
+int
+store_prune(struct store *st, int64_t now, int64_t before, int max)
+{
+	sqlite3_stmt *q;
+	int n;
+
+	if (!sqlite3_get_autocommit(st->db) || store_begin(st) < 0)
+		return -1;
+	q = store_q(st, Q_PRUNE_MARK);
+	sqlite3_bind_int64(q, 1, now);
+	if (store_done(st, q) < 0)
+		goto fail;
+	q = store_q(st, Q_PRUNE_PICK);
+	sqlite3_bind_int64(q, 1, before);
+	sqlite3_bind_int(q, 2, max);
+	if (store_done(st, q) < 0)
+		goto fail;
+	n = sqlite3_changes(st->db);
+	if (n > 0 && (store_done(st, store_q(st, Q_PRUNE_ACTIONS)) < 0 || store_done(st, store_q(st, Q_PRUNE_SEATS)) < 0 ||
+	              store_done(st, store_q(st, Q_PRUNE_GAMES)) < 0))
+		goto fail;
+	if (sqlite3_exec(st->db, "DELETE FROM temp.prune", NULL, NULL, NULL) != SQLITE_OK || store_commit(st) < 0)
+		goto fail;
+	return n;
+fail:
+	store_rollback(st);
+	sqlite3_exec(st->db, "DELETE FROM temp.prune", NULL, NULL, NULL);
+	return -1;
 }
 
 static const char *

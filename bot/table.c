@@ -22,6 +22,8 @@ table_open(struct cmd_ctx *c, const char *rules_text, char *why, size_t whylen)
 	}
 	if (hf_rules_parse(&r, rules_text[0] ? rules_text : b->cfg->rules, why, whylen) != HF_OK)
 		return NULL;
+	if (!table_may_sit(b, c->ad, c->user_id, c->user_name, true, why, whylen))
+		return NULL;
 	if ((s = session_add(&b->sessions, c->ad, c->room)) == NULL) {
 		snprintf(why, whylen, "No room for another table.");
 		return NULL;
@@ -44,6 +46,29 @@ table_open(struct cmd_ctx *c, const char *rules_text, char *why, size_t whylen)
 		return NULL;
 	}
 	return s;
+}
+
+bool
+table_may_sit(struct bot *b, struct adapter *ad, const char *user_id, const char *name, bool opening, char *why,
+              size_t whylen)
+{
+	const struct bot_config *cfg = b->cfg;
+	size_t n;
+
+	/* An invite storm, or one player in many rooms, must not grow the bot
+	 * without bound: every table holds a game, its timers, its seats. */
+	if (opening && cfg->max_tables > 0 && (n = session_count(&b->sessions, ad)) >= (size_t)cfg->max_tables) {
+		snprintf(why, whylen, "No room for another table: %zu are in play here, the most this bot runs "
+		         "(max_tables); try again when one ends.", n);
+		return false;
+	}
+	if (cfg->max_tables_per_user > 0 &&
+	    (n = session_player_tables(&b->sessions, ad, user_id, NULL, 0)) >= (size_t)cfg->max_tables_per_user) {
+		/* short: with a name of 63 bytes it still fits a refusal (HF_ERRLEN), uncut */
+		snprintf(why, whylen, "%s: you sit at %zu tables already, the most one may (max_tables_per_user).", name, n);
+		return false;
+	}
+	return true;
 }
 
 int

@@ -7,6 +7,17 @@
 struct loop;
 struct http;
 
+/* Connections open at once on the shared multi handle, in all and to one
+ * host (CURLMOPT_MAX_TOTAL_CONNECTIONS, CURLMOPT_MAX_HOST_CONNECTIONS): an
+ * invite storm, or an adapter gone wrong, queues transfers inside libcurl
+ * (their timeouts count the wait) instead of opening a socket each.  A
+ * stream (IRC) holds one for as long as it is connected.  Per host, no
+ * fewer than an adapter paces itself to: Discord allows 50 requests a
+ * second, and one held back here would go out later, with the next
+ * second's, over the limit. */
+#define HTTP_MAX_CONNECTIONS      128
+#define HTTP_MAX_HOST_CONNECTIONS 64
+
 /* Called once a transfer has finished; for a stream (http_add_stream), once
  * the connection is up or has failed. easy stays the caller's. */
 typedef void http_done_fn(struct http *h, CURL *easy, CURLcode rc, void *data);

@@ -212,6 +212,17 @@ heap_remove(struct loop *l, struct timer *t)
 	}
 }
 
+/* now + ms, saturated: no caller's wait (a server's retry_after, a timer's
+ * own "again") can overflow into a deadline in the past, which would fire at
+ * once on every turn.  A negative wait is now. */
+static int64_t
+deadline(int64_t now, int64_t ms)
+{
+	if (ms <= 0)
+		return now;
+	return now > INT64_MAX - ms ? INT64_MAX : now + ms;
+}
+
 /* ---- timers: id index */
 
 static size_t
@@ -269,7 +280,7 @@ loop_timer_add(struct loop *l, int64_t ms, loop_timer_fn *fn, void *data)
 	}
 	t = xcalloc(1, sizeof *t);
 	t->id = l->next_id++;
-	t->when = loop_now(l) + (ms > 0 ? ms : 0);
+	t->when = deadline(loop_now(l), ms);
 	t->fn = fn;
 	t->data = data;
 	t->heap_at = l->nheap;
@@ -316,7 +327,7 @@ timers_run(struct loop *l)
 		if (slot == NULL)       /* the callback deleted it */
 			continue;
 		if (again >= 0) {
-			t->when = loop_now(l) + again;
+			t->when = deadline(loop_now(l), again);
 			heap_down(l, t->heap_at);
 			heap_up(l, t->heap_at);
 			/* a rescheduled timer runs at the earliest on the next turn */
@@ -387,9 +398,8 @@ poll_timeout(struct loop *l, int64_t max_ms)
 	int64_t t = max_ms;
 
 	if (l->nheap > 0) {
-		int64_t due = l->heap[0]->when - loop_now(l);
-		if (due < 0)
-			due = 0;
+		int64_t now = loop_now(l), due = l->heap[0]->when > now ? l->heap[0]->when - now : 0;
+
 		if (t < 0 || due < t)
 			t = due;
 	}

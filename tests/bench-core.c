@@ -127,7 +127,7 @@ bench_games(const char *db)
 	double t;
 	int i;
 
-	f = fake_new(db, "flood_burst = 1000\nai_delay = 60000\ntable_expiry = 0");
+	f = fake_new(db, "flood_burst = 1000\nai_delay = 60000\ntable_expiry = 0\nmax_tables = 0\nmax_tables_per_user = 0");
 	for (i = 0; i < 10000; i++) {
 		snprintf(room, sizeof room, "#r%d", i);
 		fake_say(f, room, "alice", "!play 4 classic");

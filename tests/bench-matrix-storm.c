@@ -14,7 +14,7 @@
 #define STORM      1000   /* invites */
 #define FORGED_EVERY 10   /* one storm invite in this many claims to be ann's direct chat */
 #define REMOTE_EVERY 7    /* one in this many comes from another homeserver */
-#define GAMES      5      /* storm rooms where eve starts a game of her own */
+#define GAMES      4      /* storm rooms where eve starts a game of her own (max_tables_per_user's default) */
 
 struct probe { long rss_kb, fds; };
 

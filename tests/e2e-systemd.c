@@ -147,6 +147,29 @@ test_unit_verifies(void **state)
 	e2e_sh(out, sizeof out, "rm -rf %s", root);
 }
 
+/* Memory, tasks and files bounded; and no SystemCallFilter= denying execve,
+ * which systemd applies before it runs ExecStart= (the daemon denies itself
+ * exec instead: tests/e2e-noexec.c). */
+static void
+test_unit_bounds_resources(void **state)
+{
+	char root[64];
+	int rc;
+
+	(void)state;
+	assert_int_equal(install_prefix(root, sizeof root), 0);
+	rc = e2e_sh(out, sizeof out, "grep -E '^(MemoryMax|TasksMax|LimitNOFILE)=' %s/usr/lib/systemd/system/handfoot.service",
+	            root);
+	printf("%s", out);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "MemoryMax=256M\n"));
+	assert_non_null(strstr(out, "TasksMax=64\n"));
+	assert_non_null(strstr(out, "LimitNOFILE=256\n"));
+	rc = e2e_sh(out, sizeof out, "grep -E '^SystemCallFilter=.*exec' %s/usr/lib/systemd/system/handfoot.service", root);
+	assert_int_not_equal(rc, 0);
+	e2e_sh(out, sizeof out, "rm -rf %s", root);
+}
+
 static void
 test_unit_security_rating(void **state)
 {
@@ -180,6 +203,7 @@ main(void)
 		cmocka_unit_test(test_install_and_uninstall_honour_destdir),
 		cmocka_unit_test(test_install_with_prefix_usr_configures_etc),
 		cmocka_unit_test(test_unit_verifies),
+		cmocka_unit_test(test_unit_bounds_resources),
 		cmocka_unit_test(test_unit_security_rating),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

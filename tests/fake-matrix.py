@@ -10,8 +10,10 @@ gap's state in "state"; types/not_types/senders with '*'; rooms/not_rooms; lazy-
 members), rooms.join state+timeline, rooms.invite invite_state (stripped state, then
 the invite event itself last, as Synapse and Dendrite send it), rooms.leave,
 account_data; join, leave, invite, kick, joined_rooms, members, createRoom (is_direct,
-invite, initial_state, name, topic), account data, room state (a member event only
-for oneself), PUT send with txnId idempotence (scoped per device), events over
+invite, initial_state, name, topic, preset; m.room.power_levels as Synapse writes it: the
+creator at 100, kick/ban/redact/state 50, trusted_private_chat's invitees at 100), account
+data, room state (a member event only for oneself; m.room.power_levels only from a user
+at its level, changing no one at or above the sender's level nor granting more), PUT send with txnId idempotence (scoped per device), events over
 65536 bytes refused (413 M_TOO_LARGE), 429 M_LIMIT_EXCEEDED.
 
 Test control (no auth): POST /_fake/user {"user","password","server"} -> token (server:
@@ -97,13 +99,49 @@ class World:
         self.push("event", room, ev)
         return ev
 
-    def new_room(self, creator):
+    def new_room(self, creator, peers=()):
         self.nroom += 1
         room = "!r%d:%s" % (self.nroom, SERVER)
         self.rooms[room] = {"state": {}, "timeline": []}
         self.event(room, creator, "m.room.create", {"creator": creator}, "")
         self.event(room, creator, "m.room.member", {"membership": "join", "displayname": creator[1:].split(":")[0]}, creator)
+        # Synapse's default power levels (room creation); peers: trusted_private_chat's invitees
+        users = {creator: 100}
+        users.update({p: 100 for p in peers})
+        self.event(room, creator, "m.room.power_levels",
+                   {"users": users, "users_default": 0, "events_default": 0, "state_default": 50,
+                    "ban": 50, "kick": 50, "redact": 50, "invite": 0,
+                    "events": {"m.room.name": 50, "m.room.power_levels": 100, "m.room.history_visibility": 100,
+                               "m.room.canonical_alias": 50, "m.room.avatar": 50, "m.room.tombstone": 100,
+                               "m.room.server_acl": 100, "m.room.encryption": 100}}, "")
         return room
+
+    def power(self, room, user):
+        """user's power level in room, and the level needed to send a state event of each type."""
+        ev = self.rooms[room]["state"].get(("m.room.power_levels", ""))
+        c = ev["content"] if ev else {}
+        return int(c.get("users", {}).get(user, c.get("users_default", 0))), c
+
+    def power_change_ok(self, room, user, new):
+        """As the spec's authorization rules for m.room.power_levels, in short: no one at or
+        above the sender's level changed (but the sender), no level granted above it."""
+        mine, old = self.power(room, user)
+        if not old:
+            return True
+        if mine < int(old.get("events", {}).get("m.room.power_levels", old.get("state_default", 50))):
+            return False
+        if not isinstance(new.get("users", {}), dict):
+            return False
+        ou, nu = old.get("users", {}), new.get("users", {})
+        for u in set(ou) | set(nu):
+            o, n = ou.get(u), nu.get(u)
+            if o == n:
+                continue
+            if u != user and o is not None and int(o) >= mine:
+                return False
+            if n is not None and int(n) > mine:
+                return False
+        return True
 
 
 W = World()
@@ -512,7 +550,7 @@ class Handler(BaseHTTPRequestHandler):
                 return 404, {"errcode": "M_NOT_FOUND", "error": "none"}
             return 200, W.account[(user, p[3])]
         if p == ["createRoom"] and method == "POST":
-            room = W.new_room(user)
+            room = W.new_room(user, (body.get("invite") or []) if body.get("preset") == "trusted_private_chat" else [])
             for ev in body.get("initial_state") or []:
                 W.event(room, user, ev["type"], ev.get("content", {}), ev.get("state_key", ""))
             if body.get("name"):
@@ -566,6 +604,8 @@ class Handler(BaseHTTPRequestHandler):
                 if p[3] == "m.room.member" and (len(p) < 5 or p[4] != user):
                     # others' membership goes through invite, kick and ban
                     return 403, {"errcode": "M_FORBIDDEN", "error": "not your membership"}
+                if p[3] == "m.room.power_levels" and not W.power_change_ok(room, user, body):
+                    return 403, {"errcode": "M_FORBIDDEN", "error": "insufficient power level"}
                 ev = W.event(room, user, p[3], body, p[4] if len(p) > 4 else "")
                 return 200, {"event_id": ev["event_id"]}
         return 404, {"errcode": "M_UNRECOGNIZED", "error": "unknown endpoint"}

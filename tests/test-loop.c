@@ -67,6 +67,46 @@ test_timers_fire_in_time_order(void **state)
 	loop_free(l);
 }
 
+static int64_t
+forever_again(struct loop *l, long long id, void *data)
+{
+	struct rec *r = data;
+
+	(void)l;
+	(void)id;
+	r->period_runs++;
+	return INT64_MAX;
+}
+
+/* A wait of any length, from any caller (a hostile server's retry_after, a
+ * timer's own "again"), is far away, never in the past: now + ms saturates
+ * instead of overflowing into a timer that fires at once, every turn. */
+static void
+test_timer_far_away_does_not_overflow(void **state)
+{
+	struct clock c = { 5000 };
+	struct rec r = { .n = 0 };
+	struct loop *l = loop_new();
+
+	(void)state;
+	loop_set_clock(l, fake_now, &c);
+	loop_timer_add(l, INT64_MAX, once, &r);
+	loop_timer_add(l, INT64_MAX - 1000, once, &r);
+	loop_timer_add(l, 10, forever_again, &r);
+	loop_run_once(l, 0);
+	assert_int_equal(r.n, 0);
+	c.now += 10;
+	loop_run_once(l, 0);
+	assert_int_equal(r.period_runs, 1);
+	/* the one that asked to run again in INT64_MAX ms does not come back */
+	c.now += 1000000;
+	loop_run_once(l, 0);
+	loop_run_once(l, 0);
+	assert_int_equal(r.period_runs, 1);
+	assert_int_equal(r.n, 0);
+	loop_free(l);
+}
+
 static void
 test_periodic_timer_and_many_deletions(void **state)
 {
@@ -148,6 +188,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_timers_fire_in_time_order),
 		cmocka_unit_test(test_periodic_timer_and_many_deletions),
+		cmocka_unit_test(test_timer_far_away_does_not_overflow),
 		cmocka_unit_test(test_fd_watch_and_wake),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "matrix/matrix.h"
@@ -239,6 +240,55 @@ test_allow_list(void **state)
 	assert_false(matrix_client_allowed("friends.org", SELF, "@friends.org:evil"));
 }
 
+/* m.room.power_levels: who reaches the lower of kick and redact; strings
+ * of older rooms; users_default; a hostile list cut short. */
+static void
+test_power_levels(void **state)
+{
+	static const char head[] = "{\"next_batch\":\"s3\",\"rooms\":{\"join\":{\"!r:hs\":{\"timeline\":{\"events\":["
+	                           "{\"type\":\"m.room.power_levels\",\"state_key\":\"\",\"event_id\":\"$p\","
+	                           "\"sender\":\"@ann:hs\",\"content\":";
+	struct matrix_sync s;
+	const char *why = NULL;
+	const struct matrix_item *it;
+	char json[200000];
+	size_t n;
+
+	(void)state;
+	snprintf(json, sizeof json, "%s{\"users\":{\"@ann:hs\":100,\"@bob:hs\":\"60\",\"@cy:hs\":49,\"bad id\":100},"
+	         "\"kick\":75,\"redact\":60}}]}}}}}", head);
+	assert_int_equal(matrix_sync_parse(json, strlen(json), SELF, false, &s, &why), 0);
+	assert_non_null(it = find(&s, MX_IT_POWER, 0));
+	assert_string_equal(it->room, "!r:hs");
+	assert_false(it->everyone);
+	assert_non_null(strstr(it->text, "@ann:hs"));
+	assert_non_null(strstr(it->text, "@bob:hs"));
+	assert_null(strstr(it->text, "@cy:hs"));
+	assert_null(strstr(it->text, "bad"));
+	matrix_sync_free(&s);
+
+	/* the specification's defaults (50), and a room where everyone moderates; also in history */
+	snprintf(json, sizeof json, "%s{\"users_default\":50}}]}}}}}", head);
+	assert_int_equal(matrix_sync_parse(json, strlen(json), SELF, true, &s, &why), 0);
+	assert_non_null(it = find(&s, MX_IT_POWER, 0));
+	assert_true(it->everyone);
+	assert_string_equal(it->text, "");
+	matrix_sync_free(&s);
+
+	/* a thousand moderators: MATRIX_POWER_MODS of them kept */
+	n = (size_t)snprintf(json, sizeof json, "%s{\"users\":{", head);
+	for (int i = 0; i < 1000; i++)
+		n += (size_t)snprintf(json + n, sizeof json - n, "%s\"@u%d:hs\":100", i ? "," : "", i);
+	snprintf(json + n, sizeof json - n, "}}}]}}}}}");
+	assert_int_equal(matrix_sync_parse(json, strlen(json), SELF, false, &s, &why), 0);
+	assert_non_null(it = find(&s, MX_IT_POWER, 0));
+	n = 1;
+	for (const char *p = it->text; *p; p++)
+		n += *p == ' ';
+	assert_int_equal(n, MATRIX_POWER_MODS);
+	matrix_sync_free(&s);
+}
+
 int
 main(void)
 {
@@ -251,6 +301,7 @@ main(void)
 		cmocka_unit_test(test_ids_and_urls),
 		cmocka_unit_test(test_invite_trusts_the_invite_event_only),
 		cmocka_unit_test(test_allow_list),
+		cmocka_unit_test(test_power_levels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -58,9 +58,11 @@ irc_chan_remove(struct irc *c, int i)
 		uint64_t from = UINT64_C(1) << c->nchans, to = UINT64_C(1) << i;
 
 		c->chans[i] = c->chans[c->nchans];
-		for (size_t u = 0; u < c->users.n; u++)
+		for (size_t u = 0; u < c->users.n; u++) {
 			if (c->users.v[u].chans & from)
 				c->users.v[u].chans = (c->users.v[u].chans & ~from) | to;
+			irc_modes_move(&c->users.v[u], c->nchans, i);
+		}
 	}
 }
 

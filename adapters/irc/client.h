@@ -17,6 +17,17 @@
 
 enum irc_conn_state { IRC_IDLE, IRC_CONNECTING, IRC_REGISTERING, IRC_READY };
 
+/* ------------------------------------------------------------------ modes.c */
+/* The channel modes of ISUPPORT that the adapter needs to read a MODE line
+ * and a NAMES reply: the prefix modes and their symbols ("PREFIX=(qaohv)~&@%+"),
+ * and the modes that take a parameter ("CHANMODES=beI,k,l,imnpst"). */
+struct irc_modes {
+	char letters[16];           /* prefix modes, highest first: "qaohv" */
+	char symbols[16];           /* their symbols: "~&@%+" */
+	char always[64];            /* CHANMODES A and B: a parameter either way */
+	char when_set[64];          /* CHANMODES C: a parameter when set */
+};
+
 struct irc_chan {
 	char name[64];
 	bool configured;      /* from the configuration: always rejoined */
@@ -76,6 +87,7 @@ struct irc {
 	char history_batches[8][32];
 	struct irc_users users;
 	long nick_saved;            /* "nick/..." entries in the adapter state, about */
+	struct irc_modes modes;     /* which channel modes moderate, from ISUPPORT */
 };
 
 /* ------------------------------------------------------------------ chan.c */
@@ -142,6 +154,19 @@ void irc_members_names(struct irc *c, const struct irc_msg *m);          /* RPL_
 bool irc_members_from_us(struct irc *c, const struct irc_msg *m);
 /* The user a line is from, with the account its tags tell (NULL for servers). */
 struct irc_user *irc_members_source(struct irc *c, const struct irc_msg *m);
+
+/* ------------------------------------------------------------------ modes.c */
+/* Moderators of a channel: who holds a prefix mode of half-op or above
+ * (owner ~, admin &, op @, half-op %), from NAMES and MODE lines. */
+void irc_modes_reset(struct irc_modes *md);                             /* RFC defaults, before ISUPPORT */
+void irc_modes_isupport(struct irc *c, const struct irc_msg *m);        /* PREFIX=, CHANMODES= of RPL_ISUPPORT */
+void irc_modes_mode(struct irc *c, const struct irc_msg *m);            /* MODE */
+/* A NAMES entry's n prefix symbols ("@+") for u in channel i. */
+void irc_modes_names(struct irc *c, struct irc_user *u, int i, const char *symbols, size_t n);
+/* Channel index from's modes move to index to (irc_chan_remove). */
+void irc_modes_move(struct irc_user *u, int from, int to);
+/* adapter_ops.is_moderator */
+bool irc_modes_is_moderator(struct adapter *a, const char *room, const char *user_id);
 
 /* ------------------------------------------------------------------ nicks.c */
 /* A user seen under a nick that is not the one their id is made of, remembered. */

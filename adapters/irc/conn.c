@@ -263,6 +263,7 @@ irc_conn_connect(struct irc *c)
 	c->userhost[0] = '\0';
 	c->bot_mode[0] = '\0';
 	irc_text_copy(c->prefix_chars, sizeof c->prefix_chars, "~&@%+");
+	irc_modes_reset(&c->modes);
 	c->nick_try = 0;
 	c->cap_sasl = c->cap_account_tag = c->cap_extjoin = c->cap_account_notify = false;
 	c->cap_batch = c->cap_server_time = c->cap_listing = c->cap_requested = false;

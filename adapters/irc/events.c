@@ -96,6 +96,7 @@ static const struct irc_handler {
 	{ "NICK", irc_members_nick },
 	{ "ACCOUNT", irc_members_account },
 	{ RPL_NAMREPLY, irc_members_names },
+	{ "MODE", irc_modes_mode },
 	/* our channels */
 	{ "INVITE", irc_chan_invited },
 	{ ERR_NOSUCHCHANNEL, irc_chan_join_failed },

@@ -141,6 +141,7 @@ void   irc_queue_clear(struct irc_queue *q);
  * services told us the account, else "nick:<nick when first seen>",
  * both case-folded. */
 #define IRC_MAX_USERS 8192
+#define IRC_MOD_LEVELS 4             /* channel modes that moderate: owner, admin, op, half-op */
 
 struct irc_user {
 	char nick[64];                   /* as shown */
@@ -148,6 +149,8 @@ struct irc_user {
 	char account[64];                /* case-folded services account; "" if unknown */
 	char first[64];                  /* case-folded nick when first seen */
 	uint64_t chans;                  /* bit i: in the adapter's channel i */
+	uint64_t mod[IRC_MOD_LEVELS];    /* bit i of mod[k]: holds the k-th moderating prefix mode
+	                                  * (modes.c) in channel i */
 };
 
 struct irc_users {
@@ -172,6 +175,10 @@ void   irc_users_id(const struct irc_user *p, char *buf, size_t len);
 const char *irc_users_nick_for(struct irc_users *u, const char *id);
 /* Forgets channel bit i (and users left in no channel); for every user. */
 void   irc_users_part_all(struct irc_users *u, int chan);
+
+/* ------------------------------------------------------------------ modes.c (the pure part) */
+/* The user holds no moderating mode in channel chan (a JOIN, a PART...). */
+void   irc_modes_forget(struct irc_user *u, int chan);
 void   irc_users_clear(struct irc_users *u);
 
 #endif

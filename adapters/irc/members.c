@@ -68,6 +68,7 @@ irc_members_join(struct irc *c, const struct irc_msg *m)
 	if (c->cap_extjoin && m->nparams >= 2)
 		irc_users_set_account(u, m->params[1]);
 	u->chans |= UINT64_C(1) << i;
+	irc_modes_forget(u, i);   /* one joins with no mode; MODE gives them */
 	irc_events_emit(c, BOT_EV_JOIN, c->chans[i].name, u, NULL, false, false, 0);
 }
 
@@ -80,6 +81,7 @@ members_left(struct irc *c, int i, const char *nick)
 		return;
 	irc_events_emit(c, BOT_EV_LEAVE, c->chans[i].name, u, NULL, false, false, 0);
 	u->chans &= ~(UINT64_C(1) << i);
+	irc_modes_forget(u, i);
 	if (u->chans == 0) {
 		irc_nicks_forget(c, u);
 		irc_users_remove(&c->users, u);
@@ -174,13 +176,17 @@ irc_members_names(struct irc *c, const struct irc_msg *m)
 	irc_text_copy(buf, sizeof buf, m->params[3]);
 	for (tok = strtok_r(buf, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save)) {
 		struct irc_user *u;
+		char *symbols = tok;
+		size_t nsym;
 
 		while (*tok != '\0' && (strchr(c->prefix_chars, *tok) != NULL || strchr("~&@%+", *tok) != NULL))
 			tok++;
+		nsym = (size_t)(tok - symbols);
 		tok[strcspn(tok, "!")] = '\0'; /* userhost-in-names */
 		if (*tok == '\0' || irc_parse_same(tok, c->cur_nick) || (u = members_get(c, tok)) == NULL)
 			continue;
 		u->chans |= UINT64_C(1) << i;
+		irc_modes_names(c, u, i, symbols, nsym);
 	}
 }
 

@@ -231,6 +231,7 @@ irc_register_isupport(struct irc *c, const struct irc_msg *m)
 				irc_text_copy(c->prefix_chars, sizeof c->prefix_chars, close + 1);
 		}
 	}
+	irc_modes_isupport(c, m);
 }
 
 void

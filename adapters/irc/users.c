@@ -130,6 +130,7 @@ irc_users_part_all(struct irc_users *u, int chan)
 {
 	for (size_t i = 0; i < u->n;) {
 		u->v[i].chans &= ~(UINT64_C(1) << chan);
+		irc_modes_forget(&u->v[i], chan);
 		if (u->v[i].chans == 0)
 			irc_users_remove(u, &u->v[i]);
 		else

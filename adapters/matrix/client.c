@@ -111,6 +111,7 @@ matrix_client_start(struct matrix_client *c)
 	matrix_poll_restore(c);
 	matrix_direct_restore(c);
 	matrix_rooms_restore(c);
+	matrix_power_restore(c);
 	if (matrix_client_insecure(c->cfg.homeserver))
 		matrix_client_log(c, LOG_LVL_WARNING, "%s is plain http: the %s, and every message, cross the network "
 		                  "unencrypted; use https://", c->cfg.homeserver,
@@ -119,6 +120,12 @@ matrix_client_start(struct matrix_client *c)
 	                  matrix_outbox_count(c->out), c->since != NULL ? "resuming" : "first start: history skipped");
 	matrix_login_start(c);
 	return 0;
+}
+
+bool
+matrix_client_is_moderator(struct matrix_client *c, const char *room, const char *user)
+{
+	return matrix_power_is_moderator(c, room, user);
 }
 
 size_t
@@ -212,6 +219,7 @@ matrix_client_free(struct matrix_client *c)
 	matrix_outbox_free(c->out);
 	matrix_poll_free(c);
 	matrix_names_free(c);
+	matrix_power_free(c);
 	matrix_direct_free(c);
 	matrix_strlist_free(c->joined_enc, c->nenc);
 	matrix_strlist_free(c->joining, c->njoining);

@@ -57,15 +57,23 @@ enum matrix_item_kind {
 	MX_IT_REMOVED,     /* room: we left, were kicked or banned */
 	MX_IT_ENCRYPTED,   /* room: has m.room.encryption */
 	MX_IT_DIRECT,      /* user, room: from the m.direct account data */
-	MX_IT_JOINED       /* room: a room we are in (each room of rooms.join) */
+	MX_IT_JOINED,      /* room: a room we are in (each room of rooms.join) */
+	MX_IT_POWER        /* room, text: its moderators' ids, space separated (at most
+	                    * MATRIX_POWER_MODS), everyone: every member is one; from
+	                    * m.room.power_levels */
 };
 
 struct matrix_item {
 	enum matrix_item_kind kind;
 	char *room, *user, *name, *text, *event_id;
 	int64_t ts;
-	bool notice, direct, forged;
+	bool notice, direct, forged, everyone;
 };
+
+/* A room's moderators: users whose power level reaches the room's kick or
+ * redact level (each 50 unless the room says otherwise).  At most this many
+ * are kept per room; a hostile server cannot grow us with a long list. */
+#define MATRIX_POWER_MODS 64
 
 struct matrix_sync {
 	char *next_batch;
@@ -192,6 +200,8 @@ bool matrix_client_allowed(const char *allow, const char *self, const char *invi
 /* True if url is plain http:// to a host other than loopback: the password
  * or token would cross the network unencrypted. */
 bool matrix_client_insecure(const char *url);
+/* adapter_ops.is_moderator: user's power level in room reaches its kick or redact level. */
+bool matrix_client_is_moderator(struct matrix_client *c, const char *room, const char *user);
 
 /* ---- the client's parts: one file per concept, sharing struct matrix_client ---- */
 
@@ -205,6 +215,7 @@ bool matrix_client_insecure(const char *url);
 enum matrix_phase { MX_PH_IDLE, MX_PH_LOGIN, MX_PH_WHOAMI, MX_PH_FILTER, MX_PH_ROOMS, MX_PH_SYNC, MX_PH_STOPPED };
 
 struct matrix_name { char *room, *user, *name; };  /* room NULL: not tied to a room */
+struct matrix_power { char *room; bool everyone; char **mods; size_t nmods; };
 struct matrix_direct { char *user, *room; };
 
 struct matrix_req;
@@ -252,6 +263,8 @@ struct matrix_client {
 	char **joined;                  /* rooms we are in: /joined_rooms, then the sync */
 	size_t njoined;
 	bool said_full;                 /* max_rooms refused an invite since the last join */
+	struct matrix_power *powers;    /* the moderators of each room (power.c), at most max_rooms */
+	size_t npowers;
 
 	/* m.direct is read, merged and written back, one round at a time */
 	bool mdirect_busy, mdirect_again;
@@ -369,6 +382,13 @@ void matrix_rooms_removed(struct matrix_client *c, const struct matrix_item *it)
 void matrix_rooms_encrypted(struct matrix_client *c, const struct matrix_item *it);
 bool matrix_rooms_is_encrypted(struct matrix_client *c, const char *room);
 void matrix_rooms_restore(struct matrix_client *c);
+
+/* power.c: each room's moderators (m.room.power_levels), kept across restarts */
+void matrix_power_set(struct matrix_client *c, const struct matrix_item *it);
+void matrix_power_forget(struct matrix_client *c, const char *room);
+void matrix_power_restore(struct matrix_client *c);
+bool matrix_power_is_moderator(struct matrix_client *c, const char *room, const char *user);
+void matrix_power_free(struct matrix_client *c);
 
 /* names.c: display names per (room, user), from member events */
 void matrix_names_set(struct matrix_client *c, const char *room, const char *user, const char *name);

@@ -17,9 +17,9 @@ const char matrix_poll_filter[] =
     "{\"presence\":{\"types\":[]},"
     "\"account_data\":{\"types\":[\"m.direct\"]},"
     "\"room\":{"
-    "\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\",\"m.room.encryption\"],"
+    "\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\"],"
     "\"limit\":" XSTR(MATRIX_SYNC_TIMELINE) "},"
-    "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\"],\"lazy_load_members\":true},"
+    "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\"],\"lazy_load_members\":true},"
     "\"ephemeral\":{\"types\":[]},"
     "\"account_data\":{\"types\":[]}},"
     "\"event_fields\":[\"type\",\"content\",\"sender\",\"state_key\",\"event_id\",\"origin_server_ts\",\"unsigned\"]}";
@@ -34,8 +34,8 @@ static const struct {
 } levels[] = {
 	{ matrix_poll_filter, "every new event" },
 	{ "{\"presence\":{\"types\":[]},\"account_data\":{\"types\":[\"m.direct\"]},"
-	  "\"room\":{\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\",\"m.room.encryption\"],\"limit\":1},"
-	  "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\"],\"lazy_load_members\":true},"
+	  "\"room\":{\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\"],\"limit\":1},"
+	  "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\"],\"lazy_load_members\":true},"
 	  "\"ephemeral\":{\"types\":[]},\"account_data\":{\"types\":[]}}}",
 	  "the newest event of each room only" },
 	{ "{\"presence\":{\"types\":[]},\"account_data\":{\"types\":[\"m.direct\"]},"
@@ -199,6 +199,9 @@ handle_sync(struct matrix_client *c, const struct matrix_sync *s)
 			break;
 		case MX_IT_JOINED:
 			matrix_rooms_joined(c, it->room);
+			break;
+		case MX_IT_POWER:
+			matrix_power_set(c, it);
 			break;
 		default:
 			emit_item(c, it);

@@ -149,6 +149,7 @@ matrix_rooms_removed(struct matrix_client *c, const struct matrix_item *it)
 	char nb[MATRIX_MAX_NAME + 1];
 
 	matrix_client_log(c, LOG_LVL_NOTICE, "no longer in %s", it->room);
+	matrix_power_forget(c, it->room);
 	matrix_strlist_del(c->joined, &c->njoined, it->room);
 	matrix_strlist_del(c->joining, &c->njoining, it->room);
 	if (du != NULL)

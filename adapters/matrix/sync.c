@@ -1,5 +1,6 @@
 /* sync.c: turns a /sync response into a flat list of cleaned items; pure, so it is unit-tested and fuzzed alone. */
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,6 +141,65 @@ member_name(struct ctx *c, const char *room, const char *user, json_t *content)
 	it->name = name;
 }
 
+/* A power level: an integer, or (older room versions) a string of one. */
+static bool
+power_level(json_t *v, long long *out)
+{
+	const char *s = json_string_value(v);
+	char *end;
+
+	if (json_is_integer(v)) {
+		*out = json_integer_value(v);
+		return true;
+	}
+	if (s == NULL || *s == '\0')
+		return false;
+	*out = strtoll(s, &end, 10);
+	return *end == '\0';
+}
+
+static long long
+power_get(json_t *content, const char *key, long long def)
+{
+	long long v;
+
+	return power_level(json_object_get(content, key), &v) ? v : def;
+}
+
+/* m.room.power_levels: who moderates the room.  A user may end any table
+ * there who could kick or redact others: a level at the lower of the two
+ * (the specification's defaults: 50 each). */
+static void
+power_levels(struct ctx *c, const char *room, json_t *content)
+{
+	long long kick = power_get(content, "kick", 50), redact = power_get(content, "redact", 50), level;
+	long long at = kick < redact ? kick : redact;
+	const char *user;
+	struct matrix_item *it;
+	struct rbuf mods = { 0 };
+	size_t n = 0;
+	char *text;
+	json_t *v;
+
+	if (!json_is_object(content))
+		return;
+	json_object_foreach(json_object_get(content, "users"), user, v)
+		if (n < MATRIX_POWER_MODS && matrix_text_id_ok(user, '@') && power_level(v, &level) && level >= at) {
+			rbuf_printf(&mods, "%s%s", n ? " " : "", user);
+			n++;
+		}
+	text = strdup(mods.s != NULL ? mods.s : "");
+	rbuf_free(&mods);
+	if (text == NULL)
+		return;
+	if ((it = add(c, MX_IT_POWER, room, NULL, NULL)) == NULL) {
+		free(text);
+		return;
+	}
+	it->text = text;
+	it->everyone = power_get(content, "users_default", 0) >= at;
+}
+
 /* A state event, from the state block (timeline false) or the timeline. */
 static void
 state_event(struct ctx *c, const char *room, json_t *ev, bool timeline)
@@ -156,6 +216,13 @@ state_event(struct ctx *c, const char *room, json_t *ev, bool timeline)
 	if (strcmp(type, "m.room.encryption") == 0) {
 		if (json_is_object(content) && json_object_get(content, "algorithm") != NULL)
 			add(c, MX_IT_ENCRYPTED, room, NULL, NULL);
+		return;
+	}
+	if (strcmp(type, "m.room.power_levels") == 0) {
+		const char *key = json_string_value(json_object_get(ev, "state_key"));
+
+		if (key != NULL && key[0] == '\0')
+			power_levels(c, room, content);
 		return;
 	}
 	if (strcmp(type, "m.room.member") != 0 || (user = get_id(ev, "state_key", '@')) == NULL)

@@ -15,6 +15,12 @@ fake_clock(void *ctx)
 	return ((struct fake *)ctx)->now;
 }
 
+static int64_t
+fake_wall(void *ctx)
+{
+	return ((struct fake *)ctx)->wall;
+}
+
 static uint64_t
 fake_seed(void *ctx)
 {
@@ -119,10 +125,24 @@ fake_send(struct adapter *a, const struct adapter_msg *m)
 	return o.rc;
 }
 
+/* Whoever the test named a moderator moderates every room. */
+static bool
+fake_is_moderator(struct adapter *a, const char *room, const char *user_id)
+{
+	struct fake *f = a->priv;
+
+	(void)room;
+	for (size_t i = 0; i < sizeof f->moderators / sizeof f->moderators[0] && f->moderators[i] != NULL; i++)
+		if (strcmp(f->moderators[i], user_id) == 0)
+			return true;
+	return false;
+}
+
 static const struct adapter_ops fake_ops = {
 	.type = "fake",
 	.send = fake_send,
 	.pending = fake_pending,
+	.is_moderator = fake_is_moderator,
 };
 
 struct fake *
@@ -148,6 +168,9 @@ fake_new(const char *db, const char *extra_bot)
 	f->bot = bot_new(f->loop, cfg, NULL, 0);
 	f->bot->seed_fn = fake_seed;
 	f->bot->seed_ctx = f;
+	f->wall = 1700000000;
+	f->bot->wall_fn = fake_wall;
+	f->bot->wall_ctx = f;
 	f->ad = bot_adapter_add(f->bot, &fake_ops, "fake", NULL, err, sizeof err);
 	f->ad->priv = f;
 	if (bot_open_store(f->bot, err, sizeof err) < 0) {

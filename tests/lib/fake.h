@@ -36,6 +36,8 @@ struct fake {
 	size_t queue_cap, queued, dropped;
 	int64_t drain_ms, drained_at;
 	uint64_t ref;            /* the ref fake_say and fake_dm give their events */
+	const char *moderators[4]; /* user ids the adapter calls moderators (is_moderator) */
+	int64_t wall;            /* the bot's wall clock, Unix seconds (set before a fake_advance) */
 };
 
 /* A bot on a fresh loop with a fake clock, a fake adapter "fake" and the

@@ -1,0 +1,121 @@
+/* power.c: each room's moderators, from its m.room.power_levels, kept across restarts (a resumed /sync tells only changes). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "matrix.h"
+
+#define POWER_KEY "power/"
+
+static struct matrix_power *
+power_find(struct matrix_client *c, const char *room)
+{
+	for (size_t i = 0; i < c->npowers; i++)
+		if (strcmp(c->powers[i].room, room) == 0)
+			return &c->powers[i];
+	return NULL;
+}
+
+static void
+power_clear(struct matrix_power *p)
+{
+	matrix_strlist_free(p->mods, p->nmods);
+	p->mods = NULL;
+	p->nmods = 0;
+}
+
+/* Sets room's moderators: list of ids, space separated; everyone: each member is one. */
+static void
+power_put(struct matrix_client *c, const char *room, bool everyone, const char *list, bool persist)
+{
+	struct matrix_power *p = power_find(c, room);
+	char *copy, *tok, *save = NULL, key[MATRIX_MAX_ID + sizeof POWER_KEY];
+	struct rbuf v = { 0 };
+
+	if (p == NULL) {
+		/* as many rooms as the account may be in: a hostile server's list of
+		 * rooms beyond that gets no moderators, which only owners and votes miss */
+		if (c->npowers >= (size_t)c->cfg.max_rooms + 64)
+			return;
+		c->powers = xreallocarray(c->powers, c->npowers + 1, sizeof *c->powers);
+		p = &c->powers[c->npowers++];
+		memset(p, 0, sizeof *p);
+		p->room = xstrdup(room);
+	}
+	power_clear(p);
+	p->everyone = everyone;
+	rbuf_add(&v, everyone ? "1" : "0");
+	copy = xstrdup(list);
+	for (tok = strtok_r(copy, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save))
+		if (p->nmods < MATRIX_POWER_MODS && matrix_text_id_ok(tok, '@') && !matrix_strlist_has(p->mods, p->nmods, tok)) {
+			matrix_strlist_add(&p->mods, &p->nmods, tok);
+			rbuf_printf(&v, " %s", tok);
+		}
+	free(copy);
+	if (persist) {
+		snprintf(key, sizeof key, POWER_KEY "%s", room);
+		matrix_client_set(c, key, v.s);
+	}
+	rbuf_free(&v);
+}
+
+void
+matrix_power_set(struct matrix_client *c, const struct matrix_item *it)
+{
+	if (it->room != NULL && it->text != NULL)
+		power_put(c, it->room, it->everyone, it->text, true);
+}
+
+void
+matrix_power_forget(struct matrix_client *c, const char *room)
+{
+	struct matrix_power *p = power_find(c, room);
+	char key[MATRIX_MAX_ID + sizeof POWER_KEY];
+
+	if (p == NULL)
+		return;
+	power_clear(p);
+	free(p->room);
+	*p = c->powers[--c->npowers];
+	snprintf(key, sizeof key, POWER_KEY "%s", room);
+	matrix_client_del(c, key);
+}
+
+static void
+power_restore_one(void *ctx, const char *key, const char *value)
+{
+	const char *room = key + strlen(POWER_KEY);
+
+	if (matrix_text_id_ok(room, '!') && (value[0] == '0' || value[0] == '1') &&
+	    (value[1] == '\0' || value[1] == ' '))
+		power_put(ctx, room, value[0] == '1', value + 1, false);
+}
+
+void
+matrix_power_restore(struct matrix_client *c)
+{
+	if (c->host.store.each != NULL)
+		c->host.store.each(c->host.store.ctx, POWER_KEY, power_restore_one, c);
+}
+
+bool
+matrix_power_is_moderator(struct matrix_client *c, const char *room, const char *user)
+{
+	struct matrix_power *p;
+
+	if (room == NULL || user == NULL || (p = power_find(c, room)) == NULL)
+		return false;
+	return p->everyone || matrix_strlist_has(p->mods, p->nmods, user);
+}
+
+void
+matrix_power_free(struct matrix_client *c)
+{
+	for (size_t i = 0; i < c->npowers; i++) {
+		power_clear(&c->powers[i]);
+		free(c->powers[i].room);
+	}
+	free(c->powers);
+	c->powers = NULL;
+	c->npowers = 0;
+}

@@ -1,0 +1,154 @@
+/* e2e-matrix-moderator.c: the real daemon through the fake homeserver: a user at the room's kick/redact power level ends a stranger's table, across a restart; others cannot. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <cmocka.h>
+#include <curl/curl.h>
+
+#include "e2e.h"
+#include "fakemx.h"
+
+static struct fakemx f;
+static struct e2e_daemon d;
+static char dir[256], conf[512], room[256], ann[128], bob[128], cy[128];
+
+/* token says text in the room; the bot's answer holding want comes within 20 s. */
+static void
+say_expect(const char *token, const char *who, const char *text, const char *want)
+{
+	int before = fakemx_bot_says(&f, room, want);
+
+	assert_int_equal(fakemx_say(&f, token, room, text), 0);
+	for (int t = 0; t < 200; t++) {
+		if (fakemx_bot_says(&f, room, want) > before)
+			return;
+		e2e_sleep_ms(100);
+	}
+	print_error("no \"%s\" after %s said \"%s\" (daemon log: %s)\n", want, who, text, d.log);
+	fail();
+}
+
+/* The room's power levels as Synapse makes them, with cy at level. */
+static long
+power(const char *token, int cy_level)
+{
+	char path[512], body[1024], *e = curl_easy_escape(NULL, room, 0);
+	long status = 0;
+
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/state/m.room.power_levels", e);
+	curl_free(e);
+	snprintf(body, sizeof body,
+	         "{\"users\":{\"@ann:hs\":100,\"@cy:hs\":%d},\"users_default\":0,\"events_default\":0,"
+	         "\"state_default\":50,\"ban\":50,\"kick\":50,\"redact\":50,\"invite\":0,"
+	         "\"events\":{\"m.room.power_levels\":100}}", cy_level);
+	json_decref(fakemx_call(&f, "PUT", path, token, body, &status));
+	return status;
+}
+
+static void
+daemon_up(void)
+{
+	assert_int_equal(e2e_daemon_start(&d, "e2e-matrix-moderator", conf, NULL), 0);
+	assert_int_equal(e2e_daemon_wait_log(&d, "matrix/t: up", 20000), 0);
+}
+
+static int
+setup(void **state)
+{
+	char db[300], pw[300], text[1024], tok[128], m[32];
+
+	(void)state;
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	if (fakemx_start(&f) < 0)
+		return -1;
+	fakemx_user(&f, "bot", "mod-pw", tok, sizeof tok);
+	fakemx_user(&f, "ann", "x", ann, sizeof ann);
+	fakemx_user(&f, "bob", "x", bob, sizeof bob);
+	fakemx_user(&f, "cy", "x", cy, sizeof cy);
+	if (e2e_tmpdir(dir, sizeof dir, "mxmod") < 0)
+		return -1;
+	snprintf(conf, sizeof conf, "%s/handfoot.conf", dir);
+	snprintf(db, sizeof db, "%s/hf.db", dir);
+	snprintf(pw, sizeof pw, "%s/pw", dir);
+	snprintf(text, sizeof text,
+	         "[bot]\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\n\n"
+	         "[matrix t]\nhomeserver = %s\nuser = bot\npassword_file = %s\nsync_timeout = 2\n", db, f.base, pw);
+	e2e_secret_note("mod-pw");
+	if (e2e_write_file(conf, text) < 0 || e2e_write_file(pw, "mod-pw\n") < 0)
+		return -1;
+	/* ann's room: she made it, so she is at 100 */
+	if (fakemx_room(&f, ann, "{\"invite\":[\"@bot:hs\",\"@bob:hs\",\"@cy:hs\"]}", room, sizeof room) < 0 ||
+	    fakemx_room_post(&f, bob, room, "join", "{}") != 200 || fakemx_room_post(&f, cy, room, "join", "{}") != 200)
+		return -1;
+	daemon_up();
+	for (int t = 0; t < 200; t++) {
+		fakemx_membership(&f, room, "@bot:hs", m, sizeof m);
+		if (strcmp(m, "join") == 0)
+			return 0;
+		e2e_sleep_ms(100);
+	}
+	return -1;
+}
+
+static int
+teardown(void **state)
+{
+	char out[256];
+
+	(void)state;
+	if (d.pid > 0) {
+		e2e_daemon_signal(&d, SIGTERM);
+		e2e_daemon_wait(&d, 10000);
+	}
+	fakemx_stop(&f);
+	e2e_sh(out, sizeof out, "rm -rf %s", dir);
+	return 0;
+}
+
+static void
+test_power_levels_moderate(void **state)
+{
+	(void)state;
+	e2e_sleep_ms(500);   /* what was said before the bot was in is history */
+
+	/* the room's creator ends bob's table; cy, a plain member, cannot */
+	say_expect(bob, "bob", "!play 2 duel", "Dealing duel");
+	say_expect(cy, "cy", "!abort", "cy: only the owner or the players can end this game.");
+	say_expect(ann, "ann", "!abort", "The game is over: ended by ann, a moderator of the room.");
+
+	/* the fake refuses what a homeserver refuses: cy cannot raise herself */
+	assert_int_equal(power(cy, 50), 403);
+	/* at 50 (the room's kick and redact level) she can */
+	assert_int_equal(power(ann, 50), 200);
+	say_expect(bob, "bob", "!play 2 duel", "Dealing duel");
+	say_expect(cy, "cy", "!abort", "ended by cy, a moderator of the room.");
+
+	/* a restart resumes the sync, which tells only what changes: the
+	 * levels were kept */
+	e2e_daemon_signal(&d, SIGTERM);
+	assert_int_equal(e2e_daemon_wait(&d, 10000), 0);
+	daemon_up();
+	say_expect(bob, "bob", "!play 2 duel", "Dealing duel");
+	say_expect(cy, "cy", "!abort", "ended by cy, a moderator of the room.");
+
+	/* lowered again, she is a member like any other */
+	assert_int_equal(power(ann, 0), 200);
+	say_expect(bob, "bob", "!play 2 duel", "Dealing duel");
+	say_expect(cy, "cy", "!abort", "cy: only the owner or the players can end this game.");
+	say_expect(bob, "bob", "!abort", "The game is over: ended by bob.");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_power_levels_moderate),
+	};
+
+	return cmocka_run_group_tests_name("moderators on Matrix (fake homeserver)", tests, setup, teardown);
+}
