@@ -62,6 +62,8 @@ flow_schedule(struct bot *b, struct session *s)
 	int w;
 
 	flow_cancel(b, s);
+	if (b->stopping)
+		return;   /* the next start arms the clocks again, from the store */
 	if (s->state == SESS_OPEN) {
 		if (c->table_expiry > 0)
 			flow_arm(b, s, TIMER_EXPIRE, s->created + (int64_t)c->table_expiry * 1000);
@@ -73,6 +75,9 @@ flow_schedule(struct bot *b, struct session *s)
 		s->wait_seat = (int8_t)w;
 		s->turn_since = now;
 		s->reminded = false;
+		/* a person's clock is kept: a restart does not start it again */
+		if (!machine)
+			store_wait_set(b->store, s->id, w, bot_wall_ms(b), false);
 	}
 	if (machine)
 		flow_arm(b, s, TIMER_AI, now + c->ai_delay_ms);
@@ -83,16 +88,23 @@ flow_schedule(struct bot *b, struct session *s)
 }
 
 void
+flow_away(struct bot *b, struct session *s, int seat, bool away)
+{
+	s->seats[seat].away = away;
+	store_away_set(b->store, s->id, seat, away);
+}
+
+void
 flow_back(struct bot *b, struct session *s, int seat)
 {
-	s->seats[seat].away = false;
+	flow_away(b, s, seat, false);
 	s->wait_seat = -1;       /* a fresh wait: reminders start over */
 	reply_table(b, s, ST_PLAYER "%s" ST_END " is back.", s->seats[seat].name);
 	flow_schedule(b, s);
 }
 
 /* What the seat waited for may do now, for an adapter's buttons. */
-static const char *const *
+const char *const *
 flow_actions(const struct session *s, size_t *n)
 {
 	static const char *const draw[] = { "hand", "draw", "pickup" };
@@ -379,6 +391,8 @@ flow_timer(struct loop *l, long long id, void *data)
 		bot_session_end(b, s);
 		break;
 	case TIMER_AI:
+		if (b->stopping)
+			break;   /* stopping: the move is the next start's */
 		/* A game the computer plays alone makes lines faster than a paced
 		 * chat link carries them; the adapter's capped queue would drop them,
 		 * "Game over" included. The computer waits for the room instead. */
@@ -391,6 +405,8 @@ flow_timer(struct loop *l, long long id, void *data)
 	case TIMER_REMIND:
 		w = s->wait_seat;
 		s->reminded = true;
+		if (w >= 0)
+			store_wait_set(b->store, s->id, w, bot_wall_ms(b) - (loop_now(b->loop) - s->turn_since), true);
 		if (w >= 0) {
 			char line[160];
 			size_t nactions;
@@ -405,7 +421,7 @@ flow_timer(struct loop *l, long long id, void *data)
 	case TIMER_TAKEOVER:
 		w = s->wait_seat;
 		if (w >= 0) {
-			s->seats[w].away = true;
+			flow_away(b, s, w, true);
 			reply_table(b, s, ST_PLAYER "%s" ST_END " is away: the computer plays for them until they type again.",
 			            s->seats[w].name);
 		}
