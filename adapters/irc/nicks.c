@@ -95,15 +95,19 @@ irc_nicks_bind(struct irc *c, struct irc_user *u)
 		irc_nicks_prune(c);
 }
 
-/* Splits "<a> <b> <ms>" or "<a> <ms>" values; false when expired or malformed. */
+/* Splits a value of n fields and the time, "<a> <b> <ms>" or "<a> <ms>",
+ * into fields (room for n + 1); false when expired or malformed. */
 static bool
 nicks_fresh(char *value, char **fields, int n)
 {
 	char *save = NULL, *tok;
 	int i = 0;
 
-	for (tok = strtok_r(value, " ", &save); tok != NULL && i < n + 1; tok = strtok_r(NULL, " ", &save))
+	for (tok = strtok_r(value, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save)) {
+		if (i == n + 1)
+			return false;
 		fields[i++] = tok;
+	}
 	if (i != n + 1)
 		return false;
 	return nicks_now_ms() - strtoll(fields[n], NULL, 10) < IRC_NICK_TTL_MS;
@@ -112,7 +116,7 @@ nicks_fresh(char *value, char **fields, int n)
 const char *
 irc_nicks_first(struct irc *c, const char *nick, char *buf, size_t len, char *addr, size_t addrlen)
 {
-	char key[64], k[96], v[300], *f[2];
+	char key[64], k[96], v[300], *f[3];
 
 	irc_parse_casefold(key, sizeof key, nick);
 	nicks_key(k, sizeof k, "nick", key);
@@ -127,7 +131,7 @@ irc_nicks_first(struct irc *c, const char *nick, char *buf, size_t len, char *ad
 const char *
 irc_nicks_seen(struct irc *c, const char *first, char *buf, size_t len)
 {
-	char k[96], v[200], *f[1];
+	char k[96], v[200], *f[2];
 
 	nicks_key(k, sizeof k, "seen", first);
 	if (adapter_state_get(c->a, k, v, sizeof v) != 0 || !nicks_fresh(v, f, 1))
