@@ -315,6 +315,9 @@ reload_config(struct bot *b, const char *path, char *err, size_t errlen)
 
 			if (was != NULL)
 				section_changed(was, s, &changed);
+			for (size_t k = 0; k < changed.len; k++)
+				if (changed.s[k] == ' ')
+					changed.s[k] = ',';
 			log_msg(LOG_LVL_NOTICE, "reload: %s: %s changed: reconnecting", id,
 			        changed.len ? changed.s : "the section");
 			rbuf_free(&changed);

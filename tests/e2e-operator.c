@@ -94,6 +94,30 @@ test_check_lists_every_error(void **state)
 	assert_null(strstr(out, "configuration ok"));
 }
 
+/* Issue 15: "config lines over 199 bytes are split by the INI reader into a
+ * second, bogus line (an error then names line 6 of a 5-line file)". */
+static void
+test_check_takes_long_lines(void **state)
+{
+	struct fix *f = *state;
+	char out[4096], text[2048], chans[1200];
+	size_t n = 0;
+
+	for (int i = 0; n + 12 < 600; i++)
+		n += (size_t)snprintf(chans + n, sizeof chans - n, "%s#room%03d", i ? ", " : "", i);
+	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n[irc net]\nchannels = %s\nnick = HF\n", f->dir, chans);
+	assert_int_equal(e2e_write_file(f->conf, text), 0);
+	assert_int_equal(check(f, out, sizeof out), 0);
+	assert_non_null(strstr(out, "configuration ok (1 adapter)"));
+	/* an error after it names its own line, 5 of 5 */
+	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n[irc net]\nchannels = %s\nnick = bad nick\n", f->dir,
+	         chans);
+	assert_int_equal(e2e_write_file(f->conf, text), 0);
+	assert_int_equal(check(f, out, sizeof out), 1);
+	assert_non_null(strstr(out, "handfoot.conf:5: [irc net] nick"));
+	assert_non_null(strstr(out, "1 error"));
+}
+
 /* Issue 11: "a key given twice is silently accepted". */
 static void
 test_check_refuses_a_key_given_twice(void **state)
@@ -310,6 +334,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_check_lists_every_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_takes_long_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_refuses_a_key_given_twice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_warns_without_an_adapter, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_looks_at_secrets, setup, teardown),

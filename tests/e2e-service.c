@@ -194,6 +194,9 @@ test_sighup_reload_keeps_the_game_and_refuses_a_broken_file(void **state)
 	notify_wait(f, "READY=1", 5000, buf, sizeof buf);
 	assert_non_null(strstr(buf, "1 game in progress"));
 	assert_int_equal(e2e_daemon_wait_log(&f->d, "in force", 5000), 0);
+	/* the log says what changed and applied: the prefixes, at once */
+	assert_true(e2e_daemon_log_has(&f->d, "reload: [bot]: applied: prefix"));
+	assert_true(e2e_daemon_log_has(&f->d, "reload: console: applied: prefix"));
 	/* The section's new prefix is in force although the console was kept:
 	 * "?who" is the who command now (its table lists the owner). */
 	assert_false(e2e_daemon_log_has(&f->d, "[owner]"));
