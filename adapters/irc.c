@@ -27,6 +27,7 @@ irc_init(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errlen)
 fail:
 	memset(c->sasl_pass, 0, sizeof c->sasl_pass);
 	memset(c->ns_pass, 0, sizeof c->ns_pass);
+	memset(c->server_pass, 0, sizeof c->server_pass);
 	free(c);
 	a->priv = NULL;
 	return -1;
@@ -48,10 +49,19 @@ irc_start(struct adapter *a)
 	if (c->rng == 0)
 		c->rng = 1;
 	c->stopping = false;
+	/* secrets in clear over a network: said once, at start (not to this machine) */
+	if (!c->tls && !irc_config_loopback(c->server)) {
+		if (c->server_pass[0] != '\0')
+			adapter_log(a, LOG_LVL_WARNING, "tls = no: the server password crosses the network in clear");
+		if (c->sasl_mech[0] != '\0' && strcmp(c->sasl_mech, "PLAIN") == 0)
+			adapter_log(a, LOG_LVL_WARNING, "tls = no: the SASL PLAIN password crosses the network in clear");
+		if (c->ns_pass[0] != '\0')
+			adapter_log(a, LOG_LVL_WARNING, "tls = no: the NickServ password crosses the network in clear");
+	}
 	/* channels we were invited to before a restart */
 	adapter_state_each(a, "#", add_invited, c);
 	adapter_state_each(a, "&", add_invited, c);
-	/* renames remembered before: counted, and bounded */
+	/* renames and addresses remembered before: counted, bounded, expired ones dropped */
 	irc_nicks_prune(c);
 	if (c->tick_timer == 0)
 		c->tick_timer = loop_timer_add(a->loop, 1000, irc_conn_tick, c);
@@ -81,10 +91,24 @@ irc_free(struct adapter *a)
 	irc_queue_clear(&c->out);
 	irc_queue_clear(&c->proto);
 	irc_users_clear(&c->users);
+	for (int i = 0; i < c->nchans; i++)
+		irc_chan_forget_recent(&c->chans[i]);
 	memset(c->sasl_pass, 0, sizeof c->sasl_pass);
 	memset(c->ns_pass, 0, sizeof c->ns_pass);
+	memset(c->server_pass, 0, sizeof c->server_pass);
 	free(c);
 	a->priv = NULL;
+}
+
+/* Lines still to go out; nothing can go while we are not registered. */
+static size_t
+irc_queued(struct adapter *a)
+{
+	struct irc *c = a->priv;
+
+	if (c == NULL || c->state != IRC_READY || c->easy == NULL)
+		return 0;
+	return c->out.lines + c->proto.lines + (c->woff < c->wlen ? 1 : 0);
 }
 
 const struct adapter_ops irc_adapter_ops = {
@@ -95,6 +119,8 @@ const struct adapter_ops irc_adapter_ops = {
 	.stop = irc_stop,
 	.free = irc_free,
 	.needs_restart = irc_config_needs_restart,
+	.reload = irc_config_reload,
 	.pending = irc_send_pending,
 	.is_moderator = irc_modes_is_moderator,
+	.queued = irc_queued,
 };

@@ -37,6 +37,12 @@ cfg_verror(struct adapter_cfg *cfg, const char *key, char *err, size_t errlen, c
 		                     cfg->type, cfg->name, key);
 	if (n < errlen)
 		vsnprintf(err + n, errlen - n, fmt, ap);
+	/* kept as well: the bot lists every error of a section, not only the
+	 * last one its init returns (handfoot -t: one run finds them all) */
+	if (cfg->errors.s == NULL || strstr(cfg->errors.s, err) == NULL) {
+		rbuf_printf(&cfg->errors, "%s%s", cfg->errors.len ? "\n" : "", err);
+		cfg->nerrors++;
+	}
 }
 
 void

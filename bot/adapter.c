@@ -1,8 +1,10 @@
 /* adapter.c: the calls an adapter makes into the bot: events, logging, secrets, its key-value state. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bot.h"
 
@@ -44,33 +46,46 @@ adapter_log(struct adapter *a, int level, const char *fmt, ...)
 int
 adapter_read_secret(const char *path, char *buf, size_t len, char *err, size_t errlen)
 {
-	char full[512];
+	char full[512], *line = NULL;
 	const char *dir = getenv("CREDENTIALS_DIRECTORY");
+	bool credential = false;
+	size_t cap = 0, n;
+	struct stat st;
+	ssize_t got;
 	FILE *f = NULL;
-	size_t n;
 
 	if (path[0] != '/' && dir != NULL) {
 		snprintf(full, sizeof full, "%s/%s", dir, path);
-		f = fopen(full, "r");
+		credential = (f = fopen(full, "r")) != NULL;
 	}
 	if (f == NULL && (f = fopen(path, "r")) == NULL) {
 		/* The path is named, never the contents. */
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fgets(buf, (int)len, f) == NULL) {
-		fclose(f);
-		snprintf(err, errlen, "%s: empty", path);
-		return -1;
-	}
+	/* systemd's credentials are the unit's alone; a file of ours is checked */
+	if (!credential && fstat(fileno(f), &st) == 0 && (st.st_mode & 077) != 0)
+		log_msg(LOG_LVL_WARNING, "%s: the secret is readable by %s (mode %04o): chmod 600 it, or hand it over "
+		        "with LoadCredential=", path, (st.st_mode & 007) ? "everyone" : "its group",
+		        (unsigned)(st.st_mode & 07777));
+	got = getline(&line, &cap, f);
 	fclose(f);
-	n = strcspn(buf, "\r\n");
-	buf[n] = '\0';
+	n = got > 0 ? strcspn(line, "\r\n") : 0;
 	if (n == 0) {
 		snprintf(err, errlen, "%s: empty", path);
-		return -1;
+	} else if (n >= len) {
+		/* cut, it would be another secret: refused, never shortened */
+		snprintf(err, errlen, "%s: the secret is longer than %zu bytes", path, len - 1);
+		n = 0;
+	} else {
+		memcpy(buf, line, n);
+		buf[n] = '\0';
 	}
-	return 0;
+	if (line != NULL) {
+		memset(line, 0, cap);
+		free(line);
+	}
+	return n == 0 ? -1 : 0;
 }
 
 int

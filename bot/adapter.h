@@ -13,6 +13,7 @@
 struct loop;
 struct http;
 struct adapter;
+struct rbuf;
 
 /* What an adapter tells the bot. Strings are only valid during the call. */
 enum bot_event_type {
@@ -22,7 +23,8 @@ enum bot_event_type {
 	BOT_EV_RENAME,      /* user_id is now shown as text (display name / nick change) */
 	BOT_EV_UP,          /* connected and ready; rooms joined */
 	BOT_EV_DOWN,        /* connection lost; the adapter is reconnecting */
-	BOT_EV_SEND_FAILED  /* a private message to user_id could not be delivered (text: why) */
+	BOT_EV_SEND_FAILED  /* a private message to user_id could not be delivered (text: why); or,
+	                     * with room and no user_id, messages to room are refused (text: why) */
 };
 
 struct bot_event {
@@ -145,6 +147,16 @@ struct adapter_ops {
 	 * an event is handled; NULL: nobody moderates, only owners and votes end
 	 * tables. */
 	bool (*is_moderator)(struct adapter *a, const char *room, const char *user_id);
+	/* Optional: applies a changed section (already checked by an init) on the
+	 * live connection, where it can, when needs_restart said no: rooms joined
+	 * or left, display keys...  Appends to applied the names of the keys it
+	 * applies so, space-separated; the bot logs the changed keys it did not
+	 * as waiting for a restart. */
+	void (*reload)(struct adapter *a, struct adapter_cfg *cfg, struct rbuf *applied);
+	/* Optional: what is still to be sent, every room and person (lines,
+	 * messages).  On a stop the bot waits, a few seconds at most, for 0
+	 * before it calls stop: what a player was told goes out. */
+	size_t (*queued)(struct adapter *a);
 };
 
 struct adapter {

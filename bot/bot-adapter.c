@@ -36,13 +36,42 @@ bot_adapter_prefix(struct bot_adapter *ba, const struct adapter_cfg *s)
 	snprintf(ba->prefix, sizeof ba->prefix, "%s", p != NULL ? p : ba->bot->cfg->prefix);
 }
 
+int
+bot_adapter_cfg_check(struct adapter_cfg *cfg, const char *init_err)
+{
+	const struct cfg_key *k = NULL;
+	char msg[512];
+
+	if (init_err != NULL && init_err[0] != '\0') {
+		/* an error the init made without adapter_cfg_error */
+		if (cfg->errors.s == NULL || strstr(cfg->errors.s, init_err) == NULL) {
+			rbuf_printf(&cfg->errors, "%s%s", cfg->errors.len ? "\n" : "", init_err);
+			cfg->nerrors++;
+		}
+		/* An init that failed may have stopped before looking a key up:
+		 * keys are called unknown only when it went through. */
+		return cfg->nerrors;
+	}
+	while ((k = config_unused_after(cfg, k)) != NULL)
+		adapter_cfg_error(cfg, k->key, msg, sizeof msg, "unknown key");
+	return cfg->nerrors;
+}
+
+void
+bot_adapter_cfg_reset(struct adapter_cfg *cfg)
+{
+	for (size_t j = 0; j < cfg->nkeys; j++)
+		cfg->keys[j].used = false;
+	rbuf_free(&cfg->errors);
+	cfg->nerrors = 0;
+}
+
 struct adapter *
 bot_adapter_add(struct bot *b, const struct adapter_ops *ops, const char *name, struct adapter_cfg *cfg, char *err,
                 size_t errlen)
 {
 	struct bot_adapter *ba = xcalloc(1, sizeof *ba);
 	struct adapter *a = &ba->ad;
-	const struct cfg_key *k;
 	const char *prefix;
 
 	ba->bot = b;
@@ -66,12 +95,17 @@ bot_adapter_add(struct bot *b, const struct adapter_ops *ops, const char *name, 
 		}
 	}
 	bot_adapter_prefix(ba, cfg);
+	err[0] = '\0';
 	if (ops->init != NULL && ops->init(a, cfg, err, errlen) < 0) {
+		if (err[0] == '\0')
+			snprintf(err, errlen, "%s: cannot be set up", a->id);
+		if (cfg != NULL && bot_adapter_cfg_check(cfg, err) > 0)
+			snprintf(err, errlen, "%s", cfg->errors.s);
 		free(ba);
 		return NULL;
 	}
-	if (cfg != NULL && (k = config_unused(cfg)) != NULL) {
-		adapter_cfg_error(cfg, k->key, err, errlen, "unknown key");
+	if (cfg != NULL && bot_adapter_cfg_check(cfg, NULL) > 0) {
+		snprintf(err, errlen, "%s", cfg->errors.s);
 		if (ops->free != NULL)
 			ops->free(a);
 		free(ba);
@@ -87,19 +121,25 @@ bot_adapter_add_all(struct bot *b, char *err, size_t errlen)
 {
 	struct adapter_cfg *s;
 	const struct adapter_ops *ops;
+	struct rbuf all = { 0 };
+	char one[4096];
 	size_t i;
 
+	/* every section is tried: one run lists the errors of all of them */
 	for (i = 0; i < b->cfg->nsections; i++) {
 		s = b->cfg->sections[i];
-		if ((ops = bot_adapter_type(b, s->type)) == NULL) {
-			snprintf(err, errlen, "%s:%d: [%s%s%s]: unknown adapter type \"%s\"", s->file, s->line, s->type,
+		if ((ops = bot_adapter_type(b, s->type)) == NULL)
+			snprintf(one, sizeof one, "%s:%d: [%s%s%s]: unknown adapter type \"%s\"", s->file, s->line, s->type,
 			         strcmp(s->type, s->name) ? " " : "", strcmp(s->type, s->name) ? s->name : "", s->type);
-			return -1;
-		}
-		if (bot_adapter_add(b, ops, s->name, s, err, errlen) == NULL)
-			return -1;
+		else if (bot_adapter_add(b, ops, s->name, s, one, sizeof one) != NULL)
+			continue;
+		rbuf_printf(&all, "%s%s", all.len ? "\n" : "", one);
 	}
-	return 0;
+	if (all.len == 0)
+		return 0;
+	snprintf(err, errlen, "%s", all.s);
+	rbuf_free(&all);
+	return -1;
 }
 
 int

@@ -29,14 +29,17 @@ bot_new_seed(struct bot *b)
 }
 
 static int64_t
-bot_wall_time(void *ctx)
+bot_wall_real(void *ctx)
 {
+	struct timespec ts;
+
 	(void)ctx;
-	return (int64_t)time(NULL);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 int64_t
-bot_wall_now(struct bot *b)
+bot_wall_ms(struct bot *b)
 {
 	return b->wall_fn(b->wall_ctx);
 }
@@ -102,7 +105,7 @@ bot_new(struct loop *l, struct bot_config *cfg, const struct adapter_ops *const 
 	b->nops = nops;
 	b->flood = xcalloc(1, sizeof *b->flood);
 	b->seed_fn = bot_seed_random;
-	b->wall_fn = bot_wall_time;
+	b->wall_fn = bot_wall_real;
 	bot_commands_build(b);
 	sessions_init(&b->sessions);
 	b->http = http_new(l);
@@ -131,6 +134,30 @@ bot_open_store(struct bot *b, char *err, size_t errlen)
 		return -1;
 	prune_start(b);
 	return 0;
+}
+
+void
+bot_stop_begin(struct bot *b)
+{
+	struct session *s;
+
+	/* what was said goes out; nothing new is played (the clocks are in the store) */
+	b->stopping = true;
+	for (s = b->sessions.all; s != NULL; s = s->all_next)
+		flow_cancel(b, s);
+	reply_flush(b);
+}
+
+bool
+bot_draining(struct bot *b)
+{
+	for (size_t i = 0; i < b->nadapters; i++) {
+		struct adapter *a = &b->adapters[i]->ad;
+
+		if (a->ops->queued != NULL && a->ops->queued(a) > 0)
+			return true;
+	}
+	return false;
 }
 
 static void
@@ -197,25 +224,55 @@ bot_clean_copy(char *dst, size_t dstlen, const char *src)
 	dst[n] = '\0';
 }
 
+/* A player's shown name follows the name they use now (a nick changed, a
+ * display name), at every table they sit at on a; kept in the store. */
 static void
-bot_rename(struct bot *b, struct adapter *a, const struct bot_event *ev)
+bot_seat_names(struct bot *b, struct adapter *a, const char *user_id, const char *raw)
 {
-	struct session *s;
+	struct session *mine[16];
 	char name[64];
+	size_t n, k;
 	int i;
 
-	if (ev->user_id == NULL || ev->text == NULL)
+	if (user_id == NULL || raw == NULL)
 		return;
-	bot_clean_copy(name, sizeof name, ev->text);
-	if (name[0] == '\0')
+	bot_clean_copy(name, sizeof name, raw);
+	if (name[0] == '\0' || (n = session_player_tables(&b->sessions, a, user_id, mine, 16)) == 0)
 		return;
-	for (s = b->sessions.all; s != NULL; s = s->all_next) {
-		if (s->ad != a)
-			continue;
+	for (k = 0; k < n && k < 16; k++) {
+		struct session *s = mine[k];
+		bool changed = false;
+
 		for (i = 0; i < s->nseats; i++)
-			if (s->seats[i].ai < 0 && strcmp(s->seats[i].user_id, ev->user_id) == 0)
+			if (s->seats[i].ai < 0 && strcmp(s->seats[i].user_id, user_id) == 0 &&
+			    strcmp(s->seats[i].name, name) != 0) {
 				snprintf(s->seats[i].name, sizeof s->seats[i].name, "%s", name);
+				changed = true;
+			}
+		if (changed && flow_save_seats(b, s) < 0)
+			log_msg(LOG_LVL_WARNING, "%s %s: a new name could not be saved", a->id, s->room);
 	}
+}
+
+/* The room refused messages (IRC +m, a ban, colours): the table's owner
+ * hears it privately, once per table. */
+static void
+bot_room_refused(struct bot *b, struct adapter *a, const struct bot_event *ev)
+{
+	struct session *s = session_find(&b->sessions, a, ev->room);
+	char why[200], line[1024];
+	int seat;
+
+	if (s == NULL || s->refused_told || s->owner[0] == '\0')
+		return;
+	s->refused_told = true;
+	bot_clean_copy(why, sizeof why, ev->text != NULL ? ev->text : "no reason given");
+	snprintf(line, sizeof line, "The table you opened in %s cannot be followed: the chat service refused a "
+	         "message to %s (%s).", s->room, s->room, why);
+	seat = session_seat_of(s, s->owner);
+	reply_queue(b, a, MSG_PRIVATE, s->room, s->owner, line, NULL,
+	            seat >= 0 ? s->seats[seat].private_as : PRIVATE_DEFAULT);
+	log_msg(LOG_LVL_NOTICE, "%s %s: messages refused (%s): the owner is told", a->id, s->room, why);
 }
 
 static void
@@ -286,6 +343,8 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 			c.many = line[0] ? xstrdup(line) : NULL;
 		}
 	}
+	/* the name they write under now is the one their seats show */
+	bot_seat_names(b, a, ev->user_id, ev->user_name);
 	if (c.s != NULL)
 		c.seat = session_seat_of(c.s, ev->user_id);
 
@@ -317,19 +376,25 @@ bot_event(struct bot *b, struct adapter *a, const struct bot_event *ev)
 		bot_message(b, a, ev);
 		break;
 	case BOT_EV_RENAME:
-		bot_rename(b, a, ev);
+		bot_seat_names(b, a, ev->user_id, ev->text);
 		break;
 	case BOT_EV_UP:
 		log_msg(LOG_LVL_INFO, "%s: up", a->id);
+		resume_adapter(b, a);
 		break;
 	case BOT_EV_DOWN:
 		log_msg(LOG_LVL_WARNING, "%s: down, reconnecting", a->id);
 		break;
 	case BOT_EV_SEND_FAILED:
-		log_msg(LOG_LVL_NOTICE, "%s: a private message to %s failed: %s", a->id,
-		        ev->user_id ? ev->user_id : "?", ev->text ? ev->text : "?");
+		if (ev->user_id == NULL && ev->room != NULL)
+			bot_room_refused(b, a, ev);
+		else
+			log_msg(LOG_LVL_NOTICE, "%s: a private message to %s failed: %s", a->id,
+			        ev->user_id ? ev->user_id : "?", ev->text ? ev->text : "?");
 		break;
 	case BOT_EV_JOIN:
+		bot_seat_names(b, a, ev->user_id, ev->user_name);
+		break;
 	case BOT_EV_LEAVE:
 		break;
 	}

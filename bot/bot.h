@@ -6,12 +6,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "adapter.h"
 #include "handfoot.h"
 #include "log.h"
 #include "rbuf.h"
 #include "utf8.h"
+#include "version.h"
 #include "xmalloc.h"
 
 struct loop;
@@ -19,7 +21,7 @@ struct http;
 struct store;
 struct bot;
 
-#define BOT_VERSION   "0.1.0"
+#define BOT_VERSION   HF_VERSION
 #define BOT_MAX_INPUT 512      /* longest line accepted from a chat service */
 #define BOT_MAX_ARGS  32
 
@@ -38,6 +40,8 @@ struct adapter_cfg {
 	int line;
 	size_t nkeys;
 	struct cfg_key *keys;
+	struct rbuf errors;      /* every adapter_cfg_error, one line each: all are reported, not the first */
+	int nerrors;
 };
 
 struct bot_config {
@@ -58,15 +62,38 @@ struct bot_config {
 	int game_retention;      /* days a finished game's rows and moves are kept; 0 = for ever */
 	size_t nsections;
 	struct adapter_cfg **sections;   /* adapter sections, in file order */
+	bool broken;             /* config_read: errors were found (the caller has them) */
 };
 
-/* Reads a configuration; NULL with err ("FILE:LINE: key: ...") on error. */
+/* ------------------------------------------------------------------ ini.c */
+#define INI_MAX_LINE 4096
+/* What the reader finds, line by line (numbered from 1). */
+struct ini_cb {
+	void *ctx;
+	void (*section)(void *ctx, int line, const char *head);   /* "[head]" */
+	void (*key)(void *ctx, int line, const char *key, const char *value);
+	void (*error)(void *ctx, int line, const char *msg);
+};
+/* Reads an INI file: "[section]", "key = value" (spaces around either
+ * trimmed), comments from ";" or "#" at a line's start or " ;" inside it.
+ * Every line that is none of these is an error.  -1 if reading failed. */
+int ini_read(FILE *f, const struct ini_cb *cb);
+
+/* Reads a configuration; NULL with err on error: every error found, one per
+ * line ("FILE:LINE: [section] key: ..."). */
 struct bot_config *config_load(const char *path, char *err, size_t errlen);
+/* The same, but a file with errors is still read as far as it goes (broken
+ * set, err listing them), so that its adapter sections can be checked too
+ * and one run reports everything; NULL only if it cannot be read. */
+struct bot_config *config_read(const char *path, char *err, size_t errlen);
 /* The same from a string (embedded defaults); name is used in messages. */
 struct bot_config *config_load_string(const char *text, const char *name, char *err, size_t errlen);
 void config_free(struct bot_config *c);
-/* First key of a section never looked up, or NULL. */
+/* First key of a section never looked up (after the key after, or from the start when after is NULL), or NULL. */
 const struct cfg_key *config_unused(const struct adapter_cfg *s);
+const struct cfg_key *config_unused_after(const struct adapter_cfg *s, const struct cfg_key *after);
+/* Logs each line of a multi-line error message at level. */
+void config_log_errors(int level, const char *prefix, const char *err);
 
 /* ------------------------------------------------------------------ text.c */
 /* Cleans hostile input in place: invalid UTF-8 bytes become '?', tabs
@@ -177,8 +204,15 @@ struct store_load_cb {
 	void (*game)(void *ctx, const struct store_game *g);
 	void (*seat)(void *ctx, int64_t game, const struct store_seat *s);
 	void (*action)(void *ctx, int64_t game, uint32_t seq, int seat, const char *text);
+	/* then, if set: the seats the computer plays for, and the seat each game waits for */
+	void (*away)(void *ctx, int64_t game, int seat);
+	void (*wait)(void *ctx, int64_t game, int seat, int64_t since_ms, bool reminded);
 };
 int     store_load(struct store *st, const struct store_load_cb *cb);
+/* Seat state, kept across restarts: the computer plays seat for its player;
+ * the game waits for seat since since_ms (wall clock), reminded or not. */
+int     store_away_set(struct store *st, int64_t game, int seat, bool away);
+int     store_wait_set(struct store *st, int64_t game, int seat, int64_t since_ms, bool reminded);
 
 /* ------------------------------------------------------------------ session.c */
 enum sess_state { SESS_OPEN, SESS_PLAYING, SESS_OVER };
@@ -212,6 +246,8 @@ struct session {
 	int64_t turn_since;      /* when the waiting seat started waiting */
 	int8_t wait_seat;        /* the seat the timers are about, -1 none */
 	bool reminded;
+	bool resume;             /* restored: the room is told where it stands when its adapter is up */
+	bool refused_told;       /* the owner was told the room refuses messages */
 	uint32_t hash;
 	struct session *next;    /* hash chain */
 	struct session *all_next, *all_prev;
@@ -291,7 +327,14 @@ struct bot_adapter *bot_adapter_of(struct adapter *a);
  * cfg (NULL: none, as tests make them); the adapter, or NULL with err. */
 struct adapter *bot_adapter_add(struct bot *b, const struct adapter_ops *ops, const char *name,
                                 struct adapter_cfg *cfg, char *err, size_t errlen);
-/* Creates and inits the adapters of the configuration's sections (no I/O). */
+/* After an adapter's init on cfg: adds init_err (its failure, NULL if it went
+ * through) to the section's errors unless there, and, if it went through,
+ * every key it never looked up.  The number of errors (cfg->errors). */
+int  bot_adapter_cfg_check(struct adapter_cfg *cfg, const char *init_err);
+/* Forgets the lookups and errors of a section inited once already (a check). */
+void bot_adapter_cfg_reset(struct adapter_cfg *cfg);
+/* Creates and inits the adapters of the configuration's sections (no I/O);
+ * on error, err lists every error of every section, one per line. */
 int  bot_adapter_add_all(struct bot *b, char *err, size_t errlen);
 int  bot_adapter_start_all(struct bot *b);
 /* Says goodbye on every adapter, after the last replies are flushed. */
@@ -359,6 +402,21 @@ int  noexec_lock(char *err, size_t errlen);
  * then hourly. */
 void prune_start(struct bot *b);
 void prune_stop(struct bot *b);
+/* ------------------------------------------------------------------ near.c */
+/* Whether a and b are near variants of one name ("bob_", "bob|away", "Bob2"
+ * of "bob"), not the same name. */
+bool near_variant(const char *a, const char *b);
+/* The human seat of s whose name name is a near variant of; -1 if none. */
+int  near_seat(const struct session *s, const char *name);
+
+/* ------------------------------------------------------------------ resume.c */
+/* The line that tells a restored table where it stands: round, whose turn
+ * and what they may do, the pile; *ping gets the seat asked to act (-1 none). */
+void resume_line(struct rbuf *b, const struct session *s, int *ping);
+/* That line for the room, and the hand of each person the game waits for. */
+void resume_table(struct bot *b, struct session *s);
+/* On a's first "up" after a restore: every restored table of a told, its timers armed. */
+void resume_adapter(struct bot *b, struct adapter *a);
 
 /* ------------------------------------------------------------------ bot.c */
 struct bot {
@@ -377,10 +435,11 @@ struct bot {
 	size_t ncommands;
 	uint64_t (*seed_fn)(void *ctx);       /* injected randomness: seeds of new games */
 	void *seed_ctx;
+	int64_t (*wall_fn)(void *ctx);        /* injected wall clock, ms: deadlines kept across restarts */
+	void *wall_ctx;
+	bool stopping;                        /* a stop is draining the queues: no new move */
 	struct hf_game *undo;                 /* flow_apply's copy of a game before a move */
 	long long checkpoint_timer;
-	int64_t (*wall_fn)(void *ctx);        /* injected wall clock, Unix seconds (time(2) by default) */
-	void *wall_ctx;
 	long long prune_timer;
 };
 
@@ -394,8 +453,12 @@ void bot_free(struct bot *b);
 int  bot_open_store(struct bot *b, char *err, size_t errlen);
 void bot_event(struct bot *b, struct adapter *a, const struct bot_event *ev);
 uint64_t bot_new_seed(struct bot *b);
-/* The wall clock, Unix seconds (the loop's clock is monotonic). */
-int64_t bot_wall_now(struct bot *b);
+/* The wall clock in ms (the loop's clock is monotonic: it does not survive a restart). */
+int64_t bot_wall_ms(struct bot *b);
+/* SIGTERM: no computer moves from now on, the replies handed to the adapters;
+ * then bot_draining says whether an adapter still has lines to send. */
+void bot_stop_begin(struct bot *b);
+bool bot_draining(struct bot *b);
 /* Ends a session: removes its timers and frees it. */
 void bot_session_end(struct bot *b, struct session *s);
 
@@ -412,6 +475,10 @@ void flow_schedule(struct bot *b, struct session *s);
 void flow_cancel(struct bot *b, struct session *s);
 /* A human typed: ends the computer stand-in. */
 void flow_back(struct bot *b, struct session *s, int seat);
+/* The computer plays seat for its player (away) or not; kept in the store. */
+void flow_away(struct bot *b, struct session *s, int seat, bool away);
+/* The actions the seat waited for may use now (for buttons), *n of them. */
+const char *const *flow_actions(const struct session *s, size_t *n);
 /* Writes the seats of the table to the store. */
 int  flow_save_seats(struct bot *b, struct session *s);
 

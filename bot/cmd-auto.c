@@ -6,7 +6,7 @@ cmd_auto_exec(struct cmd_ctx *c)
 {
 	struct session *s = c->s;
 
-	s->seats[c->seat].away = true;
+	flow_away(c->bot, s, c->seat, true);
 	reply_room(c, "%s steps away: the computer plays for them until they type again.", c->user_name);
 	flow_schedule(c->bot, s);
 	return CMD_RETURN_NORMAL;

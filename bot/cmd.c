@@ -125,7 +125,12 @@ cmd_check(struct cmd_ctx *c, unsigned flags)
 		return false;
 	}
 	if ((flags & CMD_NEEDS_SEAT) && c->seat < 0) {
-		reply(c, "%s: you have no seat at this table.", c->user_name);
+		/* "bob_" after a reconnect, "bob|away": the seat is bob's, who may be them */
+		if ((w = near_seat(s, c->user_name)) >= 0)
+			reply(c, "%s: you have no seat at this table; " ST_PLAYER "%s" ST_END " has one: if that is you, "
+			      "take that name back to play.", c->user_name, s->seats[w].name);
+		else
+			reply(c, "%s: you have no seat at this table.", c->user_name);
 		return false;
 	}
 	if ((flags & CMD_OWNER) && strcmp(s->owner, c->user_id) != 0) {

@@ -11,14 +11,20 @@
 #include "loop.h"
 #include "service.h"
 
+/* On SIGTERM what is queued still goes out, this long at most: well inside
+ * the unit's TimeoutStopSec (30 s), and a computer's move and "your turn"
+ * fit in it at the IRC default pace. */
+#define STOP_DRAIN_MS 5000
+
 /* Signal flags and the loop to wake: the only state a handler may touch. */
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal, stop_count;
 static struct loop *signal_loop;
 
 static void
 on_signal(int sig)
 {
 	stop_signal = sig;
+	stop_count++;
 	if (signal_loop != NULL)
 		loop_wake(signal_loop);
 }
@@ -115,8 +121,9 @@ main(int argc, char **argv)
 	struct service *svc;
 	const struct adapter_ops *const *table;
 	size_t ntable;
-	char err[1024];
+	char err[8192], bad[16384];
 
+	log_init();
 	while ((opt = getopt_long(argc, argv, "c:th", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'c': conf = optarg; break;
@@ -142,11 +149,13 @@ main(int argc, char **argv)
 			mkdir("./var", 0755);
 		cfg = console_config(db, rules, players, delay, level, err, sizeof err);
 	} else
-		cfg = config_load(conf, err, sizeof err);
+		cfg = config_read(conf, err, sizeof err);
 	if (cfg == NULL) {
-		log_msg(LOG_LVL_ERR, "%s", err);
+		config_log_errors(LOG_LVL_ERR, "", err);
 		return 1;
 	}
+	/* every error of the file, its adapter sections' too, in one run */
+	snprintf(bad, sizeof bad, "%s", cfg->broken ? err : "");
 	log_level = cfg->log_level;
 	if ((l = loop_new()) == NULL) {
 		config_free(cfg);
@@ -156,11 +165,29 @@ main(int argc, char **argv)
 	/* The composition root: the one place that names the adapters. */
 	table = adapters_table(&ntable);
 	b = bot_new(l, cfg, table, ntable);
-	if (bot_adapter_add_all(b, err, sizeof err) < 0) {
-		log_msg(LOG_LVL_ERR, "%s", err);
+	if (bot_adapter_add_all(b, err, sizeof err) < 0)
+		snprintf(bad + strlen(bad), sizeof bad - strlen(bad), "%s%s", bad[0] ? "\n" : "", err);
+	if (bad[0] != '\0') {
+		if (check) {
+			/* a person reads these: plain "FILE:LINE: ..." lines, and how many */
+			int n = 1;
+
+			for (const char *p = bad; (p = strchr(p, '\n')) != NULL; p++)
+				n++;
+			fprintf(stderr, "%s\n%s: %d error%s\n", bad, conf, n, n == 1 ? "" : "s");
+		} else
+			config_log_errors(LOG_LVL_ERR, "", bad);
 		bot_free(b);
 		loop_free(l);
 		return 1;
+	}
+	if (b->nadapters == 0) {
+		snprintf(err, sizeof err, "%s: no adapter configured: nobody can reach the bot (add an [irc NAME], "
+		         "[matrix NAME] or [console] section)", console ? "console" : conf);
+		if (check)
+			fprintf(stderr, "warning: %s\n", err);
+		else
+			log_msg(LOG_LVL_WARNING, "%s", err);
 	}
 	if (check) {
 		printf("%s: configuration ok (%zu adapter%s)\n", console ? "console" : conf, b->nadapters,
@@ -169,8 +196,6 @@ main(int argc, char **argv)
 		loop_free(l);
 		return 0;
 	}
-	if (b->nadapters == 0)
-		log_msg(LOG_LVL_WARNING, "no adapter configured: nobody can reach the bot");
 	if (seeded) {
 		b->seed_fn = fixed_seed;
 		b->seed_ctx = &seed;
@@ -208,8 +233,21 @@ main(int argc, char **argv)
 	service_ready(svc);
 	log_msg(LOG_LVL_INFO, "handfoot %s running", BOT_VERSION);
 	loop_run(l);
-	log_msg(LOG_LVL_INFO, "stopping%s", stop_signal ? " on a signal" : "");
 	service_stopping(svc);
+	/* what players were told goes out first (a second signal: at once) */
+	bot_stop_begin(b);
+	if (bot_draining(b)) {
+		int64_t until = loop_now(l) + STOP_DRAIN_MS;
+
+		log_msg(LOG_LVL_INFO, "stopping%s: sending what is queued (%d s at most)", stop_signal ? " on a signal" : "",
+		        STOP_DRAIN_MS / 1000);
+		while (bot_draining(b) && loop_now(l) < until && stop_count < 2)
+			loop_run_once(l, 100);
+		if (bot_draining(b))
+			log_msg(LOG_LVL_WARNING, "stopping with lines unsent: the next start tells each table where it stands");
+	} else {
+		log_msg(LOG_LVL_INFO, "stopping%s", stop_signal ? " on a signal" : "");
+	}
 	bot_adapter_stop_all(b, "handfoot is stopping; every game is saved.");
 	service_free(svc);
 	bot_free(b);

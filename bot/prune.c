@@ -14,7 +14,7 @@
 static int64_t
 prune_once(struct bot *b)
 {
-	int64_t now = bot_wall_now(b);
+	int64_t now = bot_wall_ms(b) / 1000;   /* the store keeps Unix seconds */
 	int days = b->cfg->game_retention, n;
 
 	if (days <= 0 || b->store == NULL)

@@ -138,12 +138,42 @@ restore_action(void *ctx, int64_t game, uint32_t seq, int seat, const char *text
 	r->actions++;
 }
 
+static void
+restore_away(void *ctx, int64_t game, int seat)
+{
+	struct restore *r = ctx;
+	struct session *s = restore_find(r, game);
+
+	if (s != NULL && seat >= 0 && seat < s->nseats && s->seats[seat].ai < 0)
+		s->seats[seat].away = true;
+}
+
+static void
+restore_wait(void *ctx, int64_t game, int seat, int64_t since_ms, bool reminded)
+{
+	struct restore *r = ctx;
+	struct session *s = restore_find(r, game);
+	int64_t waited;
+
+	if (s == NULL || seat < 0 || seat >= s->nseats)
+		return;
+	/* the clock goes on where it was: the wait began this long ago (the
+	 * loop's clock is monotonic and new at each start; the store's is the
+	 * wall clock); flow_schedule keeps it if the same seat still waits */
+	waited = bot_wall_ms(r->b) - since_ms;
+	if (waited < 0)
+		waited = 0;
+	s->wait_seat = (int8_t)seat;
+	s->turn_since = loop_now(r->b->loop) - waited;
+	s->reminded = reminded;
+}
+
 int
 restore_games(struct bot *b)
 {
 	struct restore r;
 	struct store_load_cb cb = { 0 };
-	struct session *s, *next;
+	struct session *s;
 	size_t i;
 
 	memset(&r, 0, sizeof r);
@@ -152,23 +182,26 @@ restore_games(struct bot *b)
 	cb.game = restore_game;
 	cb.seat = restore_seat;
 	cb.action = restore_action;
+	cb.away = restore_away;
+	cb.wait = restore_wait;
 	store_load(b->store, &cb);
 	for (i = 0; i < r.n; i++) {
 		s = r.byid[i];
 		if (s->state == SESS_PLAYING)
 			restore_deal(&r, s);
-	}
-	free(r.ids);
-	free(r.byid);
-	for (s = b->sessions.all; s != NULL; s = next) {
-		next = s->all_next;
 		if (s->state == SESS_OVER) {
 			/* Left in the database as it is, for a person to look at. */
 			session_remove(&b->sessions, s);
-			continue;
+		} else if (s->state == SESS_PLAYING) {
+			/* told where it stands, and its clocks armed, once its room is
+			 * reachable: the adapter's "up" (resume.c) */
+			s->resume = true;
+		} else {
+			flow_schedule(b, s);
 		}
-		flow_schedule(b, s);
 	}
+	free(r.ids);
+	free(r.byid);
 	if (r.games > 0)
 		log_msg(LOG_LVL_INFO, "restored %zu games (%zu actions replayed, %zu broken)", r.games - r.broken,
 		        r.actions, r.broken);

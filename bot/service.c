@@ -65,12 +65,12 @@ status_tick(struct loop *l, long long id, void *data)
 static void
 reload(struct service *s)
 {
-	char err[1024], line[200];
+	char err[8192], line[200];
 
 	log_msg(LOG_LVL_NOTICE, "SIGHUP: reading %s again", s->conf);
 	notify_reloading(s->notify, "reloading the configuration");
 	if (reload_config(s->bot, s->conf, err, sizeof err) < 0)
-		log_msg(LOG_LVL_ERR, "reload refused, the configuration in force stays: %s", err);
+		config_log_errors(LOG_LVL_ERR, "reload refused, the configuration in force stays: ", err);
 	status_line(s, line, sizeof line);
 	notify_ready(s->notify, line);
 }

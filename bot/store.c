@@ -14,7 +14,7 @@ enum {
 	Q_GAME_NEW, Q_GAME_STATE, Q_SEATS_DEL, Q_SEAT_ADD, Q_ACTION_ADD, Q_BEGIN, Q_COMMIT, Q_ROLLBACK, Q_SP, Q_SP_RELEASE, Q_SP_ROLLBACK,
 	Q_STATS_ADD, Q_STATS_GET, Q_STATS_NAME, Q_STATS_TOP, Q_PREF_GET, Q_PREF_SET, Q_KV_GET, Q_KV_SET, Q_KV_DEL, Q_KV_EACH,
 	Q_LOAD_GAMES, Q_LOAD_SEATS, Q_LOAD_ACTIONS, Q_PRUNE_MARK, Q_PRUNE_PICK, Q_PRUNE_ACTIONS, Q_PRUNE_SEATS,
-	Q_PRUNE_GAMES, Q_COUNT
+	Q_PRUNE_GAMES, Q_PRUNE_AWAY, Q_PRUNE_WAITS, Q_AWAY_SET, Q_WAIT_SET, Q_LOAD_AWAY, Q_LOAD_WAITS, Q_COUNT
 };
 
 static const char *const sql[Q_COUNT] = {
@@ -60,6 +60,15 @@ static const char *const sql[Q_COUNT] = {
 	[Q_PRUNE_ACTIONS] = "DELETE FROM actions WHERE game IN (SELECT id FROM temp.prune)",
 	[Q_PRUNE_SEATS] = "DELETE FROM seats WHERE game IN (SELECT id FROM temp.prune)",
 	[Q_PRUNE_GAMES] = "DELETE FROM games WHERE id IN (SELECT id FROM temp.prune)",
+	[Q_PRUNE_AWAY] = "DELETE FROM seat_state WHERE game IN (SELECT id FROM temp.prune)",
+	[Q_PRUNE_WAITS] = "DELETE FROM waits WHERE game IN (SELECT id FROM temp.prune)",
+	/* seat state: who the computer plays for, and the clock of the one waited for */
+	[Q_AWAY_SET] = "INSERT OR REPLACE INTO seat_state(game, seat, away) VALUES(?,?,?)",
+	[Q_WAIT_SET] = "INSERT OR REPLACE INTO waits(game, seat, since, reminded) VALUES(?,?,?,?)",
+	[Q_LOAD_AWAY] = "SELECT s.game, s.seat FROM seat_state s JOIN games g ON g.id=s.game"
+	                " WHERE g.state='playing' AND s.away<>0 ORDER BY s.game, s.seat",
+	[Q_LOAD_WAITS] = "SELECT w.game, w.seat, w.since, w.reminded FROM waits w JOIN games g ON g.id=w.game"
+	                 " WHERE g.state='playing' ORDER BY w.game",
 };
 
 static const char schema[] =
@@ -90,6 +99,13 @@ static const char schema[] =
 	" value TEXT NOT NULL, PRIMARY KEY(adapter, user_id, key));"
 	"CREATE TABLE IF NOT EXISTS adapter_state(adapter TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,"
 	" PRIMARY KEY(adapter, key));"
+	/* What a restart must not forget of a seat: the computer playing for a
+	 * player (!auto, away), and since when the table waits for whom (wall
+	 * clock, ms), so that reminders and takeovers keep their deadlines. */
+	"CREATE TABLE IF NOT EXISTS seat_state(game INTEGER NOT NULL, seat INTEGER NOT NULL, away INTEGER NOT NULL,"
+	" PRIMARY KEY(game, seat)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS waits(game INTEGER PRIMARY KEY, seat INTEGER NOT NULL, since INTEGER NOT NULL,"
+	" reminded INTEGER NOT NULL);"
 	"CREATE TEMP TABLE IF NOT EXISTS prune(id INTEGER PRIMARY KEY);";
 
 /* Columns added since the first schema, for databases made before them. */
@@ -203,7 +219,14 @@ store_open(const char *path, char *err, size_t errlen)
 	}
 	sqlite3_busy_timeout(st->db, 2000);
 	if (sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK || store_migrate(st->db, &msg) < 0) {
-		snprintf(err, errlen, "%s: %s", path, msg ? msg : sqlite3_errmsg(st->db));
+		int code = sqlite3_errcode(st->db);
+
+		if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+			/* the daemon holds its database for good (locking_mode=EXCLUSIVE) */
+			snprintf(err, errlen, "%s: %s: another handfoot (or another program) has it open; stop that one, "
+			         "or give this one its own [bot] database", path, msg ? msg : sqlite3_errmsg(st->db));
+		else
+			snprintf(err, errlen, "%s: %s", path, msg ? msg : sqlite3_errmsg(st->db));
 		sqlite3_free(msg);
 		goto fail;
 	}
@@ -503,6 +526,7 @@ store_prune(struct store *st, int64_t now, int64_t before, int max)
 		goto fail;
 	n = sqlite3_changes(st->db);
 	if (n > 0 && (store_done(st, store_q(st, Q_PRUNE_ACTIONS)) < 0 || store_done(st, store_q(st, Q_PRUNE_SEATS)) < 0 ||
+	              store_done(st, store_q(st, Q_PRUNE_AWAY)) < 0 || store_done(st, store_q(st, Q_PRUNE_WAITS)) < 0 ||
 	              store_done(st, store_q(st, Q_PRUNE_GAMES)) < 0))
 		goto fail;
 	if (sqlite3_exec(st->db, "DELETE FROM temp.prune", NULL, NULL, NULL) != SQLITE_OK || store_commit(st) < 0)
@@ -559,5 +583,41 @@ store_load(struct store *st, const struct store_load_cb *cb)
 		cb->action(cb->ctx, sqlite3_column_int64(q, 0), (uint32_t)sqlite3_column_int64(q, 1),
 		           sqlite3_column_int(q, 2), col(q, 3));
 	sqlite3_reset(q);
+	if (cb->away != NULL) {
+		q = store_q(st, Q_LOAD_AWAY);
+		while (sqlite3_step(q) == SQLITE_ROW)
+			cb->away(cb->ctx, sqlite3_column_int64(q, 0), sqlite3_column_int(q, 1));
+		sqlite3_reset(q);
+	}
+	if (cb->wait != NULL) {
+		q = store_q(st, Q_LOAD_WAITS);
+		while (sqlite3_step(q) == SQLITE_ROW)
+			cb->wait(cb->ctx, sqlite3_column_int64(q, 0), sqlite3_column_int(q, 1), sqlite3_column_int64(q, 2),
+			         sqlite3_column_int(q, 3) != 0);
+		sqlite3_reset(q);
+	}
 	return 0;
+}
+
+int
+store_away_set(struct store *st, int64_t game, int seat, bool away)
+{
+	sqlite3_stmt *q = store_q(st, Q_AWAY_SET);
+
+	sqlite3_bind_int64(q, 1, game);
+	sqlite3_bind_int(q, 2, seat);
+	sqlite3_bind_int(q, 3, away ? 1 : 0);
+	return store_done(st, q);
+}
+
+int
+store_wait_set(struct store *st, int64_t game, int seat, int64_t since_ms, bool reminded)
+{
+	sqlite3_stmt *q = store_q(st, Q_WAIT_SET);
+
+	sqlite3_bind_int64(q, 1, game);
+	sqlite3_bind_int(q, 2, seat);
+	sqlite3_bind_int64(q, 3, since_ms);
+	sqlite3_bind_int(q, 4, reminded ? 1 : 0);
+	return store_done(st, q);
 }

@@ -406,7 +406,7 @@ test_ngircd_basics(void **state)
 		assert_int_equal(ircclient_connect(&mallory, c->srv.port, "alice"), 0);
 		assert_int_equal(ircclient_join(&mallory, "#cards"), 0);
 		ircclient_send(&mallory, "PRIVMSG #cards :!who");
-		assert_int_equal(ircclient_wait(&mallory, 5000, line, sizeof line, "PRIVMSG #cards :", "alice\x0f is nick:alice~", NULL), 0);
+		assert_int_equal(ircclient_wait(&mallory, 5000, line, sizeof line, "PRIVMSG #cards :", "alice\x0f is nick:alice#", NULL), 0);
 		ircclient_close(&mallory);
 	}
 	/* invited: joins */
@@ -507,7 +507,7 @@ test_ngircd_rename_survives_reconnect(void **state)
 	assert_int_equal(ircclient_connect(&mallory, c->srv.port, "alice"), 0);
 	assert_int_equal(ircclient_join(&mallory, "#cards"), 0);
 	ircclient_send(&mallory, "PRIVMSG #cards :!who");
-	assert_int_equal(ircclient_wait(&mallory, 5000, line, sizeof line, "PRIVMSG #cards :", "alice\x0f is nick:alice~", NULL), 0);
+	assert_int_equal(ircclient_wait(&mallory, 5000, line, sizeof line, "PRIVMSG #cards :", "alice\x0f is nick:alice#", NULL), 0);
 	ircclient_close(&mallory);
 	/* alicia leaves: forgotten, the next alicia is someone else */
 	ircclient_send(&alice, "QUIT :bye");

@@ -1,4 +1,4 @@
-/* e2e-irc-sasl.c: the real daemon on InspIRCd linked to Atheme: SASL PLAIN and EXTERNAL, NickServ IDENTIFY, players keyed by services account. */
+/* e2e-irc-sasl.c: the real daemon on InspIRCd linked to Atheme: SASL PLAIN and EXTERNAL (and a failure refused), NickServ IDENTIFY and REGAIN, MONITOR, players keyed by services account, a colour-blocking channel. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -236,6 +236,103 @@ test_sasl_external(void **state)
 	daemon_stop(c);
 }
 
+/* Issue 15: "a SASL failure goes on unauthenticated".  Refused unless
+ * sasl_required = no: the bot never comes up without its account. */
+static void
+test_sasl_failure_is_refused(void **state)
+{
+	struct ctx *c = *state;
+	struct ircclient w;
+	char pwfile[512], extra[1024];
+
+	ircserver_path(&c->srv, "wrong.pw", pwfile, sizeof pwfile);
+	assert_int_equal(e2e_write_file(pwfile, "not-the-password\n"), 0);
+	w.pump = NULL;
+	assert_int_equal(ircclient_connect(&w, c->srv.port, "watcher3"), 0);
+	assert_int_equal(ircclient_join(&w, "#cards"), 0);
+	snprintf(extra, sizeof extra, "sasl_mechanism = PLAIN\nsasl_user = HFBot\nsasl_password_file = %s\n"
+	         "reconnect_max = 2\n", pwfile);
+	daemon_start(c, "irc-sasl-refused", "HFBot", extra);
+	assert_int_equal(e2e_daemon_wait_log(&c->d, "not going on without the account (sasl_required = yes)", 10000), 0);
+	/* it tries again later, and never joins meanwhile */
+	assert_int_equal(e2e_daemon_wait_log(&c->d, "next attempt in", 10000), 0);
+	ircclient_drain(&w, 4000);
+	assert_false(ircclient_saw(&w, ":HFBot!", "JOIN"));
+	assert_false(e2e_daemon_log_has(&c->d, "going on without it"));
+	daemon_stop(c);
+
+	/* said so: it goes on without the account */
+	snprintf(extra, sizeof extra, "sasl_mechanism = PLAIN\nsasl_user = HFBot\nsasl_password_file = %s\n"
+	         "sasl_required = no\n", pwfile);
+	daemon_start(c, "irc-sasl-optional", "HFBot", extra);
+	wait_bot_joined(&w, "HFBot");
+	assert_true(e2e_daemon_log_has(&c->d, "going on without it (sasl_required = no)"));
+	ircclient_close(&w);
+	daemon_stop(c);
+}
+
+/* Issue 11: the nick back with NickServ's help (REGAIN), and by MONITOR. */
+static void
+test_nick_regained_by_nickserv_and_monitor(void **state)
+{
+	struct ctx *c = *state;
+	struct ircclient w, squatter;
+	char pwfile[512], extra[1024], line[256];
+
+	/* someone sits on the bot's registered nick: NickServ frees it for the owner */
+	squatter.pump = w.pump = NULL;
+	assert_int_equal(ircclient_connect(&squatter, c->srv.port, "HFBot"), 0);
+	assert_int_equal(ircclient_connect(&w, c->srv.port, "watcher4"), 0);
+	assert_int_equal(ircclient_join(&w, "#cards"), 0);
+	ircserver_path(&c->srv, "ns2.pw", pwfile, sizeof pwfile);
+	snprintf(line, sizeof line, "%s\n", c->bot_pw);
+	assert_int_equal(e2e_write_file(pwfile, line), 0);
+	snprintf(extra, sizeof extra, "nickserv_password_file = %s\nnick_poll = 0\n", pwfile);
+	daemon_start(c, "irc-regain-ns", "HFBot", extra);
+	assert_int_equal(ircclient_wait(&w, 20000, NULL, 0, "NICK", "HFBot", NULL), 0);
+	assert_logged_in(&w, "HFBot", "HFBot");
+	assert_true(e2e_daemon_log_has(&c->d, "PRIVMSG NickServ <redacted>"));
+	ircclient_close(&squatter);
+	daemon_stop(c);
+
+	/* no services password, no ISON poll: MONITOR (InspIRCd offers it) tells when it frees */
+	assert_int_equal(ircclient_connect(&squatter, c->srv.port, "HFFree"), 0);
+	daemon_start(c, "irc-regain-monitor", "HFFree", "nick_poll = 0\n");
+	wait_bot_joined(&w, "HFFree_");
+	assert_int_equal(e2e_daemon_wait_log(&c->d, "MONITOR + HFFree", 5000), 0);
+	ircclient_close(&squatter);
+	assert_int_equal(ircclient_wait(&w, 10000, NULL, 0, ":HFFree_!", "NICK", "HFFree", NULL), 0);
+	ircclient_close(&w);
+	daemon_stop(c);
+}
+
+/* Issue 11: "a colour-blocking channel drops only the coloured lines": the
+ * bot writes plain text there, sends again what was refused, tells the owner. */
+static void
+test_colour_blocking_channel_gets_plain_text(void **state)
+{
+	struct ctx *c = *state;
+	struct ircclient w;
+	char line[2048];
+
+	w.pump = NULL;
+	assert_int_equal(ircclient_connect(&w, c->srv.port, "owner5"), 0);
+	assert_int_equal(ircclient_join(&w, "#cards"), 0);    /* first in: operator */
+	ircclient_send(&w, "MODE #cards +c");
+	daemon_start(c, "irc-blockcolor", "HFColour", "");
+	assert_int_equal(ircclient_wait(&w, 20000, NULL, 0, ":HFColour!", "JOIN", "#cards", NULL), 0);
+	ircclient_send(&w, "PRIVMSG #cards :!play 2 duel");
+	/* the deal's "Round 1" is bold: refused once, then sent again plain */
+	assert_int_equal(ircclient_wait(&w, 20000, line, sizeof line, "PRIVMSG #cards :", "Round 1", NULL), 0);
+	assert_null(strpbrk(line, "\x02\x03"));
+	assert_int_equal(ircclient_wait(&w, 10000, NULL, 0, "NOTICE owner5 :", "refuses colours", NULL), 0);
+	assert_int_equal(e2e_daemon_wait_log(&c->d, "#cards refuses colours", 5000), 0);
+	ircclient_send(&w, "PRIVMSG #cards :!score");
+	assert_int_equal(ircclient_wait(&w, 10000, line, sizeof line, "PRIVMSG #cards :", NULL), 0);
+	ircclient_close(&w);
+	daemon_stop(c);
+}
+
 int
 main(void)
 {
@@ -243,6 +340,9 @@ main(void)
 		cmocka_unit_test_teardown(test_sasl_plain_and_accounts, daemon_reap),
 		cmocka_unit_test_teardown(test_nickserv_identify, daemon_reap),
 		cmocka_unit_test_teardown(test_sasl_external, daemon_reap),
+		cmocka_unit_test_teardown(test_sasl_failure_is_refused, daemon_reap),
+		cmocka_unit_test_teardown(test_nick_regained_by_nickserv_and_monitor, daemon_reap),
+		cmocka_unit_test_teardown(test_colour_blocking_channel_gets_plain_text, daemon_reap),
 	};
 
 	return cmocka_run_group_tests_name("handfoot on InspIRCd + Atheme", tests, setup, teardown);

@@ -133,8 +133,39 @@ test_ready_status_watchdog_stopping(void **state)
 	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
 	assert_non_null(strstr(notify_wait(f, "STOPPING=1", 5000, buf, sizeof buf), "STOPPING=1"));
 	assert_int_equal(e2e_daemon_wait(&f->d, 10000), 0);
-	/* Levels reach journald as sd-daemon prefixes. */
-	assert_true(e2e_daemon_log_has(&f->d, "<6>") || e2e_daemon_log_has(&f->d, "<5>"));
+	/* stderr is not the journal: each line has a time and its level's name, no "<N>" */
+	assert_true(e2e_daemon_log_has(&f->d, " info: handfoot "));
+	assert_false(e2e_daemon_log_has(&f->d, "<6>") || e2e_daemon_log_has(&f->d, "<5>"));
+	{
+		char *log = e2e_read_file(f->d.log);
+		int y, mo, d, h, mi, s, ms;
+
+		assert_non_null(log);
+		assert_int_equal(sscanf(log, "%4d-%2d-%2d %2d:%2d:%2d.%3d ", &y, &mo, &d, &h, &mi, &s, &ms), 7);
+		free(log);
+	}
+}
+
+/* Under systemd stderr is the journal's stream (JOURNAL_STREAM names it):
+ * levels reach journald as sd-daemon prefixes, and journald adds the time. */
+static void
+test_journal_stream_gets_priority_prefixes(void **state)
+{
+	struct fix *f = *state;
+	const char *env[] = { "JOURNAL_STREAM=", NULL };
+	char *log;
+
+	write_conf(f, "", "");
+	assert_int_equal(e2e_daemon_start(&f->d, "journal", f->conf, env), 0);
+	assert_int_equal(e2e_daemon_wait_log(&f->d, "running", 5000), 0);
+	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
+	assert_int_equal(e2e_daemon_wait(&f->d, 10000), 0);
+	assert_true(e2e_daemon_log_has(&f->d, "<6>handfoot "));
+	assert_false(e2e_daemon_log_has(&f->d, " info: "));
+	log = e2e_read_file(f->d.log);
+	assert_non_null(log);
+	assert_true(log[0] == '<');
+	free(log);
 }
 
 /* A table in progress against computer players, through the console adapter
@@ -163,6 +194,9 @@ test_sighup_reload_keeps_the_game_and_refuses_a_broken_file(void **state)
 	notify_wait(f, "READY=1", 5000, buf, sizeof buf);
 	assert_non_null(strstr(buf, "1 game in progress"));
 	assert_int_equal(e2e_daemon_wait_log(&f->d, "in force", 5000), 0);
+	/* the log says what changed and applied: the prefixes, at once */
+	assert_true(e2e_daemon_log_has(&f->d, "reload: [bot]: applied: prefix"));
+	assert_true(e2e_daemon_log_has(&f->d, "reload: console: applied: prefix"));
 	/* The section's new prefix is in force although the console was kept:
 	 * "?who" is the who command now (its table lists the owner). */
 	assert_false(e2e_daemon_log_has(&f->d, "[owner]"));
@@ -210,6 +244,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_ready_status_watchdog_stopping, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_journal_stream_gets_priority_prefixes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sighup_reload_keeps_the_game_and_refuses_a_broken_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sigterm_mid_game_then_restart_restores_it, setup, teardown),
 	};

@@ -70,7 +70,7 @@ test_finished_games_pruned(void **state)
 	assert_null(fake_session(f, "#b"));
 	/* the first prune after they ended marks them; 29 days on they are still there */
 	fake_advance(f, HOUR);
-	f->wall += 29 * DAY;
+	f->wall_offset += (int64_t)29 * DAY * 1000;
 	fake_advance(f, HOUR);
 	fake_free(f);
 	assert_int_equal(db_count(db, "SELECT count(*) FROM games"), 5);
@@ -78,7 +78,7 @@ test_finished_games_pruned(void **state)
 
 	/* 31 days on, at the next hourly look, they are gone: rows, seats, moves */
 	f = fake_new(db, "flood_burst = 100\ntable_expiry = 0\ngame_retention = 30");
-	f->wall += 31 * DAY;
+	f->wall_offset += (int64_t)31 * DAY * 1000;
 	fake_advance(f, HOUR);
 	assert_non_null(fake_session(f, "#d"));
 	assert_non_null(fake_session(f, "#e"));
@@ -108,7 +108,7 @@ test_retention_zero_keeps(void **state)
 	fake_say(f, "#a", "alice", "!new");
 	fake_say(f, "#a", "alice", "!abort");
 	fake_advance(f, HOUR);
-	f->wall += 3650 * DAY;
+	f->wall_offset += (int64_t)3650 * DAY * 1000;
 	fake_advance(f, HOUR);
 	fake_free(f);
 	assert_int_equal(db_count(db, "SELECT count(*) FROM games"), 1);

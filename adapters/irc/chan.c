@@ -1,8 +1,11 @@
-/* chan.c: the channels the adapter is in or wants to be in, what a channel name is, invitations and refused joins. */
+/* chan.c: the channels the adapter is in or wants to be in, what a channel name is, invitations, refused joins and refused messages. */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "client.h"
+#include "loop.h"
 
 bool
 irc_chan_is(const char *s)
@@ -51,6 +54,7 @@ irc_chan_add(struct irc *c, const char *name, bool configured)
 void
 irc_chan_remove(struct irc *c, int i)
 {
+	irc_chan_forget_recent(&c->chans[i]);
 	/* users' channel bits follow the array: clear bit i, move the last one down */
 	irc_users_part_all(&c->users, i);
 	c->nchans--;
@@ -92,4 +96,159 @@ irc_chan_join_failed(struct irc *c, const struct irc_msg *m)
 	            m->nparams > 2 ? m->params[2] : m->command);
 	c->chans[i].failed = true;
 	irc_events_check_up(c, false);
+}
+
+/* Lines to a channel older than this are not sent again when colours turn out refused. */
+#define CHAN_RESEND_MS 30000
+
+static bool
+chan_coloured(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strchr("\x02\x03\x0f\x11\x16\x1d\x1e\x1f", s[i]) != NULL && s[i] != '\0')
+			return true;
+	return false;
+}
+
+void
+irc_chan_forget_recent(struct irc_chan *ch)
+{
+	for (int k = 0; k < ch->nrecent; k++)
+		free(ch->recent[k].line);
+	ch->nrecent = 0;
+}
+
+void
+irc_chan_outgoing(struct irc *c, int i, char *line, size_t *len)
+{
+	struct irc_chan *ch = &c->chans[i];
+	char *text = strstr(line, " :");
+
+	if (text == NULL || !chan_coloured(text, *len - (size_t)(text - line)))
+		return;
+	if (ch->plain) {
+		char plain[IRC_MAX_LINE + 1];
+		size_t n;
+
+		/* queued before colours were found refused: the codes go now */
+		n = irc_text_unformat(plain, sizeof plain, text + 2);
+		memcpy(text + 2, plain, n);
+		*len = (size_t)(text + 2 - line) + n;
+		line[*len] = '\0';
+		return;
+	}
+	if (ch->nrecent == IRC_CHAN_RECENT) {
+		free(ch->recent[0].line);
+		memmove(&ch->recent[0], &ch->recent[1], (IRC_CHAN_RECENT - 1) * sizeof ch->recent[0]);
+		ch->nrecent--;
+	}
+	ch->recent[ch->nrecent].line = xstrdup(line);
+	ch->recent[ch->nrecent].at = loop_now(c->a->loop);
+	ch->nrecent++;
+}
+
+/* Colours refused: the coloured lines of the last moments go again, plain. */
+static void
+chan_resend_plain(struct irc *c, struct irc_chan *ch)
+{
+	int64_t now = loop_now(c->a->loop);
+
+	for (int k = 0; k < ch->nrecent; k++) {
+		char *line = ch->recent[k].line, *text = strstr(line, " :"), out[IRC_MAX_LINE + 1];
+		size_t head, n;
+
+		if (text == NULL || now - ch->recent[k].at > CHAN_RESEND_MS)
+			continue;
+		head = (size_t)(text + 2 - line);
+		if (head >= sizeof out)
+			continue;
+		memcpy(out, line, head);
+		n = irc_text_unformat(out + head, sizeof out - head, text + 2);
+		irc_queue_push(&c->out, ch->name, out, head + n);
+	}
+	irc_chan_forget_recent(ch);
+	irc_send_flush(c);
+}
+
+static bool
+chan_refuses_colour(const struct irc_msg *m, const char *reason)
+{
+	static const char *const words[] = { "colour", "color", "formatting", "control code", "codes" };
+
+	if (strcmp(m->command, ERR_NOCOLORSONCHAN) == 0)
+		return true;
+	for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
+		if (strcasestr(reason, words[k]) != NULL)
+			return true;
+	return false;
+}
+
+/* ERR_CANNOTSENDTOCHAN "me #chan :reason" (+m without voice, a ban, +c...),
+ * ERR_NOCOLORSONCHAN: logged once per channel and connection, the bot told
+ * (it tells the table's owner); where only colours are refused, plain text
+ * from now on, and what was just refused goes again. */
+void
+irc_chan_cannot_send(struct irc *c, const struct irc_msg *m)
+{
+	char reason[200], text[300];
+	struct irc_chan *ch;
+	int i;
+
+	if (m->nparams < 2 || (i = irc_chan_find(c, m->params[1])) < 0)
+		return;
+	ch = &c->chans[i];
+	irc_text_in(reason, sizeof reason, m->nparams > 2 ? m->params[2] : m->command);
+	if (chan_refuses_colour(m, reason)) {
+		if (ch->plain)
+			return;   /* a line sent before we knew: it is among those sent again */
+		ch->plain = true;
+		adapter_log(c->a, LOG_LVL_WARNING, "%s refuses colours (%s %s): plain text there from now on",
+		            ch->name, m->command, reason);
+		snprintf(text, sizeof text, "it refuses colours (%s); plain text from now on", reason);
+		irc_events_emit(c, BOT_EV_SEND_FAILED, ch->name, NULL, text, false, false, 0);
+		chan_resend_plain(c, ch);
+		return;
+	}
+	if (ch->refused_told)
+		return;
+	ch->refused_told = true;
+	adapter_log(c->a, LOG_LVL_WARNING, "cannot send to %s (%s %s): the messages there are lost until that changes",
+	            ch->name, m->command, reason);
+	irc_events_emit(c, BOT_EV_SEND_FAILED, ch->name, NULL, reason, false, false, 0);
+}
+
+void
+irc_chan_reconfigure(struct irc *c, const struct irc *fresh)
+{
+	char buf[16];
+	int i, j;
+
+	for (j = 0; j < fresh->nchans; j++) {
+		if ((i = irc_chan_find(c, fresh->chans[j].name)) >= 0) {
+			c->chans[i].configured = true;
+			continue;
+		}
+		if ((i = irc_chan_add(c, fresh->chans[j].name, true)) < 0) {
+			adapter_log(c->a, LOG_LVL_WARNING, "cannot add %s: too many channels", fresh->chans[j].name);
+			continue;
+		}
+		adapter_log(c->a, LOG_LVL_NOTICE, "joining %s (added to channels)", c->chans[i].name);
+		if (c->state == IRC_READY)
+			irc_send_proto(c, "JOIN %s", c->chans[i].name);
+	}
+	for (i = c->nchans; i-- > 0;) {
+		struct irc_chan *ch = &c->chans[i];
+
+		if (!ch->configured || irc_chan_find((struct irc *)fresh, ch->name) >= 0)
+			continue;
+		/* still invited there (join_on_invite): it stays, as an invited channel */
+		if (adapter_state_get(c->a, ch->name, buf, sizeof buf) == 0) {
+			ch->configured = false;
+			continue;
+		}
+		adapter_log(c->a, LOG_LVL_NOTICE, "leaving %s (no longer in channels)", ch->name);
+		if (ch->in && c->state == IRC_READY)
+			irc_send_proto(c, "PART %s :no longer configured", ch->name);
+		irc_chan_remove(c, i);
+	}
 }

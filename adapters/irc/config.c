@@ -1,5 +1,6 @@
 /* config.c: the [irc NAME] section: reading and checking it, and which changes need a new connection. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -42,55 +43,84 @@ read_secret(struct adapter_cfg *cfg, const char *key, char *dst, size_t len, cha
 	return 0;
 }
 
-/* Fills c from the section; -1 with a message in err if a key is wrong. */
+/* Whether host is this machine: secrets sent there in clear cross no network. */
+bool
+irc_config_loopback(const char *host)
+{
+	return strcmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0 ||
+	       strcmp(host, "[::1]") == 0;
+}
+
+/* Fills c from the section; -1 with a message in err if a key is wrong.
+ * Every key is looked at even after an error, and each error is recorded
+ * (adapter_cfg_error): one run of handfoot -t lists them all. */
 int
 irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen)
 {
 	char chans[1024], *tok, *save = NULL, mode[16];
 	long v;
+	int bad = 0;
 
-	if (cfg_str(cfg, "server", "localhost", c->server, sizeof c->server, err, errlen) ||
-	    adapter_cfg_bool(cfg, "tls", true, &c->tls, err, errlen) ||
-	    adapter_cfg_int(cfg, "port", c->tls ? 6697 : 6667, 1, 65535, &c->port, err, errlen) ||
-	    cfg_str(cfg, "ca_file", "", c->ca_file, sizeof c->ca_file, err, errlen) ||
-	    cfg_str(cfg, "client_cert", "", c->client_cert, sizeof c->client_cert, err, errlen) ||
-	    cfg_str(cfg, "client_key", "", c->client_key, sizeof c->client_key, err, errlen) ||
-	    cfg_str(cfg, "nick", "HandFoot", c->nick, sizeof c->nick, err, errlen) ||
-	    cfg_str(cfg, "username", "handfoot", c->username, sizeof c->username, err, errlen) ||
-	    cfg_str(cfg, "realname", "Hand and Foot card game bot", c->realname, sizeof c->realname, err, errlen) ||
-	    cfg_str(cfg, "channels", "", chans, sizeof chans, err, errlen) ||
-	    cfg_str(cfg, "sasl_mechanism", "", c->sasl_mech, sizeof c->sasl_mech, err, errlen) ||
-	    cfg_str(cfg, "sasl_user", "", c->sasl_user, sizeof c->sasl_user, err, errlen) ||
-	    read_secret(cfg, "sasl_password_file", c->sasl_pass, sizeof c->sasl_pass, err, errlen) ||
-	    read_secret(cfg, "nickserv_password_file", c->ns_pass, sizeof c->ns_pass, err, errlen) ||
-	    adapter_cfg_bool(cfg, "join_on_invite", false, &c->join_on_invite, err, errlen) ||
-	    adapter_cfg_int(cfg, "flood_burst", 5, 1, 100, &c->burst, err, errlen) ||
-	    adapter_cfg_int(cfg, "flood_rate", 2000, 0, 60000, &c->rate_ms, err, errlen) ||
-	    cfg_str(cfg, "private", "notice", mode, sizeof mode, err, errlen) ||
-	    adapter_cfg_bool(cfg, "colors", true, &c->colors, err, errlen) ||
-	    adapter_cfg_int(cfg, "ping_interval", 120, 5, 3600, &v, err, errlen))
-		return -1;
+#define TRY(x) do { if ((x) != 0) bad = -1; } while (0)
+	TRY(cfg_str(cfg, "server", "localhost", c->server, sizeof c->server, err, errlen));
+	TRY(adapter_cfg_bool(cfg, "tls", true, &c->tls, err, errlen));
+	TRY(adapter_cfg_int(cfg, "port", c->tls ? 6697 : 6667, 1, 65535, &c->port, err, errlen));
+	TRY(cfg_str(cfg, "ca_file", "", c->ca_file, sizeof c->ca_file, err, errlen));
+	TRY(cfg_str(cfg, "client_cert", "", c->client_cert, sizeof c->client_cert, err, errlen));
+	TRY(cfg_str(cfg, "client_key", "", c->client_key, sizeof c->client_key, err, errlen));
+	TRY(cfg_str(cfg, "nick", "HandFoot", c->nick, sizeof c->nick, err, errlen));
+	TRY(cfg_str(cfg, "username", "handfoot", c->username, sizeof c->username, err, errlen));
+	TRY(cfg_str(cfg, "realname", "Hand and Foot card game bot", c->realname, sizeof c->realname, err, errlen));
+	TRY(cfg_str(cfg, "channels", "", chans, sizeof chans, err, errlen));
+	TRY(read_secret(cfg, "password_file", c->server_pass, sizeof c->server_pass, err, errlen));
+	TRY(cfg_str(cfg, "sasl_mechanism", "", c->sasl_mech, sizeof c->sasl_mech, err, errlen));
+	TRY(cfg_str(cfg, "sasl_user", "", c->sasl_user, sizeof c->sasl_user, err, errlen));
+	TRY(read_secret(cfg, "sasl_password_file", c->sasl_pass, sizeof c->sasl_pass, err, errlen));
+	TRY(adapter_cfg_bool(cfg, "sasl_required", true, &c->sasl_required, err, errlen));
+	TRY(read_secret(cfg, "nickserv_password_file", c->ns_pass, sizeof c->ns_pass, err, errlen));
+	TRY(adapter_cfg_bool(cfg, "join_on_invite", false, &c->join_on_invite, err, errlen));
+	TRY(adapter_cfg_int(cfg, "flood_burst", 5, 1, 100, &c->burst, err, errlen));
+	TRY(adapter_cfg_int(cfg, "flood_rate", 2000, 0, 60000, &c->rate_ms, err, errlen));
+	TRY(cfg_str(cfg, "private", "notice", mode, sizeof mode, err, errlen));
+	TRY(adapter_cfg_bool(cfg, "colors", true, &c->colors, err, errlen));
+	if (adapter_cfg_int(cfg, "ping_interval", 120, 5, 3600, &v, err, errlen) != 0)
+		bad = -1;
 	c->ping_interval_ms = v * 1000;
-	if (adapter_cfg_int(cfg, "ping_timeout", 60, 5, 3600, &v, err, errlen))
-		return -1;
+	if (adapter_cfg_int(cfg, "ping_timeout", 60, 5, 3600, &v, err, errlen) != 0)
+		bad = -1;
 	c->ping_timeout_ms = v * 1000;
-	if (adapter_cfg_int(cfg, "reconnect_max", 300, 2, 86400, &v, err, errlen))
-		return -1;
+	if (adapter_cfg_int(cfg, "reconnect_max", 300, 2, 86400, &v, err, errlen) != 0)
+		bad = -1;
 	c->reconnect_max_ms = v * 1000;
+	if (adapter_cfg_int(cfg, "nick_poll", 60, 0, 86400, &v, err, errlen) != 0)
+		bad = -1;
+	else if (v != 0 && v < 5) {
+		adapter_cfg_error(cfg, "nick_poll", err, errlen, "0 (never) or 5 seconds at least");
+		bad = -1;
+	}
+	c->nick_poll_ms = v * 1000;
+#undef TRY
 	if (strcmp(mode, "notice") == 0)
 		c->private_notice = true;
-	else if (strcmp(mode, "privmsg") != 0) {
+	else if (strcmp(mode, "privmsg") == 0)
+		c->private_notice = false;
+	else {
 		adapter_cfg_error(cfg, "private", err, errlen, "must be notice or privmsg");
-		return -1;
+		bad = -1;
 	}
 	for (char *p = c->nick; *p != '\0'; p++)
 		if (*p == ' ' || *p == ',' || *p == ':' || *p == '!' || *p == '@' || *p == '#') {
 			adapter_cfg_error(cfg, "nick", err, errlen, "not a valid nickname");
-			return -1;
+			bad = -1;
+			break;
 		}
-	if (c->nick[0] == '\0' || strchr(c->username, ' ') != NULL || c->username[0] == '\0') {
-		adapter_cfg_error(cfg, "nick", err, errlen, "nick and username must not be empty or hold spaces");
-		return -1;
+	if (c->nick[0] == '\0') {
+		adapter_cfg_error(cfg, "nick", err, errlen, "must not be empty");
+		bad = -1;
+	}
+	if (strchr(c->username, ' ') != NULL || c->username[0] == '\0') {
+		adapter_cfg_error(cfg, "username", err, errlen, "must not be empty or hold spaces");
+		bad = -1;
 	}
 	if (c->sasl_mech[0] != '\0') {
 		for (char *p = c->sasl_mech; *p != '\0'; p++)
@@ -98,23 +128,22 @@ irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen
 				*p -= 'a' - 'A';
 		if (strcmp(c->sasl_mech, "PLAIN") != 0 && strcmp(c->sasl_mech, "EXTERNAL") != 0) {
 			adapter_cfg_error(cfg, "sasl_mechanism", err, errlen, "must be PLAIN or EXTERNAL");
-			return -1;
-		}
-		if (strcmp(c->sasl_mech, "PLAIN") == 0 && (c->sasl_user[0] == '\0' || c->sasl_pass[0] == '\0')) {
+			bad = -1;
+		} else if (strcmp(c->sasl_mech, "PLAIN") == 0 && (c->sasl_user[0] == '\0' || c->sasl_pass[0] == '\0')) {
 			adapter_cfg_error(cfg, "sasl_mechanism", err, errlen, "PLAIN needs sasl_user and sasl_password_file");
-			return -1;
-		}
-		if (strcmp(c->sasl_mech, "EXTERNAL") == 0 && c->client_cert[0] == '\0') {
+			bad = -1;
+		} else if (strcmp(c->sasl_mech, "EXTERNAL") == 0 && c->client_cert[0] == '\0') {
 			adapter_cfg_error(cfg, "sasl_mechanism", err, errlen, "EXTERNAL needs client_cert");
-			return -1;
+			bad = -1;
 		}
 	}
 	for (tok = strtok_r(chans, ", ", &save); tok != NULL; tok = strtok_r(NULL, ", ", &save))
 		if (irc_chan_add(c, tok, true) < 0) {
 			adapter_cfg_error(cfg, "channels", err, errlen, "bad channel name \"%s\" (or too many)", tok);
-			return -1;
+			bad = -1;
+			break;
 		}
-	return 0;
+	return bad;
 }
 
 bool
@@ -142,4 +171,47 @@ irc_config_needs_restart(struct adapter *a, struct adapter_cfg *cfg)
 	if (adapter_cfg_int(cfg, "port", tls ? 6697 : 6667, 1, 65535, &port, err, sizeof err) != 0 || port != c->port)
 		return true;
 	return false;
+}
+
+/* The keys a live connection takes at once (the secrets are what the next
+ * login uses); channels are joined and parted. */
+void
+irc_config_reload(struct adapter *a, struct adapter_cfg *cfg, struct rbuf *applied)
+{
+	struct irc *c = a->priv, *fresh = xcalloc(1, sizeof *fresh);
+	char err[512];
+
+	fresh->a = a;
+	if (irc_config_read(fresh, cfg, err, sizeof err) != 0) {
+		/* checked before: cannot happen, but then nothing changes */
+		adapter_log(a, LOG_LVL_ERR, "reload: %s", err);
+		goto out;
+	}
+	irc_chan_reconfigure(c, fresh);
+	c->colors = fresh->colors;
+	c->private_notice = fresh->private_notice;
+	c->join_on_invite = fresh->join_on_invite;
+	c->sasl_required = fresh->sasl_required;
+	c->ping_interval_ms = fresh->ping_interval_ms;
+	c->ping_timeout_ms = fresh->ping_timeout_ms;
+	c->reconnect_max_ms = fresh->reconnect_max_ms;
+	c->nick_poll_ms = fresh->nick_poll_ms;
+	if (c->burst != fresh->burst || c->rate_ms != fresh->rate_ms) {
+		c->burst = fresh->burst;
+		c->rate_ms = fresh->rate_ms;
+		irc_bucket_init(&c->bucket, (int)c->burst, c->rate_ms);
+	}
+	memcpy(c->sasl_pass, fresh->sasl_pass, sizeof c->sasl_pass);
+	memcpy(c->ns_pass, fresh->ns_pass, sizeof c->ns_pass);
+	memcpy(c->server_pass, fresh->server_pass, sizeof c->server_pass);
+	rbuf_add(applied, "channels colors private join_on_invite sasl_required ping_interval ping_timeout "
+	                  "reconnect_max nick_poll flood_burst flood_rate sasl_password_file "
+	                  "nickserv_password_file password_file");
+out:
+	for (int i = 0; i < fresh->nchans; i++)
+		irc_chan_forget_recent(&fresh->chans[i]);
+	memset(fresh->sasl_pass, 0, sizeof fresh->sasl_pass);
+	memset(fresh->ns_pass, 0, sizeof fresh->ns_pass);
+	memset(fresh->server_pass, 0, sizeof fresh->server_pass);
+	free(fresh);
 }

@@ -11,6 +11,7 @@
 
 #include "client.h"
 #include "http.h"
+#include "log.h"
 #include "loop.h"
 
 #define REGISTER_MS     60000           /* registration must finish within this */
@@ -33,14 +34,27 @@ irc_conn_log(struct irc *c, const char *dir, const char *line)
 {
 	char buf[600];
 	const char *p = line;
+	char priv[160];
 
-	if (c->a == NULL)
+	if (c->a == NULL || log_level < LOG_LVL_DEBUG)
 		return;
 	if (strncmp(p, "AUTHENTICATE ", 13) == 0 && strcmp(p + 13, "PLAIN") != 0 &&
 	    strcmp(p + 13, "EXTERNAL") != 0 && strcmp(p + 13, "+") != 0)
 		p = "AUTHENTICATE <redacted>";
-	else if (strncasecmp(p, "PRIVMSG NickServ ", 17) == 0 || strncasecmp(p, "PASS ", 5) == 0)
+	else if (strncasecmp(p, "PRIVMSG NickServ ", 17) == 0)
 		p = "PRIVMSG NickServ <redacted>";
+	else if (strncasecmp(p, "PASS ", 5) == 0)
+		p = "PASS <redacted>";
+	else if (dir[0] == '>' && (strncmp(p, "PRIVMSG ", 8) == 0 || strncmp(p, "NOTICE ", 7) == 0)) {
+		/* a private line to a player is their hand: only its length is logged */
+		const char *target = p + (p[0] == 'P' ? 8 : 7), *text = strstr(target, " :");
+		size_t tlen = strcspn(target, " ");
+
+		if (!irc_chan_is(target) && text != NULL) {
+			snprintf(priv, sizeof priv, "%.*s <private, %zu bytes>", (int)(target + tlen - p), p, strlen(text + 2));
+			p = priv;
+		}
+	}
 	irc_text_in(buf, sizeof buf, p);
 	adapter_log(c->a, LOG_LVL_DEBUG, "%s %s", dir, buf);
 }
@@ -152,7 +166,8 @@ on_retry(struct loop *l, long long id, void *data)
 	return LOOP_NOMORE;
 }
 
-static void
+/* The next attempt's timer; its delay in ms. */
+static int64_t
 schedule_retry(struct irc *c)
 {
 	int64_t delay = BACKOFF_MIN_MS;
@@ -164,15 +179,25 @@ schedule_retry(struct irc *c)
 	/* +-25% jitter: many bots cut by one netsplit do not all come back at once */
 	delay = delay * 3 / 4 + (int64_t)(irc_conn_random(c) % (uint64_t)(delay / 2 + 1));
 	c->attempts++;
-	adapter_log(c->a, LOG_LVL_NOTICE, "reconnecting to %s:%ld in %lld ms", c->server, c->port, (long long)delay);
 	c->retry_timer = loop_timer_add(c->a->loop, delay, on_retry, c);
+	return delay;
+}
+
+void
+irc_conn_where(const struct irc *c, char *buf, size_t len)
+{
+	/* the scheme of what we speak, not libcurl's: IRC, in TLS or not */
+	snprintf(buf, len, strchr(c->server, ':') != NULL ? "%s://[%s]:%ld" : "%s://%s:%ld", c->tls ? "ircs" : "irc",
+	         c->server, c->port);
 }
 
 /* Drops the connection; unless stopping, reports DOWN and schedules a reconnect. */
 void
 irc_conn_disconnect(struct irc *c, const char *why)
 {
-	bool was_up = c->up;
+	bool was_up = c->up, was_connected = c->state == IRC_REGISTERING || c->state == IRC_READY;
+	char where[300];
+	int64_t delay;
 
 	c->gen++;
 	if (c->fd >= 0)
@@ -193,15 +218,20 @@ irc_conn_disconnect(struct irc *c, const char *why)
 	c->rskip = false;
 	irc_queue_clear(&c->proto);
 	irc_users_clear(&c->users);
-	for (int i = 0; i < c->nchans; i++)
-		c->chans[i].joined = false;
+	for (int i = 0; i < c->nchans; i++) {
+		c->chans[i].joined = c->chans[i].in = c->chans[i].plain = false;
+		irc_chan_forget_recent(&c->chans[i]);
+	}
 	if (c->stopping)
 		return;
-	adapter_log(c->a, LOG_LVL_WARNING, "disconnected from %s:%ld: %s", c->server, c->port, why);
 	if (was_up)
 		irc_events_emit(c, BOT_EV_DOWN, NULL, NULL, why, false, false, 0);
 	/* messages queued for the rooms wait for the next connection */
-	schedule_retry(c);
+	delay = schedule_retry(c);
+	/* one line per attempt, which says what comes next */
+	irc_conn_where(c, where, sizeof where);
+	adapter_log(c->a, LOG_LVL_WARNING, "%s %s: %s; next attempt in %lld s",
+	            was_connected ? "disconnected from" : "cannot connect to", where, why, (long long)(delay + 500) / 1000);
 }
 
 static void
@@ -209,6 +239,7 @@ on_connected(struct http *h, CURL *easy, CURLcode rc, void *data)
 {
 	struct irc *c = data;
 	curl_socket_t s = CURL_SOCKET_BAD;
+	char where[300];
 
 	(void)h;
 	(void)easy;
@@ -221,9 +252,11 @@ on_connected(struct http *h, CURL *easy, CURLcode rc, void *data)
 	c->state = IRC_REGISTERING;
 	c->connected_at = c->last_rx = loop_now(c->a->loop);
 	irc_conn_watch(c, false);
-	adapter_log(c->a, LOG_LVL_INFO, "connected to %s:%ld%s, registering", c->server, c->port,
-	            c->tls ? " (TLS)" : "");
+	irc_conn_where(c, where, sizeof where);
+	adapter_log(c->a, LOG_LVL_INFO, "connected to %s, registering", where);
 	irc_send_proto(c, "CAP LS 302");
+	if (c->server_pass[0] != '\0')
+		irc_send_proto(c, "PASS %s", c->server_pass);
 	irc_send_proto(c, "NICK %s", c->cur_nick);
 	irc_send_proto(c, "USER %s 0 * :%s", c->username, c->realname);
 	/* TLS may already hold the server's first lines */
@@ -233,12 +266,12 @@ on_connected(struct http *h, CURL *easy, CURLcode rc, void *data)
 void
 irc_conn_connect(struct irc *c)
 {
-	char url[300];
+	char url[300], where[300];
 
 	if (c->easy != NULL || c->stopping)
 		return;
 	if ((c->easy = curl_easy_init()) == NULL) {
-		schedule_retry(c);
+		irc_conn_disconnect(c, "cannot set up a connection");
 		return;
 	}
 	/* libcurl's CONNECT_ONLY with an http(s) URL: a TCP connection, plus the
@@ -267,18 +300,20 @@ irc_conn_connect(struct irc *c)
 	c->nick_try = 0;
 	c->cap_sasl = c->cap_account_tag = c->cap_extjoin = c->cap_account_notify = false;
 	c->cap_batch = c->cap_server_time = c->cap_listing = c->cap_requested = false;
-	c->cap_ended = c->sasl_ok = c->welcomed = false;
+	c->cap_ended = c->sasl_ok = c->welcomed = c->refusing = false;
+	c->monitor = c->monitoring = c->whox = false;
 	c->ping_sent = 0;
 	memset(c->history_batches, 0, sizeof c->history_batches);
 	irc_bucket_init(&c->bucket, (int)c->burst, c->rate_ms);
 	c->state = IRC_CONNECTING;
 	c->connected_at = loop_now(c->a->loop);
-	adapter_log(c->a, LOG_LVL_INFO, "connecting to %s", url);
+	irc_conn_where(c, where, sizeof where);
+	/* the first attempt is told; a retry's outcome is its one line */
+	adapter_log(c->a, c->attempts == 0 ? LOG_LVL_INFO : LOG_LVL_DEBUG, "connecting to %s", where);
 	if (http_add_stream(c->a->http, c->easy, on_connected, c) != 0) {
 		curl_easy_cleanup(c->easy);
 		c->easy = NULL;
-		c->state = IRC_IDLE;
-		schedule_retry(c);
+		irc_conn_disconnect(c, "cannot start the connection");
 	}
 }
 
@@ -301,6 +336,7 @@ irc_conn_tick(struct loop *l, long long id, void *data)
 		} else if (c->welcomed && !c->up && now - c->joins_sent_at > UP_WAIT_MS) {
 			irc_events_check_up(c, true);
 		}
+		irc_regain_tick(c, now);
 	}
 	return 1000;
 }

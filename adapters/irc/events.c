@@ -9,7 +9,7 @@ irc_events_emit(struct irc *c, enum bot_event_type type, const char *room, struc
                 bool direct, bool notice, int64_t ts)
 {
 	struct bot_event ev;
-	char id[80], name[64], clean[IRC_MAX_LINE + 1];
+	char id[96], name[64], clean[IRC_MAX_LINE + 1];
 
 	memset(&ev, 0, sizeof ev);
 	ev.type = type;
@@ -33,11 +33,14 @@ irc_events_emit(struct irc *c, enum bot_event_type type, const char *room, struc
 static void
 events_up(struct irc *c)
 {
+	char where[300];
+
 	if (c->up)
 		return;
 	c->up = true;
 	c->attempts = 0;
-	adapter_log(c->a, LOG_LVL_NOTICE, "connected to %s:%ld as %s", c->server, c->port, c->cur_nick);
+	irc_conn_where(c, where, sizeof where);
+	adapter_log(c->a, LOG_LVL_NOTICE, "up on %s as %s", where, c->cur_nick);
 	irc_events_emit(c, BOT_EV_UP, NULL, NULL, NULL, false, false, 0);
 	irc_send_flush(c);
 }
@@ -97,6 +100,9 @@ static const struct irc_handler {
 	{ "ACCOUNT", irc_members_account },
 	{ RPL_NAMREPLY, irc_members_names },
 	{ "MODE", irc_modes_mode },
+	{ RPL_WHOREPLY, irc_members_who },
+	{ RPL_WHOSPCRPL, irc_members_who },
+	{ RPL_ENDOFWHO, irc_members_who_end },
 	/* our channels */
 	{ "INVITE", irc_chan_invited },
 	{ ERR_NOSUCHCHANNEL, irc_chan_join_failed },
@@ -107,6 +113,11 @@ static const struct irc_handler {
 	{ ERR_BADCHANNELKEY, irc_chan_join_failed },
 	{ ERR_NEEDREGGEDNICK, irc_chan_join_failed },
 	{ ERR_SECUREONLYCHAN, irc_chan_join_failed },
+	{ ERR_CANNOTSENDTOCHAN, irc_chan_cannot_send },
+	{ ERR_NOCOLORSONCHAN, irc_chan_cannot_send },
+	/* our nick back */
+	{ RPL_MONOFFLINE, irc_regain_offline },
+	{ RPL_ISON, irc_regain_ison },
 	/* registration: capabilities, SASL, the nick, the welcome */
 	{ "CAP", irc_register_cap },
 	{ "AUTHENTICATE", irc_register_authenticate },

@@ -15,11 +15,17 @@
  * the IRCv3 SASL specification (events.c dispatches on them). */
 #define RPL_WELCOME          "001"
 #define RPL_ISUPPORT         "005"
+#define RPL_ISON             "303"
+#define RPL_ENDOFWHO         "315"
+#define RPL_WHOREPLY         "352"
 #define RPL_NAMREPLY         "353"
+#define RPL_WHOSPCRPL        "354"   /* WHOX */
 #define RPL_ENDOFMOTD        "376"
 #define RPL_HOSTHIDDEN       "396"
 #define ERR_NOSUCHNICK       "401"
 #define ERR_NOSUCHCHANNEL    "403"
+#define ERR_CANNOTSENDTOCHAN "404"
+#define ERR_NOCOLORSONCHAN   "408"   /* Bahamut; ERR_NOCTRLSONCHAN on hybrid: control codes refused */
 #define ERR_TOOMANYCHANNELS  "405"
 #define ERR_NOMOTD           "422"
 #define ERR_ERRONEUSNICKNAME "432"
@@ -38,6 +44,8 @@
 #define ERR_SASLFAIL         "904"
 #define ERR_SASLTOOLONG      "905"
 #define ERR_SASLABORTED      "906"
+#define RPL_MONONLINE        "730"   /* IRCv3 MONITOR */
+#define RPL_MONOFFLINE       "731"
 
 /* ------------------------------------------------------------------ parse.c */
 #define IRC_MAX_PARAMS 15
@@ -147,7 +155,12 @@ struct irc_user {
 	char nick[64];                   /* as shown */
 	char key[64];                    /* case-folded nick */
 	char account[64];                /* case-folded services account; "" if unknown */
-	char first[64];                  /* case-folded nick when first seen */
+	char first[80];                  /* case-folded nick when first seen; a newcomer who
+	                                  * is not that nick's player gets "<nick>#<tag>" */
+	char addr[128];                  /* "user@host" as last seen; "" if unknown yet */
+	bool unsure;                     /* nick-keyed, first seen after a gap: who they are waits
+	                                  * for their address (no private line goes to them) */
+	bool bound;                      /* their address recorded for their id on this connection */
 	uint64_t chans;                  /* bit i: in the adapter's channel i */
 	uint64_t mod[IRC_MOD_LEVELS];    /* bit i of mod[k]: holds the k-th moderating prefix mode
 	                                  * (modes.c) in channel i */
@@ -164,6 +177,9 @@ struct irc_user *irc_users_get(struct irc_users *u, const char *nick);
 /* The same, a new user taking first (case-folded; NULL or "": their nick) as
  * the nick their id is made of, unless someone present already has it. */
 struct irc_user *irc_users_get_as(struct irc_users *u, const char *nick, const char *first);
+/* Sets p's first nick (case-folded); someone present has it already, or
+ * tag is given: "<first>#<tag>" (tag NULL: a number), never an id of another. */
+void   irc_users_set_first(struct irc_users *u, struct irc_user *p, const char *first, const char *tag);
 void   irc_users_remove(struct irc_users *u, struct irc_user *p);
 /* Renames; the first-seen nick (and so a nick-based id) stays. */
 void   irc_users_rename(struct irc_users *u, struct irc_user *p, const char *newnick);

@@ -5,18 +5,109 @@
 
 #include "client.h"
 
-/* The user with that nick, or a new one: remembered under a nick of theirs? */
+/* A short tag of an address, for the id of a stranger wearing a player's
+ * nick: the same stranger comes back as the same id. */
+static void
+members_tag(const char *addr, char *tag, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	for (const unsigned char *p = (const unsigned char *)addr; *p != '\0'; p++)
+		h = (h ^ *p) * 16777619u;
+	snprintf(tag, len, "%06x", (unsigned)(h & 0xffffff));
+}
+
+/* Who u is (see nicks.c): the first nick their id is made of, from what is
+ * remembered and their address; unsure while the address is unknown. */
+static void
+members_resolve(struct irc *c, struct irc_user *u)
+{
+	char first[80], was[200], tag[16];
+
+	u->unsure = false;
+	/* a player who renamed before a gap, if this is the same person */
+	if (irc_nicks_first(c, u->nick, first, sizeof first, was, sizeof was) != NULL) {
+		if (u->addr[0] == '\0') {
+			irc_users_set_first(&c->users, u, first, NULL);
+			u->unsure = true;
+			return;
+		}
+		if (irc_nicks_same_person(was, u->addr)) {
+			irc_users_set_first(&c->users, u, first, NULL);
+			return;
+		}
+	}
+	/* the nick's own player, whose private lines went to a known address */
+	if (irc_nicks_seen(c, u->key, was, sizeof was) != NULL) {
+		if (u->addr[0] == '\0') {
+			irc_users_set_first(&c->users, u, u->key, NULL);
+			u->unsure = true;
+			return;
+		}
+		if (!irc_nicks_same_person(was, u->addr)) {
+			members_tag(u->addr, tag, sizeof tag);
+			irc_users_set_first(&c->users, u, u->key, tag);
+			return;
+		}
+	}
+	irc_users_set_first(&c->users, u, u->key, NULL);
+}
+
+/* The user with that nick (addr: "user@host" if the line tells it, else
+ * NULL), or a new one, resolved. */
 static struct irc_user *
-members_get(struct irc *c, const char *nick)
+members_get(struct irc *c, const char *nick, const char *addr)
 {
 	struct irc_user *u = irc_users_find(&c->users, nick);
-	char v[96];
 
-	if (u != NULL)
+	if (u != NULL && addr != NULL && u->addr[0] != '\0' && strcmp(u->addr, addr) != 0) {
+		/* someone else wears the nick: the one we knew left without our seeing it */
+		irc_nicks_forget(c, u);
+		irc_users_remove(&c->users, u);
+		u = NULL;
+	}
+	if (u != NULL) {
+		if (addr != NULL && u->addr[0] == '\0') {
+			irc_text_copy(u->addr, sizeof u->addr, addr);
+			if (u->unsure) {
+				members_resolve(c, u);
+				irc_nicks_remember(c, u);
+			}
+		}
 		return u;
-	if ((u = irc_users_get_as(&c->users, nick, irc_nicks_first(c, nick, v, sizeof v))) != NULL)
-		irc_nicks_remember(c, u);
+	}
+	if ((u = irc_users_get(&c->users, nick)) == NULL)
+		return NULL;
+	if (addr != NULL)
+		irc_text_copy(u->addr, sizeof u->addr, addr);
+	members_resolve(c, u);
+	irc_nicks_remember(c, u);
 	return u;
+}
+
+struct irc_user *
+irc_members_holder(struct irc *c, const char *id)
+{
+	char want[80];
+
+	if (strncmp(id, "acct:", 5) == 0) {
+		irc_parse_casefold(want, sizeof want, id + 5);
+		for (size_t i = 0; i < c->users.n; i++)
+			if (strcmp(c->users.v[i].account, want) == 0)
+				return &c->users.v[i];
+		return NULL;
+	}
+	if (strncmp(id, "nick:", 5) != 0)
+		return NULL;
+	irc_parse_casefold(want, sizeof want, id + 5);
+	for (size_t i = 0; i < c->users.n; i++) {
+		struct irc_user *u = &c->users.v[i];
+
+		/* an account holder is never a nick-keyed player, and an unsure one not yet */
+		if (u->account[0] == '\0' && !u->unsure && strcmp(u->first, want) == 0)
+			return u;
+	}
+	return NULL;
 }
 
 bool
@@ -32,9 +123,12 @@ irc_members_source(struct irc *c, const struct irc_msg *m)
 	struct irc_user *u;
 	const char *acct;
 
+	char addr[200];
+
 	if (m->nick == NULL || m->user == NULL || m->host == NULL)
 		return NULL;
-	if ((u = members_get(c, m->nick)) == NULL)
+	snprintf(addr, sizeof addr, "%.63s@%.120s", m->user, m->host);
+	if ((u = members_get(c, m->nick, addr)) == NULL)
 		return NULL;
 	irc_text_copy(u->nick, sizeof u->nick, m->nick);
 	/* with account-tag, a message without the tag comes from someone logged out */
@@ -56,11 +150,18 @@ irc_members_join(struct irc *c, const struct irc_msg *m)
 	if (irc_members_from_us(c, m)) {
 		if ((i = irc_chan_add(c, m->params[0], false)) < 0)
 			return;
-		c->chans[i].joined = true;
+		c->chans[i].in = true;
 		c->chans[i].failed = false;
+		c->chans[i].refused_told = false;
 		if (m->user != NULL && m->host != NULL)
 			snprintf(c->userhost, sizeof c->userhost, "%.63s@%.120s", m->user, m->host);
-		irc_events_check_up(c, false);
+		/* who is who: every member's address (and account, with WHOX), so
+		 * that hands go to the right people from the first line on; the
+		 * channel counts as joined when the list ends */
+		if (c->whox)
+			irc_send_proto(c, "WHO %s %%tcuhnfa,77", c->chans[i].name);
+		else
+			irc_send_proto(c, "WHO %s", c->chans[i].name);
 		return;
 	}
 	if ((i = irc_chan_find(c, m->params[0])) < 0 || (u = irc_members_source(c, m)) == NULL)
@@ -131,7 +232,10 @@ irc_members_quit(struct irc *c, const struct irc_msg *m)
 {
 	struct irc_user *u;
 
-	if (m->nick == NULL || (u = irc_users_find(&c->users, m->nick)) == NULL)
+	if (m->nick == NULL)
+		return;
+	irc_regain_freed(c, m->nick);
+	if ((u = irc_users_find(&c->users, m->nick)) == NULL)
 		return;
 	irc_events_emit(c, BOT_EV_LEAVE, NULL, u, NULL, false, false, 0);
 	irc_nicks_forget(c, u);
@@ -150,8 +254,11 @@ irc_members_nick(struct irc *c, const struct irc_msg *m)
 	if (irc_members_from_us(c, m)) {
 		irc_text_copy(c->cur_nick, sizeof c->cur_nick, newnick);
 		adapter_set_self(c->a, c->cur_nick); /* "NewNick: draw" addresses the bot */
+		if (irc_parse_same(c->cur_nick, c->nick))
+			irc_regain_ours(c);
 		return;
 	}
+	irc_regain_freed(c, m->nick);
 	if ((u = irc_users_find(&c->users, m->nick)) == NULL)
 		return;
 	irc_nicks_forget(c, u);
@@ -183,11 +290,61 @@ irc_members_names(struct irc *c, const struct irc_msg *m)
 			tok++;
 		nsym = (size_t)(tok - symbols);
 		tok[strcspn(tok, "!")] = '\0'; /* userhost-in-names */
-		if (*tok == '\0' || irc_parse_same(tok, c->cur_nick) || (u = members_get(c, tok)) == NULL)
+		if (*tok == '\0' || irc_parse_same(tok, c->cur_nick) || (u = members_get(c, tok, NULL)) == NULL)
 			continue;
 		u->chans |= UINT64_C(1) << i;
 		irc_modes_names(c, u, i, symbols, nsym);
 	}
+}
+
+/* RPL_WHOREPLY "me #chan user host server nick flags :hops realname", or
+ * WHOX's RPL_WHOSPCRPL "me 77 #chan user host nick flags account". */
+void
+irc_members_who(struct irc *c, const struct irc_msg *m)
+{
+	const char *chan, *user, *host, *nick, *account = NULL;
+	char addr[200];
+	struct irc_user *u;
+	int i;
+
+	if (strcmp(m->command, RPL_WHOSPCRPL) == 0) {
+		if (m->nparams < 8 || strcmp(m->params[1], "77") != 0)
+			return;
+		chan = m->params[2];
+		user = m->params[3];
+		host = m->params[4];
+		nick = m->params[5];
+		account = m->params[7];
+	} else {
+		if (m->nparams < 6)
+			return;
+		chan = m->params[1];
+		user = m->params[2];
+		host = m->params[3];
+		nick = m->params[5];
+	}
+	if (irc_parse_same(nick, c->cur_nick))
+		return;
+	snprintf(addr, sizeof addr, "%.63s@%.120s", user, host);
+	if ((u = members_get(c, nick, addr)) == NULL)
+		return;
+	irc_text_copy(u->nick, sizeof u->nick, nick);
+	if (account != NULL)
+		irc_users_set_account(u, account);
+	if ((i = irc_chan_find(c, chan)) >= 0)
+		u->chans |= UINT64_C(1) << i;
+}
+
+/* RPL_ENDOFWHO "me #chan :End of WHO list": the channel's members are known. */
+void
+irc_members_who_end(struct irc *c, const struct irc_msg *m)
+{
+	int i;
+
+	if (m->nparams < 2 || (i = irc_chan_find(c, m->params[1])) < 0 || !c->chans[i].in)
+		return;
+	c->chans[i].joined = true;
+	irc_events_check_up(c, false);
 }
 
 void

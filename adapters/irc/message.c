@@ -3,8 +3,10 @@
 #include <string.h>
 
 #include "client.h"
+#include "version.h"
 
-#define IRC_VERSION "handfoot IRC adapter 0.1"
+/* the daemon's version, the same string as --version gives */
+#define IRC_VERSION "handfoot " HF_VERSION
 
 static bool
 message_in_history(struct irc *c, const struct irc_msg *m)
@@ -118,7 +120,7 @@ void
 irc_message_no_such_nick(struct irc *c, const struct irc_msg *m)
 {
 	struct bot_event ev;
-	char id[80], name[64];
+	char id[96], name[64];
 	struct irc_user *u;
 
 	if (m->nparams < 2 || irc_chan_is(m->params[1]))

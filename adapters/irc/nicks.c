@@ -1,4 +1,4 @@
-/* nicks.c: nick-keyed ids across the bot's own reconnects: the renames it saw, remembered in the adapter's state, bounded. */
+/* nicks.c: what a nick-keyed player is across gaps (our reconnects, their quits): renames and addresses remembered, checked, expiring. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,45 +6,142 @@
 
 #include "client.h"
 
-/* Nick-keyed ids across our own reconnects: a user whose nick is not the one
- * their id is made of (a rename, or "~N") is remembered as "nick/<nick>" ->
- * "<first> <unix ms>" while we see them, so that after a reconnect the same
- * nick is the same player.  Forgotten when they rename again or leave. */
-static void
-nicks_key(char *buf, size_t len, const char *key)
+/* On a network without services a player's id is the nick they were first
+ * seen with ("nick:<first>").  While the bot watches, that is enough: a
+ * rename keeps the id, a QUIT ends it.  Across a gap it is not: the bot was
+ * away, or the player quit and someone else took the nick.  So two things
+ * are remembered in the adapter's state, each with the address (user@host)
+ * of the person and when, and trusted for IRC_NICK_TTL_MS only:
+ *   "nick/<nick>" -> "<first> <user@host> <ms>"  a renamed user wears <nick>;
+ *   "seen/<first>" -> "<user@host> <ms>"          the person <first>'s
+ *                                                 private lines went to.
+ * After a gap, the nick is the same player only from the same host (or
+ * cloak).  A stranger wearing the nick gets an id of their own and never
+ * the seat's hands; a player whose address changed meanwhile (a mobile
+ * network) is a stranger too: on a network without services nothing else
+ * tells them apart. */
+
+static int64_t
+nicks_now_ms(void)
 {
-	snprintf(buf, len, "nick/%s", key);
+	struct timespec ts;
+
+	/* wall time: entries outlive the process */
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+nicks_key(char *buf, size_t len, const char *prefix, const char *key)
+{
+	snprintf(buf, len, "%s/%s", prefix, key);
+}
+
+bool
+irc_nicks_same_person(const char *a, const char *b)
+{
+	const char *ha = strchr(a, '@'), *hb = strchr(b, '@');
+
+	/* The host, not the user name: a client that sets none sends the nick
+	 * as user name, so a stranger taking the nick often has the player's. */
+	return ha != NULL && hb != NULL && ha[1] != '\0' && strcmp(ha + 1, hb + 1) == 0;
 }
 
 void
 irc_nicks_remember(struct irc *c, const struct irc_user *u)
 {
-	char k[80], v[96];
-	struct timespec ts;
+	char k[96], v[300];
 
-	if (u->account[0] != '\0' || strcmp(u->first, u->key) == 0)
+	if (u->account[0] != '\0' || u->unsure || strcmp(u->first, u->key) == 0)
 		return;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	nicks_key(k, sizeof k, u->key);
-	snprintf(v, sizeof v, "%s %lld", u->first, (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
-	if (adapter_state_set(c->a, k, v) == 0 && ++c->nick_saved > IRC_NICK_KEEP)
+	nicks_key(k, sizeof k, "nick", u->key);
+	snprintf(v, sizeof v, "%s %s %lld", u->first, u->addr[0] != '\0' ? u->addr : "-",
+	         (long long)nicks_now_ms());
+	if (adapter_state_set(c->a, k, v) == 0 && ++c->nick_saved > 2 * IRC_NICK_KEEP)
 		irc_nicks_prune(c);
 }
 
 void
 irc_nicks_forget(struct irc *c, const struct irc_user *u)
 {
-	char k[80];
+	char k[96];
 
 	if (strcmp(u->first, u->key) == 0)
 		return;
-	nicks_key(k, sizeof k, u->key);
+	nicks_key(k, sizeof k, "nick", u->key);
 	if (adapter_state_del(c->a, k) == 0 && c->nick_saved > 0)
 		c->nick_saved--;
 }
 
+void
+irc_nicks_bind(struct irc *c, struct irc_user *u)
+{
+	char k[96], v[200], was[200];
+
+	if (u->bound || u->unsure || u->account[0] != '\0' || u->addr[0] == '\0')
+		return;
+	u->bound = true;
+	nicks_key(k, sizeof k, "seen", u->first);
+	if (adapter_state_get(c->a, k, was, sizeof was) == 0 && strncmp(was, u->addr, strlen(u->addr)) == 0 &&
+	    was[strlen(u->addr)] == ' ') {
+		long long at = strtoll(was + strlen(u->addr) + 1, NULL, 10);
+
+		/* written less than a day ago: good for the week to come */
+		if (nicks_now_ms() - at < 86400LL * 1000)
+			return;
+	}
+	snprintf(v, sizeof v, "%s %lld", u->addr, (long long)nicks_now_ms());
+	if (adapter_state_set(c->a, k, v) == 0 && ++c->nick_saved > 2 * IRC_NICK_KEEP)
+		irc_nicks_prune(c);
+}
+
+/* Splits a value of n fields and the time, "<a> <b> <ms>" or "<a> <ms>",
+ * into fields (room for n + 1); false when expired or malformed. */
+static bool
+nicks_fresh(char *value, char **fields, int n)
+{
+	char *save = NULL, *tok;
+	int i = 0;
+
+	for (tok = strtok_r(value, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save)) {
+		if (i == n + 1)
+			return false;
+		fields[i++] = tok;
+	}
+	if (i != n + 1)
+		return false;
+	return nicks_now_ms() - strtoll(fields[n], NULL, 10) < IRC_NICK_TTL_MS;
+}
+
+const char *
+irc_nicks_first(struct irc *c, const char *nick, char *buf, size_t len, char *addr, size_t addrlen)
+{
+	char key[64], k[96], v[300], *f[3];
+
+	irc_parse_casefold(key, sizeof key, nick);
+	nicks_key(k, sizeof k, "nick", key);
+	/* an entry of the old form ("<first> <ms>", no address) fails here: it cannot be checked */
+	if (adapter_state_get(c->a, k, v, sizeof v) != 0 || !nicks_fresh(v, f, 2))
+		return NULL;
+	snprintf(buf, len, "%s", f[0]);
+	snprintf(addr, addrlen, "%s", strcmp(f[1], "-") == 0 ? "" : f[1]);
+	return buf;
+}
+
+const char *
+irc_nicks_seen(struct irc *c, const char *first, char *buf, size_t len)
+{
+	char k[96], v[200], *f[2];
+
+	nicks_key(k, sizeof k, "seen", first);
+	if (adapter_state_get(c->a, k, v, sizeof v) != 0 || !nicks_fresh(v, f, 1))
+		return NULL;
+	snprintf(buf, len, "%s", f[0]);
+	return buf;
+}
+
 struct nicks_ent {
-	char key[80];
+	char key[96];
 	long long ms;
 };
 
@@ -57,7 +154,7 @@ static void
 nicks_collect(void *ctx, const char *key, const char *value)
 {
 	struct nicks_list *l = ctx;
-	const char *sp = strchr(value, ' ');
+	const char *sp = strrchr(value, ' ');
 
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 256;
@@ -76,37 +173,32 @@ nicks_older(const void *a, const void *b)
 	return (x->ms > y->ms) - (x->ms < y->ms);
 }
 
+/* Drops the expired entries under prefix and, above IRC_NICK_KEEP, the oldest; the number kept. */
+static size_t
+nicks_prune_prefix(struct irc *c, const char *prefix)
+{
+	struct nicks_list l = { 0 };
+	size_t drop = 0, i;
+	int64_t now = nicks_now_ms();
+
+	if (adapter_state_each(c->a, prefix, nicks_collect, &l) != 0) {
+		free(l.v);
+		return 0;
+	}
+	qsort(l.v, l.n, sizeof *l.v, nicks_older);
+	/* down to three quarters: a flood of renames prunes once in a while, not at each */
+	if (l.n > IRC_NICK_KEEP)
+		drop = l.n - IRC_NICK_KEEP * 3 / 4;
+	while (drop < l.n && now - l.v[drop].ms >= IRC_NICK_TTL_MS)
+		drop++;
+	for (i = 0; i < drop; i++)
+		adapter_state_del(c->a, l.v[i].key);
+	free(l.v);
+	return l.n - drop;
+}
+
 void
 irc_nicks_prune(struct irc *c)
 {
-	struct nicks_list l = { 0 };
-	size_t drop = 0;
-
-	if (adapter_state_each(c->a, "nick/", nicks_collect, &l) != 0) {
-		free(l.v);
-		c->nick_saved = 0;
-		return;
-	}
-	/* down to three quarters: a flood of renames prunes once in a while, not at each */
-	if (l.n > IRC_NICK_KEEP) {
-		drop = l.n - IRC_NICK_KEEP * 3 / 4;
-		qsort(l.v, l.n, sizeof *l.v, nicks_older);
-		for (size_t i = 0; i < drop; i++)
-			adapter_state_del(c->a, l.v[i].key);
-	}
-	c->nick_saved = (long)(l.n - drop);
-	free(l.v);
-}
-
-const char *
-irc_nicks_first(struct irc *c, const char *nick, char *buf, size_t len)
-{
-	char key[64], k[80];
-
-	irc_parse_casefold(key, sizeof key, nick);
-	nicks_key(k, sizeof k, key);
-	if (adapter_state_get(c->a, k, buf, len) != 0)
-		return NULL;
-	buf[strcspn(buf, " ")] = '\0';
-	return buf;
+	c->nick_saved = (long)(nicks_prune_prefix(c, "nick/") + nicks_prune_prefix(c, "seen/"));
 }

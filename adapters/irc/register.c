@@ -6,6 +6,8 @@
 #include "client.h"
 #include "loop.h"
 
+static void register_refuse(struct irc *c, const char *why);
+
 void
 irc_register_next_nick(struct irc *c)
 {
@@ -23,7 +25,7 @@ irc_register_next_nick(struct irc *c)
 void
 irc_register_cap_end(struct irc *c)
 {
-	if (c->cap_ended)
+	if (c->cap_ended || (c->state == IRC_REGISTERING && irc_register_sasl_missing(c)))
 		return;
 	c->cap_ended = true;
 	irc_send_proto(c, "CAP END");
@@ -197,6 +199,7 @@ irc_register_motd_end(struct irc *c, const struct irc_msg *m)
 		irc_send_proto(c, "MODE %s +%s", c->cur_nick, c->bot_mode);
 	if (c->ns_pass[0] != '\0' && !c->sasl_ok)
 		irc_send_proto(c, "PRIVMSG NickServ :IDENTIFY %s %s", c->nick, c->ns_pass);
+	irc_regain_start(c);
 	/* JOIN #a,#b,... in as few lines as fit */
 	list[0] = '\0';
 	for (int i = 0; i < c->nchans; i++) {
@@ -224,6 +227,10 @@ irc_register_isupport(struct irc *c, const struct irc_msg *m)
 
 		if (strncmp(t, "BOT=", 4) == 0 && strlen(t + 4) < 4 && t[4] != '\0')
 			irc_text_copy(c->bot_mode, sizeof c->bot_mode, t + 4);
+		else if (strcmp(t, "MONITOR") == 0 || strncmp(t, "MONITOR=", 8) == 0)
+			c->monitor = true;
+		else if (strcmp(t, "WHOX") == 0)
+			c->whox = true;
 		else if (strncmp(t, "PREFIX=", 7) == 0) {
 			const char *close = strchr(t, ')');
 
@@ -245,6 +252,8 @@ irc_register_authenticate(struct irc *c, const struct irc_msg *m)
 void
 irc_register_welcome(struct irc *c, const struct irc_msg *m)
 {
+	if (irc_register_sasl_missing(c))
+		return;
 	if (m->nparams > 0)
 		irc_text_in(c->cur_nick, sizeof c->cur_nick, m->params[0]);
 	adapter_set_self(c->a, c->cur_nick);
@@ -276,18 +285,52 @@ irc_register_sasl_ok(struct irc *c, const struct irc_msg *m)
 	irc_register_cap_end(c);
 }
 
+/* Without the account the bot is whoever its nick says, and services may
+ * rename it or keep it out of channels: unless the operator said
+ * sasl_required = no, it does not go on. */
+static void
+register_refuse(struct irc *c, const char *why)
+{
+	if (c->refusing)
+		return;
+	c->refusing = true;
+	adapter_log(c->a, LOG_LVL_ERR, "%s: not going on without the account (sasl_required = yes); "
+	            "trying again later", why);
+	irc_send_proto(c, "QUIT :SASL failed");
+	irc_conn_disconnect(c, "SASL failed");
+}
+
 void
 irc_register_sasl_failed(struct irc *c, const struct irc_msg *m)
 {
-	adapter_log(c->a, LOG_LVL_WARNING, "SASL %s failed (%s); going on without it", c->sasl_mech, m->command);
+	char why[160];
+
+	snprintf(why, sizeof why, "SASL %s failed (%s)", c->sasl_mech, m->command);
+	if (c->sasl_required && c->state == IRC_REGISTERING) {
+		register_refuse(c, why);
+		return;
+	}
+	adapter_log(c->a, LOG_LVL_WARNING, "%s; going on without it (sasl_required = no)", why);
 	irc_register_cap_end(c);
 }
 
-/* The nick is taken or refused while registering: the next one to try. */
+/* Registration is ending without SASL having logged us in: refused if required. */
+bool
+irc_register_sasl_missing(struct irc *c)
+{
+	if (c->sasl_mech[0] == '\0' || c->sasl_ok || !c->sasl_required)
+		return false;
+	register_refuse(c, c->cap_sasl ? "SASL did not log in" : "the server offers no SASL");
+	return true;
+}
+
+/* The nick is taken or refused while registering: the next one to try.
+ * Once registered, a refused NICK was our try to take ours back. */
 void
 irc_register_nick_refused(struct irc *c, const struct irc_msg *m)
 {
-	(void)m;
 	if (c->state == IRC_REGISTERING && c->nick_try < 8)
 		irc_register_next_nick(c);
+	else if (c->state == IRC_READY)
+		adapter_log(c->a, LOG_LVL_INFO, "%s is not ours yet (%s): we stay %s", c->nick, m->command, c->cur_nick);
 }

@@ -28,6 +28,26 @@ schedule_flush(struct irc *c, int64_t ms)
 	c->flush_timer = loop_timer_add(c->a->loop, ms, on_flush_timer, c);
 }
 
+/* A message to a channel: plain text where colours are refused, and kept
+ * to go again if they turn out to be (chan.c). */
+static void
+send_to_channel(struct irc *c, char *line, size_t *n)
+{
+	char target[64];
+	size_t len;
+	int i;
+
+	if (strncmp(line, "PRIVMSG ", 8) != 0 && strncmp(line, "NOTICE ", 7) != 0)
+		return;
+	len = strcspn(line + (line[0] == 'P' ? 8 : 7), " ");
+	if (len == 0 || len >= sizeof target)
+		return;
+	memcpy(target, line + (line[0] == 'P' ? 8 : 7), len);
+	target[len] = '\0';
+	if (irc_chan_is(target) && (i = irc_chan_find(c, target)) >= 0)
+		irc_chan_outgoing(c, i, line, n);
+}
+
 /* Writes what it can: the pending line, then protocol lines, then paced messages. */
 void
 irc_send_flush(struct irc *c)
@@ -69,6 +89,7 @@ irc_send_flush(struct irc *c)
 		}
 		/* protocol lines skip the wait but still spend a token */
 		irc_bucket_take(&c->bucket, loop_now(c->a->loop));
+		send_to_channel(c, line, &n);
 		irc_conn_log(c, ">", line);
 		memcpy(c->wbuf, line, n);
 		memcpy(c->wbuf + n, "\r\n", 2);
@@ -180,19 +201,18 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 	} else {
 		if (m->user_id == NULL)
 			return -1;
-		target = irc_users_nick_for(&c->users, m->user_id);
-		/* a nick-keyed player we have not seen on this connection: the nick itself,
-		 * unless someone else wears it now */
-		if (target == NULL && strncmp(m->user_id, "nick:", 5) == 0 && strchr(m->user_id, '~') == NULL) {
-			struct irc_user *u = irc_users_find(&c->users, m->user_id + 5);
+		struct irc_user *u = irc_members_holder(c, m->user_id);
 
-			if (u == NULL || u->account[0] == '\0')
-				target = m->user_id + 5;
-		}
-		if (target == NULL || strchr(target, ' ') != NULL || target[0] == '\0') {
-			adapter_log(a, LOG_LVL_INFO, "no user %s on this network now: private message dropped", m->user_id);
+		/* Only to the person who holds the id now, as far as we can see:
+		 * never to a nick we do not see, nor to whoever wears the player's
+		 * nick with another id (nicks.c), whose hand it is not. */
+		if (u == NULL || u->nick[0] == '\0' || strchr(u->nick, ' ') != NULL) {
+			adapter_log(a, LOG_LVL_INFO, "nobody holds %s on this network now: private message dropped",
+			            m->user_id);
 			return -1;
 		}
+		target = u->nick;
+		irc_nicks_bind(c, u);
 		/* the player's choice wins; the section's "private" key is for the rest */
 		if (m->private_as == PRIVATE_NOTICE || (m->private_as == PRIVATE_DEFAULT && c->private_notice))
 			cmd = "NOTICE";

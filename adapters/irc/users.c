@@ -46,17 +46,38 @@ irc_users_get_as(struct irc_users *u, const char *nick, const char *first)
 	memset(p, 0, sizeof *p);
 	copy(p->nick, sizeof p->nick, nick);
 	irc_parse_casefold(p->key, sizeof p->key, nick);
-	/* a newcomer wearing the first nick of someone still here must not pass for them */
-	copy(p->first, sizeof p->first, first != NULL && first[0] != '\0' ? first : p->key);
-	for (size_t i = 0; i + 1 < u->n; i++)
-		if (strcmp(u->v[i].first, p->first) == 0) {
-			char base[64];
-
-			copy(base, sizeof base, p->first);
-			snprintf(p->first, sizeof p->first, "%.40s~%zu", base, u->n);
-			break;
-		}
+	irc_users_set_first(u, p, first != NULL && first[0] != '\0' ? first : p->key, NULL);
 	return p;
+}
+
+static bool
+users_first_taken(const struct irc_users *u, const struct irc_user *p, const char *first)
+{
+	for (size_t i = 0; i < u->n; i++)
+		if (&u->v[i] != p && strcmp(u->v[i].first, first) == 0)
+			return true;
+	return false;
+}
+
+void
+irc_users_set_first(struct irc_users *u, struct irc_user *p, const char *first, const char *tag)
+{
+	char base[64], folded[80];
+
+	/* '#' never appears in a nick: "<nick>#<tag>" is never anyone's plain
+	 * nick, and case-folding leaves it alone (a '~' became '^', and such ids
+	 * were never found again) */
+	irc_parse_casefold(base, sizeof base, first);
+	base[strcspn(base, "#")] = '\0';
+	if (tag != NULL) {
+		snprintf(folded, sizeof folded, "%.40s#%.16s", base, tag);
+		irc_parse_casefold(p->first, sizeof p->first, folded);
+	} else {
+		copy(p->first, sizeof p->first, first);
+	}
+	/* a newcomer wearing the first nick of someone still here must not pass for them */
+	for (unsigned n = 2; users_first_taken(u, p, p->first) && n < 100000; n++)
+		snprintf(p->first, sizeof p->first, "%.40s#%u", base, n);
 }
 
 void
@@ -117,9 +138,11 @@ irc_users_nick_for(struct irc_users *u, const char *id)
 		return NULL;
 	}
 	if (strncmp(id, "nick:", 5) == 0) {
-		irc_parse_casefold(key, sizeof key, id + 5);
+		char want[80];
+
+		irc_parse_casefold(want, sizeof want, id + 5);
 		for (size_t i = 0; i < u->n; i++)
-			if (u->v[i].account[0] == '\0' && strcmp(u->v[i].first, key) == 0)
+			if (u->v[i].account[0] == '\0' && strcmp(u->v[i].first, want) == 0)
 				return u->v[i].nick;
 	}
 	return NULL;

@@ -159,7 +159,7 @@ e2e_daemon_start(struct e2e_daemon *d, const char *tag, const char *config, cons
 {
 	static const char *const scrub[] = {
 		"NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "CREDENTIALS_DIRECTORY",
-		"LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES",
+		"LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "JOURNAL_STREAM",
 	};
 	static unsigned serial;
 	char prog[600];
@@ -204,6 +204,17 @@ e2e_daemon_start(struct e2e_daemon *d, const char *tag, const char *config, cons
 		if (getenv("WATCHDOG_PID") != NULL && getenv("WATCHDOG_PID")[0] == '\0') {
 			snprintf(pid, sizeof pid, "%ld", (long)getpid());
 			setenv("WATCHDOG_PID", pid, 1);
+		}
+		if (getenv("JOURNAL_STREAM") != NULL && getenv("JOURNAL_STREAM")[0] == '\0') {
+			struct stat st;
+			char js[64];
+
+			/* as systemd does when stderr is the journal's stream: here the log file */
+			if (fstat(STDERR_FILENO, &st) == 0) {
+				snprintf(js, sizeof js, "%llu:%llu", (unsigned long long)st.st_dev,
+				         (unsigned long long)st.st_ino);
+				setenv("JOURNAL_STREAM", js, 1);
+			}
 		}
 		execl(prog, prog, "-c", config, (char *)NULL);
 		fprintf(stderr, "e2e: exec %s: %s\n", prog, strerror(errno));

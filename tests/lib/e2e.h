@@ -40,9 +40,11 @@ struct e2e_daemon {
 };
 
 /* Starts $HANDFOOT_BUILD/handfoot -c config in a clean environment
- * (NOTIFY_SOCKET, WATCHDOG_*, CREDENTIALS_DIRECTORY removed) plus env, a
- * NULL-terminated list of "NAME=value" (may be NULL); "WATCHDOG_PID=" alone
- * is filled in with the daemon's own pid.  Its stdin is a pipe (d->in) that
+ * (NOTIFY_SOCKET, WATCHDOG_*, CREDENTIALS_DIRECTORY, JOURNAL_STREAM removed)
+ * plus env, a NULL-terminated list of "NAME=value" (may be NULL);
+ * "WATCHDOG_PID=" alone is filled in with the daemon's own pid, and
+ * "JOURNAL_STREAM=" alone with its log's device and inode (stderr is "the
+ * journal").  Its stdin is a pipe (d->in) that
  * stays open until e2e_daemon_wait.  0 or -1. */
 int  e2e_daemon_start(struct e2e_daemon *d, const char *tag, const char *config, const char *const env[]);
 /* Waits until the log holds needle; 0 if seen within timeout_ms, else -1. */

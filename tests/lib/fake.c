@@ -16,9 +16,17 @@ fake_clock(void *ctx)
 }
 
 static int64_t
-fake_wall(void *ctx)
+fake_wall_clock(void *ctx)
 {
-	return ((struct fake *)ctx)->wall;
+	struct fake *f = ctx;
+
+	return f->now + f->wall_offset;
+}
+
+int64_t
+fake_wall(struct fake *f)
+{
+	return fake_wall_clock(f);
 }
 
 static uint64_t
@@ -148,6 +156,13 @@ static const struct adapter_ops fake_ops = {
 struct fake *
 fake_new(const char *db, const char *extra_bot)
 {
+	return fake_new_at(db, extra_bot, FAKE_WALL_START);
+}
+
+struct fake *
+fake_new_at(const char *db, const char *extra_bot, int64_t wall_ms)
+{
+	struct bot_event up = { .type = BOT_EV_UP };
 	struct fake *f = calloc(1, sizeof *f);
 	char text[2048], err[512];
 	struct bot_config *cfg;
@@ -168,8 +183,8 @@ fake_new(const char *db, const char *extra_bot)
 	f->bot = bot_new(f->loop, cfg, NULL, 0);
 	f->bot->seed_fn = fake_seed;
 	f->bot->seed_ctx = f;
-	f->wall = 1700000000;
-	f->bot->wall_fn = fake_wall;
+	f->wall_offset = wall_ms - f->now;
+	f->bot->wall_fn = fake_wall_clock;
 	f->bot->wall_ctx = f;
 	f->ad = bot_adapter_add(f->bot, &fake_ops, "fake", NULL, err, sizeof err);
 	f->ad->priv = f;
@@ -177,6 +192,8 @@ fake_new(const char *db, const char *extra_bot)
 		fprintf(stderr, "store: %s\n", err);
 		abort();
 	}
+	adapter_emit(f->ad, &up);
+	reply_flush(f->bot);
 	return f;
 }
 

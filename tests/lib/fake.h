@@ -37,12 +37,19 @@ struct fake {
 	int64_t drain_ms, drained_at;
 	uint64_t ref;            /* the ref fake_say and fake_dm give their events */
 	const char *moderators[4]; /* user ids the adapter calls moderators (is_moderator) */
-	int64_t wall;            /* the bot's wall clock, Unix seconds (set before a fake_advance) */
+	int64_t wall_offset;     /* the wall clock is now + this (bot_wall_ms) */
 };
 
 /* A bot on a fresh loop with a fake clock, a fake adapter "fake" and the
- * database db (":memory:" is fine); extra_bot is appended to [bot]. */
+ * database db (":memory:" is fine); extra_bot is appended to [bot].  The
+ * adapter says it is up, as a real one does once started: restored games
+ * are told where they stand.  Its wall clock starts at FAKE_WALL_START. */
+#define FAKE_WALL_START INT64_C(1700000000000)
 struct fake *fake_new(const char *db, const char *extra_bot);
+/* The same, with the wall clock at wall_ms when the bot starts (a restart later on). */
+struct fake *fake_new_at(const char *db, const char *extra_bot, int64_t wall_ms);
+/* The fake clock on the wall, ms. */
+int64_t fake_wall(struct fake *f);
 void  fake_free(struct fake *f);
 void  fake_say(struct fake *f, const char *room, const char *user, const char *text);
 void  fake_dm(struct fake *f, const char *user, const char *text);

@@ -176,7 +176,7 @@ ircclient_drain(struct ircclient *c, int ms)
 }
 
 int
-ircclient_open(struct ircclient *c, int port, const char *nick)
+ircclient_open_from(struct ircclient *c, int port, const char *nick, const char *from)
 {
 	struct sockaddr_in sa;
 	void (*pump)(void *) = c->pump;
@@ -189,6 +189,13 @@ ircclient_open(struct ircclient *c, int port, const char *nick)
 	snprintf(c->nick, sizeof c->nick, "%s", nick);
 	if ((c->fd = socket(AF_INET, SOCK_STREAM, 0)) < 0)
 		return -1;
+	if (from != NULL) {
+		/* another loopback address: to the server, another host */
+		memset(&sa, 0, sizeof sa);
+		sa.sin_family = AF_INET;
+		if (inet_pton(AF_INET, from, &sa.sin_addr) != 1 || bind(c->fd, (struct sockaddr *)&sa, sizeof sa) != 0)
+			return -1;
+	}
 	memset(&sa, 0, sizeof sa);
 	sa.sin_family = AF_INET;
 	sa.sin_port = htons((unsigned short)port);
@@ -200,9 +207,21 @@ ircclient_open(struct ircclient *c, int port, const char *nick)
 }
 
 int
+ircclient_open(struct ircclient *c, int port, const char *nick)
+{
+	return ircclient_open_from(c, port, nick, NULL);
+}
+
+int
 ircclient_connect(struct ircclient *c, int port, const char *nick)
 {
-	if (ircclient_open(c, port, nick) != 0)
+	return ircclient_connect_from(c, port, nick, NULL);
+}
+
+int
+ircclient_connect_from(struct ircclient *c, int port, const char *nick, const char *from)
+{
+	if (ircclient_open_from(c, port, nick, from) != 0)
 		return -1;
 	ircclient_send(c, "NICK %s", nick);
 	ircclient_send(c, "USER %s 0 * :test client", nick);

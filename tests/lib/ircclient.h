@@ -24,6 +24,9 @@ struct ircclient {
 int  ircclient_open(struct ircclient *c, int port, const char *nick);
 /* Connects and registers as nick (waits for 001). -1 on failure. */
 int  ircclient_connect(struct ircclient *c, int port, const char *nick);
+/* The same from another loopback address ("127.0.0.7"): to the server, another host. */
+int  ircclient_open_from(struct ircclient *c, int port, const char *nick, const char *from);
+int  ircclient_connect_from(struct ircclient *c, int port, const char *nick, const char *from);
 void ircclient_close(struct ircclient *c);
 int  ircclient_send(struct ircclient *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Sends raw bytes as they are (for flood tests). */

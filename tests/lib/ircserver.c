@@ -218,7 +218,9 @@ start_inspircd(struct ircserver *s)
 	    "<module name=\"ircv3_accounttag\">\n<module name=\"ircv3_msgid\">\n<module name=\"botmode\">\n"
 	    "<module name=\"services_account\">\n<module name=\"sasl\">\n<sasl target=\"services.test\">\n"
 	    "<module name=\"sslinfo\">\n"
-	    "<module name=\"hidechans\">\n",
+	    "<module name=\"hidechans\">\n"
+	    /* +c refuses colours (404); MONITOR tells a nick's holder left */
+	    "<module name=\"blockcolor\">\n<module name=\"monitor\">\n",
 	    s->dir, s->dir, s->dir, s->port, s->tls_port, s->dir, s->dir, s->dir);
 	if (s->services)
 		n += snprintf(conf + n, sizeof conf - (size_t)n,
@@ -252,6 +254,7 @@ start_atheme(struct ircserver *s)
 	    "loadmodule \"modules/crypto/pbkdf2v2\";\n"
 	    "loadmodule \"modules/nickserv/main\";\nloadmodule \"modules/nickserv/register\";\nloadmodule \"modules/nickserv/identify\";\n"
 	    "loadmodule \"modules/nickserv/info\";\nloadmodule \"modules/nickserv/cert\";\n"
+	    "loadmodule \"modules/nickserv/enforce\";\n"
 	    "loadmodule \"modules/saslserv/main\";\nloadmodule \"modules/saslserv/plain\";\nloadmodule \"modules/saslserv/external\";\n"
 	    "serverinfo {\n name = \"services.test\";\n desc = \"test services\";\n numeric = \"00A\";\n"
 	    " recontime = 2;\n netname = \"HFTest\";\n hidehostsuffix = \"users.test\";\n adminname = \"test\";\n"

@@ -1,0 +1,250 @@
+/* e2e-irc-restart.c: the daemon on ngircd stopped (SIGTERM) and killed (SIGKILL) in the middle of computer turns, then started again: nothing a player needs is lost. */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "e2e.h"
+#include "ircclient.h"
+#include "ircserver.h"
+
+struct fix {
+	struct ircserver srv;
+	struct e2e_daemon d;
+	char conf[512], db[512];
+	struct ircclient alice;
+};
+
+static int
+setup(void **state)
+{
+	struct fix *f = calloc(1, sizeof *f);
+
+	if (f == NULL || !ircserver_available("ngircd") || ircserver_init(&f->srv, "ngircd") != 0 ||
+	    ircserver_start(&f->srv) != 0)
+		return -1;
+	ircserver_path(&f->srv, "hf.db", f->db, sizeof f->db);
+	ircserver_path(&f->srv, "handfoot.conf", f->conf, sizeof f->conf);
+	f->alice.fd = -1;
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fix *f = *state;
+
+	if (f->d.pid > 0)
+		e2e_daemon_wait(&f->d, 0);
+	ircclient_close(&f->alice);
+	ircserver_free(&f->srv);
+	free(f);
+	return 0;
+}
+
+/* The daemon, paced as a real network would pace it (a line every 600 ms
+ * after the first), so that lines are queued when it is stopped. */
+static void
+start(struct fix *f, const char *tag, int reminder)
+{
+	/* the clock's test wants the ping as the wait begins: no pace there */
+	int burst = reminder > 0 ? 20 : 1, rate = reminder > 0 ? 100 : 600;
+	char text[2048];
+
+	snprintf(text, sizeof text,
+	         "[bot]\ndatabase = %s\nai_delay = 0\nturn_reminder = %d\nturn_timeout = 0\n"
+	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\nchannels = #cards\n"
+	         "flood_burst = %d\nflood_rate = %d\nreconnect_max = 4\n",
+	         f->db, reminder, f->srv.port, burst, rate);
+	assert_int_equal(e2e_write_file(f->conf, text), 0);
+	assert_int_equal(e2e_daemon_start(&f->d, tag, f->conf, NULL), 0);
+}
+
+static void
+alice_in(struct fix *f)
+{
+	f->alice.pump = NULL;
+	assert_int_equal(ircclient_connect(&f->alice, f->srv.port, "alice"), 0);
+	assert_int_equal(ircclient_join(&f->alice, "#cards"), 0);
+}
+
+static void
+wait_bot_joined(struct fix *f)
+{
+	assert_int_equal(ircclient_wait(&f->alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
+}
+
+/* The first card of a hand line ("Your hand (11): A×2 K ..."), as a discard takes it. */
+static void
+first_card(const char *line, char *card, size_t len)
+{
+	const char *p = strstr(line, "): ");
+
+	assert_non_null(p);
+	p += 3;
+	snprintf(card, len, "%.*s", (int)strcspn(p, " \xc3"), p);   /* up to a space or "×" */
+	if (strcmp(card, "3\xe2\x99\xa5") == 0)
+		snprintf(card, len, "3h");
+	else if (strcmp(card, "3\xe2\x99\xa6") == 0)
+		snprintf(card, len, "3d");
+	else if (strcmp(card, "3\xe2\x99\xa3") == 0)
+		snprintf(card, len, "3c");
+	else if (strcmp(card, "3\xe2\x99\xa0") == 0)
+		snprintf(card, len, "3s");
+}
+
+/* A duel against the computer; alice draws and discards, and the computer's
+ * turn is under way (its lines paced) when this returns. */
+static void
+play_until_computer_turn(struct fix *f)
+{
+	char line[2048], card[16];
+
+	ircclient_send(&f->alice, "PRIVMSG #cards :!play 2 duel");
+	assert_int_equal(ircclient_wait(&f->alice, 20000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
+	assert_int_equal(ircclient_wait(&f->alice, 60000, NULL, 0, "PRIVMSG #cards :", "alice: your turn", NULL), 0);
+	ircclient_send(&f->alice, "PRIVMSG #cards :!draw");
+	assert_int_equal(ircclient_wait(&f->alice, 20000, line, sizeof line, "NOTICE alice :Your ", NULL), 0);
+	first_card(line, card, sizeof card);
+	ircclient_send(&f->alice, "PRIVMSG #cards :!discard %s", card);
+	assert_int_equal(ircclient_wait(&f->alice, 20000, NULL, 0, "PRIVMSG #cards :", "alice discards", NULL), 0);
+}
+
+/* Started again: the room hears where it stands, and alice (to play, or
+ * the computer to play and then alice) her hand, without typing. */
+static void
+check_resumed(struct fix *f, const char *tag)
+{
+	char line[2048];
+
+	start(f, tag, 0);
+	assert_int_equal(ircclient_wait(&f->alice, 30000, line, sizeof line, "PRIVMSG #cards :",
+	                                 "Back after a restart", NULL), 0);
+	assert_non_null(strstr(line, "round 1"));
+	assert_non_null(strstr(line, " of duel."));
+	assert_non_null(strstr(line, " to play"));
+	if (strstr(line, "alice to play") != NULL)
+		assert_int_equal(ircclient_wait(&f->alice, 10000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
+	else
+		assert_int_equal(ircclient_wait(&f->alice, 30000, NULL, 0, "PRIVMSG #cards :", "alice: your turn", NULL), 0);
+	assert_true(e2e_daemon_alive(&f->d));
+}
+
+/* Issue 11: "SIGTERM while computer players were moving: the bot quit at
+ * once; the lines still queued were never sent, and after the restart
+ * nothing said whose turn it was." */
+static void
+test_sigterm_sends_what_is_queued_then_resumes(void **state)
+{
+	struct fix *f = *state;
+	size_t at, i;
+	bool said = false;
+
+	alice_in(f);
+	start(f, "restart-term", 0);
+	wait_bot_joined(f);
+	play_until_computer_turn(f);
+	/* the computer moved at once; its line waits for the pace */
+	at = f->alice.nlines;
+	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
+	assert_int_equal(ircclient_wait(&f->alice, 15000, NULL, 0, ":HandFoot!", "QUIT", NULL), 0);
+	for (i = at; i < f->alice.nlines; i++) {
+		if (strstr(f->alice.lines[i], "QUIT") != NULL)
+			break;
+		if (strstr(f->alice.lines[i], ":HandFoot!") != NULL && strstr(f->alice.lines[i], "PRIVMSG #cards :") != NULL)
+			said = true;
+	}
+	assert_true(said);
+	assert_int_equal(e2e_daemon_wait(&f->d, 10000), 0);
+	assert_false(e2e_daemon_log_has(&f->d, "lines unsent"));
+	check_resumed(f, "restart-term2");
+}
+
+/* Issue 11: "After SIGKILL, alice's discard line and her hand were lost." */
+static void
+test_sigkill_loses_nothing_a_player_needs(void **state)
+{
+	struct fix *f = *state;
+
+	alice_in(f);
+	start(f, "restart-kill", 0);
+	wait_bot_joined(f);
+	play_until_computer_turn(f);
+	assert_int_equal(e2e_daemon_signal(&f->d, SIGKILL), 0);
+	assert_int_equal(e2e_daemon_wait(&f->d, 10000), 128 + SIGKILL);
+	/* the server notices the dead link */
+	assert_int_equal(ircclient_wait(&f->alice, 30000, NULL, 0, ":HandFoot!", "QUIT", NULL), 0);
+	check_resumed(f, "restart-kill2");
+}
+
+/* Issue 11: "a game stopped on 'alice: your turn' although she had typed !auto". */
+static void
+test_auto_is_kept_across_a_restart(void **state)
+{
+	struct fix *f = *state;
+	char line[2048];
+
+	alice_in(f);
+	start(f, "restart-auto", 0);
+	wait_bot_joined(f);
+	ircclient_send(&f->alice, "PRIVMSG #cards :!play 2 duel");
+	assert_int_equal(ircclient_wait(&f->alice, 60000, NULL, 0, "PRIVMSG #cards :", "alice: your turn", NULL), 0);
+	ircclient_send(&f->alice, "PRIVMSG #cards :!auto");
+	assert_int_equal(ircclient_wait(&f->alice, 20000, NULL, 0, "PRIVMSG #cards :", "steps away", NULL), 0);
+	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
+	assert_int_equal(e2e_daemon_wait(&f->d, 15000), 0);
+	start(f, "restart-auto2", 0);
+	/* alice types nothing: the computer still plays her seat */
+	assert_int_equal(ircclient_wait(&f->alice, 30000, line, sizeof line, "PRIVMSG #cards :", "Back after a restart",
+	                                 NULL), 0);
+	assert_int_equal(ircclient_wait(&f->alice, 60000, NULL, 0, "PRIVMSG #cards :", "alice discards", NULL), 0);
+	assert_false(ircclient_saw(&f->alice, "alice: your turn", "Back after"));
+}
+
+/* Issue 11: "idle reminders and the takeover clock start again from zero at
+ * each restart".  The reminder of a wait begun before a stop comes at its
+ * first deadline (10 s), not 10 s after the start. */
+static void
+test_idle_clock_fires_at_its_deadline(void **state)
+{
+	struct fix *f = *state;
+	int64_t waited, restarted, reminded;
+
+	alice_in(f);
+	start(f, "restart-clock", 10);
+	wait_bot_joined(f);
+	ircclient_send(&f->alice, "PRIVMSG #cards :!play 2 duel");
+	assert_int_equal(ircclient_wait(&f->alice, 60000, NULL, 0, "PRIVMSG #cards :", "alice: your turn", NULL), 0);
+	waited = ircclient_now_us();
+	ircclient_drain(&f->alice, 6000);
+	assert_false(ircclient_saw(&f->alice, "reminder", NULL));
+	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
+	assert_int_equal(e2e_daemon_wait(&f->d, 15000), 0);
+	restarted = ircclient_now_us();
+	start(f, "restart-clock2", 10);
+	assert_int_equal(ircclient_wait(&f->alice, 30000, NULL, 0, "PRIVMSG #cards :", "alice: reminder", NULL), 0);
+	reminded = ircclient_now_us();
+	/* 10 s after the wait began (give or take the pace), where a fresh
+	 * clock would say it 10 s after the restart */
+	assert_true(reminded - waited < 14 * 1000000LL);
+	assert_true(reminded - restarted < 8 * 1000000LL);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_sigterm_sends_what_is_queued_then_resumes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sigkill_loses_nothing_a_player_needs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_auto_is_kept_across_a_restart, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_idle_clock_fires_at_its_deadline, setup, teardown),
+	};
+	return cmocka_run_group_tests_name("handfoot restarts on ngircd", tests, NULL, NULL);
+}

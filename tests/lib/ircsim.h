@@ -1,0 +1,41 @@
+/* ircsim.h: the real bot with the real IRC adapter, its connection replaced by lines we hand it and the lines it queues. */
+#ifndef HF_TEST_IRCSIM_H
+#define HF_TEST_IRCSIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bot.h"
+#include "irc/client.h"
+
+struct ircsim {
+	struct loop *loop;
+	struct bot *bot;
+	struct adapter *ad;
+	struct irc *irc;
+	int64_t now;              /* the loop's clock, ms */
+	uint64_t seed;
+	/* every line the adapter queued (protocol and messages), in order */
+	char **sent;
+	size_t nsent, cap, seen;
+};
+
+/* A bot on database db (":memory:" is fine) with one IRC adapter "irc/sim"
+ * (nick HandFoot, channel #cards; bot_extra and irc_extra appended to their
+ * sections), registered and in its channels as the server would have it:
+ * nothing goes on a network.  NULL if the configuration is refused. */
+struct ircsim *ircsim_new(const char *db, const char *bot_extra, const char *irc_extra);
+void ircsim_free(struct ircsim *s);
+/* One line from the server (no CR LF), handled whole; the replies flushed. */
+void ircsim_line(struct ircsim *s, const char *line);
+/* Advances the loop's clock by ms, running timers; the replies flushed. */
+void ircsim_advance(struct ircsim *s, int64_t ms);
+/* Takes what the adapter queued into s->sent; the number of new lines. */
+size_t ircsim_collect(struct ircsim *s);
+/* The first line sent since the last ircsim_forget holding every needle (NULL-terminated); NULL if none. */
+const char *ircsim_sent(struct ircsim *s, const char *needle, ...);
+/* Lines sent from now on only count for ircsim_sent. */
+void ircsim_forget(struct ircsim *s);
+
+#endif
