@@ -52,6 +52,8 @@ void
 bot_session_end(struct bot *b, struct session *s)
 {
 	flow_cancel(b, s);
+	tell_flush(b, s, false);
+	tell_free(s);
 	session_remove(&b->sessions, s);
 }
 
@@ -120,6 +122,7 @@ static void
 bot_session_drop(struct session *s, void *ctx)
 {
 	flow_cancel(ctx, s);
+	tell_free(s);
 }
 
 void
@@ -235,13 +238,15 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 	bot_clean_copy(name, sizeof name, ev->user_name ? ev->user_name : ev->user_id);
 	c.user_name = name[0] ? name : "player";
 
-	switch (flood_check(b->flood, a->id, ev->direct ? NULL : ev->room, ev->user_id, loop_now(b->loop),
-	                    b->cfg->flood_burst, b->cfg->flood_refill_ms)) {
+	switch (flood_check(b->flood, a->id, ev->user_id, loop_now(b->loop), b->cfg->flood_burst,
+	                    b->cfg->flood_refill_ms)) {
 	case FLOOD_OK:
 		break;
 	case FLOOD_WARN:
+		/* to the flooder alone: the room's lines are not theirs to spend */
 		c.room = ev->direct ? NULL : ev->room;
-		reply(&c, "%s: slow down, please: commands are ignored for a moment.", c.user_name);
+		reply_answer_private(&c, "flood", "%s: slow down, please: your commands are ignored for a moment.",
+		                     c.user_name);
 		return;
 	case FLOOD_DROP:
 		return;

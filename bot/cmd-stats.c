@@ -1,4 +1,6 @@
 /* cmd-stats.c: !stats: a player's record across games. */
+#include <stdio.h>
+
 #include "bot.h"
 
 static enum cmd_retval
@@ -6,12 +8,15 @@ cmd_stats_exec(struct cmd_ctx *c)
 {
 	struct store_stats st;
 	const char *who = c->argc > 0 ? c->argv[0] : c->user_id;
+	char key[160];
 
+	/* one player's record replaces an older one of theirs still waiting, not another's */
+	snprintf(key, sizeof key, "stats/%s", who);
 	if (store_stats_get(c->bot->store, who, &st) < 0) {
-		reply(c, "No finished games for %s yet.", c->argc > 0 ? c->argv[0] : c->user_name);
+		reply_answer(c, key, "No finished games for %s yet.", c->argc > 0 ? c->argv[0] : c->user_name);
 		return CMD_RETURN_NORMAL;
 	}
-	reply(c, "%s: %d game%s, %d won, %lld points.", st.name, st.games, st.games == 1 ? "" : "s", st.wins,
+	reply_answer(c, key, "%s: %d game%s, %d won, %lld points.", st.name, st.games, st.games == 1 ? "" : "s", st.wins,
 	      st.points);
 	return CMD_RETURN_NORMAL;
 }

@@ -70,7 +70,7 @@ fake_line(void *ctx, const char *piece, size_t len, const char *text, size_t tex
 	const struct adapter_msg *m = o->m;
 	struct fake_msg *x;
 
-	if (f->queue_cap > 0 && m->kind == MSG_ROOM) {
+	if (f->queue_cap > 0 && m->kind == MSG_ROOM && m->supersede == NULL) {
 		fake_drain(f);
 		if (f->queued == 0)
 			f->drained_at = f->now;    /* an idle queue sends at once */
@@ -102,6 +102,7 @@ fake_line(void *ctx, const char *piece, size_t len, const char *text, size_t tex
 	x->reply_to = m->reply_to;
 	x->notice = m->private_as == PRIVATE_NOTICE;
 	x->private_as = (int)m->private_as;
+	snprintf(x->key, sizeof x->key, "%s", m->supersede ? m->supersede : "");
 }
 
 static int

@@ -21,6 +21,7 @@ struct fake_msg {
 	uint64_t reply_to;
 	bool notice;             /* private_as == PRIVATE_NOTICE */
 	int private_as;          /* enum adapter_private */
+	char key[96];            /* supersede: an answer's key, "" for what must be delivered */
 };
 
 struct fake {
@@ -32,7 +33,9 @@ struct fake {
 	size_t nmsgs, cap;
 	uint64_t seed;
 	/* A paced room queue like the IRC adapter's (fake_pace): room lines
-	 * beyond cap are dropped and counted; one leaves every drain_ms. */
+	 * that must be delivered beyond cap are dropped and counted; one
+	 * leaves every drain_ms (answers are not counted: they are dropped
+	 * first and never waited for). */
 	size_t queue_cap, queued, dropped;
 	int64_t drain_ms, drained_at;
 	uint64_t ref;            /* the ref fake_say and fake_dm give their events */
