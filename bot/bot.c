@@ -318,6 +318,10 @@ bot_event(struct bot *b, struct adapter *a, const struct bot_event *ev)
 		break;
 	case BOT_EV_JOIN:
 	case BOT_EV_LEAVE:
+		/* someone who just came has not seen what was answered before:
+		 * the same question gets its answer again */
+		if (ev->user_id != NULL)
+			reply_forget(b, a, ev->type == BOT_EV_JOIN ? ev->room : NULL, ev->user_id);
 		break;
 	}
 	b->replies.event_ad = was_ad;

@@ -346,6 +346,7 @@ struct reply {
 #define REPLY_SAME_MS 60000
 struct reply_said {
 	uint64_t ident, text;
+	uint64_t target;         /* its adapter and target (room or user), to forget it */
 	int64_t at;
 };
 
@@ -378,6 +379,9 @@ void reply_hand(struct bot *b, struct session *s, int seat);
 void reply_hand_step(struct bot *b, struct session *s, int seat, const char *step, const char *key);
 /* The hand a view holds, as a number (never 0), to tell a changed one. */
 uint32_t reply_hand_hash(const struct hf_view *v);
+/* Forgets the answers said to room and to user_id (either may be NULL): who
+ * joins a room, or comes back, has not seen them. */
+void reply_forget(struct bot *b, struct adapter *ad, const char *room, const char *user_id);
 /* Sends every queued message, in order (the loop's before-sleep hook does it). */
 void reply_flush(struct bot *b);
 void reply_free(struct bot *b);

@@ -230,15 +230,23 @@ reply_hash(uint64_t h, const char *s)
 	return (h ^ 0xff) * 1099511628211ull;
 }
 
-/* The answer's identity: its adapter, kind, target and key. */
+/* Where an answer goes: its adapter, kind and target. */
 static uint64_t
-reply_ident(const struct reply *r)
+reply_target(const struct adapter *ad, enum adapter_msg_kind kind, const char *target)
 {
 	uint64_t h = 1469598103934665603ull;
 
-	h = reply_hash(h, r->ad->id);
-	h = reply_hash(h, r->kind == MSG_ROOM ? "room" : "private");
-	h = reply_hash(h, r->kind == MSG_ROOM ? r->room : r->user_id);
+	h = reply_hash(h, ad->id);
+	h = reply_hash(h, kind == MSG_ROOM ? "room" : "private");
+	return reply_hash(h, target) | 1;
+}
+
+/* The answer's identity: its target and key (and how a private one goes). */
+static uint64_t
+reply_ident(const struct reply *r)
+{
+	uint64_t h = reply_target(r->ad, r->kind, r->kind == MSG_ROOM ? r->room : r->user_id);
+
 	/* a player who changes how private lines reach them is answered anew */
 	h = (h ^ (uint64_t)r->private_as) * 1099511628211ull;
 	return reply_hash(h, r->key) | 1;
@@ -268,8 +276,23 @@ reply_repeated(struct bot *b, const struct reply *r, uint64_t ident)
 		return true;
 	sd->ident = ident;
 	sd->text = text;
+	sd->target = reply_target(r->ad, r->kind, r->kind == MSG_ROOM ? r->room : r->user_id);
 	sd->at = now;
 	return false;
+}
+
+void
+reply_forget(struct bot *b, struct adapter *ad, const char *room, const char *user_id)
+{
+	uint64_t t1 = room != NULL ? reply_target(ad, MSG_ROOM, room) : 0;
+	uint64_t t2 = user_id != NULL ? reply_target(ad, MSG_PRIVATE, user_id) : 0;
+
+	for (size_t i = 0; i < REPLY_SAID; i++) {
+		struct reply_said *sd = &b->replies.said[i];
+
+		if (sd->target != 0 && (sd->target == t1 || sd->target == t2))
+			memset(sd, 0, sizeof *sd);
+	}
 }
 
 void

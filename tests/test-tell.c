@@ -425,6 +425,17 @@ test_answered_once(void **state)
 	fake_clear(f);
 	fake_say(f, "#g", "bob", "!pile");
 	assert_non_null(fake_find(f, "Pile: "));
+	/* someone who just joined has not seen it: answered again */
+	fake_clear(f);
+	fake_say(f, "#g", "bob", "!pile");
+	assert_int_equal(f->nmsgs, 0);
+	{
+		struct bot_event ev = { .type = BOT_EV_JOIN, .room = "#g", .user_id = "erin", .user_name = "erin" };
+
+		adapter_emit(f->ad, &ev);
+	}
+	fake_say(f, "#g", "erin", "!pile");
+	assert_non_null(fake_find(f, "Pile: "));
 	/* a minute later the same answer may be said again */
 	fake_clear(f);
 	fake_advance(f, REPLY_SAME_MS);
