@@ -287,6 +287,8 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 	if (c.s != NULL && c.seat >= 0 && c.s->seats[c.seat].away)
 		flow_back(b, c.s, c.seat);
 	cmd_run(&c, line);
+	if (c.moved)
+		flood_refund(b->flood, a->id, ev->user_id, loop_now(b->loop), b->cfg->flood_burst, b->cfg->flood_refill_ms);
 	free(c.many);
 }
 

@@ -292,6 +292,10 @@ struct flood {
 enum flood_verdict { FLOOD_OK, FLOOD_WARN, FLOOD_DROP };
 enum flood_verdict flood_check(struct flood *f, const char *adapter, const char *user, int64_t now, int burst,
                                int refill_ms);
+/* Gives back the command just counted: a move accepted in the player's own
+ * turn adds nothing to the budget (the turn is told once, whatever its
+ * steps), so a quick player is never slowed down by their own game. */
+void flood_refund(struct flood *f, const char *adapter, const char *user, int64_t now, int burst, int refill_ms);
 
 /* ------------------------------------------------------------------ bot-adapter.c */
 /* One adapter as the bot keeps it: what the adapter sees, and what the bot
@@ -501,6 +505,7 @@ struct cmd_ctx {
 	const char *args;        /* the arguments as typed, cleaned */
 	char *many;              /* direct, several tables: their rooms */
 	const struct cmd_entry *entry;
+	bool moved;              /* a move of the game was accepted */
 };
 
 struct cmd_entry {

@@ -96,6 +96,7 @@ cmd_move_exec(struct cmd_ctx *c)
 	}
 	/* The session may be gone (the game ended): nothing more is said here. */
 	c->s = NULL;
+	c->moved = true;
 	return CMD_RETURN_NORMAL;
 }
 

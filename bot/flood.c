@@ -68,6 +68,16 @@ flood_slot(struct flood *f, uint64_t key, int64_t now, int64_t full, int refill_
 	return s;
 }
 
+void
+flood_refund(struct flood *f, const char *adapter, const char *user, int64_t now, int burst, int refill_ms)
+{
+	int64_t full = (int64_t)burst * 1000;
+	struct flood_slot *s = flood_slot(f, flood_key(adapter, user), now, full, refill_ms);
+
+	flood_refill(s, now, full, refill_ms);
+	s->tokens_milli = (int32_t)(s->tokens_milli + 1000 > full ? full : s->tokens_milli + 1000);
+}
+
 enum flood_verdict
 flood_check(struct flood *f, const char *adapter, const char *user, int64_t now, int burst, int refill_ms)
 {

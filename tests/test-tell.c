@@ -504,6 +504,45 @@ test_fair_flood_and_second_room(void **state)
 	assert_true(total < 60);
 }
 
+/* A quick player is never slowed down by their own moves: an accepted move
+ * costs nothing of the allowance (the turn is told once whatever its
+ * steps); questions and refused moves do. */
+static void
+test_moves_not_throttled(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	struct session *s;
+	int seat;
+
+	(void)state;
+	fake_say(f, "#g", "alice", "!play 4 classic");
+	s = fake_session(f, "#g");
+	seat = session_seat_of(s, "alice");
+	for (int turn = 0; turn < 12 && (s = fake_session(f, "#g")) != NULL; turn++) {
+		struct hf_view v;
+		char cmd[32] = "";
+
+		for (int i = 0; i < 10 && hf_game_turn(s->g) != seat; i++)
+			fake_advance(f, 1);
+		fake_say(f, "#g", "alice", "!draw");
+		hf_game_view(s->g, seat, &v);
+		for (int c = HF_FOUR; c <= HF_ACE && cmd[0] == '\0'; c++)
+			if (v.hand[c] > 0)
+				snprintf(cmd, sizeof cmd, "!discard %s", hf_card_name(c));
+		fake_say(f, "#g", "alice", cmd);
+		fake_advance(f, 1);
+	}
+	assert_null(fake_find(f, "slow down"));
+	for (int i = 0; i < 10; i++) {
+		char cmd[32];
+
+		snprintf(cmd, sizeof cmd, "!stats x%d", i);
+		fake_say(f, "#g", "alice", cmd);
+	}
+	assert_non_null(fake_find(f, "slow down"));
+	fake_free(f);
+}
+
 /* ------------------------------------------------------------------ messages a newcomer acts on */
 
 static void
@@ -713,6 +752,7 @@ main(void)
 		cmocka_unit_test(test_refusals_private),
 		cmocka_unit_test(test_answered_once),
 		cmocka_unit_test(test_fair_flood_and_second_room),
+		cmocka_unit_test(test_moves_not_throttled),
 		cmocka_unit_test(test_player_counts),
 		cmocka_unit_test(test_start_small_table),
 		cmocka_unit_test(test_leave_after_deal),
