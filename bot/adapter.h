@@ -74,6 +74,8 @@ enum adapter_msg_kind {
  *   ST_COMMAND  a bare command name ("draw")           with prefix before it: "!draw",
  *                                                      "/draw" on Discord
  *   "\n"        a line break                           a new line, <br>...
+ *   ST_SEP      a part break, between the turns of a       a line break; IRC joins parts into
+ *               told fold of computer turns                 as few lines as fit (style_pack)
  * The marks never reach a wire: the adapter encodes or drops every one
  * (lib/style.c: style_walk, style_look, style_plain, style_split).  No
  * player can forge one: the core strips control bytes from all it is given. */
@@ -94,7 +96,30 @@ struct adapter_msg {
 	const char *const *mentions; /* user ids pinged by this message */
 	size_t nmentions;
 	enum adapter_private private_as; /* MSG_PRIVATE: the player's choice, if any */
+	const char *supersede;     /* NULL: a message that must be delivered, in its order (a turn, a
+	                            * round's end, a prompt).  Else an answer, and its key ("pile",
+	                            * "hand", "refused/alice"): a newer message with the same key to the
+	                            * same target (the room; for MSG_PRIVATE the user) replaces it while
+	                            * it is still unsent (the adapter drops the older), and when a
+	                            * target's queue is full answers are dropped before any message that
+	                            * must be delivered.  The core sends an unchanged answer once. */
+	const char *asker;         /* an answer: the user whose question it answers, or NULL.  An
+	                            * adapter that queues keeps each asker's answers in a queue of their
+	                            * own, so that no one's questions delay anyone else's lines. */
 };
+
+/* Pacing (every chat service has a budget; the core spends it with care and
+ * each adapter keeps to its own): an adapter that queues keeps one queue per
+ * room, served round-robin so that no room waits on another's lines.  A
+ * MSG_PRIVATE message whose room is set belongs to that room's queue, after
+ * what was queued for the room before it (a round's end before the next
+ * round's hand), though it goes to the user.  Answers wait apart, in one
+ * queue per asker: a flood of questions delays its asker's answers only.  A
+ * queue that had nothing waiting goes next (the least recently served
+ * first): a quiet room, or one question, waits for one line, not for a round
+ * of the busy ones.  pending() counts what must be delivered (supersede
+ * NULL) only: a room's computer players never wait on answers, nor on
+ * another room. */
 
 /* The bot's commands, for services that declare them (Discord's slash
  * commands): from the command table, in its order. */
@@ -133,9 +158,10 @@ struct adapter_ops {
 	void (*stop)(struct adapter *a, const char *quit_message);
 	/* Frees a->priv. */
 	void (*free)(struct adapter *a);
-	/* Optional: lines queued for room and not sent yet. Computer seats wait
-	 * for it to be 0 before moving, so that a game the computer plays alone
-	 * never outruns a paced, capped output queue (and loses lines to it). */
+	/* Optional: lines queued for room that must be delivered (supersede NULL)
+	 * and are not sent yet. Computer seats wait for it to be 0 before moving,
+	 * so that a game the computer plays alone never outruns a paced, capped
+	 * output queue (and loses lines to it). */
 	size_t (*pending)(struct adapter *a, const char *room);
 	/* Optional: true if the new section differs so that a reconnect is needed (SIGHUP). */
 	bool (*needs_restart)(struct adapter *a, struct adapter_cfg *cfg);

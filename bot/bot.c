@@ -68,6 +68,8 @@ void
 bot_session_end(struct bot *b, struct session *s)
 {
 	flow_cancel(b, s);
+	tell_flush(b, s, false);
+	tell_free(s);
 	session_remove(&b->sessions, s);
 }
 
@@ -164,6 +166,7 @@ static void
 bot_session_drop(struct session *s, void *ctx)
 {
 	flow_cancel(ctx, s);
+	tell_free(s);
 }
 
 void
@@ -310,13 +313,15 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 	bot_clean_copy(name, sizeof name, ev->user_name ? ev->user_name : ev->user_id);
 	c.user_name = name[0] ? name : "player";
 
-	switch (flood_check(b->flood, a->id, ev->direct ? NULL : ev->room, ev->user_id, loop_now(b->loop),
-	                    b->cfg->flood_burst, b->cfg->flood_refill_ms)) {
+	switch (flood_check(b->flood, a->id, ev->user_id, loop_now(b->loop), b->cfg->flood_burst,
+	                    b->cfg->flood_refill_ms)) {
 	case FLOOD_OK:
 		break;
 	case FLOOD_WARN:
+		/* to the flooder alone: the room's lines are not theirs to spend */
 		c.room = ev->direct ? NULL : ev->room;
-		reply(&c, "%s: slow down, please: commands are ignored for a moment.", c.user_name);
+		reply_answer_private(&c, "flood", "%s: slow down, please: your commands are ignored for a moment.",
+		                     c.user_name);
 		return;
 	case FLOOD_DROP:
 		return;
@@ -359,6 +364,8 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 	if (c.s != NULL && c.seat >= 0 && c.s->seats[c.seat].away)
 		flow_back(b, c.s, c.seat);
 	cmd_run(&c, line);
+	if (c.moved)
+		flood_refund(b->flood, a->id, ev->user_id, loop_now(b->loop), b->cfg->flood_burst, b->cfg->flood_refill_ms);
 	free(c.many);
 }
 
@@ -396,6 +403,10 @@ bot_event(struct bot *b, struct adapter *a, const struct bot_event *ev)
 		bot_seat_names(b, a, ev->user_id, ev->user_name);
 		break;
 	case BOT_EV_LEAVE:
+		/* someone who just came has not seen what was answered before:
+		 * the same question gets its answer again */
+		if (ev->user_id != NULL)
+			reply_forget(b, a, ev->type == BOT_EV_JOIN ? ev->room : NULL, ev->user_id);
 		break;
 	}
 	b->replies.event_ad = was_ad;

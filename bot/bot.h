@@ -137,9 +137,29 @@ void render_scores(struct rbuf *b, const struct hf_view *v, const char *const na
 void render_last_sheets(struct rbuf *b, const struct hf_view *v, const char *const names[]);
 void render_side_name(struct rbuf *b, const struct hf_view *v, int side, const char *const names[]);
 void render_group(struct rbuf *b, const struct hf_group *g);
-/* The room line(s) for the events of one accepted action, '\n' between lines. */
+/* The room line(s) for the events of one accepted action, '\n' between lines
+ * (a room that asked for play-by-play). */
 void render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev, size_t n,
                    const char *const names[]);
+/* One turn told when it ends, in the past tense, from its events (seat's,
+ * and its partners' answers): "ann took the pile (6 cards, top 9), melded 9 9
+ * 9 2 (new 9s), discarded 7".  round_over: the melds are gone from v. */
+void render_turn(struct rbuf *b, const struct hf_view *v, int seat, const struct hf_event *ev, size_t n,
+                 const char *const names[], bool round_over);
+/* A player's own step, told to them alone: "You drew K 9", "You melded 9 9 2
+ * (new 9s)"; before and v are their views before and after. */
+void render_step(struct rbuf *b, const struct hf_view *before, const struct hf_view *v, const struct hf_event *ev,
+                 size_t n);
+/* "pile 7, 5 cards, frozen · stock 231" */
+void render_pile_short(struct rbuf *b, const struct hf_view *v);
+/* The player counts the rules allow: "4 or 6", "2, 3, 4 or 6", "2 to 6", "2". */
+void render_counts(struct rbuf *b, const struct hf_rules *r);
+/* A round's deal from its events: "Round 2: ann deals, 11 + 11 cards each; the pile starts with 9." */
+void render_deal(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev, size_t n,
+                 const char *const names[]);
+/* "Round 1 scored: ..." and each side's sheet, a line each. */
+void render_round_end(struct rbuf *b, const struct hf_view *v, const char *const names[]);
+void render_game_end(struct rbuf *b, const struct hf_view *v, int winner, const char *const names[]);
 
 /* ------------------------------------------------------------------ store.c */
 struct store_game {
@@ -225,6 +245,22 @@ struct seat {
 	bool away;               /* a computer player moves for this human */
 	enum adapter_private private_as; /* how this player wants private lines */
 	bool abort_vote;
+	uint32_t hand_told;      /* reply_hand_hash of the hand last sent to them, 0 none */
+};
+
+/* What the room has still to hear (tell.c): the turn in progress, and turns
+ * over but not told yet (computer turns, held until a person must act). */
+enum tell_pref { TELL_UNREAD, TELL_TURNS, TELL_MOVES };
+struct tell {
+	struct hf_event *ev;     /* the turn in progress: its events so far */
+	size_t nev, cap;
+	int8_t seat;             /* whose turn they are */
+	bool started;            /* seat is known */
+	struct rbuf held;        /* told when flushed: turns (ST_SEP between), deals, round ends */
+	int nheld;               /* turns in held */
+	bool held_turn;          /* held ends with a turn: the pile after it goes with it */
+	enum tell_pref pref;     /* the room's preference, read once from the store */
+	unsigned told;           /* messages told so far (a fold of computer turns ends at one) */
 };
 
 struct session {
@@ -248,6 +284,7 @@ struct session {
 	bool reminded;
 	bool resume;             /* restored: the room is told where it stands when its adapter is up */
 	bool refused_told;       /* the owner was told the room refuses messages */
+	struct tell tell;
 	uint32_t hash;
 	struct session *next;    /* hash chain */
 	struct session *all_next, *all_prev;
@@ -297,10 +334,16 @@ void session_names(const struct session *s, const char *names[HF_MAX_SEATS]);
 int  session_humans(const struct session *s);
 
 /* ------------------------------------------------------------------ flood.c */
+/* One bucket per user of an adapter, whatever the room: a user's allowance
+ * (flood_burst, flood_refill) is stricter than a connection's send rate, so
+ * no one holds a share of the budget.  A set-associative table, bounded
+ * however many users pass through. */
 #define FLOOD_SLOTS 4096
+#define FLOOD_WAYS  4
 struct flood_slot {
 	uint64_t key;
-	int64_t last_ms;
+	int64_t last_ms;         /* tokens counted up to here */
+	int64_t seen_ms;         /* last command */
 	int32_t tokens_milli;
 	bool warned;
 };
@@ -308,8 +351,12 @@ struct flood {
 	struct flood_slot slots[FLOOD_SLOTS];
 };
 enum flood_verdict { FLOOD_OK, FLOOD_WARN, FLOOD_DROP };
-enum flood_verdict flood_check(struct flood *f, const char *adapter, const char *room, const char *user,
-                               int64_t now, int burst, int refill_ms);
+enum flood_verdict flood_check(struct flood *f, const char *adapter, const char *user, int64_t now, int burst,
+                               int refill_ms);
+/* Gives back the command just counted: a move accepted in the player's own
+ * turn adds nothing to the budget (the turn is told once, whatever its
+ * steps), so a quick player is never slowed down by their own game. */
+void flood_refund(struct flood *f, const char *adapter, const char *user, int64_t now, int burst, int refill_ms);
 
 /* ------------------------------------------------------------------ bot-adapter.c */
 /* One adapter as the bot keeps it: what the adapter sees, and what the bot
@@ -357,6 +404,8 @@ struct reply {
 	char *room, *user_id;
 	char *styled;            /* one logical message in styled text: the adapter encodes and splits it */
 	char *mention;           /* one user id pinged, or NULL */
+	char *key;               /* an answer's key (adapter_msg.supersede), NULL for what must go */
+	char *asker;             /* who asked (an answer to a command), for the log; or NULL */
 	enum adapter_private private_as;
 	uint64_t reply_to;       /* the ref of the event being handled when queued, else 0 */
 	bool prompt;             /* the mention is asked to act now, with these commands: */
@@ -364,16 +413,30 @@ struct reply {
 	size_t nactions;
 };
 
+/* The answers said lately, by target and key: an unchanged one is not said again. */
+#define REPLY_SAID    1024
+#define REPLY_SAME_MS 60000
+struct reply_said {
+	uint64_t ident, text;
+	uint64_t target;         /* its adapter and target (room or user), to forget it */
+	int64_t at;
+};
+
 struct replies {
 	struct reply *v;
 	size_t n, cap;
 	struct adapter *event_ad; /* the event being handled, whose ref replies carry */
 	uint64_t event_ref;
+	struct reply_said said[REPLY_SAID];
 };
 
 /* Queues one message (styled text), sent whole at the flush. */
 void reply_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const char *room,
                  const char *user_id, const char *styled, const char *mention, enum adapter_private private_as);
+/* An answer (adapter_msg.supersede = key): replaced by a newer one with the
+ * same key and target while unsent, and not said again unchanged. */
+void reply_answer_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const char *room,
+                        const char *user_id, const char *styled, const char *key, enum adapter_private private_as);
 /* A line for the table's room, printf-style (styled text). */
 void reply_table(struct bot *b, struct session *s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A room line that asks user_id to act now, with the commands they may use (static strings). */
@@ -381,8 +444,16 @@ void reply_prompt(struct bot *b, struct session *s, const char *styled, const ch
                   const char *const *actions, size_t nactions);
 /* A private line to a seat's player (none for a computer seat). */
 void reply_seat(struct bot *b, struct session *s, int seat, const char *styled);
-/* The seat's hand, privately. */
+/* The seat's hand, privately (none for a computer seat); step, if not NULL,
+ * goes before it on the same line ("You drew K 9"). */
 void reply_hand(struct bot *b, struct session *s, int seat);
+/* The same with step before it, and as an answer with key (NULL: it must be delivered). */
+void reply_hand_step(struct bot *b, struct session *s, int seat, const char *step, const char *key);
+/* The hand a view holds, as a number (never 0), to tell a changed one. */
+uint32_t reply_hand_hash(const struct hf_view *v);
+/* Forgets the answers said to room and to user_id (either may be NULL): who
+ * joins a room, or comes back, has not seen them. */
+void reply_forget(struct bot *b, struct adapter *ad, const char *room, const char *user_id);
 /* Sends every queued message, in order (the loop's before-sleep hook does it). */
 void reply_flush(struct bot *b);
 void reply_free(struct bot *b);
@@ -463,11 +534,12 @@ bool bot_draining(struct bot *b);
 void bot_session_end(struct bot *b, struct session *s);
 
 /* ------------------------------------------------------------------ flow.c */
-/* Applies action for seat: engine, store (committed), room lines, hands, timers.
- * 0, or -1 with why. */
+/* Applies action for seat: engine, store (committed), what is told (tell.c),
+ * timers.  0, 1 if the game ended (the session is gone), or -1 with why. */
 int  flow_apply(struct bot *b, struct session *s, int seat, const struct hf_action *a, char *why, size_t whylen);
-/* Whether seat's private hand is told again after these events of actor's move (actor < 0: the deal). */
-bool flow_hand_changed(const struct hf_event *ev, size_t n, int seat, int actor);
+/* The seat a timer should act for: a computer (or stand-in) first, else the
+ * first person waiting (*machine false); -1 if none. */
+int  flow_waiting(const struct session *s, bool *machine);
 /* Deals: creates the game of an open table and starts play. */
 int  flow_start(struct bot *b, struct session *s, char *why, size_t whylen);
 /* Re-arms the session's timer for whoever must act now. */
@@ -477,10 +549,28 @@ void flow_cancel(struct bot *b, struct session *s);
 void flow_back(struct bot *b, struct session *s, int seat);
 /* The computer plays seat for its player (away) or not; kept in the store. */
 void flow_away(struct bot *b, struct session *s, int seat, bool away);
-/* The actions the seat waited for may use now (for buttons), *n of them. */
-const char *const *flow_actions(const struct session *s, size_t *n);
 /* Writes the seats of the table to the store. */
 int  flow_save_seats(struct bot *b, struct session *s);
+
+/* ------------------------------------------------------------------ tell.c */
+/* After an accepted action of actor (or the deal: actor -1, a and before
+ * NULL; before is the game before it): the turn that ended joins what is
+ * held; the room is told when a person must act (with the ping), at a
+ * round's end, or once a table of computers has gone round; the actor's own
+ * step (draw, pickup, meld) goes to them alone with their hand; every other
+ * hand that changed goes to its player, if a person plays it. */
+void tell_action(struct bot *b, struct session *s, int actor, const struct hf_action *a, const struct hf_game *before);
+/* Everything held, to the room now (with the prompt for whoever must act, if prompt). */
+void tell_flush(struct bot *b, struct session *s, bool prompt);
+/* A line of its own ("Dealing..."), held with the rest. */
+void tell_line(struct session *s, const char *styled);
+/* The commands the seat waited for may use now, for buttons. */
+const char *const *tell_actions(const struct session *s, size_t *n);
+/* Whether the room asked for play-by-play (every move told as it happens). */
+bool tell_moves(struct bot *b, struct session *s);
+/* Sets the room's preference (kept in the store): 0, or -1 if it could not be saved. */
+int  tell_set(struct bot *b, struct adapter *ad, const char *room, bool moves);
+void tell_free(struct session *s);
 
 /* ------------------------------------------------------------------ table.c */
 struct cmd_ctx;
@@ -491,6 +581,8 @@ bool table_may_sit(struct bot *b, struct adapter *ad, const char *user_id, const
                    char *why, size_t whylen);
 int  table_sit(struct bot *b, struct session *s, const char *user_id, const char *name, int team);
 int  table_add_ai(struct bot *b, struct session *s, int level);
+/* Whether the rules deal to n players (with their default sides). */
+bool table_count_ok(const struct hf_rules *r, int n);
 void table_remove_seat(struct session *s, int seat);
 void table_close(struct bot *b, struct session *s, const char *state);
 
@@ -517,6 +609,7 @@ struct cmd_ctx {
 	const char *args;        /* the arguments as typed, cleaned */
 	char *many;              /* direct, several tables: their rooms */
 	const struct cmd_entry *entry;
+	bool moved;              /* a move of the game was accepted */
 };
 
 struct cmd_entry {
@@ -535,17 +628,27 @@ const struct cmd_entry *cmd_find(const char *name, char *why, size_t whylen);
 const struct cmd_entry *const *cmd_table(size_t *n);
 /* Checks and runs one command line (already cleaned, prefix stripped). */
 void cmd_run(struct cmd_ctx *c, char *line);
+/* "NAME: usage: !meld CARDS", for c->entry. */
+void cmd_usage(struct cmd_ctx *c);
 /* Speaks to the user: in the room (public), or privately (private). */
 void reply(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void reply_private(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void reply_room(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An answer to a question (!pile, !table...), keyed (adapter_msg.supersede):
+ * where it was asked, or privately. */
+void reply_answer(struct cmd_ctx *c, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void reply_answer_private(struct cmd_ctx *c, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A refusal: privately to a player of this table, else where it was said;
+ * keyed per user, so a flood of them queues one. */
+void reply_refuse(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #define CMD_ENTRY(n) extern const struct cmd_entry cmd_##n##_entry
 CMD_ENTRY(new); CMD_ENTRY(join); CMD_ENTRY(leave); CMD_ENTRY(bot); CMD_ENTRY(start);
 CMD_ENTRY(draw); CMD_ENTRY(pickup); CMD_ENTRY(meld); CMD_ENTRY(discard); CMD_ENTRY(out);
 CMD_ENTRY(yes); CMD_ENTRY(no); CMD_ENTRY(hand); CMD_ENTRY(table); CMD_ENTRY(pile);
 CMD_ENTRY(score); CMD_ENTRY(rules); CMD_ENTRY(who); CMD_ENTRY(abort); CMD_ENTRY(stats);
-CMD_ENTRY(top); CMD_ENTRY(help); CMD_ENTRY(private); CMD_ENTRY(auto); CMD_ENTRY(play);
+CMD_ENTRY(top); CMD_ENTRY(help); CMD_ENTRY(private); CMD_ENTRY(auto); CMD_ENTRY(play); CMD_ENTRY(tell);
 #undef CMD_ENTRY
 
 #endif

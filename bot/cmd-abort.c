@@ -27,7 +27,7 @@ cmd_abort_exec(struct cmd_ctx *c)
 	}
 	if (strcmp(s->owner, c->user_id) != 0) {
 		if (c->seat < 0) {
-			reply(c, "%s: only the owner or the players can end this game.", c->user_name);
+			reply_refuse(c, "%s: only the table's owner or its players can end it.", c->user_name);
 			return CMD_RETURN_ERROR;
 		}
 		s->seats[c->seat].abort_vote = true;
@@ -39,7 +39,11 @@ cmd_abort_exec(struct cmd_ctx *c)
 			return CMD_RETURN_NORMAL;
 		}
 	}
-	reply_room(c, "The game is over: ended by %s.", votes ? "a vote" : c->user_name);
+	/* a table never dealt was no game: it is closed, not over */
+	if (s->state == SESS_OPEN)
+		reply_room(c, "The table is closed: ended by %s.", votes ? "a vote" : c->user_name);
+	else
+		reply_room(c, "The game is over: ended by %s.", votes ? "a vote" : c->user_name);
 	table_close(c->bot, s, "aborted");
 	c->s = NULL;
 	return CMD_RETURN_NORMAL;

@@ -15,16 +15,16 @@ cmd_bot_exec(struct cmd_ctx *c)
 	                    strcasecmp(c->argv[k], "rm") == 0))
 		add = strcasecmp(c->argv[k++], "add") == 0;
 	if (k < c->argc && (level = hf_ai_level_parse(c->argv[k++])) < 0) {
-		reply(c, "The level is easy, normal or hard.");
+		reply_refuse(c, "%s: the level is easy, normal or hard.", c->user_name);
 		return CMD_RETURN_ERROR;
 	}
 	if (k < c->argc) {
-		reply(c, "Usage: " CMD("bot") " %s", c->entry->usage);
+		cmd_usage(c);
 		return CMD_RETURN_ERROR;
 	}
 	if (add) {
 		if (table_add_ai(c->bot, s, level) < 0) {
-			reply(c, "The table is full (%u players at most).", s->rules.players_max);
+			reply_refuse(c, "%s: the table is full (%u players at most).", c->user_name, s->rules.players_max);
 			return CMD_RETURN_ERROR;
 		}
 		flow_save_seats(c->bot, s);
@@ -35,7 +35,7 @@ cmd_bot_exec(struct cmd_ctx *c)
 		if (s->seats[i].ai >= 0)
 			break;
 	if (i < 0) {
-		reply(c, "There is no computer player to remove.");
+		reply_refuse(c, "%s: there is no computer player to remove.", c->user_name);
 		return CMD_RETURN_ERROR;
 	}
 	reply_room(c, "%s leaves.", s->seats[i].name);

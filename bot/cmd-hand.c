@@ -4,7 +4,8 @@
 static enum cmd_retval
 cmd_hand_exec(struct cmd_ctx *c)
 {
-	reply_hand(c->bot, c->s, c->seat);
+	/* asked for: an answer, said once until it changes */
+	reply_hand_step(c->bot, c->s, c->seat, NULL, "hand");
 	return CMD_RETURN_NORMAL;
 }
 

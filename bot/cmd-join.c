@@ -11,13 +11,13 @@ cmd_join_exec(struct cmd_ctx *c)
 	int team = -1;
 
 	if (c->seat >= 0) {
-		reply(c, "%s: you already sit at this table.", c->user_name);
+		reply_refuse(c, "%s: you already sit at this table.", c->user_name);
 		return CMD_RETURN_ERROR;
 	}
 	if (c->argc == 1) {
 		team = atoi(c->argv[0]);
 		if (team < 1 || team > HF_MAX_SIDES) {
-			reply(c, "%s: the team is a number from 1 to %d.", c->user_name, HF_MAX_SIDES);
+			reply_refuse(c, "%s: the team is a number from 1 to %d.", c->user_name, HF_MAX_SIDES);
 			return CMD_RETURN_ERROR;
 		}
 		team--;
@@ -27,7 +27,7 @@ cmd_join_exec(struct cmd_ctx *c)
 		return CMD_RETURN_ERROR;
 	}
 	if (table_sit(c->bot, s, c->user_id, c->user_name, team) < 0) {
-		reply(c, "%s: the table is full (%u players at most).", c->user_name, s->rules.players_max);
+		reply_refuse(c, "%s: the table is full (%u players at most).", c->user_name, s->rules.players_max);
 		return CMD_RETURN_ERROR;
 	}
 	flow_save_seats(c->bot, s);

@@ -10,6 +10,13 @@ cmd_leave_exec(struct cmd_ctx *c)
 	struct session *s = c->s;
 	int i;
 
+	if (s->state != SESS_OPEN) {
+		/* dealt: a seat is not given up, it is handed to the computer or the game ends */
+		reply_refuse(c, "%s: the cards are dealt: " CMD("auto") " lets the computer play your seat (until you "
+		             "type again), " CMD("abort") " ends the game (the owner, or a vote of the players).",
+		             c->user_name);
+		return CMD_RETURN_ERROR;
+	}
 	table_remove_seat(s, c->seat);
 	if (session_humans(s) == 0) {
 		reply_room(c, "%s leaves; the table is closed.", c->user_name);
@@ -36,6 +43,6 @@ const struct cmd_entry cmd_leave_entry = {
 	.min_args = 0,
 	.max_args = 0,
 	.arg = ADAPTER_ARG_NONE,
-	.flags = CMD_NEEDS_GAME | CMD_NOT_STARTED | CMD_NEEDS_SEAT,
+	.flags = CMD_NEEDS_GAME | CMD_NEEDS_SEAT,
 	.exec = cmd_leave_exec,
 };

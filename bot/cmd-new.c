@@ -1,5 +1,6 @@
 /* cmd-new.c: !new: opens a table in the room with a preset and house rules. */
 #include <stdio.h>
+#include <string.h>
 
 #include "bot.h"
 
@@ -9,20 +10,29 @@ cmd_new_exec(struct cmd_ctx *c)
 	struct session *s;
 	char why[HF_ERRLEN];
 
+	struct rbuf counts = { 0 };
+
 	if (c->s != NULL) {
-		reply(c, "There is a table here already (" CMD("who") " shows it; " CMD("abort") " ends it).");
+		/* only those who can end it are told how */
+		if (c->seat >= 0 || strcmp(c->s->owner, c->user_id) == 0)
+			reply_refuse(c, "%s: there is a table here already (" CMD("who") " shows it; " CMD("abort")
+			             " ends it).", c->user_name);
+		else
+			reply_refuse(c, "%s: there is a table here already (" CMD("who") " shows it).", c->user_name);
 		return CMD_RETURN_ERROR;
 	}
 	if ((s = table_open(c, c->args, why, sizeof why)) == NULL) {
-		reply(c, "%s", why);
+		reply_refuse(c, "%s: %s", c->user_name, why);
 		return CMD_RETURN_ERROR;
 	}
 	table_sit(c->bot, s, c->user_id, c->user_name, -1);
 	flow_save_seats(c->bot, s);
 	flow_schedule(c->bot, s);
-	reply_room(c, ST_PLAYER "%s" ST_END " opens a %s table for %u to %u players: " CMD("join") " to sit down, "
+	render_counts(&counts, &s->rules);
+	reply_room(c, ST_PLAYER "%s" ST_END " opens a %s table for %s players: " CMD("join") " to sit down, "
 	           CMD("bot") " add for computer players, " CMD("start") " to deal.", c->user_name, s->rules.name,
-	           s->rules.players_min, s->rules.players_max);
+	           counts.s);
+	rbuf_free(&counts);
 	return CMD_RETURN_NORMAL;
 }
 

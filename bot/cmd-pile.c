@@ -9,7 +9,7 @@ cmd_pile_exec(struct cmd_ctx *c)
 
 	hf_game_view(c->s->g, c->seat, &v);
 	render_pile(&out, &v);
-	reply(c, "%s", out.s);
+	reply_answer(c, "pile", "%s", out.s);
 	rbuf_free(&out);
 	return CMD_RETURN_NORMAL;
 }

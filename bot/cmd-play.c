@@ -13,15 +13,22 @@ cmd_play_exec(struct cmd_ctx *c)
 	int players = 0, i = 0;
 
 	if (s != NULL) {
+		if (c->seat < 0 && s->state == SESS_PLAYING) {
+			/* dealt: no seat to take; say what can be done instead */
+			reply_refuse(c, "%s: a game is being played here (" CMD("who") " shows who plays): watch it, or "
+			             CMD("play") " in another room.", c->user_name);
+			return CMD_RETURN_ERROR;
+		}
 		if (c->seat < 0) {
-			reply(c, "There is a table here already: " CMD("join") " it before the deal, or watch.");
+			reply_refuse(c, "%s: there is a table here already: " CMD("join") " it before the deal, or watch.",
+			             c->user_name);
 			return CMD_RETURN_ERROR;
 		}
 		if (s->state == SESS_PLAYING) {
-			reply(c, "%s: your game goes on.", c->user_name);
-			reply_hand(c->bot, s, c->seat);
+			reply_answer_private(c, "play", "%s: your game goes on: your hand is below.", c->user_name);
+			reply_hand_step(c->bot, s, c->seat, NULL, "hand");
 		} else
-			reply(c, "%s: the table waits for " CMD("start") ".", c->user_name);
+			reply_refuse(c, "%s: the table waits for " CMD("start") ".", c->user_name);
 		return CMD_RETURN_NORMAL;
 	}
 	if (c->argc > 0 && c->argv[0][strspn(c->argv[0], "0123456789")] == '\0') {
@@ -31,13 +38,17 @@ cmd_play_exec(struct cmd_ctx *c)
 	for (; i < c->argc; i++)
 		snprintf(rules + strlen(rules), sizeof rules - strlen(rules), "%s%s", rules[0] ? " " : "", c->argv[i]);
 	if ((s = table_open(c, rules, why, sizeof why)) == NULL) {
-		reply(c, "%s", why);
+		reply_refuse(c, "%s: %s", c->user_name, why);
 		return CMD_RETURN_ERROR;
 	}
 	if (players == 0)
 		players = s->rules.players_min;
-	if (players < s->rules.players_min || players > s->rules.players_max) {
-		reply(c, "%s is for %u to %u players.", s->rules.name, s->rules.players_min, s->rules.players_max);
+	if (!table_count_ok(&s->rules, players)) {
+		struct rbuf counts = { 0 };
+
+		render_counts(&counts, &s->rules);
+		reply_refuse(c, "%s: %s is played by %s players, not %d.", c->user_name, s->rules.name, counts.s, players);
+		rbuf_free(&counts);
 		table_close(c->bot, s, "abandoned");
 		return CMD_RETURN_ERROR;
 	}
@@ -45,7 +56,7 @@ cmd_play_exec(struct cmd_ctx *c)
 	while (s->nseats < players)
 		table_add_ai(c->bot, s, c->bot->cfg->ai_level);
 	if (flow_start(c->bot, s, why, sizeof why) < 0) {
-		reply(c, "%s", why);
+		reply_refuse(c, "%s: %s", c->user_name, why);
 		table_close(c->bot, s, "abandoned");
 		return CMD_RETURN_ERROR;
 	}

@@ -17,7 +17,7 @@ cmd_private_exec(struct cmd_ctx *c)
 
 	if (c->argc == 0) {
 		as = c->s != NULL && c->seat >= 0 ? c->s->seats[c->seat].private_as : PRIVATE_DEFAULT;
-		reply(c, "Your private lines come %s.", said[as]);
+		reply_answer(c, "private", "%s: your private lines come %s.", c->user_name, said[as]);
 		return CMD_RETURN_NORMAL;
 	}
 	if (strcasecmp(c->argv[0], "notice") == 0)
@@ -25,7 +25,7 @@ cmd_private_exec(struct cmd_ctx *c)
 	else if (strcasecmp(c->argv[0], "privmsg") == 0 || strcasecmp(c->argv[0], "msg") == 0)
 		as = PRIVATE_PRIVMSG;
 	else {
-		reply(c, "Usage: " CMD("private") " notice|privmsg");
+		cmd_usage(c);
 		return CMD_RETURN_ERROR;
 	}
 	/* stored as before ("1" notice, "0" privmsg); no row means no choice */

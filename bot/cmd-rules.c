@@ -1,18 +1,48 @@
-/* cmd-rules.c: !rules: the rules in force at the table (or of a preset), privately. */
+/* cmd-rules.c: !rules: the rules in force at the table (or of a preset), privately, in four lines at most. */
+#include <stdio.h>
 #include <string.h>
 
 #include "bot.h"
+
+/* The rules in four lines: the engine's description, one rule a line,
+ * gathered into four lines of about equal size in its order. */
+#define RULES_LINES 4
+
+static void
+cmd_rules_lines(struct rbuf *out, const char *text, const char *desc)
+{
+	const char *line[64], *p = desc;
+	size_t len[64], n = 0, i, per;
+
+	while (*p != '\0' && n < 64) {
+		line[n] = p;
+		len[n] = strcspn(p, "\n");
+		p += len[n] + (p[len[n]] == '\n');
+		if (len[n] > 0)
+			n++;
+	}
+	per = (n + RULES_LINES - 1) / RULES_LINES;
+	rbuf_printf(out, ST_BOLD "Rules: %s" ST_END, text);
+	for (i = 0; i < n; i++) {
+		if (i > 0 && i % per == 0)
+			rbuf_add(out, ST_BR);
+		else
+			rbuf_add(out, i == 0 ? " · " : "; ");
+		rbuf_addn(out, line[i], len[i]);
+	}
+}
 
 static enum cmd_retval
 cmd_rules_exec(struct cmd_ctx *c)
 {
 	struct hf_rules r;
-	char buf[4096], why[HF_ERRLEN], text[256];
+	struct rbuf out = { 0 };
+	char buf[4096], why[HF_ERRLEN], text[256], key[160];
 	int n = 4;
 
 	if (c->argc > 0 || c->s == NULL) {
 		if (hf_rules_parse(&r, c->argc > 0 ? c->args : c->bot->cfg->rules, why, sizeof why) != HF_OK) {
-			reply(c, "%s", why);
+			reply_refuse(c, "%s: %s", c->user_name, why);
 			return CMD_RETURN_ERROR;
 		}
 		n = r.players_min;
@@ -22,9 +52,15 @@ cmd_rules_exec(struct cmd_ctx *c)
 	}
 	hf_rules_format(&r, text, sizeof text);
 	hf_rules_describe(&r, n, buf, sizeof buf);
-	reply_private(c, "Rules: %s\n%s", text, buf);
-	if (!c->direct)
-		reply(c, "%s: the rules are on their way privately.", c->user_name);
+	/* the room hears where they went first, then they go: a long answer
+	 * spends the asker's private lines, not everyone's */
+	if (!c->direct) {
+		snprintf(key, sizeof key, "where/%s", c->user_id);
+		reply_answer(c, key, "%s: the rules are on their way privately.", c->user_name);
+	}
+	cmd_rules_lines(&out, text, buf);
+	reply_answer_private(c, "rules", "%s", out.s);
+	rbuf_free(&out);
 	return CMD_RETURN_NORMAL;
 }
 

@@ -12,7 +12,7 @@ cmd_score_exec(struct cmd_ctx *c)
 	hf_game_view(c->s->g, c->seat, &v);
 	render_scores(&out, &v, names);
 	render_last_sheets(&out, &v, names);
-	reply(c, "%s", out.s);
+	reply_answer(c, "score", "%s", out.s);
 	rbuf_free(&out);
 	return CMD_RETURN_NORMAL;
 }

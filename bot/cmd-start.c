@@ -4,10 +4,29 @@
 static enum cmd_retval
 cmd_start_exec(struct cmd_ctx *c)
 {
+	struct session *s = c->s;
 	char why[HF_ERRLEN];
+	int more;
 
-	if (flow_start(c->bot, c->s, why, sizeof why) < 0) {
-		reply(c, "%s", why);
+	if (!table_count_ok(&s->rules, s->nseats)) {
+		struct rbuf counts = { 0 };
+
+		/* what to do about it: the next count up is a computer player or a few away */
+		render_counts(&counts, &s->rules);
+		for (more = s->nseats + 1; more <= s->rules.players_max && !table_count_ok(&s->rules, more); more++)
+			;
+		if (more <= s->rules.players_max)
+			reply_refuse(c, "%s: %s is played by %s players, and %d sit here: " CMD("bot") " add fills a seat "
+			             "with a computer player (or wait for someone to " CMD("join") ").", c->user_name,
+			             s->rules.name, counts.s, s->nseats);
+		else
+			reply_refuse(c, "%s: %s is played by %s players, and %d sit here: someone must " CMD("leave")
+			             " (or " CMD("bot") " remove).", c->user_name, s->rules.name, counts.s, s->nseats);
+		rbuf_free(&counts);
+		return CMD_RETURN_ERROR;
+	}
+	if (flow_start(c->bot, s, why, sizeof why) < 0) {
+		reply_refuse(c, "%s: %s", c->user_name, why);
 		return CMD_RETURN_ERROR;
 	}
 	return CMD_RETURN_NORMAL;

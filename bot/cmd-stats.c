@@ -10,12 +10,14 @@ cmd_stats_exec(struct cmd_ctx *c)
 {
 	struct store_stats st[STATS_LISTED];
 	const char *who = c->argc > 0 ? c->argv[0] : c->user_id;
-	char list[512];
+	char list[512], key[160];
 	size_t o = 0;
 	int n = store_stats_find(c->bot->store, who, st, STATS_LISTED), i;
 
+	/* one player's record replaces an older one of theirs still waiting, not another's */
+	snprintf(key, sizeof key, "stats/%s", who);
 	if (n == 0) {
-		reply(c, "No finished games for %s yet.", c->argc > 0 ? c->argv[0] : c->user_name);
+		reply_answer(c, key, "No finished games for %s yet.", c->argc > 0 ? c->argv[0] : c->user_name);
 		return CMD_RETURN_NORMAL;
 	}
 	if (n > 1) {
@@ -24,12 +26,12 @@ cmd_stats_exec(struct cmd_ctx *c)
 		for (i = 0; i < n && i < STATS_LISTED && o < sizeof list; i++)
 			o += (size_t)snprintf(list + o, sizeof list - o, "%s%s (%d game%s)", i ? ", " : "", st[i].user_id,
 			                      st[i].games, st[i].games == 1 ? "" : "s");
-		reply(c, "%d players are called %s: %s%s. Ask for one by id: " CMD("stats") " %s", n, st[0].name, list,
-		      n > STATS_LISTED ? ", ..." : "", st[0].user_id);
+		reply_answer(c, key, "%d players are called %s: %s%s. Ask for one by id: " CMD("stats") " %s", n, st[0].name,
+		             list, n > STATS_LISTED ? ", ..." : "", st[0].user_id);
 		return CMD_RETURN_NORMAL;
 	}
-	reply(c, "%s: %d game%s, %d won, %lld points.", st[0].name, st[0].games, st[0].games == 1 ? "" : "s",
-	      st[0].wins, st[0].points);
+	reply_answer(c, key, "%s: %d game%s, %d won, %lld points.", st[0].name, st[0].games, st[0].games == 1 ? "" : "s",
+	             st[0].wins, st[0].points);
 	return CMD_RETURN_NORMAL;
 }
 

@@ -11,7 +11,7 @@ cmd_table_exec(struct cmd_ctx *c)
 	session_names(c->s, names);
 	hf_game_view(c->s->g, c->seat, &v);
 	render_table(&out, &v, names);
-	reply(c, "%s", out.s);
+	reply_answer(c, "table", "%s", out.s);
 	rbuf_free(&out);
 	return CMD_RETURN_NORMAL;
 }

@@ -9,14 +9,14 @@ cmd_top_exec(struct cmd_ctx *c)
 	int n = store_stats_top(c->bot->store, st, 10), i;
 
 	if (n == 0) {
-		reply(c, "No finished games yet.");
+		reply_answer(c, "top", "No finished games yet.");
 		return CMD_RETURN_NORMAL;
 	}
 	rbuf_add(o, "Top:");
 	for (i = 0; i < n; i++)
 		rbuf_printf(o, " %d. " ST_PLAYER "%s" ST_END " (%d won of %d, %lld pts)%s", i + 1, st[i].name, st[i].wins, st[i].games,
 		            st[i].points, i + 1 < n ? ";" : ".");
-	reply(c, "%s", o->s);
+	reply_answer(c, "top", "%s", o->s);
 	rbuf_free(o);
 	return CMD_RETURN_NORMAL;
 }

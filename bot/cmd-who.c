@@ -32,7 +32,7 @@ cmd_who_exec(struct cmd_ctx *c)
 	}
 	if (s->nseats == 0)
 		rbuf_add(o, " nobody.");
-	reply(c, "%s", o->s);
+	reply_answer(c, "who", "%s", o->s);
 	rbuf_free(o);
 	return CMD_RETURN_NORMAL;
 }

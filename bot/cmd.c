@@ -11,7 +11,7 @@ static const struct cmd_entry *const cmd_entries[] = {
 	&cmd_draw_entry, &cmd_pickup_entry, &cmd_meld_entry, &cmd_discard_entry, &cmd_out_entry,
 	&cmd_yes_entry, &cmd_no_entry, &cmd_hand_entry, &cmd_table_entry, &cmd_pile_entry, &cmd_score_entry,
 	&cmd_rules_entry, &cmd_who_entry, &cmd_auto_entry, &cmd_abort_entry, &cmd_stats_entry, &cmd_top_entry,
-	&cmd_private_entry, &cmd_help_entry,
+	&cmd_private_entry, &cmd_tell_entry, &cmd_help_entry,
 };
 #define NCMD (sizeof cmd_entries / sizeof cmd_entries[0])
 
@@ -64,10 +64,10 @@ cmd_find(const char *name, char *why, size_t whylen)
 	if (n == 1)
 		return found;
 	if (n > 1) {
-		o = (size_t)snprintf(why, whylen, "\"%s\" is ambiguous: it could be", name);
+		o = (size_t)snprintf(why, whylen, "\"%.*s\" is ambiguous: it could be", (int)utf8_cut(name, len, 32), name);
 		for (i = 0; i < NCMD && o < whylen; i++)
 			if (strncasecmp(cmd_entries[i]->name, name, len) == 0)
-				o += (size_t)snprintf(why + o, whylen - o, " %s", cmd_entries[i]->name);
+				o += (size_t)snprintf(why + o, whylen - o, " " ST_COMMAND "%s" ST_END, cmd_entries[i]->name);
 		if (o < whylen)
 			snprintf(why + o, whylen - o, ".");
 		return NULL;
@@ -81,10 +81,10 @@ cmd_find(const char *name, char *why, size_t whylen)
 	 * split a character and send invalid UTF-8 to the room. */
 	cut = (int)utf8_cut(name, len, 32);
 	if (near != NULL)
-		snprintf(why, whylen, "Unknown command \"%.*s\": did you mean %s? (help lists them all)", cut, name,
-		         near->name);
+		snprintf(why, whylen, "unknown command \"%.*s\": did you mean " ST_COMMAND "%s" ST_END "? ("
+		         CMD("help") " lists them all)", cut, name, near->name);
 	else
-		snprintf(why, whylen, "Unknown command \"%.*s\": help lists them all.", cut, name);
+		snprintf(why, whylen, "unknown command \"%.*s\": " CMD("help") " lists them all.", cut, name);
 	return NULL;
 }
 
@@ -109,43 +109,57 @@ cmd_check(struct cmd_ctx *c, unsigned flags)
 
 	if ((flags & CMD_NEEDS_GAME) && s == NULL) {
 		if (c->many != NULL)
-			reply(c, "You sit at tables in %s: say it in the room of the one you mean.", c->many);
+			reply_refuse(c, "%s: you sit at tables in %s: say it in the room of the one you mean.", c->user_name,
+			             c->many);
 		else if (c->direct)
-			reply(c, "You have no game going: open one in a room with " CMD("new") ".");
+			reply_refuse(c, "%s: you have no game going: open one in a room with " CMD("play") " (against the "
+			             "computer) or " CMD("new") ".", c->user_name);
 		else
-			reply(c, "No table here: open one with " CMD("new") ".");
+			reply_refuse(c, "%s: no table here: " CMD("play") " starts a game against the computer, " CMD("new")
+			             " opens a table for people.", c->user_name);
 		return false;
 	}
 	if ((flags & CMD_NOT_STARTED) && s->state != SESS_OPEN) {
-		reply(c, "The game has already started.");
+		reply_refuse(c, "%s: the game has already started.", c->user_name);
 		return false;
 	}
 	if ((flags & CMD_STARTED) && s->state != SESS_PLAYING) {
-		reply(c, "The game has not started yet (" CMD("start") " deals).");
+		reply_refuse(c, "%s: the game has not started yet (" CMD("start") " deals).", c->user_name);
 		return false;
 	}
 	if ((flags & CMD_NEEDS_SEAT) && c->seat < 0) {
 		/* "bob_" after a reconnect, "bob|away": the seat is bob's, who may be them */
 		if ((w = near_seat(s, c->user_name)) >= 0)
-			reply(c, "%s: you have no seat at this table; " ST_PLAYER "%s" ST_END " has one: if that is you, "
+			reply_refuse(c, "%s: you have no seat at this table; " ST_PLAYER "%s" ST_END " has one: if that is you, "
 			      "take that name back to play.", c->user_name, s->seats[w].name);
 		else
-			reply(c, "%s: you have no seat at this table.", c->user_name);
+			reply_refuse(c, "%s: you have no seat at this table.", c->user_name);
 		return false;
 	}
 	if ((flags & CMD_OWNER) && strcmp(s->owner, c->user_id) != 0) {
-		reply(c, "%s: only the table's owner can do that.", c->user_name);
+		reply_refuse(c, "%s: only the table's owner can do that.", c->user_name);
 		return false;
 	}
 	if ((flags & CMD_YOUR_TURN) && !cmd_waits_for(s, c->seat)) {
+		/* a refused move, to its player alone, beginning with what was refused */
 		w = hf_game_turn(s->g);
 		if (hf_game_phase(s->g) == HF_PHASE_ASK)
-			reply(c, "%s: not now: the table waits for the partners' answer.", c->user_name);
+			reply_refuse(c, ST_COMMAND "%s" ST_END " refused: not now: the table waits for the partners' answer.",
+			             c->entry->name);
 		else
-			reply(c, "%s: it is not your turn (%s is to play).", c->user_name, s->seats[w].name);
+			reply_refuse(c, ST_COMMAND "%s" ST_END " refused: it is not your turn (" ST_PLAYER "%s" ST_END
+			             " is to play).", c->entry->name, s->seats[w].name);
 		return false;
 	}
 	return true;
+}
+
+/* "alice: usage: !meld CARDS" */
+void
+cmd_usage(struct cmd_ctx *c)
+{
+	reply_refuse(c, "%s: usage: " ST_COMMAND "%s" ST_END "%s%s", c->user_name, c->entry->name,
+	             c->entry->usage[0] ? " " : "", c->entry->usage);
 }
 
 void
@@ -168,11 +182,11 @@ cmd_run(struct cmd_ctx *c, char *line)
 	if (argc == 0)
 		return;
 	if (argc < 0) {
-		reply(c, "Too many words (%d at most).", BOT_MAX_ARGS);
+		reply_refuse(c, "%s: too many words (%d at most).", c->user_name, BOT_MAX_ARGS);
 		return;
 	}
 	if ((e = cmd_find(argv[0], why, sizeof why)) == NULL) {
-		reply(c, "%s", why);
+		reply_refuse(c, "%s: %s", c->user_name, why);
 		return;
 	}
 	c->entry = e;
@@ -180,7 +194,7 @@ cmd_run(struct cmd_ctx *c, char *line)
 	c->argv = argv + 1;
 	argv[argc] = NULL;
 	if (c->argc < e->min_args || (e->max_args >= 0 && c->argc > e->max_args)) {
-		reply(c, "Usage: " ST_COMMAND "%s" ST_END "%s%s", e->name, e->usage[0] ? " " : "", e->usage);
+		cmd_usage(c);
 		return;
 	}
 	if (!cmd_check(c, e->flags))

@@ -49,7 +49,9 @@ config_defaults(struct bot_config *c)
 	c->table_expiry = 1800;
 	c->ai_delay_ms = 1500;
 	c->flood_burst = 5;
-	c->flood_refill_ms = 2000;
+	/* stricter than a connection's send rate (IRC: a line per 2 s): no one
+	 * user can hold a share of the budget everyone waits on */
+	c->flood_refill_ms = 3000;
 	c->max_tables = 500;
 	c->max_tables_per_user = 4;
 	c->game_retention = 30;

@@ -1,4 +1,4 @@
-/* flow.c: the flow of a game: moves through the engine, committed then told; the deal; turn timers; computer seats. */
+/* flow.c: the flow of a game: moves through the engine, committed then told (tell.c); the deal; turn timers; computer seats, a fold of turns at a time. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +10,8 @@ enum { TIMER_NONE, TIMER_EXPIRE, TIMER_AI, TIMER_REMIND, TIMER_TAKEOVER };
 
 /* How often a computer seat looks again whether the room has been told the last move. */
 #define FLOW_PACE_MS 250
+/* The most moves the computer makes in one go (a fold of turns is a few dozen). */
+#define FLOW_AI_MOVES 400
 
 static int64_t flow_timer(struct loop *l, long long id, void *data);
 
@@ -32,7 +34,7 @@ flow_arm(struct bot *b, struct session *s, int kind, int64_t at)
 }
 
 /* The seat a timer should act for: a computer (or stand-in) first, else the first human waiting. */
-static int
+int
 flow_waiting(const struct session *s, bool *machine)
 {
 	int seats[HF_MAX_SEATS], n, i, human = -1;
@@ -103,52 +105,6 @@ flow_back(struct bot *b, struct session *s, int seat)
 	flow_schedule(b, s);
 }
 
-/* What the seat waited for may do now, for an adapter's buttons. */
-const char *const *
-flow_actions(const struct session *s, size_t *n)
-{
-	static const char *const draw[] = { "hand", "draw", "pickup" };
-	static const char *const play[] = { "hand", "meld", "discard", "out" };
-	static const char *const answer[] = { "yes", "no" };
-
-	switch (hf_game_phase(s->g)) {
-	case HF_PHASE_DRAW: *n = 3; return draw;
-	case HF_PHASE_PLAY: *n = 4; return play;
-	case HF_PHASE_ASK: *n = 2; return answer;
-	default: *n = 0; return NULL;
-	}
-}
-
-/* Appends "NAME: your turn." to the room's lines in out; the user id of
- * the seat pinged, or NULL if nobody is. */
-static const char *
-flow_ping(struct session *s, struct rbuf *out)
-{
-	struct hf_view v;
-	bool machine;
-	int w = flow_waiting(s, &machine);
-	const char *sep = out->len ? " " : "";
-
-	/* Pinged once when the wait starts, not after each of their own moves. */
-	if (w < 0 || machine || w == s->wait_seat)
-		return NULL;
-	if (hf_game_phase(s->g) == HF_PHASE_ASK) {
-		rbuf_printf(out, "%s" ST_PLAYER "%s" ST_END ": " ST_PLAYER "%s" ST_END " asks you: may they go out? (yes or no)",
-		            sep, s->seats[w].name, s->seats[hf_game_turn(s->g)].name);
-		return s->seats[w].user_id;
-	}
-	hf_game_view(s->g, w, &v);
-	if (hf_game_phase(s->g) == HF_PHASE_PLAY && v.asked_this_turn)
-		/* back from asking: the answer decides what they do next */
-		rbuf_printf(out, "%s" ST_PLAYER "%s" ST_END ": %s", sep, s->seats[w].name,
-		            v.permission ? "your partners agree: go out (meld or discard your last cards)."
-		                         : "your partners said no: play on (meld, then discard).");
-	else
-		rbuf_printf(out, "%s" ST_PLAYER "%s" ST_END ": your turn%s.", sep, s->seats[w].name,
-		            hf_game_phase(s->g) == HF_PHASE_DRAW ? " (draw or pickup)" : "");
-	return s->seats[w].user_id;
-}
-
 static void
 flow_over(struct bot *b, struct session *s)
 {
@@ -166,54 +122,6 @@ flow_over(struct bot *b, struct session *s)
 	}
 	log_msg(LOG_LVL_INFO, "%s %s: game %lld over", s->ad->id, s->room, (long long)s->id);
 	bot_session_end(b, s);
-}
-
-bool
-flow_hand_changed(const struct hf_event *ev, size_t n, int seat, int actor)
-{
-	size_t i;
-
-	if (seat == actor || actor < 0)
-		return true;
-	for (i = 0; i < n; i++) {
-		if (ev[i].type == HF_EV_DEAL || ev[i].type == HF_EV_ROUND_END)
-			return true;
-		/* a foot taken up, or red 3s laid out as a turn starts, change that seat's cards only */
-		if ((ev[i].type == HF_EV_FOOT || ev[i].type == HF_EV_RED3) && ev[i].seat == seat)
-			return true;
-	}
-	return false;
-}
-
-/* Room lines for the last action (or the deal), the ping, and the hands that changed. */
-static void
-flow_tell(struct bot *b, struct session *s, int actor)
-{
-	const char *names[HF_MAX_SEATS], *mention;
-	const struct hf_event *ev;
-	struct hf_view v;
-	struct rbuf out = { 0 };
-	size_t n;
-	int k;
-
-	session_names(s, names);
-	ev = hf_game_events(s->g, &n);
-	hf_game_view(s->g, -1, &v);
-	render_events(&out, &v, ev, n, names);
-
-	mention = hf_game_phase(s->g) == HF_PHASE_OVER ? NULL : flow_ping(s, &out);
-	if (mention != NULL) {
-		size_t nactions;
-		const char *const *actions = flow_actions(s, &nactions);
-
-		reply_prompt(b, s, out.s, mention, actions, nactions);
-	} else if (out.len > 0) {
-		reply_queue(b, s->ad, MSG_ROOM, s->room, NULL, out.s, NULL, PRIVATE_DEFAULT);
-	}
-	rbuf_free(&out);
-	for (k = 0; k < s->nseats; k++)
-		if (s->seats[k].ai < 0 && flow_hand_changed(ev, n, k, actor) && hf_game_phase(s->g) != HF_PHASE_OVER)
-			reply_hand(b, s, k);
 }
 
 int
@@ -239,7 +147,7 @@ flow_apply(struct bot *b, struct session *s, int seat, const struct hf_action *a
 	s->nactions++;
 	log_msg(LOG_LVL_DEBUG, "%s %s: game %lld #%u seat %d: %s", s->ad->id, s->room, (long long)s->id,
 	        s->nactions, seat, text);
-	flow_tell(b, s, seat);
+	tell_action(b, s, seat, a, b->undo);
 	if (hf_game_phase(s->g) == HF_PHASE_OVER) {
 		flow_over(b, s);
 		return 1;
@@ -332,9 +240,9 @@ flow_start(struct bot *b, struct session *s, char *why, size_t whylen)
 		render_side_name(&out, &v, i, names);
 	}
 	rbuf_add(&out, ".");
-	reply_queue(b, s->ad, MSG_ROOM, s->room, NULL, out.s, NULL, PRIVATE_DEFAULT);
+	tell_line(s, out.s);
 	rbuf_free(&out);
-	flow_tell(b, s, -1);
+	tell_action(b, s, -1, NULL, NULL);
 	flow_schedule(b, s);
 	return 0;
 fail:
@@ -343,29 +251,25 @@ fail:
 	return -1;
 }
 
-static void
-flow_ai(struct bot *b, struct session *s)
+/* One move of the computer for seat: 0, 1 if the game ended (s is gone), -1 if none could be made. */
+static int
+flow_ai_move(struct bot *b, struct session *s, int seat)
 {
 	struct hf_action a;
 	struct hf_view v;
 	char why[HF_ERRLEN], text[256];
-	bool machine;
-	int seat = flow_waiting(s, &machine), level;
+	int level = s->seats[seat].ai >= 0 ? s->seats[seat].ai : b->cfg->ai_level, rc;
 
-	if (seat < 0 || !machine)
-		return;
-	level = s->seats[seat].ai >= 0 ? s->seats[seat].ai : b->cfg->ai_level;
 	hf_game_view(s->g, seat, &v);
 	memset(&a, 0, sizeof a);
 	hf_ai_choose(&v, level, &s->ai_rng, &a);
-	if (flow_apply(b, s, seat, &a, why, sizeof why) >= 0)
-		return;
+	if ((rc = flow_apply(b, s, seat, &a, why, sizeof why)) >= 0)
+		return rc;
 	/* The engine's rulebook checks every plan the computer makes (engine/legal.c),
 	 * so this is a bug, never a position: it is logged, the room hears it, and a
 	 * human can take the seat back. Only the kind of move is logged: its cards,
 	 * and why they were refused, tell what the seat holds, which may be an idle
 	 * human's hand. */
-	(void)why;
 	hf_action_format(&a, text, sizeof text);
 	text[strcspn(text, " ")] = '\0';
 	log_msg(LOG_LVL_ERR, "%s %s: game %lld: the computer's %s for seat %d was refused; the table waits",
@@ -373,6 +277,28 @@ flow_ai(struct bot *b, struct session *s)
 	reply_table(b, s, "The computer found no legal move for " ST_PLAYER "%s" ST_END "; the table waits "
 	            "(their player can move, or the owner can " CMD("abort") ").", s->seats[seat].name);
 	flow_cancel(b, s);
+	return -1;
+}
+
+/* The computer plays every seat it holds, turn after turn, until a person
+ * must act or the room is told (tell.c: a table of computers is told once
+ * it has gone round, and at a round's end); then the next fold waits
+ * ai_delay and the room's lines.  Play-by-play: one move a time. */
+static void
+flow_ai(struct bot *b, struct session *s)
+{
+	unsigned told = s->tell.told;
+	bool machine;
+	int moves, seat;
+
+	for (moves = 0; moves < FLOW_AI_MOVES; moves++) {
+		if ((seat = flow_waiting(s, &machine)) < 0 || !machine)
+			return;
+		if (flow_ai_move(b, s, seat) != 0)
+			return;   /* the game ended (s is gone), or no move could be made */
+		if (tell_moves(b, s) || s->tell.told != told)
+			return;
+	}
 }
 
 static int64_t
@@ -412,7 +338,7 @@ flow_timer(struct loop *l, long long id, void *data)
 		if (w >= 0) {
 			char line[160];
 			size_t nactions;
-			const char *const *actions = flow_actions(s, &nactions);
+			const char *const *actions = tell_actions(s, &nactions);
 
 			snprintf(line, sizeof line, ST_PLAYER "%s" ST_END ": reminder, the table is waiting for you.",
 			         s->seats[w].name);

@@ -80,7 +80,7 @@ render_hand(struct rbuf *b, const struct hf_view *v)
 		rbuf_printf(b, " | to open: %d points", v->sides[me->side].open_min);
 	if (v->phase != HF_PHASE_OVER && v->turn == v->seat) {
 		if (v->phase == HF_PHASE_DRAW)
-			rbuf_add(b, " | your turn: draw or pickup");
+			rbuf_add(b, " | your turn: " CMD("draw") " or " CMD("pickup"));
 		else if (v->phase == HF_PHASE_ASK)
 			rbuf_add(b, " | waiting for your partners' answer");
 		else if (v->phase == HF_PHASE_PLAY && v->permission)
@@ -88,7 +88,7 @@ render_hand(struct rbuf *b, const struct hf_view *v)
 		else if (v->phase == HF_PHASE_PLAY && v->asked_this_turn)
 			rbuf_add(b, " | your partners said no: meld, then discard");
 		else if (v->phase == HF_PHASE_PLAY)
-			rbuf_add(b, " | meld, then discard");
+			rbuf_add(b, " | " CMD("meld") ", then " CMD("discard"));
 	}
 }
 
@@ -105,12 +105,17 @@ render_meld(struct rbuf *b, const struct hf_meld *m)
 	case HF_KIND_SEVENS: kind = "sevens"; mark = ST_RED; break;
 	default: break;
 	}
-	/* a closed book reads in its kind's colour, the cards in it as cards */
+	/* a closed book reads in its kind's colour, the cards in it as cards;
+	 * a count follows a rank ("A×3"), and the wilds are named one by one
+	 * after a "+" ("A×5 +2 2 JK"): "2×3" beside "A×3" would read as a rank */
 	if (mark != NULL)
 		rbuf_printf(b, "%s[", mark);
 	card_run(b, m->rank == HF_JOKER ? HF_NOCARD : m->rank, m->rank == HF_JOKER ? 0 : m->naturals, &first);
-	card_run(b, HF_TWO, m->twos, &first);
-	card_run(b, HF_JOKER, m->jokers, &first);
+	for (int k = 0; k < m->twos + m->jokers; k++) {
+		rbuf_add(b, first ? "" : k == 0 ? " +" : " ");
+		first = false;
+		card_add(b, k < m->twos ? HF_TWO : HF_JOKER);
+	}
 	if (m->red3s > 0) {
 		rbuf_add(b, " +");
 		card_add(b, HF_RED3);
@@ -147,7 +152,7 @@ render_table(struct rbuf *b, const struct hf_view *v, const char *const names[])
 			rbuf_add(b, "\n");
 		rbuf_add(b, ST_BOLD);
 		render_side_name(b, v, side, names);
-		rbuf_printf(b, ST_END " (%d): ", sv->score);
+		rbuf_printf(b, ST_END " (score %d): ", sv->score);
 		if (!sv->down)
 			rbuf_printf(b, "not down (needs %d)", sv->open_min);
 		for (i = 0; i < sv->nmelds; i++) {
@@ -411,7 +416,7 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 		}
 		case HF_EV_DRAW:
 			SEP();
-			rbuf_printf(b, "%s draws %u.", who, e->count);
+			rbuf_printf(b, "%s draws %u card%s.", who, e->count, e->count == 1 ? "" : "s");
 			break;
 		case HF_EV_PICKUP:
 			SEP();
@@ -469,7 +474,7 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 			break;
 		case HF_EV_ASK:
 			SEP();
-			rbuf_printf(b, "%s asks: may I go out? (partners: yes or no)", who);
+			rbuf_printf(b, "%s asks: may I go out? (partners: " CMD("yes") " or " CMD("no") ")", who);
 			break;
 		case HF_EV_ANSWER:
 			SEP();
@@ -533,4 +538,382 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 		rbuf_add(b, ".");
 #undef SEP
 #undef NL
+}
+
+/* ------------------------------------------------------------------ a turn told when it ends */
+
+void
+render_pile_short(struct rbuf *b, const struct hf_view *v)
+{
+	if (v->pile_size == 0) {
+		rbuf_add(b, "pile empty");
+	} else {
+		rbuf_add(b, "pile ");
+		card_add(b, v->pile_top);
+		rbuf_printf(b, ", %u card%s%s", v->pile_size, v->pile_size == 1 ? "" : "s", v->pile_frozen ? ", frozen" : "");
+		if (v->rules != NULL) {
+			unsigned blk = v->rules->pickup_blocked_by;
+			int top = v->pile_top;
+
+			if ((top == HF_BLACK3 && (blk & HF_BLOCK_BLACK3)) || (top == HF_RED3 && (blk & HF_BLOCK_RED3)) ||
+			    (hf_card_is_wild(top) && (blk & HF_BLOCK_WILD)))
+				rbuf_add(b, ", blocked");
+		}
+	}
+	rbuf_printf(b, " · stock %u", v->stock);
+}
+
+void
+render_counts(struct rbuf *b, const struct hf_rules *r)
+{
+	int ok[HF_MAX_SEATS + 1], n = 0, i;
+	char why[HF_ERRLEN];
+
+	for (i = 2; i <= HF_MAX_SEATS; i++)
+		if (i >= r->players_min && i <= r->players_max && r->sides_default[i] > 0 &&
+		    hf_rules_check_table(r, i, r->sides_default[i], why, sizeof why) == HF_OK)
+			ok[n++] = i;
+	if (n == 0) {
+		rbuf_add(b, "no number of");
+		return;
+	}
+	/* "2", "4 or 6", "2, 3, 4 or 6", "2 to 6": a range only where every count in it is allowed */
+	if (n >= 3 && ok[n - 1] - ok[0] == n - 1) {
+		rbuf_printf(b, "%d to %d", ok[0], ok[n - 1]);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		rbuf_printf(b, "%s%d", i == 0 ? "" : i == n - 1 ? " or " : ", ", ok[i]);
+}
+
+/* The melds of one clause, events ev[from..to] (MELDs and the CLOSEDs after
+ * them): each meld once, its groups together, then what it is: "5 5 5 5
+ * (new 5s) and K K (on the Ks, closing a clean canasta!)". */
+static void
+turn_melds(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev, size_t n, size_t from, size_t to,
+           bool round_over)
+{
+	size_t i, j, k;
+	bool first = true;
+
+	for (i = from; i <= to; i++) {
+		const struct hf_event *e = &ev[i];
+		int rank, sum = 0, side = e->side >= 0 ? e->side : 0;
+		bool seen = false;
+
+		if (e->type != HF_EV_MELD)
+			continue;
+		for (k = from; k < i && !seen; k++)
+			seen = ev[k].type == HF_EV_MELD && ev[k].side == e->side && ev[k].meld == e->meld;
+		if (seen)
+			continue;   /* told with the first group of its meld */
+		if (!first)
+			rbuf_add(b, " and ");
+		first = false;
+		rank = group_rank(&e->group);
+		for (k = i; k <= to; k++)
+			if (ev[k].type == HF_EV_MELD && ev[k].side == e->side && ev[k].meld == e->meld) {
+				if (k > i)
+					rbuf_add(b, " ");
+				render_group(b, &ev[k].group);
+			}
+		for (j = 0; j < n; j++)
+			if (ev[j].type == HF_EV_MELD && ev[j].side == e->side && ev[j].meld == e->meld)
+				sum += group_total(&ev[j].group);
+		if (!round_over && side < v->nsides && e->meld < v->sides[side].nmelds) {
+			const struct hf_meld *m = &v->sides[side].melds[e->meld];
+			bool fresh = m->naturals + m->twos + m->jokers == sum;
+
+			rbuf_printf(b, " (%s %s", fresh ? "new" : "on the", render_rank_plural(rank));
+		} else
+			rbuf_printf(b, " (%s", render_rank_plural(rank));
+		/* the canasta it closed, said with it */
+		for (k = from; k <= to; k++)
+			if (ev[k].type == HF_EV_CLOSED && ev[k].side == e->side && ev[k].meld == e->meld)
+				rbuf_printf(b, ", closing %s!", kind_name(ev[k].flag));
+		rbuf_add(b, ")");
+	}
+}
+
+/* The end of the run of MELD and CLOSED events of one seat from i. */
+static size_t
+meld_run(const struct hf_event *ev, size_t n, size_t i)
+{
+	size_t k = i;
+
+	while (k + 1 < n && (ev[k + 1].type == HF_EV_MELD || ev[k + 1].type == HF_EV_CLOSED) &&
+	       ev[k + 1].seat == ev[i].seat)
+		k++;
+	return k;
+}
+
+/* The clauses of a turn's events, joined by ", ", each told of its seat. */
+struct turn_out {
+	struct rbuf *b;
+	bool first;
+};
+
+static void
+turn_clause(struct turn_out *o)
+{
+	rbuf_add(o->b, o->first ? " " : ", ");
+	o->first = false;
+}
+
+void
+render_turn(struct rbuf *b, const struct hf_view *v, int seat, const struct hf_event *ev, size_t n,
+            const char *const names[], bool round_over)
+{
+	struct turn_out o = { b, true };
+	char whobuf[96];
+	size_t i, k;
+
+	if (seat < 0 || seat >= v->nseats)
+		return;
+	rbuf_add(b, render_who(names[seat], whobuf, sizeof whobuf));
+	for (i = 0; i < n; i++) {
+		const struct hf_event *e = &ev[i];
+		const char *other = e->seat >= 0 && e->seat < v->nseats && e->seat != seat ?
+		                    render_who(names[e->seat], whobuf, sizeof whobuf) : NULL;
+
+		switch (e->type) {
+		case HF_EV_RED3: {
+			unsigned count = e->count;
+			bool replaced = e->flag;
+
+			while (i + 1 < n && ev[i + 1].type == HF_EV_RED3 && ev[i + 1].seat == e->seat) {
+				i++;
+				count += ev[i].count;
+				replaced = replaced || ev[i].flag;
+			}
+			turn_clause(&o);
+			if (other != NULL)
+				rbuf_printf(b, "%s ", other);
+			if (count == 1)
+				rbuf_add(b, "laid out a " ST_RED "red 3" ST_END);
+			else
+				rbuf_printf(b, "laid out %u " ST_RED "red 3s" ST_END, count);
+			if (replaced)
+				rbuf_add(b, " (replaced)");
+			break;
+		}
+		case HF_EV_DRAW:
+			turn_clause(&o);
+			rbuf_printf(b, "drew %u card%s", e->count, e->count == 1 ? "" : "s");
+			break;
+		case HF_EV_PICKUP:
+			turn_clause(&o);
+			rbuf_printf(b, "took the pile (%u card%s, top ", e->count, e->count == 1 ? "" : "s");
+			card_add(b, e->card);
+			rbuf_add(b, ")");
+			break;
+		case HF_EV_MELD:
+			turn_clause(&o);
+			if (other != NULL)
+				rbuf_printf(b, "%s ", other);
+			rbuf_add(b, "melded ");
+			/* the groups melded together read as one clause, closes included */
+			k = meld_run(ev, n, i);
+			turn_melds(b, v, ev, n, i, k, round_over);
+			i = k;
+			break;
+		case HF_EV_CLOSED:
+			/* one not told with its meld (a meld of another action) */
+			turn_clause(&o);
+			if (e->card > 0 && e->card < HF_NCARD)
+				rbuf_printf(b, "the %s closed: %s!", render_rank_plural(e->card), kind_name(e->flag));
+			else
+				rbuf_printf(b, "closed %s!", kind_name(e->flag));
+			break;
+		case HF_EV_UNDER:
+			turn_clause(&o);
+			rbuf_add(b, "put a " ST_RED "red 3" ST_END " under a book");
+			break;
+		case HF_EV_FOOT:
+			turn_clause(&o);
+			if (other != NULL)
+				rbuf_printf(b, "%s ", other);
+			rbuf_printf(b, "picked up the foot%s", e->flag && other == NULL ? " and played on" : "");
+			break;
+		case HF_EV_DISCARD:
+			turn_clause(&o);
+			rbuf_add(b, "discarded ");
+			card_add(b, e->card);
+			break;
+		case HF_EV_ASK:
+			turn_clause(&o);
+			rbuf_add(b, "asked to go out");
+			/* the partners' answers, with the question */
+			for (k = i + 1; k < n && ev[k].type == HF_EV_ANSWER; k++) {
+				rbuf_add(b, k == i + 1 ? " (" : ", ");
+				rbuf_printf(b, "%s: %s", render_who(names[ev[k].seat < v->nseats ? ev[k].seat : 0], whobuf,
+				                                    sizeof whobuf), ev[k].flag ? "yes" : "no");
+			}
+			if (k > i + 1)
+				rbuf_add(b, ")");
+			i = k - 1;
+			break;
+		case HF_EV_ANSWER:
+			turn_clause(&o);
+			rbuf_printf(b, "%s said %s", other != NULL ? other : "a partner", e->flag ? "yes" : "no");
+			break;
+		case HF_EV_OUT:
+			turn_clause(&o);
+			rbuf_printf(b, ST_BOLD "went out!" ST_END "%s",
+			            e->flag ? " (short of the canastas needed: severe penalty)" : "");
+			break;
+		case HF_EV_STOCK_TURNED:
+			turn_clause(&o);
+			rbuf_printf(b, "the stock ran out: the pile (%u cards) is the new stock", e->count);
+			break;
+		case HF_EV_STOCK_OUT:
+			turn_clause(&o);
+			rbuf_add(b, "the stock ran out: the round ends");
+			break;
+		default:
+			break;
+		}
+	}
+	if (o.first)
+		rbuf_add(b, " passed");   /* nothing to tell: never seen, but never a bare name */
+}
+
+/* The cards gained between two hands, as "9 K 3♣". */
+static void
+step_gained(struct rbuf *b, const uint8_t before[HF_NCARD], const uint8_t after[HF_NCARD])
+{
+	bool first = true;
+	size_t i;
+
+	for (i = 0; i < sizeof hand_order / sizeof hand_order[0]; i++) {
+		int c = hand_order[i];
+
+		if (after[c] > before[c])
+			card_run(b, c, after[c] - before[c], &first);
+	}
+}
+
+void
+render_step(struct rbuf *b, const struct hf_view *before, const struct hf_view *v, const struct hf_event *ev,
+            size_t n)
+{
+	bool first = true;
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		const struct hf_event *e = &ev[i];
+
+		if (e->seat != v->seat && e->type != HF_EV_CLOSED)
+			continue;
+		switch (e->type) {
+		case HF_EV_DRAW:
+			rbuf_add(b, first ? "You drew " : ", drew ");
+			if (e->count == 0)
+				rbuf_add(b, "nothing (the stock is empty)");
+			else
+				step_gained(b, before->hand, v->hand);
+			first = false;
+			break;
+		case HF_EV_RED3:
+			rbuf_printf(b, "%slaid out a " ST_RED "red 3" ST_END "%s", first ? "You " : ", ",
+			            e->flag ? " (replaced)" : "");
+			first = false;
+			break;
+		case HF_EV_PICKUP:
+			rbuf_printf(b, "%stook the pile (%u card%s, top ", first ? "You " : ", ", e->count,
+			            e->count == 1 ? "" : "s");
+			card_add(b, e->card);
+			rbuf_add(b, ")");
+			first = false;
+			break;
+		case HF_EV_MELD:
+			rbuf_add(b, first ? "You melded " : ", melded ");
+			k = meld_run(ev, n, i);
+			turn_melds(b, v, ev, n, i, k, false);
+			i = k;
+			first = false;
+			break;
+		case HF_EV_UNDER:
+			rbuf_printf(b, "%sput a " ST_RED "red 3" ST_END " under a book", first ? "You " : ", ");
+			first = false;
+			break;
+		case HF_EV_FOOT:
+			rbuf_printf(b, "%spicked up your foot", first ? "You " : ", ");
+			first = false;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+void
+render_deal(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev, size_t n, const char *const names[])
+{
+	char whobuf[96];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct hf_event *e = &ev[i];
+		const char *who = e->seat >= 0 && e->seat < v->nseats ? render_who(names[e->seat], whobuf, sizeof whobuf)
+		                                                       : "?";
+
+		switch (e->type) {
+		case HF_EV_DEAL:
+			rbuf_printf(b, ST_BOLD "Round %u" ST_END ": %s deals, %u + %u cards each", e->count, who,
+			            v->rules->hand_size, v->rules->foot_size);
+			break;
+		case HF_EV_DEAL_BONUS:
+			rbuf_printf(b, "; %s earns the deal bonus", who);
+			break;
+		case HF_EV_FIRST_DISCARD:
+			rbuf_add(b, "; the pile starts with ");
+			card_add(b, e->card);
+			if (e->count > 1)
+				rbuf_printf(b, " (%u cards turned)", e->count);
+			break;
+		case HF_EV_RED3:
+			rbuf_printf(b, "; %s lays out %u " ST_RED "red 3%s" ST_END, who, e->count, e->count == 1 ? "" : "s");
+			break;
+		default:
+			break;
+		}
+	}
+	rbuf_add(b, ".");
+}
+
+void
+render_round_end(struct rbuf *b, const struct hf_view *v, const char *const names[])
+{
+	int r = v->nrounds_scored - 1, side;
+
+	rbuf_printf(b, ST_BOLD "Round %d scored" ST_END ":", r + 1);
+	for (side = 0; side < v->nsides; side++) {
+		rbuf_add(b, side ? "; " : " ");
+		render_side_name(b, v, side, names);
+		rbuf_printf(b, " %+d (total %d)", r >= 0 && r < HF_MAX_ROUNDS ? v->round_totals[r][side] : 0,
+		            v->sides[side].score);
+	}
+	rbuf_add(b, ".");
+	for (side = 0; side < v->nsides; side++) {
+		rbuf_add(b, "\n");
+		render_sheet(b, v, side, names);
+	}
+}
+
+void
+render_game_end(struct rbuf *b, const struct hf_view *v, int winner, const char *const names[])
+{
+	int k, members = 0;
+
+	if (winner < 0 || winner >= v->nsides) {
+		rbuf_add(b, ST_BOLD "Game over: a tie!" ST_END);
+		return;
+	}
+	for (k = 0; k < v->nseats; k++)
+		members += v->seats[k].side == winner;
+	rbuf_add(b, ST_BOLD "Game over: ");
+	render_side_name(b, v, winner, names);
+	/* "ann wins", "ann & cat win" */
+	rbuf_printf(b, " win%s with %d!" ST_END, members == 1 ? "s" : "", v->sides[winner].score);
 }

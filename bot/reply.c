@@ -5,10 +5,20 @@
 #include <string.h>
 
 #include "bot.h"
+#include "loop.h"
 
 void
 reply_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const char *room, const char *user_id,
             const char *styled, const char *mention, enum adapter_private private_as)
+{
+	reply_answer_queue(b, ad, kind, room, user_id, styled, NULL, private_as);
+	if (mention != NULL)
+		b->replies.v[b->replies.n - 1].mention = xstrdup(mention);
+}
+
+void
+reply_answer_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const char *room,
+                   const char *user_id, const char *styled, const char *key, enum adapter_private private_as)
 {
 	struct replies *q = &b->replies;
 	struct reply *r;
@@ -24,7 +34,7 @@ reply_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const
 	r->room = xstrdup(room);
 	r->user_id = xstrdup(user_id);
 	r->styled = xstrdup(styled);
-	r->mention = xstrdup(mention);
+	r->key = xstrdup(key);
 	r->private_as = private_as;
 	/* a reply to the event being handled says so, on the adapter it came from */
 	r->reply_to = ad == q->event_ad ? q->event_ref : 0;
@@ -39,6 +49,7 @@ reply_table(struct bot *b, struct session *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
+	tell_flush(b, s, false);   /* what the room was still to hear comes first */
 	reply_queue(b, s->ad, MSG_ROOM, s->room, NULL, line, NULL, PRIVATE_DEFAULT);
 }
 
@@ -48,6 +59,7 @@ reply_prompt(struct bot *b, struct session *s, const char *styled, const char *u
 {
 	struct reply *r;
 
+	tell_flush(b, s, false);
 	reply_queue(b, s->ad, MSG_ROOM, s->room, NULL, styled, user_id, PRIVATE_DEFAULT);
 	r = &b->replies.v[b->replies.n - 1];
 	r->prompt = true;
@@ -65,35 +77,106 @@ reply_seat(struct bot *b, struct session *s, int seat, const char *styled)
 	reply_queue(b, s->ad, MSG_PRIVATE, s->room, st->user_id, styled, NULL, st->private_as);
 }
 
-void
-reply_hand(struct bot *b, struct session *s, int seat)
+/* A hand as a number: what was last sent to a seat, to send it again only when it changed. */
+uint32_t
+reply_hand_hash(const struct hf_view *v)
 {
+	const struct hf_seat_view *me = &v->seats[v->seat];
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < HF_NCARD; i++)
+		h = (h ^ v->hand[i]) * 16777619u;
+	h = (h ^ me->in_foot) * 16777619u;
+	h = (h ^ me->foot_count) * 16777619u;
+	h = (h ^ v->round) * 16777619u;
+	return h | 1;   /* 0: nothing sent yet */
+}
+
+void
+reply_hand_step(struct bot *b, struct session *s, int seat, const char *before, const char *key)
+{
+	struct seat *st = &s->seats[seat];
 	struct hf_view v;
 	struct rbuf out = { 0 };
 
-	if (s->g == NULL || s->seats[seat].ai >= 0)
+	if (s->g == NULL || st->ai >= 0)
 		return;
 	hf_game_view(s->g, seat, &v);
+	if (before != NULL && before[0] != '\0')
+		rbuf_printf(&out, "%s · ", before);
 	render_hand(&out, &v);
-	reply_seat(b, s, seat, out.s);
+	/* a hand the game sends goes after what the room was told before it (key
+	 * NULL); one asked for is an answer */
+	reply_answer_queue(b, s->ad, MSG_PRIVATE, s->room, st->user_id, out.s, key, st->private_as);
+	st->hand_told = reply_hand_hash(&v);
 	rbuf_free(&out);
+}
+
+void
+reply_hand(struct bot *b, struct session *s, int seat)
+{
+	reply_hand_step(b, s, seat, NULL, NULL);
 }
 
 /* ---- a command's answers (struct cmd_ctx): where the command came from */
 
+/* key: NULL for what must be delivered, else the answer's key; mine: the key
+ * is the asker's own (their refusals), so another user's never replaces it. */
 static void
-reply_vcmd(struct cmd_ctx *c, bool priv, const char *fmt, va_list ap)
+reply_vcmd(struct cmd_ctx *c, bool priv, const char *key, bool mine, const char *fmt, va_list ap)
 {
-	char line[2048];
+	char line[4096], k[160];
 	enum adapter_private as = PRIVATE_DEFAULT;
 
 	vsnprintf(line, sizeof line, fmt, ap);
 	if (c->s != NULL && c->seat >= 0)
 		as = c->s->seats[c->seat].private_as;
-	if (priv || c->room == NULL)
-		reply_queue(c->bot, c->ad, MSG_PRIVATE, c->room, c->user_id, line, NULL, as);
-	else
-		reply_queue(c->bot, c->ad, MSG_ROOM, c->room, NULL, line, NULL, PRIVATE_DEFAULT);
+	if (key != NULL && mine && !(priv || c->room == NULL)) {
+		snprintf(k, sizeof k, "%s/%s", key, c->user_id);
+		key = k;
+	}
+	if (priv || c->room == NULL) {
+		reply_answer_queue(c->bot, c->ad, MSG_PRIVATE, c->room, c->user_id, line, key, as);
+	} else {
+		/* what the room was still to hear comes first */
+		if (c->s != NULL && strcmp(c->s->room, c->room) == 0)
+			tell_flush(c->bot, c->s, false);
+		reply_answer_queue(c->bot, c->ad, MSG_ROOM, c->room, NULL, line, key, PRIVATE_DEFAULT);
+	}
+	c->bot->replies.v[c->bot->replies.n - 1].asker = xstrdup(c->user_id);
+}
+
+void
+reply_answer(struct cmd_ctx *c, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	reply_vcmd(c, c->direct, key, false, fmt, ap);
+	va_end(ap);
+}
+
+void
+reply_answer_private(struct cmd_ctx *c, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	reply_vcmd(c, true, key, false, fmt, ap);
+	va_end(ap);
+}
+
+void
+reply_refuse(struct cmd_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	/* A player at this table hears it alone (an opponent must not learn
+	 * what their hand lacks); anyone else where they spoke, by name. */
+	va_start(ap, fmt);
+	reply_vcmd(c, c->direct || c->seat >= 0, "refused", true, fmt, ap);
+	va_end(ap);
 }
 
 void
@@ -102,7 +185,7 @@ reply(struct cmd_ctx *c, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	reply_vcmd(c, c->direct, fmt, ap);
+	reply_vcmd(c, c->direct, NULL, false, fmt, ap);
 	va_end(ap);
 }
 
@@ -112,7 +195,7 @@ reply_private(struct cmd_ctx *c, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	reply_vcmd(c, true, fmt, ap);
+	reply_vcmd(c, true, NULL, false, fmt, ap);
 	va_end(ap);
 }
 
@@ -122,7 +205,7 @@ reply_room(struct cmd_ctx *c, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	reply_vcmd(c, false, fmt, ap);
+	reply_vcmd(c, false, NULL, false, fmt, ap);
 	va_end(ap);
 }
 
@@ -135,6 +218,81 @@ reply_clear(struct reply *r)
 	free(r->user_id);
 	free(r->styled);
 	free(r->mention);
+	free(r->key);
+	free(r->asker);
+}
+
+static uint64_t
+reply_hash(uint64_t h, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)(s != NULL ? s : ""); *p; p++)
+		h = (h ^ *p) * 1099511628211ull;
+	return (h ^ 0xff) * 1099511628211ull;
+}
+
+/* Where an answer goes: its adapter, kind and target. */
+static uint64_t
+reply_target(const struct adapter *ad, enum adapter_msg_kind kind, const char *target)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	h = reply_hash(h, ad->id);
+	h = reply_hash(h, kind == MSG_ROOM ? "room" : "private");
+	return reply_hash(h, target) | 1;
+}
+
+/* The answer's identity: its target and key (and how a private one goes). */
+static uint64_t
+reply_ident(const struct reply *r)
+{
+	uint64_t h = reply_target(r->ad, r->kind, r->kind == MSG_ROOM ? r->room : r->user_id);
+
+	/* a player who changes how private lines reach them is answered anew */
+	h = (h ^ (uint64_t)r->private_as) * 1099511628211ull;
+	return reply_hash(h, r->key) | 1;
+}
+
+/* Whether a later reply of this flush replaces r (the same answer, newer). */
+static bool
+reply_superseded(const struct replies *q, size_t i, uint64_t ident)
+{
+	for (size_t k = i + 1; k < q->n; k++)
+		if (q->v[k].key != NULL && q->v[k].ad == q->v[i].ad && reply_ident(&q->v[k]) == ident)
+			return true;
+	return false;
+}
+
+/* Whether r says again, to the same place, what it said less than
+ * REPLY_SAME_MS ago: a repeated question is answered once until the
+ * answer changes.  Remembers r's answer otherwise. */
+static bool
+reply_repeated(struct bot *b, const struct reply *r, uint64_t ident)
+{
+	struct reply_said *sd = &b->replies.said[ident % REPLY_SAID];
+	uint64_t text = reply_hash(1469598103934665603ull, r->styled);
+	int64_t now = loop_now(b->loop);
+
+	if (sd->ident == ident && sd->text == text && now - sd->at < REPLY_SAME_MS)
+		return true;
+	sd->ident = ident;
+	sd->text = text;
+	sd->target = reply_target(r->ad, r->kind, r->kind == MSG_ROOM ? r->room : r->user_id);
+	sd->at = now;
+	return false;
+}
+
+void
+reply_forget(struct bot *b, struct adapter *ad, const char *room, const char *user_id)
+{
+	uint64_t t1 = room != NULL ? reply_target(ad, MSG_ROOM, room) : 0;
+	uint64_t t2 = user_id != NULL ? reply_target(ad, MSG_PRIVATE, user_id) : 0;
+
+	for (size_t i = 0; i < REPLY_SAID; i++) {
+		struct reply_said *sd = &b->replies.said[i];
+
+		if (sd->target != 0 && (sd->target == t1 || sd->target == t2))
+			memset(sd, 0, sizeof *sd);
+	}
 }
 
 void
@@ -149,6 +307,22 @@ reply_flush(struct bot *b)
 	for (i = 0; i < q->n; i++) {
 		struct reply *r = &q->v[i];
 
+		if (r->key != NULL) {
+			uint64_t ident = reply_ident(r);
+
+			if (reply_superseded(q, i, ident)) {
+				reply_clear(&q->v[i]);
+				continue;
+			}
+			if (reply_repeated(b, r, ident)) {
+				log_msg(LOG_LVL_DEBUG, "%s: the answer \"%s\" to %s not sent again: unchanged (asked by %s)",
+				        r->ad->id, r->key, r->kind == MSG_ROOM ? r->room : r->user_id,
+				        r->asker != NULL ? r->asker : "nobody");
+				reply_clear(&q->v[i]);
+				continue;
+			}
+		}
+
 		memset(&m, 0, sizeof m);
 		m.kind = r->kind;
 		m.room = r->room;
@@ -157,6 +331,8 @@ reply_flush(struct bot *b)
 		m.prefix = bot_adapter_of(r->ad)->prefix;
 		m.reply_to = r->reply_to;
 		m.private_as = r->private_as;
+		m.supersede = r->key;
+		m.asker = r->key != NULL ? r->asker : NULL;
 		if (r->mention != NULL) {
 			mentions[0] = r->mention;
 			m.mentions = mentions;

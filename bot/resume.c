@@ -63,7 +63,7 @@ resume_table(struct bot *b, struct session *s)
 	resume_line(&out, s, &ping);
 	if (ping >= 0) {
 		size_t nactions;
-		const char *const *actions = flow_actions(s, &nactions);
+		const char *const *actions = tell_actions(s, &nactions);
 
 		reply_prompt(b, s, out.s, s->seats[ping].user_id, actions, nactions);
 	} else {

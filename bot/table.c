@@ -91,6 +91,14 @@ table_sit(struct bot *b, struct session *s, const char *user_id, const char *nam
 	return 0;
 }
 
+bool
+table_count_ok(const struct hf_rules *r, int n)
+{
+	char why[HF_ERRLEN];
+
+	return n >= 2 && n <= HF_MAX_SEATS && hf_rules_check_table(r, n, r->sides_default[n], why, sizeof why) == HF_OK;
+}
+
 int
 table_add_ai(struct bot *b, struct session *s, int level)
 {

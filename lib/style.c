@@ -10,6 +10,13 @@ style_is_role(unsigned char c)
 	return c > 0 && c < STYLE_NROLES;
 }
 
+/* A line break, or a part break (which is one for all but style_pack). */
+static bool
+style_is_break(unsigned char c)
+{
+	return c == '\n' || c == STYLE_SEP;
+}
+
 /* A byte of text: not a mark, not a line break, not another control. */
 static bool
 style_is_text(unsigned char c)
@@ -70,7 +77,7 @@ style_walk(const char *m, size_t len, const struct style_sink *k)
 			continue;
 		}
 		i++;
-		if (c == '\n') {
+		if (style_is_break(c)) {
 			style_close_all(&st, k);
 			if (k->line != NULL)
 				k->line(k->ctx);
@@ -168,7 +175,7 @@ style_valid(const char *m, size_t len, const char **why)
 			return false;
 		}
 		i += k;
-		if (cp == '\n') {
+		if (cp < 0x80 && style_is_break((unsigned char)cp)) {
 			st.depth = 0;
 			continue;
 		}
@@ -220,7 +227,7 @@ cutter_stack(const struct style_cutter *c, size_t n, size_t *cmd)
 
 		if (style_is_text(ch))
 			continue;
-		if (ch == '\n') {
+		if (style_is_break(ch)) {
 			st.depth = st.over = 0;
 			continue;
 		}
@@ -310,9 +317,9 @@ cutter_next(struct style_cutter *c, bool lines)
 		return cutter_char(c, 0); /* not even one character fits: one goes all the same */
 	q = cut;
 	if (!lines) {
-		while (q > 0 && c->m[q] != '\n')
+		while (q > 0 && !style_is_break((unsigned char)c->m[q]))
 			q--;
-		while (q > 0 && c->m[q - 1] == '\n')
+		while (q > 0 && style_is_break((unsigned char)c->m[q - 1]))
 			q--; /* an empty line at a cut goes too */
 	}
 	if (q == 0 || lines) {
@@ -358,8 +365,8 @@ cutter_run(struct style_cutter *c, bool lines, style_piece_fn *fn, void *ctx)
 		c->len -= cut;
 		/* what a cut leaves at the start of the next piece: line breaks
 		 * (which close every role) and spaces */
-		while (c->len > 0 && (c->m[0] == '\n' || c->m[0] == ' ')) {
-			if (c->m[0] == '\n')
+		while (c->len > 0 && (style_is_break((unsigned char)c->m[0]) || c->m[0] == ' ')) {
+			if (c->m[0] != ' ')
 				c->open.depth = c->open.over = 0;
 			c->m++;
 			c->len--;
@@ -391,11 +398,11 @@ style_split(const char *m, size_t len, size_t max, bool lines, style_encode_fn *
 	c.ectx = ectx;
 	if (!lines) {
 		/* no leading or trailing empty lines */
-		while (len > 0 && (m[0] == '\n' || m[0] == ' ')) {
+		while (len > 0 && (style_is_break((unsigned char)m[0]) || m[0] == ' ')) {
 			m++;
 			len--;
 		}
-		while (len > 0 && m[len - 1] == '\n')
+		while (len > 0 && style_is_break((unsigned char)m[len - 1]))
 			len--;
 		if (style_has_text(m, len)) {
 			c.m = m;
@@ -404,8 +411,9 @@ style_split(const char *m, size_t len, size_t max, bool lines, style_encode_fn *
 		}
 	} else {
 		while (len > 0) {
-			nl = memchr(m, '\n', len);
-			n = nl != NULL ? (size_t)(nl - m) : len;
+			for (n = 0; n < len && !style_is_break((unsigned char)m[n]); n++)
+				;
+			nl = n < len ? m + n : NULL;
 			if (style_has_text(m, n)) {
 				c.m = m;
 				c.len = n;
@@ -421,4 +429,74 @@ style_split(const char *m, size_t len, size_t max, bool lines, style_encode_fn *
 	}
 	rbuf_free(&c.piece);
 	rbuf_free(&c.coded);
+}
+
+/* ------------------------------------------------------------------ packing */
+
+/* The roles still open at the end of m[0..len). */
+static int
+style_open_depth(const char *m, size_t len)
+{
+	struct style_stack st = { .depth = 0 };
+	enum style_role opened, closed;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)m[i];
+
+		if (style_is_break(c))
+			st.depth = st.over = 0;
+		else if (!style_is_text(c))
+			style_step(&st, c, &opened, &closed);
+	}
+	return st.depth;
+}
+
+void
+style_pack(struct rbuf *out, const char *m, size_t len, size_t max, const char *joiner, style_encode_fn *enc,
+           void *ectx)
+{
+	struct rbuf line = { 0 }, cand = { 0 }, coded = { 0 };
+	size_t i = 0, j;
+
+	rbuf_addn(out, "", 0);
+	while (i < len) {
+		for (j = i; j < len && !style_is_break((unsigned char)m[j]); j++)
+			;
+		if (style_has_text(m + i, j - i)) {
+			if (line.len == 0) {
+				rbuf_addn(&line, m + i, j - i);
+			} else {
+				/* a part break closed every role: so does the joiner's place */
+				rbuf_reset(&cand);
+				rbuf_addn(&cand, line.s, line.len);
+				for (int d = style_open_depth(line.s, line.len); d > 0; d--)
+					rbuf_add(&cand, ST_END);
+				rbuf_add(&cand, joiner);
+				rbuf_addn(&cand, m + i, j - i);
+				rbuf_reset(&coded);
+				enc(ectx, &coded, cand.s, cand.len);
+				if (coded.len <= max) {
+					rbuf_reset(&line);
+					rbuf_addn(&line, cand.s, cand.len);
+				} else {
+					rbuf_addn(out, line.s, line.len);
+					rbuf_add(out, "\n");
+					rbuf_reset(&line);
+					rbuf_addn(&line, m + i, j - i);
+				}
+			}
+		}
+		/* a line break ends the line whatever fits after it */
+		if (j < len && m[j] == '\n' && line.len > 0) {
+			rbuf_addn(out, line.s, line.len);
+			rbuf_add(out, "\n");
+			rbuf_reset(&line);
+		}
+		i = j + 1;
+	}
+	if (line.len > 0)
+		rbuf_addn(out, line.s, line.len);
+	rbuf_free(&line);
+	rbuf_free(&cand);
+	rbuf_free(&coded);
 }

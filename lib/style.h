@@ -31,6 +31,11 @@
  *                  Discord, "draw" on the console)
  *   line break     "\n": a new line (IRC: a new message line; Matrix:
  *                  "<br>" in the HTML, "\n" in the plain body)
+ *   part break     STYLE_SEP: between two parts of one message that each
+ *                  read alone (the turns of several players): a line break
+ *                  for everything here but style_pack, which an adapter
+ *                  whose lines are its budget (IRC) uses to join parts into
+ *                  as few lines as fit
  * A colour role inside another colour role wins for its text.
  */
 enum style_role {
@@ -45,6 +50,7 @@ enum style_role {
 	STYLE_NROLES
 };
 #define STYLE_END       0x0f
+#define STYLE_SEP       0x0b
 #define STYLE_MAX_DEPTH 8
 
 /* The marks as string literals, to write styled text:
@@ -59,6 +65,7 @@ enum style_role {
 #define ST_COMMAND "\x08"
 #define ST_END     "\x0f"
 #define ST_BR      "\n"
+#define ST_SEP     "\x0b"
 
 /* What an encoder is told, in order, as style_walk reads styled text. */
 struct style_sink {
@@ -85,9 +92,10 @@ struct style_look {
 struct style_look style_look(const enum style_role *roles, int depth);
 bool   style_look_same(struct style_look a, struct style_look b);
 
-/* Reads len bytes of styled text, telling sink what it holds.  A stray
- * STYLE_END, a role past STYLE_MAX_DEPTH (and its STYLE_END) and any other
- * control byte are skipped. */
+/* Reads len bytes of styled text, telling sink what it holds.  A part break
+ * (STYLE_SEP) is a line break.  A stray STYLE_END, a role past
+ * STYLE_MAX_DEPTH (and its STYLE_END) and any other control byte are
+ * skipped. */
 void   style_walk(const char *m, size_t len, const struct style_sink *sink);
 
 /* The plain encoding, appended to out: the text, each command with prefix
@@ -118,5 +126,14 @@ typedef void style_piece_fn(void *ctx, const char *m, size_t len, const char *en
  * cut at its last line break first: as few pieces as fit, as Matrix wants. */
 void   style_split(const char *m, size_t len, size_t max, bool lines, style_encode_fn *enc, void *ectx,
                    style_piece_fn *fn, void *ctx);
+
+/* Joins the parts of styled text (what part breaks separate) into as few
+ * lines as fit: appends to out the text with each part break between two
+ * parts that fit one line together (their encoding by enc at most max bytes,
+ * joiner between them) written as joiner (styled text, " | "), and every
+ * other part break as a line break.  Line breaks stay; a part too long for a
+ * line alone stays alone (style_split cuts it).  Then style_split(lines). */
+void   style_pack(struct rbuf *out, const char *m, size_t len, size_t max, const char *joiner,
+                  style_encode_fn *enc, void *ectx);
 
 #endif

@@ -102,17 +102,24 @@ command(struct fakemx *f, const char *token, const char *room, const char *text)
 }
 
 /* ann speaks as a player does, within the bot's shipped flood limits (one
- * command per 2 s once the burst is spent): what she is not answered is the
- * storm's doing, not her own. */
+ * command per 3 s once the burst is spent): what she is not answered is the
+ * storm's doing, not her own.  Her questions differ from one to the next
+ * (the bot says an unchanged answer once): how to use each command in turn. */
 static int64_t
 paced(struct fakemx *f, const char *token, const char *room, const char *text, int64_t *last)
 {
-	int64_t wait = *last + 2100 - now_ms();
+	static const char *const topics[] = { "draw", "pickup", "meld", "discard", "out", "hand", "table", "pile",
+	                                      "score", "rules", "who", "auto", "abort", "stats", "top", "new", "join",
+	                                      "leave", "bot", "start", "play", "yes", "no", "private", "tell", "help" };
+	static unsigned n;
+	int64_t wait = *last + 3100 - now_ms();
+	char ask[64];
 
 	if (wait > 0)
 		e2e_sleep_ms((int)wait);
 	*last = now_ms();
-	return command(f, token, room, text);
+	snprintf(ask, sizeof ask, "%s %s", text, topics[n++ % (sizeof topics / sizeof topics[0])]);
+	return command(f, token, room, ask);
 }
 
 /* The newest room of user in the bot's m.direct, "" if none. */
@@ -261,7 +268,7 @@ main(void)
 	e2e_sleep_ms(1000);
 	before = most = probe(d.pid);
 
-	/* the storm; ann keeps asking for the pile meanwhile */
+	/* the storm; ann keeps asking the bot things meanwhile */
 	t0 = now_ms();
 	for (int i = 0; i < STORM; i++) {
 		const char *who = i % REMOTE_EVERY == 3 ? mal : eve;
@@ -278,9 +285,9 @@ main(void)
 			fakemx_room_post(&f, eve, storm[i], "invite", "{\"user_id\":\"@bot:hs\"}");
 		} else
 			fakemx_room(&f, who, "{\"invite\":[\"@bot:hs\"]}", storm[i], sizeof storm[i]);
-		if (now_ms() - last >= 2100 && asked < 40) {
+		if (now_ms() - last >= 3100 && asked < 40) {
 			asked++;
-			if ((lat[nlat] = paced(&f, ann, game, "!pile", &last)) >= 0)
+			if ((lat[nlat] = paced(&f, ann, game, "!help", &last)) >= 0)
 				nlat++;
 		}
 		if (i % 50 == 49)
@@ -305,9 +312,9 @@ main(void)
 		}
 		json_decref(j);
 		peak(&most, probe(d.pid));
-		if (open > 0 && now_ms() - last >= 2100 && asked < 40) {
+		if (open > 0 && now_ms() - last >= 3100 && asked < 40) {
 			asked++;
-			if ((lat[nlat] = paced(&f, ann, game, "!pile", &last)) >= 0)
+			if ((lat[nlat] = paced(&f, ann, game, "!help", &last)) >= 0)
 				nlat++;
 		}
 		if (open == 0) {
@@ -334,7 +341,7 @@ main(void)
 	{
 		int had = fakemx_bot_says(&f, dm, "Your hand (") + fakemx_bot_says(&f, dm, "Your foot (");
 
-		e2e_sleep_ms(2100);
+		e2e_sleep_ms(3100);
 		fakemx_say(&f, ann, game, "!hand");
 		last = now_ms();
 		if (!(ann_hand = wait_hand(&f, "@ann:hs", had, dm, sizeof dm)))
@@ -342,7 +349,7 @@ main(void)
 	}
 	for (int i = 0; i < 10; i++) {
 		asked++;
-		if ((lat[nlat] = paced(&f, ann, game, "!pile", &last)) >= 0)
+		if ((lat[nlat] = paced(&f, ann, game, "!help", &last)) >= 0)
 			nlat++;
 	}
 	e2e_sleep_ms(2000);
@@ -360,7 +367,7 @@ main(void)
 	printf("  daemon RSS: %.1f MiB before, %.1f MiB at most, %.1f MiB after\n", before.rss_kb / 1024.0,
 	       most.rss_kb / 1024.0, after.rss_kb / 1024.0);
 	printf("  daemon open files: %ld before, %ld at most, %ld after\n", before.fds, most.fds, after.fds);
-	printf("  ann's !pile during and after the storm: %d of %d answered", nlat, asked);
+	printf("  ann's questions (!help COMMAND) during and after the storm: %d of %d answered", nlat, asked);
 	if (nlat > 0)
 		printf(", p50 %lld ms, max %lld ms", (long long)lat[nlat / 2], (long long)lat[nlat - 1]);
 	printf("\n  hands: %d in %d rooms (ann's and %d games of eve's); with anyone but their owner: %d\n", nhands, nhroom,

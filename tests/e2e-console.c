@@ -34,7 +34,7 @@ test_console_game(void **state)
 	proc_send(&p, "who");
 	assert_true(proc_wait(&p, "duel, round", &at, 5000));
 	proc_send(&p, "frobnicate");
-	assert_true(proc_wait(&p, "Unknown command", &at, 5000));
+	assert_true(proc_wait(&p, "unknown command", &at, 5000));
 	/* Hand the seat to the computer and watch the game to its end. */
 	proc_send(&p, "auto");
 	assert_true(proc_wait(&p, "Game over", &at, 240000));
@@ -66,7 +66,7 @@ test_console_colours(void **state)
 	assert_true(proc_wait(&p, "Dealing duel for 2", &at, 10000));
 	proc_send(&p, "table");
 	assert_true(proc_wait(&p, "\033[0;1m", &at, 5000));
-	assert_true(proc_wait(&p, "\033[0m (0): not down", &at, 5000));
+	assert_true(proc_wait(&p, "\033[0m (score 0): not down", &at, 5000));
 	proc_close_input(&p);
 	assert_int_equal(proc_end(&p), 0);
 	unlink(db);

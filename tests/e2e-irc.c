@@ -130,15 +130,16 @@ test_irc_game(void **state)
 		assert_int_equal(ircclient_send_raw(&bob, burst, len), 0);
 	}
 	ircclient_drain(&bob, 500);
-	ircclient_send(&alice, "PRIVMSG #cards :!hand");
-	assert_int_equal(ircclient_wait(&alice, 30000, line, sizeof line, "NOTICE alice :Your ", NULL), 0);
+	/* a question alice has not asked yet (an unchanged answer is said once) */
+	ircclient_send(&alice, "PRIVMSG #cards :!table");
+	assert_int_equal(ircclient_wait(&alice, 30000, line, sizeof line, "PRIVMSG #cards :", "(score ", NULL), 0);
 	ircclient_drain(&bob, 200);
 	assert_false(ircclient_saw(&alice, "QUIT", "HandFoot"));
 
 	/* the computer plays alice's seat to the end: every line reaches the
 	 * channel, "Game over" last (computer seats wait for the room to be told) */
 	ircclient_send(&alice, "PRIVMSG #cards :!auto");
-	assert_int_equal(ircclient_wait(&alice, 60000, line, sizeof line, "PRIVMSG #cards :", "discards", NULL), 0);
+	assert_int_equal(ircclient_wait(&alice, 60000, line, sizeof line, "PRIVMSG #cards :", "discarded", NULL), 0);
 	assert_int_equal(ircclient_wait(&alice, 180000, line, sizeof line, "PRIVMSG #cards :", "Game over", NULL), 0);
 	ircclient_send(&alice, "PRIVMSG #cards :!stats");
 	assert_int_equal(ircclient_wait(&alice, 10000, line, sizeof line, "PRIVMSG #cards :", "alice: 1 game,", NULL), 0);

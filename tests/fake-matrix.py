@@ -14,7 +14,9 @@ invite, initial_state, name, topic, preset; m.room.power_levels as Synapse write
 creator at 100, kick/ban/redact/state 50, trusted_private_chat's invitees at 100), account
 data, room state (a member event only for oneself; m.room.power_levels only from a user
 at its level, changing no one at or above the sender's level nor granting more), PUT send with txnId idempotence (scoped per device), events over
-65536 bytes refused (413 M_TOO_LARGE), 429 M_LIMIT_EXCEEDED.
+65536 bytes refused (413 M_TOO_LARGE), 429 M_LIMIT_EXCEEDED; optionally (POST /_fake/ratelimit)
+Synapse's message rate limit per user (rc_message: synapse/api/ratelimiting.py's algorithm) on
+every event sent (PUT send and PUT state), answered 429 M_LIMIT_EXCEEDED with retry_after_ms.
 
 Test control (no auth): POST /_fake/user {"user","password","server"} -> token (server:
 a user "of another homeserver", for allow-list tests);
@@ -23,8 +25,12 @@ POST /_fake/fail {"method","path" (regex),"user","status","count","retry_after_m
 POST /_fake/invite_state {"room","user","events"}: stripped state a hostile remote server adds to
 an invite (placed before the invite event, as a server passes on invite_room_state);
 POST /_fake/replay {"room","count"}: re-delivers the last events, reversed (duplicates, out of order);
+POST /_fake/ratelimit {"per_second","burst"}: limit every user's event sends as Synapse does
+(0 turns it off, the default);
 GET /_fake/events?room=R: the room's timeline with txn ids; GET /_fake/requests: counters
-(and "in_flight_max": the most requests of one user handled at once).
+(and "in_flight_max": the most requests of one user handled at once; "ratelimit": per user,
+"sends" events sent, "limited" 429s given, "early" sends that came before the retry_after_ms
+of an earlier 429 had passed).
 Only what handfoot uses is implemented; it is not a homeserver.
 """
 import json
@@ -67,6 +73,7 @@ class World:
         self.requests = {}
         self.in_flight = {}       # user -> requests being handled now
         self.in_flight_max = {}
+        self.limit = Limiter()
 
     def push(self, kind, key, payload):
         self.pos += 1
@@ -142,6 +149,43 @@ class World:
             if n is not None and int(n) > mine:
                 return False
         return True
+
+
+class Limiter:
+    """Synapse's per-user message rate limit (Ratelimiter.can_do_action in
+    synapse/api/ratelimiting.py): a leaky bucket of burst actions draining at
+    per_second; a denied action is not counted, and its 429 says when the
+    next one will be allowed. Off (per_second 0) unless a test turns it on."""
+
+    def __init__(self):
+        self.rate, self.burst = 0.0, 0
+        self.actions = {}         # user -> (action_count, time_start)
+        self.retry_at = {}        # user -> the latest time a 429 told them to wait until
+        self.sends, self.limited, self.early = {}, {}, {}
+
+    def check(self, user):
+        """None if user may send an event now, else the retry_after_ms of a 429."""
+        now = time.time()
+        self.sends[user] = self.sends.get(user, 0) + 1
+        if now < self.retry_at.get(user, 0.0):
+            self.early[user] = self.early.get(user, 0) + 1
+        if self.rate <= 0:
+            return None
+        count, start = self.actions.get(user, (0.0, now))
+        performed = count - (now - start) * self.rate
+        if performed < 0:
+            performed, count, start = 0.0, 0.0, now
+        allowed = not performed > self.burst - 1
+        if allowed:
+            count += 1
+        self.actions[user] = (count, start)
+        if allowed:
+            return None
+        at = max(now, start + (count - self.burst + 1) / self.rate)
+        ms = int(1000 * (at - now))
+        self.limited[user] = self.limited.get(user, 0) + 1
+        self.retry_at[user] = max(self.retry_at.get(user, 0.0), now + ms / 1000.0)
+        return ms
 
 
 W = World()
@@ -465,6 +509,11 @@ class Handler(BaseHTTPRequestHandler):
             return self.err(401, "M_UNKNOWN_TOKEN", "unknown token")
         if parts == ["sync"] and method == "GET":
             return self.sync(user, q)
+        if method == "PUT" and len(parts) >= 4 and parts[0] == "rooms" and parts[2] in ("send", "state"):
+            ms = W.limit.check(user)
+            if ms is not None:
+                return self.reply(429, {"errcode": "M_LIMIT_EXCEEDED", "error": "Too Many Requests",
+                                        "retry_after_ms": ms}, {"Retry-After": str(max(1, (ms + 999) // 1000))})
         try:
             res = self.api(method, parts, q, body, user, device)
         except TooLarge:
@@ -645,8 +694,14 @@ class Handler(BaseHTTPRequestHandler):
                                                                    if t == "m.room.member")}
                                               for rid, r in W.rooms.items()},
                                     "account": {"%s %s" % k: v for k, v in W.account.items()}})
+        if path == "/_fake/ratelimit":
+            W.limit.rate = float(body.get("per_second", 0))
+            W.limit.burst = int(body.get("burst", 0))
+            return self.reply(200, {})
         if path == "/_fake/requests":
-            return self.reply(200, dict(W.requests, in_flight_max=W.in_flight_max))
+            lim = W.limit
+            return self.reply(200, dict(W.requests, in_flight_max=W.in_flight_max,
+                                        ratelimit={"sends": lim.sends, "limited": lim.limited, "early": lim.early}))
         return self.err(404, "M_UNRECOGNIZED", "unknown control")
 
 

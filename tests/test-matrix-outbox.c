@@ -42,21 +42,23 @@ test_order_per_room_and_persistence(void **state)
 	assert_int_equal(matrix_outbox_count_room(o, "!b:hs"), 1);
 	assert_int_equal(matrix_outbox_count_room(o, "!c:hs"), 0);
 	assert_ptr_equal(matrix_outbox_next(o, 0, &wait), a1);
-	a1->in_flight = true;
-	/* a2 waits for a1 (order in a room); b1 may go meanwhile */
-	assert_ptr_equal(matrix_outbox_next(o, 0, &wait), b1);
-	b1->in_flight = true;
+	matrix_outbox_flying(o, a1);
+	/* one send in flight for the whole account: the server limits the user */
 	assert_null(matrix_outbox_next(o, 0, &wait));
-	/* a1 is rate limited: a2 still waits behind it */
+	/* a1 is rate limited: the account waits, every room */
 	matrix_outbox_retry(o, a1, 0, 1500);
+	matrix_outbox_pause(o, 1500);
 	assert_null(matrix_outbox_next(o, 1000, &wait));
 	assert_int_equal(wait, 500);
+	/* then the rooms in turn: b's turn now, a's next (a2 still behind a1) */
+	assert_ptr_equal(matrix_outbox_next(o, 1500, &wait), b1);
+	matrix_outbox_flying(o, b1);
+	matrix_outbox_done(o, b1);
 	assert_ptr_equal(matrix_outbox_next(o, 1500, &wait), a1);
 	snprintf(txn, sizeof txn, "%s", a1->txn);
-	a1->in_flight = true;
+	matrix_outbox_flying(o, a1);
 	matrix_outbox_done(o, a1);
 	assert_ptr_equal(matrix_outbox_next(o, 1500, &wait), a2);
-	matrix_outbox_done(o, b1);
 	assert_int_equal(memstore_count(ms, "out/"), 1);
 	matrix_outbox_free(o);
 
@@ -70,6 +72,122 @@ test_order_per_room_and_persistence(void **state)
 	/* and new ones never reuse an old txn id */
 	m = matrix_outbox_add(o, "!a:hs", NULL, NULL, "four", NULL, NULL, 0);
 	assert_string_not_equal(m->txn, txn);
+	matrix_outbox_free(o);
+	memstore_free(ms);
+}
+
+/* Rooms take turns: a room with many messages waiting does not hold a
+ * quiet room's one message back. */
+static void
+test_rooms_round_robin(void **state)
+{
+	struct memstore *ms = memstore_new();
+	struct matrix_store st = store_of(ms);
+	struct matrix_outbox *o = matrix_outbox_new(&st);
+	struct matrix_out *m, *quiet;
+	int64_t wait;
+	int i, before = -1;
+
+	(void)state;
+	for (i = 0; i < 20; i++)
+		matrix_outbox_add(o, "!busy:hs", NULL, NULL, "busy", NULL, NULL, 0);
+	quiet = matrix_outbox_add(o, "!quiet:hs", NULL, NULL, "quiet", NULL, NULL, 0);
+	for (i = 0; i < 21; i++) {
+		m = matrix_outbox_next(o, 0, &wait);
+		assert_non_null(m);
+		if (m == quiet)
+			before = i;
+		matrix_outbox_flying(o, m);
+		matrix_outbox_done(o, m);
+	}
+	assert_true(before >= 0 && before <= 1);
+	matrix_outbox_free(o);
+	memstore_free(ms);
+}
+
+/* A room's lane is bounded: one room cannot make every room's hands drop;
+ * and answers wait apart, per asker, so a flood of them pushes no game's
+ * line out. */
+static void
+test_lane_bound(void **state)
+{
+	struct memstore *ms = memstore_new();
+	struct matrix_store st = store_of(ms);
+	struct matrix_outbox *o = matrix_outbox_new(&st);
+	char key[16];
+	int i, taken = 0;
+
+	(void)state;
+	for (i = 0; i < MATRIX_OUTBOX_LANE + 50; i++)
+		taken += matrix_outbox_add(o, "!flood:hs", NULL, NULL, "line", NULL, NULL, 0) != NULL;
+	assert_int_equal(taken, MATRIX_OUTBOX_LANE);
+	/* another room and a hand elsewhere still go in */
+	assert_non_null(matrix_outbox_add(o, "!game:hs", NULL, NULL, "a turn", NULL, NULL, 0));
+	assert_non_null(matrix_outbox_add(o, NULL, "@ann:hs", "!game:hs", "Your hand", NULL, NULL, 0));
+	/* a flooder's answers fill his own lane, not the game's */
+	for (i = 0, taken = 0; i < MATRIX_OUTBOX_LANE + 50; i++) {
+		snprintf(key, sizeof key, "k%d", i);
+		taken += matrix_outbox_add_key(o, "!game:hs", NULL, NULL, "an answer", NULL, NULL, 0, key, "@eve:hs") != NULL;
+	}
+	assert_int_equal(taken, MATRIX_OUTBOX_LANE);
+	assert_int_equal(matrix_outbox_count_room(o, "!game:hs"), 2);
+	assert_non_null(matrix_outbox_add(o, "!game:hs", NULL, NULL, "the game's end", NULL, NULL, 0));
+	assert_non_null(matrix_outbox_add_key(o, "!game:hs", NULL, NULL, "Pile: 7", NULL, NULL, 0, "pile", "@bob:hs"));
+	assert_int_equal(matrix_outbox_count_room(o, "!game:hs"), 3);
+	matrix_outbox_free(o);
+	memstore_free(ms);
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A newer answer replaces the same answer to the same place still waiting:
+ * a flooder's questions queue one answer, not one each. */
+static void
+test_supersede(void **state)
+{
+	struct memstore *ms = memstore_new();
+	struct matrix_store st = store_of(ms);
+	struct matrix_outbox *o = matrix_outbox_new(&st);
+	struct matrix_out *m, *first;
+	char *sent[4];
+	int64_t wait;
+
+	(void)state;
+	first = matrix_outbox_add_key(o, "!g:hs", NULL, NULL, "Pile: 7", NULL, NULL, 0, "pile", NULL);
+	matrix_outbox_flying(o, first);
+	/* one in flight stays: it is on its way already */
+	matrix_outbox_add_key(o, "!g:hs", NULL, NULL, "Pile: 8", NULL, NULL, 0, "pile", NULL);
+	matrix_outbox_add(o, "!g:hs", NULL, NULL, "a turn", NULL, NULL, 0);
+	matrix_outbox_add_key(o, "!g:hs", NULL, NULL, "Pile: 9", NULL, NULL, 0, "pile", NULL);
+	/* a hand to ann is not the room's pile, nor bob's hand */
+	matrix_outbox_add_key(o, NULL, "@ann:hs", "!g:hs", "ann 1", NULL, NULL, 0, "hand", NULL);
+	matrix_outbox_add_key(o, NULL, "@bob:hs", "!g:hs", "bob 1", NULL, NULL, 0, "hand", NULL);
+	matrix_outbox_add_key(o, NULL, "@ann:hs", "!g:hs", "ann 2", NULL, NULL, 0, "hand", NULL);
+	assert_int_equal(matrix_outbox_count(o), 5);
+	assert_int_equal(memstore_count(ms, "out/"), 5);
+	matrix_outbox_done(o, first);
+	matrix_outbox_resolve(o, "@ann:hs", "!dmann:hs");
+	matrix_outbox_resolve(o, "@bob:hs", "!dmbob:hs");
+	/* what goes: the turn, the newest pile, bob's hand, ann's newest hand */
+	for (int i = 0; i < 4; i++) {
+		m = matrix_outbox_next(o, 0, &wait);
+		assert_non_null(m);
+		sent[i] = xstrdup(m->body);
+		matrix_outbox_flying(o, m);
+		matrix_outbox_done(o, m);
+	}
+	assert_null(matrix_outbox_next(o, 0, &wait));
+	qsort(sent, 4, sizeof sent[0], cmp_str);
+	assert_string_equal(sent[0], "Pile: 9");
+	assert_string_equal(sent[1], "a turn");
+	assert_string_equal(sent[2], "ann 2");
+	assert_string_equal(sent[3], "bob 1");
+	for (int i = 0; i < 4; i++)
+		free(sent[i]);
 	matrix_outbox_free(o);
 	memstore_free(ms);
 }
@@ -155,6 +273,9 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_order_per_room_and_persistence),
+		cmocka_unit_test(test_rooms_round_robin),
+		cmocka_unit_test(test_lane_bound),
+		cmocka_unit_test(test_supersede),
 		cmocka_unit_test(test_private_waits_for_its_room),
 		cmocka_unit_test(test_backoff),
 	};

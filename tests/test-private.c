@@ -54,8 +54,9 @@ test_private_choice(void **state)
 	assert_int_equal(m->private_as, PRIVATE_NOTICE);
 	assert_true(m->notice);
 
-	/* bob never chose */
+	/* bob never chose (his hand, said at the deal, is said again once a minute has passed) */
 	fake_clear(f);
+	fake_advance(f, REPLY_SAME_MS);
 	fake_say(f, "#g", "bob", "!hand");
 	assert_non_null(m = last_private(f, "bob"));
 	assert_int_equal(m->private_as, PRIVATE_DEFAULT);

@@ -274,11 +274,13 @@ test_markup(void **state)
 	assert_true(style_valid(b.s, b.len, NULL));
 	assert_non_null(strstr(b.s, ST_BOLD ST_PLAYER "ann" ST_END " & " ST_PLAYER "cat" ST_END ST_END " ("));
 	assert_non_null(strstr(b.s, ST_CLEAN "[" ST_CARD "K" ST_END "×7 clean]" ST_END));
-	assert_non_null(strstr(b.s, ST_DIRTY "[" ST_CARD "9" ST_END "×5 " ST_CARD "2" ST_END "×2 dirty]" ST_END));
+	/* a count follows a rank, wilds are named one by one: "2×2" beside "9×5" would read as a rank */
+	assert_non_null(strstr(b.s, ST_DIRTY "[" ST_CARD "9" ST_END "×5 +" ST_CARD "2" ST_END " " ST_CARD "2" ST_END
+	                            " dirty]" ST_END));
 	assert_non_null(strstr(b.s, "red 3s: " ST_RED "1" ST_END));
 	assert_null(strchr(b.s, '\x1b'));   /* no ANSI escape, no service's codes */
-	assert_string_equal(plain(&b), "ann & cat (0): [K×7 clean], [9×5 2×2 dirty]; red 3s: 1; ann 11+foot cat 11+foot"
-	                               "\nbob & dan (0): not down (needs 60); bob 11+foot dan 11+foot");
+	assert_string_equal(plain(&b), "ann & cat (score 0): [K×7 clean], [9×5 +2 2 dirty]; red 3s: 1; ann 11+foot cat "
+	                               "11+foot\nbob & dan (score 0): not down (needs 60); bob 11+foot dan 11+foot");
 	rbuf_free(&b);
 	hf_game_free(g);
 	free(v);
@@ -296,15 +298,15 @@ test_encoders(void **state)
 	render_table(&b, v, names);
 	/* IRC: mIRC bold names, red (04) clean and grey (14) dirty books; the line break stays for the adapter to cut */
 	irc_format(&out, b.s, b.len, "!", true);
-	assert_non_null(strstr(out.s, "\x02" "ann & cat\x0f (0): \x03" "04[K×7 clean]\x0f, \x03" "14[9×5 2×2 dirty]\x0f"));
+	assert_non_null(strstr(out.s, "\x02" "ann & cat\x0f (score 0): \x03" "04[K×7 clean]\x0f, \x03" "14[9×5 +2 2 dirty]\x0f"));
 	rbuf_reset(&out);
 	irc_format(&out, b.s, b.len, "!", false);
 	assert_null(strpbrk(out.s, "\x02\x03\x0f"));
 	/* Matrix: HTML beside the plain body */
 	rbuf_reset(&out);
 	matrix_html(&out, b.s, b.len, "!");
-	assert_non_null(strstr(out.s, "<b>ann &amp; cat</b> (0): <font color=\"#cc0000\">[K×7 clean]</font>, "
-	                              "<font color=\"#555555\">[9×5 2×2 dirty]</font>"));
+	assert_non_null(strstr(out.s, "<b>ann &amp; cat</b> (score 0): <font color=\"#cc0000\">[K×7 clean]</font>, "
+	                              "<font color=\"#555555\">[9×5 +2 2 dirty]</font>"));
 	assert_non_null(strstr(out.s, "<br><b>bob &amp; dan</b>"));
 	rbuf_free(&out);
 	rbuf_free(&b);

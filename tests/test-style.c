@@ -286,10 +286,47 @@ test_split_lines(void **state)
 	assert_string_equal(plain_of(p.s[1]), "bob: cards melded +45");
 }
 
+/* A part break is a line break for everything but style_pack, which joins
+ * parts into as few lines as fit a budget, a joiner between them; a line
+ * break stays one, and a part too long stays alone for style_split. */
+static void
+test_pack(void **state)
+{
+	struct pieces p = { .n = 0, .enc = enc_plain };
+	struct rbuf out = { 0 }, b = { 0 };
+	const char *m = ST_PLAYER "ann" ST_END " drew 2 cards" ST_SEP ST_PLAYER "bob" ST_END " took the pile" ST_SEP
+	                "cat passed" ST_BR "Round 2" ST_SEP "dan drew";
+
+	(void)state;
+	assert_true(style_valid(m, strlen(m), NULL));
+	assert_string_equal(tags(&b, "a" ST_BOLD "b" ST_SEP "c"), "a<1>b</1>|c");
+	assert_string_equal(plain_of(m), "ann drew 2 cards\nbob took the pile\ncat passed\nRound 2\ndan drew");
+	/* the budget takes two parts, not three; the line break is kept */
+	style_pack(&out, m, strlen(m), 40, " | ", enc_plain, NULL);
+	assert_string_equal(plain_of(out.s), "ann drew 2 cards | bob took the pile\ncat passed\nRound 2 | dan drew");
+	style_split(out.s, out.len, 40, true, enc_plain, NULL, collect, &p);
+	assert_int_equal(p.n, 3);
+	/* a role open at a part break is closed before the joiner */
+	rbuf_reset(&out);
+	style_pack(&out, ST_BOLD "a" ST_SEP "b", strlen(ST_BOLD "a" ST_SEP "b"), 40, " | ", enc_plain, NULL);
+	assert_string_equal(tags(&b, out.s), "<1>a</1> | b");
+	/* nothing fits together: each part its own line */
+	rbuf_reset(&out);
+	style_pack(&out, m, strlen(m), 16, " | ", enc_plain, NULL);
+	assert_string_equal(plain_of(out.s), "ann drew 2 cards\nbob took the pile\ncat passed\nRound 2\ndan drew");
+	/* without lines, style_split keeps parts in one piece as line breaks */
+	p.n = 0;
+	style_split(m, strlen(m), 400, false, enc_plain, NULL, collect, &p);
+	assert_int_equal(p.n, 1);
+	rbuf_free(&out);
+	rbuf_free(&b);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pack),
 		cmocka_unit_test(test_walk),
 		cmocka_unit_test(test_look),
 		cmocka_unit_test(test_plain),

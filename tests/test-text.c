@@ -35,7 +35,7 @@ test_flood(void **state)
 
 	(void)state;
 	for (i = 0; i < 20; i++)
-		switch (flood_check(&f, "irc", "#a", "bob", 1000, 5, 2000)) {
+		switch (flood_check(&f, "irc", "bob", 1000, 5, 2000)) {
 		case FLOOD_OK: ok++; break;
 		case FLOOD_WARN: warn++; break;
 		case FLOOD_DROP: drop++; break;
@@ -44,9 +44,49 @@ test_flood(void **state)
 	assert_int_equal(warn, 1);
 	assert_int_equal(drop, 14);
 	/* someone else is not slowed down */
-	assert_int_equal(flood_check(&f, "irc", "#a", "carol", 1000, 5, 2000), FLOOD_OK);
+	assert_int_equal(flood_check(&f, "irc", "carol", 1000, 5, 2000), FLOOD_OK);
 	/* tokens come back with time */
-	assert_int_equal(flood_check(&f, "irc", "#a", "bob", 3100, 5, 2000), FLOOD_OK);
+	assert_int_equal(flood_check(&f, "irc", "bob", 3100, 5, 2000), FLOOD_OK);
+}
+
+/* A user's allowance is one, whatever the room: bob flooding two rooms gets
+ * one burst, not one per room. */
+static void
+test_flood_across_rooms(void **state)
+{
+	static struct flood f;
+	int ok = 0, i;
+
+	(void)state;
+	for (i = 0; i < 20; i++)
+		ok += flood_check(&f, "irc", "bob", 1000, 5, 2000) == FLOOD_OK;
+	for (i = 0; i < 20; i++)
+		ok += flood_check(&f, "irc", "bob", 1000, 5, 2000) == FLOOD_OK;
+	assert_int_equal(ok, 5);
+}
+
+/* A nick whose slot collides with a flooder's must not hand the flooder a
+ * fresh bucket: that let two crafted nicks alternate without any limit.
+ * Many nicks are tried beside a flooder whose bucket is empty (thousands:
+ * the table has 4096 slots, so some collide with it); at one instant no
+ * token comes back, so the flooder must get nothing more, whoever else
+ * speaks. */
+static void
+test_flood_collision(void **state)
+{
+	static struct flood f;
+	char nick[32];
+	int i, extra = 0;
+
+	(void)state;
+	for (i = 0; i < 6; i++)
+		flood_check(&f, "irc", "mallory", 1000, 5, 2000);
+	for (i = 0; i < 40000; i++) {
+		snprintf(nick, sizeof nick, "m%d", i);
+		flood_check(&f, "irc", nick, 1000, 5, 2000);
+		extra += flood_check(&f, "irc", "mallory", 1000, 5, 2000) == FLOOD_OK;
+	}
+	assert_int_equal(extra, 0);
 }
 
 static void
@@ -61,7 +101,8 @@ test_lookup(void **state)
 	assert_null(cmd_find("s", why, sizeof why));
 	assert_non_null(strstr(why, "ambiguous"));
 	assert_null(cmd_find("drwa", why, sizeof why));
-	assert_non_null(strstr(why, "did you mean draw"));
+	/* the command as a command: shown with the room's prefix ("!draw"), !help named with it */
+	assert_non_null(strstr(why, "did you mean " ST_COMMAND "draw" ST_END "? (" ST_COMMAND "help" ST_END));
 }
 
 static void
@@ -89,6 +130,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_flood),
+		cmocka_unit_test(test_flood_across_rooms),
+		cmocka_unit_test(test_flood_collision),
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_every_command_has_alias),
 	};

@@ -123,8 +123,12 @@ void    irc_bucket_take(struct irc_bucket *b, int64_t now);
 int irc_base64(char *dst, size_t dstlen, const unsigned char *src, size_t len);
 
 /* ------------------------------------------------------------------ queue.c */
-/* Output queues, one per target (channel or nick), served round-robin so
- * that one busy channel or player cannot starve the others. */
+/* Output queues, one per lane (a channel with its players' private lines,
+ * one asker's answers, or a nick), served round-robin so that one busy
+ * channel or player cannot starve the others; a lane that had nothing
+ * queued goes next.  A line is one that must be delivered (key 0) or part
+ * of an answer (its key): a newer answer replaces an older one still queued
+ * (irc_queue_drop). */
 struct irc_qline;
 struct irc_qtarget;
 
@@ -135,10 +139,16 @@ struct irc_queue {
 };
 
 void   irc_queue_init(struct irc_queue *q, size_t max_per_target);
-/* Appends a wire line (no CR LF) for target; -1 if that target's queue is full. */
-int    irc_queue_push(struct irc_queue *q, const char *target, const char *line, size_t len);
-/* Lines waiting for target. */
-size_t irc_queue_count(const struct irc_queue *q, const char *target);
+/* Appends a wire line (no CR LF) that must be delivered to lane; -1 if the
+ * lane is full. */
+int    irc_queue_push(struct irc_queue *q, const char *lane, const char *line, size_t len);
+/* The same for a line of an answer (key not 0); -1 if the lane is full. */
+int    irc_queue_push_key(struct irc_queue *q, const char *lane, uint64_t key, const char *line, size_t len);
+/* Drops the lines of lane with key (an answer a newer one replaces); how many. */
+size_t irc_queue_drop(struct irc_queue *q, const char *lane, uint64_t key);
+/* Lines waiting in lane; and those of them that must be delivered. */
+size_t irc_queue_count(const struct irc_queue *q, const char *lane);
+size_t irc_queue_count_keep(const struct irc_queue *q, const char *lane);
 /* Takes the next line into buf (NUL-terminated); its length, 0 if none. */
 size_t irc_queue_pop(struct irc_queue *q, char *buf, size_t buflen);
 void   irc_queue_clear(struct irc_queue *q);

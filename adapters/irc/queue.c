@@ -1,4 +1,4 @@
-/* queue.c: per-target output queues served round-robin, so no channel or player starves the others. */
+/* queue.c: output queues, one per lane (a room and its players' private lines, an asker's answers, a nick), served round-robin, the least recently served first; answers replaced by newer ones. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -6,6 +6,7 @@
 
 struct irc_qline {
 	struct irc_qline *next;
+	uint64_t key;           /* 0: must be delivered; else an answer's key (target and supersede key) */
 	size_t len;
 	char text[];
 };
@@ -13,7 +14,8 @@ struct irc_qline {
 struct irc_qtarget {
 	struct irc_qtarget *next;
 	struct irc_qline *first, *last;
-	size_t n;
+	size_t n, nkeep;        /* lines, and lines that must be delivered */
+	bool fresh;             /* had nothing queued, and has not been served since */
 	char name[64];
 };
 
@@ -33,27 +35,74 @@ find(const struct irc_queue *q, const char *key)
 	return NULL;
 }
 
-int
-irc_queue_push(struct irc_queue *q, const char *target, const char *line, size_t len)
+/* Takes l (the line after prev, or the first) out of t. */
+static void
+unlink_line(struct irc_queue *q, struct irc_qtarget *t, struct irc_qline *prev, struct irc_qline *l)
 {
-	char key[64];
+	if (prev != NULL)
+		prev->next = l->next;
+	else
+		t->first = l->next;
+	if (t->last == l)
+		t->last = prev;
+	t->n--;
+	t->nkeep -= l->key == 0;
+	q->lines--;
+	free(l);
+}
+
+/* Removes t from the serving order and frees it (it holds no line). */
+static void
+drop_target(struct irc_queue *q, struct irc_qtarget *t)
+{
+	struct irc_qtarget *p, *prev = NULL;
+
+	for (p = q->head; p != NULL && p != t; prev = p, p = p->next)
+		;
+	if (p == NULL)
+		return;
+	if (prev != NULL)
+		prev->next = t->next;
+	else
+		q->head = t->next;
+	if (q->tail == t)
+		q->tail = prev;
+	free(t);
+}
+
+int
+irc_queue_push_key(struct irc_queue *q, const char *target, uint64_t key, const char *line, size_t len)
+{
+	char name[64];
 	struct irc_qtarget *t;
 	struct irc_qline *l;
 
-	irc_parse_casefold(key, sizeof key, target);
-	if ((t = find(q, key)) == NULL) {
+	irc_parse_casefold(name, sizeof name, target);
+	if ((t = find(q, name)) == NULL) {
+		struct irc_qtarget **at = &q->head;
+
+		/* A lane that had nothing queued goes next, after the others that
+		 * just woke up (least recently served first): a quiet room's
+		 * line, or one answer, waits for one line, not a round of the busy
+		 * lanes; a lane served goes to the back, so none can take more. */
 		t = xcalloc(1, sizeof *t);
-		memcpy(t->name, key, sizeof key);
-		if (q->tail != NULL)
-			q->tail->next = t;
-		else
-			q->head = t;
-		q->tail = t;
+		memcpy(t->name, name, sizeof name);
+		t->fresh = true;
+		while (*at != NULL && (*at)->fresh)
+			at = &(*at)->next;
+		t->next = *at;
+		*at = t;
+		if (t->next == NULL)
+			q->tail = t;
 	}
-	if (q->max_per_target != 0 && t->n >= q->max_per_target)
+	if (q->max_per_target != 0 && t->n >= q->max_per_target) {
+		if (t->n == 0)
+			drop_target(q, t);
 		return -1;
+	}
 	l = xmalloc(sizeof *l + len + 1);
 	l->next = NULL;
+	l->key = key;
 	l->len = len;
 	memcpy(l->text, line, len);
 	l->text[len] = '\0';
@@ -63,18 +112,62 @@ irc_queue_push(struct irc_queue *q, const char *target, const char *line, size_t
 		t->first = l;
 	t->last = l;
 	t->n++;
+	t->nkeep += key == 0;
 	q->lines++;
 	return 0;
+}
+
+int
+irc_queue_push(struct irc_queue *q, const char *target, const char *line, size_t len)
+{
+	return irc_queue_push_key(q, target, 0, line, len);
+}
+
+size_t
+irc_queue_drop(struct irc_queue *q, const char *target, uint64_t key)
+{
+	char name[64];
+	struct irc_qtarget *t;
+	struct irc_qline *l, *prev = NULL, *next;
+	size_t n = 0;
+
+	if (key == 0)
+		return 0;
+	irc_parse_casefold(name, sizeof name, target);
+	if ((t = find(q, name)) == NULL)
+		return 0;
+	for (l = t->first; l != NULL; l = next) {
+		next = l->next;
+		if (l->key == key) {
+			unlink_line(q, t, prev, l);
+			n++;
+		} else {
+			prev = l;
+		}
+	}
+	if (t->n == 0)
+		drop_target(q, t);
+	return n;
 }
 
 size_t
 irc_queue_count(const struct irc_queue *q, const char *target)
 {
-	char key[64];
+	char name[64];
 	const struct irc_qtarget *t;
 
-	irc_parse_casefold(key, sizeof key, target);
-	return (t = find(q, key)) != NULL ? t->n : 0;
+	irc_parse_casefold(name, sizeof name, target);
+	return (t = find(q, name)) != NULL ? t->n : 0;
+}
+
+size_t
+irc_queue_count_keep(const struct irc_queue *q, const char *target)
+{
+	char name[64];
+	const struct irc_qtarget *t;
+
+	irc_parse_casefold(name, sizeof name, target);
+	return (t = find(q, name)) != NULL ? t->nkeep : 0;
 }
 
 size_t
@@ -91,12 +184,14 @@ irc_queue_pop(struct irc_queue *q, char *buf, size_t buflen)
 	if (t->first == NULL)
 		t->last = NULL;
 	t->n--;
+	t->nkeep -= l->key == 0;
 	q->lines--;
 	/* the target leaves the head: to the tail if it has more, else freed */
 	q->head = t->next;
 	if (q->head == NULL)
 		q->tail = NULL;
 	t->next = NULL;
+	t->fresh = false;
 	if (t->n > 0) {
 		if (q->tail != NULL)
 			q->tail->next = t;

@@ -134,10 +134,11 @@ text_room(struct irc *c, const char *cmd, const char *target)
 	return fixed + 16 < IRC_MAX_LINE ? IRC_MAX_LINE - fixed : 16;
 }
 
-/* One message on its way out: its pieces become lines to target. */
+/* One message on its way out: its pieces become lines to target, queued in lane. */
 struct irc_out {
 	struct irc *c;
-	const char *cmd, *target, *prefix;
+	const char *cmd, *target, *prefix, *lane;
+	uint64_t key;           /* an answer's key (target and supersede), 0 if it must be delivered */
 	int rc;
 };
 
@@ -163,7 +164,8 @@ irc_send_piece(void *ctx, const char *m, size_t len, const char *text, size_t te
 	if (o->rc < 0)
 		return;     /* the queue is full: the rest of the message would be cut anyway */
 	w = snprintf(line, sizeof line, "%s %s :%s", o->cmd, o->target, text);
-	if (w < 0 || irc_queue_push(&c->out, o->target, line, (size_t)w < sizeof line ? (size_t)w : sizeof line - 1) != 0) {
+	if (w < 0 || irc_queue_push_key(&c->out, o->lane, o->key, line,
+	                                (size_t)w < sizeof line ? (size_t)w : sizeof line - 1) != 0) {
 		/* once a minute at most: a flood must not flood the log too */
 		if (loop_now(c->a->loop) - c->drop_logged > 60000) {
 			c->drop_logged = loop_now(c->a->loop);
@@ -173,15 +175,41 @@ irc_send_piece(void *ctx, const char *m, size_t len, const char *text, size_t te
 	}
 }
 
-/* Queues a styled message to target: one line per line of it, each cut to
- * what the server relays after our prefix, in mIRC codes or plain. */
-static int
-queue_styled(struct irc *c, const char *cmd, const char *target, const struct adapter_msg *m)
+/* An answer's key: its target and supersede key (0: none, it must be delivered). */
+static uint64_t
+answer_key(const char *target, const char *supersede)
 {
-	struct irc_out o = { .c = c, .cmd = cmd, .target = target, .prefix = m->prefix ? m->prefix : "" };
+	uint64_t h = 1469598103934665603ull;
+	char folded[64];
 
-	style_split(m->styled, strlen(m->styled), text_room(c, cmd, target), true, irc_send_encode, &o,
-	            irc_send_piece, &o);
+	if (supersede == NULL)
+		return 0;
+	irc_parse_casefold(folded, sizeof folded, target);
+	for (const unsigned char *p = (const unsigned char *)folded; *p; p++)
+		h = (h ^ *p) * 1099511628211ull;
+	h = (h ^ 0x1f) * 1099511628211ull;
+	for (const unsigned char *p = (const unsigned char *)supersede; *p; p++)
+		h = (h ^ *p) * 1099511628211ull;
+	return h | 1;
+}
+
+/* Queues a styled message to target in lane: its parts joined into as few
+ * lines as fit (computer turns share a line where they can), each line cut
+ * to what the server relays after our prefix, in mIRC codes or plain.  An
+ * answer replaces the same answer still queued. */
+static int
+queue_styled(struct irc *c, const char *cmd, const char *target, const char *lane, const struct adapter_msg *m)
+{
+	struct irc_out o = { .c = c, .cmd = cmd, .target = target, .lane = lane,
+	                     .prefix = m->prefix ? m->prefix : "", .key = answer_key(target, m->supersede) };
+	size_t room = text_room(c, cmd, target);
+	struct rbuf packed = { 0 };
+
+	if (o.key != 0)
+		irc_queue_drop(&c->out, lane, o.key);
+	style_pack(&packed, m->styled, strlen(m->styled), room, " | ", irc_send_encode, &o);
+	style_split(packed.s, packed.len, room, true, irc_send_encode, &o, irc_send_piece, &o);
+	rbuf_free(&packed);
 	irc_send_flush(c);
 	return o.rc;
 }
@@ -190,14 +218,15 @@ int
 irc_send(struct adapter *a, const struct adapter_msg *m)
 {
 	struct irc *c = a->priv;
-	const char *target, *cmd = "PRIVMSG";
+	const char *target, *lane, *cmd = "PRIVMSG";
+	char answers[64];
 
 	if (m->styled == NULL)
 		return -1;
 	if (m->kind == MSG_ROOM) {
 		if (m->room == NULL || irc_chan_find(c, m->room) < 0)
 			return -1;
-		target = c->chans[irc_chan_find(c, m->room)].name;
+		lane = target = c->chans[irc_chan_find(c, m->room)].name;
 	} else {
 		if (m->user_id == NULL)
 			return -1;
@@ -216,16 +245,31 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 		/* the player's choice wins; the section's "private" key is for the rest */
 		if (m->private_as == PRIVATE_NOTICE || (m->private_as == PRIVATE_DEFAULT && c->private_notice))
 			cmd = "NOTICE";
+		/* a line about a game waits behind what that channel was told before
+		 * it (a round's end before the next round's hand) */
+		lane = m->room != NULL && irc_chan_find(c, m->room) >= 0 ? c->chans[irc_chan_find(c, m->room)].name : target;
 	}
-	return queue_styled(c, cmd, target, m);
+	/* answers wait apart, one lane per asker: they never hold a game back,
+	 * nor wait behind it, and a flood of questions delays only its asker */
+	if (m->supersede != NULL) {
+		uint64_t h = 1469598103934665603ull;
+
+		for (const unsigned char *p = (const unsigned char *)(m->asker != NULL ? m->asker : lane); *p; p++)
+			h = (h ^ *p) * 1099511628211ull;
+		snprintf(answers, sizeof answers, "answers %016llx", (unsigned long long)h);
+		lane = answers;
+	}
+	return queue_styled(c, cmd, target, lane, m);
 }
 
-/* Lines waiting for a channel: the bot's computer seats wait for 0, so the 40-line cap never drops a game's lines. */
+/* Lines that must be delivered waiting in a channel's lane: the bot's
+ * computer seats wait for 0, so the 40-line cap never drops a game's lines
+ * (answers are dropped first, and not waited for). */
 size_t
 irc_send_pending(struct adapter *a, const char *room)
 {
 	struct irc *c = a->priv;
 	int i = irc_chan_find(c, room);
 
-	return i < 0 ? 0 : irc_queue_count(&c->out, c->chans[i].name);
+	return i < 0 ? 0 : irc_queue_count_keep(&c->out, c->chans[i].name);
 }

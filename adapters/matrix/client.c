@@ -163,8 +163,8 @@ matrix_client_piece(void *ctx, const char *m, size_t len, const char *body, size
 	(void)bodylen;
 	rbuf_reset(&o->html);
 	matrix_html(&o->html, m, len, msg->prefix);
-	if (matrix_outbox_add(o->c->out, o->room, priv ? msg->user_id : NULL, priv ? msg->room : NULL, body,
-	                      o->html.s, msg->mentions, msg->nmentions) == NULL)
+	if (matrix_outbox_add_key(o->c->out, o->room, priv ? msg->user_id : NULL, priv ? msg->room : NULL, body,
+	                          o->html.s, msg->mentions, msg->nmentions, msg->supersede, msg->asker) == NULL)
 		o->rc = -1;
 }
 

@@ -98,7 +98,7 @@ int  matrix_sync_parse(const char *json, size_t len, const char *self, bool init
                        struct matrix_sync *out, const char **why);
 void matrix_sync_free(struct matrix_sync *s);
 
-/* ---- outbox.c: queued messages, their txn ids, retries, one in flight per room ---- */
+/* ---- outbox.c: queued messages, their txn ids, retries; lanes per room, one send in flight ---- */
 
 /* Where the outbox keeps its entries (the adapter's state store). */
 struct matrix_store {
@@ -110,36 +110,62 @@ struct matrix_store {
 	            void (*fn)(void *fctx, const char *key, const char *value), void *fctx);
 };
 
+struct matrix_lane;
+
 struct matrix_out {
 	uint64_t seq;
 	char *txn;             /* the transaction id, fixed when queued */
 	char *room;            /* target room; NULL until a private message's direct room is known */
 	char *user;            /* MSG_PRIVATE: the player */
 	char *context;         /* MSG_PRIVATE: the game room, to report failures in */
+	char *lane;            /* the room whose turn it waits: its own, or its game's (context) */
+	char *key;             /* an answer's key (adapter_msg.supersede), NULL if it must be delivered */
 	char *body, *html;
 	char **mentions;
 	size_t nmentions;
 	int tries;
 	int64_t not_before;    /* loop time before which it is not retried */
 	bool in_flight;
-	struct matrix_out *next;
+	struct matrix_out *next, *prev;    /* every message, in order */
+	struct matrix_out *lnext, *lprev;  /* its lane, in order */
+	struct matrix_lane *ln;
 };
 
 struct matrix_outbox;
+
+/* A lane holds at most MATRIX_OUTBOX_LANE messages (one room, or one asker,
+ * cannot crowd the others out), the outbox MATRIX_OUTBOX_MAX. */
+#define MATRIX_OUTBOX_LANE 200
+#define MATRIX_OUTBOX_MAX  10000
 
 /* Loads the persisted entries (after a restart they are sent again with
  * their old txn ids, which the server de-duplicates). */
 struct matrix_outbox *matrix_outbox_new(const struct matrix_store *st);
 void   matrix_outbox_free(struct matrix_outbox *o);
-/* Queues and persists one message before it is ever tried. room may be NULL
- * for a private message whose direct room is not known yet. */
+/* Queues and persists one message before it is ever tried, in the lane of
+ * context (its game's room) if given, else of its room (or user). room may
+ * be NULL for a private message whose direct room is not known yet.  NULL
+ * if it cannot be queued: its lane or the outbox is full. */
 struct matrix_out *matrix_outbox_add(struct matrix_outbox *o, const char *room, const char *user,
                                      const char *context, const char *body, const char *html,
                                      const char *const *mentions, size_t nmentions);
-/* The next message that may go now: the oldest of its room, not in flight,
- * not waiting, with a room. NULL if none; *wait_ms then says when to look
- * again (-1: nothing is waiting). */
+/* The same for an answer with key (adapter_msg.supersede) to asker's
+ * question: it waits in asker's lane (apart from every room's), and replaces
+ * the same answer to the same target still waiting there.  key NULL: a
+ * message that must be delivered. */
+struct matrix_out *matrix_outbox_add_key(struct matrix_outbox *o, const char *room, const char *user,
+                                         const char *context, const char *body, const char *html,
+                                         const char *const *mentions, size_t nmentions, const char *key,
+                                         const char *asker);
+/* The next message that may go now: nothing while one is in flight or the
+ * account is paused; else the lanes in turn (round-robin), each its oldest
+ * message with a room, unless that one waits for a retry.  O(lanes).  NULL
+ * if none; *wait_ms then says when to look again (-1: nothing is waiting). */
 struct matrix_out *matrix_outbox_next(struct matrix_outbox *o, int64_t now, int64_t *wait_ms);
+/* m's send has started: nothing else goes until it is done or retried. */
+void   matrix_outbox_flying(struct matrix_outbox *o, struct matrix_out *m);
+/* The server limits the account, not a room (a 429): no send before until. */
+void   matrix_outbox_pause(struct matrix_outbox *o, int64_t until);
 /* Gives every unresolved message of user the room (and persists it). */
 void   matrix_outbox_resolve(struct matrix_outbox *o, const char *user, const char *room);
 /* First message waiting for a direct room with user NULL, or the first unresolved one. */
@@ -153,8 +179,9 @@ int64_t matrix_outbox_backoff(int tries);
 /* The JSON content of the m.room.message event (caller frees). */
 char  *matrix_outbox_content(const struct matrix_out *m);
 size_t matrix_outbox_count(const struct matrix_outbox *o);
-/* Room messages (not hands) still waiting for room: the bot paces computer seats on it. */
-size_t matrix_outbox_count_room(const struct matrix_outbox *o, const char *room);
+/* Messages that must be delivered still waiting in room's lane (not answers,
+ * not hands): the bot paces computer seats on it. */
+size_t matrix_outbox_count_room(struct matrix_outbox *o, const char *room);
 
 /* ---- client.c: the account's public face; its parts are below ---- */
 
@@ -354,7 +381,7 @@ void matrix_poll_start(struct matrix_client *c);
 void matrix_poll_restore(struct matrix_client *c);
 void matrix_poll_free(struct matrix_client *c);
 
-/* send.c: drives the outbox: one PUT per room at a time, retries, direct rooms resolved */
+/* send.c: drives the outbox: one PUT at a time for the account, a 429 pausing every room, retries, direct rooms resolved */
 void matrix_send_kick(struct matrix_client *c);
 /* Wakes matrix_send_kick in ms, or sooner if it is already due sooner. */
 void matrix_send_arm(struct matrix_client *c, int64_t ms);

@@ -1,4 +1,4 @@
-/* outbox.c: the persisted send queue: a txn id fixed before the first try, ordered per room, retried with backoff. */
+/* outbox.c: the persisted send queue: a txn id fixed before the first try; one lane per room, served round-robin, bounded each; answers replaced by newer ones; one send in flight for the account, which a 429 makes wait. */
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -11,15 +11,112 @@
 #define KEY_PREFIX "out/"
 #define KEY_SEQ    "out_seq"
 #define KEY_SALT   "txn_salt"
-#define MAX_QUEUED 10000
+
+/* One room's messages (and those of private messages about a game played
+ * there), in order; lanes with messages are in a ring, served in turn. */
+struct matrix_lane {
+	char *name;
+	struct matrix_out *first, *last;
+	size_t n, nkeep;               /* messages, and those that must be delivered */
+	struct matrix_lane *rnext, *rprev;  /* the ring */
+	struct matrix_lane *hnext;     /* hash chain */
+	bool fresh;                    /* had nothing queued, and has not been served since */
+};
+
+#define LANE_BUCKETS 256
 
 struct matrix_outbox {
 	struct matrix_store st;
-	struct matrix_out *head, *tail;
+	struct matrix_out *head, *tail;    /* every message, in order (persisted order) */
 	size_t n;
 	uint64_t seq;
 	char salt[17];
+	struct matrix_lane *lanes[LANE_BUCKETS];
+	struct matrix_lane *ring;          /* the lane served next */
+	struct matrix_out *flying;         /* the one send in flight */
+	int64_t paused_until;              /* the account waits (a 429) until then */
 };
+
+static uint32_t
+lane_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h;
+}
+
+static struct matrix_lane *
+lane_find(struct matrix_outbox *o, const char *name, bool create)
+{
+	struct matrix_lane **b = &o->lanes[lane_hash(name) % LANE_BUCKETS], *l;
+
+	for (l = *b; l != NULL; l = l->hnext)
+		if (strcmp(l->name, name) == 0)
+			return l;
+	if (!create)
+		return NULL;
+	l = xcalloc(1, sizeof *l);
+	l->name = xstrdup(name);
+	l->hnext = *b;
+	*b = l;
+	return l;
+}
+
+static void
+lane_free(struct matrix_outbox *o, struct matrix_lane *l)
+{
+	struct matrix_lane **b = &o->lanes[lane_hash(l->name) % LANE_BUCKETS];
+
+	while (*b != l)
+		b = &(*b)->hnext;
+	*b = l->hnext;
+	free(l->name);
+	free(l);
+}
+
+static void
+ring_add(struct matrix_outbox *o, struct matrix_lane *l)
+{
+	struct matrix_lane *at;
+
+	l->fresh = true;
+	if (o->ring == NULL) {
+		l->rnext = l->rprev = l;
+		o->ring = l;
+		return;
+	}
+	/* A lane that had nothing queued goes next, after the others that just
+	 * woke up (least recently served first): a quiet room's message, or
+	 * one answer, waits for one send, not a round of the busy rooms; a
+	 * lane served goes round to the back, so none can take more. */
+	for (at = o->ring; at->fresh && at->rnext != o->ring; at = at->rnext)
+		;
+	if (at->fresh) {
+		at = o->ring;   /* every lane is fresh: l is last of them */
+	}
+	l->rnext = at;
+	l->rprev = at->rprev;
+	l->rprev->rnext = l;
+	at->rprev = l;
+	if (at == o->ring && !o->ring->fresh)
+		o->ring = l;
+}
+
+static void
+ring_del(struct matrix_outbox *o, struct matrix_lane *l)
+{
+	if (l->rnext == l) {
+		o->ring = NULL;
+	} else {
+		l->rprev->rnext = l->rnext;
+		l->rnext->rprev = l->rprev;
+		if (o->ring == l)
+			o->ring = l->rnext;
+	}
+	l->rnext = l->rprev = NULL;
+}
 
 static void
 out_free(struct matrix_out *m)
@@ -30,6 +127,8 @@ out_free(struct matrix_out *m)
 	free(m->room);
 	free(m->user);
 	free(m->context);
+	free(m->lane);
+	free(m->key);
 	free(m->body);
 	free(m->html);
 	for (size_t i = 0; i < m->nmentions; i++)
@@ -38,16 +137,76 @@ out_free(struct matrix_out *m)
 	free(m);
 }
 
+/* The lane a message waits in: its game room, else its own target. */
+static const char *
+lane_of(const struct matrix_out *m)
+{
+	if (m->lane != NULL)
+		return m->lane;
+	if (m->context != NULL)
+		return m->context;
+	return m->room != NULL && m->user == NULL ? m->room : m->user;
+}
+
 static void
 append(struct matrix_outbox *o, struct matrix_out *m)
 {
+	struct matrix_lane *l;
+
 	m->next = NULL;
+	m->prev = o->tail;
 	if (o->tail != NULL)
 		o->tail->next = m;
 	else
 		o->head = m;
 	o->tail = m;
 	o->n++;
+	if (m->lane == NULL)
+		m->lane = xstrdup(lane_of(m));
+	l = lane_find(o, m->lane, true);
+	m->ln = l;
+	m->lnext = NULL;
+	m->lprev = l->last;
+	if (l->last != NULL)
+		l->last->lnext = m;
+	else
+		l->first = m;
+	l->last = m;
+	if (l->n++ == 0)
+		ring_add(o, l);
+	l->nkeep += m->key == NULL;
+}
+
+/* Takes m out of the queue (not the store). */
+static void
+unlink_out(struct matrix_outbox *o, struct matrix_out *m)
+{
+	struct matrix_lane *l = m->ln;
+
+	if (m->prev != NULL)
+		m->prev->next = m->next;
+	else
+		o->head = m->next;
+	if (m->next != NULL)
+		m->next->prev = m->prev;
+	else
+		o->tail = m->prev;
+	o->n--;
+	if (m->lprev != NULL)
+		m->lprev->lnext = m->lnext;
+	else
+		l->first = m->lnext;
+	if (m->lnext != NULL)
+		m->lnext->lprev = m->lprev;
+	else
+		l->last = m->lprev;
+	l->nkeep -= m->key == NULL;
+	if (--l->n == 0) {
+		ring_del(o, l);
+		lane_free(o, l);
+	}
+	if (o->flying == m)
+		o->flying = NULL;
 }
 
 static void
@@ -84,6 +243,10 @@ persist(struct matrix_outbox *o, const struct matrix_out *m)
 		json_object_set_new(j, "user", json_string(m->user));
 	if (m->context != NULL)
 		json_object_set_new(j, "context", json_string(m->context));
+	if (m->lane != NULL)
+		json_object_set_new(j, "lane", json_string(m->lane));
+	if (m->key != NULL)
+		json_object_set_new(j, "key", json_string(m->key));
 	json_object_set_new(j, "body", json_string(m->body));
 	if (m->html != NULL)
 		json_object_set_new(j, "html", json_string(m->html));
@@ -122,6 +285,8 @@ load_one(void *ctx, const char *key, const char *value)
 	m->room = opt_dup(jstr(j, "room"));
 	m->user = opt_dup(jstr(j, "user"));
 	m->context = opt_dup(jstr(j, "context"));
+	m->lane = opt_dup(jstr(j, "lane"));
+	m->key = opt_dup(jstr(j, "key"));
 	m->body = xstrdup(jstr(j, "body"));
 	m->html = opt_dup(jstr(j, "html"));
 	men = json_object_get(j, "mentions");
@@ -163,25 +328,78 @@ matrix_outbox_new(const struct matrix_store *st)
 void
 matrix_outbox_free(struct matrix_outbox *o)
 {
-	struct matrix_out *m, *next;
-
 	if (o == NULL)
 		return;
-	for (m = o->head; m != NULL; m = next) {
-		next = m->next;
+	while (o->head != NULL) {
+		struct matrix_out *m = o->head;
+
+		unlink_out(o, m);
 		out_free(m);
 	}
 	free(o);
 }
 
-struct matrix_out *
-matrix_outbox_add(struct matrix_outbox *o, const char *room, const char *user, const char *context,
-                  const char *body, const char *html, const char *const *mentions, size_t nmentions)
+static bool
+same(const char *a, const char *b)
 {
-	struct matrix_out *m;
-	char txn[64], seqs[32];
+	return a != NULL && b != NULL && strcmp(a, b) == 0;
+}
 
-	if (o->n >= MAX_QUEUED || body == NULL || (room == NULL && user == NULL))
+/* Whether a and b go to the same place: the same room, or the same player. */
+static bool
+same_target(const struct matrix_out *a, const char *room, const char *user)
+{
+	return user != NULL ? same(a->user, user) : a->user == NULL && same(a->room, room);
+}
+
+/* Done with m: out of the queue and the store. */
+static void
+forget(struct matrix_outbox *o, struct matrix_out *m)
+{
+	char key[64];
+
+	unlink_out(o, m);
+	key_of(m->seq, key, sizeof key);
+	o->st.del(o->st.ctx, key);
+	out_free(m);
+}
+
+struct matrix_out *
+matrix_outbox_add_key(struct matrix_outbox *o, const char *room, const char *user, const char *context,
+                      const char *body, const char *html, const char *const *mentions, size_t nmentions,
+                      const char *key, const char *asker)
+{
+	struct matrix_out *m, *p, *next;
+	struct matrix_lane *l;
+	char txn[64], seqs[32], lanebuf[2 * MATRIX_MAX_ID];
+	const char *lane;
+
+	if (body == NULL || (room == NULL && user == NULL))
+		return NULL;
+	/* a game's room; answers apart, one lane per asker: they never hold a
+	 * game back, nor wait behind it, and a flood of questions delays only
+	 * its asker */
+	if (key != NULL)
+		snprintf(lanebuf, sizeof lanebuf, "answers %s", asker != NULL ? asker : user != NULL ? user : room);
+	else
+		snprintf(lanebuf, sizeof lanebuf, "%s", context != NULL ? context : user != NULL ? user : room);
+	lane = lanebuf;
+	l = lane_find(o, lane, false);
+	/* a newer answer replaces the same one still waiting */
+	if (key != NULL && l != NULL)
+		for (p = l->first; p != NULL; p = next) {
+			next = p->lnext;
+			if (!p->in_flight && same(p->key, key) && same_target(p, room, user)) {
+				forget(o, p);
+				l = lane_find(o, lane, false);
+				if (l == NULL)
+					break;
+			}
+		}
+	/* bounded per lane, so that no room (and no asker) can crowd out the others */
+	if (l != NULL && l->n >= MATRIX_OUTBOX_LANE)
+		return NULL;
+	if (o->n >= MATRIX_OUTBOX_MAX)
 		return NULL;
 	m = xcalloc(1, sizeof *m);
 	m->seq = ++o->seq;
@@ -191,6 +409,8 @@ matrix_outbox_add(struct matrix_outbox *o, const char *room, const char *user, c
 	m->room = opt_dup(room);
 	m->user = opt_dup(user);
 	m->context = opt_dup(context);
+	m->lane = xstrdup(lane);
+	m->key = opt_dup(key);
 	m->body = xstrdup(body);
 	m->html = opt_dup(html);
 	if (nmentions > 0) {
@@ -208,40 +428,70 @@ matrix_outbox_add(struct matrix_outbox *o, const char *room, const char *user, c
 	return m;
 }
 
-static bool
-same(const char *a, const char *b)
+struct matrix_out *
+matrix_outbox_add(struct matrix_outbox *o, const char *room, const char *user, const char *context,
+                  const char *body, const char *html, const char *const *mentions, size_t nmentions)
 {
-	return a != NULL && b != NULL && strcmp(a, b) == 0;
+	return matrix_outbox_add_key(o, room, user, context, body, html, mentions, nmentions, NULL, NULL);
 }
 
-/* The oldest queued message for m's target (room, or user while unresolved). */
-static bool
-first_of_target(const struct matrix_outbox *o, const struct matrix_out *m)
+/* The message lane l may send now: its oldest with a room (a private
+ * message whose direct room is being made does not hold the others); NULL
+ * if it waits, *wait_ms lowered to when it may go if that is known. */
+static struct matrix_out *
+lane_next(struct matrix_lane *l, int64_t now, int64_t *wait_ms)
 {
-	for (const struct matrix_out *p = o->head; p != m; p = p->next) {
-		if (m->room != NULL && same(p->room, m->room))
-			return false;
-		if (m->room == NULL && p->room == NULL && same(p->user, m->user))
-			return false;
+	for (struct matrix_out *m = l->first; m != NULL; m = m->lnext) {
+		if (m->room == NULL)
+			continue;
+		if (m->not_before > now) {
+			if (*wait_ms < 0 || m->not_before - now < *wait_ms)
+				*wait_ms = m->not_before - now;
+			return NULL;
+		}
+		return m;
 	}
-	return true;
+	return NULL;
 }
 
 struct matrix_out *
 matrix_outbox_next(struct matrix_outbox *o, int64_t now, int64_t *wait_ms)
 {
+	struct matrix_lane *l;
+	struct matrix_out *m;
+
 	*wait_ms = -1;
-	for (struct matrix_out *m = o->head; m != NULL; m = m->next) {
-		if (m->in_flight || m->room == NULL || !first_of_target(o, m))
-			continue;
-		if (m->not_before > now) {
-			if (*wait_ms < 0 || m->not_before - now < *wait_ms)
-				*wait_ms = m->not_before - now;
-			continue;
-		}
-		return m;
+	if (o->flying != NULL || o->ring == NULL)
+		return NULL;
+	if (o->paused_until > now) {
+		*wait_ms = o->paused_until - now;
+		return NULL;
 	}
+	/* round-robin: each lane with something to send, in turn */
+	l = o->ring;
+	do {
+		if ((m = lane_next(l, now, wait_ms)) != NULL) {
+			l->fresh = false;
+			o->ring = l->rnext;
+			return m;
+		}
+		l = l->rnext;
+	} while (l != o->ring);
 	return NULL;
+}
+
+void
+matrix_outbox_flying(struct matrix_outbox *o, struct matrix_out *m)
+{
+	m->in_flight = true;
+	o->flying = m;
+}
+
+void
+matrix_outbox_pause(struct matrix_outbox *o, int64_t until)
+{
+	if (until > o->paused_until)
+		o->paused_until = until;
 }
 
 void
@@ -266,20 +516,7 @@ matrix_outbox_unresolved(struct matrix_outbox *o, const char *user)
 void
 matrix_outbox_done(struct matrix_outbox *o, struct matrix_out *m)
 {
-	struct matrix_out **p, *prev = NULL;
-	char key[64];
-
-	for (p = &o->head; *p != NULL; prev = *p, p = &(*p)->next)
-		if (*p == m) {
-			*p = m->next;
-			if (o->tail == m)
-				o->tail = prev;
-			o->n--;
-			key_of(m->seq, key, sizeof key);
-			o->st.del(o->st.ctx, key);
-			out_free(m);
-			return;
-		}
+	forget(o, m);
 }
 
 int64_t
@@ -295,8 +532,9 @@ matrix_outbox_backoff(int tries)
 void
 matrix_outbox_retry(struct matrix_outbox *o, struct matrix_out *m, int64_t now, int64_t retry_ms)
 {
-	(void)o;
 	m->in_flight = false;
+	if (o->flying == m)
+		o->flying = NULL;
 	m->tries++;
 	if (retry_ms < 0)
 		retry_ms = matrix_outbox_backoff(m->tries);
@@ -334,13 +572,9 @@ matrix_outbox_count(const struct matrix_outbox *o)
 }
 
 size_t
-matrix_outbox_count_room(const struct matrix_outbox *o, const char *room)
+matrix_outbox_count_room(struct matrix_outbox *o, const char *room)
 {
-	const struct matrix_out *m;
-	size_t n = 0;
+	struct matrix_lane *l = lane_find(o, room, false);
 
-	for (m = o->head; m != NULL; m = m->next)
-		if (m->user == NULL && m->room != NULL && strcmp(m->room, room) == 0)
-			n++;
-	return n;
+	return l != NULL ? l->nkeep : 0;
 }

@@ -1,4 +1,4 @@
-/* send.c: drives the outbox: one PUT in flight per room, retries after failures and 429s, private messages routed to direct rooms. */
+/* send.c: drives the outbox: one PUT in flight for the account, a 429 making every room wait, retries after failures, private messages routed to direct rooms. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,9 +40,18 @@ on_sent(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 	(void)body;
 	if (status == 200) {
 		matrix_outbox_done(c->out, m);
-	} else if (status == 0 || status == 429 || status >= 500 || status == 401) {
+	} else if (status == 429) {
+		/* Synapse limits the user, not the room: the whole account waits,
+		 * every room, for as long as the server asks */
+		int64_t wait = r->retry_ms >= 0 ? r->retry_ms : matrix_outbox_backoff(m->tries + 1);
+
+		matrix_client_log(c, LOG_LVL_DEBUG, "send to %s: rate limited; every send waits %lld ms", m->room,
+		                  (long long)wait);
+		matrix_outbox_retry(c->out, m, now, wait);
+		matrix_outbox_pause(c->out, now + wait);
+	} else if (status == 0 || status >= 500 || status == 401) {
 		matrix_client_log(c, LOG_LVL_DEBUG, "send to %s: HTTP %ld; retrying", m->room, status);
-		matrix_outbox_retry(c->out, m, now, status == 429 ? r->retry_ms : -1);
+		matrix_outbox_retry(c->out, m, now, -1);
 	} else if (m->user != NULL && m->tries < 3) {
 		/* the player left their direct room: open a new one */
 		matrix_client_log(c, LOG_LVL_NOTICE, "direct room %s of %s refused a message (HTTP %ld): opening another",
@@ -111,7 +120,7 @@ matrix_send_kick(struct matrix_client *c)
 			continue;
 		}
 		r->msg = m;
-		m->in_flight = true;
+		matrix_outbox_flying(c->out, m);
 	}
 	if (wait >= 0)
 		matrix_send_arm(c, wait);

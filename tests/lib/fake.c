@@ -35,29 +35,46 @@ fake_seed(void *ctx)
 	return ((struct fake *)ctx)->seed++;
 }
 
-/* Lets the paced queue lose the lines whose time to go has come. */
+/* The paced lane of room (the last one is shared by any room beyond). */
+static struct fake_lane *
+fake_lane(struct fake *f, const char *room)
+{
+	size_t i, n = sizeof f->lanes / sizeof f->lanes[0];
+
+	for (i = 0; i < n - 1; i++) {
+		if (f->lanes[i].room[0] == '\0') {
+			snprintf(f->lanes[i].room, sizeof f->lanes[i].room, "%s", room);
+			f->lanes[i].drained_at = f->now;
+		}
+		if (strcmp(f->lanes[i].room, room) == 0)
+			return &f->lanes[i];
+	}
+	return &f->lanes[n - 1];
+}
+
+/* Lets a paced lane lose the lines whose time to go has come. */
 static void
-fake_drain(struct fake *f)
+fake_drain(struct fake *f, struct fake_lane *l)
 {
 	int64_t n;
 
 	if (f->drain_ms <= 0)
 		return;
-	n = (f->now - f->drained_at) / f->drain_ms;
+	n = (f->now - l->drained_at) / f->drain_ms;
 	if (n <= 0)
 		return;
-	f->drained_at += n * f->drain_ms;
-	f->queued = (size_t)n >= f->queued ? 0 : f->queued - (size_t)n;
+	l->drained_at += n * f->drain_ms;
+	l->queued = (size_t)n >= l->queued ? 0 : l->queued - (size_t)n;
 }
 
 static size_t
 fake_pending(struct adapter *a, const char *room)
 {
 	struct fake *f = a->priv;
+	struct fake_lane *l = fake_lane(f, room);
 
-	(void)room;
-	fake_drain(f);
-	return f->queued;
+	fake_drain(f, l);
+	return l->queued;
 }
 
 struct fake_out {
@@ -84,16 +101,18 @@ fake_line(void *ctx, const char *piece, size_t len, const char *text, size_t tex
 	const struct adapter_msg *m = o->m;
 	struct fake_msg *x;
 
-	if (f->queue_cap > 0 && m->kind == MSG_ROOM) {
-		fake_drain(f);
-		if (f->queued == 0)
-			f->drained_at = f->now;    /* an idle queue sends at once */
-		if (f->queued >= f->queue_cap) {
+	if (f->queue_cap > 0 && m->kind == MSG_ROOM && m->supersede == NULL) {
+		struct fake_lane *l = fake_lane(f, m->room);
+
+		fake_drain(f, l);
+		if (l->queued == 0)
+			l->drained_at = f->now;    /* an idle queue sends at once */
+		if (l->queued >= f->queue_cap) {
 			f->dropped++;
 			o->rc = -1;
 			return;
 		}
-		f->queued++;
+		l->queued++;
 	}
 	if (f->nmsgs == f->cap) {
 		f->cap = f->cap ? f->cap * 2 : 256;
@@ -116,12 +135,14 @@ fake_line(void *ctx, const char *piece, size_t len, const char *text, size_t tex
 	x->reply_to = m->reply_to;
 	x->notice = m->private_as == PRIVATE_NOTICE;
 	x->private_as = (int)m->private_as;
+	snprintf(x->key, sizeof x->key, "%s", m->supersede ? m->supersede : "");
 }
 
 static int
 fake_send(struct adapter *a, const struct adapter_msg *m)
 {
-	struct fake_out o = { a->priv, m, 0 };
+	struct fake *f = a->priv;
+	struct fake_out o = { f, m, 0 };
 	const char *why;
 
 	/* the core's promise to every adapter: well-formed styled text */
@@ -129,6 +150,7 @@ fake_send(struct adapter *a, const struct adapter_msg *m)
 		fprintf(stderr, "fake: the bot sent bad styled text (%s)\n", m->styled ? why : "NULL");
 		abort();
 	}
+	f->room_sends += m->kind == MSG_ROOM;
 	style_split(m->styled, strlen(m->styled), FAKE_MAX_LINE, true, fake_encode, &o, fake_line, &o);
 	return o.rc;
 }
@@ -239,8 +261,8 @@ fake_pace(struct fake *f, size_t cap, int64_t drain_ms)
 {
 	f->queue_cap = cap;
 	f->drain_ms = drain_ms;
-	f->queued = f->dropped = 0;
-	f->drained_at = f->now;
+	f->dropped = 0;
+	memset(f->lanes, 0, sizeof f->lanes);
 }
 
 void

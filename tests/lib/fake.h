@@ -21,6 +21,7 @@ struct fake_msg {
 	uint64_t reply_to;
 	bool notice;             /* private_as == PRIVATE_NOTICE */
 	int private_as;          /* enum adapter_private */
+	char key[96];            /* supersede: an answer's key, "" for what must be delivered */
 };
 
 struct fake {
@@ -31,10 +32,18 @@ struct fake {
 	struct fake_msg *msgs;
 	size_t nmsgs, cap;
 	uint64_t seed;
-	/* A paced room queue like the IRC adapter's (fake_pace): room lines
-	 * beyond cap are dropped and counted; one leaves every drain_ms. */
-	size_t queue_cap, queued, dropped;
-	int64_t drain_ms, drained_at;
+	/* A paced queue per room like the IRC adapter's lanes (fake_pace):
+	 * room lines that must be delivered beyond cap are dropped and
+	 * counted; one leaves every drain_ms (answers are not counted: they
+	 * wait apart and are never waited for). */
+	size_t queue_cap, dropped;
+	int64_t drain_ms;
+	struct fake_lane {
+		char room[128];
+		size_t queued;
+		int64_t drained_at;
+	} lanes[8];
+	size_t room_sends;       /* room messages handed over (not lines) */
 	uint64_t ref;            /* the ref fake_say and fake_dm give their events */
 	const char *moderators[4]; /* user ids the adapter calls moderators (is_moderator) */
 	int64_t wall_offset;     /* the wall clock is now + this (bot_wall_ms) */

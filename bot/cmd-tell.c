@@ -1,0 +1,64 @@
+/* cmd-tell.c: !tell: how the room hears a game: one line a turn (the default), or every move as it is made. */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bot.h"
+
+static enum cmd_retval
+cmd_tell_exec(struct cmd_ctx *c)
+{
+	struct session *s = c->s;
+	bool moves;
+
+	if (c->direct || c->room == NULL) {
+		reply_refuse(c, "%s: say it in the room it is for.", c->user_name);
+		return CMD_RETURN_ERROR;
+	}
+	if (c->argc == 0) {
+		struct session probe;
+
+		/* no table: the preference is read the same way, from the store */
+		memset(&probe, 0, sizeof probe);
+		probe.ad = c->ad;
+		snprintf(probe.room, sizeof probe.room, "%s", c->room);
+		moves = tell_moves(c->bot, s != NULL ? s : &probe);
+		reply_answer(c, "tell", "This room hears %s (" CMD("tell") " %s: %s).",
+		             moves ? "every move as it is made" : "each turn once, in one line, when it ends",
+		             moves ? "turns" : "moves", moves ? "a line a turn" : "every move");
+		return CMD_RETURN_NORMAL;
+	}
+	if (strcasecmp(c->argv[0], "moves") == 0 || strcasecmp(c->argv[0], "move") == 0)
+		moves = true;
+	else if (strcasecmp(c->argv[0], "turns") == 0 || strcasecmp(c->argv[0], "turn") == 0)
+		moves = false;
+	else {
+		cmd_usage(c);
+		return CMD_RETURN_ERROR;
+	}
+	/* the table's business while there is one: its owner decides */
+	if (s != NULL && strcmp(s->owner, c->user_id) != 0) {
+		reply_refuse(c, "%s: only the table's owner can change that while the table is open.", c->user_name);
+		return CMD_RETURN_ERROR;
+	}
+	if (tell_set(c->bot, c->ad, c->room, moves) < 0) {
+		reply_refuse(c, "%s: that could not be saved; try again.", c->user_name);
+		return CMD_RETURN_ERROR;
+	}
+	reply_room(c, "From now on this room hears %s.",
+	           moves ? "every move as it is made" : "each turn once, in one line, when it ends");
+	return CMD_RETURN_NORMAL;
+}
+
+const struct cmd_entry cmd_tell_entry = {
+	.name = "tell",
+	.alias = "tl",
+	.usage = "[turns|moves]",
+	.help = "how this room hears a game: a line a turn (turns, the default), or every move (moves)",
+	.min_args = 0,
+	.max_args = 1,
+	.arg = ADAPTER_ARG_WORD,
+	.arg_name = "how",
+	.flags = 0,
+	.exec = cmd_tell_exec,
+};

@@ -1,0 +1,365 @@
+/* tell.c: what the room is told, and when: a turn once, when it ends, in one line; computer turns held until a person must act; a player's own steps privately; a hand only when it changed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot.h"
+
+/* ------------------------------------------------------------------ the room's preference */
+
+/* The key the room's preference is kept under (store prefs, user id "room ROOM"). */
+static void
+tell_pref_key(const struct session *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "room %s", s->room);
+}
+
+bool
+tell_moves(struct bot *b, struct session *s)
+{
+	char who[160], buf[16];
+
+	if (s->tell.pref == TELL_UNREAD) {
+		tell_pref_key(s, who, sizeof who);
+		s->tell.pref = store_pref_get(b->store, s->ad->id, who, "tell", buf, sizeof buf) == 0 &&
+		               strcmp(buf, "moves") == 0 ? TELL_MOVES : TELL_TURNS;
+	}
+	return s->tell.pref == TELL_MOVES;
+}
+
+int
+tell_set(struct bot *b, struct adapter *ad, const char *room, bool moves)
+{
+	struct session *s = session_find(&b->sessions, ad, room);
+	char who[160];
+
+	snprintf(who, sizeof who, "room %s", room);
+	if (store_pref_set(b->store, ad->id, who, "tell", moves ? "moves" : "turns") < 0)
+		return -1;
+	if (s != NULL) {
+		/* what a line a turn still holds is told before the room changes its mind */
+		tell_flush(b, s, false);
+		s->tell.nev = 0;
+		s->tell.started = false;
+		s->tell.pref = moves ? TELL_MOVES : TELL_TURNS;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ holding */
+
+void
+tell_free(struct session *s)
+{
+	free(s->tell.ev);
+	rbuf_free(&s->tell.held);
+	memset(&s->tell, 0, sizeof s->tell);
+}
+
+static void
+tell_push(struct session *s, const struct hf_event *e)
+{
+	struct tell *t = &s->tell;
+
+	if (t->nev == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 32;
+		t->ev = xreallocarray(t->ev, t->cap, sizeof *t->ev);
+	}
+	t->ev[t->nev++] = *e;
+}
+
+/* A line of its own (a deal, a round's end): after what is held. */
+void
+tell_line(struct session *s, const char *styled)
+{
+	struct tell *t = &s->tell;
+
+	if (t->held.len > 0)
+		rbuf_add(&t->held, ST_BR);
+	rbuf_add(&t->held, styled);
+	t->held_turn = false;
+}
+
+/* The turn in progress is over: its line joins what is held. */
+static void
+tell_end_turn(struct session *s, const struct hf_view *v, const char *const names[], bool round_over)
+{
+	struct tell *t = &s->tell;
+
+	if (t->started && t->nev > 0 && t->seat >= 0 && t->seat < s->nseats) {
+		/* turns are parts: a line each, or several a line where lines are the budget */
+		if (t->held.len > 0)
+			rbuf_add(&t->held, t->held_turn ? ST_SEP : ST_BR);
+		render_turn(&t->held, v, t->seat, t->ev, t->nev, names, round_over);
+		t->nheld++;
+		t->held_turn = true;
+	}
+	t->nev = 0;
+	t->started = false;
+}
+
+/* ------------------------------------------------------------------ prompts */
+
+/* What the seat waited for may do now, for an adapter's buttons. */
+const char *const *
+tell_actions(const struct session *s, size_t *n)
+{
+	static const char *const draw[] = { "hand", "draw", "pickup" };
+	static const char *const play[] = { "hand", "meld", "discard", "out" };
+	static const char *const answer[] = { "yes", "no" };
+
+	switch (hf_game_phase(s->g)) {
+	case HF_PHASE_DRAW: *n = 3; return draw;
+	case HF_PHASE_PLAY: *n = 4; return play;
+	case HF_PHASE_ASK: *n = 2; return answer;
+	default: *n = 0; return NULL;
+	}
+}
+
+/* Appends "NAME: your turn (!draw or !pickup)" (or the question a partner
+ * must answer) to out; the user id of the seat asked to act, or NULL if
+ * nobody is asked now: pinged once when the wait starts, not after each of
+ * their own moves. */
+static const char *
+tell_ping(struct session *s, struct rbuf *out)
+{
+	struct hf_view v;
+	bool machine;
+	int w = flow_waiting(s, &machine);
+	const char *sep = out->len ? " · " : "";
+
+	if (w < 0 || machine || w == s->wait_seat)
+		return NULL;
+	if (hf_game_phase(s->g) == HF_PHASE_ASK) {
+		rbuf_printf(out, "%s" ST_PLAYER "%s" ST_END ": may " ST_PLAYER "%s" ST_END " go out? (" CMD("yes") " or "
+		            CMD("no") ")", sep, s->seats[w].name, s->seats[hf_game_turn(s->g)].name);
+		return s->seats[w].user_id;
+	}
+	hf_game_view(s->g, w, &v);
+	if (hf_game_phase(s->g) == HF_PHASE_PLAY && v.asked_this_turn)
+		/* back from asking: the answer decides what they do next */
+		rbuf_printf(out, "%s" ST_PLAYER "%s" ST_END ": %s", sep, s->seats[w].name,
+		            v.permission ? "your partners agree: go out (" CMD("meld") " or " CMD("discard")
+		                           " your last cards)"
+		                         : "your partners said no: play on (" CMD("meld") ", then " CMD("discard") ")");
+	else if (hf_game_phase(s->g) == HF_PHASE_DRAW)
+		rbuf_printf(out, "%s" ST_PLAYER "%s" ST_END ": your turn (" CMD("draw") " or " CMD("pickup") ")", sep,
+		            s->seats[w].name);
+	else
+		rbuf_printf(out, "%s" ST_PLAYER "%s" ST_END ": your turn (" CMD("meld") ", then " CMD("discard") ")", sep,
+		            s->seats[w].name);
+	return s->seats[w].user_id;
+}
+
+/* Queues out for the room: a prompt for mention if not NULL. */
+static void
+tell_queue(struct bot *b, struct session *s, const char *styled, const char *mention)
+{
+	size_t nactions = 0;
+	const char *const *actions = mention != NULL ? tell_actions(s, &nactions) : NULL;
+	struct reply *r;
+
+	reply_queue(b, s->ad, MSG_ROOM, s->room, NULL, styled, mention, PRIVATE_DEFAULT);
+	if (mention != NULL) {
+		r = &b->replies.v[b->replies.n - 1];
+		r->prompt = true;
+		r->actions = actions;
+		r->nactions = nactions;
+	}
+}
+
+void
+tell_flush(struct bot *b, struct session *s, bool prompt)
+{
+	struct tell *t = &s->tell;
+	struct rbuf out = { 0 };
+	const char *mention = NULL;
+	struct hf_view v;
+
+	if (t->held.len == 0 && !prompt)
+		return;
+	rbuf_addn(&out, "", 0);
+	if (t->held.len > 0)
+		rbuf_addn(&out, t->held.s, t->held.len);
+	/* the pile after the last turn told: what the next player weighs */
+	if (t->held_turn && s->g != NULL && hf_game_phase(s->g) != HF_PHASE_OVER) {
+		hf_game_view(s->g, -1, &v);
+		rbuf_add(&out, " · ");
+		render_pile_short(&out, &v);
+	}
+	if (prompt && s->g != NULL && hf_game_phase(s->g) != HF_PHASE_OVER)
+		mention = tell_ping(s, &out);
+	rbuf_reset(&t->held);
+	t->nheld = 0;
+	t->held_turn = false;
+	if (out.len > 0) {
+		tell_queue(b, s, out.s, mention);
+		t->told++;
+	}
+	rbuf_free(&out);
+}
+
+/* ------------------------------------------------------------------ hands */
+
+/* Every person's hand that changed, privately (not a seat the computer
+ * plays, not one told already); skip: a seat whose hand just went with its
+ * step.  A discard's own hand is known to its player: not sent again. */
+static void
+tell_hands(struct bot *b, struct session *s, int actor, const struct hf_action *a, bool round_end, int skip)
+{
+	const struct hf_event *ev;
+	struct hf_view v;
+	size_t n, i;
+	int k;
+
+	if (s->g == NULL || hf_game_phase(s->g) == HF_PHASE_OVER)
+		return;
+	ev = hf_game_events(s->g, &n);
+	for (k = 0; k < s->nseats; k++) {
+		struct seat *st = &s->seats[k];
+		uint32_t h;
+		bool only_discard;
+
+		if (st->ai >= 0 || st->away || k == skip)
+			continue;
+		hf_game_view(s->g, k, &v);
+		h = reply_hand_hash(&v);
+		if (h == st->hand_told)
+			continue;
+		only_discard = k == actor && a != NULL && a->type == HF_ACT_DISCARD && !round_end;
+		for (i = 0; only_discard && i < n; i++)
+			if (ev[i].seat == k && ev[i].type != HF_EV_DISCARD)
+				only_discard = false;
+		if (only_discard && st->hand_told != 0) {
+			st->hand_told = h;
+			continue;
+		}
+		/* the room hears why before a hand changes (a round's end before the next deal) */
+		tell_flush(b, s, false);
+		reply_hand(b, s, k);
+	}
+}
+
+/* ------------------------------------------------------------------ play-by-play */
+
+static void
+tell_each_move(struct bot *b, struct session *s, int actor, const struct hf_action *a)
+{
+	const char *names[HF_MAX_SEATS], *mention;
+	const struct hf_event *ev;
+	struct hf_view v;
+	struct rbuf out = { 0 };
+	size_t n, i;
+	bool round_end = false;
+
+	session_names(s, names);
+	ev = hf_game_events(s->g, &n);
+	hf_game_view(s->g, -1, &v);
+	for (i = 0; i < n; i++)
+		round_end = round_end || ev[i].type == HF_EV_ROUND_END;
+	if (s->tell.held.len > 0) {
+		rbuf_addn(&out, s->tell.held.s, s->tell.held.len);
+		rbuf_add(&out, ST_BR);
+		rbuf_reset(&s->tell.held);
+		s->tell.held_turn = false;
+		s->tell.nheld = 0;
+	}
+	render_events(&out, &v, ev, n, names);
+	mention = hf_game_phase(s->g) == HF_PHASE_OVER ? NULL : tell_ping(s, &out);
+	if (out.len > 0)
+		tell_queue(b, s, out.s, mention);
+	rbuf_free(&out);
+	tell_hands(b, s, actor, a, round_end, -1);
+}
+
+/* ------------------------------------------------------------------ a move told */
+
+/* Whether this action was a step of its player's own turn that goes on (a
+ * draw, a pickup, a meld): told to them alone, with their hand. */
+static bool
+tell_is_step(const struct session *s, int actor, const struct hf_action *a, bool round_end)
+{
+	if (actor < 0 || a == NULL || round_end || hf_game_phase(s->g) == HF_PHASE_OVER)
+		return false;
+	if (s->seats[actor].ai >= 0 || s->seats[actor].away || hf_game_turn(s->g) != actor)
+		return false;
+	return a->type == HF_ACT_DRAW || a->type == HF_ACT_PICKUP || a->type == HF_ACT_MELD;
+}
+
+void
+tell_action(struct bot *b, struct session *s, int actor, const struct hf_action *a, const struct hf_game *before)
+{
+	const char *names[HF_MAX_SEATS];
+	const struct hf_event *ev;
+	struct hf_view v;
+	size_t n, i, j;
+	bool machine, round_end = false, over, prompt;
+	int w, stepped = -1;
+	struct rbuf line = { 0 };
+
+	if (tell_moves(b, s)) {
+		tell_each_move(b, s, actor, a);
+		return;
+	}
+	session_names(s, names);
+	ev = hf_game_events(s->g, &n);
+	hf_game_view(s->g, -1, &v);
+	if (!s->tell.started && before != NULL) {
+		/* a turn begun before a restart: told from here */
+		s->tell.seat = (int8_t)hf_game_turn(before);
+		s->tell.started = true;
+	}
+	for (i = 0; i < n; i++) {
+		switch (ev[i].type) {
+		case HF_EV_TURN:
+			tell_end_turn(s, &v, names, round_end);
+			s->tell.seat = ev[i].seat;
+			s->tell.started = true;
+			break;
+		case HF_EV_ROUND_END:
+			tell_end_turn(s, &v, names, true);
+			round_end = true;
+			rbuf_reset(&line);
+			render_round_end(&line, &v, names);
+			tell_line(s, line.s);
+			break;
+		case HF_EV_GAME_END:
+			rbuf_reset(&line);
+			render_game_end(&line, &v, ev[i].side, names);
+			tell_line(s, line.s);
+			break;
+		case HF_EV_DEAL:
+			/* the deal and what comes with it, up to the first turn */
+			for (j = i + 1; j < n && ev[j].type != HF_EV_TURN; j++)
+				;
+			rbuf_reset(&line);
+			render_deal(&line, &v, ev + i, j - i, names);
+			tell_line(s, line.s);
+			i = j - 1;
+			break;
+		default:
+			tell_push(s, &ev[i]);
+			break;
+		}
+	}
+	over = hf_game_phase(s->g) == HF_PHASE_OVER;
+	w = flow_waiting(s, &machine);
+	/* Told now: when a person must act (with the ping), when the round or
+	 * the game ends, or when a table the computer plays alone has gone
+	 * round once; else held, so that computer turns go out together. */
+	prompt = !over && w >= 0 && !machine && w != s->wait_seat;
+	if (prompt || over || round_end || (machine && s->tell.nheld >= s->nseats))
+		tell_flush(b, s, prompt);
+	if (tell_is_step(s, actor, a, round_end)) {
+		struct hf_view was, now;
+
+		hf_game_view(before, actor, &was);
+		hf_game_view(s->g, actor, &now);
+		rbuf_reset(&line);
+		render_step(&line, &was, &now, ev, n);
+		reply_hand_step(b, s, actor, line.s, NULL);
+		stepped = actor;
+	}
+	tell_hands(b, s, actor, a, round_end, stepped);
+	rbuf_free(&line);
+}

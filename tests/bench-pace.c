@@ -1,0 +1,810 @@
+/* bench-pace.c: the pace of play on a busy network: a human against three computer players through ngircd with the shipped flood defaults, two busy tables and a !pile asker, a flooder, and the same game through the fake homeserver limiting sends as Synapse does; each figure beside its target. */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <curl/curl.h>
+
+#include "e2e.h"
+#include "fakemx.h"
+#include "ircclient.h"
+#include "ircserver.h"
+
+#define THINK_MS    1000      /* a quick human: a second to read, a second to type */
+#define STUCK_MS    180000    /* no progress for this long: the scenario failed */
+#define MAXS        1024      /* samples kept per figure */
+
+/* ------------------------------------------------------------------ figures */
+
+static int64_t
+now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static int64_t
+wall_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+struct samples {
+	int64_t v[MAXS];
+	int n;
+};
+
+static void
+add(struct samples *s, int64_t x)
+{
+	if (s->n < MAXS)
+		s->v[s->n++] = x;
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The p-th percentile (nearest rank) in seconds; -1 with no samples. */
+static double
+pct(struct samples *s, double p)
+{
+	int i;
+
+	if (s->n == 0)
+		return -1;
+	qsort(s->v, (size_t)s->n, sizeof s->v[0], cmp_i64);
+	i = (int)(p / 100.0 * s->n + 0.999) - 1;
+	if (i < 0)
+		i = 0;
+	return (double)s->v[i < s->n ? i : s->n - 1] / 1000.0;
+}
+
+static int failures;
+
+/* One figure beside its target: "<=" figures must not exceed it. */
+static void
+figure(const char *what, double value, const char *unit, double target)
+{
+	bool met = value >= 0 && value <= target;
+
+	printf("  %-58s %8.2f %-3s target <= %-6g %s\n", what, value, unit, target, met ? "met" : "NOT MET");
+	if (!met)
+		failures++;
+}
+
+/* ------------------------------------------------------------------ text */
+
+/* Takes the mIRC codes out of s in place. */
+static void
+strip_codes(char *s)
+{
+	char *o = s;
+
+	for (const char *p = s; *p; p++) {
+		if (*p == '\x03') {
+			for (int k = 0; k < 2 && p[1] >= '0' && p[1] <= '9'; k++)
+				p++;
+			if (p[1] == ',' && p[2] >= '0' && p[2] <= '9') {
+				p++;
+				for (int k = 0; k < 2 && p[1] >= '0' && p[1] <= '9'; k++)
+					p++;
+			}
+			continue;
+		}
+		if (*p == '\x02' || *p == '\x0f' || *p == '\x1d' || *p == '\x1f' || *p == '\x16')
+			continue;
+		*o++ = *p;
+	}
+	*o = '\0';
+}
+
+/* A card to discard from a hand as the bot shows it ("Your hand (13): A×2 K 9×3 3♣ 2 JK | ..."):
+ * a black 3, else the rarest natural, else a 2; never a joker or a red 3. "" if none. */
+static void
+choose_discard(const char *line, char *out, size_t len)
+{
+	const char *p = strstr(line, "Your hand (");
+	char buf[1024], *tok, *save = NULL, best[8] = "";
+	int bestn = 99;
+
+	if (p == NULL)
+		p = strstr(line, "Your foot (");
+	out[0] = '\0';
+	if (p == NULL || (p = strstr(p, "): ")) == NULL)
+		return;
+	snprintf(buf, sizeof buf, "%s", p + 3);
+	buf[strcspn(buf, "|")] = '\0';
+	for (tok = strtok_r(buf, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save)) {
+		char rank[8];
+		const char *x = strstr(tok, "×");
+		int n = x != NULL ? atoi(x + strlen("×")) : 1;
+
+		snprintf(rank, sizeof rank, "%.*s", (int)(x != NULL ? (size_t)(x - tok) : strlen(tok)), tok);
+		if (strcmp(rank, "3♣") == 0) {
+			snprintf(out, len, "3c");
+			return;
+		}
+		if (strcmp(rank, "JK") == 0 || strncmp(rank, "3", 1) == 0)
+			continue;
+		if (strcmp(rank, "2") == 0) {
+			if (bestn == 99)
+				snprintf(best, sizeof best, "2"), bestn = 98;
+			continue;
+		}
+		if (n <= bestn) {
+			snprintf(best, sizeof best, "%s", rank);
+			bestn = n;
+		}
+	}
+	snprintf(out, len, "%s", best);
+}
+
+/* How many times needle is in the file at path. */
+static int
+count_in_file(const char *path, const char *needle)
+{
+	char *text = e2e_read_file(path), *p;
+	int n = 0;
+
+	if (text == NULL)
+		return 0;
+	for (p = text; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+		n++;
+	free(text);
+	return n;
+}
+
+/* ------------------------------------------------------------------ IRC agents */
+
+enum { H_PING, H_THINK_DRAW, H_HAND, H_THINK_DISCARD };
+
+/* A human at a table: draws, discards her rarest card, says yes when asked. */
+struct human {
+	struct ircclient c;
+	const char *chan;
+	int state;
+	int64_t due, t_draw, t_discard, last_progress;
+	int turns, pings;
+	long room_lines;            /* the bot's lines in chan, as she saw them */
+	long lines_first, lines_last;
+	struct samples wait;        /* her discard to her next "your turn" */
+	struct samples answer;      /* her !draw to her hand */
+	char pick[8];
+	int64_t stuck_ms;           /* no progress for this long is a failure (0: STUCK_MS) */
+};
+
+/* A watcher who asks !pile every 3 s (one question at a time). */
+struct asker {
+	struct ircclient c;
+	const char *chan;
+	const char *log;            /* the daemon's log, where an unchanged answer not sent again is said */
+	char said[96];              /* how the log names an answer to her not sent again */
+	bool waiting;
+	int64_t t_query, next;
+	int suppressed_seen, asked, unchanged, lost;
+	int64_t log_read;
+	struct samples answer;
+};
+
+static bool
+from_bot(const char *l)
+{
+	return strncmp(l, ":HandFoot!", 10) == 0;
+}
+
+/* Whether l is the bot's line in chan or to nick (privately). */
+static bool
+bot_to(const char *l, const char *target)
+{
+	char a[96], b[96];
+
+	snprintf(a, sizeof a, " PRIVMSG %s :", target);
+	snprintf(b, sizeof b, " NOTICE %s :", target);
+	return from_bot(l) && (strstr(l, a) != NULL || strstr(l, b) != NULL);
+}
+
+static int
+human_step(struct human *h, int64_t now)
+{
+	char ping[96], ask[96];
+
+	if (ircclient_drain(&h->c, 5) != 0)
+		return -1;
+	snprintf(ping, sizeof ping, "%s: your turn", h->c.nick);
+	snprintf(ask, sizeof ask, "%s:", h->c.nick);
+	for (; h->c.seen < h->c.nlines; h->c.seen++) {
+		char line[2048];
+
+		snprintf(line, sizeof line, "%s", h->c.lines[h->c.seen]);
+		strip_codes(line);
+		if (bot_to(line, h->chan)) {
+			h->room_lines++;
+			if (strstr(line, ping) != NULL && h->state == H_PING) {
+				if (h->pings++ == 0)
+					h->lines_first = h->room_lines;
+				h->lines_last = h->room_lines;
+				if (h->t_discard > 0)
+					add(&h->wait, now - h->t_discard);
+				h->state = H_THINK_DRAW;
+				h->due = now + THINK_MS;
+				h->last_progress = now;
+			} else if (strstr(line, ask) != NULL && strstr(line, "go out?") != NULL) {
+				ircclient_send(&h->c, "PRIVMSG %s :!yes", h->chan);
+			}
+		} else if (bot_to(line, h->c.nick) && h->state == H_HAND &&
+		           (strstr(line, "Your hand (") != NULL || strstr(line, "Your foot (") != NULL)) {
+			add(&h->answer, now - h->t_draw);
+			choose_discard(line, h->pick, sizeof h->pick);
+			h->state = H_THINK_DISCARD;
+			h->due = now + THINK_MS;
+			h->last_progress = now;
+		}
+	}
+	if (h->state == H_THINK_DRAW && now >= h->due) {
+		ircclient_send(&h->c, "PRIVMSG %s :!draw", h->chan);
+		h->t_draw = now;
+		h->state = H_HAND;
+	} else if (h->state == H_THINK_DISCARD && now >= h->due) {
+		if (h->pick[0] == '\0') {
+			fprintf(stderr, "bench-pace: %s has nothing to discard\n", h->c.nick);
+			return -1;
+		}
+		ircclient_send(&h->c, "PRIVMSG %s :!discard %s", h->chan, h->pick);
+		h->t_discard = now;
+		h->turns++;
+		h->state = H_PING;
+	}
+	if (now - h->last_progress > (h->stuck_ms > 0 ? h->stuck_ms : STUCK_MS)) {
+		fprintf(stderr, "bench-pace: %s waited %d s for the bot\n", h->c.nick, STUCK_MS / 1000);
+		return -1;
+	}
+	return 0;
+}
+
+/* The text of an IRC line (after " :"), or "". */
+static const char *
+text_of(const char *l)
+{
+	const char *p = strstr(l + 1, " :");
+
+	return p != NULL ? p + 2 : "";
+}
+
+/* One step of the asker; ask: she may ask again (false once the time is up). */
+static int
+asker_step(struct asker *a, int64_t now, bool ask)
+{
+	if (ircclient_drain(&a->c, 5) != 0)
+		return -1;
+	for (; a->c.seen < a->c.nlines; a->c.seen++) {
+		const char *l = a->c.lines[a->c.seen];
+
+		/* the answer, not a turn's line that mentions the pile */
+		if (a->waiting && (bot_to(l, a->chan) || bot_to(l, a->c.nick)) && strncmp(text_of(l), "Pile:", 5) == 0) {
+			add(&a->answer, now - a->t_query);
+			a->waiting = false;
+		}
+	}
+	if (a->waiting && a->log != NULL && now - a->log_read >= 200) {
+		int n = count_in_file(a->log, a->said);
+
+		a->log_read = now;
+		if (n > a->suppressed_seen) {
+			a->suppressed_seen = n;
+			a->unchanged++;
+			a->waiting = false;
+		}
+	}
+	if (a->waiting && now - a->t_query > 60000) {
+		a->lost++;
+		a->waiting = false;
+	}
+	if (ask && !a->waiting && now >= a->next) {
+		ircclient_send(&a->c, "PRIVMSG %s :!pile", a->chan);
+		a->t_query = now;
+		a->next = now + 3000;
+		a->asked++;
+		a->waiting = true;
+		if (a->log != NULL)
+			a->suppressed_seen = count_in_file(a->log, a->said);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ IRC world */
+
+struct irc_world {
+	struct ircserver srv;
+	struct e2e_daemon d;
+	bool up;
+};
+
+/* ngircd with its flood penalties on, the daemon with every pacing and flood key at its default. */
+static int
+irc_world_start(struct irc_world *w, const char *tag, const char *channels)
+{
+	char conf[512], db[512], text[2048];
+
+	memset(w, 0, sizeof *w);
+	if (ircserver_init(&w->srv, "ngircd") != 0)
+		return -1;
+	w->srv.penalties = true;
+	if (ircserver_start(&w->srv) != 0)
+		return -1;
+	ircserver_path(&w->srv, "handfoot.conf", conf, sizeof conf);
+	ircserver_path(&w->srv, "hf.db", db, sizeof db);
+	snprintf(text, sizeof text,
+	         "[bot]\ndatabase = %s\nlog_level = debug\n"
+	         "[irc bench]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\nchannels = %s\n",
+	         db, w->srv.port, channels);
+	if (e2e_write_file(conf, text) != 0 || e2e_daemon_start(&w->d, tag, conf, NULL) != 0)
+		return -1;
+	w->up = true;
+	return 0;
+}
+
+static void
+irc_world_stop(struct irc_world *w)
+{
+	if (w->up) {
+		e2e_daemon_signal(&w->d, SIGTERM);
+		e2e_daemon_wait(&w->d, 10000);
+	}
+	ircserver_free(&w->srv);
+}
+
+static int
+irc_join(struct ircclient *c, struct irc_world *w, const char *nick, const char *chan)
+{
+	c->pump = NULL;
+	if (ircclient_connect(c, w->srv.port, nick) != 0 || ircclient_join(c, chan) != 0)
+		return -1;
+	if (!ircclient_saw(c, " 353 ", "HandFoot") &&
+	    ircclient_wait(c, 20000, NULL, 0, ":HandFoot!", "JOIN", chan, NULL) != 0)
+		return -1;
+	c->seen = c->nlines;
+	return 0;
+}
+
+/* The bot was never thrown off the server: no reconnection in its log. */
+static bool
+never_down(struct irc_world *w)
+{
+	return !e2e_daemon_log_has(&w->d, ": down,") && !e2e_daemon_log_has(&w->d, "Excess Flood");
+}
+
+/* ------------------------------------------------------------------ IRC scenarios */
+
+/* One human and three computer players, classic, until she has played turns turns. */
+static int
+irc_solo(int turns)
+{
+	struct irc_world w;
+	struct human *h = calloc(1, sizeof *h);
+	int64_t t0;
+	int rc = -1;
+
+	printf("== IRC, ngircd with flood penalties, the shipped flood defaults: 1 human + 3 computer players, "
+	       "classic, %d of her turns\n", turns);
+	if (h == NULL || irc_world_start(&w, "bench-pace-solo", "#cards") != 0 || irc_join(&h->c, &w, "alice", "#cards") != 0)
+		goto out;
+	h->chan = "#cards";
+	h->last_progress = t0 = now_ms();
+	ircclient_send(&h->c, "PRIVMSG #cards :!play 4 classic");
+	while (h->pings <= turns) {
+		if (human_step(h, now_ms()) != 0)
+			goto out;
+	}
+	printf("  %d turns in %.0f s; the bot's room lines between her first and last turn: %ld\n",
+	       4 * (h->pings - 1), (double)(now_ms() - t0) / 1000, h->lines_last - h->lines_first);
+	figure("room lines per turn", (double)(h->lines_last - h->lines_first) / (4.0 * (h->pings - 1)), "", 1.5);
+	figure("her wait, her discard to her next turn, p50", pct(&h->wait, 50), "s", 8);
+	printf("  (her wait p95 %.1f s, max %.1f s; her !draw to her hand p50 %.1f s)\n", pct(&h->wait, 95),
+	       pct(&h->wait, 100), pct(&h->answer, 50));
+	rc = 0;
+out:
+	if (rc != 0)
+		fprintf(stderr, "bench-pace: the solo game failed (daemon log: %s)\n", w.d.log);
+	if (h != NULL)
+		ircclient_close(&h->c);
+	free(h);
+	irc_world_stop(&w);
+	return rc;
+}
+
+/* Two tables the computer plays alone (their players on !auto), and carol
+ * asking !pile at one of them every 3 s for secs seconds. */
+static int
+irc_busy(int secs)
+{
+	struct irc_world w;
+	struct ircclient bob, dan;
+	struct asker *a = calloc(1, sizeof *a);
+	int64_t end;
+	int rc = -1;
+
+	printf("== IRC, the same server and defaults: two busy tables on one connection, a third user asking "
+	       "!pile every 3 s for %d s\n", secs);
+	if (a == NULL || irc_world_start(&w, "bench-pace-busy", "#t1,#t2") != 0 || irc_join(&bob, &w, "bob", "#t1") != 0 ||
+	    irc_join(&dan, &w, "dan", "#t2") != 0 || irc_join(&a->c, &w, "carol", "#t1") != 0)
+		goto out;
+	ircclient_send(&bob, "PRIVMSG #t1 :!play 4 classic");
+	ircclient_send(&dan, "PRIVMSG #t2 :!play 4 classic");
+	e2e_sleep_ms(2000);
+	ircclient_send(&bob, "PRIVMSG #t1 :!auto");
+	ircclient_send(&dan, "PRIVMSG #t2 :!auto");
+	e2e_sleep_ms(5000);
+	a->chan = "#t1";
+	a->log = w.d.log;
+	snprintf(a->said, sizeof a->said, "not sent again: unchanged (asked by nick:carol)");
+	a->next = now_ms();
+	end = now_ms() + (int64_t)secs * 1000;
+	while (now_ms() < end || a->waiting) {
+		if (asker_step(a, now_ms(), now_ms() < end) != 0 || ircclient_drain(&bob, 2) != 0 ||
+		    ircclient_drain(&dan, 2) != 0)
+			goto out;
+	}
+	printf("  carol asked %d times: %d answered, %d not sent again (unchanged since the last answer), %d lost\n",
+	       a->asked, a->answer.n, a->unchanged, a->lost);
+	figure("her answer, !pile to the pile, p95", pct(&a->answer, 95), "s", 5);
+	printf("  (p50 %.1f s, max %.1f s)\n", pct(&a->answer, 50), pct(&a->answer, 100));
+	rc = a->lost > 0 ? -1 : 0;
+out:
+	if (rc != 0)
+		fprintf(stderr, "bench-pace: the busy tables failed (daemon log: %s)\n", w.d.log);
+	ircclient_close(&bob);
+	ircclient_close(&dan);
+	if (a != NULL)
+		ircclient_close(&a->c);
+	free(a);
+	irc_world_stop(&w);
+	return rc;
+}
+
+/* alice plays, carol asks !pile every 3 s, and dave sends 200 commands at
+ * once; for secs seconds from the flood on (alice's game may stall: that is
+ * a figure too, not a failure of the bench). */
+static int
+irc_flood(int secs)
+{
+	static const char *const cmds[] = { "!pile", "!table", "!who", "!score", "!help", "!rules", "!hand", "!draw",
+	                                    "!stats", "!top", "!nonsense" };
+	struct irc_world w;
+	struct human *h = calloc(1, sizeof *h);
+	struct asker *a = calloc(1, sizeof *a);
+	struct ircclient dave;
+	struct samples all = { .n = 0 };
+	char *burst = malloc(200 * 32);
+	size_t len = 0;
+	int64_t end;
+	int rc = -1, turns0;
+
+	printf("== IRC, the same server and defaults: alice plays, carol asks !pile every 3 s, dave sends 200 "
+	       "commands at once; %d s from the flood on\n", secs);
+	if (h == NULL || a == NULL || burst == NULL || irc_world_start(&w, "bench-pace-flood", "#cards") != 0 ||
+	    irc_join(&h->c, &w, "alice", "#cards") != 0 || irc_join(&a->c, &w, "carol", "#cards") != 0 ||
+	    irc_join(&dave, &w, "dave", "#cards") != 0)
+		goto out;
+	h->chan = a->chan = "#cards";
+	a->log = w.d.log;
+	snprintf(a->said, sizeof a->said, "not sent again: unchanged (asked by nick:carol)");
+	h->last_progress = now_ms();
+	h->stuck_ms = (int64_t)secs * 1000 * 10;
+	ircclient_send(&h->c, "PRIVMSG #cards :!play 4 classic");
+	for (int i = 0; i < 200; i++)
+		len += (size_t)sprintf(burst + len, "PRIVMSG #cards :%s\r\n", cmds[i % (sizeof cmds / sizeof cmds[0])]);
+	while (h->pings < 1)
+		if (human_step(h, now_ms()) != 0)
+			goto out;
+	turns0 = h->turns;
+	a->next = now_ms();
+	if (ircclient_send_raw(&dave, burst, len) != 0)
+		goto out;
+	end = now_ms() + (int64_t)secs * 1000;
+	while (now_ms() < end || a->waiting) {
+		if (human_step(h, now_ms()) != 0 || asker_step(a, now_ms(), now_ms() < end) != 0)
+			goto out;
+		ircclient_drain(&dave, 2);
+	}
+	for (int i = 0; i < h->answer.n; i++)
+		add(&all, h->answer.v[i]);
+	for (int i = 0; i < a->answer.n; i++)
+		add(&all, a->answer.v[i]);
+	printf("  alice played %d turns (%d draws answered; her wait p50 %.1f s), carol asked %d times (%d answered, "
+	       "%d not sent again, %d lost); dave's flood: %s\n", h->turns - turns0, h->answer.n, pct(&h->wait, 50),
+	       a->asked, a->answer.n, a->unchanged, a->lost,
+	       ircclient_saw(&dave, "ERROR", NULL) ? "the server threw him off" : "he stayed");
+	figure("everyone else's answers (her draws, carol's !pile), p95", pct(&all, 95), "s", 5);
+	printf("  (p50 %.1f s, max %.1f s; alice's turns told: %d in %d s)\n", pct(&all, 50), pct(&all, 100),
+	       h->pings - 1, secs);
+	figure("times the bot was disconnected for flooding", never_down(&w) ? 0 : 1, "", 0);
+	rc = 0;
+out:
+	if (rc != 0)
+		fprintf(stderr, "bench-pace: the flood failed (daemon log: %s)\n", w.d.log);
+	if (h != NULL)
+		ircclient_close(&h->c);
+	if (a != NULL)
+		ircclient_close(&a->c);
+	ircclient_close(&dave);
+	free(h);
+	free(a);
+	free(burst);
+	irc_world_stop(&w);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ Matrix */
+
+/* The bot's messages in room from index *from on, as (body, origin_server_ts); caller decrefs. */
+static json_t *
+bot_news(struct fakemx *f, const char *room, size_t *from)
+{
+	json_t *evs = fakemx_events(f, room), *out = json_array(), *ev;
+	size_t i, n = 0;
+
+	json_array_foreach(evs, i, ev) {
+		const char *sender = json_string_value(json_object_get(ev, "sender"));
+
+		if (sender == NULL || strcmp(sender, "@bot:hs") != 0 ||
+		    json_string_value(json_object_get(json_object_get(ev, "content"), "body")) == NULL)
+			continue;
+		if (n++ >= *from)
+			json_array_append(out, ev);
+	}
+	*from = n;
+	json_decref(evs);
+	return out;
+}
+
+static const char *
+body_of(json_t *ev)
+{
+	return json_string_value(json_object_get(json_object_get(ev, "content"), "body"));
+}
+
+/* Sends text as token's user, waiting out a 429 as a client must. */
+static int
+mx_say(struct fakemx *f, const char *token, const char *room, const char *text)
+{
+	static unsigned long txn;
+	char path[512], *body, *e = curl_easy_escape(NULL, room, 0);
+	json_t *c = json_pack("{s:s,s:s}", "msgtype", "m.text", "body", text), *j;
+	long st = 0;
+
+	body = json_dumps(c, JSON_COMPACT);
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/send/m.room.message/bench%lu", e, ++txn);
+	for (int tries = 0; tries < 20; tries++) {
+		j = fakemx_call(f, "PUT", path, token, body, &st);
+		if (st == 429) {
+			json_int_t ms = json_integer_value(json_object_get(j, "retry_after_ms"));
+
+			json_decref(j);
+			e2e_sleep_ms((int)(ms > 0 ? ms : 1000));
+			continue;
+		}
+		json_decref(j);
+		break;
+	}
+	curl_free(e);
+	free(body);
+	json_decref(c);
+	return st == 200 ? 0 : -1;
+}
+
+static json_int_t
+requests_of(struct fakemx *f, const char *what)
+{
+	json_t *j = fakemx_call(f, "GET", "/_fake/requests", NULL, NULL, NULL);
+	json_int_t n = json_integer_value(json_object_get(json_object_get(json_object_get(j, "ratelimit"), what),
+	                                                  "@bot:hs"));
+
+	json_decref(j);
+	return n;
+}
+
+static void
+direct_of(struct fakemx *f, const char *user, char *out, size_t len)
+{
+	json_t *j = fakemx_call(f, "GET", "/_fake/rooms", NULL, NULL, NULL);
+	json_t *list = json_object_get(json_object_get(json_object_get(j, "account"), "@bot:hs m.direct"), user);
+	const char *r = json_string_value(json_array_get(list, json_array_size(list) - 1));
+
+	snprintf(out, len, "%s", r != NULL ? r : "");
+	json_decref(j);
+}
+
+/* Lines of body starting with "ann " that tell a discard of hers. */
+static int
+her_discards(const char *body)
+{
+	int n = 0;
+
+	for (const char *l = body; l != NULL && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		size_t len = strcspn(l, "\n");
+		char line[2048];
+
+		snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), l);
+		if (strncmp(line, "ann ", 4) == 0 && strstr(line, "discard") != NULL)
+			n++;
+	}
+	return n;
+}
+
+/* Whether a line of body asks ann for her answer ("ann: may Ada[bot] go out?"). */
+static bool
+asked_me(const char *body)
+{
+	for (const char *l = body; l != NULL && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *q = strstr(l, "go out?"), *nl = strchr(l, '\n'), *me = strstr(l, "ann:");
+
+		if (q != NULL && me != NULL && (nl == NULL || (q < nl && me < nl)))
+			return true;
+	}
+	return false;
+}
+
+static int
+matrix_solo(int turns)
+{
+	struct fakemx f;
+	struct e2e_daemon d;
+	struct samples wait = { .n = 0 };
+	char bot[128], tok[128], room[256], dm[256] = "", conf[512], pw[512], db[512], dir[256], text[2048], pick[8];
+	size_t seen = 0, dseen = 0, first = 0, last = 0;
+	int pings = 0, told = 0, played = 0, state = H_PING, rc = -1;
+	int64_t due = 0, t_discard = 0, progress;
+	bool started = false;
+	json_t *j;
+
+	printf("== Matrix, the fake homeserver limiting sends as Synapse does by default (0.2/s, burst 10, per "
+	       "user): 1 human + 3 computer players, classic, %d of her turns\n", turns);
+	if (fakemx_start(&f) != 0 || e2e_tmpdir(dir, sizeof dir, "bench-pace-mx") != 0)
+		return -1;
+	snprintf(pw, sizeof pw, "%s/pw", dir);
+	snprintf(db, sizeof db, "%s/hf.db", dir);
+	snprintf(conf, sizeof conf, "%s/handfoot.conf", dir);
+	fakemx_user(&f, "bot", "s3cret", bot, sizeof bot);
+	fakemx_user(&f, "ann", "x", tok, sizeof tok);
+	e2e_secret_note("s3cret");
+	snprintf(text, sizeof text, "[bot]\ndatabase = %s\nlog_level = info\n[matrix bench]\nhomeserver = %s\n"
+	         "user = bot\npassword_file = %s\n", db, f.base, pw);
+	if (e2e_write_file(pw, "s3cret\n") != 0 || e2e_write_file(conf, text) != 0 ||
+	    fakemx_room(&f, tok, "{\"invite\":[\"@bot:hs\"]}", room, sizeof room) != 0)
+		goto out;
+	json_decref(fakemx_call(&f, "POST", "/_fake/ratelimit", NULL, "{\"per_second\":0.2,\"burst\":10}", NULL));
+	if (e2e_daemon_start(&d, "bench-pace-mx", conf, NULL) != 0)
+		goto out;
+	started = true;
+	e2e_sleep_ms(3000);
+	mx_say(&f, tok, room, "!play 4 classic");
+	progress = now_ms();
+	while (pings <= turns) {
+		int64_t now = now_ms();
+
+		e2e_sleep_ms(100);
+		j = bot_news(&f, room, &seen);
+		for (size_t i = 0; i < json_array_size(j); i++) {
+			json_t *ev = json_array_get(j, i);
+			const char *b = body_of(ev);
+
+			told += her_discards(b);
+			if (strstr(b, "ann: your turn") != NULL && state == H_PING) {
+				if (pings++ == 0)
+					first = seen - json_array_size(j) + i;
+				last = seen - json_array_size(j) + i;
+				if (t_discard > 0)
+					add(&wait, json_integer_value(json_object_get(ev, "origin_server_ts")) - t_discard);
+				state = H_THINK_DRAW;
+				due = now + THINK_MS;
+				progress = now;
+			} else if (asked_me(b)) {
+				mx_say(&f, tok, room, "!yes");
+			}
+		}
+		json_decref(j);
+		if (dm[0] == '\0')
+			direct_of(&f, "@ann:hs", dm, sizeof dm);
+		if (state == H_HAND && dm[0] != '\0') {
+			j = bot_news(&f, dm, &dseen);
+			for (size_t i = 0; i < json_array_size(j); i++)
+				if (strstr(body_of(json_array_get(j, i)), "Your hand (") != NULL ||
+				    strstr(body_of(json_array_get(j, i)), "Your foot (") != NULL) {
+					choose_discard(body_of(json_array_get(j, i)), pick, sizeof pick);
+					state = H_THINK_DISCARD;
+					due = now + THINK_MS;
+					progress = now;
+				}
+			json_decref(j);
+		}
+		if (state == H_THINK_DRAW && now >= due) {
+			if (dm[0] != '\0')
+				json_decref(bot_news(&f, dm, &dseen));   /* what came before the draw is not its answer */
+			mx_say(&f, tok, room, "!draw");
+			state = H_HAND;
+		} else if (state == H_THINK_DISCARD && now >= due) {
+			snprintf(text, sizeof text, "!discard %s", pick);
+			t_discard = wall_ms();
+			mx_say(&f, tok, room, text);
+			played++;
+			state = H_PING;
+		}
+		if (now - progress > STUCK_MS) {
+			fprintf(stderr, "bench-pace: ann waited %d s for the bot\n", STUCK_MS / 1000);
+			goto out;
+		}
+	}
+	/* what is still queued goes out (nothing lost), then the figures */
+	e2e_sleep_ms(15000);
+	j = bot_news(&f, room, &seen);
+	for (size_t i = 0; i < json_array_size(j); i++)
+		told += her_discards(body_of(json_array_get(j, i)));
+	json_decref(j);
+	printf("  %d turns; the bot's room messages between her first and last turn: %zu; her discards played %d, "
+	       "told %d\n", 4 * (pings - 1), last - first, played, told);
+	figure("room messages per turn", (double)(last - first) / (4.0 * (pings - 1)), "", 1.5);
+	figure("her wait, her discard to her next turn, p50", pct(&wait, 50), "s", 12);
+	printf("  (her wait p95 %.1f s, max %.1f s; the bot's sends %lld, 429s %lld)\n", pct(&wait, 95),
+	       pct(&wait, 100), (long long)requests_of(&f, "sends"), (long long)requests_of(&f, "limited"));
+	figure("the bot's sends before a retry_after_ms had passed", (double)requests_of(&f, "early"), "", 0);
+	figure("messages lost (dropped, or a discard of hers never told)",
+	       (double)(count_in_file(d.log, "dropped") + (played > told ? played - told : 0)), "", 0);
+	rc = 0;
+out:
+	if (rc != 0)
+		fprintf(stderr, "bench-pace: the Matrix game failed (daemon log: %s)\n", started ? d.log : "none");
+	if (started) {
+		e2e_daemon_signal(&d, SIGTERM);
+		e2e_daemon_wait(&d, 10000);
+	}
+	fakemx_stop(&f);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ main */
+
+static int
+env_int(const char *name, int def)
+{
+	const char *v = getenv(name);
+
+	return v != NULL && atoi(v) > 0 ? atoi(v) : def;
+}
+
+int
+main(void)
+{
+	const char *only = getenv("BENCH_PACE");   /* "solo", "busy", "flood", "matrix": one scenario */
+	int rc = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!ircserver_available("ngircd")) {
+		printf("bench-pace: ngircd is not installed: skipped\n");
+		return 0;
+	}
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	if ((only == NULL || strcmp(only, "solo") == 0) && irc_solo(env_int("BENCH_PACE_TURNS", 12)) != 0)
+		rc = 1;
+	if ((only == NULL || strcmp(only, "busy") == 0) && irc_busy(env_int("BENCH_PACE_SECS", 90)) != 0)
+		rc = 1;
+	if ((only == NULL || strcmp(only, "flood") == 0) && irc_flood(env_int("BENCH_PACE_FLOOD_SECS", 90)) != 0)
+		rc = 1;
+	if ((only == NULL || strcmp(only, "matrix") == 0) && matrix_solo(env_int("BENCH_PACE_MX_TURNS", 8)) != 0)
+		rc = 1;
+	printf("bench-pace: %d figure%s off target\n", failures, failures == 1 ? "" : "s");
+	return rc;
+}

@@ -1,0 +1,140 @@
+/* test-irc-queue.c: the IRC send queue on a fake clock: lanes served round-robin under the token bucket, idle lanes first, answers replaced and apart, a flooder and a second room. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "irc/irc.h"
+
+static size_t
+pop(struct irc_queue *q, char *buf, size_t len)
+{
+	return irc_queue_pop(q, buf, len);
+}
+
+/* A newer answer replaces the same one still queued; pending counts only
+ * what must be delivered; a full lane refuses. */
+static void
+test_answers(void **state)
+{
+	struct irc_queue q;
+	char buf[64];
+
+	(void)state;
+	irc_queue_init(&q, 4);
+	assert_int_equal(irc_queue_push(&q, "#a", "turn 1", 6), 0);
+	assert_int_equal(irc_queue_push_key(&q, "answers x", 7, "pile 1", 6), 0);
+	assert_int_equal(irc_queue_push_key(&q, "answers x", 7, "pile 1b", 7), 0);
+	assert_int_equal(irc_queue_drop(&q, "answers x", 7), 2);
+	assert_int_equal(irc_queue_push_key(&q, "answers x", 7, "pile 2", 6), 0);
+	assert_int_equal(irc_queue_count(&q, "answers x"), 1);
+	assert_int_equal(irc_queue_count_keep(&q, "answers x"), 0);
+	assert_int_equal(irc_queue_count_keep(&q, "#A"), 1);   /* case-folded */
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(irc_queue_push(&q, "#a", "turn", 4), 0);
+	assert_int_equal(irc_queue_push(&q, "#a", "turn", 4), -1);
+	pop(&q, buf, sizeof buf);
+	assert_string_equal(buf, "turn 1");
+	pop(&q, buf, sizeof buf);
+	assert_string_equal(buf, "pile 2");
+	irc_queue_clear(&q);
+	assert_int_equal(q.lines, 0);
+}
+
+/* A lane that had nothing queued is served next (least recently served
+ * first); one that was served goes to the back. */
+static void
+test_idle_lane_first(void **state)
+{
+	struct irc_queue q;
+	char buf[64];
+
+	(void)state;
+	irc_queue_init(&q, 40);
+	for (int i = 0; i < 5; i++)
+		irc_queue_push(&q, "#busy", "busy", 4);
+	pop(&q, buf, sizeof buf);
+	irc_queue_push(&q, "#quiet", "quiet", 5);
+	pop(&q, buf, sizeof buf);
+	assert_string_equal(buf, "quiet");
+	/* two lanes waking together keep their order */
+	irc_queue_push(&q, "#one", "one", 3);
+	irc_queue_push(&q, "#two", "two", 3);
+	pop(&q, buf, sizeof buf);
+	assert_string_equal(buf, "one");
+	pop(&q, buf, sizeof buf);
+	assert_string_equal(buf, "two");
+	irc_queue_clear(&q);
+}
+
+/* On a fake clock, at the shipped pace (burst 5, a line per 2 s): room #a's
+ * computers put out a fold of two lines whenever their lane is empty (they
+ * wait for it), room #b has a turn now and then, a flooder's answers pile up
+ * in his own lane, and a watcher asks a question every 3 s.  Nobody waits
+ * behind the flooder: #b's lines and the watcher's answers go within two
+ * lines of being queued, and the flooder gets only what the others leave. */
+static void
+test_flooder_and_second_room(void **state)
+{
+	struct irc_queue q;
+	struct irc_bucket b;
+	char buf[64];
+	int64_t now, b_at = -1, w_at = -1, worst_b = 0, worst_w = 0;
+	int a_lines = 0, flood_lines = 0;
+
+	(void)state;
+	irc_queue_init(&q, 40);
+	irc_bucket_init(&b, 5, 2000);
+	for (now = 0; now < 600000; now += 100) {
+		if (irc_queue_count_keep(&q, "#a") == 0) {
+			irc_queue_push(&q, "#a", "a fold 1", 8);
+			irc_queue_push(&q, "#a", "a fold 2", 8);
+		}
+		if (now % 1000 == 0 && irc_queue_count(&q, "answers eve") < 40)
+			irc_queue_push_key(&q, "answers eve", (uint64_t)now + 1, "eve", 3);
+		if (now % 20000 == 5000) {
+			irc_queue_push(&q, "#b", "b turn", 6);
+			b_at = now;
+		}
+		if (now % 3000 == 1500 && w_at < 0) {
+			irc_queue_push_key(&q, "answers carol", 1, "carol", 5);
+			w_at = now;
+		}
+		while (q.lines > 0 && irc_bucket_wait(&b, now) == 0) {
+			irc_bucket_take(&b, now);
+			pop(&q, buf, sizeof buf);
+			if (strcmp(buf, "b turn") == 0 && now - b_at > worst_b)
+				worst_b = now - b_at;
+			if (strcmp(buf, "carol") == 0) {
+				if (now - w_at > worst_w)
+					worst_w = now - w_at;
+				w_at = -1;
+			}
+			a_lines += strncmp(buf, "a fold", 6) == 0;
+			flood_lines += strcmp(buf, "eve") == 0;
+		}
+	}
+	/* never behind the flooder's backlog: at most a line of each other
+	 * lane that woke before theirs (two), and the bucket's 2 s */
+	assert_true(worst_b <= 6000);
+	assert_true(worst_w <= 6000);
+	/* 300 lines went out in 600 s: the flooder got what the others left */
+	assert_true(flood_lines < a_lines / 2);
+	assert_true(a_lines >= 60);
+	irc_queue_clear(&q);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_answers),
+		cmocka_unit_test(test_idle_lane_first),
+		cmocka_unit_test(test_flooder_and_second_room),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
