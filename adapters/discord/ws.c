@@ -12,6 +12,7 @@
 #include "adapter.h"
 #include "loop.h"
 #include "ws.h"
+#include "xmalloc.h"
 
 /* A command to the thread, or an event from it. */
 struct item {
@@ -112,18 +113,13 @@ items_free(struct item *it)
 static struct item *
 item_new(int kind, unsigned gen, int code, const char *text, size_t len, size_t pre)
 {
-	struct item *it = calloc(1, sizeof *it);
+	struct item *it = xcalloc(1, sizeof *it);
 
-	if (it == NULL)
-		return NULL;
 	it->kind = kind;
 	it->gen = gen;
 	it->code = code;
 	if (text != NULL) {
-		if ((it->text = malloc(pre + len + 1)) == NULL) {
-			free(it);
-			return NULL;
-		}
+		it->text = xmalloc(pre + len + 1);
 		memcpy(it->text + pre, text, len);
 		it->text[pre + len] = '\0';
 		it->len = len;
@@ -141,8 +137,6 @@ post(struct discord_ws *w, int kind, unsigned gen, int code, const char *text, s
 	uint64_t one = 1;
 	ssize_t r;
 
-	if (it == NULL)
-		return;
 	pthread_mutex_lock(&w->lock);
 	q_push(&w->evs, it);
 	pthread_mutex_unlock(&w->lock);
@@ -202,8 +196,6 @@ command(struct discord_ws *w, int kind, int code, const char *text, size_t len, 
 {
 	struct item *it = item_new(kind, w->gen, code, text, len, pre);
 
-	if (it == NULL)
-		return -1;
 	pthread_mutex_lock(&w->lock);
 	q_push(&w->cmds, it);
 	pthread_mutex_unlock(&w->lock);
@@ -303,10 +295,7 @@ t_connect(struct discord_ws *w, struct item *it)
 		post(w, DISCORD_WS_CLOSED, it->gen, 0, "not a ws:// or wss:// URL", 25);
 		return;
 	}
-	if ((c = calloc(1, sizeof *c)) == NULL) {
-		post(w, DISCORD_WS_CLOSED, it->gen, 0, "out of memory", 13);
-		return;
-	}
+	c = xcalloc(1, sizeof *c);
 	c->w = w;
 	c->gen = it->gen;
 	c->next = w->conns;
@@ -405,12 +394,10 @@ on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, 
 			/* JSON encoding only: binary frames are not ours */
 			c->rx_too_big = true;
 		} else if (!c->rx_too_big) {
-			char *rx;
-
-			if (c->nrx + len > DISCORD_WS_MAX_MSG || (rx = realloc(c->rx, c->nrx + len + 1)) == NULL) {
+			if (c->nrx + len > DISCORD_WS_MAX_MSG) {
 				c->rx_too_big = true;
 			} else {
-				c->rx = rx;
+				c->rx = xrealloc(c->rx, c->nrx + len + 1);
 				memcpy(c->rx + c->nrx, in, len);
 				c->nrx += len;
 			}
@@ -521,13 +508,9 @@ lws_log_line(int level, const char *line)
 struct discord_ws *
 discord_ws_new(struct loop *l, const char *ca_file, discord_ws_fn *fn, void *ctx, char *err, size_t errlen)
 {
-	struct discord_ws *w = calloc(1, sizeof *w);
+	struct discord_ws *w = xcalloc(1, sizeof *w);
 	struct lws_context_creation_info info;
 
-	if (w == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
 	w->loop = l;
 	w->fn = fn;
 	w->ctx = ctx;
