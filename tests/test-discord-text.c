@@ -66,7 +66,7 @@ test_escape_markdown(void **state)
 	(void)state;
 	esc_is("ann_the_great", "ann\\_the\\_great");
 	esc_is("**bold** ~~x~~ `c` ||s||", "\\*\\*bold\\*\\* \\~\\~x\\~\\~ \\`c\\` \\|\\|s\\|\\|");
-	esc_is("[link](http://x)", "\\[link\\]\\(http://x\\)");
+	esc_is("[link](http://x)", "\\[link\\](http://x)");
 	esc_is("<@123> <@&9> <#5>", "\\<@\xe2\x80\x8b" "123\\> \\<@\xe2\x80\x8b&9\\> \\<\\#5\\>");
 	esc_is("@everyone hi @here", "@\xe2\x80\x8b" "everyone hi @\xe2\x80\x8bhere");
 	esc_is("# title", "\\# title");
@@ -238,6 +238,10 @@ test_buttons_and_custom_ids(void **state)
 	assert_int_equal(json_integer_value(json_object_get(b, "type")), 2);
 	assert_string_equal(json_string_value(json_object_get(b, "label")), "Pick up");
 	assert_string_equal(json_string_value(json_object_get(b, "custom_id")), "hf:pickup:601");
+	/* "My hand" is for anyone: each presser gets their own hand */
+	b = json_array_get(json_object_get(json_array_get(rows, 0), "components"), 0);
+	assert_string_equal(json_string_value(json_object_get(b, "label")), "My hand");
+	assert_string_equal(json_string_value(json_object_get(b, "custom_id")), "hf:hand:");
 	json_decref(rows);
 	assert_int_equal(discord_button_parse("hf:draw:601", act, sizeof act, user, sizeof user), 0);
 	assert_string_equal(act, "draw");

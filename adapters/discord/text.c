@@ -93,7 +93,9 @@ discord_text_escape_add(struct rbuf *out, const char *s, size_t n, bool line_sta
 	for (; i < n; i++) {
 		char c = s[i];
 
-		if (c != '\0' && strchr("\\*_~`|<>[]()#", c) != NULL) {
+		/* ( ) need none: with [ ] escaped no masked link can form, and
+		 * "Your hand (13)" reads as it is in the raw text too */
+		if (c != '\0' && strchr("\\*_~`|<>[]#", c) != NULL) {
 			char esc[2] = { '\\', c };
 
 			rbuf_addn(out, esc, 2);

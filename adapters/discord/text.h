@@ -21,7 +21,7 @@ size_t discord_text_clean(const char *in, size_t len, char *out, size_t outlen, 
 size_t discord_text_units(const char *s, size_t len);
 
 /* Escapes s for Discord Markdown so that a player's name or quoted text shows
- * as typed: \ * _ ~ ` | < > [ ] ( ) # get a backslash; a leading - + or a
+ * as typed: \ * _ ~ ` | < > [ ] # get a backslash; a leading - + or a
  * leading number's dot too (lists, at the start of a line); @ gets a zero-width
  * space after it (no @everyone, @here, even in looks). Returns the length
  * written, or -1 if out is too small (out is then empty). */
