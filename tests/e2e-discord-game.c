@@ -15,41 +15,6 @@
 /* Small and quick: one round of one deck, small hands: the stock runs out in a few turns. */
 #define QUICK "classic rounds=1 decks=1 hand=5 foot=5"
 
-static bool
-public_in_guild(json_t *m, void *ctx)
-{
-	(void)ctx;
-	return !json_is_true(json_object_get(m, "ephemeral")) && !json_is_true(json_object_get(m, "dm"));
-}
-
-/* The turn line asking user i to draw: a public message whose "Draw" button is i's. */
-static bool
-turn_of(json_t *m, void *ctx)
-{
-	const char *want = ctx, *id = dcplay_button(m, "Draw");
-
-	return public_in_guild(m, NULL) && id != NULL && strcmp(id, want) == 0;
-}
-
-static json_t *
-wait_turn_line(struct dcplay *p, int *who, size_t from)
-{
-	for (int t = 0; t < 300; t++) {
-		for (int i = 0; i < p->nusers; i++) {
-			char want[64];
-			json_t *m;
-
-			snprintf(want, sizeof want, "hf:draw:%s", p->user[i]);
-			if ((m = dcplay_wait(p, from, NULL, turn_of, want, 0)) != NULL) {
-				*who = i;
-				return m;
-			}
-		}
-		usleep(50 * 1000);
-	}
-	return NULL;
-}
-
 /* The first card of a hand line: "Your hand (13): A×3 Q ..." gives "A". */
 static void
 first_card(const char *hand, char *out, size_t len)
@@ -92,7 +57,7 @@ test_four_play_with_slash_commands_and_buttons(void **state)
 	/* /new, /join, /start: each answered in the channel, "Ann used /new" above it */
 	assert_non_null(id = dcplay_command(p, 0, "new", "{\"rules\":\"" QUICK "\"}"));
 	assert_non_null(m = dcplay_reply(p, id, "opens a classic table", 10000));
-	assert_true(public_in_guild(m, NULL));
+	assert_true(dcplay_public(m, NULL));
 	assert_string_equal(json_string_value(json_object_get(m, "via")), "callback");
 	/* a command in the text is a slash command */
 	assert_non_null(strstr(json_string_value(json_object_get(m, "content")), "`/join`"));
@@ -109,7 +74,7 @@ test_four_play_with_slash_commands_and_buttons(void **state)
 	assert_non_null(id = dcplay_command(p, 0, "start", NULL));
 
 	/* the deal: the room's line carries the turn buttons; no hand anywhere public */
-	assert_non_null(turn = wait_turn_line(p, &who, from));
+	assert_non_null(turn = dcplay_turn_line(p, from, &who, 15000));
 	assert_non_null(dcplay_button(turn, "My hand"));
 	assert_string_equal(dcplay_button(turn, "My hand"), "hf:hand:");
 	assert_non_null(dcplay_button(turn, "Pick up"));
@@ -138,7 +103,7 @@ test_four_play_with_slash_commands_and_buttons(void **state)
 	/* the player draws with the button: the room sees it, their new hand is theirs alone */
 	assert_non_null(id = dcplay_press(p, who, mid, draw));
 	assert_non_null(m = dcplay_reply(p, id, "draws 2", 10000));
-	assert_true(public_in_guild(m, NULL));
+	assert_true(dcplay_public(m, NULL));
 	json_decref(m);
 	assert_non_null(hand = dcplay_reply(p, id, "Your hand (", 10000));
 	assert_true(json_is_true(json_object_get(hand, "ephemeral")));
@@ -157,7 +122,7 @@ test_four_play_with_slash_commands_and_buttons(void **state)
 		assert_non_null(id = dcplay_command(p, i, "auto", NULL));
 		assert_true(dcplay_acked(p, id, 5000) >= 0);
 	}
-	assert_non_null(m = dcplay_wait(p, 0, "Game over", public_in_guild, NULL, 180000));
+	assert_non_null(m = dcplay_wait(p, 0, "Game over", dcplay_public, NULL, 180000));
 	json_decref(m);
 
 	/* no hand was ever public; nobody but the player to move was pinged; every interaction answered in time */
@@ -167,11 +132,180 @@ test_four_play_with_slash_commands_and_buttons(void **state)
 	assert_int_equal(dcplay_stop(p), 0);
 }
 
+static bool
+is_ephemeral(json_t *m, void *ctx)
+{
+	(void)ctx;
+	return json_is_true(json_object_get(m, "ephemeral"));
+}
+
+/* The messages in user i's DM holding needle. */
+static int
+dm_count(struct dcplay *p, int i, const char *needle)
+{
+	json_t *s = dcplay_state(p), *m;
+	const char *dm = json_string_value(json_object_get(json_object_get(s, "dms"), p->user[i]));
+	size_t k;
+	int n = 0;
+
+	json_array_foreach(json_object_get(s, "messages"), k, m)
+		if (dm != NULL && json_is_true(json_object_get(m, "dm")) &&
+		    strcmp(json_string_value(json_object_get(m, "channel_id")), dm) == 0 &&
+		    strstr(json_string_value(json_object_get(m, "content")), needle) != NULL)
+			n++;
+	json_decref(s);
+	return n;
+}
+
+static bool
+wait_dm(struct dcplay *p, int i, const char *needle, int ms)
+{
+	for (int t = 0; t <= ms; t += 50) {
+		if (dm_count(p, i, needle) > 0)
+			return true;
+		usleep(50 * 1000);
+	}
+	return false;
+}
+
+/* With private = dm, every hand that changes outside its player's own
+ * interaction goes to their DM; their own interactions are still answered
+ * "only you can see this". */
+static void
+test_private_dm_for_everyone(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *turn, *m;
+	const char *id;
+	int who;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-dm", 4, NULL, "private = dm"), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	json_decref(turn);
+	/* Ann dealt: her hand answers her /start, privately; the others' go to their DMs */
+	for (int i = 1; i < 4; i++)
+		assert_true(wait_dm(p, i, "Your hand", 10000));
+	assert_int_equal(dm_count(p, 0, "Your hand"), 0);
+	assert_non_null(m = dcplay_wait(p, 0, "Your hand", is_ephemeral, NULL, 5000));
+	json_decref(m);
+	/* /hand is the player's own interaction: answered where they asked, only to them */
+	assert_non_null(id = dcplay_command(p, 2, "hand", NULL));
+	assert_non_null(m = dcplay_reply(p, id, "Your hand", 10000));
+	assert_true(json_is_true(json_object_get(m, "ephemeral")));
+	json_decref(m);
+	assert_int_equal(dcplay_audit(p), 0);
+	assert_int_equal(dcplay_unanswered(p), 0);
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
+	assert_int_equal(dcplay_stop(p), 0);
+}
+
+/* Per player, with !private: privmsg is a DM, notice (the default here) the
+ * My hand button; a player whose DMs are closed gets the button instead,
+ * and the bot is told the DM failed. */
+static void
+test_private_choice_per_player(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *turn, *m;
+	const char *id, *hand;
+	char mid[32];
+	int who;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-choice", 4, NULL, NULL), 0);
+	/* dee's DMs are closed to the bot */
+	assert_int_equal(fakedc_ctl(&p->f, "user", "{\"id\":\"%s\",\"dm_open\":false}", p->user[3]), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	for (int i = 1; i < 4; i += 2) {
+		assert_non_null(id = dcplay_command(p, i, "private", "{\"how\":\"privmsg\"}"));
+		assert_non_null(m = dcplay_reply(p, id, "privmsg", 10000));
+		assert_true(json_is_true(json_object_get(m, "ephemeral")));
+		json_decref(m);
+	}
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	/* bob chose DMs: his hand is there */
+	assert_true(wait_dm(p, 1, "Your hand", 10000));
+	/* dee chose DMs, but they are closed: the room offers the hand with a button, pinging her */
+	assert_non_null(m = dcplay_wait(p, 0, "cannot send you direct messages", dcplay_public, NULL, 10000));
+	assert_non_null(strstr(json_string_value(json_object_get(m, "content")), p->user[3]));
+	assert_non_null(hand = dcplay_button(m, "My hand"));
+	snprintf(mid, sizeof mid, "%s", json_string_value(json_object_get(m, "id")));
+	assert_non_null(id = dcplay_press(p, 3, mid, hand));
+	json_decref(m);
+	assert_non_null(m = dcplay_reply(p, id, "Your hand", 10000));
+	assert_true(json_is_true(json_object_get(m, "ephemeral")));
+	json_decref(m);
+	assert_true(e2e_daemon_log_has(&p->d, "cannot send you direct messages"));
+	/* cy never chose: no DM; the deal's line has My hand for her */
+	assert_int_equal(dm_count(p, 2, ""), 0);
+	assert_non_null(dcplay_button(turn, "My hand"));
+	json_decref(turn);
+	assert_int_equal(dcplay_audit(p), 0);
+	assert_int_equal(dcplay_unanswered(p), 0);
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
+	assert_int_equal(dcplay_stop(p), 0);
+}
+
+/* message_commands = yes: "!draw"-style lines and "@handfoot draw" work,
+ * with the privileged MESSAGE_CONTENT intent asked for; without it enabled
+ * in the Developer Portal, the Gateway's 4014 is logged plainly, once. */
+static void
+test_typed_commands(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *s, *m;
+	size_t from;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-typed", 4, NULL, "message_commands = yes"), 0);
+	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"privileged\":[15]}"), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	s = dcplay_state(p);
+	assert_true(json_integer_value(json_object_get(json_object_get(json_array_get(json_object_get(s, "connections"),
+	                                                                               0), "identify"), "intents")) &
+	            (1 << 15));
+	json_decref(s);
+	from = dcplay_count(p);
+	assert_int_equal(dcplay_say(p, 0, "!new " QUICK), 0);
+	assert_non_null(m = dcplay_wait(p, from, "opens a classic table", dcplay_public, NULL, 10000));
+	assert_string_equal(json_string_value(json_object_get(m, "via")), "channel");
+	json_decref(m);
+	assert_int_equal(dcplay_say(p, 1, "<@900000000000000002> join"), 0);
+	assert_non_null(m = dcplay_wait(p, from, "bob sits down", dcplay_public, NULL, 10000));
+	json_decref(m);
+	/* chatter is not a command: no answer */
+	assert_int_equal(dcplay_say(p, 2, "good luck everyone"), 0);
+	usleep(500 * 1000);
+	assert_null(dcplay_wait(p, from, "good luck", NULL, NULL, 0));
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
+	assert_int_equal(dcplay_stop(p), 0);
+	dcplay_teardown(p);
+	memset(p, 0, sizeof *p);
+
+	/* the intent not enabled: 4014, said plainly, and no retry */
+	assert_int_equal(dcplay_setup(p, "dc-4014", 1, NULL, "message_commands = yes"), 0);
+	assert_int_equal(e2e_daemon_start(&p->d, p->tag, p->conf, NULL), 0);
+	p->daemon_up = true;
+	assert_int_equal(e2e_daemon_wait_log(&p->d, "4014", 10000), 0);
+	sleep(3);
+	s = dcplay_state(p);
+	assert_int_equal(json_array_size(json_object_get(s, "connections")), 1);
+	json_decref(s);
+	assert_true(e2e_daemon_log_has(&p->d, "not reconnecting"));
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
+	assert_true(e2e_daemon_alive(&p->d));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_four_play_with_slash_commands_and_buttons, teardown),
+		cmocka_unit_test_teardown(test_private_dm_for_everyone, teardown),
+		cmocka_unit_test_teardown(test_private_choice_per_player, teardown),
+		cmocka_unit_test_teardown(test_typed_commands, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

@@ -259,6 +259,74 @@ dcplay_button(json_t *m, const char *label)
 	return NULL;
 }
 
+bool
+dcplay_public(json_t *m, void *ctx)
+{
+	(void)ctx;
+	return !json_is_true(json_object_get(m, "ephemeral")) && !json_is_true(json_object_get(m, "dm"));
+}
+
+static bool
+turn_of(json_t *m, void *ctx)
+{
+	const char *want = ctx, *id = dcplay_button(m, "Draw");
+
+	return dcplay_public(m, NULL) && id != NULL && strcmp(id, want) == 0;
+}
+
+json_t *
+dcplay_turn_line(struct dcplay *p, size_t from, int *who, int ms)
+{
+	for (int t = 0; t <= ms; t += 50) {
+		for (int i = 0; i < p->nusers; i++) {
+			char want[64];
+			json_t *m;
+
+			snprintf(want, sizeof want, "hf:draw:%s", p->user[i]);
+			if ((m = dcplay_wait(p, from, NULL, turn_of, want, 0)) != NULL) {
+				*who = i;
+				return m;
+			}
+		}
+		e2e_sleep_ms(50);
+	}
+	return NULL;
+}
+
+json_t *
+dcplay_deal(struct dcplay *p, const char *rules, int *who)
+{
+	char opts[300];
+	const char *id;
+	json_t *m;
+	size_t from;
+
+	snprintf(opts, sizeof opts, "{\"rules\":\"%s\"}", rules);
+	if ((id = dcplay_command(p, 0, "new", opts)) == NULL || (m = dcplay_reply(p, id, "opens", 10000)) == NULL)
+		return NULL;
+	json_decref(m);
+	for (int i = 1; i < p->nusers; i++) {
+		if ((id = dcplay_command(p, i, "join", NULL)) == NULL || (m = dcplay_reply(p, id, "sits down", 10000)) == NULL)
+			return NULL;
+		json_decref(m);
+	}
+	from = dcplay_count(p);
+	if (dcplay_command(p, 0, "start", NULL) == NULL)
+		return NULL;
+	return dcplay_turn_line(p, from, who, 15000);
+}
+
+int
+dcplay_auto_all(struct dcplay *p)
+{
+	const char *id;
+
+	for (int i = 0; i < p->nusers; i++)
+		if ((id = dcplay_command(p, i, "auto", NULL)) == NULL || dcplay_acked(p, id, 5000) < 0)
+			return -1;
+	return 0;
+}
+
 int
 dcplay_audit(struct dcplay *p)
 {

@@ -59,6 +59,17 @@ double  dcplay_acked(struct dcplay *p, const char *interaction, int ms);
 /* The custom_id of the button labelled label on message m, or NULL. */
 const char *dcplay_button(json_t *m, const char *label);
 
+/* True for a message the guild channel shows to everyone (not ephemeral, not a DM). */
+bool    dcplay_public(json_t *m, void *ctx);
+/* The first turn line at index >= from (a public message whose Draw button
+ * is a player's): a new reference, with *who set; NULL after ms. */
+json_t *dcplay_turn_line(struct dcplay *p, size_t from, int *who, int ms);
+/* Ann opens a table with rules ("classic rounds=1"), every other player
+ * joins, Ann deals: the deal's turn line (new reference), *who to move. */
+json_t *dcplay_deal(struct dcplay *p, const char *rules, int *who);
+/* Every player hands their seat to the computer; 0 if each was answered. */
+int     dcplay_auto_all(struct dcplay *p);
+
 /* Checks every message the fake recorded: none holds a hand unless it is
  * ephemeral or in a DM; none pings anyone but who, where who is given;
  * none pings @everyone or a role.  Returns the number of bad messages (each
