@@ -27,7 +27,7 @@ dcplay_setup(struct dcplay *p, const char *tag, int nusers, const char *bot_extr
 		return -1;
 	members[0] = '\0';
 	for (int i = 0; i < p->nusers; i++) {
-		snprintf(p->user[i], sizeof p->user[i], "20000000000000000%d", i + 1);
+		snprintf(p->user[i], sizeof p->user[i], "20000000000000000%c", '1' + i);
 		/* the shown name: the guild nick, else the global name, else the username */
 		snprintf(p->name[i], sizeof p->name[i], "%s", i == 3 ? "Dee-Nick" : names[i]);
 		if (i == 0)
