@@ -220,6 +220,14 @@ test_restart_mid_game(void **state)
 	json_decref(before);
 
 	assert_int_equal(dcplay_stop(p), 0);
+	/* stopping closed the link with 1000: Discord ends the session, and the bot shows offline at once */
+	{
+		json_t *s = dcplay_state(p);
+		json_t *c = json_array_get(json_object_get(s, "connections"), 0);
+
+		assert_int_equal(json_integer_value(json_object_get(c, "closed_by_client")), 1000);
+		json_decref(s);
+	}
 	assert_int_equal(dcplay_start(p), 0);
 
 	/* the same hand after the restart */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libwebsockets.h>
@@ -53,6 +54,7 @@ struct discord_ws {
 	int efd;
 	bool delivering;       /* inside on_events: a free waits for its end */
 	bool free_later;
+	bool closing;          /* main thread: a close was asked of the current connection, not reported yet */
 	unsigned gen;          /* main thread: the current connection's */
 
 	pthread_t thread;
@@ -180,6 +182,8 @@ on_events(struct loop *l, int fd, int mask, void *data)
 	for (; it != NULL; it = next) {
 		next = it->next;
 		/* the callback may replace the connection (gen) or free us: check each time */
+		if (it->kind == DISCORD_WS_CLOSED && it->gen == w->gen)
+			w->closing = false;
 		if (!w->free_later && (it->kind == DISCORD_WS_LOG || it->gen == w->gen))
 			w->fn(w->ctx, (enum discord_ws_ev)it->kind, it->code, it->text != NULL ? it->text : "", it->len);
 		item_free(it);
@@ -562,6 +566,7 @@ discord_ws_connect(struct discord_ws *w, const char *url)
 	if (discord_ws_parse_url(url, &tls, host, sizeof host, &port, path, sizeof path) < 0)
 		return -1;
 	w->gen++;
+	w->closing = false;
 	return command(w, CMD_CONNECT, 0, url, strlen(url), 0);
 }
 
@@ -574,12 +579,34 @@ discord_ws_send(struct discord_ws *w, const char *text, size_t len)
 void
 discord_ws_close(struct discord_ws *w, int code)
 {
+	w->closing = true;
 	command(w, CMD_CLOSE, code, NULL, 0, 0);
+}
+
+/* True once the thread has reported the current connection closed. */
+static bool
+closed_reported(struct discord_ws *w)
+{
+	bool done = false;
+
+	pthread_mutex_lock(&w->lock);
+	for (struct item *it = w->evs.head; it != NULL && !done; it = it->next)
+		done = it->kind == DISCORD_WS_CLOSED && it->gen == w->gen;
+	pthread_mutex_unlock(&w->lock);
+	return done;
 }
 
 static void
 ws_destroy(struct discord_ws *w)
 {
+	/* A close asked just before (the bot stopping): give the thread a moment
+	 * to send the close frame, so that Discord ends the session at once and
+	 * the bot shows offline, rather than after the session times out. */
+	for (int waited = 0; w->closing && waited < DISCORD_WS_LINGER_MS && !closed_reported(w); waited += 10) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
 	pthread_mutex_lock(&w->lock);
 	w->stopping = true;
 	pthread_mutex_unlock(&w->lock);
