@@ -128,6 +128,7 @@ test_four_play_with_slash_commands_and_buttons(void **state)
 	/* no hand was ever public; nobody but the player to move was pinged; every interaction answered in time */
 	assert_int_equal(dcplay_audit(p), 0);
 	assert_int_equal(dcplay_unanswered(p), 0);
+	assert_int_equal(dcplay_refused(p), 0);
 	assert_int_equal(fakedc_violations(&p->f, true), 0);
 	assert_int_equal(dcplay_stop(p), 0);
 }
@@ -197,6 +198,7 @@ test_private_dm_for_everyone(void **state)
 	json_decref(m);
 	assert_int_equal(dcplay_audit(p), 0);
 	assert_int_equal(dcplay_unanswered(p), 0);
+	assert_int_equal(dcplay_refused(p), 0);
 	assert_int_equal(fakedc_violations(&p->f, true), 0);
 	assert_int_equal(dcplay_stop(p), 0);
 }
@@ -244,6 +246,7 @@ test_private_choice_per_player(void **state)
 	json_decref(turn);
 	assert_int_equal(dcplay_audit(p), 0);
 	assert_int_equal(dcplay_unanswered(p), 0);
+	assert_int_equal(dcplay_refused(p), 0);
 	assert_int_equal(fakedc_violations(&p->f, true), 0);
 	assert_int_equal(dcplay_stop(p), 0);
 }
@@ -298,6 +301,64 @@ test_typed_commands(void **state)
 	assert_true(e2e_daemon_alive(&p->d));
 }
 
+/* Commands registered globally when no guild is listed (in DMs too); long
+ * answers cut under 2000 characters; a command the bot does not answer
+ * (a flood dropped) is deferred in time, then its "thinking..." deleted. */
+static void
+test_global_commands_long_answers_and_silence(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *s, *cmd, *it, *m;
+	const char *id, *key;
+	char ids[8][32];
+	size_t i;
+	int deferred = 0, deleted = 0;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-global", 4, NULL, "guilds ="), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	s = dcplay_state(p);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(s, "command_puts"), 0),
+	                                                       "scope")), "global");
+	json_array_foreach(json_object_get(json_object_get(s, "commands"), "global"), i, cmd)
+		assert_int_equal(json_array_size(json_object_get(cmd, "contexts")), 2);
+	json_decref(s);
+	/* the longest answers there are: the help and the rules */
+	assert_non_null(id = dcplay_command(p, 0, "help", NULL));
+	assert_non_null(m = dcplay_reply(p, id, "", 10000));
+	json_decref(m);
+	assert_non_null(id = dcplay_command(p, 1, "rules", "{\"rules\":\"pcio\"}"));
+	assert_non_null(m = dcplay_reply(p, id, "Rules", 10000));
+	assert_true(json_is_true(json_object_get(m, "ephemeral")));
+	json_decref(m);
+	/* eight commands at once from one player: the bot's flood control answers the sixth and drops the rest */
+	for (int k = 0; k < 8; k++) {
+		assert_non_null(id = dcplay_command(p, 2, "who", NULL));
+		snprintf(ids[k], sizeof ids[k], "%s", id);
+	}
+	sleep(7);
+	s = dcplay_state(p);
+	json_object_foreach(json_object_get(s, "interactions"), key, it) {
+		json_t *ack = json_object_get(it, "ack");
+
+		for (int k = 0; k < 8; k++)
+			if (strcmp(key, ids[k]) == 0 && json_integer_value(json_object_get(ack, "type")) == 5) {
+				deferred++;
+				assert_true(json_number_value(json_object_get(ack, "ms")) < 3000);
+			}
+	}
+	json_array_foreach(json_object_get(s, "messages"), i, m)
+		deleted += json_is_true(json_object_get(m, "deleted"));
+	json_decref(s);
+	assert_true(deferred >= 1);
+	assert_int_equal(deleted, deferred);
+	assert_int_equal(dcplay_audit(p), 0);
+	assert_int_equal(dcplay_unanswered(p), 0);
+	assert_int_equal(dcplay_refused(p), 0);
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
+	assert_int_equal(dcplay_stop(p), 0);
+}
+
 int
 main(void)
 {
@@ -306,6 +367,7 @@ main(void)
 		cmocka_unit_test_teardown(test_private_dm_for_everyone, teardown),
 		cmocka_unit_test_teardown(test_private_choice_per_player, teardown),
 		cmocka_unit_test_teardown(test_typed_commands, teardown),
+		cmocka_unit_test_teardown(test_global_commands_long_answers_and_silence, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

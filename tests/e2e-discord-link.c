@@ -107,6 +107,7 @@ test_resume_after_drop_and_op7(void **state)
 	assert_int_equal(res, 2);
 	assert_false(e2e_daemon_log_has(&p->d, "down, reconnecting"));
 	assert_int_equal(dcplay_unanswered(p), 0);
+	assert_int_equal(dcplay_refused(p), 0);
 	assert_int_equal(fakedc_violations(&p->f, true), 0);
 	assert_int_equal(dcplay_stop(p), 0);
 }
@@ -141,6 +142,7 @@ test_zombie_link(void **state)
 	assert_int_equal(zombie, 1);
 	still_playing(p, who);
 	assert_int_equal(dcplay_unanswered(p), 0);
+	assert_int_equal(dcplay_refused(p), 0);
 	assert_int_equal(fakedc_violations(&p->f, true), 0);
 	assert_int_equal(dcplay_stop(p), 0);
 }
@@ -242,6 +244,7 @@ test_restart_mid_game(void **state)
 	json_decref(m);
 	assert_int_equal(dcplay_audit(p), 0);
 	assert_int_equal(dcplay_unanswered(p), 0);
+	assert_int_equal(dcplay_refused(p), 0);
 	assert_int_equal(fakedc_violations(&p->f, true), 0);
 	assert_int_equal(dcplay_stop(p), 0);
 }

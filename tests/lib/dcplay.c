@@ -49,8 +49,11 @@ dcplay_setup(struct dcplay *p, const char *tag, int nusers, const char *bot_extr
 	snprintf(p->conf, sizeof p->conf, "%s/handfoot.conf", p->dir);
 	snprintf(text, sizeof text,
 	         "[bot]\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nturn_timeout = 0\nlog_level = info\n%s\n"
-	         "[discord test]\napi_url = %s\ntoken_file = %s\nguilds = %s\n%s\n",
-	         p->db, bot_extra != NULL ? bot_extra : "", p->f.api, path, p->guild,
+	         "[discord test]\napi_url = %s\ntoken_file = %s\n%s%s\n%s\n",
+	         p->db, bot_extra != NULL ? bot_extra : "", p->f.api, path,
+	         /* the guild listed, unless the test says otherwise */
+	         discord_extra != NULL && strstr(discord_extra, "guilds") != NULL ? "" : "guilds = ",
+	         discord_extra != NULL && strstr(discord_extra, "guilds") != NULL ? "" : p->guild,
 	         discord_extra != NULL ? discord_extra : "");
 	return e2e_write_file(p->conf, text);
 }
@@ -352,6 +355,26 @@ dcplay_audit(struct dcplay *p)
 		/* only the player asked to act is pinged: the message's buttons are theirs, or it says so */
 		if (json_array_size(json_object_get(pings, "users")) > 1) {
 			fprintf(stderr, "dcplay: pings more than one player: %s\n", content);
+			bad++;
+		}
+	}
+	json_decref(s);
+	return bad;
+}
+
+int
+dcplay_refused(struct dcplay *p)
+{
+	json_t *s = fakedc_state(&p->f), *r;
+	size_t i;
+	int bad = 0;
+
+	json_array_foreach(json_object_get(s, "requests"), i, r) {
+		long st = (long)json_integer_value(json_object_get(r, "status"));
+
+		if (st == 400 || st == 401 || st == 404) {
+			fprintf(stderr, "dcplay: %s %s refused: HTTP %ld\n", json_string_value(json_object_get(r, "method")),
+			        json_string_value(json_object_get(r, "path")), st);
 			bad++;
 		}
 	}

@@ -75,6 +75,8 @@ int     dcplay_auto_all(struct dcplay *p);
  * none pings @everyone or a role.  Returns the number of bad messages (each
  * printed). */
 int     dcplay_audit(struct dcplay *p);
+/* Requests the fake refused as malformed or unknown (400, 401, 404): how many (each printed). */
+int     dcplay_refused(struct dcplay *p);
 /* Every interaction acknowledged, none late: the number that are not. */
 int     dcplay_unanswered(struct dcplay *p);
 
