@@ -249,6 +249,51 @@ test_restart_mid_game(void **state)
 	assert_int_equal(dcplay_stop(p), 0);
 }
 
+/* SIGHUP: an unchanged section keeps its link; a changed one reconnects,
+ * registers its commands again, and the game goes on with the new setting. */
+static void
+test_reload(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *turn;
+	char *conf;
+	int who, ids, res;
+	size_t puts;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-reload", 4, NULL, NULL), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	json_decref(turn);
+	assert_int_equal(e2e_daemon_signal(&p->d, SIGHUP), 0);
+	assert_int_equal(e2e_daemon_wait_log(&p->d, "in force", 10000), 0);
+	link_counts(p, &ids, &res);
+	assert_int_equal(ids, 1);
+	/* hands by DM from now on */
+	assert_non_null(conf = e2e_read_file(p->conf));
+	{
+		char *more = malloc(strlen(conf) + 32);
+
+		sprintf(more, "%sprivate = dm\n", conf);
+		assert_int_equal(e2e_write_file(p->conf, more), 0);
+		free(more);
+	}
+	free(conf);
+	puts = dcplay_puts(p);
+	assert_int_equal(e2e_daemon_signal(&p->d, SIGHUP), 0);
+	assert_int_equal(e2e_daemon_wait_log(&p->d, "discord/test changed: reconnecting", 10000), 0);
+	/* a new session (Discord lets one Identify through per 5 s here: the next waits) */
+	for (int t = 0; t < 300 && dcplay_puts(p) == puts; t++)
+		usleep(50 * 1000);
+	assert_true(dcplay_puts(p) > puts);
+	still_playing(p, who);
+	assert_int_equal(dcplay_audit(p), 0);
+	assert_int_equal(dcplay_unanswered(p), 0);
+	assert_int_equal(dcplay_refused(p), 0);
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
+	assert_int_equal(dcplay_stop(p), 0);
+}
+
 int
 main(void)
 {
@@ -257,6 +302,7 @@ main(void)
 		cmocka_unit_test_teardown(test_zombie_link, teardown),
 		cmocka_unit_test_teardown(test_429_storms_lose_nothing, teardown),
 		cmocka_unit_test_teardown(test_restart_mid_game, teardown),
+		cmocka_unit_test_teardown(test_reload, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

@@ -436,11 +436,10 @@ send_private(struct discord_client *c, struct discord_out *o)
 	const char *s = o->pieces.s;
 	int64_t now = loop_now(c->loop);
 
-	if (o->route == DISCORD_ROUTE_BUTTON) {
-		discord_client_log(c, LOG_LVL_DEBUG, "a private line for %s waits behind the room's My hand button",
-		                   o->user);
+	discord_client_log(c, LOG_LVL_DEBUG, "a private line for %s: %s", o->user, discord_route_name(o->route));
+	if (o->route == DISCORD_ROUTE_BUTTON)
+		/* not sent: the room's line carries My hand, which shows it when pressed */
 		return;
-	}
 	for (size_t i = 0; i < o->npieces; i++, s += strlen(s) + 1) {
 		json_t *body = body_new(s, strlen(s), NULL);
 

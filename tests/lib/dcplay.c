@@ -58,8 +58,8 @@ dcplay_setup(struct dcplay *p, const char *tag, int nusers, const char *bot_extr
 	return e2e_write_file(p->conf, text);
 }
 
-static size_t
-puts_count(struct dcplay *p)
+size_t
+dcplay_puts(struct dcplay *p)
 {
 	json_t *s = fakedc_state(&p->f);
 	size_t n = json_array_size(json_object_get(s, "command_puts"));
@@ -71,13 +71,13 @@ puts_count(struct dcplay *p)
 int
 dcplay_start(struct dcplay *p)
 {
-	size_t before = puts_count(p);
+	size_t before = dcplay_puts(p);
 
 	if (e2e_daemon_start(&p->d, p->tag, p->conf, NULL) < 0)
 		return -1;
 	p->daemon_up = true;
 	for (int t = 0; t < 300; t++) {
-		if (puts_count(p) > before)
+		if (dcplay_puts(p) > before)
 			return 0;
 		if (!e2e_daemon_alive(&p->d))
 			break;
