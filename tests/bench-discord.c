@@ -9,7 +9,7 @@
 
 #define STEADY     300    /* commands at a steady pace */
 #define STEADY_MS  40     /* one every this many ms: 25 a second */
-#define BURST      100    /* then commands as fast as the fake takes them */
+#define BURST      100    /* then commands back to back, as fast as the fake takes them */
 #define DEADLINE   3000.0 /* receiving-and-responding.mdx: the initial response within 3 s */
 
 static int
@@ -84,7 +84,7 @@ main(void)
 	       "from INTERACTION_CREATE sent to the answer received):\n");
 	if (run(&p, "steady, 25 commands a second:", STEADY, STEADY_MS, ms) < 0)
 		rc = 1;
-	if (run(&p, "burst, as fast as they come:", BURST, 0, ms) < 0)
+	if (run(&p, "back to back, no pause:", BURST, 0, ms) < 0)
 		rc = 1;
 	if (fakedc_violations(&p.f, true) != 0 || dcplay_audit(&p) != 0)
 		rc = 1;
