@@ -315,11 +315,31 @@ test_global_commands_long_answers_and_silence(void **state)
 	int deferred = 0, deleted = 0;
 
 	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-global", 4, NULL, "guilds ="), 0);
+	/* first with the guild listed: commands there, and none globally (a clear) */
+	assert_int_equal(dcplay_setup(p, "dc-global", 4, NULL, NULL), 0);
 	assert_int_equal(dcplay_start(p), 0);
+	sleep(1);
 	s = dcplay_state(p);
-	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(s, "command_puts"), 0),
-	                                                       "scope")), "global");
+	assert_int_equal(json_array_size(json_object_get(json_object_get(s, "commands"), p->guild)), 25);
+	assert_int_equal(json_array_size(json_object_get(json_object_get(s, "commands"), "global")), 0);
+	assert_true(json_is_array(json_object_get(json_object_get(s, "commands"), "global")));
+	json_decref(s);
+	assert_int_equal(dcplay_stop(p), 0);
+	/* then with no guild: registered globally, for guilds and DMs, and taken away from the guild */
+	{
+		char *conf = e2e_read_file(p->conf), *g;
+
+		assert_non_null(conf);
+		assert_non_null(g = strstr(conf, "guilds = "));
+		memcpy(g, "#", 1);
+		assert_int_equal(e2e_write_file(p->conf, conf), 0);
+		free(conf);
+	}
+	assert_int_equal(dcplay_start(p), 0);
+	sleep(1);
+	s = dcplay_state(p);
+	assert_int_equal(json_array_size(json_object_get(json_object_get(s, "commands"), p->guild)), 0);
+	assert_int_equal(json_array_size(json_object_get(json_object_get(s, "commands"), "global")), 25);
 	json_array_foreach(json_object_get(json_object_get(s, "commands"), "global"), i, cmd)
 		assert_int_equal(json_array_size(json_object_get(cmd, "contexts")), 2);
 	json_decref(s);

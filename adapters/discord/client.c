@@ -1,4 +1,4 @@
-/* client.c: the Discord adapter's life: the Gateway link and its URL, READY and the slash commands, up and down, the requests it waits on. */
+/* client.c: the Discord adapter's life: the Gateway link and its URL, READY, up and down, the requests it waits on. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,6 @@
 #include "client.h"
 #include "link.h"
 #include "loop.h"
-#include "slash.h"
 #include "xmalloc.h"
 
 #define URL_RETRY_MIN_MS 2000
@@ -129,54 +128,6 @@ fetch_url(void *ctx)
 		c->fetching = false;
 }
 
-/* ------------------------------------------------------------------ slash commands */
-
-static void
-on_registered(void *ctx, long status, json_t *body)
-{
-	struct discord_req *r = ctx;
-	struct discord_client *c = r->c;
-	const char *msg = json_string_value(json_object_get(body, "message"));
-
-	if (status == 200)
-		discord_client_log(c, LOG_LVL_INFO, "%zu slash commands registered %s%s", json_array_size(body),
-		                   r->guild[0] != '\0' ? "in guild " : "globally", r->guild);
-	else
-		discord_client_log(c, LOG_LVL_ERR, "slash commands %s%s: HTTP %ld%s%s%s", r->guild[0] != '\0' ?
-		                   "in guild " : "globally", r->guild, status, msg != NULL ? " (" : "",
-		                   msg != NULL ? msg : "", msg != NULL ? ")" : "");
-	discord_client_req_done(r);
-}
-
-/* Bulk overwrite (application-commands.mdx): the command table, per listed guild (at once) or globally. */
-static void
-register_commands(struct discord_client *c)
-{
-	size_t n;
-	const struct adapter_command *cmds = adapter_commands(c->a, &n);
-	char err[256], path[200];
-	json_t *list;
-
-	if ((list = discord_slash_commands(cmds, n, c->cfg.nguilds == 0, err, sizeof err)) == NULL) {
-		discord_client_log(c, LOG_LVL_ERR, "slash commands: %s", err);
-		return;
-	}
-	c->registered = true;
-	if (c->cfg.nguilds == 0) {
-		snprintf(path, sizeof path, "/applications/%s/commands", c->app_id);
-		discord_client_call(c, "PUT", path, list, discord_client_req(c, DISCORD_REQ_REGISTER), on_registered);
-		return;
-	}
-	for (size_t i = 0; i < c->cfg.nguilds; i++) {
-		struct discord_req *r = discord_client_req(c, DISCORD_REQ_REGISTER);
-
-		snprintf(r->guild, sizeof r->guild, "%s", c->cfg.guilds[i]);
-		snprintf(path, sizeof path, "/applications/%s/guilds/%s/commands", c->app_id, c->cfg.guilds[i]);
-		discord_client_call(c, "PUT", path, json_deep_copy(list), r, on_registered);
-	}
-	json_decref(list);
-}
-
 /* ------------------------------------------------------------------ up and down */
 
 static void
@@ -242,7 +193,7 @@ on_ready(struct discord_client *c, json_t *d)
 	}
 	discord_client_log(c, LOG_LVL_INFO, "ready as %s (%s), application %s", c->self_name, c->self_id, c->app_id);
 	if (first)
-		register_commands(c);
+		discord_commands_register(c);
 	now_up(c);
 }
 

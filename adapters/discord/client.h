@@ -39,6 +39,7 @@ struct discord_req {
 	char user[DISCORD_ID_LEN];    /* DM_*: the player */
 	char room[DISCORD_ID_LEN];    /* DM_*: the room of the game, for the fallback */
 	char guild[DISCORD_ID_LEN];   /* REGISTER: the guild, "" for global */
+	bool clear;                   /* REGISTER: an empty list, taking stale commands away */
 	struct discord_req *prev, *next;
 };
 
@@ -76,6 +77,9 @@ struct discord_req *discord_client_req(struct discord_client *c, enum discord_re
 void discord_client_req_done(struct discord_req *req);
 /* Logs through the adapter. */
 void discord_client_log(struct discord_client *c, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* commands.c: the slash commands, registered once per start (and stale ones cleared) */
+void discord_commands_register(struct discord_client *c);
 
 /* events.c: what Discord tells the bot */
 void discord_events_dispatch(struct discord_client *c, const char *name, json_t *d);

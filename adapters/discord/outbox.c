@@ -402,6 +402,9 @@ discord_outbox_send(struct discord_client *c, const struct adapter_msg *m)
 		out_free(o);
 		return 0;
 	}
+	if (o->npieces == 0)
+		/* buttons alone: a message may have no content if it has components */
+		add_piece(o, "", 0);
 	*c->batch_tail = o;
 	c->batch_tail = &o->next;
 	/* the rest of this flush joins it: then the hands are known before the room's line goes */

@@ -61,9 +61,12 @@ dcplay_setup(struct dcplay *p, const char *tag, int nusers, const char *bot_extr
 size_t
 dcplay_puts(struct dcplay *p)
 {
-	json_t *s = fakedc_state(&p->f);
-	size_t n = json_array_size(json_object_get(s, "command_puts"));
+	json_t *s = fakedc_state(&p->f), *put;
+	size_t n = 0, i;
 
+	/* registrations, not the clears of stale scopes (empty lists) */
+	json_array_foreach(json_object_get(s, "command_puts"), i, put)
+		n += json_integer_value(json_object_get(put, "count")) > 0;
 	json_decref(s);
 	return n;
 }

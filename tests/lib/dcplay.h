@@ -31,7 +31,8 @@ int     dcplay_setup(struct dcplay *p, const char *tag, int nusers, const char *
 /* Starts the daemon and waits until its slash commands are registered (as
  * many bulk overwrites as before, plus one).  0 or -1. */
 int     dcplay_start(struct dcplay *p);
-/* How many bulk overwrites of the slash commands the fake has had (one per READY of a new start). */
+/* How many bulk overwrites registering the slash commands the fake has had
+ * (one per start and scope; the empty ones that clear a stale scope not counted). */
 size_t  dcplay_puts(struct dcplay *p);
 /* SIGTERM, and waits for the exit status (returned). */
 int     dcplay_stop(struct dcplay *p);
