@@ -4,7 +4,8 @@
 
 #include "game-internal.h"
 
-static void copy_public(struct hf_game *g, const struct hf_view *v)
+static void
+copy_public(struct hf_game *g, const struct hf_view *v)
 {
 	g->nseats = v->nseats;
 	g->nsides = v->nsides;
@@ -40,12 +41,43 @@ static void copy_public(struct hf_game *g, const struct hf_view *v)
 	memcpy(g->last_sheet, v->last_sheet, sizeof g->last_sheet);
 }
 
-static int take(const uint8_t *pool, int npool, int *at)
+static int
+take(const uint8_t *pool, int npool, int *at)
 {
 	return *at < npool ? pool[(*at)++] : HF_NOCARD;
 }
 
-struct hf_game *hf_game_sample(const struct hf_view *v, uint64_t seed)
+static void
+swap(uint8_t *a, uint8_t *b)
+{
+	uint8_t t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* Under a wild on top, the first card that is not wild is public (view.pile_plain): put it right under
+ * the top, or, where every card is wild, only wilds in the pile (from the cards not yet dealt). */
+static void
+under_wild(struct hf_game *g, int plain, bool frozen, uint8_t *pool, int npool, int at)
+{
+	uint8_t *under = &g->pile[g->npile - 1];
+	if (plain == HF_NOCARD) {
+		for (int i = 0; i < g->npile; i++)
+			for (int j = at; !hf_card_is_wild(g->pile[i]) && j < npool; j++)
+				if (hf_card_is_wild(pool[j]) && (frozen || !legal_freezes(&g->rules, pool[j])))
+					swap(&g->pile[i], &pool[j]);
+		return;
+	}
+	for (int j = at; *under != plain && j < npool; j++)
+		if (pool[j] == plain)
+			swap(under, &pool[j]);
+	for (int i = 0; *under != plain && i + 1 < g->npile; i++)
+		if (g->pile[i] == plain)
+			swap(under, &g->pile[i]);
+}
+
+struct hf_game *
+hf_game_sample(const struct hf_view *v, uint64_t seed)
 {
 	struct hf_game *g = calloc(1, sizeof *g);
 	uint8_t pool[HF_SHOE_MAX];
@@ -65,20 +97,19 @@ struct hf_game *hf_game_sample(const struct hf_view *v, uint64_t seed)
 		pool[i] = pool[j];
 		pool[j] = t;
 	}
-	/* a frozen pile holds a wild: put one below the top */
-	if (v->pile_frozen && v->pile_size > 1 && !hf_card_is_wild(v->pile_top))
+	/* a frozen pile holds a card that freezes it: put one below the top */
+	if (v->pile_frozen && v->pile_size > 1 && !legal_freezes(v->rules, v->pile_top))
 		for (int i = 0; i < npool; i++)
-			if (hf_card_is_wild(pool[i])) {
+			if (legal_freezes(v->rules, pool[i])) {
 				uint8_t t = pool[0];
 				pool[0] = pool[i];
 				pool[i] = t;
 				break;
 			}
-	bool no_wild = v->rules->freeze_on_wild && !v->pile_frozen;
 	for (int i = 0; i + 1 < v->pile_size; i++) {
-		/* a pile that is not frozen holds no wild */
-		for (int j = at; no_wild && j < npool; j++)
-			if (!hf_card_is_wild(pool[j])) {
+		/* a pile that is not frozen holds no card that would freeze it */
+		for (int j = at; !v->pile_frozen && j < npool; j++)
+			if (!legal_freezes(v->rules, pool[j])) {
 				uint8_t t = pool[at];
 				pool[at] = pool[j];
 				pool[j] = t;
@@ -86,12 +117,13 @@ struct hf_game *hf_game_sample(const struct hf_view *v, uint64_t seed)
 			}
 		int c = take(pool, npool, &at);
 		g->pile[g->npile++] = (uint8_t)c;
-		g->pile_wilds += hf_card_is_wild(c);
 	}
-	if (v->pile_size > 0) {
+	if (g->npile > 0 && hf_card_is_wild(v->pile_top))
+		under_wild(g, v->pile_plain, v->pile_frozen, pool, npool, at);
+	if (v->pile_size > 0)
 		g->pile[g->npile++] = v->pile_top;
-		g->pile_wilds += hf_card_is_wild(v->pile_top);
-	}
+	for (int i = 0; i < g->npile; i++)
+		g->pile_freeze += legal_freezes(&g->rules, g->pile[i]);
 	for (int s = 0; s < v->nseats; s++) {
 		struct seat_state *ss = &g->seats[s];
 		if (s == v->seat) {

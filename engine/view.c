@@ -3,7 +3,8 @@
 
 #include "game-internal.h"
 
-static void unseen(const struct hf_game *g, int seat, struct hf_view *v)
+static void
+unseen(const struct hf_game *g, int seat, struct hf_view *v)
 {
 	uint32_t c[HF_NCARD];
 	hf_game_shoe(g, c);
@@ -28,7 +29,8 @@ static void unseen(const struct hf_game *g, int seat, struct hf_view *v)
 		v->unseen[k] = (uint8_t)c[k];
 }
 
-void hf_game_view(const struct hf_game *g, int seat, struct hf_view *v)
+void
+hf_game_view(const struct hf_game *g, int seat, struct hf_view *v)
 {
 	memset(v, 0, sizeof *v);
 	if (seat < -1 || seat >= g->nseats)
@@ -50,6 +52,7 @@ void hf_game_view(const struct hf_game *g, int seat, struct hf_view *v)
 	v->stock = g->nstock;
 	v->pile_size = g->npile;
 	v->pile_top = g->npile ? g->pile[g->npile - 1] : HF_NOCARD;
+	v->pile_plain = (uint8_t)game_pile_plain(g);
 	v->pile_frozen = pickup_frozen(g);
 	v->stock_turned = g->stock_turned;
 	v->melded_this_turn = g->melded;
