@@ -129,6 +129,8 @@ class World:
         self.grace_ms = 50
         self.route_limits = True  # per-route buckets on (a test of something else may turn them off)
         self.next_id = 1000
+        self.nonces = {}          # (channel, nonce) -> {id, t}: enforce_nonce
+        self.nonce_repeats = 0
 
     def snowflake(self):
         self.next_id += 1
@@ -887,7 +889,18 @@ def create_message(cid, body):
     guild, other = where
     if guild is None and not W.users[other].get("dm_open", True):
         return err(403, 50007, "Cannot send messages to this user")
+    nonce = body.get("nonce")
+    if body.get("enforce_nonce") and nonce is not None:
+        # message.mdx: with enforce_nonce, a nonce used in the last few minutes
+        # returns the message already created instead of a second one
+        old = W.nonces.get((cid, str(nonce)))
+        if old is not None and now() - old["t"] < 300:
+            old_m = W.msg_by_id[old["id"]]
+            W.nonce_repeats += 1
+            return 200, message_obj(old_m)
     m = record_message(cid, body, "channel", False, default_all=True)
+    if body.get("enforce_nonce") and nonce is not None:
+        W.nonces[(cid, str(nonce))] = {"id": m["id"], "t": now()}
     for s, d in gateway_dispatch_message(m["id"], W.bot, guild, m["content"]):
         d["channel_id"] = cid
         if guild is not None:
@@ -1023,6 +1036,7 @@ def state():
         "command_puts": W.command_puts,
         "requests": W.requests,
         "dms": W.dms,
+        "nonce_repeats": W.nonce_repeats,
     }
 
 

@@ -66,7 +66,7 @@ test_escape_markdown(void **state)
 	(void)state;
 	esc_is("ann_the_great", "ann\\_the\\_great");
 	esc_is("**bold** ~~x~~ `c` ||s||", "\\*\\*bold\\*\\* \\~\\~x\\~\\~ \\`c\\` \\|\\|s\\|\\|");
-	esc_is("[link](http://x)", "\\[link\\]\\(http://x\\)");
+	esc_is("[link](http://x)", "\\[link\\](http://x)");
 	esc_is("<@123> <@&9> <#5>", "\\<@\xe2\x80\x8b" "123\\> \\<@\xe2\x80\x8b&9\\> \\<\\#5\\>");
 	esc_is("@everyone hi @here", "@\xe2\x80\x8b" "everyone hi @\xe2\x80\x8bhere");
 	esc_is("# title", "\\# title");
@@ -146,15 +146,15 @@ test_player_ids(void **state)
 
 /* ------------------------------------------------------------------ slash.c */
 
-static const struct discord_cmd cmds[] = {
+static const struct adapter_command cmds[] = {
 	{ .name = "draw", .alias = "d", .summary = "Draw two cards from the stock" },
 	{ .name = "meld", .summary = "Lay down cards", .usage = "Cards to meld, e.g. 9 9 2",
-	  .arg = DISCORD_ARG_CARDS, .arg_required = true },
-	{ .name = "discard", .summary = "End your turn", .arg_name = "card", .arg = DISCORD_ARG_CARD,
+	  .arg = ADAPTER_ARG_CARDS, .arg_required = true },
+	{ .name = "discard", .summary = "End your turn", .arg_name = "card", .arg = ADAPTER_ARG_CARD,
 	  .arg_required = true },
 	{ .name = "hand", .summary = "" },
 	{ .name = "new", .summary = "Open a table", .usage = "a preset and house rules", .arg_name = "rules",
-	  .arg = DISCORD_ARG_TEXT },
+	  .arg = ADAPTER_ARG_TEXT },
 };
 
 static void
@@ -196,7 +196,7 @@ static void
 test_slash_long_description_cut_and_bad_names_refused(void **state)
 {
 	char err[200], long_summary[400];
-	struct discord_cmd c[1] = { { .name = "rules" } };
+	struct adapter_command c[1] = { { .name = "rules" } };
 	const char *d;
 	json_t *j;
 
@@ -214,7 +214,7 @@ test_slash_long_description_cut_and_bad_names_refused(void **state)
 	assert_null(discord_slash_commands(c, 1, true, err, sizeof err));
 	assert_non_null(strstr(err, "Draw"));
 	c[0].name = "meld";
-	c[0].arg = DISCORD_ARG_CARDS;
+	c[0].arg = ADAPTER_ARG_CARDS;
 	c[0].arg_name = "the cards";
 	assert_null(discord_slash_commands(c, 1, true, err, sizeof err));
 	assert_true(discord_slash_name_ok("pick-up_2"));
@@ -238,6 +238,10 @@ test_buttons_and_custom_ids(void **state)
 	assert_int_equal(json_integer_value(json_object_get(b, "type")), 2);
 	assert_string_equal(json_string_value(json_object_get(b, "label")), "Pick up");
 	assert_string_equal(json_string_value(json_object_get(b, "custom_id")), "hf:pickup:601");
+	/* "My hand" is for anyone: each presser gets their own hand */
+	b = json_array_get(json_object_get(json_array_get(rows, 0), "components"), 0);
+	assert_string_equal(json_string_value(json_object_get(b, "label")), "My hand");
+	assert_string_equal(json_string_value(json_object_get(b, "custom_id")), "hf:hand:");
 	json_decref(rows);
 	assert_int_equal(discord_button_parse("hf:draw:601", act, sizeof act, user, sizeof user), 0);
 	assert_string_equal(act, "draw");

@@ -5,6 +5,7 @@
 
 #include "answer.h"
 #include "text.h"
+#include "xmalloc.h"
 
 #define EPHEMERAL 64     /* message flag 1 << 6 */
 #define NOT_DUE   (-1)
@@ -49,19 +50,17 @@ struct discord_answer {
 
 /* ------------------------------------------------------------------ ops */
 
+/* private: the body is a private reply (a hand): the caller may check that it goes nowhere public. */
 static void
-push(struct discord_answer *a, enum discord_answer_kind kind, const struct ans *x, json_t *body)
+push(struct discord_answer *a, enum discord_answer_kind kind, const struct ans *x, json_t *body, bool private)
 {
-	struct op_node *n = calloc(1, sizeof *n);
+	struct op_node *n = xcalloc(1, sizeof *n);
 	static const char *const methods[] = { "", "POST", "POST", "PATCH", "DELETE", "POST", "" };
 
-	if (n == NULL) {
-		json_decref(body);
-		return;
-	}
 	n->op.kind = kind;
 	n->op.ref = x->ref;
 	n->op.body = body;
+	n->op.private = private;
 	snprintf(n->op.method, sizeof n->op.method, "%s", methods[kind]);
 	switch (kind) {
 	case DISCORD_ANS_CALLBACK:
@@ -109,6 +108,32 @@ discord_answer_op_free(struct discord_answer_op *op)
 	op->body = NULL;
 }
 
+bool
+discord_answer_safe(const struct discord_answer_op *op)
+{
+	json_t *msg = op->body;
+
+	if (!op->private)
+		return true;
+	switch (op->kind) {
+	case DISCORD_ANS_CALLBACK:
+		if (json_integer_value(json_object_get(op->body, "type")) != 4)
+			return false;
+		msg = json_object_get(op->body, "data");
+		/* fall through */
+	case DISCORD_ANS_FOLLOWUP:
+		return (json_integer_value(json_object_get(msg, "flags")) & EPHEMERAL) != 0;
+	case DISCORD_ANS_EDIT:
+		/* fills the "thinking..." of a defer, which is always ephemeral (discord_answer_tick) */
+		return true;
+	case DISCORD_ANS_UNDELIVERED:
+		/* the caller's to send privately, or not at all */
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* ------------------------------------------------------------------ life */
 
 struct discord_answer *
@@ -116,8 +141,9 @@ discord_answer_new(const char *app_id)
 {
 	struct discord_answer *a;
 
-	if (!discord_text_snowflake(app_id) || (a = calloc(1, sizeof *a)) == NULL)
+	if (!discord_text_snowflake(app_id))
 		return NULL;
+	a = xcalloc(1, sizeof *a);
 	snprintf(a->app, sizeof a->app, "%s", app_id);
 	return a;
 }
@@ -179,9 +205,9 @@ discord_answer_begin(struct discord_answer *a, uint64_t ref, const char *id, con
 
 	if (ref == 0 || find(a, ref) != NULL || a->n >= DISCORD_ANSWER_MAX || !discord_text_snowflake(id) ||
 	    !discord_text_snowflake(channel_id) || tn == 0 || tn >= sizeof x->token ||
-	    strspn(token, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~") != tn ||
-	    (x = calloc(1, sizeof *x)) == NULL)
+	    strspn(token, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~") != tn)
 		return -1;
+	x = xcalloc(1, sizeof *x);
 	x->ref = ref;
 	snprintf(x->id, sizeof x->id, "%s", id);
 	memcpy(x->token, token, tn + 1);
@@ -231,42 +257,40 @@ say(struct discord_answer *a, struct ans *x, bool private, json_t *msg)
 	switch (x->st) {
 	case ST_NEW:
 		/* the first reply is the answer: "Ada used /draw" above it, seen by all or by Ada alone */
-		push(a, DISCORD_ANS_CALLBACK, x, json_pack("{s:i,s:o}", "type", 4, "data", with_flags(msg, private)));
+		push(a, DISCORD_ANS_CALLBACK, x, json_pack("{s:i,s:o}", "type", 4, "data", with_flags(msg, private)),
+		     private);
 		x->st = ST_ACKING;
 		x->acking_defer = false;
 		return;
 	case ST_ACKING:
 		/* a follow-up before the response lands is refused (Unknown Webhook): wait */
-		if ((w = calloc(1, sizeof *w)) == NULL) {
-			json_decref(msg);
-			return;
-		}
+		w = xcalloc(1, sizeof *w);
 		w->private = private;
 		w->msg = msg;
 		*x->wait_tail = w;
 		x->wait_tail = &w->next;
 		return;
 	case ST_ANSWERED:
-		push(a, DISCORD_ANS_FOLLOWUP, x, with_flags(msg, private));
+		push(a, DISCORD_ANS_FOLLOWUP, x, with_flags(msg, private), private);
 		return;
 	case ST_DEFERRED:
 		if (!private) {
 			/* the defer was ephemeral and a follow-up right after it would
 			 * only fill it (receiving-and-responding.mdx): the room's line
 			 * goes to the channel */
-			push(a, DISCORD_ANS_CHANNEL, x, with_flags(msg, false));
+			push(a, DISCORD_ANS_CHANNEL, x, with_flags(msg, false), false);
 		} else if (x->loading) {
 			json_object_del(msg, "flags");
-			push(a, DISCORD_ANS_EDIT, x, msg);
+			push(a, DISCORD_ANS_EDIT, x, msg, true);
 			x->loading = false;
 		} else
-			push(a, DISCORD_ANS_FOLLOWUP, x, with_flags(msg, true));
+			push(a, DISCORD_ANS_FOLLOWUP, x, with_flags(msg, true), true);
 		return;
 	case ST_FAILED:
 		if (private)
-			push(a, DISCORD_ANS_UNDELIVERED, x, msg);
+			push(a, DISCORD_ANS_UNDELIVERED, x, msg, true);
 		else
-			push(a, DISCORD_ANS_CHANNEL, x, with_flags(msg, false));
+			push(a, DISCORD_ANS_CHANNEL, x, with_flags(msg, false), false);
 		return;
 	}
 }
@@ -336,14 +360,15 @@ discord_answer_tick(struct discord_answer *a, int64_t now)
 			/* nothing to say yet: acknowledge before 3 s pass. A command
 			 * shows "thinking..." to its user only; a button shows nothing */
 			if (x->button)
-				push(a, DISCORD_ANS_CALLBACK, x, json_pack("{s:i}", "type", 6));
+				push(a, DISCORD_ANS_CALLBACK, x, json_pack("{s:i}", "type", 6), false);
 			else
-				push(a, DISCORD_ANS_CALLBACK, x, json_pack("{s:i,s:{s:i}}", "type", 5, "data", "flags", EPHEMERAL));
+				push(a, DISCORD_ANS_CALLBACK, x,
+				     json_pack("{s:i,s:{s:i}}", "type", 5, "data", "flags", EPHEMERAL), false);
 			x->st = ST_ACKING;
 			x->acking_defer = true;
 		} else if (x->st == ST_DEFERRED && x->loading && now - x->last >= DISCORD_ANSWER_SETTLE_MS) {
 			/* nobody filled it: no "thinking..." left forever */
-			push(a, DISCORD_ANS_DELETE, x, NULL);
+			push(a, DISCORD_ANS_DELETE, x, NULL, false);
 			x->loading = false;
 		}
 	}

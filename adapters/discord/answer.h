@@ -31,6 +31,7 @@ struct discord_answer_op {
 	char method[8];
 	char path[800];
 	json_t *body;              /* owned by the op */
+	bool private;              /* a private reply: only ever ephemeral, or UNDELIVERED (discord_answer_safe) */
 };
 
 struct discord_answer;
@@ -56,6 +57,10 @@ int64_t discord_answer_due(const struct discord_answer *a);
 /* Takes the next op (caller frees it with discord_answer_op_free); false if none. */
 bool discord_answer_next(struct discord_answer *a, struct discord_answer_op *out);
 void discord_answer_op_free(struct discord_answer_op *op);
+/* False if op would show a private reply to anyone but its user: a private
+ * op as a channel post, or an answer or follow-up without the ephemeral flag.
+ * The adapter refuses such an op (it never happens; this is the guarantee). */
+bool discord_answer_safe(const struct discord_answer_op *op);
 size_t discord_answer_count(const struct discord_answer *a);
 
 #endif

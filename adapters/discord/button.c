@@ -1,5 +1,6 @@
 /* button.c: builds the buttons a turn line carries and reads their custom_id back; who a message may ping. */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,7 +68,11 @@ discord_button_rows(const char *const *actions, size_t n, const char *user)
 		return NULL;
 	rows = json_array();
 	for (size_t i = 0; i < n; i++) {
-		if (discord_button_custom_id(actions[i], user, id, sizeof id) < 0) {
+		/* "My hand" is for whoever presses it: each sees their own hand, so one
+		 * button serves every player whose cards changed */
+		bool anyone = strcmp(actions[i], DISCORD_BUTTON_HAND) == 0;
+
+		if (discord_button_custom_id(actions[i], anyone ? NULL : user, id, sizeof id) < 0) {
 			json_decref(rows);
 			return NULL;
 		}

@@ -12,12 +12,16 @@
 #define DISCORD_ROWS_MAX        5
 #define DISCORD_CUSTOM_ID_MAX   100
 
+/* The action whose button anyone may press (it answers with the presser's own hand). */
+#define DISCORD_BUTTON_HAND "hand"
+
 /* "hf:<action>:<user id>" (user "" or NULL: for anyone). -1 if it does not fit or action is not a command name. */
 int discord_button_custom_id(const char *action, const char *user, char *out, size_t outlen);
 /* Reads a custom_id we made: action and the user it is for ("" if anyone). -1 if it is not ours. */
 int discord_button_parse(const char *custom_id, char *action, size_t alen, char *user, size_t ulen);
 /* The components array for a message: one button per action ("hand",
- * "draw", "pickup"...), for user. NULL if there are none or too many. */
+ * "draw", "pickup"...), for user ("hand" for anyone). NULL if there are none
+ * or too many. */
 json_t *discord_button_rows(const char *const *actions, size_t n, const char *user);
 
 /* allowed_mentions (resources/message.mdx) that let only user ping (NULL:

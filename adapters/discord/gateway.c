@@ -6,6 +6,7 @@
 
 #include "adapter.h"
 #include "gateway.h"
+#include "xmalloc.h"
 
 #define NOT_DUE (-1)
 
@@ -50,14 +51,9 @@ struct discord_gateway {
 static void
 push(struct discord_gateway *g, enum discord_gw_act_kind kind, int code, const char *text, json_t *d)
 {
-	struct act_node *n = calloc(1, sizeof *n);
+	struct act_node *n = xcalloc(1, sizeof *n);
 
-	if (n == NULL || (text != NULL && (n->a.text = strdup(text)) == NULL)) {
-		/* out of memory: the action is lost; the heartbeat and timeouts recover the link */
-		free(n);
-		json_decref(d);
-		return;
-	}
+	n->a.text = xstrdup(text);
 	n->a.kind = kind;
 	n->a.code = code;
 	n->a.d = d;
@@ -313,15 +309,12 @@ failed(struct discord_gateway *g)
 struct discord_gateway *
 discord_gateway_new(const struct discord_gw_config *cfg)
 {
-	struct discord_gateway *g = calloc(1, sizeof *g);
+	struct discord_gateway *g;
 
-	if (g == NULL)
-		return NULL;
 	if (cfg->token == NULL || strlen(cfg->token) >= sizeof g->token ||
-	    (cfg->url != NULL && strlen(cfg->url) >= sizeof g->url)) {
-		free(g);
+	    (cfg->url != NULL && strlen(cfg->url) >= sizeof g->url))
 		return NULL;
-	}
+	g = xcalloc(1, sizeof *g);
 	snprintf(g->token, sizeof g->token, "%s", cfg->token);
 	if (cfg->url != NULL)
 		snprintf(g->url, sizeof g->url, "%s", cfg->url);

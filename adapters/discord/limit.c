@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "limit.h"
+#include "xmalloc.h"
 
 /* Added to every wait we are told of: the server's clock runs ahead of ours
  * by the answer's travel time, but its numbers are rounded. */
@@ -196,15 +197,10 @@ discord_limit_route(const char *method, const char *path, char *route, size_t rl
 struct discord_limit *
 discord_limit_new(int global_per_s)
 {
-	struct discord_limit *l = calloc(1, sizeof *l);
+	struct discord_limit *l = xcalloc(1, sizeof *l);
 
-	if (l == NULL)
-		return NULL;
 	l->per_s = global_per_s > 0 ? global_per_s : DISCORD_GLOBAL_PER_S;
-	if ((l->ring = calloc((size_t)l->per_s, sizeof *l->ring)) == NULL) {
-		free(l);
-		return NULL;
-	}
+	l->ring = xcalloc((size_t)l->per_s, sizeof *l->ring);
 	return l;
 }
 
@@ -244,11 +240,7 @@ find_or_add(struct discord_limit *l, const char *route, const char *major, int64
 		return NULL;
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 16;
-		struct bucket *nb = realloc(l->b, cap * sizeof *nb);
-
-		if (nb == NULL)
-			return NULL;
-		l->b = nb;
+		l->b = xreallocarray(l->b, cap, sizeof *l->b);
 		l->cap = cap;
 	}
 	b = &l->b[l->n++];

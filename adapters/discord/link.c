@@ -9,6 +9,7 @@
 #include "link.h"
 #include "loop.h"
 #include "ws.h"
+#include "xmalloc.h"
 
 struct discord_link {
 	struct loop *loop;
@@ -148,13 +149,9 @@ struct discord_link *
 discord_link_new(struct loop *l, const struct discord_gw_config *cfg, const char *ca_file,
                  const struct discord_link_host *host, char *err, size_t errlen)
 {
-	struct discord_link *k = calloc(1, sizeof *k);
+	struct discord_link *k = xcalloc(1, sizeof *k);
 	struct discord_gw_config c = *cfg;
 
-	if (k == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
 	k->loop = l;
 	k->host = *host;
 	k->timer_due = -1;

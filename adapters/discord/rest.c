@@ -5,6 +5,7 @@
 
 #include "loop.h"
 #include "rest.h"
+#include "xmalloc.h"
 
 struct discord_rest {
 	struct loop *loop;
@@ -156,16 +157,13 @@ kick(struct discord_rest *r)
 struct discord_rest *
 discord_rest_new(struct loop *l, const char *api_url, const char *token, const struct discord_rest_io *io)
 {
-	struct discord_rest *r = calloc(1, sizeof *r);
+	struct discord_rest *r;
 	size_t n;
 
-	if (r == NULL)
+	if (strlen(api_url) >= sizeof r->api || strlen(token) + 24 >= sizeof r->auth)
 		return NULL;
-	if (strlen(api_url) >= sizeof r->api || strlen(token) + 24 >= sizeof r->auth ||
-	    (r->limit = discord_limit_new(DISCORD_GLOBAL_PER_S)) == NULL) {
-		free(r);
-		return NULL;
-	}
+	r = xcalloc(1, sizeof *r);
+	r->limit = discord_limit_new(DISCORD_GLOBAL_PER_S);
 	r->loop = l;
 	r->io = *io;
 	r->timer_due = -1;
@@ -204,21 +202,21 @@ discord_rest_call(struct discord_rest *r, const char *method, const char *path, 
 	struct discord_rest_req *q;
 	size_t ulen;
 
-	if (r->n >= DISCORD_REST_MAX_QUEUE || strlen(method) >= sizeof q->method || path[0] != '/' ||
-	    (q = calloc(1, sizeof *q)) == NULL) {
+	if (r->n >= DISCORD_REST_MAX_QUEUE || strlen(method) >= sizeof q->method || path[0] != '/') {
 		json_decref(body);
 		return -1;
 	}
+	q = xcalloc(1, sizeof *q);
 	snprintf(q->method, sizeof q->method, "%s", method);
 	ulen = strlen(r->api) + strlen(path) + 1;
 	if (discord_limit_route(method, path, q->route, sizeof q->route, q->major, sizeof q->major) < 0 ||
-	    (q->url = malloc(ulen)) == NULL ||
 	    (body != NULL && (q->body = json_dumps(body, JSON_COMPACT)) == NULL)) {
 		json_decref(body);
 		req_free(q);
 		return -1;
 	}
 	json_decref(body);
+	q->url = xmalloc(ulen);
 	snprintf(q->url, ulen, "%s%s", r->api, path);
 	/* receiving-and-responding.mdx: the interaction endpoints (callback and
 	 * its webhook) are not bound to the global limit and need no bot token */

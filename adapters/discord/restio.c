@@ -7,6 +7,7 @@
 
 #include "http.h"
 #include "rest.h"
+#include "xmalloc.h"
 
 #define TIMEOUT_MS         30000L
 #define TIMEOUT_MS_ANSWER  10000L   /* interaction answers: their token dies after 3 s anyway */
@@ -43,15 +44,11 @@ on_body(char *p, size_t size, size_t n, void *data)
 {
 	struct creq *c = data;
 	size_t len = size * n;
-	char *in;
-
 	if (c->nin + len > DISCORD_REST_MAX_BODY) {
 		c->too_big = true;
 		return 0;
 	}
-	if ((in = realloc(c->in, c->nin + len + 1)) == NULL)
-		return 0;
-	c->in = in;
+	c->in = xrealloc(c->in, c->nin + len + 1);
 	memcpy(c->in + c->nin, p, len);
 	c->nin += len;
 	c->in[c->nin] = '\0';
@@ -86,9 +83,9 @@ static int
 io_start(void *ctx, struct discord_rest *r, struct discord_rest_req *q)
 {
 	struct discord_restio *x = ctx;
-	struct creq *c = calloc(1, sizeof *c);
+	struct creq *c = xcalloc(1, sizeof *c);
 
-	if (c == NULL || (c->easy = curl_easy_init()) == NULL) {
+	if ((c->easy = curl_easy_init()) == NULL) {
 		free(c);
 		return -1;
 	}
@@ -147,12 +144,11 @@ io_cancel(void *ctx, struct discord_rest_req *q)
 struct discord_restio *
 discord_restio_new(struct http *h, const char *ca_file)
 {
-	struct discord_restio *x = calloc(1, sizeof *x);
+	struct discord_restio *x;
 
-	if (x == NULL || (ca_file != NULL && strlen(ca_file) >= sizeof x->ca_file)) {
-		free(x);
+	if (ca_file != NULL && strlen(ca_file) >= sizeof x->ca_file)
 		return NULL;
-	}
+	x = xcalloc(1, sizeof *x);
 	x->http = h;
 	if (ca_file != NULL)
 		snprintf(x->ca_file, sizeof x->ca_file, "%s", ca_file);

@@ -37,18 +37,27 @@ description(const char *text, const char *fallback)
 }
 
 static const char *
-default_arg_name(enum discord_arg a)
+default_arg_name(enum adapter_arg a)
 {
 	switch (a) {
-	case DISCORD_ARG_CARD: return "card";
-	case DISCORD_ARG_CARDS: return "cards";
-	case DISCORD_ARG_WORD: return "word";
+	case ADAPTER_ARG_CARD: return "card";
+	case ADAPTER_ARG_CARDS: return "cards";
+	case ADAPTER_ARG_WORD: return "word";
 	default: return "text";
 	}
 }
 
+const struct adapter_command *
+discord_slash_find(const struct adapter_command *cmds, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (cmds[i].name != NULL && strcmp(cmds[i].name, name) == 0)
+			return &cmds[i];
+	return NULL;
+}
+
 json_t *
-discord_slash_commands(const struct discord_cmd *cmds, size_t n, bool global, char *err, size_t errlen)
+discord_slash_commands(const struct adapter_command *cmds, size_t n, bool global, char *err, size_t errlen)
 {
 	json_t *list = json_array();
 
@@ -58,7 +67,7 @@ discord_slash_commands(const struct discord_cmd *cmds, size_t n, bool global, ch
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct discord_cmd *c = &cmds[i];
+		const struct adapter_command *c = &cmds[i];
 		const char *an = c->arg_name != NULL && c->arg_name[0] != '\0' ? c->arg_name : default_arg_name(c->arg);
 		json_t *cmd;
 
@@ -70,7 +79,7 @@ discord_slash_commands(const struct discord_cmd *cmds, size_t n, bool global, ch
 		}
 		cmd = json_pack("{s:s,s:i,s:o}", "name", c->name, "type", 1, "description",
 		                description(c->summary, c->name));
-		if (c->arg != DISCORD_ARG_NONE) {
+		if (c->arg != ADAPTER_ARG_NONE) {
 			if (!discord_slash_name_ok(an)) {
 				snprintf(err, errlen, "command \"%s\": argument name \"%s\" is not a valid option name",
 				         c->name, an);

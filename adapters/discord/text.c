@@ -3,50 +3,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rbuf.h"
 #include "text.h"
-
-/* Decodes one UTF-8 character at s (n bytes left): its length, or 0 if the
- * bytes are not valid UTF-8 (overlong, surrogates, above U+10FFFF). */
-static size_t
-decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	uint32_t c;
-	size_t len, i;
-
-	if (n == 0)
-		return 0;
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		c = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		c = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		c = s[0] & 0x07;
-	} else
-		return 0;
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) || (len == 4 && (c < 0x10000 || c > 0x10ffff)))
-		return 0;
-	*cp = c;
-	return len;
-}
+#include "utf8.h"
 
 size_t
 discord_text_clean(const char *in, size_t len, char *out, size_t outlen, size_t max)
 {
-	const unsigned char *s = (const unsigned char *)in;
 	size_t i = 0, o = 0, k;
 	uint32_t cp;
 
@@ -55,11 +18,12 @@ discord_text_clean(const char *in, size_t len, char *out, size_t outlen, size_t 
 	if (max > outlen - 1)
 		max = outlen - 1;
 	while (i < len) {
-		if ((k = decode(s + i, len - i, &cp)) == 0) {
+		if ((k = utf8_decode(in + i, len - i, &cp)) == 0) {
 			i++;
 			continue;
 		}
-		if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) || cp == 0x2028 || cp == 0x2029) {
+		/* controls, line separators and bidi overrides: what no line may carry */
+		if (utf8_hostile(cp)) {
 			if (o + 1 > max)
 				break;
 			/* no run of spaces at the start, nor doubled */
@@ -70,7 +34,7 @@ discord_text_clean(const char *in, size_t len, char *out, size_t outlen, size_t 
 		}
 		if (o + k > max)
 			break;
-		memcpy(out + o, s + i, k);
+		memcpy(out + o, in + i, k);
 		o += k;
 		i += k;
 	}
@@ -91,12 +55,11 @@ discord_text_clean(const char *in, size_t len, char *out, size_t outlen, size_t 
 size_t
 discord_text_units(const char *s, size_t len)
 {
-	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0, n = 0, k;
 	uint32_t cp;
 
 	while (i < len) {
-		if ((k = decode(u + i, len - i, &cp)) == 0) {
+		if ((k = utf8_decode(s + i, len - i, &cp)) == 0) {
 			/* not ours to send: count it as one, as the cleaner drops it */
 			i++;
 			n++;
@@ -108,50 +71,61 @@ discord_text_units(const char *s, size_t len)
 	return n;
 }
 
+void
+discord_text_escape_add(struct rbuf *out, const char *s, size_t n, bool line_start)
+{
+	size_t i = 0, digits;
+
+	if (line_start) {
+		/* the start of a line: lists ("- ", "+ ", "1. ") would be read as Markdown */
+		for (digits = 0; digits < n && s[digits] >= '0' && s[digits] <= '9'; digits++)
+			;
+		if (n > 0 && (s[0] == '-' || s[0] == '+')) {
+			rbuf_addn(out, "\\", 1);
+			rbuf_addn(out, s, 1);
+			i = 1;
+		} else if (digits > 0 && digits < n && s[digits] == '.') {
+			rbuf_addn(out, s, digits);
+			rbuf_add(out, "\\.");
+			i = digits + 1;
+		}
+	}
+	for (; i < n; i++) {
+		char c = s[i];
+
+		/* ( ) need none: with [ ] escaped no masked link can form, and
+		 * "Your hand (13)" reads as it is in the raw text too */
+		if (c != '\0' && strchr("\\*_~`|<>[]#", c) != NULL) {
+			char esc[2] = { '\\', c };
+
+			rbuf_addn(out, esc, 2);
+		} else if (c == '@') {
+			/* U+200B ZERO WIDTH SPACE: @everyone stays text */
+			rbuf_add(out, "@\xe2\x80\x8b");
+		} else if (c == '\n' || c == '\r') {
+			rbuf_addn(out, " ", 1);
+		} else
+			rbuf_addn(out, &c, 1);
+	}
+}
+
 int
 discord_text_escape(const char *s, char *out, size_t outlen)
 {
-	size_t o = 0, i = 0, digits;
+	struct rbuf b = { 0 };
+	int w = -1;
 
 	if (outlen == 0)
 		return -1;
-#define PUT(c) do { if (o + 1 >= outlen) goto full; out[o++] = (c); } while (0)
-	/* the start of the text may be the start of a line: lists and numbered lists */
-	digits = strspn(s, "0123456789");
-	if (s[0] == '-' || s[0] == '+') {
-		PUT('\\');
-		PUT(s[0]);
-		i = 1;
-	} else if (digits > 0 && s[digits] == '.') {
-		for (; i < digits; i++)
-			PUT(s[i]);
-		PUT('\\');
-		PUT('.');
-		i++;
-	}
-	for (; s[i] != '\0'; i++) {
-		char c = s[i];
-
-		if (strchr("\\*_~`|<>[]()#", c) != NULL) {
-			PUT('\\');
-			PUT(c);
-		} else if (c == '@') {
-			/* U+200B ZERO WIDTH SPACE: @everyone stays text */
-			PUT('@');
-			PUT('\xe2');
-			PUT('\x80');
-			PUT('\x8b');
-		} else if (c == '\n' || c == '\r') {
-			PUT(' ');
-		} else
-			PUT(c);
-	}
-#undef PUT
-	out[o] = '\0';
-	return (int)o;
-full:
-	out[0] = '\0';
-	return -1;
+	discord_text_escape_add(&b, s, strlen(s), true);
+	if (b.len < outlen) {
+		memcpy(out, b.s != NULL ? b.s : "", b.len);
+		out[b.len] = '\0';
+		w = (int)b.len;
+	} else
+		out[0] = '\0';
+	rbuf_free(&b);
+	return w;
 }
 
 /* True if a cut at byte cut of s would fall inside a backslash escape or a <...> tag. */
@@ -176,7 +150,6 @@ bad_cut(const char *s, size_t cut)
 size_t
 discord_text_chunk(const char *s, size_t len, size_t max_units, size_t *next)
 {
-	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0, units = 0, k, last_nl = 0, last_sp = 0, last_ok = 0;
 	bool nl = false, sp = false;
 	uint32_t cp;
@@ -184,7 +157,7 @@ discord_text_chunk(const char *s, size_t len, size_t max_units, size_t *next)
 	while (i < len) {
 		size_t w;
 
-		if ((k = decode(u + i, len - i, &cp)) == 0) {
+		if ((k = utf8_decode(s + i, len - i, &cp)) == 0) {
 			k = 1;
 			cp = 0xfffd;
 		}
@@ -217,7 +190,7 @@ discord_text_chunk(const char *s, size_t len, size_t max_units, size_t *next)
 	}
 	if (last_ok == 0)
 		/* nothing to cut at (max_units below one character): one character, whatever it is */
-		last_ok = (k = decode(u, len, &cp)) == 0 ? 1 : k;
+		last_ok = (k = utf8_decode(s, len, NULL)) == 0 ? 1 : k;
 	*next = last_ok;
 	return last_ok;
 }

@@ -21,11 +21,15 @@ size_t discord_text_clean(const char *in, size_t len, char *out, size_t outlen, 
 size_t discord_text_units(const char *s, size_t len);
 
 /* Escapes s for Discord Markdown so that a player's name or quoted text shows
- * as typed: \ * _ ~ ` | < > [ ] ( ) # get a backslash; a leading - + or a
+ * as typed: \ * _ ~ ` | < > [ ] # get a backslash; a leading - + or a
  * leading number's dot too (lists, at the start of a line); @ gets a zero-width
  * space after it (no @everyone, @here, even in looks). Returns the length
  * written, or -1 if out is too small (out is then empty). */
 int discord_text_escape(const char *s, char *out, size_t outlen);
+/* The same escaping of n bytes of s, appended to out; line_start: s starts a
+ * line (so a leading list mark is escaped too). */
+struct rbuf;
+void discord_text_escape_add(struct rbuf *out, const char *s, size_t n, bool line_start);
 
 /* The first piece of s (len bytes) that fits in max_units UTF-16 units:
  * cut after the last line break that fits, else the last space, else on a

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libwebsockets.h>
@@ -12,6 +13,7 @@
 #include "adapter.h"
 #include "loop.h"
 #include "ws.h"
+#include "xmalloc.h"
 
 /* A command to the thread, or an event from it. */
 struct item {
@@ -52,6 +54,7 @@ struct discord_ws {
 	int efd;
 	bool delivering;       /* inside on_events: a free waits for its end */
 	bool free_later;
+	bool closing;          /* main thread: a close was asked of the current connection, not reported yet */
 	unsigned gen;          /* main thread: the current connection's */
 
 	pthread_t thread;
@@ -112,18 +115,13 @@ items_free(struct item *it)
 static struct item *
 item_new(int kind, unsigned gen, int code, const char *text, size_t len, size_t pre)
 {
-	struct item *it = calloc(1, sizeof *it);
+	struct item *it = xcalloc(1, sizeof *it);
 
-	if (it == NULL)
-		return NULL;
 	it->kind = kind;
 	it->gen = gen;
 	it->code = code;
 	if (text != NULL) {
-		if ((it->text = malloc(pre + len + 1)) == NULL) {
-			free(it);
-			return NULL;
-		}
+		it->text = xmalloc(pre + len + 1);
 		memcpy(it->text + pre, text, len);
 		it->text[pre + len] = '\0';
 		it->len = len;
@@ -141,8 +139,6 @@ post(struct discord_ws *w, int kind, unsigned gen, int code, const char *text, s
 	uint64_t one = 1;
 	ssize_t r;
 
-	if (it == NULL)
-		return;
 	pthread_mutex_lock(&w->lock);
 	q_push(&w->evs, it);
 	pthread_mutex_unlock(&w->lock);
@@ -186,6 +182,8 @@ on_events(struct loop *l, int fd, int mask, void *data)
 	for (; it != NULL; it = next) {
 		next = it->next;
 		/* the callback may replace the connection (gen) or free us: check each time */
+		if (it->kind == DISCORD_WS_CLOSED && it->gen == w->gen)
+			w->closing = false;
 		if (!w->free_later && (it->kind == DISCORD_WS_LOG || it->gen == w->gen))
 			w->fn(w->ctx, (enum discord_ws_ev)it->kind, it->code, it->text != NULL ? it->text : "", it->len);
 		item_free(it);
@@ -202,8 +200,6 @@ command(struct discord_ws *w, int kind, int code, const char *text, size_t len, 
 {
 	struct item *it = item_new(kind, w->gen, code, text, len, pre);
 
-	if (it == NULL)
-		return -1;
 	pthread_mutex_lock(&w->lock);
 	q_push(&w->cmds, it);
 	pthread_mutex_unlock(&w->lock);
@@ -303,10 +299,7 @@ t_connect(struct discord_ws *w, struct item *it)
 		post(w, DISCORD_WS_CLOSED, it->gen, 0, "not a ws:// or wss:// URL", 25);
 		return;
 	}
-	if ((c = calloc(1, sizeof *c)) == NULL) {
-		post(w, DISCORD_WS_CLOSED, it->gen, 0, "out of memory", 13);
-		return;
-	}
+	c = xcalloc(1, sizeof *c);
 	c->w = w;
 	c->gen = it->gen;
 	c->next = w->conns;
@@ -405,12 +398,10 @@ on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, 
 			/* JSON encoding only: binary frames are not ours */
 			c->rx_too_big = true;
 		} else if (!c->rx_too_big) {
-			char *rx;
-
-			if (c->nrx + len > DISCORD_WS_MAX_MSG || (rx = realloc(c->rx, c->nrx + len + 1)) == NULL) {
+			if (c->nrx + len > DISCORD_WS_MAX_MSG) {
 				c->rx_too_big = true;
 			} else {
-				c->rx = rx;
+				c->rx = xrealloc(c->rx, c->nrx + len + 1);
 				memcpy(c->rx + c->nrx, in, len);
 				c->nrx += len;
 			}
@@ -521,13 +512,9 @@ lws_log_line(int level, const char *line)
 struct discord_ws *
 discord_ws_new(struct loop *l, const char *ca_file, discord_ws_fn *fn, void *ctx, char *err, size_t errlen)
 {
-	struct discord_ws *w = calloc(1, sizeof *w);
+	struct discord_ws *w = xcalloc(1, sizeof *w);
 	struct lws_context_creation_info info;
 
-	if (w == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
 	w->loop = l;
 	w->fn = fn;
 	w->ctx = ctx;
@@ -579,6 +566,7 @@ discord_ws_connect(struct discord_ws *w, const char *url)
 	if (discord_ws_parse_url(url, &tls, host, sizeof host, &port, path, sizeof path) < 0)
 		return -1;
 	w->gen++;
+	w->closing = false;
 	return command(w, CMD_CONNECT, 0, url, strlen(url), 0);
 }
 
@@ -591,12 +579,34 @@ discord_ws_send(struct discord_ws *w, const char *text, size_t len)
 void
 discord_ws_close(struct discord_ws *w, int code)
 {
+	w->closing = true;
 	command(w, CMD_CLOSE, code, NULL, 0, 0);
+}
+
+/* True once the thread has reported the current connection closed. */
+static bool
+closed_reported(struct discord_ws *w)
+{
+	bool done = false;
+
+	pthread_mutex_lock(&w->lock);
+	for (struct item *it = w->evs.head; it != NULL && !done; it = it->next)
+		done = it->kind == DISCORD_WS_CLOSED && it->gen == w->gen;
+	pthread_mutex_unlock(&w->lock);
+	return done;
 }
 
 static void
 ws_destroy(struct discord_ws *w)
 {
+	/* A close asked just before (the bot stopping): give the thread a moment
+	 * to send the close frame, so that Discord ends the session at once and
+	 * the bot shows offline, rather than after the session times out. */
+	for (int waited = 0; w->closing && waited < DISCORD_WS_LINGER_MS && !closed_reported(w); waited += 10) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
 	pthread_mutex_lock(&w->lock);
 	w->stopping = true;
 	pthread_mutex_unlock(&w->lock);

@@ -25,6 +25,7 @@ enum discord_ws_ev {
 typedef void discord_ws_fn(void *ctx, enum discord_ws_ev ev, int code, const char *text, size_t len);
 
 #define DISCORD_WS_MAX_MSG (16u << 20)   /* longest message kept (a big guild's GUILD_CREATE fits) */
+#define DISCORD_WS_LINGER_MS 1000        /* free waits at most this for a close just asked to be sent */
 
 struct discord_ws;
 
@@ -37,7 +38,9 @@ int  discord_ws_connect(struct discord_ws *w, const char *url);
 int  discord_ws_send(struct discord_ws *w, const char *text, size_t len);
 /* Closes the current connection with code; CLOSED follows. */
 void discord_ws_close(struct discord_ws *w, int code);
-/* Stops the thread and frees everything; no event follows (from inside the callback too). */
+/* Stops the thread and frees everything; no event follows (from inside the callback too).
+ * Right after discord_ws_close it first waits (DISCORD_WS_LINGER_MS at most)
+ * for the close to be done, so that the close frame goes out. */
 void discord_ws_free(struct discord_ws *w);
 
 /* Splits a ws:// or wss:// URL; -1 if it is not one. path gets the leading '/'. */

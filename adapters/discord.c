@@ -1,0 +1,81 @@
+/* discord.c: the Discord adapter: reads a [discord NAME] section and plugs the client (adapters/discord/) into the adapter API. */
+#include <stdio.h>
+#include <string.h>
+
+#include "adapter.h"
+#include "discord/client.h"
+#include "discord/config.h"
+
+static int
+discord_init(struct adapter *a, struct adapter_cfg *ac, char *err, size_t errlen)
+{
+	struct discord_config cfg;
+
+	if (discord_config_read(ac, &cfg, err, errlen) < 0)
+		return -1;
+	a->priv = discord_client_new(a, &cfg);
+	discord_config_wipe(&cfg);
+	return 0;
+}
+
+static int
+discord_start(struct adapter *a)
+{
+	return a->priv != NULL ? discord_client_start(a->priv) : -1;
+}
+
+static int
+discord_send(struct adapter *a, const struct adapter_msg *m)
+{
+	return a->priv != NULL ? discord_outbox_send(a->priv, m) : -1;
+}
+
+static void
+discord_stop(struct adapter *a, const char *quit_message)
+{
+	(void)quit_message; /* a bot has no quit message: it shows offline */
+	if (a->priv != NULL)
+		discord_client_stop(a->priv);
+}
+
+static void
+discord_free(struct adapter *a)
+{
+	discord_client_free(a->priv);
+	a->priv = NULL;
+}
+
+static size_t
+discord_pending(struct adapter *a, const char *room)
+{
+	return a->priv != NULL && room != NULL ? discord_outbox_pending(a->priv, room) : 0;
+}
+
+static bool
+discord_needs_restart(struct adapter *a, struct adapter_cfg *ac)
+{
+	struct discord_client *c = a->priv;
+	struct discord_config n, old;
+	char err[256];
+	bool differ;
+
+	if (c == NULL || discord_config_read(ac, &n, err, sizeof err) < 0)
+		return true;
+	/* the token is kept by the running parts only: a new token_file waits for a restart */
+	old = c->cfg;
+	discord_config_wipe(&old);
+	discord_config_wipe(&n);
+	differ = discord_config_differs(&old, &n);
+	return differ;
+}
+
+const struct adapter_ops discord_adapter_ops = {
+	.type = "discord",
+	.init = discord_init,
+	.start = discord_start,
+	.send = discord_send,
+	.stop = discord_stop,
+	.free = discord_free,
+	.pending = discord_pending,
+	.needs_restart = discord_needs_restart,
+};

@@ -1,0 +1,313 @@
+/* client.c: the Discord adapter's life: the Gateway link and its URL, READY, up and down, the requests it waits on. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "answer.h"
+#include "client.h"
+#include "link.h"
+#include "loop.h"
+#include "xmalloc.h"
+
+#define URL_RETRY_MIN_MS 2000
+#define URL_RETRY_MAX_MS 60000
+
+void
+discord_client_log(struct discord_client *c, int level, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	adapter_log(c->a, level, "%s", line);
+}
+
+/* ------------------------------------------------------------------ requests */
+
+struct discord_req *
+discord_client_req(struct discord_client *c, enum discord_req_kind kind)
+{
+	struct discord_req *r = xcalloc(1, sizeof *r);
+
+	r->c = c;
+	r->kind = kind;
+	r->next = c->reqs;
+	if (c->reqs != NULL)
+		c->reqs->prev = r;
+	c->reqs = r;
+	return r;
+}
+
+void
+discord_client_req_done(struct discord_req *r)
+{
+	struct discord_client *c = r->c;
+
+	if (r->prev != NULL)
+		r->prev->next = r->next;
+	else
+		c->reqs = r->next;
+	if (r->next != NULL)
+		r->next->prev = r->prev;
+	free(r);
+}
+
+int
+discord_client_call(struct discord_client *c, const char *method, const char *path, json_t *body,
+                    struct discord_req *req, discord_rest_done_fn *done)
+{
+	if (discord_rest_call(c->rest, method, path, body, 0, done, req) < 0) {
+		discord_client_log(c, LOG_LVL_WARNING, "%s %.60s: not queued (the queue is full)", method, path);
+		discord_client_req_done(req);
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ the Gateway URL */
+
+static void fetch_url(void *ctx);
+
+static int64_t
+on_url_timer(struct loop *l, long long id, void *data)
+{
+	struct discord_client *c = data;
+
+	(void)l;
+	(void)id;
+	c->url_timer = 0;
+	fetch_url(c);
+	return LOOP_NOMORE;
+}
+
+static void
+on_gateway_bot(void *ctx, long status, json_t *body)
+{
+	struct discord_req *r = ctx;
+	struct discord_client *c = r->c;
+	const char *url = json_string_value(json_object_get(body, "url"));
+	int64_t wait;
+
+	discord_client_req_done(r);
+	c->fetching = false;
+	if (status == 200 && url != NULL && (strncmp(url, "wss://", 6) == 0 || strncmp(url, "ws://", 5) == 0)) {
+		c->url_tries = 0;
+		discord_link_set_url(c->link, url);
+		return;
+	}
+	if (status == 401) {
+		/* as the Gateway's 4004: retrying a refused token only gets the bot limited */
+		discord_client_log(c, LOG_LVL_ERR, "the bot token was refused (HTTP 401 on /gateway/bot): check "
+		                   "token_file; not retrying");
+		c->fatal = true;
+		return;
+	}
+	wait = (int64_t)URL_RETRY_MIN_MS << (c->url_tries < 5 ? c->url_tries : 5);
+	if (wait > URL_RETRY_MAX_MS)
+		wait = URL_RETRY_MAX_MS;
+	c->url_tries++;
+	discord_client_log(c, LOG_LVL_WARNING, "GET /gateway/bot: %s%ld; again in %lld s",
+	                   status == 0 ? "no answer " : "HTTP ", status, (long long)(wait / 1000));
+	c->url_timer = loop_timer_add(c->loop, wait, on_url_timer, c);
+}
+
+static void
+fetch_url(void *ctx)
+{
+	struct discord_client *c = ctx;
+
+	/* developers/events/gateway.mdx: the URL comes from GET /gateway/bot, cached, asked again when it fails */
+	if (c->fetching || c->fatal || c->url_timer != 0)
+		return;
+	c->fetching = true;
+	if (discord_client_call(c, "GET", "/gateway/bot", NULL, discord_client_req(c, DISCORD_REQ_GATEWAY),
+	                        on_gateway_bot) < 0)
+		c->fetching = false;
+}
+
+/* ------------------------------------------------------------------ up and down */
+
+static void
+emit_simple(struct discord_client *c, enum bot_event_type type)
+{
+	struct bot_event ev = { .type = type };
+
+	adapter_emit(c->a, &ev);
+}
+
+static int64_t
+on_down_timer(struct loop *l, long long id, void *data)
+{
+	struct discord_client *c = data;
+
+	(void)l;
+	(void)id;
+	c->down_timer = 0;
+	c->told_down = true;
+	emit_simple(c, BOT_EV_DOWN);
+	return LOOP_NOMORE;
+}
+
+static void
+now_up(struct discord_client *c)
+{
+	if (c->down_timer != 0) {
+		loop_timer_del(c->loop, c->down_timer);
+		c->down_timer = 0;
+	}
+	/* up once, and again only after the bot was told it was down */
+	if (!c->said_up || c->told_down)
+		emit_simple(c, BOT_EV_UP);
+	c->said_up = true;
+	c->up = true;
+	c->told_down = false;
+}
+
+/* READY: who the bot is, the application (for answers and commands). */
+static void
+on_ready(struct discord_client *c, json_t *d)
+{
+	json_t *user = json_object_get(d, "user");
+	const char *id = json_string_value(json_object_get(user, "id"));
+	const char *name = json_string_value(json_object_get(user, "username"));
+	const char *app = json_string_value(json_object_get(json_object_get(d, "application"), "id"));
+	bool first = !c->registered;
+
+	if (id == NULL || !discord_text_snowflake(id) || app == NULL || !discord_text_snowflake(app)) {
+		discord_client_log(c, LOG_LVL_ERR, "READY without a user or application id: ignored");
+		return;
+	}
+	snprintf(c->self_id, sizeof c->self_id, "%s", id);
+	if (name == NULL || discord_text_clean(name, strlen(name), c->self_name, sizeof c->self_name,
+	                                       DISCORD_MAX_NAME) == 0 || strpbrk(c->self_name, ":, ") != NULL)
+		/* the name the bot's own lines address it by ("handfoot: draw"): one word */
+		snprintf(c->self_name, sizeof c->self_name, "handfoot");
+	adapter_set_self(c->a, c->self_name);
+	if (c->ans == NULL || strcmp(c->app_id, app) != 0) {
+		discord_answer_free(c->ans);
+		snprintf(c->app_id, sizeof c->app_id, "%s", app);
+		c->ans = discord_answer_new(app);
+	}
+	discord_client_log(c, LOG_LVL_INFO, "ready as %s (%s), application %s", c->self_name, c->self_id, c->app_id);
+	if (first)
+		discord_commands_register(c);
+	now_up(c);
+}
+
+static void
+on_link_event(void *ctx, enum discord_gw_act_kind kind, int code, const char *name, json_t *d)
+{
+	struct discord_client *c = ctx;
+
+	switch (kind) {
+	case DISCORD_GW_READY:
+		on_ready(c, d);
+		break;
+	case DISCORD_GW_RESUMED:
+		discord_client_log(c, LOG_LVL_INFO, "gateway session resumed");
+		now_up(c);
+		break;
+	case DISCORD_GW_DOWN:
+		c->up = false;
+		if (c->down_timer == 0 && !c->told_down)
+			c->down_timer = loop_timer_add(c->loop, DISCORD_DOWN_GRACE_MS, on_down_timer, c);
+		break;
+	case DISCORD_GW_DISPATCH:
+		if (name != NULL)
+			discord_events_dispatch(c, name, d);
+		break;
+	case DISCORD_GW_FATAL:
+		c->fatal = true;
+		discord_client_log(c, LOG_LVL_ERR, "gateway closed with %d: %s; not reconnecting (fix the cause and "
+		                   "restart)", code, name != NULL ? name : "");
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+on_link_log(void *ctx, int level, const char *msg)
+{
+	discord_client_log(ctx, level, "%s", msg);
+}
+
+/* ------------------------------------------------------------------ life */
+
+struct discord_client *
+discord_client_new(struct adapter *a, const struct discord_config *cfg)
+{
+	struct discord_client *c = xcalloc(1, sizeof *c);
+
+	c->a = a;
+	c->loop = a->loop;
+	c->cfg = *cfg;
+	c->recent = xcalloc(1, sizeof *c->recent);
+	c->batch_tail = &c->batch;
+	c->answer_due = -1;
+	c->nonce = (uint64_t)loop_now(a->loop) * 1000;
+	return c;
+}
+
+int
+discord_client_start(struct discord_client *c)
+{
+	struct discord_rest_io io;
+	struct discord_gw_config gw = { .token = c->cfg.token, .intents = discord_gateway_intents(c->cfg.message_commands) };
+	struct discord_link_host host = { .ctx = c, .event = on_link_event, .log = on_link_log, .fetch_url = fetch_url };
+	const char *ca = c->cfg.ca_file[0] != '\0' ? c->cfg.ca_file : NULL;
+	char err[256];
+
+	if (c->link != NULL)
+		return 0;
+	if ((c->io = discord_restio_new(c->a->http, ca)) == NULL) {
+		discord_client_log(c, LOG_LVL_ERR, "ca_file is too long");
+		return -1;
+	}
+	discord_restio_ops(c->io, &io);
+	if ((c->rest = discord_rest_new(c->loop, c->cfg.api_url, c->cfg.token, &io)) == NULL) {
+		discord_client_log(c, LOG_LVL_ERR, "api_url or the token is too long");
+		return -1;
+	}
+	if ((c->link = discord_link_new(c->loop, &gw, ca, &host, err, sizeof err)) == NULL) {
+		discord_client_log(c, LOG_LVL_ERR, "gateway: %s", err);
+		return -1;
+	}
+	/* the parts keep their own copies: none is left here */
+	discord_config_wipe(&c->cfg);
+	discord_link_start(c->link);
+	return 0;
+}
+
+void
+discord_client_stop(struct discord_client *c)
+{
+	if (c->link != NULL)
+		/* 1000: the session ends and the bot shows offline at once */
+		discord_link_stop(c->link);
+}
+
+void
+discord_client_free(struct discord_client *c)
+{
+	if (c == NULL)
+		return;
+	discord_link_free(c->link);
+	if (c->down_timer != 0)
+		loop_timer_del(c->loop, c->down_timer);
+	if (c->url_timer != 0)
+		loop_timer_del(c->loop, c->url_timer);
+	discord_outbox_free(c);
+	/* no callback follows this: the requests' contexts are freed below */
+	discord_rest_free(c->rest);
+	discord_restio_free(c->io);
+	while (c->reqs != NULL)
+		discord_client_req_done(c->reqs);
+	discord_answer_free(c->ans);
+	free(c->recent);
+	discord_config_wipe(&c->cfg);
+	free(c);
+}

@@ -1,0 +1,96 @@
+/* client.h: one running Discord adapter: its parts (link, REST, answers), what it remembers, and the three files that share it. */
+#ifndef HF_DISCORD_CLIENT_H
+#define HF_DISCORD_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "adapter.h"
+#include "config.h"
+#include "recent.h"
+#include "rest.h"
+
+#define DISCORD_DOWN_GRACE_MS 5000   /* a link back within this (a Resume) is not reported down */
+#define DISCORD_DM_FALLBACK_MS (10 * 60 * 1000) /* "I cannot DM you" said at most this often per player */
+
+struct discord_out;
+struct discord_dm;
+
+/* A REST request the client waits for the answer of (freed with the client
+ * if it never comes: discord_rest_free calls no callback). */
+enum discord_req_kind {
+	DISCORD_REQ_GATEWAY = 1,   /* GET /gateway/bot */
+	DISCORD_REQ_REGISTER,      /* PUT .../commands */
+	DISCORD_REQ_ANSWER,        /* an interaction's answer, follow-up, edit, delete or channel line */
+	DISCORD_REQ_ROOM,          /* a room's line */
+	DISCORD_REQ_DM_OPEN,       /* POST /users/@me/channels */
+	DISCORD_REQ_DM_POST        /* a private line in a DM */
+};
+
+struct discord_req {
+	struct discord_client *c;
+	enum discord_req_kind kind;
+	uint64_t ref;              /* ANSWER: the interaction */
+	int ans_kind;              /* ANSWER: enum discord_answer_kind */
+	char channel[DISCORD_ID_LEN]; /* ANSWER, ROOM: the channel its lines show in (pending) */
+	char user[DISCORD_ID_LEN];    /* DM_*: the player */
+	char room[DISCORD_ID_LEN];    /* DM_*: the room of the game, for the fallback */
+	char guild[DISCORD_ID_LEN];   /* REGISTER: the guild, "" for global */
+	bool clear;                   /* REGISTER: an empty list, taking stale commands away */
+	struct discord_req *prev, *next;
+};
+
+struct discord_client {
+	struct adapter *a;
+	struct loop *loop;
+	struct discord_config cfg;          /* the token in it is wiped once the parts have their copies */
+	struct discord_restio *io;
+	struct discord_rest *rest;
+	struct discord_link *link;
+	struct discord_answer *ans;         /* from READY on (it needs the application id) */
+	struct discord_recent *recent;
+	char app_id[DISCORD_ID_LEN];
+	char self_id[DISCORD_ID_LEN];
+	char self_name[DISCORD_MAX_NAME + 1];
+	bool up, said_up, told_down, registered, fatal, fetching;
+	long long down_timer, url_timer, answer_timer, batch_timer;
+	int64_t answer_due;
+	int url_tries;
+	struct discord_out *batch, **batch_tail;
+	struct discord_dm *dms;
+	struct discord_req *reqs;
+	uint64_t nonce;                     /* channel posts' nonces: a retried request never posts twice */
+};
+
+/* client.c */
+struct discord_client *discord_client_new(struct adapter *a, const struct discord_config *cfg);
+int  discord_client_start(struct discord_client *c);
+void discord_client_stop(struct discord_client *c);
+void discord_client_free(struct discord_client *c);
+/* A request with a context the client keeps until its answer; body taken. */
+int  discord_client_call(struct discord_client *c, const char *method, const char *path, json_t *body,
+                         struct discord_req *req, discord_rest_done_fn *done);
+struct discord_req *discord_client_req(struct discord_client *c, enum discord_req_kind kind);
+void discord_client_req_done(struct discord_req *req);
+/* Logs through the adapter. */
+void discord_client_log(struct discord_client *c, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* commands.c: the slash commands, registered once per start (and stale ones cleared) */
+void discord_commands_register(struct discord_client *c);
+
+/* events.c: what Discord tells the bot */
+void discord_events_dispatch(struct discord_client *c, const char *name, json_t *d);
+
+/* outbox.c: what the bot tells Discord */
+int    discord_outbox_send(struct discord_client *c, const struct adapter_msg *m);
+size_t discord_outbox_pending(struct discord_client *c, const char *room);
+/* Runs the answers' ops and re-arms their timer (after begin, say, result). */
+void   discord_outbox_answers(struct discord_client *c);
+/* A private reply to an interaction, at once (the pressed button is not theirs...). */
+void   discord_outbox_say_private(struct discord_client *c, uint64_t ref, const char *content);
+void   discord_outbox_free(struct discord_client *c);
+
+#endif

@@ -1,0 +1,108 @@
+/* events.c: what Discord tells the bot: slash commands, button presses and (with message_commands) typed commands, as bot events. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "answer.h"
+#include "client.h"
+#include "interaction.h"
+#include "loop.h"
+
+/* Hands the bot one line from user in channel, as said by player "discord:<id>". */
+static void
+emit(struct discord_client *c, uint64_t ref, const char *user, const char *name, const char *channel, bool direct,
+     const char *text)
+{
+	char player[DISCORD_ID_LEN + 16];
+	struct bot_event ev = { .type = BOT_EV_MESSAGE };
+
+	if (discord_text_player(user, player, sizeof player) < 0)
+		return;
+	ev.room = channel;
+	ev.user_id = player;
+	ev.user_name = name;
+	ev.text = text;
+	ev.direct = direct;
+	ev.ref = ref;
+	adapter_emit(c->a, &ev);
+}
+
+static void
+on_interaction(struct discord_client *c, json_t *d)
+{
+	struct discord_interaction ia;
+	const char *why;
+	char line[DISCORD_MAX_IN + DISCORD_MAX_NAME + 8];
+	uint64_t ref;
+
+	if (c->ans == NULL)
+		return;
+	if (discord_interaction_parse(d, c->app_id, &ia, &why) < 0) {
+		discord_client_log(c, LOG_LVL_DEBUG, "interaction ignored: %s", why);
+		return;
+	}
+	ref = strtoull(ia.id, NULL, 10);
+	if (discord_answer_begin(c->ans, ref, ia.id, ia.token, ia.channel_id, ia.kind == DISCORD_IA_BUTTON,
+	                         loop_now(c->loop)) < 0) {
+		discord_client_log(c, LOG_LVL_WARNING, "interaction %s not answered (a repeat, or too many at once)", ia.id);
+		return;
+	}
+	discord_recent_event(c->recent, ref, DISCORD_RECENT_INTERACTION, ia.user_id, ia.channel_id);
+	discord_recent_set_name(c->recent, ia.user_id, ia.user_name);
+	if (ia.guild_id[0] != '\0' && !discord_config_guild_ok(&c->cfg, ia.guild_id)) {
+		discord_outbox_say_private(c, ref, "This bot does not play in this server.");
+		return;
+	}
+	if (ia.kind == DISCORD_IA_BUTTON && ia.target[0] != '\0' && strcmp(ia.target, ia.user_id) != 0) {
+		/* the turn line's buttons are the player's to move: no one else's press reaches the game */
+		snprintf(line, sizeof line, "It is not your turn: these buttons are for <@%s>.", ia.target);
+		discord_outbox_say_private(c, ref, line);
+		return;
+	}
+	/* "NAME: line": the form that reaches the bot whatever the room's command prefix is */
+	snprintf(line, sizeof line, "%s: %s", c->self_name, ia.line);
+	emit(c, ref, ia.user_id, ia.user_name, ia.channel_id, ia.direct, line);
+	/* what the bot said is flushed before the loop sleeps; the defer timer is armed now */
+	discord_outbox_answers(c);
+}
+
+static void
+on_message(struct discord_client *c, json_t *d)
+{
+	struct discord_message m;
+	const char *why, *text;
+	char mention[DISCORD_ID_LEN + 4], line[DISCORD_MAX_IN + DISCORD_MAX_NAME + 8];
+	size_t n;
+
+	if (discord_message_parse(d, c->self_id[0] != '\0' ? c->self_id : NULL, &m, &why) < 0) {
+		discord_client_log(c, LOG_LVL_DEBUG, "message ignored: %s", why);
+		return;
+	}
+	if (m.guild_id[0] != '\0' && !discord_config_guild_ok(&c->cfg, m.guild_id))
+		return;
+	text = m.text;
+	/* "@handfoot draw" arrives as "<@ID> draw": the bot reads it as addressed to it */
+	for (int bang = 0; bang < 2; bang++) {
+		snprintf(mention, sizeof mention, "<@%s%s>", bang ? "!" : "", c->self_id);
+		n = strlen(mention);
+		if (c->self_id[0] != '\0' && strncmp(text, mention, n) == 0) {
+			snprintf(line, sizeof line, "%s: %s", c->self_name, text + n + strspn(text + n, " :,"));
+			text = line;
+			break;
+		}
+	}
+	discord_recent_event(c->recent, strtoull(m.id, NULL, 10), DISCORD_RECENT_MESSAGE, m.user_id, m.channel_id);
+	discord_recent_set_name(c->recent, m.user_id, m.user_name);
+	emit(c, strtoull(m.id, NULL, 10), m.user_id, m.user_name, m.channel_id, m.direct, text);
+}
+
+void
+discord_events_dispatch(struct discord_client *c, const char *name, json_t *d)
+{
+	if (strcmp(name, "INTERACTION_CREATE") == 0)
+		on_interaction(c, d);
+	else if (strcmp(name, "MESSAGE_CREATE") == 0 && c->cfg.message_commands)
+		on_message(c, d);
+	else if (strcmp(name, "GUILD_CREATE") == 0 && json_is_string(json_object_get(d, "id")))
+		discord_client_log(c, LOG_LVL_DEBUG, "in guild %s", json_string_value(json_object_get(d, "id")));
+}

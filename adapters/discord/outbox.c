@@ -1,0 +1,566 @@
+/* outbox.c: what the bot says, on Discord: encoded, routed (answer, channel, DM or a "My hand" button), with buttons and pings; hands never in a channel. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "answer.h"
+#include "button.h"
+#include "client.h"
+#include "loop.h"
+#include "markdown.h"
+#include "rbuf.h"
+#include "route.h"
+#include "slash.h"
+#include "xmalloc.h"
+
+#define SUPPRESS_EMBEDS 4         /* message flag 1 << 2: a name that looks like a URL grows no preview */
+#define MAX_ACTIONS     (DISCORD_BUTTONS_PER_ROW * DISCORD_ROWS_MAX)
+
+/* One message of the bot's, encoded, waiting for the end of its batch. */
+struct discord_out {
+	bool private;
+	char room[DISCORD_ID_LEN];       /* the room's channel ("" if none: a private line outside a game) */
+	char user[DISCORD_ID_LEN];       /* private: the player */
+	char ping[DISCORD_ID_LEN];       /* the one user it may ping ("" if none) */
+	char actions[MAX_ACTIONS][33];   /* the turn line's buttons, for ping */
+	size_t nactions;
+	bool hand_button;                /* a "My hand" button for anyone whose cards changed */
+	uint64_t reply_to;
+	enum discord_private mode;
+	enum discord_route route;
+	struct rbuf pieces;              /* the contents, NUL-separated */
+	size_t npieces;
+	struct discord_out *next;
+};
+
+/* A DM channel, opened once per player; what waits for it. */
+struct discord_dm {
+	char user[DISCORD_ID_LEN];
+	char channel[DISCORD_ID_LEN];    /* "" until Discord gave it (type 1, this recipient) */
+	char room[DISCORD_ID_LEN];       /* the room of the latest line waiting: where to say DMs failed */
+	bool opening;
+	int64_t fallback_at;
+	json_t *waiting;                 /* message bodies, in order */
+	struct discord_dm *next;
+};
+
+static void flush_batch(struct discord_client *c);
+static void dm_send(struct discord_client *c, const char *user, const char *room, json_t *body);
+static struct discord_dm *dm_of(struct discord_client *c, const char *user, bool add);
+static void dm_failed(struct discord_client *c, struct discord_dm *d, const char *why);
+
+/* ------------------------------------------------------------------ bodies */
+
+static json_t *
+body_new(const char *content, size_t n, const char *ping)
+{
+	return json_pack("{s:s%,s:o,s:i}", "content", content, n, "allowed_mentions",
+	                 discord_button_mentions(ping != NULL && ping[0] != '\0' ? ping : NULL), "flags",
+	                 SUPPRESS_EMBEDS);
+}
+
+/* The turn line's buttons: the player's commands that take no argument, and "My hand" for anyone. */
+static json_t *
+components(const struct discord_out *o)
+{
+	const char *acts[MAX_ACTIONS + 1];
+	size_t n = 0;
+	bool hand = false;
+
+	for (size_t i = 0; i < o->nactions; i++)
+		hand = hand || strcmp(o->actions[i], DISCORD_BUTTON_HAND) == 0;
+	if (o->hand_button && !hand)
+		acts[n++] = DISCORD_BUTTON_HAND;
+	for (size_t i = 0; i < o->nactions && n < MAX_ACTIONS; i++)
+		acts[n++] = o->actions[i];
+	return n > 0 ? discord_button_rows(acts, n, o->ping[0] != '\0' ? o->ping : NULL) : NULL;
+}
+
+/* ------------------------------------------------------------------ posting */
+
+static void
+on_posted(void *ctx, long status, json_t *body)
+{
+	struct discord_req *r = ctx;
+	struct discord_client *c = r->c;
+	json_int_t code = json_integer_value(json_object_get(body, "code"));
+	const char *msg = json_string_value(json_object_get(body, "message"));
+	struct discord_dm *d;
+
+	if (status >= 200 && status < 300) {
+		discord_client_req_done(r);
+		return;
+	}
+	discord_client_log(c, LOG_LVL_WARNING, "%s %s: HTTP %ld, code %lld%s%s", r->kind == DISCORD_REQ_DM_POST ?
+	                   "a direct message to" : "a line in channel", r->kind == DISCORD_REQ_DM_POST ? r->user :
+	                   r->channel, status, (long long)code, msg != NULL ? ": " : "", msg != NULL ? msg : "");
+	if (r->kind == DISCORD_REQ_DM_POST && (d = dm_of(c, r->user, false)) != NULL)
+		/* 50007: "Cannot send messages to this user" (their DMs are closed to the bot) */
+		dm_failed(c, d, code == 50007 ? "cannot send you direct messages" : "the direct message was refused");
+	discord_client_req_done(r);
+}
+
+/* POST /channels/{channel}/messages, with a nonce Discord enforces: a
+ * request retried after a 5xx whose first try had landed posts nothing twice. */
+static void
+channel_post(struct discord_client *c, enum discord_req_kind kind, const char *channel, const char *user,
+             json_t *body)
+{
+	struct discord_req *r = discord_client_req(c, kind);
+	char path[80], nonce[24];
+
+	snprintf(r->channel, sizeof r->channel, "%s", channel);
+	snprintf(r->user, sizeof r->user, "%s", user != NULL ? user : "");
+	snprintf(nonce, sizeof nonce, "%" PRIu64, ++c->nonce);
+	json_object_set_new(body, "nonce", json_string(nonce));
+	json_object_set_new(body, "enforce_nonce", json_true());
+	snprintf(path, sizeof path, "/channels/%s/messages", channel);
+	discord_client_call(c, "POST", path, body, r, on_posted);
+}
+
+/* ------------------------------------------------------------------ DMs */
+
+static struct discord_dm *
+dm_of(struct discord_client *c, const char *user, bool add)
+{
+	struct discord_dm *d;
+
+	for (d = c->dms; d != NULL; d = d->next)
+		if (strcmp(d->user, user) == 0)
+			return d;
+	if (!add)
+		return NULL;
+	d = xcalloc(1, sizeof *d);
+	snprintf(d->user, sizeof d->user, "%s", user);
+	d->waiting = json_array();
+	d->next = c->dms;
+	c->dms = d;
+	return d;
+}
+
+/* The player's DMs are closed: the bot is told, and the room offers the hand instead (not too often). */
+static void
+dm_failed(struct discord_client *c, struct discord_dm *d, const char *why)
+{
+	struct bot_event ev = { .type = BOT_EV_SEND_FAILED, .text = why };
+	char player[DISCORD_ID_LEN + 16], line[200];
+	int64_t now = loop_now(c->loop);
+	json_t *body;
+	const char *hand[] = { DISCORD_BUTTON_HAND };
+
+	json_array_clear(d->waiting);
+	if (discord_text_player(d->user, player, sizeof player) == 0) {
+		ev.user_id = player;
+		adapter_emit(c->a, &ev);
+	}
+	if (!discord_text_snowflake(d->room) || (d->fallback_at != 0 && now - d->fallback_at < DISCORD_DM_FALLBACK_MS))
+		return;
+	d->fallback_at = now;
+	snprintf(line, sizeof line, "<@%s>: I cannot send you direct messages, so your cards stay here: press "
+	         "**My hand** to see them.", d->user);
+	body = body_new(line, strlen(line), d->user);
+	json_object_set_new(body, "components", discord_button_rows(hand, 1, NULL));
+	channel_post(c, DISCORD_REQ_ROOM, d->room, NULL, body);
+}
+
+static void
+on_dm_open(void *ctx, long status, json_t *body)
+{
+	struct discord_req *r = ctx;
+	struct discord_client *c = r->c;
+	struct discord_dm *d = dm_of(c, r->user, false);
+	const char *id = json_string_value(json_object_get(body, "id"));
+	json_t *who = json_object_get(body, "recipients"), *u, *m;
+	bool theirs = json_array_size(who) == 0;
+	size_t i;
+
+	json_array_foreach(who, i, u)
+		theirs = theirs || (json_is_string(json_object_get(u, "id")) &&
+		                    strcmp(json_string_value(json_object_get(u, "id")), r->user) == 0);
+	if (d != NULL) {
+		d->opening = false;
+		/* only a DM (type 1) with this player ever carries their lines */
+		if (status == 200 && id != NULL && discord_text_snowflake(id) &&
+		    json_integer_value(json_object_get(body, "type")) == 1 && theirs) {
+			snprintf(d->channel, sizeof d->channel, "%s", id);
+			json_array_foreach(d->waiting, i, m)
+				channel_post(c, DISCORD_REQ_DM_POST, d->channel, d->user, json_incref(m));
+			json_array_clear(d->waiting);
+		} else {
+			discord_client_log(c, LOG_LVL_NOTICE, "no direct message channel with %s: HTTP %ld", r->user, status);
+			dm_failed(c, d, "no direct message channel");
+		}
+	}
+	discord_client_req_done(r);
+}
+
+static void
+dm_send(struct discord_client *c, const char *user, const char *room, json_t *body)
+{
+	struct discord_dm *d = dm_of(c, user, true);
+	struct discord_req *r;
+
+	if (room != NULL && discord_text_snowflake(room))
+		snprintf(d->room, sizeof d->room, "%s", room);
+	/* a DM takes no ephemeral flag */
+	json_object_set_new(body, "flags", json_integer(SUPPRESS_EMBEDS));
+	if (d->channel[0] != '\0') {
+		channel_post(c, DISCORD_REQ_DM_POST, d->channel, user, body);
+		return;
+	}
+	json_array_append_new(d->waiting, body);
+	if (d->opening)
+		return;
+	d->opening = true;
+	r = discord_client_req(c, DISCORD_REQ_DM_OPEN);
+	snprintf(r->user, sizeof r->user, "%s", user);
+	if (discord_client_call(c, "POST", "/users/@me/channels", json_pack("{s:s}", "recipient_id", user), r,
+	                        on_dm_open) < 0)
+		d->opening = false;
+}
+
+/* ------------------------------------------------------------------ answers */
+
+static void
+on_answered(void *ctx, long status, json_t *body)
+{
+	struct discord_req *r = ctx;
+	struct discord_client *c = r->c;
+	json_int_t code = json_integer_value(json_object_get(body, "code"));
+
+	if (c->ans != NULL)
+		discord_answer_result(c->ans, r->ref, (enum discord_answer_kind)r->ans_kind, status, (int)code,
+		                      loop_now(c->loop));
+	if (status < 200 || status >= 300)
+		discord_client_log(c, LOG_LVL_NOTICE, "interaction %" PRIu64 ": HTTP %ld, code %lld", r->ref, status,
+		                   (long long)code);
+	/* the follow-ups it released go first: pending() never sees the room empty in between */
+	discord_outbox_answers(c);
+	discord_client_req_done(r);
+}
+
+static int64_t
+on_answer_timer(struct loop *l, long long id, void *data)
+{
+	struct discord_client *c = data;
+
+	(void)id;
+	c->answer_timer = 0;
+	c->answer_due = -1;
+	if (c->ans != NULL)
+		discord_answer_tick(c->ans, loop_now(l));
+	discord_outbox_answers(c);
+	return LOOP_NOMORE;
+}
+
+void
+discord_outbox_answers(struct discord_client *c)
+{
+	struct discord_answer_op op;
+	int64_t due, now = loop_now(c->loop);
+
+	if (c->ans == NULL)
+		return;
+	while (discord_answer_next(c->ans, &op)) {
+		const struct discord_recent_ev *ev = discord_recent_find(c->recent, op.ref);
+		struct discord_req *r;
+		json_t *body;
+
+		if (!discord_answer_safe(&op)) {
+			/* never happens; if it ever did, the line is dropped, not shown */
+			discord_client_log(c, LOG_LVL_ERR, "a private line for interaction %" PRIu64 " would have been "
+			                   "public: not sent", op.ref);
+			discord_answer_op_free(&op);
+			continue;
+		}
+		body = op.body;
+		op.body = NULL;
+		if (op.kind == DISCORD_ANS_UNDELIVERED) {
+			/* too late to answer privately: a DM is private too */
+			if (ev != NULL && body != NULL)
+				dm_send(c, ev->user, ev->channel, body);
+			else
+				json_decref(body);
+			continue;
+		}
+		r = discord_client_req(c, DISCORD_REQ_ANSWER);
+		r->ref = op.ref;
+		r->ans_kind = (int)op.kind;
+		if (ev != NULL)
+			snprintf(r->channel, sizeof r->channel, "%s", ev->channel);
+		if (op.kind == DISCORD_ANS_CHANNEL && body != NULL) {
+			char nonce[24];
+
+			snprintf(nonce, sizeof nonce, "%" PRIu64, ++c->nonce);
+			json_object_set_new(body, "nonce", json_string(nonce));
+			json_object_set_new(body, "enforce_nonce", json_true());
+		}
+		discord_client_call(c, op.method, op.path, body, r, on_answered);
+	}
+	due = discord_answer_due(c->ans);
+	if (due == c->answer_due && c->answer_timer != 0)
+		return;
+	if (c->answer_timer != 0)
+		loop_timer_del(c->loop, c->answer_timer);
+	c->answer_timer = 0;
+	c->answer_due = due;
+	if (due >= 0)
+		c->answer_timer = loop_timer_add(c->loop, due > now ? due - now : 0, on_answer_timer, c);
+}
+
+void
+discord_outbox_say_private(struct discord_client *c, uint64_t ref, const char *content)
+{
+	if (c->ans != NULL)
+		discord_answer_say(c->ans, ref, true, body_new(content, strlen(content), NULL), loop_now(c->loop));
+	discord_outbox_answers(c);
+}
+
+/* ------------------------------------------------------------------ the batch */
+
+static void
+add_piece(void *ctx, const char *content, size_t n)
+{
+	struct discord_out *o = ctx;
+
+	rbuf_addn(&o->pieces, content, n);
+	rbuf_addn(&o->pieces, "", 1);
+	o->npieces++;
+}
+
+static void
+out_free(struct discord_out *o)
+{
+	rbuf_free(&o->pieces);
+	free(o);
+}
+
+static int64_t
+on_batch(struct loop *l, long long id, void *data)
+{
+	struct discord_client *c = data;
+
+	(void)l;
+	(void)id;
+	c->batch_timer = 0;
+	flush_batch(c);
+	return LOOP_NOMORE;
+}
+
+static enum discord_private
+mode_of(const struct discord_client *c, enum adapter_private as)
+{
+	/* !private on Discord: "privmsg" (or "msg") is a DM, "notice" a line only they can see */
+	switch (as) {
+	case PRIVATE_PRIVMSG: return DISCORD_PRIVATE_DM;
+	case PRIVATE_NOTICE: return DISCORD_PRIVATE_EPHEMERAL;
+	default: return c->cfg.private_mode;
+	}
+}
+
+int
+discord_outbox_send(struct discord_client *c, const struct adapter_msg *m)
+{
+	struct discord_out *o;
+	struct discord_md_ping ping = { NULL, NULL };
+	const char *who = m->prompt_user != NULL ? m->prompt_user : m->nmentions > 0 ? m->mentions[0] : NULL;
+	const char *styled = m->styled != NULL ? m->styled : "";
+
+	if (c->rest == NULL)
+		return -1;
+	o = xcalloc(1, sizeof *o);
+	o->private = m->kind == MSG_PRIVATE;
+	o->reply_to = m->reply_to;
+	o->mode = mode_of(c, m->private_as);
+	if (m->room != NULL && discord_text_snowflake(m->room))
+		snprintf(o->room, sizeof o->room, "%s", m->room);
+	if ((o->private && (m->user_id == NULL || discord_text_user_of(m->user_id, o->user, sizeof o->user) < 0)) ||
+	    (!o->private && o->room[0] == '\0')) {
+		discord_client_log(c, LOG_LVL_WARNING, "a line for %s%s: not a Discord %s", o->private ? "" : "room ",
+		                   o->private ? (m->user_id != NULL ? m->user_id : "?") : (m->room != NULL ? m->room : "?"),
+		                   o->private ? "player" : "channel");
+		free(o);
+		return -1;
+	}
+	if (!o->private && who != NULL && discord_text_user_of(who, o->ping, sizeof o->ping) == 0) {
+		ping.user = o->ping;
+		ping.name = discord_recent_name(c->recent, o->ping);
+	}
+	if (!o->private && m->prompt_user != NULL && o->ping[0] != '\0') {
+		size_t n;
+		const struct adapter_command *cmds = adapter_commands(c->a, &n), *cmd;
+
+		/* a button runs its command as it is: only commands that need no argument */
+		for (size_t i = 0; i < m->nactions && o->nactions < MAX_ACTIONS; i++)
+			if ((cmd = discord_slash_find(cmds, n, m->actions[i])) != NULL && !cmd->arg_required &&
+			    discord_slash_name_ok(cmd->name))
+				snprintf(o->actions[o->nactions++], sizeof o->actions[0], "%s", cmd->name);
+	}
+	discord_markdown_split(styled, strlen(styled), ping.user != NULL ? &ping : NULL, add_piece, o);
+	if (o->npieces == 0 && o->nactions == 0) {
+		out_free(o);
+		return 0;
+	}
+	if (o->npieces == 0)
+		/* buttons alone: a message may have no content if it has components */
+		add_piece(o, "", 0);
+	*c->batch_tail = o;
+	c->batch_tail = &o->next;
+	/* the rest of this flush joins it: then the hands are known before the room's line goes */
+	if (c->batch_timer == 0)
+		c->batch_timer = loop_timer_add(c->loop, 0, on_batch, c);
+	return 0;
+}
+
+static void
+send_room(struct discord_client *c, struct discord_out *o)
+{
+	const char *s = o->pieces.s;
+	int64_t now = loop_now(c->loop);
+
+	for (size_t i = 0; i < o->npieces; i++, s += strlen(s) + 1) {
+		json_t *body = body_new(s, strlen(s), o->ping), *comps;
+
+		if (i + 1 == o->npieces && (comps = components(o)) != NULL)
+			json_object_set_new(body, "components", comps);
+		if (o->route == DISCORD_ROUTE_ANSWER && c->ans != NULL &&
+		    discord_answer_say(c->ans, o->reply_to, false, json_incref(body), now) == 0) {
+			json_decref(body);
+			continue;
+		}
+		channel_post(c, DISCORD_REQ_ROOM, o->room, NULL, body);
+	}
+}
+
+static void
+send_private(struct discord_client *c, struct discord_out *o)
+{
+	const char *s = o->pieces.s;
+	int64_t now = loop_now(c->loop);
+
+	discord_client_log(c, LOG_LVL_DEBUG, "a private line for %s: %s", o->user, discord_route_name(o->route));
+	if (o->route == DISCORD_ROUTE_BUTTON)
+		/* not sent: the room's line carries My hand, which shows it when pressed */
+		return;
+	for (size_t i = 0; i < o->npieces; i++, s += strlen(s) + 1) {
+		json_t *body = body_new(s, strlen(s), NULL);
+
+		if (o->route == DISCORD_ROUTE_ANSWER && c->ans != NULL &&
+		    discord_answer_say(c->ans, o->reply_to, true, json_incref(body), now) == 0) {
+			json_decref(body);
+			continue;
+		}
+		/* ANSWER that could not be (the interaction is gone), or DM */
+		dm_send(c, o->user, o->room, body);
+	}
+}
+
+/* A room whose players' cards changed with no line of its own in the batch: a short one with the button. */
+static void
+notice_for(struct discord_out **notices, const struct discord_out *p)
+{
+	struct discord_out *n;
+	char tag[DISCORD_ID_LEN + 4];
+
+	for (n = *notices; n != NULL && strcmp(n->room, p->room) != 0; n = n->next)
+		;
+	if (n == NULL) {
+		n = xcalloc(1, sizeof *n);
+		snprintf(n->room, sizeof n->room, "%s", p->room);
+		n->route = DISCORD_ROUTE_CHANNEL;
+		n->hand_button = true;
+		n->next = *notices;
+		*notices = n;
+		rbuf_add(&n->pieces, "New cards for");
+	}
+	snprintf(tag, sizeof tag, "<@%s>", p->user);
+	if (strstr(n->pieces.s, tag) == NULL && n->pieces.len < 1800)
+		rbuf_printf(&n->pieces, "%s %s", n->npieces++ > 0 ? "," : "", tag);
+}
+
+static void
+flush_batch(struct discord_client *c)
+{
+	struct discord_out *list = c->batch, *o, *p, *last, *notices = NULL;
+
+	c->batch = NULL;
+	c->batch_tail = &c->batch;
+	for (o = list; o != NULL; o = o->next) {
+		struct discord_route_msg rm = {
+			.private = o->private, .room = o->room, .user = o->user, .mode = o->mode,
+			.ev = discord_recent_find(c->recent, o->reply_to),
+		};
+
+		o->route = discord_route(&rm);
+	}
+	/* a hand that changed outside its player's own interaction: the room's
+	 * last line of this batch offers it (the player sees it by pressing) */
+	for (p = list; p != NULL; p = p->next) {
+		if (!p->private || p->route != DISCORD_ROUTE_BUTTON)
+			continue;
+		for (last = NULL, o = list; o != NULL; o = o->next)
+			if (!o->private && strcmp(o->room, p->room) == 0)
+				last = o;
+		if (last != NULL)
+			last->hand_button = true;
+		else
+			notice_for(&notices, p);
+	}
+	while ((o = list) != NULL) {
+		list = o->next;
+		if (o->private)
+			send_private(c, o);
+		else
+			send_room(c, o);
+		out_free(o);
+	}
+	while ((o = notices) != NULL) {
+		notices = o->next;
+		rbuf_add(&o->pieces, ": press **My hand** to see yours.");
+		{
+			json_t *body = body_new(o->pieces.s, o->pieces.len, NULL);
+
+			json_object_set_new(body, "components", components(o));
+			channel_post(c, DISCORD_REQ_ROOM, o->room, NULL, body);
+		}
+		out_free(o);
+	}
+	discord_outbox_answers(c);
+}
+
+size_t
+discord_outbox_pending(struct discord_client *c, const char *room)
+{
+	size_t n = c->rest != NULL ? discord_rest_pending_for(c->rest, room) : 0;
+
+	for (const struct discord_out *o = c->batch; o != NULL; o = o->next)
+		n += !o->private && strcmp(o->room, room) == 0;
+	/* an answer in flight shows in the room too: a computer seat waits for it */
+	for (const struct discord_req *r = c->reqs; r != NULL; r = r->next)
+		n += r->kind == DISCORD_REQ_ANSWER && strcmp(r->channel, room) == 0;
+	return n;
+}
+
+void
+discord_outbox_free(struct discord_client *c)
+{
+	struct discord_out *o;
+	struct discord_dm *d;
+
+	if (c->batch_timer != 0)
+		loop_timer_del(c->loop, c->batch_timer);
+	if (c->answer_timer != 0)
+		loop_timer_del(c->loop, c->answer_timer);
+	c->batch_timer = c->answer_timer = 0;
+	while ((o = c->batch) != NULL) {
+		c->batch = o->next;
+		out_free(o);
+	}
+	c->batch_tail = &c->batch;
+	while ((d = c->dms) != NULL) {
+		c->dms = d->next;
+		json_decref(d->waiting);
+		free(d);
+	}
+}

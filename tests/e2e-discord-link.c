@@ -1,0 +1,310 @@
+/* e2e-discord-link.c: a game on the real daemon goes on through what the link and REST throw at it: drops, op 7, a zombie link, 429 storms, a restart. */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <curl/curl.h>
+
+#include "dcplay.h"
+
+#define QUICK "classic rounds=1 decks=1 hand=5 foot=5"
+
+static int
+teardown(void **state)
+{
+	struct dcplay *p = *state;
+
+	if (p != NULL) {
+		dcplay_teardown(p);
+		free(p);
+	}
+	return 0;
+}
+
+/* Connections the daemon opened: how many sent Identify, and how many Resume on the resume port. */
+static void
+link_counts(struct dcplay *p, int *identifies, int *resumes)
+{
+	json_t *s = dcplay_state(p), *c;
+	size_t i;
+
+	*identifies = *resumes = 0;
+	json_array_foreach(json_object_get(s, "connections"), i, c) {
+		*identifies += json_is_object(json_object_get(c, "identify"));
+		*resumes += json_is_object(json_object_get(c, "resume")) &&
+		            json_integer_value(json_object_get(c, "port")) == p->f.resume;
+	}
+	json_decref(s);
+}
+
+static bool
+wait_resumes(struct dcplay *p, int n, int ms)
+{
+	int ids, res;
+
+	for (int t = 0; t <= ms; t += 50) {
+		link_counts(p, &ids, &res);
+		if (res >= n)
+			return true;
+		usleep(50 * 1000);
+	}
+	return false;
+}
+
+/* A slash command answered in time after whatever happened: the game is still there. */
+static void
+still_playing(struct dcplay *p, int i)
+{
+	const char *id = dcplay_command(p, i, "hand", NULL);
+	json_t *m;
+
+	assert_non_null(id);
+	assert_non_null(m = dcplay_reply(p, id, "Your hand", 10000));
+	assert_true(json_is_true(json_object_get(m, "ephemeral")));
+	json_decref(m);
+}
+
+/* The link dropped without a close frame, then closed by op 7: each time the
+ * session is resumed on resume_gateway_url, and an interaction sent while
+ * the link was down is replayed by the Resume and answered in time. */
+static void
+test_resume_after_drop_and_op7(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *turn, *m;
+	const char *id;
+	char sid[32];
+	int who, ids, res;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-resume", 4, NULL, NULL), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	json_decref(turn);
+
+	/* an abnormal close (no close frame), and at once a command: Discord keeps it for the Resume */
+	assert_int_equal(fakedc_ctl(&p->f, "gateway", "{\"action\":\"drop\"}"), 0);
+	assert_non_null(id = dcplay_command(p, who, "hand", NULL));
+	snprintf(sid, sizeof sid, "%s", id);
+	assert_true(wait_resumes(p, 1, 10000));
+	assert_non_null(m = dcplay_reply(p, sid, "Your hand", 10000));
+	json_decref(m);
+
+	/* op 7: reconnect and resume at once */
+	assert_int_equal(fakedc_ctl(&p->f, "gateway", "{\"action\":\"reconnect\"}"), 0);
+	assert_true(wait_resumes(p, 2, 10000));
+	still_playing(p, who);
+
+	/* one session all along: one Identify, two Resumes; the bot was never told it was down */
+	link_counts(p, &ids, &res);
+	assert_int_equal(ids, 1);
+	assert_int_equal(res, 2);
+	assert_false(e2e_daemon_log_has(&p->d, "down, reconnecting"));
+	assert_int_equal(dcplay_unanswered(p), 0);
+	assert_int_equal(dcplay_refused(p), 0);
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
+	assert_int_equal(dcplay_stop(p), 0);
+}
+
+/* Heartbeats no longer acknowledged: the daemon takes the link for a zombie,
+ * closes it with a code that keeps the session, and resumes. */
+static void
+test_zombie_link(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *turn, *s, *c;
+	int who, zombie = 0;
+	size_t i;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-zombie", 4, NULL, NULL), 0);
+	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"heartbeat_interval\":700}"), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	json_decref(turn);
+	assert_int_equal(fakedc_ctl(&p->f, "gateway", "{\"action\":\"ack\",\"on\":false}"), 0);
+	assert_true(wait_resumes(p, 1, 10000));
+	s = dcplay_state(p);
+	json_array_foreach(json_object_get(s, "connections"), i, c) {
+		json_t *by = json_object_get(c, "closed_by_client");
+
+		/* not 1000 or 1001, which would end the session */
+		if (json_is_integer(by) && json_integer_value(by) != 1000 && json_integer_value(by) != 1001)
+			zombie++;
+	}
+	json_decref(s);
+	assert_int_equal(zombie, 1);
+	still_playing(p, who);
+	assert_int_equal(dcplay_unanswered(p), 0);
+	assert_int_equal(dcplay_refused(p), 0);
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
+	assert_int_equal(dcplay_stop(p), 0);
+}
+
+/* A game the computer plays to its end through 429 storms, on the channel's
+ * messages (per route) and global: every line arrives, once, in order, and
+ * no request goes before its retry_after. */
+static void
+test_429_storms_lose_nothing(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *turn, *s, *m, *over;
+	int who, moves = 0, storms = 0;
+	size_t i;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-429", 4, NULL, NULL), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	json_decref(turn);
+	assert_int_equal(fakedc_ctl(&p->f, "ratelimit", "{\"route\":\"^POST /channels/\\\\d+/messages$\",\"count\":6,"
+	                            "\"retry_after\":0.7}"), 0);
+	assert_int_equal(fakedc_ctl(&p->f, "ratelimit", "{\"route\":\"^POST /channels/\\\\d+/messages$\",\"count\":2,"
+	                            "\"retry_after\":0.4,\"global\":true}"), 0);
+	assert_int_equal(dcplay_auto_all(p), 0);
+	assert_non_null(over = dcplay_wait(p, 0, "Game over", dcplay_public, NULL, 120000));
+	json_decref(over);
+	sleep(1);
+	s = dcplay_state(p);
+	/* the storms happened */
+	json_array_foreach(json_object_get(s, "requests"), i, m)
+		storms += json_integer_value(json_object_get(m, "status")) == 429;
+	assert_true(storms >= 8);
+	/* every move the computer made was told, once: each "discards" line is unique and in order of the stock */
+	{
+		long last = 1000;
+
+		json_array_foreach(json_object_get(s, "messages"), i, m) {
+			const char *c = json_string_value(json_object_get(m, "content")), *st;
+
+			if (!dcplay_public(m, NULL) || (st = strstr(c, "Stock: ")) == NULL)
+				continue;
+			moves++;
+			assert_true(atol(st + 7) <= last);
+			last = atol(st + 7);
+		}
+	}
+	assert_true(moves >= 2);
+	assert_int_equal(json_integer_value(json_object_get(s, "nonce_repeats")), 0);
+	json_decref(s);
+	assert_int_equal(dcplay_audit(p), 0);
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
+	assert_int_equal(dcplay_stop(p), 0);
+}
+
+/* The daemon restarted mid-game: the game is where it was, the old turn
+ * line's buttons still work, and the move goes on from there. */
+static void
+test_restart_mid_game(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *turn, *m, *before, *after;
+	const char *id;
+	char mid[32], draw[80], hand_before[512];
+	int who;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-restart", 4, NULL, NULL), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	snprintf(mid, sizeof mid, "%s", json_string_value(json_object_get(turn, "id")));
+	snprintf(draw, sizeof draw, "%s", dcplay_button(turn, "Draw"));
+	json_decref(turn);
+	assert_non_null(id = dcplay_command(p, who, "hand", NULL));
+	assert_non_null(before = dcplay_reply(p, id, "Your hand", 10000));
+	snprintf(hand_before, sizeof hand_before, "%s", json_string_value(json_object_get(before, "content")));
+	json_decref(before);
+
+	assert_int_equal(dcplay_stop(p), 0);
+	/* stopping closed the link with 1000: Discord ends the session, and the bot shows offline at once */
+	{
+		json_t *s = dcplay_state(p);
+		json_t *c = json_array_get(json_object_get(s, "connections"), 0);
+
+		assert_int_equal(json_integer_value(json_object_get(c, "closed_by_client")), 1000);
+		json_decref(s);
+	}
+	assert_int_equal(dcplay_start(p), 0);
+
+	/* the same hand after the restart */
+	assert_non_null(id = dcplay_command(p, who, "hand", NULL));
+	assert_non_null(after = dcplay_reply(p, id, "Your hand", 10000));
+	assert_string_equal(json_string_value(json_object_get(after, "content")), hand_before);
+	json_decref(after);
+	/* the turn line from before the restart still draws */
+	assert_non_null(id = dcplay_press(p, who, mid, draw));
+	assert_non_null(m = dcplay_reply(p, id, "draws", 10000));
+	assert_true(dcplay_public(m, NULL));
+	json_decref(m);
+	assert_int_equal(dcplay_audit(p), 0);
+	assert_int_equal(dcplay_unanswered(p), 0);
+	assert_int_equal(dcplay_refused(p), 0);
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
+	assert_int_equal(dcplay_stop(p), 0);
+}
+
+/* SIGHUP: an unchanged section keeps its link; a changed one reconnects,
+ * registers its commands again, and the game goes on with the new setting. */
+static void
+test_reload(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *turn;
+	char *conf;
+	int who, ids, res;
+	size_t puts;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-reload", 4, NULL, NULL), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	json_decref(turn);
+	assert_int_equal(e2e_daemon_signal(&p->d, SIGHUP), 0);
+	assert_int_equal(e2e_daemon_wait_log(&p->d, "in force", 10000), 0);
+	link_counts(p, &ids, &res);
+	assert_int_equal(ids, 1);
+	/* hands by DM from now on */
+	assert_non_null(conf = e2e_read_file(p->conf));
+	{
+		char *more = malloc(strlen(conf) + 32);
+
+		sprintf(more, "%sprivate = dm\n", conf);
+		assert_int_equal(e2e_write_file(p->conf, more), 0);
+		free(more);
+	}
+	free(conf);
+	puts = dcplay_puts(p);
+	assert_int_equal(e2e_daemon_signal(&p->d, SIGHUP), 0);
+	assert_int_equal(e2e_daemon_wait_log(&p->d, "discord/test changed: reconnecting", 10000), 0);
+	/* a new session (Discord lets one Identify through per 5 s here: the next waits) */
+	for (int t = 0; t < 300 && dcplay_puts(p) == puts; t++)
+		usleep(50 * 1000);
+	assert_true(dcplay_puts(p) > puts);
+	still_playing(p, who);
+	assert_int_equal(dcplay_audit(p), 0);
+	assert_int_equal(dcplay_unanswered(p), 0);
+	assert_int_equal(dcplay_refused(p), 0);
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
+	assert_int_equal(dcplay_stop(p), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_resume_after_drop_and_op7, teardown),
+		cmocka_unit_test_teardown(test_zombie_link, teardown),
+		cmocka_unit_test_teardown(test_429_storms_lose_nothing, teardown),
+		cmocka_unit_test_teardown(test_restart_mid_game, teardown),
+		cmocka_unit_test_teardown(test_reload, teardown),
+	};
+
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
