@@ -385,8 +385,18 @@ enum hf_ai_level { HF_AI_EASY, HF_AI_NORMAL, HF_AI_HARD };
 
 const char *hf_ai_level_name(int level);
 int         hf_ai_level_parse(const char *name);      /* -1 if unknown */
+/*
+ * The hard player thinks within a budget the caller sets, counted in actions
+ * it simulates (the engine has no clock): the same view, budget and rng state
+ * give the same action on any machine.  The default keeps a decision well
+ * under what a person notices (see the README's figures); 0 means no search.
+ */
+#define HF_AI_BUDGET_DEFAULT 40000u
 /* The next action for the view's seat, which must be able to act. rng is the
  * caller's state (any value; it is advanced).  Sees only the view. */
+void        hf_ai_decide(const struct hf_view *v, int level, uint32_t budget, uint64_t *rng,
+                         struct hf_action *out);
+/* hf_ai_decide with the default budget. */
 void        hf_ai_choose(const struct hf_view *v, int level, uint64_t *rng, struct hf_action *out);
 
 /* ------------------------------------------------------------------ randomness */
