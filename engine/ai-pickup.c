@@ -20,9 +20,8 @@ shown_group(const struct ai_pos *p, int t, struct hf_group *g)
 		return false;
 	if (nat > room)
 		nat = room;
-	if (r->pickup_need == HF_NEED_NOTHING && p->down) {
+	if (r->pickup_need == HF_NEED_NOTHING && p->down && !p->v->pile_frozen)
 		return true;
-	}
 	if (nat >= 2) {
 		g->count[t] = (uint8_t)nat;
 		return true;
@@ -43,6 +42,25 @@ shown_group(const struct ai_pos *p, int t, struct hf_group *g)
 		return true;
 	}
 	return false;
+}
+
+/* The hand after the pickup a stays within the rules' cap (the top card stays out when it is melded). */
+static bool
+within_cap(const struct ai_pos *p, const struct hf_action *a, int gain)
+{
+	int n = p->hand_n + gain, i, c;
+	bool shown = false;
+
+	if (!p->r->hand_cap)
+		return true;
+	for (i = 0; i < a->ngroups; i++)
+		for (c = 0; c < HF_NCARD; c++) {
+			n -= a->groups[i].count[c];
+			shown |= i == 0 && a->groups[i].count[c];
+		}
+	if (shown || p->r->pickup_need == HF_NEED_PLAY_TOP)
+		n--;
+	return n <= p->r->hand_cap;
 }
 
 bool
@@ -92,7 +110,7 @@ ai_pickup_plan(struct hf_action *a, const struct ai_pos *p, int *gain)
 			a->groups[0] = g;
 			a->ngroups = 1;
 		}
-		return true;
+		return within_cap(p, a, *gain);
 	}
 	/* not down: the pickup carries the whole opening, from the hand as it is */
 	q = *p;
@@ -105,7 +123,7 @@ ai_pickup_plan(struct hf_action *a, const struct ai_pos *p, int *gain)
 	for (i = 0; i < (int)(sizeof styles / sizeof styles[0]); i++)
 		if (ai_plan_melds(&pl, &q, &styles[i], &g, t) && pl.after.hand_n + *gain - 1 - hidden >= 1) {
 			*a = pl.act;
-			return true;
+			return within_cap(p, a, *gain);
 		}
 	return false;
 }

@@ -508,6 +508,80 @@ test_pile_may_hide_red3(void **state)
 	free(v);
 }
 
+/* A view of a preset with house rules (the rules live as long as the test). */
+static struct hf_view *
+house_view(struct hf_rules *r, const char *text, int nseats)
+{
+	struct hf_view *v = base_view("classic", nseats);
+	char why[HF_ERRLEN];
+
+	assert_int_equal(hf_rules_parse(r, text, why, sizeof why), HF_OK);
+	v->rules = r;
+	v->sides[0].open_min = v->sides[1].open_min = r->open_min[0];
+	return v;
+}
+
+/*
+ * A duel with frozen=yes: a wild in the pile freezes it even where the pile
+ * needs nothing shown, so a natural pair is needed.  The players took it with
+ * nothing shown and were refused (handfoot-sim --house random).
+ */
+static void
+test_frozen_pile_needs_pair(void **state)
+{
+	struct hf_rules r;
+	struct hf_view *v = house_view(&r, "duel frozen=yes", 2);
+	struct hf_action a;
+	struct hf_game *g;
+	char why[HF_ERRLEN];
+	int lvl;
+
+	(void)state;
+	v->phase = HF_PHASE_DRAW;
+	meld(v, 0, HF_KING, 4, 0, HF_KIND_OPEN);
+	v->pile_top = HF_NINE;
+	v->pile_size = 9;
+	v->pile_frozen = true;
+	v->may_pickup = true;
+	hand(v, "9 5 6 8 J");
+	for (lvl = HF_AI_EASY; lvl <= HF_AI_HARD; lvl++) {
+		choose(v, lvl, &a);
+		g = hf_game_sample(v, 3);
+		assert_non_null(g);
+		assert_int_equal(hf_apply(g, 0, &a, why, sizeof why), HF_OK);
+		hf_game_free(g);
+	}
+	/* with the pair, normal takes it */
+	hand(v, "9 9 5 6 8 J");
+	assert_int_equal(choose(v, HF_AI_NORMAL, &a), HF_ACT_PICKUP);
+	assert_int_equal(a.groups[0].count[HF_NINE], 2);
+	free(v);
+}
+
+/* A hand cap: a pickup that would pass it is not made (the players were refused). */
+static void
+test_pickup_within_hand_cap(void **state)
+{
+	struct hf_rules r;
+	struct hf_view *v = house_view(&r, "sevens hand_cap=12", 4);
+	struct hf_action a;
+	int lvl;
+
+	(void)state;
+	v->phase = HF_PHASE_DRAW;
+	meld(v, 0, HF_KING, 4, 0, HF_KIND_OPEN);
+	v->pile_top = HF_NINE;
+	v->pile_size = 10;
+	v->may_pickup = true;
+	hand(v, "9 9 5 6 8 J");
+	for (lvl = HF_AI_EASY; lvl <= HF_AI_HARD; lvl++)
+		assert_int_equal(choose(v, lvl, &a), HF_ACT_DRAW);
+	/* 6 - 2 shown + 9 taken - the top melded = 12: within the cap */
+	v->pile_size = 9;
+	assert_int_equal(choose(v, HF_AI_NORMAL, &a), HF_ACT_PICKUP);
+	free(v);
+}
+
 /* Where naturals may join a closed canasta (duel), hard puts an odd king on its closed kings; normal keeps it. */
 static void
 test_hard_adds_to_closed(void **state)
@@ -594,6 +668,8 @@ main(void)
 		cmocka_unit_test(test_discards_joker_when_only_jokers),
 		cmocka_unit_test(test_pile_may_hide_red3),
 		cmocka_unit_test(test_hard_adds_to_closed),
+		cmocka_unit_test(test_frozen_pile_needs_pair),
+		cmocka_unit_test(test_pickup_within_hand_cap),
 		cmocka_unit_test(test_hard_look_ahead_discard),
 		cmocka_unit_test(test_view_only),
 		cmocka_unit_test(test_never_refused),
