@@ -23,8 +23,8 @@ want_pile(const struct ai_pos *p, int gain)
 {
 	const struct hf_view *v = p->v;
 
-	/* close to going out, a big pile only delays it */
-	if (v->seats[p->me].in_foot && p->hand_n <= 3 && gain > 3)
+	/* in the foot with the side's canastas made, a big pile only delays going out */
+	if (v->seats[p->me].in_foot && ai_pos_melds_ready(p) && gain > 3)
 		return false;
 	return gain >= 2 || p->open_idx[v->pile_top] >= 0 || p->hand[v->pile_top] >= 2;
 }

@@ -582,6 +582,71 @@ test_pickup_within_hand_cap(void **state)
 	free(v);
 }
 
+/* The wilds of a play, summed over its groups. */
+static int
+wilds_on(const struct hf_action *a, int rank)
+{
+	int i, n = 0;
+
+	for (i = 0; i < a->ngroups; i++)
+		if (a->groups[i].target == rank || a->groups[i].count[rank])
+			n += a->groups[i].count[HF_TWO] + a->groups[i].count[HF_JOKER];
+	return n;
+}
+
+/*
+ * pcio needs a wild canasta: while the side has none, its wilds wait for the
+ * wild meld instead of starting dirty melds from pairs.  Normal spent them as
+ * they came and a quarter of pcio rounds ended with the stock, every player
+ * holding a card or two and no wild canasta on the table.
+ */
+static void
+test_wilds_kept_for_wild_canasta(void **state)
+{
+	struct hf_view *v = base_view("pcio", 4);
+	struct hf_action a;
+
+	(void)state;
+	meld(v, 0, HF_KING, 7, 0, HF_KIND_CLEAN);
+	meld(v, 0, HF_QUEEN, 4, 0, HF_KIND_OPEN);
+	v->pile_top = HF_FIVE;
+	v->pile_size = 3;
+	hand(v, "2 2 9 9 8 8 5 6 J");
+	choose(v, HF_AI_NORMAL, &a);
+	assert_true(a.type != HF_ACT_MELD || (wilds_on(&a, HF_NINE) == 0 && wilds_on(&a, HF_EIGHT) == 0));
+	/* with three wilds it starts the wild meld */
+	hand(v, "2 2 JK 9 9 8 5 6 J");
+	assert_int_equal(choose(v, HF_AI_NORMAL, &a), HF_ACT_MELD);
+	assert_int_equal(a.ngroups, 1);
+	assert_int_equal(a.groups[0].count[HF_TWO] + a.groups[0].count[HF_JOKER], 3);
+	free(v);
+}
+
+/*
+ * A duel needs a clean canasta: in the foot, normal put its last wilds on
+ * everything open, the one clean meld too, and went round after round
+ * holding a card with every canasta dirty.
+ */
+static void
+test_clean_meld_kept_clean(void **state)
+{
+	struct hf_view *v = base_view("duel", 2);
+	struct hf_action a;
+
+	(void)state;
+	meld(v, 0, HF_KING, 6, 1, HF_KIND_DIRTY);
+	meld(v, 0, HF_NINE, 5, 0, HF_KIND_OPEN);
+	meld(v, 0, HF_SIX, 3, 1, HF_KIND_OPEN);
+	v->seats[0].in_foot = true;
+	v->seats[0].foot_count = 0;
+	v->pile_top = HF_FIVE;
+	v->pile_size = 3;
+	hand(v, "2 2 5 8 J");
+	choose(v, HF_AI_NORMAL, &a);
+	assert_true(a.type != HF_ACT_MELD || wilds_on(&a, HF_NINE) == 0);
+	free(v);
+}
+
 /* Where naturals may join a closed canasta (duel), hard puts an odd king on its closed kings; normal keeps it. */
 static void
 test_hard_adds_to_closed(void **state)
@@ -670,6 +735,8 @@ main(void)
 		cmocka_unit_test(test_hard_adds_to_closed),
 		cmocka_unit_test(test_frozen_pile_needs_pair),
 		cmocka_unit_test(test_pickup_within_hand_cap),
+		cmocka_unit_test(test_wilds_kept_for_wild_canasta),
+		cmocka_unit_test(test_clean_meld_kept_clean),
 		cmocka_unit_test(test_hard_look_ahead_discard),
 		cmocka_unit_test(test_view_only),
 		cmocka_unit_test(test_never_refused),
