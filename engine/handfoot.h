@@ -19,6 +19,7 @@
 #define HF_MAX_ROUNDS  100  /* a target-score game ends after this many rounds at the latest */
 #define HF_MAX_EVENTS  128  /* public events produced by one action */
 #define HF_ERRLEN      160  /* room for any refusal sentence */
+#define HF_MAX_CARDS   (HF_MAX_DECKS * 54) /* cards in the biggest shoe */
 
 /*
  * Cards.  Suits only matter for threes, so a card is its kind: red and black
@@ -330,6 +331,11 @@ struct hf_seat_view {
 	bool     in_foot;                         /* has taken up the foot */
 	uint16_t foot_turns;                      /* turns played since taking the foot */
 	int8_t   answer;                          /* to the current ask: -1 none, 0 no, 1 yes */
+	uint8_t  known[HF_NCARD];                 /* in its hand, seen by all: taken from the pile and not played
+	                                             since (a card of the kind played may have been the one) */
+	uint8_t  guessed[HF_NCARD];               /* 0, or 1 + the most of the kind the table guesses it holds
+	                                             beyond the known: it threw one (none left), or drew when a
+	                                             natural pair would have taken the pile (one at most) */
 };
 
 struct hf_side_view {
@@ -342,7 +348,8 @@ struct hf_side_view {
 };
 
 /* Exactly what one seat may know.  Renderers and computer players see games
- * only through this. */
+ * only through this.  Entries past nmelds, nrounds_scored and pile_size are
+ * unspecified (hf_game_view leaves them, for speed). */
 struct hf_view {
 	const struct hf_rules *rules;
 	int8_t   seat;                            /* whose view; -1 = a spectator */
@@ -371,6 +378,9 @@ struct hf_view {
 	/* added by the engine branch: public facts a sampled game needs */
 	uint8_t  first_player;                    /* the seat that started this round */
 	int32_t  deal_bonus[HF_MAX_SIDES];        /* deal bonus earned this round, per side */
+	/* every card went onto the pile face up: the pile, bottom first (its top is pile_top); unseen
+	 * still counts the cards below the top, which the players' counting reasons from */
+	uint8_t  pile[HF_MAX_CARDS];
 };
 
 void hf_game_view(const struct hf_game *g, int seat, struct hf_view *v);
