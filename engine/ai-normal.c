@@ -105,5 +105,5 @@ ai_normal_move(const struct ai_pos *p, uint64_t *rng, struct hf_action *out)
 		return;
 	}
 	out->type = HF_ACT_DISCARD;
-	out->card = (uint8_t)(p->sharp ? ai_look_discard(p, rng) : ai_discard_choose(p, rng, true));
+	out->card = (uint8_t)(p->sharp ? ai_discard_sharp(p) : ai_discard_choose(p, rng, true));
 }

@@ -70,7 +70,7 @@ spare_wilds(const struct ai_pos *a)
 {
 	int w = wilds(a), keep;
 
-	if (!a->r->wild_melds || closed_of(a, HF_KIND_WILD) >= a->r->need_wild)
+	if (!w || !a->r->need_wild || !a->r->wild_melds || closed_of(a, HF_KIND_WILD) >= a->r->need_wild)
 		return w;
 	keep = a->r->canasta_size;
 	if (a->open_idx[HF_JOKER] >= 0)

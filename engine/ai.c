@@ -51,8 +51,7 @@ hf_ai_decide(const struct hf_view *v, int level, uint32_t budget, uint64_t *rng,
 		ai_easy_choose(v, rng, out);
 		break;
 	case HF_AI_HARD:
-		(void)budget;
-		ai_hard_choose(v, rng, out);
+		ai_hard_choose(v, budget, rng, out);
 		break;
 	default:
 		ai_normal_choose(v, rng, out);

@@ -12,6 +12,9 @@
 
 /* ------------------------------------------------------------------ helpers */
 
+/* The hard player's budget in whole games and sweeps: enough to search, small enough for the sanitizers. */
+#define GAME_BUDGET 1500
+
 /* Plays up to max_actions of a game; returns the refusals, prints the first. */
 static int
 play(const char *preset, int players, const int levels[HF_MAX_SEATS], uint64_t seed, int max_actions, bool *ended)
@@ -31,7 +34,7 @@ play(const char *preset, int players, const int levels[HF_MAX_SEATS], uint64_t s
 		n = hf_game_waiting(g, seats);
 		assert_true(n > 0);
 		hf_game_view(g, seats[0], v);
-		hf_ai_choose(v, levels[seats[0]], &rng, &a);
+		hf_ai_decide(v, levels[seats[0]], GAME_BUDGET, &rng, &a);
 		if (hf_apply(g, seats[0], &a, why, sizeof why) == HF_OK)
 			continue;
 		if (refused++ < 3) {
@@ -149,52 +152,72 @@ same_action(const struct hf_action *a, const struct hf_action *b)
 
 /*
  * A world resampled from a seat's view (other hands, feet, stock order all
- * dealt anew) gives that seat the same view, so the same decision.
+ * dealt anew) gives that seat the same view, so the same decision: for the
+ * hard player too, whose search deals its own worlds from the view and the
+ * rng alone.  The hidden cards must differ for this to say anything, and the
+ * search must have overruled its policy somewhere, or only the policy was
+ * tested.
  */
 static void
 test_view_only(void **state)
 {
-	static const char *const presets[] = { "classic", "duel", "family", "pcio" };
-	static const int players[] = { 4, 2, 3, 4 };
-	struct hf_view *v = malloc(sizeof *v), *w = malloc(sizeof *w);
-	struct hf_action a, b, step;
+	static const char *const presets[] = { "classic", "duel", "family", "pcio", "sevens" };
+	static const int players[] = { 4, 2, 3, 4, 4 };
+	struct hf_view *v = malloc(sizeof *v), *w = malloc(sizeof *w), *x = malloc(sizeof *x), *y = malloc(sizeof *y);
+	struct hf_action a, b, step, policy;
 	struct hf_game *g, *s;
 	char why[HF_ERRLEN];
-	int seats[HF_MAX_SEATS], k, i, lvl, checked = 0;
+	int seats[HF_MAX_SEATS], k, i, lvl, checked = 0, overruled = 0, hidden_differ = 0, o;
 	uint64_t rng, r1, r2;
 
 	(void)state;
 	assert_non_null(v);
 	assert_non_null(w);
-	for (k = 0; k < 4; k++) {
+	assert_non_null(x);
+	assert_non_null(y);
+	for (k = 0; k < 5; k++) {
 		assert_int_equal(hf_game_new(&g, hf_preset(presets[k]), players[k], 0, 5 + (uint64_t)k, why, sizeof why), HF_OK);
 		rng = 99;
 		for (i = 0; i < 400 && hf_game_phase(g) != HF_PHASE_OVER; i++) {
 			hf_game_waiting(g, seats);
 			hf_game_view(g, seats[0], v);
-			if (i % 23 == 0) {
+			if (i % 13 == 0) {
 				s = hf_game_sample(v, 1234 + (uint64_t)i);
 				assert_non_null(s);
 				hf_game_view(s, seats[0], w);
+				/* the next seat's hand, real and resampled */
+				o = (seats[0] + 1) % players[k];
+				hf_game_view(g, o, x);
+				hf_game_view(s, o, y);
+				hidden_differ += memcmp(x->hand, y->hand, sizeof x->hand) != 0;
 				for (lvl = HF_AI_EASY; lvl <= HF_AI_HARD; lvl++) {
 					r1 = r2 = 555 + (uint64_t)i;
-					hf_ai_choose(v, lvl, &r1, &a);
-					hf_ai_choose(w, lvl, &r2, &b);
+					hf_ai_decide(v, lvl, 4000, &r1, &a);
+					hf_ai_decide(w, lvl, 4000, &r2, &b);
 					assert_true(same_action(&a, &b));
 					assert_true(r1 == r2);
 					checked++;
 				}
+				r1 = 555 + (uint64_t)i;
+				hf_ai_decide(v, HF_AI_HARD, 0, &r1, &policy);
+				overruled += !same_action(&a, &policy);
 				hf_game_free(s);
 			}
-			hf_ai_choose(v, HF_AI_NORMAL, &rng, &step);
+			hf_ai_decide(v, HF_AI_NORMAL, 0, &rng, &step);
 			if (hf_apply(g, seats[0], &step, why, sizeof why) != HF_OK)
 				break;
 		}
 		hf_game_free(g);
 	}
-	assert_true(checked > 20);
+	print_message("%d decisions checked, hard overruled its policy in %d, hidden cards differed in %d\n", checked / 3,
+	              overruled, hidden_differ);
+	assert_true(checked > 60);
+	assert_true(overruled > 0);
+	assert_true(hidden_differ > checked / 6);
 	free(v);
 	free(w);
+	free(x);
+	free(y);
 }
 
 /* ------------------------------------------------------------------ built positions */
@@ -669,39 +692,48 @@ test_hard_adds_to_closed(void **state)
 	free(v);
 }
 
-/* The hard player with its look-ahead sized (engine/ai.h): 0 worlds = off. */
-void ai_hard_choose_worlds(const struct hf_view *v, int worlds, uint64_t *rng, struct hf_action *out);
-
 /*
- * Duel, a pile of 6: any natural thrown lets the next player take seven.
- * The policy's cheapest discard is the lone king (few kings are unseen, so
- * it is unlikely to pair), but the opponent has six kings open: in every
- * sampled world the king on the pile closes their canasta (+500).  Hard's
- * look-ahead sees that and throws another single; with it off, hard throws
- * the king.
+ * A duel, in the foot: hard's policy leaves the pile alone there (seven more
+ * cards mostly delay going out), but this pile's top seven, seen going down,
+ * close its nines and its kings.  The search plays both out in worlds dealt
+ * from the view and takes the pile; with no budget hard is its policy.
  */
 static void
-test_hard_look_ahead_discard(void **state)
+test_hard_search_overrules_policy(void **state)
 {
+	static const int pile[] = { HF_FOUR, HF_FIVE, HF_EIGHT, HF_TEN, HF_FOUR, HF_QUEEN, HF_FIVE,
+	                            HF_NINE, HF_NINE, HF_KING, HF_KING, HF_JOKER, HF_KING, HF_NINE };
 	struct hf_view *v = base_view("duel", 2);
 	struct hf_action a;
 	uint64_t rng = 42;
+	size_t i;
 
 	(void)state;
-	meld(v, 0, HF_NINE, 3, 0, HF_KIND_OPEN);
-	meld(v, 1, HF_KING, 6, 0, HF_KIND_OPEN);
-	v->unseen[HF_KING] = 2;
-	v->pile_top = HF_SIX;
-	v->pile_size = 6;
-	v->melded_this_turn = true;
-	hand(v, "K 5 8 J");
-	assert_int_equal(choose(v, HF_AI_HARD, &a), HF_ACT_DISCARD);
-	assert_int_not_equal(a.card, HF_KING);
-	/* the same player without its look-ahead throws the king */
-	memset(&a, 0, sizeof a);
-	ai_hard_choose_worlds(v, 0, &rng, &a);
-	assert_int_equal(a.type, HF_ACT_DISCARD);
-	assert_int_equal(a.card, HF_KING);
+	meld(v, 0, HF_NINE, 4, 0, HF_KIND_OPEN);
+	meld(v, 0, HF_KING, 4, 0, HF_KIND_OPEN);
+	meld(v, 0, HF_ACE, 6, 1, HF_KIND_DIRTY);
+	meld(v, 1, HF_SIX, 4, 0, HF_KIND_OPEN);
+	v->phase = HF_PHASE_DRAW;
+	v->may_pickup = true;
+	v->seats[0].in_foot = true;
+	v->seats[0].foot_count = 0;
+	v->pile_size = (uint16_t)(sizeof pile / sizeof pile[0]);
+	for (i = 0; i + 1 < v->pile_size; i++)
+		v->pile[i] = (uint8_t)pile[i];
+	v->pile_top = (uint8_t)pile[v->pile_size - 1];
+	hand(v, "Q J 5 7");
+	assert_int_equal(choose(v, HF_AI_HARD, &a), HF_ACT_PICKUP);
+	hf_ai_decide(v, HF_AI_HARD, 0, &rng, &a);
+	assert_int_equal(a.type, HF_ACT_DRAW);
+	/* the same pile with its nines and kings deeper down, out of reach: draw */
+	for (i = 0; i < 7; i++) {
+		uint8_t t = v->pile[i];
+
+		v->pile[i] = v->pile[i + 6];
+		v->pile[i + 6] = t;
+	}
+	v->pile_top = HF_EIGHT;
+	assert_int_equal(choose(v, HF_AI_HARD, &a), HF_ACT_DRAW);
 	free(v);
 }
 
@@ -737,7 +769,7 @@ main(void)
 		cmocka_unit_test(test_pickup_within_hand_cap),
 		cmocka_unit_test(test_wilds_kept_for_wild_canasta),
 		cmocka_unit_test(test_clean_meld_kept_clean),
-		cmocka_unit_test(test_hard_look_ahead_discard),
+		cmocka_unit_test(test_hard_search_overrules_policy),
 		cmocka_unit_test(test_view_only),
 		cmocka_unit_test(test_never_refused),
 		cmocka_unit_test(test_hard_never_refused),
