@@ -147,6 +147,7 @@ struct hf_rules {
 	int32_t  target;                          /* 0 = play a fixed number of rounds */
 	/* added by the engine branch (fields the table needed that were missing) */
 	bool     ask_before_meld;                 /* the ask must come before the player melds this turn */
+	bool     hints_off;                       /* !hint is refused at this table (house rule hints=no) */
 };
 
 /* The five presets, by name: "classic", "sevens", "family", "pcio", "duel". NULL if unknown. */
@@ -408,6 +409,15 @@ void        hf_ai_decide(const struct hf_view *v, int level, uint32_t budget, ui
                          struct hf_action *out);
 /* hf_ai_decide with the default budget. */
 void        hf_ai_choose(const struct hf_view *v, int level, uint64_t *rng, struct hf_action *out);
+/*
+ * A hint: what the hard player would do with the view's turn, as one line
+ * for the player ("hint: meld 9 9 9 2, K K K, discard 5"; at the draw it
+ * stops at the pile or the stock, whose cards it cannot know).  Thinks
+ * within budget per step; the same view and seed give the same line.
+ * Where the rules turn hints off it says so.  Returns the length as
+ * snprintf does.
+ */
+size_t      hf_ai_hint(const struct hf_view *v, uint32_t budget, uint64_t seed, char *buf, size_t len);
 
 /* ------------------------------------------------------------------ randomness */
 

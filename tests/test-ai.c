@@ -737,6 +737,85 @@ test_hard_search_overrules_policy(void **state)
 	free(v);
 }
 
+/* A hint spells the turn out in one line: the melds, then the way out, the same line for the same seed. */
+static void
+test_hint_whole_turn(void **state)
+{
+	struct hf_view *v = base_view("duel", 2);
+	char line[256], again[256];
+
+	(void)state;
+	meld(v, 0, HF_KING, 7, 0, HF_KIND_CLEAN);
+	meld(v, 0, HF_QUEEN, 5, 2, HF_KIND_DIRTY);
+	meld(v, 0, HF_NINE, 4, 0, HF_KIND_OPEN);
+	v->seats[0].in_foot = true;
+	v->seats[0].foot_count = 0;
+	v->pile_top = HF_FIVE;
+	v->pile_size = 3;
+	hand(v, "9 9 4");
+	settle(v);
+	hf_ai_hint(v, 2000, 7, line, sizeof line);
+	print_message("%s\n", line);
+	assert_string_equal(line, "hint: meld 9 9, discard 4 to go out");
+	hf_ai_hint(v, 2000, 7, again, sizeof again);
+	assert_string_equal(line, again);
+	/* at the draw: the pile or the stock, and no further (their cards are unknown) */
+	v->phase = HF_PHASE_DRAW;
+	v->melded_this_turn = false;
+	hf_ai_hint(v, 2000, 7, line, sizeof line);
+	print_message("%s\n", line);
+	assert_true(!strcmp(line, "hint: draw (then ask again)") || !strncmp(line, "hint: take the pile", 19));
+	assert_non_null(strstr(line, "(then ask again)"));
+	/* another seat's turn */
+	v->turn = 1;
+	hf_ai_hint(v, 2000, 7, line, sizeof line);
+	assert_string_equal(line, "hint: nothing to do now: wait for your turn");
+	free(v);
+}
+
+/* Melds then a discard, in the hand; the line is cut to the buffer and still says how long it is. */
+static void
+test_hint_melds_and_discard(void **state)
+{
+	struct hf_view *v = base_view("classic", 4);
+	char line[256], small[12];
+	size_t n;
+
+	(void)state;
+	meld(v, 0, HF_KING, 4, 0, HF_KIND_OPEN);
+	v->pile_top = HF_SIX;
+	v->pile_size = 4;
+	hand(v, "K 9 9 9 3c 5 8 Q");
+	settle(v);
+	n = hf_ai_hint(v, 2000, 3, line, sizeof line);
+	print_message("%s\n", line);
+	assert_int_equal(n, strlen(line));
+	assert_int_equal(strncmp(line, "hint: meld ", 11), 0);
+	assert_non_null(strstr(line, ", discard "));
+	assert_null(strchr(line, '\n'));
+	assert_int_equal(hf_ai_hint(v, 2000, 3, small, sizeof small), n);
+	assert_int_equal(strlen(small), sizeof small - 1);
+	free(v);
+}
+
+/* hints=no: the table said no hints. */
+static void
+test_hint_off(void **state)
+{
+	struct hf_rules r;
+	struct hf_view *v = house_view(&r, "classic hints=no", 4);
+	char line[256], text[256];
+
+	(void)state;
+	hand(v, "K 9 9 9 3c 5 8 Q");
+	settle(v);
+	hf_ai_hint(v, 2000, 3, line, sizeof line);
+	assert_string_equal(line, "hints are off at this table (house rule hints=no)");
+	hf_rules_format(&r, text, sizeof text);
+	assert_string_equal(text, "classic hints=no");
+	free(v);
+}
+
 /* Not down, with naturals enough for the minimum: open. */
 static void
 test_opens(void **state)
@@ -770,6 +849,9 @@ main(void)
 		cmocka_unit_test(test_wilds_kept_for_wild_canasta),
 		cmocka_unit_test(test_clean_meld_kept_clean),
 		cmocka_unit_test(test_hard_search_overrules_policy),
+		cmocka_unit_test(test_hint_whole_turn),
+		cmocka_unit_test(test_hint_melds_and_discard),
+		cmocka_unit_test(test_hint_off),
 		cmocka_unit_test(test_view_only),
 		cmocka_unit_test(test_never_refused),
 		cmocka_unit_test(test_hard_never_refused),
