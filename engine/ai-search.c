@@ -21,6 +21,9 @@
 #define SEARCH_DROP_Z 1.0
 #endif
 #define SEARCH_DROP_AFTER 4
+/* Dealing a world costs about as much as this many simulated actions: counted, so that many short
+ * rollouts near the end of a round cannot stretch a decision past its budget's time. */
+#define SEARCH_WORLD_COST 8
 
 struct search {
 	const struct hf_view *v;
@@ -41,10 +44,15 @@ clears(double sum, double sum2, int n, double z)
 	return mean > 0 && n > 1 && mean * mean > z * z * var / (n - 1);
 }
 
-/* One world: every live candidate played in it, then the round played out; the same deal and rollout for all. */
+/*
+ * One world: every live candidate played in it, then the round played out;
+ * the same deal and rollout for all.  False if the world is given up: the
+ * budget ran out in it (a world counts whole or not at all), or the policy's
+ * play was refused.
+ */
 static bool
 search_world(struct search *s, const struct hf_game *world, struct hf_game *scratch, struct hf_view *w,
-             uint64_t seed)
+             uint64_t seed, uint32_t budget)
 {
 	int32_t before[HF_MAX_SIDES], val[AI_CANDS];
 	char why[HF_ERRLEN];
@@ -52,6 +60,7 @@ search_world(struct search *s, const struct hf_game *world, struct hf_game *scra
 	uint64_t r;
 
 	ai_rollout_scores(world, before);
+	s->used += SEARCH_WORLD_COST;
 	for (i = 0; i < s->n; i++) {
 		if (s->out[i])
 			continue;
@@ -63,6 +72,8 @@ search_world(struct search *s, const struct hf_game *world, struct hf_game *scra
 		r = seed;
 		s->used += 1 + (uint32_t)ai_rollout_play(scratch, w, &r);
 		val[i] = ai_rollout_value(scratch, side, before);
+		if (s->used > budget)
+			return false;
 	}
 	if (s->out[0])
 		return false;
@@ -146,7 +157,7 @@ ai_search_choose(const struct hf_view *v, uint32_t budget, uint64_t *rng, struct
 			break;
 		if (!scratch)
 			scratch = hf_game_clone(world);
-		if (!scratch || !search_world(s, world, scratch, w, seed ^ ((uint64_t)k * 0xbf58476d1ce4e5b9ULL))) {
+		if (!scratch || !search_world(s, world, scratch, w, seed ^ ((uint64_t)k * 0xbf58476d1ce4e5b9ULL), budget)) {
 			hf_game_free(world);
 			break;
 		}

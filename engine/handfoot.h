@@ -402,7 +402,7 @@ int         hf_ai_level_parse(const char *name);      /* -1 if unknown */
  * give the same action on any machine.  The default keeps a decision well
  * under what a person notices (see the README's figures); 0 means no search.
  */
-#define HF_AI_BUDGET_DEFAULT 40000u
+#define HF_AI_BUDGET_DEFAULT 25000u
 /* The next action for the view's seat, which must be able to act. rng is the
  * caller's state (any value; it is advanced).  Sees only the view. */
 void        hf_ai_decide(const struct hf_view *v, int level, uint32_t budget, uint64_t *rng,
