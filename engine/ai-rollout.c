@@ -1,4 +1,4 @@
-/* ai-rollout.c: plays a sampled world on to the end of its round with the normal player, and scores it for one side. */
+/* ai-rollout.c: plays a sampled world on to the end of its round (hard's policy for one side, the normal player for the others) and scores it for that side. */
 #include <string.h>
 
 #include "ai.h"
@@ -16,8 +16,14 @@ ai_rollout_scores(const struct hf_game *g, int32_t score[HF_MAX_SIDES])
 		score[s] = hf_game_score(g, s);
 }
 
+/*
+ * The side searching plays on as its policy would (hard's: it takes a free
+ * pile before opening where normal cannot, puts odd cards on closed
+ * canastas...), or the search would misjudge its own next turns; the other
+ * sides play as the normal player.
+ */
 int
-ai_rollout_play(struct hf_game *g, struct hf_view *w, uint64_t *rng)
+ai_rollout_play(struct hf_game *g, struct hf_view *w, int side, uint64_t *rng)
 {
 	struct hf_action a;
 	char why[HF_ERRLEN];
@@ -29,7 +35,10 @@ ai_rollout_play(struct hf_game *g, struct hf_view *w, uint64_t *rng)
 		if (hf_game_waiting(g, seats) <= 0)
 			break;
 		hf_game_view(g, seats[0], w);
-		ai_normal_choose(w, rng, &a);
+		if (w->seats[seats[0]].side == side)
+			ai_hard_policy(w, rng, &a);
+		else
+			ai_normal_choose(w, rng, &a);
 		if (hf_apply(g, seats[0], &a, why, sizeof why) != HF_OK) {
 			/* never expected (the normal player is checked against the engine): end the turn plainly */
 			memset(&a, 0, sizeof a);

@@ -70,7 +70,7 @@ search_world(struct search *s, const struct hf_game *world, struct hf_game *scra
 			continue;
 		}
 		r = seed;
-		s->used += 1 + (uint32_t)ai_rollout_play(scratch, w, &r);
+		s->used += 1 + (uint32_t)ai_rollout_play(scratch, w, side, &r);
 		val[i] = ai_rollout_value(scratch, side, before);
 		if (s->used > budget)
 			return false;

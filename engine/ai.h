@@ -96,7 +96,7 @@ int  ai_discard_sharp_costs(const struct ai_pos *p, int cost[HF_NCARD]);
 #define AI_WIN_VALUE 2000
 int  ai_cand_list(const struct ai_pos *p, const struct hf_action *base, struct hf_action list[AI_CANDS]);
 void ai_rollout_scores(const struct hf_game *g, int32_t score[HF_MAX_SIDES]);
-int  ai_rollout_play(struct hf_game *g, struct hf_view *w, uint64_t *rng);
+int  ai_rollout_play(struct hf_game *g, struct hf_view *w, int side, uint64_t *rng);
 int32_t ai_rollout_value(const struct hf_game *g, int side, const int32_t before[HF_MAX_SIDES]);
 void ai_search_choose(const struct hf_view *v, uint32_t budget, uint64_t *rng, struct hf_action *out);
 

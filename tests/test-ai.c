@@ -696,7 +696,8 @@ test_hard_adds_to_closed(void **state)
  * A duel, in the foot: hard's policy leaves the pile alone there (seven more
  * cards mostly delay going out), but this pile's top seven, seen going down,
  * close its nines and its kings.  The search plays both out in worlds dealt
- * from the view and takes the pile; with no budget hard is its policy.
+ * from the view and takes the pile; with no budget hard is its policy.  With
+ * six black 3s on top instead, it leaves the pile.
  */
 static void
 test_hard_search_overrules_policy(void **state)
@@ -725,14 +726,13 @@ test_hard_search_overrules_policy(void **state)
 	assert_int_equal(choose(v, HF_AI_HARD, &a), HF_ACT_PICKUP);
 	hf_ai_decide(v, HF_AI_HARD, 0, &rng, &a);
 	assert_int_equal(a.type, HF_ACT_DRAW);
-	/* the same pile with its nines and kings deeper down, out of reach: draw */
+	/* the same pile with its nines and kings deeper down, under six black 3s: draw */
 	for (i = 0; i < 7; i++) {
-		uint8_t t = v->pile[i];
-
-		v->pile[i] = v->pile[i + 6];
-		v->pile[i + 6] = t;
+		v->pile[i] = v->pile[i + 7];
+		v->pile[i + 7] = HF_BLACK3;
 	}
-	v->pile_top = HF_EIGHT;
+	v->pile[6] = HF_NINE;
+	v->pile_top = HF_FIVE;
 	assert_int_equal(choose(v, HF_AI_HARD, &a), HF_ACT_DRAW);
 	free(v);
 }
