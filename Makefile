@@ -36,12 +36,13 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 
 # Debian packages: what building needs, and what the tests start or use.
 BUILD_DEBS = gcc make pkg-config libc6-dev libcmocka-dev libcurl4-openssl-dev \
-             libjansson-dev libsqlite3-dev libinih-dev libsystemd-dev
-TEST_DEBS  = ngircd inspircd atheme-services openssl python3 systemd sqlite3 man-db
+             libjansson-dev libsqlite3-dev libinih-dev libsystemd-dev \
+             libwebsockets-dev
+TEST_DEBS  = ngircd inspircd atheme-services openssl python3 python3-websockets systemd sqlite3 man-db
 FUZZ_DEBS  = clang libclang-rt-14-dev
 
 # Recursively expanded, so pkg-config runs after the packages are installed.
-PKGS = libcurl jansson sqlite3 inih libsystemd
+PKGS = libcurl jansson sqlite3 inih libsystemd libwebsockets
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) cmocka 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)

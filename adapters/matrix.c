@@ -69,7 +69,8 @@ read_config(struct adapter_cfg *ac, struct matrix_config *cfg, char *err, size_t
 
 	memset(cfg, 0, sizeof *cfg);
 	if (adapter_cfg_bool(ac, "auto_join", true, &cfg->auto_join, err, errlen) < 0 ||
-	    adapter_cfg_int(ac, "sync_timeout", 30, 1, 300, &timeout, err, errlen) < 0)
+	    adapter_cfg_int(ac, "sync_timeout", 30, 1, 300, &timeout, err, errlen) < 0 ||
+	    adapter_cfg_int(ac, "max_rooms", MATRIX_MAX_ROOMS, 1, 100000, &cfg->max_rooms, err, errlen) < 0)
 		return -1;
 	cfg->sync_timeout_ms = timeout * 1000;
 	if (hs == NULL || (strncmp(hs, "https://", 8) != 0 && strncmp(hs, "http://", 7) != 0) ||
@@ -193,7 +194,8 @@ matrix_needs_restart(struct adapter *a, struct adapter_cfg *ac)
 		return true;
 	differ = strcmp(n.homeserver, m->cfg.homeserver) != 0 || strcmp(n.user, m->cfg.user) != 0 ||
 	         strcmp(n.allow, m->cfg.allow) != 0 || strcmp(n.ca_file, m->cfg.ca_file) != 0 ||
-	         n.auto_join != m->cfg.auto_join || n.sync_timeout_ms != m->cfg.sync_timeout_ms;
+	         n.auto_join != m->cfg.auto_join || n.sync_timeout_ms != m->cfg.sync_timeout_ms ||
+	         n.max_rooms != m->cfg.max_rooms;
 	wipe(&n);
 	return differ;
 }

@@ -3,16 +3,26 @@
 
 Usage: fake-matrix.py PORT [PORTFILE]   (PORT 0: a free loopback port, written to PORTFILE)
 
-Client-server API: login (m.login.password, device_id reuse), whoami, user filters,
-/sync with since/timeout long-poll (rooms.join state+timeline, rooms.invite
-invite_state, rooms.leave, account_data), join, leave, invite, kick,
-createRoom (is_direct, invite, initial_state), account data, room state,
-PUT send with txnId idempotence (scoped per device), 429 M_LIMIT_EXCEEDED.
+Client-server API: login (m.login.password, device_id reuse), whoami, user filters
+(validated; uploaded or inline), /sync with since/timeout long-poll and the filter
+applied as Synapse does (timeline limit, default 10, with limited/prev_batch and the
+gap's state in "state"; types/not_types/senders with '*'; rooms/not_rooms; lazy-loaded
+members), rooms.join state+timeline, rooms.invite invite_state (stripped state, then
+the invite event itself last, as Synapse and Dendrite send it), rooms.leave,
+account_data; join, leave, invite, kick, joined_rooms, members, createRoom (is_direct,
+invite, initial_state, name, topic), account data, room state (a member event only
+for oneself), PUT send with txnId idempotence (scoped per device), events over
+65536 bytes refused (413 M_TOO_LARGE), 429 M_LIMIT_EXCEEDED.
 
-Test control (no auth): POST /_fake/user {"user","password"} -> token;
-POST /_fake/fail {"method","path" (regex),"user","status","count","retry_after_ms","header_only","drop","after_commit"};
+Test control (no auth): POST /_fake/user {"user","password","server"} -> token (server:
+a user "of another homeserver", for allow-list tests);
+POST /_fake/fail {"method","path" (regex),"user","status","count","retry_after_ms","header_only","drop",
+"after_commit","delay_ms" (answer normally, but late)};
+POST /_fake/invite_state {"room","user","events"}: stripped state a hostile remote server adds to
+an invite (placed before the invite event, as a server passes on invite_room_state);
 POST /_fake/replay {"room","count"}: re-delivers the last events, reversed (duplicates, out of order);
-GET /_fake/events?room=R: the room's timeline with txn ids; GET /_fake/requests: counters.
+GET /_fake/events?room=R: the room's timeline with txn ids; GET /_fake/requests: counters
+(and "in_flight_max": the most requests of one user handled at once).
 Only what handfoot uses is implemented; it is not a homeserver.
 """
 import json
@@ -25,23 +35,36 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 SERVER = "hs"
 LOCK = threading.Condition()
+MAX_PDU = 65536        # the spec's limit on a whole event, in the federation format
+PDU_OVERHEAD = 512     # what the federation format adds to a client event (hashes, signatures, auth...)
+DEFAULT_LIMIT = 10     # Synapse's timeline limit when a filter gives none
+# what Synapse passes on as an invite's stripped state (room_prejoin_state's defaults)
+STRIPPED_TYPES = ("m.room.create", "m.room.join_rules", "m.room.canonical_alias", "m.room.avatar",
+                  "m.room.encryption", "m.room.name", "m.room.topic")
+
+
+class TooLarge(Exception):
+    pass
 
 
 class World:
     def __init__(self):
         self.pos = 0
-        self.stream = []          # (pos, kind, room_or_user, payload)
+        self.stream = []          # (pos, kind, room_or_user, payload); stream[i] has pos i + 1
         self.users = {}           # user_id -> password
         self.tokens = {}          # token -> (user_id, device)
-        self.filters = {}
+        self.filters = {}         # filter id -> (user, filter)
         self.rooms = {}           # room_id -> {"state": {(type,key): ev}, "timeline": [ev]}
         self.txns = {}            # (user, device, txn) -> event_id
         self.account = {}         # (user, type) -> content
+        self.invite_extra = {}    # (room, user) -> stripped events a hostile remote server adds
         self.faults = []
         self.nroom = 0
         self.nevent = 0
         self.ntoken = 0
         self.requests = {}
+        self.in_flight = {}       # user -> requests being handled now
+        self.in_flight_max = {}
 
     def push(self, kind, key, payload):
         self.pos += 1
@@ -53,13 +76,17 @@ class World:
         return ev["content"].get("membership") if ev else None
 
     def event(self, room, sender, etype, content, state_key=None, txn=None):
-        self.nevent += 1
         ev = {"type": etype, "sender": sender, "content": content,
-              "event_id": "$e%d:%s" % (self.nevent, SERVER), "room_id": room,
+              "event_id": "$e%d:%s" % (self.nevent + 1, SERVER), "room_id": room,
               "origin_server_ts": int(time.time() * 1000)}
-        r = self.rooms[room]
         if state_key is not None:
             ev["state_key"] = state_key
+        size = len(json.dumps(ev, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode())
+        if size + PDU_OVERHEAD > MAX_PDU:
+            raise TooLarge()
+        self.nevent += 1
+        r = self.rooms[room]
+        if state_key is not None:
             prev = r["state"].get((etype, state_key))
             if prev is not None:
                 ev["unsigned"] = {"prev_content": prev["content"]}
@@ -103,54 +130,169 @@ def strip_internal(ev, user):
     return ev
 
 
+def stripped(ev):
+    return {k: ev[k] for k in ("type", "state_key", "sender", "content") if k in ev}
+
+
 def invite_state(room, user):
-    evs = [strip_internal(ev, user) for (t, k), ev in W.rooms[room]["state"].items()
-           if t in ("m.room.create", "m.room.name", "m.room.encryption") or (t == "m.room.member" and k == user)]
+    """Stripped state (the room's look, the inviter's membership, whatever a remote
+    server added), then the invite event itself, last and whole, as Synapse and
+    Dendrite send it."""
+    st = W.rooms[room]["state"]
+    inv = st.get(("m.room.member", user))
+    evs = [stripped(ev) for (t, k), ev in st.items() if t in STRIPPED_TYPES and k == ""]
+    if inv is not None and ("m.room.member", inv["sender"]) in st:
+        evs.append(stripped(st[("m.room.member", inv["sender"])]))
+    evs += W.invite_extra.get((room, user), [])
+    if inv is not None:
+        evs.append(strip_internal(inv, user))
     return {"events": evs}
 
 
-def build_sync(user, since):
+# ---------------------------------------------------------------- filters (spec: Filter, RoomFilter, RoomEventFilter)
+
+def str_list(v):
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def event_filter_ok(f, room_event):
+    if not isinstance(f, dict):
+        return False
+    # "must be an integer greater than 0"
+    if "limit" in f and (type(f["limit"]) is not int or f["limit"] < 1):
+        return False
+    keys = ("types", "not_types", "senders", "not_senders") + (("rooms", "not_rooms") if room_event else ())
+    if any(k in f and not str_list(f[k]) for k in keys):
+        return False
+    flags = ("lazy_load_members", "include_redundant_members", "contains_url", "unread_thread_notifications")
+    return not room_event or not any(k in f and not isinstance(f[k], bool) for k in flags)
+
+
+def filter_ok(f):
+    if not isinstance(f, dict):
+        return False
+    if "event_fields" in f and not str_list(f["event_fields"]):
+        return False
+    if "event_format" in f and f["event_format"] not in ("client", "federation"):
+        return False
+    if any(k in f and not event_filter_ok(f[k], False) for k in ("presence", "account_data")):
+        return False
+    r = f.get("room", {})
+    if not isinstance(r, dict):
+        return False
+    for k in ("rooms", "not_rooms"):
+        if k in r and not (str_list(r[k]) and all(x.startswith("!") for x in r[k])):
+            return False
+    if "include_leave" in r and not isinstance(r["include_leave"], bool):
+        return False
+    return not any(k in r and not event_filter_ok(r[k], True) for k in ("ephemeral", "state", "timeline", "account_data"))
+
+
+def glob(pat, s):
+    return re.fullmatch(".*".join(re.escape(p) for p in pat.split("*")), s) is not None
+
+
+def passes(f, ev):
+    t, snd = ev.get("type", ""), ev.get("sender", "")
+    if any(glob(p, t) for p in f.get("not_types", [])):
+        return False
+    if "types" in f and not any(glob(p, t) for p in f["types"]):
+        return False
+    if snd in f.get("not_senders", []) or ("senders" in f and snd not in f["senders"]):
+        return False
+    return True
+
+
+def room_passes(rf, rid):
+    return rid not in rf.get("not_rooms", []) and ("rooms" not in rf or rid in rf["rooms"])
+
+
+def room_entry(fil, events, before, full_state, user):
+    """A joined room's sync entry: events (in order) become the timeline, cut to
+    the filter's limit; the state is the room's whole state (full_state) or the
+    state events before the timeline (before, and those cut from events)."""
+    rf = fil.get("room", {})
+    tf, sf = rf.get("timeline", {}), rf.get("state", {})
+    limit = tf.get("limit", DEFAULT_LIMIT)
+    tl = [e for e in events if passes(tf, e)]
+    limited = len(tl) > limit
+    if limited:
+        tl = tl[-limit:]
+    shown = set(e["event_id"] for e in tl)
+    first = events.index(tl[0]) if tl else len(events)
+    if full_state:
+        state = [e for e in before if e["event_id"] not in shown]
+    else:
+        latest = {}
+        for e in list(before) + events[:first]:
+            if "state_key" in e:
+                latest[(e["type"], e["state_key"])] = e
+        state = [e for e in latest.values() if e["event_id"] not in shown]
+    state = [e for e in state if passes(sf, e)]
+    if sf.get("lazy_load_members"):
+        # only the timeline's senders, each sent again every time (the spec allows redundancy)
+        senders = set(e["sender"] for e in tl)
+        have = set(e["state_key"] for e in state if e["type"] == "m.room.member" and e["state_key"] in senders)
+        now = W.rooms[tl[0]["room_id"]]["state"] if tl else {}
+        state = [e for e in state if e["type"] != "m.room.member" or e["state_key"] in senders]
+        state += [now[("m.room.member", u)] for u in senders - have
+                  if ("m.room.member", u) in now and now[("m.room.member", u)]["event_id"] not in shown]
+    return {"state": {"events": [strip_internal(e, user) for e in state]},
+            "timeline": {"events": [strip_internal(e, user) for e in tl], "limited": limited,
+                         "prev_batch": "t%d" % first}}
+
+
+def build_sync(user, since, fil):
+    rf = fil.get("room", {})
+    af = fil.get("account_data", {})
     out = {"next_batch": "s%d" % W.pos, "rooms": {"join": {}, "invite": {}, "leave": {}},
            "account_data": {"events": []}}
     joined, invited = user_rooms(user)
     if since is None:
         for rid in joined:
             r = W.rooms[rid]
-            out["rooms"]["join"][rid] = {
-                "state": {"events": [strip_internal(e, user) for e in r["state"].values()]},
-                "timeline": {"events": [strip_internal(e, user) for e in r["timeline"][-20:]], "limited": True}}
+            if room_passes(rf, rid):
+                out["rooms"]["join"][rid] = room_entry(fil, r["timeline"], list(r["state"].values()), True, user)
         for rid in invited:
-            out["rooms"]["invite"][rid] = {"invite_state": invite_state(rid, user)}
+            if room_passes(rf, rid):
+                out["rooms"]["invite"][rid] = {"invite_state": invite_state(rid, user)}
         for (u, t), content in W.account.items():
-            if u == user:
+            if u == user and passes(af, {"type": t}):
                 out["account_data"]["events"].append({"type": t, "content": content})
         return out
     seen_acct = set()
-    for pos, kind, key, payload in W.stream:
-        if pos <= since:
-            continue
+    news = {}        # room -> [events since], in order
+    full = set()     # rooms joined since: their whole state goes with them
+    for pos, kind, key, payload in W.stream[since:]:
         if kind == "account" and key[0] == user and key[1] not in seen_acct:
             seen_acct.add(key[1])
-            out["account_data"]["events"].append({"type": key[1], "content": W.account[key]})
+            if passes(af, {"type": key[1]}):
+                out["account_data"]["events"].append({"type": key[1], "content": W.account[key]})
         if kind != "event":
             continue
         rid, ev = key, payload
+        if not room_passes(rf, rid):
+            continue
         m = W.membership(rid, user)
         mine = ev.get("type") == "m.room.member" and ev.get("state_key") == user
         if mine and ev["content"]["membership"] == "invite" and m == "invite":
             out["rooms"]["invite"][rid] = {"invite_state": invite_state(rid, user)}
             continue
-        if mine and ev["content"]["membership"] in ("leave", "ban") :
-            out["rooms"]["join"].pop(rid, None)
-            out["rooms"]["leave"][rid] = {"timeline": {"events": [strip_internal(ev, user)]}}
+        if mine and ev["content"]["membership"] in ("leave", "ban"):
+            news.pop(rid, None)
+            full.discard(rid)
+            tl = [strip_internal(ev, user)] if passes(rf.get("timeline", {}), ev) else []
+            out["rooms"]["leave"][rid] = {"timeline": {"events": tl}}
             continue
         if m != "join":
             continue
-        j = out["rooms"]["join"].setdefault(rid, {"state": {"events": []}, "timeline": {"events": []}})
-        if mine and ev["content"]["membership"] == "join" and not ev.get("unsigned", {}).get("prev_content", {}).get("membership") == "join":
-            # just joined: hand over the room's state, as a real server does
-            j["state"]["events"] = [strip_internal(e, user) for e in W.rooms[rid]["state"].values() if e is not ev]
-        j["timeline"]["events"].append(strip_internal(ev, user))
+        if mine and ev["content"]["membership"] == "join" and \
+                ev.get("unsigned", {}).get("prev_content", {}).get("membership") != "join":
+            full.add(rid)
+        news.setdefault(rid, []).append(ev)
+    for rid, evs in news.items():
+        before = list(W.rooms[rid]["state"].values()) if rid in full else []
+        out["rooms"]["join"][rid] = room_entry(fil, evs, before, rid in full, user)
     return out
 
 
@@ -174,7 +316,15 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def reply(self, status, obj, headers=None):
-        body = json.dumps(obj).encode()
+        # answers are built under LOCK but written after it is released
+        # (flush): a slow reader of a big answer must not stop the world
+        self.held = (status, json.dumps(obj).encode(), headers)
+
+    def flush(self):
+        held, self.held = getattr(self, "held", None), None
+        if held is None:
+            return
+        status, body, headers = held
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
@@ -230,6 +380,12 @@ class Handler(BaseHTTPRequestHandler):
             self.err(f["status"], "M_UNKNOWN", "injected failure")
 
     def route(self, method):
+        try:
+            self.route_locked(method)
+        finally:
+            self.flush()
+
+    def route_locked(self, method):
         u = urllib.parse.urlsplit(self.path)
         path = u.path
         q = dict(urllib.parse.parse_qsl(u.query))
@@ -248,20 +404,38 @@ class Handler(BaseHTTPRequestHandler):
             tok = auth[7:] if auth.startswith("Bearer ") else q.get("access_token")
             user, device = W.tokens.get(tok, (None, None))
             f = self.fault(method, path, user)
-            if f is not None and not f.get("after_commit"):
-                return self.fail(f)
-            if parts == ["login"] and method == "POST":
-                return self.login(body)
-            if user is None:
-                return self.err(401, "M_UNKNOWN_TOKEN", "unknown token")
-            if parts == ["sync"] and method == "GET":
-                return self.sync(user, q)
-            res = self.api(method, parts, body, user, device)
-            if f is not None:
-                # the request took effect, but its answer is lost
-                return self.fail(f)
-            status, obj = res
-            return self.reply(status, obj)
+            who = str(user)
+            W.in_flight[who] = W.in_flight.get(who, 0) + 1
+            W.in_flight_max[who] = max(W.in_flight_max.get(who, 0), W.in_flight[who])
+        try:
+            if f is not None and f.get("delay_ms"):
+                # a slow answer, otherwise as usual
+                time.sleep(f["delay_ms"] / 1000.0)
+                f = None
+            with LOCK:
+                return self.answer(method, parts, q, body, user, device, f)
+        finally:
+            with LOCK:
+                W.in_flight[who] -= 1
+
+    def answer(self, method, parts, q, body, user, device, f):
+        if f is not None and not f.get("after_commit"):
+            return self.fail(f)
+        if parts == ["login"] and method == "POST":
+            return self.login(body)
+        if user is None:
+            return self.err(401, "M_UNKNOWN_TOKEN", "unknown token")
+        if parts == ["sync"] and method == "GET":
+            return self.sync(user, q)
+        try:
+            res = self.api(method, parts, q, body, user, device)
+        except TooLarge:
+            return self.err(413, "M_TOO_LARGE", "event too large")
+        if f is not None:
+            # the request took effect, but its answer is lost
+            return self.fail(f)
+        status, obj = res
+        return self.reply(status, obj)
 
     def login(self, body):
         ident = body.get("identifier") or {}
@@ -275,12 +449,35 @@ class Handler(BaseHTTPRequestHandler):
         W.tokens[tok] = (uid, device)
         return self.reply(200, {"user_id": uid, "access_token": tok, "device_id": device})
 
+    def sync_filter(self, user, q):
+        """The filter of a /sync: inline JSON or an uploaded filter's id; None if refused."""
+        fq = q.get("filter")
+        if fq is None:
+            return {}
+        if fq.startswith("{"):
+            try:
+                f = json.loads(fq)
+            except ValueError:
+                f = None
+            if not filter_ok(f):
+                self.err(400, "M_BAD_JSON", "invalid filter")
+                return None
+            return f
+        owner, f = W.filters.get(fq, (None, None))
+        if owner != user:
+            self.err(400, "M_INVALID_PARAM", "no such filter")
+            return None
+        return f
+
     def sync(self, user, q):
         since = q.get("since")
         if since is not None:
-            if not re.fullmatch(r"s\d+", since):
+            if not re.fullmatch(r"s\d+", since) or int(since[1:]) > W.pos:
                 return self.err(400, "M_INVALID_PARAM", "bad since")
             since = int(since[1:])
+        fil = self.sync_filter(user, q)
+        if fil is None:
+            return
         timeout = min(int(q.get("timeout") or 0), 60000) / 1000.0
         if since is not None:
             end = time.time() + timeout
@@ -289,16 +486,20 @@ class Handler(BaseHTTPRequestHandler):
                 if left <= 0:
                     break
                 LOCK.wait(left)
-        return self.reply(200, build_sync(user, since))
+        return self.reply(200, build_sync(user, since, fil))
 
-    def api(self, method, p, body, user, device):
+    def api(self, method, p, q, body, user, device):
         if p == ["account", "whoami"]:
             return 200, {"user_id": user, "device_id": device}
+        if p == ["joined_rooms"] and method == "GET":
+            return 200, {"joined_rooms": user_rooms(user)[0]}
         if len(p) == 3 and p[0] == "user" and p[2] == "filter" and method == "POST":
             if p[1] != user:
                 return 403, {"errcode": "M_FORBIDDEN", "error": "not you"}
+            if not filter_ok(body):
+                return 400, {"errcode": "M_BAD_JSON", "error": "invalid filter"}
             fid = str(len(W.filters) + 1)
-            W.filters[fid] = body
+            W.filters[fid] = (user, body)
             return 200, {"filter_id": fid}
         if len(p) == 4 and p[0] == "user" and p[2] == "account_data":
             if p[1] != user:
@@ -316,6 +517,8 @@ class Handler(BaseHTTPRequestHandler):
                 W.event(room, user, ev["type"], ev.get("content", {}), ev.get("state_key", ""))
             if body.get("name"):
                 W.event(room, user, "m.room.name", {"name": body["name"]}, "")
+            if body.get("topic"):
+                W.event(room, user, "m.room.topic", {"topic": body["topic"]}, "")
             for inv in body.get("invite") or []:
                 W.event(room, user, "m.room.member",
                         {"membership": "invite", "is_direct": bool(body.get("is_direct"))}, inv)
@@ -346,6 +549,12 @@ class Handler(BaseHTTPRequestHandler):
                 return 200, {}
             if m != "join":
                 return 403, {"errcode": "M_FORBIDDEN", "error": "not in room"}
+            if p[2] == "members" and len(p) == 3 and method == "GET":
+                want, unwanted = q.get("membership"), q.get("not_membership")
+                return 200, {"chunk": [strip_internal(e, user) for (t, k), e in W.rooms[room]["state"].items()
+                                       if t == "m.room.member" and
+                                       (want is None or e["content"].get("membership") == want) and
+                                       (unwanted is None or e["content"].get("membership") != unwanted)]}
             if p[2] == "send" and len(p) == 5 and method == "PUT":
                 key = (user, device, p[4])
                 if key in W.txns:
@@ -354,13 +563,16 @@ class Handler(BaseHTTPRequestHandler):
                 W.txns[key] = ev["event_id"]
                 return 200, {"event_id": ev["event_id"]}
             if p[2] == "state" and len(p) >= 4 and method == "PUT":
+                if p[3] == "m.room.member" and (len(p) < 5 or p[4] != user):
+                    # others' membership goes through invite, kick and ban
+                    return 403, {"errcode": "M_FORBIDDEN", "error": "not your membership"}
                 ev = W.event(room, user, p[3], body, p[4] if len(p) > 4 else "")
                 return 200, {"event_id": ev["event_id"]}
         return 404, {"errcode": "M_UNRECOGNIZED", "error": "unknown endpoint"}
 
     def control(self, method, path, q, body):
         if path == "/_fake/user":
-            uid = "@%s:%s" % (body["user"], SERVER)
+            uid = "@%s:%s" % (body["user"], body.get("server", SERVER))
             W.users[uid] = body.get("password", "")
             W.ntoken += 1
             tok = "tok%d_%s" % (W.ntoken, body["user"])
@@ -372,6 +584,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, {})
         if path == "/_fake/clear":
             W.faults = []
+            return self.reply(200, {})
+        if path == "/_fake/invite_state":
+            W.invite_extra[(body["room"], body["user"])] = body["events"]
             return self.reply(200, {})
         if path == "/_fake/replay":
             evs = W.rooms[body["room"]]["timeline"][-int(body.get("count", 1)):]
@@ -391,12 +606,13 @@ class Handler(BaseHTTPRequestHandler):
                                               for rid, r in W.rooms.items()},
                                     "account": {"%s %s" % k: v for k, v in W.account.items()}})
         if path == "/_fake/requests":
-            return self.reply(200, W.requests)
+            return self.reply(200, dict(W.requests, in_flight_max=W.in_flight_max))
         return self.err(404, "M_UNRECOGNIZED", "unknown control")
 
 
 class Server(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 128  # a storm of parallel requests is not refused at accept
 
     def handle_error(self, request, client_address):
         pass  # clients hanging up mid-answer are expected

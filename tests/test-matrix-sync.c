@@ -145,7 +145,10 @@ test_wrong_shapes_are_ignored(void **state)
 
 	(void)state;
 	assert_int_equal(matrix_sync_parse(j, strlen(j), SELF, false, &s, &why), 0);
-	assert_int_equal(s.nitems, 0);
+	/* only that we are in !r:hs: none of its events has a usable shape */
+	assert_int_equal(s.nitems, 1);
+	assert_int_equal(s.items[0].kind, MX_IT_JOINED);
+	assert_string_equal(s.items[0].room, "!r:hs");
 	matrix_sync_free(&s);
 }
 
@@ -181,15 +184,59 @@ test_ids_and_urls(void **state)
 	assert_int_equal(matrix_text_urlenc("!!!!", out, 12), -1);
 }
 
+/* Stripped state is unsigned: only the last member event for us (the invite
+ * event the homeserver appends) names the inviter. */
+static void
+test_invite_trusts_the_invite_event_only(void **state)
+{
+	static const char j[] =
+	    "{\"next_batch\":\"n\",\"rooms\":{\"invite\":{"
+	    "\"!forged:hs\":{\"invite_state\":{\"events\":["
+	    "  {\"type\":\"m.room.member\",\"state_key\":\"@bot:hs\",\"sender\":\"@ann:hs\",\"content\":{\"membership\":\"invite\",\"is_direct\":true}},"
+	    "  {\"type\":\"m.room.name\",\"state_key\":\"\",\"sender\":\"@eve:evil\",\"content\":{\"name\":\"x\"}},"
+	    "  {\"type\":\"m.room.member\",\"state_key\":\"@bot:hs\",\"sender\":\"@eve:evil\",\"event_id\":\"$i\",\"content\":{\"membership\":\"invite\"}}]}},"
+	    "\"!twice:hs\":{\"invite_state\":{\"events\":["
+	    "  {\"type\":\"m.room.member\",\"state_key\":\"@bot:hs\",\"sender\":\"@cy:hs\",\"content\":{\"membership\":\"invite\",\"is_direct\":true}},"
+	    "  {\"type\":\"m.room.member\",\"state_key\":\"@bot:hs\",\"sender\":\"@cy:hs\",\"content\":{\"membership\":\"invite\",\"is_direct\":true}}]}},"
+	    "\"!notme:hs\":{\"invite_state\":{\"events\":["
+	    "  {\"type\":\"m.room.member\",\"state_key\":\"@bot:hs\",\"sender\":\"@ann:hs\",\"content\":{\"membership\":\"invite\"}},"
+	    "  {\"type\":\"m.room.member\",\"state_key\":\"@bot:hs\",\"sender\":\"@bot:hs\",\"content\":{\"membership\":\"leave\"}}]}}}}}";
+	struct matrix_sync s;
+	const char *why = NULL;
+	const struct matrix_item *it;
+
+	(void)state;
+	assert_int_equal(matrix_sync_parse(j, strlen(j), SELF, false, &s, &why), 0);
+	assert_int_equal(count(&s, MX_IT_INVITE), 2);
+	/* the forgery claimed ann and a direct chat; the invite is eve's, plain */
+	it = find(&s, MX_IT_INVITE, 0);
+	assert_string_equal(it->room, "!forged:hs");
+	assert_string_equal(it->user, "@eve:evil");
+	assert_false(it->direct);
+	assert_true(it->forged);
+	/* the same invite told twice is no forgery */
+	it = find(&s, MX_IT_INVITE, 1);
+	assert_string_equal(it->room, "!twice:hs");
+	assert_string_equal(it->user, "@cy:hs");
+	assert_true(it->direct);
+	assert_false(it->forged);
+	matrix_sync_free(&s);
+}
+
 static void
 test_allow_list(void **state)
 {
 	(void)state;
-	assert_true(matrix_client_allowed("", "@x:evil"));
-	assert_true(matrix_client_allowed("@ann:hs, friends.org", "@ann:hs"));
-	assert_true(matrix_client_allowed("@ann:hs friends.org", "@bob:friends.org"));
-	assert_false(matrix_client_allowed("@ann:hs friends.org", "@bob:hs"));
-	assert_false(matrix_client_allowed("friends.org", "@friends.org:evil"));
+	/* nothing listed: our own homeserver only, not the whole federation */
+	assert_false(matrix_client_allowed("", SELF, "@x:evil"));
+	assert_true(matrix_client_allowed("", SELF, "@x:hs"));
+	assert_false(matrix_client_allowed("", SELF, "@x:hs.evil"));
+	assert_false(matrix_client_allowed("", "", "@x:hs"));
+	assert_true(matrix_client_allowed("*", SELF, "@x:evil"));
+	assert_true(matrix_client_allowed("@ann:hs, friends.org", SELF, "@ann:hs"));
+	assert_true(matrix_client_allowed("@ann:hs friends.org", SELF, "@bob:friends.org"));
+	assert_false(matrix_client_allowed("@ann:hs friends.org", SELF, "@bob:hs"));
+	assert_false(matrix_client_allowed("friends.org", SELF, "@friends.org:evil"));
 }
 
 int
@@ -202,6 +249,7 @@ main(void)
 		cmocka_unit_test(test_wrong_shapes_are_ignored),
 		cmocka_unit_test(test_text_clean),
 		cmocka_unit_test(test_ids_and_urls),
+		cmocka_unit_test(test_invite_trusts_the_invite_event_only),
 		cmocka_unit_test(test_allow_list),
 	};
 

@@ -40,10 +40,10 @@ matrix_client_del(struct matrix_client *c, const char *key)
 }
 
 bool
-matrix_client_allowed(const char *allow, const char *inviter)
+matrix_client_allowed(const char *allow, const char *self, const char *inviter)
 {
 	char buf[1024], *tok, *save = NULL;
-	const char *server = strchr(inviter, ':');
+	const char *server = strchr(inviter, ':'), *ours = self != NULL ? strchr(self, ':') : NULL;
 	bool any = false;
 
 	snprintf(buf, sizeof buf, "%s", allow != NULL ? allow : "");
@@ -54,7 +54,30 @@ matrix_client_allowed(const char *allow, const char *inviter)
 		if (tok[0] != '@' && server != NULL && strcmp(tok, server + 1) == 0)
 			return true;
 	}
-	return !any;
+	/* nothing listed: the people of our own homeserver, not the whole federation */
+	return !any && server != NULL && ours != NULL && strcmp(server, ours) == 0;
+}
+
+bool
+matrix_client_insecure(const char *url)
+{
+	const char *host;
+	size_t n;
+
+	if (strncmp(url, "http://", 7) != 0)
+		return false;
+	host = url + 7;
+	if (host[0] == '[') {
+		n = strcspn(host, "]");
+		n += host[n] == ']';
+	} else
+		n = strcspn(host, ":/?#@");
+	if (host[n] == '@')
+		return true; /* user info: whatever follows, not worth a guess */
+	if ((n == 9 && strncmp(host, "localhost", n) == 0) || (n == 5 && strncmp(host, "[::1]", n) == 0))
+		return false;
+	/* 127.0.0.0/8, written as digits and dots only */
+	return !(n > 4 && strncmp(host, "127.", 4) == 0 && strspn(host, "0123456789.") == n);
 }
 
 struct matrix_client *
@@ -71,6 +94,10 @@ matrix_client_new(const struct matrix_config *cfg, const struct matrix_host *hos
 	snprintf(c->token, sizeof c->token, "%s", cfg->token);
 	if (c->cfg.sync_timeout_ms <= 0)
 		c->cfg.sync_timeout_ms = 30000;
+	if (c->cfg.max_rooms <= 0)
+		c->cfg.max_rooms = MATRIX_MAX_ROOMS;
+	if (c->cfg.max_encrypted == 0)
+		c->cfg.max_encrypted = MATRIX_MAX_ENCRYPTED;
 	if ((c->out = matrix_outbox_new(&c->host.store)) == NULL) {
 		free(c);
 		return NULL;
@@ -89,6 +116,10 @@ matrix_client_start(struct matrix_client *c)
 	matrix_poll_restore(c);
 	matrix_direct_restore(c);
 	matrix_rooms_restore(c);
+	if (matrix_client_insecure(c->cfg.homeserver))
+		matrix_client_log(c, LOG_LVL_WARNING, "%s is plain http: the %s, and every message, cross the network "
+		                  "unencrypted; use https://", c->cfg.homeserver,
+		                  c->cfg.password[0] != '\0' ? "password" : "access token");
 	matrix_client_log(c, LOG_LVL_INFO, "connecting to %s (%zu queued messages, %s)", c->cfg.homeserver,
 	                  matrix_outbox_count(c->out), c->since != NULL ? "resuming" : "first start: history skipped");
 	matrix_login_start(c);
@@ -158,6 +189,7 @@ matrix_client_free(struct matrix_client *c)
 	matrix_direct_free(c);
 	matrix_strlist_free(c->joined_enc, c->nenc);
 	matrix_strlist_free(c->joining, c->njoining);
+	matrix_strlist_free(c->joined, c->njoined);
 	memset(c->token, 0, sizeof c->token);
 	memset(c->cfg.password, 0, sizeof c->cfg.password);
 	memset(c->cfg.token, 0, sizeof c->cfg.token);

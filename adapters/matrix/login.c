@@ -29,6 +29,9 @@ on_retry_timer(struct loop *l, long long id, void *data)
 	case MX_PH_FILTER:
 		filter_start(c);
 		break;
+	case MX_PH_ROOMS:
+		matrix_rooms_list(c, true);
+		break;
 	case MX_PH_SYNC:
 		matrix_poll_start(c);
 		break;
@@ -42,10 +45,15 @@ void
 matrix_login_failed(struct matrix_client *c, const char *what, long status, const char *errcode, int64_t retry_ms)
 {
 	int64_t ms = retry_ms >= 0 ? retry_ms : matrix_outbox_backoff(++c->fails);
+	char why[160];
 
+	/* no status: there was no answer, and errcode says why */
+	if (status > 0)
+		snprintf(why, sizeof why, "HTTP %ld%s%s", status, errcode != NULL ? ", " : "", errcode != NULL ? errcode : "");
+	else
+		snprintf(why, sizeof why, "%s", errcode != NULL ? errcode : "no answer");
 	matrix_client_log(c, status >= 400 && status < 500 ? LOG_LVL_ERR : LOG_LVL_WARNING,
-	                  "%s failed (HTTP %ld%s%s); retrying in %" PRId64 " ms", what, status,
-	                  errcode != NULL ? ", " : "", errcode != NULL ? errcode : "", ms);
+	                  "%s failed (%s); retrying in %" PRId64 " ms", what, why, ms);
 	if (c->up && !c->said_down) {
 		struct bot_event ev = { .type = BOT_EV_DOWN };
 
@@ -63,34 +71,24 @@ on_filter(struct matrix_client *c, struct matrix_req *r, long status, json_t *bo
 	c->sync_req = NULL;
 	if (status != 200 || id == NULL || id[0] == '\0' || strlen(id) >= sizeof c->filter ||
 	    strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.=") != strlen(id)) {
-		/* a missing filter only costs bandwidth: sync without one */
-		matrix_client_log(c, LOG_LVL_WARNING, "filter upload failed (HTTP %ld); syncing unfiltered", status);
+		/* the same filter then goes inline with each /sync */
+		matrix_client_log(c, LOG_LVL_WARNING, "filter upload failed (HTTP %ld); sending it with each sync", status);
 		c->filter[0] = '\0';
 	} else
 		snprintf(c->filter, sizeof c->filter, "%s", id);
 	(void)r;
-	matrix_poll_start(c);
+	matrix_rooms_list(c, true);
 }
 
 static void
 filter_start(struct matrix_client *c)
 {
 	char path[900], enc[3 * MATRIX_MAX_ID + 1];
-	/* only what the bot acts on; members lazy-loaded so big rooms stay cheap */
-	static const char filter[] =
-	    "{\"presence\":{\"types\":[]},"
-	    "\"account_data\":{\"types\":[\"m.direct\"]},"
-	    "\"room\":{"
-	    "\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\",\"m.room.encryption\"],\"limit\":50},"
-	    "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\"],\"lazy_load_members\":true},"
-	    "\"ephemeral\":{\"types\":[]},"
-	    "\"account_data\":{\"types\":[]}},"
-	    "\"event_fields\":[\"type\",\"content\",\"sender\",\"state_key\",\"event_id\",\"origin_server_ts\",\"unsigned\"]}";
 
 	c->phase = MX_PH_FILTER;
 	matrix_text_urlenc(c->self, enc, sizeof enc);
 	snprintf(path, sizeof path, MATRIX_API "/user/%s/filter", enc);
-	if ((c->sync_req = matrix_req_start(c, "POST", path, filter, on_filter, MATRIX_REQ_TIMEOUT,
+	if ((c->sync_req = matrix_req_start_now(c, "POST", path, matrix_poll_filter, on_filter, MATRIX_REQ_TIMEOUT,
 	                                    MATRIX_MAX_BODY)) == NULL)
 		matrix_login_failed(c, "filter", 0, NULL, -1);
 }
@@ -125,7 +123,7 @@ static void
 whoami_start(struct matrix_client *c)
 {
 	c->phase = MX_PH_WHOAMI;
-	if ((c->sync_req = matrix_req_start(c, "GET", MATRIX_API "/account/whoami", NULL, on_whoami,
+	if ((c->sync_req = matrix_req_start_now(c, "GET", MATRIX_API "/account/whoami", NULL, on_whoami,
 	                                    MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) == NULL)
 		matrix_login_failed(c, "whoami", 0, NULL, -1);
 }
@@ -172,7 +170,7 @@ matrix_login_start(struct matrix_client *c)
 		json_object_set_new(j, "device_id", json_string(c->device));
 	text = j != NULL ? json_dumps(j, JSON_COMPACT) : NULL;
 	json_decref(j);
-	if (text == NULL || (c->sync_req = matrix_req_start(c, "POST", MATRIX_API "/login", text, on_login,
+	if (text == NULL || (c->sync_req = matrix_req_start_now(c, "POST", MATRIX_API "/login", text, on_login,
 	                                                    MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) == NULL)
 		matrix_login_failed(c, "login", 0, NULL, -1);
 	if (text != NULL) {

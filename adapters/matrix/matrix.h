@@ -41,17 +41,19 @@ enum matrix_item_kind {
 	MX_IT_LEAVE,       /* room, user, event_id: someone else left */
 	MX_IT_RENAME,      /* room, user, text: new display name, event_id */
 	MX_IT_NAME,        /* room, user, name: a display name learnt from room state */
-	MX_IT_INVITE,      /* room, user: who invited us, direct: is_direct invite */
+	MX_IT_INVITE,      /* room, user: who invited us, direct: is_direct invite,
+	                    * forged: the stripped state disagrees with the invite event */
 	MX_IT_REMOVED,     /* room: we left, were kicked or banned */
 	MX_IT_ENCRYPTED,   /* room: has m.room.encryption */
-	MX_IT_DIRECT       /* user, room: from the m.direct account data */
+	MX_IT_DIRECT,      /* user, room: from the m.direct account data */
+	MX_IT_JOINED       /* room: a room we are in (each room of rooms.join) */
 };
 
 struct matrix_item {
 	enum matrix_item_kind kind;
 	char *room, *user, *name, *text, *event_id;
 	int64_t ts;
-	bool notice, direct;
+	bool notice, direct, forged;
 };
 
 struct matrix_sync {
@@ -59,10 +61,15 @@ struct matrix_sync {
 	struct matrix_item *items;
 	size_t nitems, capitems;
 	bool has_direct;        /* the response carried m.direct account data */
+	size_t limited;         /* rooms whose timeline the server cut (older events skipped) */
 };
 
 #define MATRIX_SYNC_MAX_ITEMS 5000
+/* A /sync answer over this is dropped and asked for again with less in it
+ * (poll.c); events are at most 64 KiB, and the normal filter asks for at
+ * most MATRIX_SYNC_TIMELINE of them per room. */
 #define MATRIX_SYNC_MAX_BYTES (8u << 20)
+#define MATRIX_SYNC_TIMELINE  20
 
 /* Parses a sync response. self: our user id (our own events are skipped).
  * initial: the first sync without a since token: the timelines are history,
@@ -148,10 +155,16 @@ struct matrix_config {
 	char password[512];        /* from password_file */
 	char token[1024];          /* from token_file */
 	char ca_file[512];
-	char allow[1024];          /* space or comma separated: @user:server, server */
+	char allow[1024];          /* space or comma separated: @user:server, server, *; empty: our server */
 	bool auto_join;
 	long sync_timeout_ms;
+	long max_rooms;            /* no invite is taken while in this many rooms (0: MATRIX_MAX_ROOMS) */
+	size_t max_encrypted;      /* encrypted rooms remembered (0: MATRIX_MAX_ENCRYPTED) */
 };
+
+/* An invite storm must not grow the account without bound. */
+#define MATRIX_MAX_ROOMS     200   /* the default of max_rooms */
+#define MATRIX_MAX_ENCRYPTED 256   /* beyond it an encrypted room is left, not remembered */
 
 struct matrix_client;
 
@@ -162,8 +175,12 @@ int  matrix_client_send(struct matrix_client *c, const struct adapter_msg *m);
 size_t matrix_client_pending(struct matrix_client *c, const char *room);
 void matrix_client_stop(struct matrix_client *c);
 void matrix_client_free(struct matrix_client *c);
-/* True if inviter (a user id) may invite us, per the allow list. */
-bool matrix_client_allowed(const char *allow, const char *inviter);
+/* True if inviter (a user id) may invite us, per the allow list; an empty
+ * list allows the users of our own homeserver (self: our user id). */
+bool matrix_client_allowed(const char *allow, const char *self, const char *inviter);
+/* True if url is plain http:// to a host other than loopback: the password
+ * or token would cross the network unencrypted. */
+bool matrix_client_insecure(const char *url);
 
 /* ---- the client's parts: one file per concept, sharing struct matrix_client ---- */
 
@@ -171,9 +188,10 @@ bool matrix_client_allowed(const char *allow, const char *inviter);
 #define MATRIX_SEEN_MEM     1024   /* event ids remembered in memory */
 #define MATRIX_NAMES        1024   /* (room, user) display names remembered */
 #define MATRIX_MAX_BODY     (64u << 10)
+#define MATRIX_ROOMS_MAX_BODY (4u << 20)  /* /joined_rooms: max_rooms of 255-byte ids, with room to spare */
 #define MATRIX_REQ_TIMEOUT  60000L
 
-enum matrix_phase { MX_PH_IDLE, MX_PH_LOGIN, MX_PH_WHOAMI, MX_PH_FILTER, MX_PH_SYNC, MX_PH_STOPPED };
+enum matrix_phase { MX_PH_IDLE, MX_PH_LOGIN, MX_PH_WHOAMI, MX_PH_FILTER, MX_PH_ROOMS, MX_PH_SYNC, MX_PH_STOPPED };
 
 struct matrix_name { char *room, *user, *name; };  /* room NULL: not tied to a room */
 struct matrix_direct { char *user, *room; };
@@ -192,6 +210,7 @@ struct matrix_client {
 	char token[1024];
 	char filter[128];
 	char *since;
+	int sync_level;                 /* 0: the normal filter; more: an answer was too big (poll.c) */
 	bool up, said_down;
 	int fails;                      /* consecutive failures of the login/sync chain */
 	struct matrix_req *sync_req;
@@ -202,6 +221,10 @@ struct matrix_client {
 
 	struct matrix_outbox *out;
 	struct matrix_req *reqs;        /* everything in flight, freed on stop */
+	struct {
+		struct matrix_req *head, *tail;
+	} waiting[2];                   /* for a place (req.c): [0] first, then [1] (declines) */
+	size_t nactive, nqueued;        /* in flight (but the chain and sync), waiting */
 
 	char *seen[MATRIX_SEEN_MEM];
 	size_t seen_at;
@@ -215,6 +238,9 @@ struct matrix_client {
 	size_t nenc;
 	char **joining;                 /* rooms with a join in flight */
 	size_t njoining;
+	char **joined;                  /* rooms we are in: /joined_rooms, then the sync */
+	size_t njoined;
+	bool said_full;                 /* max_rooms refused an invite since the last join */
 
 	/* m.direct is read, merged and written back, one round at a time */
 	bool mdirect_busy, mdirect_again;
@@ -240,26 +266,56 @@ typedef void matrix_req_done_fn(struct matrix_client *c, struct matrix_req *r, l
 
 struct matrix_req {
 	struct matrix_client *c;
-	CURL *easy;
+	CURL *easy;                     /* NULL while it waits in the queue */
+	char *url, *body;               /* until it starts */
+	char method[8];
+	long timeout_ms;
+	bool now;                       /* the login chain or the sync: never waits */
 	struct curl_slist *hdrs;
 	char *in;                       /* the response body */
 	size_t nin;
 	size_t max;
 	bool too_big;
+	char what[128];                 /* method and path without the query, for logs */
 	matrix_req_done_fn *done;
 	struct matrix_out *msg;         /* a send */
 	char *arg;                      /* a room or user, per request */
+	char *user;                     /* a join: who invited us; a members check: whose direct room */
+	bool direct;                    /* a join: the invite said is_direct */
 	int64_t retry_ms;               /* from a 429: retry_after_ms or Retry-After */
-	const char *errcode;
+	const char *errcode;            /* the Matrix errcode; with status 0, why there was no answer */
 	struct matrix_req *next;
 };
 
-/* Starts a request: path below the homeserver (with its query), an optional
- * JSON body. The response comes to done with its HTTP status (0: network). */
+/* At most MATRIX_REQS_MAX requests are in flight at once (one connection
+ * each, at most) besides the login chain and the sync; more wait in a queue
+ * of at most MATRIX_REQS_QUEUED, in order, so that an invite storm cannot
+ * open a connection per room. */
+#define MATRIX_REQS_MAX    8
+#define MATRIX_REQS_QUEUED 2048
+
+/* Starts (or queues) a request: path below the homeserver (with its query),
+ * an optional JSON body. The response comes to done with its HTTP status (0:
+ * no answer, r->errcode says why; r->too_big if it was over max bytes).
+ * NULL if it cannot be started or queued. */
 struct matrix_req *matrix_req_start(struct matrix_client *c, const char *method, const char *path,
                                     const char *json, matrix_req_done_fn *done, long timeout_ms, size_t max);
+/* The same, never queued: for the login chain and the sync, which everything
+ * else waits for (one at a time). */
+struct matrix_req *matrix_req_start_now(struct matrix_client *c, const char *method, const char *path,
+                                        const char *json, matrix_req_done_fn *done, long timeout_ms, size_t max);
+/* The same, after everything else waiting: declining invites and leaving
+ * rooms must not hold the players' messages back in a storm. */
+struct matrix_req *matrix_req_start_later(struct matrix_client *c, const char *method, const char *path,
+                                          const char *json, matrix_req_done_fn *done, long timeout_ms, size_t max);
 /* Cancels and frees everything in flight (no callbacks). */
 void matrix_req_cancel_all(struct matrix_client *c);
+/* Longest wait a server may ask for: a hostile one must not park the account
+ * for ever, nor make now + wait overflow. */
+#define MATRIX_RETRY_MAX_MS 300000
+/* The wait a 429 asks for: retry_after_ms from body, else Retry-After (after
+ * seconds, -1: none), at most MATRIX_RETRY_MAX_MS; -1 if neither is given. */
+int64_t matrix_req_wait_ms(json_t *body, curl_off_t after);
 
 /* login.c: the chain login -> whoami -> filter -> sync, and its retries */
 void matrix_login_start(struct matrix_client *c);
@@ -268,6 +324,7 @@ void matrix_login_failed(struct matrix_client *c, const char *what, long status,
                          int64_t retry_ms);
 
 /* poll.c: the /sync long-poll, event ids already seen, events to the bot */
+extern const char matrix_poll_filter[];   /* what the long-poll asks for (uploaded by login.c) */
 void matrix_poll_start(struct matrix_client *c);
 /* Restores next_batch and the seen event ids from the store. */
 void matrix_poll_restore(struct matrix_client *c);
@@ -291,8 +348,12 @@ void matrix_direct_publish(struct matrix_client *c);
 void matrix_direct_stop(struct matrix_client *c);
 void matrix_direct_free(struct matrix_client *c);
 
-/* rooms.c: invites, joins, being removed, encrypted rooms */
+/* rooms.c: invites, joins, being removed, encrypted rooms, the rooms we are in */
 void matrix_rooms_invited(struct matrix_client *c, const struct matrix_item *it);
+void matrix_rooms_joined(struct matrix_client *c, const char *room);
+/* Lists the rooms the account is in (GET /joined_rooms): rooms no longer in
+ * it count as left. chain: a step of the login chain, the sync follows. */
+void matrix_rooms_list(struct matrix_client *c, bool chain);
 void matrix_rooms_removed(struct matrix_client *c, const struct matrix_item *it);
 void matrix_rooms_encrypted(struct matrix_client *c, const struct matrix_item *it);
 bool matrix_rooms_is_encrypted(struct matrix_client *c, const char *room);

@@ -7,6 +7,48 @@
 
 #define SEEN_KEPT 64   /* event ids also kept in the state store, for a restart mid-batch */
 
+#define STR(x)  #x
+#define XSTR(x) STR(x)
+
+/* Only what the bot acts on, members lazy-loaded so that big rooms stay
+ * cheap, and a short timeline: a room's part of the answer stays under
+ * MATRIX_SYNC_TIMELINE events of at most 64 KiB each. */
+const char matrix_poll_filter[] =
+    "{\"presence\":{\"types\":[]},"
+    "\"account_data\":{\"types\":[\"m.direct\"]},"
+    "\"room\":{"
+    "\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\",\"m.room.encryption\"],"
+    "\"limit\":" XSTR(MATRIX_SYNC_TIMELINE) "},"
+    "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\"],\"lazy_load_members\":true},"
+    "\"ephemeral\":{\"types\":[]},"
+    "\"account_data\":{\"types\":[]}},"
+    "\"event_fields\":[\"type\",\"content\",\"sender\",\"state_key\",\"event_id\",\"origin_server_ts\",\"unsigned\"]}";
+
+/* Still, many busy rooms, or invites with big stripped state, can make an
+ * answer go over MATRIX_SYNC_MAX_BYTES. It is then asked for again (same
+ * since) one level down, until one fits; the token moves on and the next
+ * batch is asked for at level 0 again, so no answer can hold the account
+ * back for good. What a lower level leaves out of that one batch is lost. */
+static const struct {
+	const char *filter, *what;
+} levels[] = {
+	{ matrix_poll_filter, "every new event" },
+	{ "{\"presence\":{\"types\":[]},\"account_data\":{\"types\":[\"m.direct\"]},"
+	  "\"room\":{\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\",\"m.room.encryption\"],\"limit\":1},"
+	  "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\"],\"lazy_load_members\":true},"
+	  "\"ephemeral\":{\"types\":[]},\"account_data\":{\"types\":[]}}}",
+	  "the newest event of each room only" },
+	{ "{\"presence\":{\"types\":[]},\"account_data\":{\"types\":[\"m.direct\"]},"
+	  "\"room\":{\"timeline\":{\"not_types\":[\"*\"],\"limit\":1},\"state\":{\"not_types\":[\"*\"]},"
+	  "\"ephemeral\":{\"types\":[]},\"account_data\":{\"types\":[]}}}",
+	  "no room events, only invites and rooms left" },
+	/* "rooms": [] includes no room at all: a few bytes, whatever is pending */
+	{ "{\"presence\":{\"types\":[]},\"account_data\":{\"types\":[]},\"room\":{\"rooms\":[]}}",
+	  "no room at all (this batch's events and invites are skipped)" },
+};
+
+#define NLEVELS (sizeof levels / sizeof *levels)
+
 static bool
 seen_has(struct matrix_client *c, const char *id)
 {
@@ -108,9 +150,18 @@ emit_item(struct matrix_client *c, const struct matrix_item *it)
 	default:
 		return;
 	}
-	/* joins and leaves of a direct room are not the game's business */
-	if (direct && ev.type != BOT_EV_MESSAGE)
+	/* joins and leaves of a direct room are not the game's business; but
+	 * once someone else is in it, it is no place for its player's hands */
+	if (direct && ev.type != BOT_EV_MESSAGE) {
+		const char *du = matrix_direct_user(c, it->room);
+
+		if (ev.type == BOT_EV_JOIN && du != NULL && strcmp(du, it->user) != 0) {
+			matrix_client_log(c, LOG_LVL_NOTICE, "%s joined %s, the direct room of %s: their hands go to "
+			                  "another room from now on", it->user, it->room, du);
+			matrix_direct_forget(c, it->room);
+		}
 		return;
+	}
 	ev.user_name = matrix_names_of(c, it->room, it->user, nb, sizeof nb);
 	/* recorded before the bot acts: a crash in between loses a command
 	 * rather than replaying it */
@@ -146,6 +197,9 @@ handle_sync(struct matrix_client *c, const struct matrix_sync *s)
 		case MX_IT_ENCRYPTED:
 			matrix_rooms_encrypted(c, it);
 			break;
+		case MX_IT_JOINED:
+			matrix_rooms_joined(c, it->room);
+			break;
 		default:
 			emit_item(c, it);
 			break;
@@ -162,6 +216,18 @@ on_sync(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 
 	(void)body;
 	c->sync_req = NULL;
+	if (r->too_big && (size_t)c->sync_level + 1 < NLEVELS) {
+		c->sync_level++;
+		matrix_client_log(c, LOG_LVL_WARNING, "the /sync answer is over the %u MiB limit: asking again for %s",
+		                  MATRIX_SYNC_MAX_BYTES >> 20, levels[c->sync_level].what);
+		matrix_poll_start(c);
+		return;
+	}
+	if (r->too_big) {
+		/* nothing left to leave out: only time can help */
+		matrix_login_failed(c, "sync", 0, "over the size limit even without any room", -1);
+		return;
+	}
 	if (status == 401 && c->cfg.password[0] != '\0') {
 		matrix_login_failed(c, "sync (token refused, logging in again)", status, r->errcode, 0);
 		c->token[0] = '\0';
@@ -176,6 +242,9 @@ on_sync(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 		matrix_login_failed(c, why, status, NULL, -1);
 		return;
 	}
+	if (s.limited > 0 && !initial && c->sync_level == 0)
+		matrix_client_log(c, LOG_LVL_INFO, "%zu rooms had more new events than a sync holds: their older ones "
+		                  "were skipped", s.limited);
 	handle_sync(c, &s);
 	if (c->phase != MX_PH_SYNC) {
 		matrix_sync_free(&s);
@@ -189,6 +258,14 @@ on_sync(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 	s.next_batch = NULL;
 	matrix_sync_free(&s);
 	c->fails = 0;
+	if (c->sync_level > 0) {
+		matrix_client_log(c, LOG_LVL_NOTICE, "caught up with %s; the next sync asks for %s again",
+		                  levels[c->sync_level].what, levels[0].what);
+		/* rooms left in the skipped batch are learnt from the server's list */
+		if ((size_t)c->sync_level + 1 == NLEVELS)
+			matrix_rooms_list(c, false);
+		c->sync_level = 0;
+	}
 	if (!c->up || c->said_down) {
 		struct bot_event ev = { .type = BOT_EV_UP };
 
@@ -207,17 +284,22 @@ on_sync(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 void
 matrix_poll_start(struct matrix_client *c)
 {
-	char path[4096], enc[3 * 1024 + 1], fenc[3 * 128 + 1];
+	char path[8192], enc[3 * 1024 + 1], fenc[3 * 1024 + 1];
 	size_t o;
 	long timeout = c->since != NULL ? c->cfg.sync_timeout_ms : 0;
+	/* the uploaded copy of the normal filter if there is one; else inline */
+	const char *filter = c->sync_level == 0 && c->filter[0] != '\0' ? c->filter : levels[c->sync_level].filter;
 
 	c->phase = MX_PH_SYNC;
+	/* a lower level is asked for at once, whatever the server has new */
+	if (c->sync_level > 0)
+		timeout = 0;
 	o = (size_t)snprintf(path, sizeof path, MATRIX_API "/sync?timeout=%ld", timeout);
-	if (c->filter[0] != '\0' && matrix_text_urlenc(c->filter, fenc, sizeof fenc) == 0)
+	if (matrix_text_urlenc(filter, fenc, sizeof fenc) == 0)
 		o += (size_t)snprintf(path + o, sizeof path - o, "&filter=%s", fenc);
 	if (c->since != NULL && matrix_text_urlenc(c->since, enc, sizeof enc) == 0 && o < sizeof path)
 		snprintf(path + o, sizeof path - o, "&since=%s", enc);
-	c->sync_req = matrix_req_start(c, "GET", path, NULL, on_sync, timeout + 30000, MATRIX_SYNC_MAX_BYTES);
+	c->sync_req = matrix_req_start_now(c, "GET", path, NULL, on_sync, timeout + 30000, MATRIX_SYNC_MAX_BYTES);
 	if (c->sync_req == NULL)
 		matrix_login_failed(c, "sync", 0, NULL, -1);
 }

@@ -1,10 +1,12 @@
-/* req.c: one HTTP request to the homeserver on the bot's curl multi: auth header, size limit, 429 wait, JSON answer. */
+/* req.c: HTTP requests to the homeserver on the bot's curl multi: auth header, size limit, 429 wait, JSON answer, and a bounded number at once. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "http.h"
 #include "matrix.h"
+
+static void req_pump(struct matrix_client *c);
 
 static size_t
 on_body(char *p, size_t size, size_t n, void *data)
@@ -36,15 +38,41 @@ req_unlink(struct matrix_client *c, struct matrix_req *r)
 		}
 }
 
+/* libcurl has its copy once it is set: ours goes (a login's holds the password). */
+static void
+body_wipe(struct matrix_req *r)
+{
+	if (r->body != NULL) {
+		memset(r->body, 0, strlen(r->body));
+		free(r->body);
+		r->body = NULL;
+	}
+}
+
 static void
 req_free(struct matrix_req *r)
 {
 	if (r->easy != NULL)
 		curl_easy_cleanup(r->easy);
+	body_wipe(r);
+	free(r->url);
 	curl_slist_free_all(r->hdrs);
 	free(r->in);
 	free(r->arg);
+	free(r->user);
 	free(r);
+}
+
+int64_t
+matrix_req_wait_ms(json_t *body, curl_off_t after)
+{
+	json_t *ms = json_object_get(body, "retry_after_ms");
+
+	if (json_is_integer(ms) && json_integer_value(ms) >= 0)
+		return json_integer_value(ms) < MATRIX_RETRY_MAX_MS ? (int64_t)json_integer_value(ms) : MATRIX_RETRY_MAX_MS;
+	if (after >= 0)
+		return after < MATRIX_RETRY_MAX_MS / 1000 ? (int64_t)after * 1000 : MATRIX_RETRY_MAX_MS;
+	return -1;
 }
 
 static void
@@ -58,47 +86,46 @@ on_done(struct http *h, CURL *easy, CURLcode rc, void *data)
 
 	(void)h;
 	req_unlink(c, r);
+	if (!r->now)
+		c->nactive--;
 	if (rc == CURLE_OK) {
 		curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
 		if (r->in != NULL)
 			body = json_loadb(r->in, r->nin, 0, NULL);
 		if (status == 429) {
-			json_t *ms = json_object_get(body, "retry_after_ms");
-
-			if (json_is_integer(ms) && json_integer_value(ms) >= 0)
-				r->retry_ms = json_integer_value(ms);
-			else if (curl_easy_getinfo(easy, CURLINFO_RETRY_AFTER, &after) == CURLE_OK && after >= 0)
-				r->retry_ms = (int64_t)after * 1000;
+			if (curl_easy_getinfo(easy, CURLINFO_RETRY_AFTER, &after) != CURLE_OK)
+				after = -1;
+			r->retry_ms = matrix_req_wait_ms(body, after);
 		}
 		r->errcode = json_string_value(json_object_get(body, "errcode"));
-	} else
-		matrix_client_log(c, LOG_LVL_DEBUG, "request failed: %s", curl_easy_strerror(rc));
+	} else if (r->too_big) {
+		/* said as what it is: the server did answer */
+		r->errcode = "answer over the size limit";
+		matrix_client_log(c, LOG_LVL_WARNING, "%s: the answer is over %zu bytes, the limit: dropped", r->what, r->max);
+	} else {
+		r->errcode = curl_easy_strerror(rc);
+		matrix_client_log(c, LOG_LVL_DEBUG, "%s: no answer: %s", r->what, r->errcode);
+	}
 	r->done(c, r, status, body);
 	json_decref(body);
 	req_free(r);
+	req_pump(c);
 }
 
-struct matrix_req *
-matrix_req_start(struct matrix_client *c, const char *method, const char *path, const char *json,
-                 matrix_req_done_fn *done, long timeout_ms, size_t max)
+/* Hands r to libcurl: 0, or -1 if it cannot be started. */
+static int
+req_launch(struct matrix_client *c, struct matrix_req *r)
 {
-	struct matrix_req *r = calloc(1, sizeof *r);
-	char url[4700], auth[1100];
+	char auth[1100];
 
-	if (r == NULL || (r->easy = curl_easy_init()) == NULL) {
-		free(r);
-		return NULL;
-	}
-	r->c = c;
-	r->done = done;
-	r->max = max;
-	r->retry_ms = -1;
-	snprintf(url, sizeof url, "%s%s", c->cfg.homeserver, path);
-	curl_easy_setopt(r->easy, CURLOPT_URL, url);
+	if ((r->easy = curl_easy_init()) == NULL)
+		return -1;
+	/* libcurl keeps its own copies of the URL and the body */
+	curl_easy_setopt(r->easy, CURLOPT_URL, r->url);
 	curl_easy_setopt(r->easy, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(r->easy, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(r->easy, CURLOPT_CONNECTTIMEOUT_MS, 20000L);
-	curl_easy_setopt(r->easy, CURLOPT_TIMEOUT_MS, timeout_ms);
+	curl_easy_setopt(r->easy, CURLOPT_TIMEOUT_MS, r->timeout_ms);
 	curl_easy_setopt(r->easy, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(r->easy, CURLOPT_WRITEDATA, r);
 	curl_easy_setopt(r->easy, CURLOPT_USERAGENT, "handfoot");
@@ -106,28 +133,132 @@ matrix_req_start(struct matrix_client *c, const char *method, const char *path, 
 	if (c->cfg.ca_file[0] != '\0')
 		curl_easy_setopt(r->easy, CURLOPT_CAINFO, c->cfg.ca_file);
 	r->hdrs = curl_slist_append(r->hdrs, "Accept: application/json");
+	/* the token of now: a queued request goes with the newest one */
 	if (c->token[0] != '\0') {
 		snprintf(auth, sizeof auth, "Authorization: Bearer %s", c->token);
 		r->hdrs = curl_slist_append(r->hdrs, auth);
 		/* the header holds the token: wipe our copy */
 		memset(auth, 0, sizeof auth);
 	}
-	if (json != NULL) {
+	if (r->body != NULL) {
 		r->hdrs = curl_slist_append(r->hdrs, "Content-Type: application/json");
-		curl_easy_setopt(r->easy, CURLOPT_COPYPOSTFIELDS, json);
+		curl_easy_setopt(r->easy, CURLOPT_COPYPOSTFIELDS, r->body);
 	}
-	if (strcmp(method, "GET") != 0 && strcmp(method, "POST") != 0)
-		curl_easy_setopt(r->easy, CURLOPT_CUSTOMREQUEST, method);
-	else if (strcmp(method, "POST") == 0 && json == NULL)
+	if (strcmp(r->method, "GET") != 0 && strcmp(r->method, "POST") != 0)
+		curl_easy_setopt(r->easy, CURLOPT_CUSTOMREQUEST, r->method);
+	else if (strcmp(r->method, "POST") == 0 && r->body == NULL)
 		curl_easy_setopt(r->easy, CURLOPT_COPYPOSTFIELDS, "{}");
 	curl_easy_setopt(r->easy, CURLOPT_HTTPHEADER, r->hdrs);
-	if (http_add(c->http, r->easy, on_done, r) < 0) {
+	body_wipe(r);
+	if (http_add(c->http, r->easy, on_done, r) < 0)
+		return -1;
+	r->next = c->reqs;
+	c->reqs = r;
+	if (!r->now)
+		c->nactive++;
+	return 0;
+}
+
+/* The next waiting request, the first queue first; NULL if none. */
+static struct matrix_req *
+req_dequeue(struct matrix_client *c)
+{
+	for (size_t q = 0; q < sizeof c->waiting / sizeof *c->waiting; q++) {
+		struct matrix_req *r = c->waiting[q].head;
+
+		if (r == NULL)
+			continue;
+		if ((c->waiting[q].head = r->next) == NULL)
+			c->waiting[q].tail = NULL;
+		c->nqueued--;
+		r->next = NULL;
+		return r;
+	}
+	return NULL;
+}
+
+/* Starts waiting requests while there is room. */
+static void
+req_pump(struct matrix_client *c)
+{
+	struct matrix_req *r;
+
+	while (c->nactive < MATRIX_REQS_MAX && (r = req_dequeue(c)) != NULL) {
+		if (req_launch(c, r) < 0) {
+			/* its caller has moved on: it is told as any failure */
+			r->errcode = "cannot start the request";
+			r->done(c, r, 0, NULL);
+			req_free(r);
+		}
+	}
+}
+
+enum { REQ_NOW = -1, REQ_FIRST = 0, REQ_LATER = 1 };
+
+static struct matrix_req *
+req_new(struct matrix_client *c, const char *method, const char *path, const char *json,
+        matrix_req_done_fn *done, long timeout_ms, size_t max, int queue)
+{
+	bool now = queue == REQ_NOW;
+	struct matrix_req *r = calloc(1, sizeof *r);
+
+	if (r == NULL)
+		return NULL;
+	r->c = c;
+	r->done = done;
+	r->max = max;
+	r->retry_ms = -1;
+	r->timeout_ms = timeout_ms;
+	r->now = now;
+	snprintf(r->method, sizeof r->method, "%s", method);
+	snprintf(r->what, sizeof r->what, "%s %.*s", method, (int)strcspn(path, "?"), path);
+	if (asprintf(&r->url, "%s%s", c->cfg.homeserver, path) < 0)
+		r->url = NULL;
+	if (r->url == NULL || (json != NULL && (r->body = strdup(json)) == NULL)) {
 		req_free(r);
 		return NULL;
 	}
-	r->next = c->reqs;
-	c->reqs = r;
+	/* first come, first served: nothing overtakes a waiting request */
+	if (now || (c->nactive < MATRIX_REQS_MAX && c->nqueued == 0)) {
+		if (req_launch(c, r) < 0) {
+			req_free(r);
+			return NULL;
+		}
+		return r;
+	}
+	if (c->nqueued >= MATRIX_REQS_QUEUED) {
+		matrix_client_log(c, LOG_LVL_WARNING, "%zu requests wait already: %s not sent", c->nqueued, r->what);
+		req_free(r);
+		return NULL;
+	}
+	if (c->waiting[queue].tail != NULL)
+		c->waiting[queue].tail->next = r;
+	else
+		c->waiting[queue].head = r;
+	c->waiting[queue].tail = r;
+	c->nqueued++;
 	return r;
+}
+
+struct matrix_req *
+matrix_req_start(struct matrix_client *c, const char *method, const char *path, const char *json,
+                 matrix_req_done_fn *done, long timeout_ms, size_t max)
+{
+	return req_new(c, method, path, json, done, timeout_ms, max, REQ_FIRST);
+}
+
+struct matrix_req *
+matrix_req_start_now(struct matrix_client *c, const char *method, const char *path, const char *json,
+                     matrix_req_done_fn *done, long timeout_ms, size_t max)
+{
+	return req_new(c, method, path, json, done, timeout_ms, max, REQ_NOW);
+}
+
+struct matrix_req *
+matrix_req_start_later(struct matrix_client *c, const char *method, const char *path, const char *json,
+                       matrix_req_done_fn *done, long timeout_ms, size_t max)
+{
+	return req_new(c, method, path, json, done, timeout_ms, max, REQ_LATER);
 }
 
 void
@@ -140,5 +271,8 @@ matrix_req_cancel_all(struct matrix_client *c)
 		http_remove(c->http, r->easy);
 		req_free(r);
 	}
+	for (struct matrix_req *r; (r = req_dequeue(c)) != NULL;)
+		req_free(r);
+	c->nactive = 0;
 	c->sync_req = NULL;
 }

@@ -1,20 +1,80 @@
-/* rooms.c: the rooms the account is in: invites (allow list), joins, being removed, and encrypted rooms it will not play in. */
+/* rooms.c: the rooms the account is in: invites (allow list, max_rooms), joins, being removed, and encrypted rooms it will not play in. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "matrix.h"
 
+/* Who is in a room said to be a direct chat with r->user: only that user
+ * and us, or it is no place for their hands. */
+static void
+on_members(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
+{
+	json_t *chunk = json_object_get(body, "chunk"), *ev;
+	const char *other = NULL;
+	bool with_user = false;
+	size_t i;
+
+	if (status != 200 || !json_is_array(chunk)) {
+		matrix_client_log(c, LOG_LVL_NOTICE, "cannot tell who is in %s (HTTP %ld): %s's hands go to a room of "
+		                  "their own", r->arg, status, r->user);
+		return;
+	}
+	json_array_foreach(chunk, i, ev) {
+		const char *type = json_string_value(json_object_get(ev, "type"));
+		const char *who = json_string_value(json_object_get(ev, "state_key"));
+		const char *ms = json_string_value(json_object_get(json_object_get(ev, "content"), "membership"));
+
+		if (type == NULL || strcmp(type, "m.room.member") != 0 || who == NULL || ms == NULL ||
+		    strcmp(ms, "leave") == 0 || strcmp(ms, "ban") == 0 || strcmp(who, c->self) == 0)
+			continue;
+		if (strcmp(who, r->user) == 0)
+			with_user = strcmp(ms, "join") == 0;
+		else if (other == NULL)
+			other = matrix_text_id_ok(who, '@') ? who : "someone";
+	}
+	if (other != NULL || !with_user) {
+		matrix_client_log(c, LOG_LVL_NOTICE, "%s is no direct room with %s alone (%s): their hands go to a room "
+		                  "of their own", r->arg, r->user, other != NULL ? other : "they have not joined");
+		return;
+	}
+	if (matrix_direct_room(c, r->user) == NULL)
+		matrix_direct_set(c, r->user, r->arg, true);
+}
+
+/* A room invited to as a direct chat becomes the inviter's hand room only once
+ * its members are known: the invite alone cannot say who else is in it. */
+static void
+check_direct(struct matrix_client *c, const char *room, const char *user)
+{
+	char path[1024], enc[3 * MATRIX_MAX_ID + 1];
+	struct matrix_req *r;
+
+	if (matrix_direct_room(c, user) != NULL || matrix_text_urlenc(room, enc, sizeof enc) < 0)
+		return;
+	snprintf(path, sizeof path, MATRIX_API "/rooms/%s/members?not_membership=leave", enc);
+	if ((r = matrix_req_start(c, "GET", path, NULL, on_members, MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) != NULL) {
+		r->arg = strdup(room);
+		r->user = strdup(user);
+	}
+}
+
 static void
 on_join(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
 {
 	(void)body;
-	matrix_strlist_del(c->joining, &c->njoining, r->arg);
-	if (status == 200)
-		matrix_client_log(c, LOG_LVL_INFO, "joined %s", r->arg);
-	else
+	if (status != 200) {
+		matrix_strlist_del(c->joining, &c->njoining, r->arg);
 		matrix_client_log(c, LOG_LVL_WARNING, "cannot join %s (HTTP %ld%s%s)", r->arg, status,
 		                  r->errcode != NULL ? ", " : "", r->errcode != NULL ? r->errcode : "");
+		return;
+	}
+	/* it stays in joining until the sync shows it (the sync may also
+	 * have shown it already, or shown us leaving it again) */
+	matrix_client_log(c, LOG_LVL_INFO, "joined %s", r->arg);
+	/* a player who opens a direct chat with us gets their hands there */
+	if (r->direct && r->user != NULL)
+		check_direct(c, r->arg, r->user);
 }
 
 static void
@@ -24,35 +84,60 @@ on_leave(struct matrix_client *c, struct matrix_req *r, long status, json_t *bod
 	matrix_client_log(c, status == 200 ? LOG_LVL_INFO : LOG_LVL_WARNING, "left %s (HTTP %ld)", r->arg, status);
 }
 
-static void
+static struct matrix_req *
 room_post(struct matrix_client *c, const char *room, const char *what, matrix_req_done_fn *done)
 {
 	char path[1024], enc[3 * MATRIX_MAX_ID + 1];
 	struct matrix_req *r;
 
 	if (matrix_text_urlenc(room, enc, sizeof enc) < 0)
-		return;
+		return NULL;
 	snprintf(path, sizeof path, MATRIX_API "/rooms/%s/%s", enc, what);
-	if ((r = matrix_req_start(c, "POST", path, NULL, done, MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) != NULL)
+	/* leaving never holds the players' messages back */
+	r = (strcmp(what, "leave") == 0 ? matrix_req_start_later : matrix_req_start)(c, "POST", path, NULL, done,
+	                                                                            MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY);
+	if (r != NULL)
 		r->arg = strdup(room);
+	return r;
 }
 
 void
 matrix_rooms_invited(struct matrix_client *c, const struct matrix_item *it)
 {
-	if (matrix_strlist_has(c->joining, c->njoining, it->room))
+	struct matrix_req *r;
+
+	if (matrix_strlist_has(c->joining, c->njoining, it->room) || matrix_strlist_has(c->joined, c->njoined, it->room))
 		return;
-	if (!c->cfg.auto_join || !matrix_client_allowed(c->cfg.allow, it->user)) {
+	if (!c->cfg.auto_join || !matrix_client_allowed(c->cfg.allow, c->self, it->user)) {
 		matrix_client_log(c, LOG_LVL_NOTICE, "declining the invite to %s from %s", it->room, it->user);
 		room_post(c, it->room, "leave", on_leave);
 		return;
 	}
-	/* a player who opens a direct chat with us gets their hands there */
-	if (it->direct && matrix_direct_room(c, it->user) == NULL)
-		matrix_direct_set(c, it->user, it->room, true);
+	if (it->forged) {
+		matrix_client_log(c, LOG_LVL_WARNING, "declining the invite to %s from %s: its stripped state names "
+		                  "another inviter or another kind of invite (forged by a server)", it->room, it->user);
+		room_post(c, it->room, "leave", on_leave);
+		return;
+	}
+	/* rooms the bot opens for hands count too, but are never refused */
+	if (c->njoined + c->njoining >= (size_t)c->cfg.max_rooms) {
+		if (!c->said_full)
+			matrix_client_log(c, LOG_LVL_WARNING, "in %zu rooms already (max_rooms = %ld): declining every "
+			                  "invite until the bot is in fewer", c->njoined + c->njoining, c->cfg.max_rooms);
+		c->said_full = true;
+		matrix_client_log(c, LOG_LVL_INFO, "declining the invite to %s from %s: max_rooms reached", it->room,
+		                  it->user);
+		room_post(c, it->room, "leave", on_leave);
+		return;
+	}
+	c->said_full = false;
+	matrix_client_log(c, LOG_LVL_INFO, "invited to %s by %s%s: joining", it->room, it->user,
+	                  it->direct ? " for a direct chat" : "");
+	if ((r = room_post(c, it->room, "join", on_join)) == NULL)
+		return;
 	matrix_strlist_add(&c->joining, &c->njoining, it->room);
-	matrix_client_log(c, LOG_LVL_INFO, "invited to %s by %s: joining", it->room, it->user);
-	room_post(c, it->room, "join", on_join);
+	r->user = strdup(it->user);
+	r->direct = it->direct;
 }
 
 void
@@ -64,6 +149,8 @@ matrix_rooms_removed(struct matrix_client *c, const struct matrix_item *it)
 	char nb[MATRIX_MAX_NAME + 1];
 
 	matrix_client_log(c, LOG_LVL_NOTICE, "no longer in %s", it->room);
+	matrix_strlist_del(c->joined, &c->njoined, it->room);
+	matrix_strlist_del(c->joining, &c->njoining, it->room);
 	if (du != NULL)
 		matrix_direct_forget(c, it->room);
 	else {
@@ -84,6 +171,13 @@ matrix_rooms_encrypted(struct matrix_client *c, const struct matrix_item *it)
 
 	if (matrix_strlist_has(c->joined_enc, c->nenc, it->room))
 		return;
+	/* the list is kept (and searched for each event): past its cap, leave */
+	if (c->nenc >= c->cfg.max_encrypted) {
+		matrix_client_log(c, LOG_LVL_WARNING, "%s is encrypted, and %zu encrypted rooms are remembered "
+		                  "already: leaving it", it->room, c->nenc);
+		room_post(c, it->room, "leave", on_leave);
+		return;
+	}
 	matrix_strlist_add(&c->joined_enc, &c->nenc, it->room);
 	snprintf(key, sizeof key, "enc/%s", it->room);
 	matrix_client_set(c, key, "1");
@@ -113,4 +207,106 @@ void
 matrix_rooms_restore(struct matrix_client *c)
 {
 	c->host.store.each(c->host.store.ctx, "enc/", restore_one, c);
+}
+
+void
+matrix_rooms_joined(struct matrix_client *c, const char *room)
+{
+	matrix_strlist_del(c->joining, &c->njoining, room);
+	matrix_strlist_add(&c->joined, &c->njoined, room);
+}
+
+/* Forgets an encrypted room we are no longer in. */
+static void
+enc_forget(struct matrix_client *c, const char *room)
+{
+	char key[MATRIX_MAX_ID + 8];
+
+	snprintf(key, sizeof key, "enc/%s", room);
+	matrix_client_del(c, key);
+	matrix_strlist_del(c->joined_enc, &c->nenc, room);
+}
+
+/* The server's list of our rooms, against ours: rooms in before (ours when
+ * the list was asked for) and no longer in it were left meanwhile. */
+static void
+list_apply(struct matrix_client *c, long status, json_t *body, const char *before)
+{
+	json_t *list = json_object_get(body, "joined_rooms"), *v;
+	char **now = NULL, **gone = NULL, *copy, *tok, *save = NULL;
+	size_t nnow = 0, ngone = 0, i;
+
+	if (status != 200 || !json_is_array(list)) {
+		matrix_client_log(c, LOG_LVL_WARNING, "cannot list the rooms the account is in (HTTP %ld): counting "
+		                  "them from the sync alone", status);
+		return;
+	}
+	json_array_foreach(list, i, v)
+		if (matrix_text_id_ok(json_string_value(v), '!'))
+			matrix_strlist_add(&now, &nnow, json_string_value(v));
+	if (before != NULL && (copy = strdup(before)) != NULL) {
+		for (tok = strtok_r(copy, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save))
+			if (!matrix_strlist_has(now, nnow, tok) && matrix_strlist_has(c->joined, c->njoined, tok))
+				matrix_strlist_add(&gone, &ngone, tok);
+		free(copy);
+	}
+	for (i = 0; i < ngone; i++) {
+		struct matrix_item it = { .kind = MX_IT_REMOVED, .room = gone[i] };
+
+		matrix_rooms_removed(c, &it);
+	}
+	for (i = 0; i < nnow; i++)
+		matrix_rooms_joined(c, now[i]);
+	/* encrypted rooms remembered from an earlier run that we have left */
+	for (i = c->nenc; i-- > 0;)
+		if (!matrix_strlist_has(c->joined, c->njoined, c->joined_enc[i]))
+			enc_forget(c, c->joined_enc[i]);
+	matrix_client_log(c, LOG_LVL_INFO, "in %zu rooms (max_rooms = %ld)", c->njoined, c->cfg.max_rooms);
+	matrix_strlist_free(now, nnow);
+	matrix_strlist_free(gone, ngone);
+}
+
+static void
+on_list_chain(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
+{
+	c->sync_req = NULL;
+	list_apply(c, status, body, r->arg);
+	matrix_poll_start(c);
+}
+
+static void
+on_list(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
+{
+	list_apply(c, status, body, r->arg);
+}
+
+void
+matrix_rooms_list(struct matrix_client *c, bool chain)
+{
+	struct matrix_req *r;
+	size_t len = 1, o = 0;
+	char *before;
+
+	/* our rooms as they are now: only these may turn out to be gone */
+	for (size_t i = 0; i < c->njoined; i++)
+		len += strlen(c->joined[i]) + 1;
+	if ((before = malloc(len)) == NULL)
+		return;
+	before[0] = '\0';
+	for (size_t i = 0; i < c->njoined; i++)
+		o += (size_t)snprintf(before + o, len - o, "%s%s", o > 0 ? " " : "", c->joined[i]);
+	if (chain)
+		c->phase = MX_PH_ROOMS;
+	r = (chain ? matrix_req_start_now : matrix_req_start)(c, "GET", MATRIX_API "/joined_rooms", NULL,
+	                                                     chain ? on_list_chain : on_list, MATRIX_REQ_TIMEOUT,
+	                                                     MATRIX_ROOMS_MAX_BODY);
+	if (r == NULL) {
+		free(before);
+		if (chain)
+			matrix_poll_start(c);
+		return;
+	}
+	r->arg = before;
+	if (chain)
+		c->sync_req = r;
 }

@@ -236,6 +236,8 @@ joined_room(struct ctx *c, const char *room, json_t *r)
 	evs = json_object_get(json_object_get(r, "state"), "events");
 	json_array_foreach(evs, i, ev)
 		state_event(c, room, ev, false);
+	if (json_is_true(json_object_get(json_object_get(r, "timeline"), "limited")))
+		c->out->limited++;
 	evs = json_object_get(json_object_get(r, "timeline"), "events");
 	json_array_foreach(evs, i, ev) {
 		if (!json_is_object(ev))
@@ -248,26 +250,49 @@ joined_room(struct ctx *c, const char *room, json_t *r)
 	}
 }
 
+/* Two member events for us that tell the same invite. */
+static bool
+same_invite(json_t *a, json_t *b)
+{
+	const char *sa = json_string_value(json_object_get(a, "sender"));
+	const char *sb = json_string_value(json_object_get(b, "sender"));
+	json_t *ca = json_object_get(a, "content"), *cb = json_object_get(b, "content");
+	const char *ma = json_string_value(json_object_get(ca, "membership"));
+	const char *mb = json_string_value(json_object_get(cb, "membership"));
+
+	return sa != NULL && sb != NULL && strcmp(sa, sb) == 0 && ma != NULL && mb != NULL && strcmp(ma, mb) == 0 &&
+	       json_is_true(json_object_get(ca, "is_direct")) == json_is_true(json_object_get(cb, "is_direct"));
+}
+
+/* Stripped state is not signed: a remote server may put anything in it. The
+ * homeserver appends the invite event itself after it (Synapse, Dendrite and
+ * Conduit all do), so the last member event for us is the invite; its sender
+ * is the inviter. An earlier one that tells another story was forged. */
 static void
 invited_room(struct ctx *c, const char *room, json_t *r)
 {
-	json_t *evs = json_object_get(json_object_get(r, "invite_state"), "events"), *ev;
+	json_t *evs = json_object_get(json_object_get(r, "invite_state"), "events"), *ev, *last = NULL;
+	const char *ms, *sender;
+	struct matrix_item *it;
+	bool forged = false;
 	size_t i;
 
 	json_array_foreach(evs, i, ev) {
 		const char *type = json_string_value(json_object_get(ev, "type"));
-		json_t *content = json_object_get(ev, "content");
-		const char *ms = json_string_value(json_object_get(content, "membership"));
-		const char *sender = get_id(ev, "sender", '@');
-		struct matrix_item *it;
 
-		if (type == NULL || strcmp(type, "m.room.member") != 0 || ms == NULL ||
-		    strcmp(ms, "invite") != 0 || sender == NULL ||
+		if (type == NULL || strcmp(type, "m.room.member") != 0 ||
 		    !is_self(c, json_string_value(json_object_get(ev, "state_key"))))
 			continue;
-		if ((it = add(c, MX_IT_INVITE, room, sender, NULL)) != NULL)
-			it->direct = json_is_true(json_object_get(content, "is_direct"));
+		if (last != NULL && !same_invite(last, ev))
+			forged = true;
+		last = ev;
+	}
+	ms = json_string_value(json_object_get(json_object_get(last, "content"), "membership"));
+	if (ms == NULL || strcmp(ms, "invite") != 0 || (sender = get_id(last, "sender", '@')) == NULL)
 		return;
+	if ((it = add(c, MX_IT_INVITE, room, sender, NULL)) != NULL) {
+		it->direct = json_is_true(json_object_get(json_object_get(last, "content"), "is_direct"));
+		it->forged = forged;
 	}
 }
 
@@ -315,8 +340,10 @@ matrix_sync_parse(const char *json, size_t len, const char *self, bool initial,
 	account_data(&c, root);
 	rooms = json_object_get(root, "rooms");
 	json_object_foreach(json_object_get(rooms, "join"), room, r)
-		if (matrix_text_id_ok(room, '!'))
+		if (matrix_text_id_ok(room, '!')) {
+			add(&c, MX_IT_JOINED, room, NULL, NULL);
 			joined_room(&c, room, r);
+		}
 	json_object_foreach(json_object_get(rooms, "invite"), room, r)
 		if (matrix_text_id_ok(room, '!'))
 			invited_room(&c, room, r);

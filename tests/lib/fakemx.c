@@ -180,3 +180,82 @@ fakemx_events(struct fakemx *f, const char *room)
 	json_decref(j);
 	return evs;
 }
+
+int
+fakemx_room(struct fakemx *f, const char *token, const char *body, char *room, size_t len)
+{
+	json_t *j = fakemx_call(f, "POST", "/_matrix/client/v3/createRoom", token, body, NULL);
+	const char *id = json_string_value(json_object_get(j, "room_id"));
+
+	snprintf(room, len, "%s", id != NULL ? id : "");
+	json_decref(j);
+	return id != NULL ? 0 : -1;
+}
+
+long
+fakemx_room_post(struct fakemx *f, const char *token, const char *room, const char *what, const char *body)
+{
+	char path[512], *e = curl_easy_escape(NULL, room, 0);
+	long st = 0;
+
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/%s", e, what);
+	curl_free(e);
+	json_decref(fakemx_call(f, "POST", path, token, body != NULL ? body : "{}", &st));
+	return st;
+}
+
+/* The fake's view of room: {"members": {user: membership}, "direct": bool} (caller decrefs). */
+static json_t *
+room_view(struct fakemx *f, const char *room)
+{
+	json_t *j = fakemx_call(f, "GET", "/_fake/rooms", NULL, NULL, NULL);
+	json_t *r = json_incref(json_object_get(json_object_get(j, "rooms"), room));
+
+	json_decref(j);
+	return r;
+}
+
+void
+fakemx_membership(struct fakemx *f, const char *room, const char *user, char *out, size_t len)
+{
+	json_t *r = room_view(f, room);
+	const char *m = json_string_value(json_object_get(json_object_get(r, "members"), user));
+
+	snprintf(out, len, "%s", m != NULL ? m : "");
+	json_decref(r);
+}
+
+void
+fakemx_members(struct fakemx *f, const char *room, char *out, size_t len)
+{
+	json_t *r = room_view(f, room), *m;
+	const char *user;
+	size_t o = 0;
+
+	out[0] = '\0';
+	json_object_foreach(json_object_get(r, "members"), user, m) {
+		const char *ms = json_string_value(m);
+
+		if (ms != NULL && (strcmp(ms, "join") == 0 || strcmp(ms, "invite") == 0) && o < len)
+			o += (size_t)snprintf(out + o, len - o, "%s%s", o > 0 ? " " : "", user);
+	}
+	json_decref(r);
+}
+
+int
+fakemx_bot_says(struct fakemx *f, const char *room, const char *needle)
+{
+	json_t *evs = fakemx_events(f, room), *ev;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(evs, i, ev) {
+		const char *body = json_string_value(json_object_get(json_object_get(ev, "content"), "body"));
+		const char *sender = json_string_value(json_object_get(ev, "sender"));
+
+		if (sender != NULL && strcmp(sender, "@bot:hs") == 0 && body != NULL && strstr(body, needle) != NULL)
+			n++;
+	}
+	json_decref(evs);
+	return n;
+}

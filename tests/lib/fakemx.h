@@ -25,5 +25,15 @@ int     fakemx_user(struct fakemx *f, const char *localpart, const char *passwor
 int     fakemx_say(struct fakemx *f, const char *token, const char *room, const char *text);
 /* The room's timeline as the fake keeps it (caller decrefs). */
 json_t *fakemx_events(struct fakemx *f, const char *room);
+/* createRoom as token's user with the JSON body; the new room's id in room ("" on failure). */
+int     fakemx_room(struct fakemx *f, const char *token, const char *body, char *room, size_t len);
+/* POST /rooms/{room}/{what} (join, leave, invite, kick) as token's user; the HTTP status. */
+long    fakemx_room_post(struct fakemx *f, const char *token, const char *room, const char *what, const char *body);
+/* user's membership of room as the fake keeps it ("" if none). */
+void    fakemx_membership(struct fakemx *f, const char *room, const char *user, char *out, size_t len);
+/* The users whose membership of room is join or invite, space separated (sorted as the fake keeps them). */
+void    fakemx_members(struct fakemx *f, const char *room, char *out, size_t len);
+/* How many of the bot's (@bot:hs) messages in room contain needle ("" counts them all). */
+int     fakemx_bot_says(struct fakemx *f, const char *room, const char *needle);
 
 #endif

@@ -1,0 +1,368 @@
+/* answer.c: each interaction's answer: the first reply as the response, follow-ups after it, a defer before 3 s pass. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "answer.h"
+#include "text.h"
+
+#define EPHEMERAL 64     /* message flag 1 << 6 */
+#define NOT_DUE   (-1)
+
+enum state {
+	ST_NEW,          /* not answered yet */
+	ST_ACKING,       /* the initial response is on its way; replies wait for it */
+	ST_ANSWERED,     /* answered with a message (or a button's silent defer): follow-ups go as themselves */
+	ST_DEFERRED,     /* a command deferred as "thinking..." only its user sees */
+	ST_FAILED        /* the response was refused (too late...): public replies go to the channel */
+};
+
+struct waiting {
+	bool private;
+	json_t *msg;
+	struct waiting *next;
+};
+
+struct ans {
+	uint64_t ref;
+	char id[21], token[601], channel[21];
+	bool button;
+	int64_t created, last;
+	enum state st;
+	bool acking_defer;   /* the response on its way is a defer */
+	bool loading;        /* ST_DEFERRED: the "thinking..." message is not filled yet */
+	struct waiting *wait, **wait_tail;
+	struct ans *next;
+};
+
+struct op_node {
+	struct discord_answer_op op;
+	struct op_node *next;
+};
+
+struct discord_answer {
+	char app[21];
+	struct ans *list;
+	size_t n;
+	struct op_node *head, *tail;
+};
+
+/* ------------------------------------------------------------------ ops */
+
+static void
+push(struct discord_answer *a, enum discord_answer_kind kind, const struct ans *x, json_t *body)
+{
+	struct op_node *n = calloc(1, sizeof *n);
+	static const char *const methods[] = { "", "POST", "POST", "PATCH", "DELETE", "POST", "" };
+
+	if (n == NULL) {
+		json_decref(body);
+		return;
+	}
+	n->op.kind = kind;
+	n->op.ref = x->ref;
+	n->op.body = body;
+	snprintf(n->op.method, sizeof n->op.method, "%s", methods[kind]);
+	switch (kind) {
+	case DISCORD_ANS_CALLBACK:
+		snprintf(n->op.path, sizeof n->op.path, "/interactions/%s/%s/callback", x->id, x->token);
+		break;
+	case DISCORD_ANS_FOLLOWUP:
+		snprintf(n->op.path, sizeof n->op.path, "/webhooks/%s/%s", a->app, x->token);
+		break;
+	case DISCORD_ANS_EDIT:
+	case DISCORD_ANS_DELETE:
+		snprintf(n->op.path, sizeof n->op.path, "/webhooks/%s/%s/messages/@original", a->app, x->token);
+		break;
+	case DISCORD_ANS_CHANNEL:
+		snprintf(n->op.path, sizeof n->op.path, "/channels/%s/messages", x->channel);
+		break;
+	case DISCORD_ANS_UNDELIVERED:
+		break;
+	}
+	if (a->tail != NULL)
+		a->tail->next = n;
+	else
+		a->head = n;
+	a->tail = n;
+}
+
+bool
+discord_answer_next(struct discord_answer *a, struct discord_answer_op *out)
+{
+	struct op_node *n = a->head;
+
+	if (n == NULL)
+		return false;
+	a->head = n->next;
+	if (a->head == NULL)
+		a->tail = NULL;
+	*out = n->op;
+	free(n);
+	return true;
+}
+
+void
+discord_answer_op_free(struct discord_answer_op *op)
+{
+	json_decref(op->body);
+	op->body = NULL;
+}
+
+/* ------------------------------------------------------------------ life */
+
+struct discord_answer *
+discord_answer_new(const char *app_id)
+{
+	struct discord_answer *a;
+
+	if (!discord_text_snowflake(app_id) || (a = calloc(1, sizeof *a)) == NULL)
+		return NULL;
+	snprintf(a->app, sizeof a->app, "%s", app_id);
+	return a;
+}
+
+static void
+ans_free(struct ans *x)
+{
+	while (x->wait != NULL) {
+		struct waiting *w = x->wait;
+
+		x->wait = w->next;
+		json_decref(w->msg);
+		free(w);
+	}
+	/* the token answers for 15 minutes: leave nothing of it */
+	memset(x->token, 0, sizeof x->token);
+	free(x);
+}
+
+void
+discord_answer_free(struct discord_answer *a)
+{
+	struct discord_answer_op op;
+
+	if (a == NULL)
+		return;
+	while (a->list != NULL) {
+		struct ans *x = a->list;
+
+		a->list = x->next;
+		ans_free(x);
+	}
+	while (discord_answer_next(a, &op))
+		discord_answer_op_free(&op);
+	free(a);
+}
+
+size_t
+discord_answer_count(const struct discord_answer *a)
+{
+	return a->n;
+}
+
+static struct ans *
+find(struct discord_answer *a, uint64_t ref)
+{
+	for (struct ans *x = a->list; x != NULL; x = x->next)
+		if (x->ref == ref)
+			return x;
+	return NULL;
+}
+
+int
+discord_answer_begin(struct discord_answer *a, uint64_t ref, const char *id, const char *token,
+                     const char *channel_id, bool button, int64_t now)
+{
+	struct ans *x;
+	size_t tn = strlen(token);
+
+	if (ref == 0 || find(a, ref) != NULL || a->n >= DISCORD_ANSWER_MAX || !discord_text_snowflake(id) ||
+	    !discord_text_snowflake(channel_id) || tn == 0 || tn >= sizeof x->token ||
+	    strspn(token, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~") != tn ||
+	    (x = calloc(1, sizeof *x)) == NULL)
+		return -1;
+	x->ref = ref;
+	snprintf(x->id, sizeof x->id, "%s", id);
+	memcpy(x->token, token, tn + 1);
+	snprintf(x->channel, sizeof x->channel, "%s", channel_id);
+	x->button = button;
+	x->created = x->last = now;
+	x->wait_tail = &x->wait;
+	x->next = a->list;
+	a->list = x;
+	a->n++;
+	return 0;
+}
+
+static void
+forget(struct discord_answer *a, struct ans *x)
+{
+	for (struct ans **p = &a->list; *p != NULL; p = &(*p)->next)
+		if (*p == x) {
+			*p = x->next;
+			a->n--;
+			ans_free(x);
+			return;
+		}
+}
+
+/* ------------------------------------------------------------------ replies */
+
+/* msg with the ephemeral flag set or cleared (other flags kept). */
+static json_t *
+with_flags(json_t *msg, bool ephemeral)
+{
+	json_int_t f = json_integer_value(json_object_get(msg, "flags"));
+
+	f = ephemeral ? (f | EPHEMERAL) : (f & ~(json_int_t)EPHEMERAL);
+	if (f != 0)
+		json_object_set_new(msg, "flags", json_integer(f));
+	else
+		json_object_del(msg, "flags");
+	return msg;
+}
+
+static void
+say(struct discord_answer *a, struct ans *x, bool private, json_t *msg)
+{
+	struct waiting *w;
+
+	switch (x->st) {
+	case ST_NEW:
+		/* the first reply is the answer: "Ada used /draw" above it, seen by all or by Ada alone */
+		push(a, DISCORD_ANS_CALLBACK, x, json_pack("{s:i,s:o}", "type", 4, "data", with_flags(msg, private)));
+		x->st = ST_ACKING;
+		x->acking_defer = false;
+		return;
+	case ST_ACKING:
+		/* a follow-up before the response lands is refused (Unknown Webhook): wait */
+		if ((w = calloc(1, sizeof *w)) == NULL) {
+			json_decref(msg);
+			return;
+		}
+		w->private = private;
+		w->msg = msg;
+		*x->wait_tail = w;
+		x->wait_tail = &w->next;
+		return;
+	case ST_ANSWERED:
+		push(a, DISCORD_ANS_FOLLOWUP, x, with_flags(msg, private));
+		return;
+	case ST_DEFERRED:
+		if (!private) {
+			/* the defer was ephemeral and a follow-up right after it would
+			 * only fill it (receiving-and-responding.mdx): the room's line
+			 * goes to the channel */
+			push(a, DISCORD_ANS_CHANNEL, x, with_flags(msg, false));
+		} else if (x->loading) {
+			json_object_del(msg, "flags");
+			push(a, DISCORD_ANS_EDIT, x, msg);
+			x->loading = false;
+		} else
+			push(a, DISCORD_ANS_FOLLOWUP, x, with_flags(msg, true));
+		return;
+	case ST_FAILED:
+		if (private)
+			push(a, DISCORD_ANS_UNDELIVERED, x, msg);
+		else
+			push(a, DISCORD_ANS_CHANNEL, x, with_flags(msg, false));
+		return;
+	}
+}
+
+int
+discord_answer_say(struct discord_answer *a, uint64_t ref, bool private, json_t *msg, int64_t now)
+{
+	struct ans *x = find(a, ref);
+
+	if (x == NULL || now - x->created >= DISCORD_ANSWER_TOKEN_MS || !json_is_object(msg)) {
+		json_decref(msg);
+		return -1;
+	}
+	x->last = now;
+	say(a, x, private, msg);
+	return 0;
+}
+
+void
+discord_answer_result(struct discord_answer *a, uint64_t ref, enum discord_answer_kind kind, long status, int code,
+                      int64_t now)
+{
+	struct ans *x = find(a, ref);
+	struct waiting *w;
+	bool ok = status >= 200 && status < 300;
+
+	if (x == NULL)
+		return;
+	x->last = now;
+	if (kind != DISCORD_ANS_CALLBACK) {
+		/* the token is gone (expired, or the interaction unknown): no more follow-ups */
+		if (status == 404 && (code == 10015 || code == 10062))
+			x->st = ST_FAILED;
+		return;
+	}
+	if (x->st != ST_ACKING)
+		return;
+	/* 40060 "already acknowledged": a retried response whose first try had landed */
+	if (ok || code == 40060) {
+		if (x->acking_defer && !x->button) {
+			x->st = ST_DEFERRED;
+			x->loading = true;
+		} else
+			x->st = ST_ANSWERED;
+	} else
+		x->st = ST_FAILED;
+	while ((w = x->wait) != NULL) {
+		x->wait = w->next;
+		say(a, x, w->private, w->msg);
+		free(w);
+	}
+	x->wait_tail = &x->wait;
+}
+
+void
+discord_answer_tick(struct discord_answer *a, int64_t now)
+{
+	struct ans *x, *next;
+
+	for (x = a->list; x != NULL; x = next) {
+		next = x->next;
+		if (now - x->created >= DISCORD_ANSWER_TOKEN_MS) {
+			forget(a, x);
+			continue;
+		}
+		if (x->st == ST_NEW && now - x->created >= DISCORD_ANSWER_DEFER_MS) {
+			/* nothing to say yet: acknowledge before 3 s pass. A command
+			 * shows "thinking..." to its user only; a button shows nothing */
+			if (x->button)
+				push(a, DISCORD_ANS_CALLBACK, x, json_pack("{s:i}", "type", 6));
+			else
+				push(a, DISCORD_ANS_CALLBACK, x, json_pack("{s:i,s:{s:i}}", "type", 5, "data", "flags", EPHEMERAL));
+			x->st = ST_ACKING;
+			x->acking_defer = true;
+		} else if (x->st == ST_DEFERRED && x->loading && now - x->last >= DISCORD_ANSWER_SETTLE_MS) {
+			/* nobody filled it: no "thinking..." left forever */
+			push(a, DISCORD_ANS_DELETE, x, NULL);
+			x->loading = false;
+		}
+	}
+}
+
+int64_t
+discord_answer_due(const struct discord_answer *a)
+{
+	int64_t due = NOT_DUE;
+
+	for (const struct ans *x = a->list; x != NULL; x = x->next) {
+		int64_t d = x->created + DISCORD_ANSWER_TOKEN_MS;
+
+		if (x->st == ST_NEW && x->created + DISCORD_ANSWER_DEFER_MS < d)
+			d = x->created + DISCORD_ANSWER_DEFER_MS;
+		if (x->st == ST_DEFERRED && x->loading && x->last + DISCORD_ANSWER_SETTLE_MS < d)
+			d = x->last + DISCORD_ANSWER_SETTLE_MS;
+		if (due == NOT_DUE || d < due)
+			due = d;
+	}
+	return due;
+}

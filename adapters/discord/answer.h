@@ -1,0 +1,61 @@
+/* answer.h: answering interactions within Discord's 3 s: the first reply as the answer, the rest as follow-ups, a defer when slow. Pure. */
+#ifndef HF_DISCORD_ANSWER_H
+#define HF_DISCORD_ANSWER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+/* receiving-and-responding.mdx: an initial response within 3 s, then the
+ * token serves follow-ups for 15 minutes. */
+#define DISCORD_ANSWER_DEFER_MS   1200              /* no reply by then: defer (well inside 3 s) */
+#define DISCORD_ANSWER_SETTLE_MS  5000              /* a deferred "thinking..." nobody filled is deleted after */
+#define DISCORD_ANSWER_TOKEN_MS   (15 * 60 * 1000)
+#define DISCORD_ANSWER_MAX        4096              /* interactions remembered at once */
+
+/* What to send, in order: method and path below api_url, and the body (may be NULL). */
+enum discord_answer_kind {
+	DISCORD_ANS_CALLBACK = 1,  /* POST /interactions/{id}/{token}/callback: the initial response */
+	DISCORD_ANS_FOLLOWUP,      /* POST /webhooks/{app}/{token}: one more message */
+	DISCORD_ANS_EDIT,          /* PATCH /webhooks/{app}/{token}/messages/@original: fills a deferred answer */
+	DISCORD_ANS_DELETE,        /* DELETE /webhooks/{app}/{token}/messages/@original: an unfilled defer */
+	DISCORD_ANS_CHANNEL,       /* POST /channels/{id}/messages: a public reply the interaction cannot carry */
+	DISCORD_ANS_UNDELIVERED    /* a private reply that can no longer go privately: the caller decides (a DM?) */
+};
+
+struct discord_answer_op {
+	enum discord_answer_kind kind;
+	uint64_t ref;
+	char method[8];
+	char path[800];
+	json_t *body;              /* owned by the op */
+};
+
+struct discord_answer;
+
+struct discord_answer *discord_answer_new(const char *app_id);
+void discord_answer_free(struct discord_answer *a);
+
+/* An interaction to answer; ref is the caller's handle for it (bot_event.ref). -1 if refused (too many, bad ids). */
+int  discord_answer_begin(struct discord_answer *a, uint64_t ref, const char *id, const char *token,
+                          const char *channel_id, bool button, int64_t now);
+/* A reply to interaction ref: msg is a message body (content, components,
+ * allowed_mentions...), taken; private: only the user who used it sees it.
+ * -1 if ref is unknown or expired (msg is freed: send it another way). */
+int  discord_answer_say(struct discord_answer *a, uint64_t ref, bool private, json_t *msg, int64_t now);
+/* The answer to an op of kind for ref: the HTTP status (0: none), and Discord's JSON error code if any. */
+void discord_answer_result(struct discord_answer *a, uint64_t ref, enum discord_answer_kind kind, long status,
+                           int code, int64_t now);
+/* Defers what is about to miss 3 s, deletes unfilled defers, forgets old interactions. */
+void discord_answer_tick(struct discord_answer *a, int64_t now);
+/* When discord_answer_tick should run next (absolute ms), or -1. */
+int64_t discord_answer_due(const struct discord_answer *a);
+
+/* Takes the next op (caller frees it with discord_answer_op_free); false if none. */
+bool discord_answer_next(struct discord_answer *a, struct discord_answer_op *out);
+void discord_answer_op_free(struct discord_answer_op *op);
+size_t discord_answer_count(const struct discord_answer *a);
+
+#endif

@@ -1,0 +1,94 @@
+/* button.c: builds the buttons a turn line carries and reads their custom_id back; who a message may ping. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "button.h"
+#include "slash.h"
+#include "text.h"
+
+int
+discord_button_custom_id(const char *action, const char *user, char *out, size_t outlen)
+{
+	int w;
+
+	if (!discord_slash_name_ok(action) || (user != NULL && user[0] != '\0' && !discord_text_snowflake(user)))
+		return -1;
+	if (outlen > DISCORD_CUSTOM_ID_MAX + 1)
+		outlen = DISCORD_CUSTOM_ID_MAX + 1;
+	w = snprintf(out, outlen, "hf:%s:%s", action, user != NULL ? user : "");
+	return w < 0 || (size_t)w >= outlen ? -1 : 0;
+}
+
+int
+discord_button_parse(const char *custom_id, char *action, size_t alen, char *user, size_t ulen)
+{
+	const char *a, *c;
+	size_t n;
+
+	if (strncmp(custom_id, "hf:", 3) != 0 || strlen(custom_id) > DISCORD_CUSTOM_ID_MAX)
+		return -1;
+	a = custom_id + 3;
+	if ((c = strchr(a, ':')) == NULL || (n = (size_t)(c - a)) == 0 || n >= alen)
+		return -1;
+	memcpy(action, a, n);
+	action[n] = '\0';
+	if (!discord_slash_name_ok(action) || strlen(c + 1) >= ulen ||
+	    (c[1] != '\0' && !discord_text_snowflake(c + 1)))
+		return -1;
+	snprintf(user, ulen, "%s", c + 1);
+	return 0;
+}
+
+/* What a button says. */
+static void
+label_of(const char *action, char *out, size_t outlen)
+{
+	static const struct { const char *action, *label; } labels[] = {
+		{ "hand", "My hand" }, { "draw", "Draw" }, { "pickup", "Pick up" },
+	};
+
+	for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+		if (strcmp(labels[i].action, action) == 0) {
+			snprintf(out, outlen, "%s", labels[i].label);
+			return;
+		}
+	snprintf(out, outlen, "%s", action);
+	out[0] = (char)toupper((unsigned char)out[0]);
+}
+
+json_t *
+discord_button_rows(const char *const *actions, size_t n, const char *user)
+{
+	json_t *rows, *row = NULL;
+	char id[DISCORD_CUSTOM_ID_MAX + 1], label[40];
+
+	if (n == 0 || n > DISCORD_BUTTONS_PER_ROW * DISCORD_ROWS_MAX)
+		return NULL;
+	rows = json_array();
+	for (size_t i = 0; i < n; i++) {
+		if (discord_button_custom_id(actions[i], user, id, sizeof id) < 0) {
+			json_decref(rows);
+			return NULL;
+		}
+		if (i % DISCORD_BUTTONS_PER_ROW == 0) {
+			row = json_pack("{s:i,s:[]}", "type", 1, "components");
+			json_array_append_new(rows, row);
+		}
+		label_of(actions[i], label, sizeof label);
+		/* styles: 1 primary for moves, 2 secondary for looking at one's hand */
+		json_array_append_new(json_object_get(row, "components"),
+		                      json_pack("{s:i,s:i,s:s,s:s}", "type", 2, "style",
+		                                strcmp(actions[i], "hand") == 0 ? 2 : 1, "label", label, "custom_id", id));
+	}
+	return rows;
+}
+
+json_t *
+discord_button_mentions(const char *user)
+{
+	/* parse [] turns off every kind; users then lists the one allowed (message.mdx) */
+	if (user != NULL && discord_text_snowflake(user))
+		return json_pack("{s:[],s:[s],s:b}", "parse", "users", user, "replied_user", 0);
+	return json_pack("{s:[],s:b}", "parse", "replied_user", 0);
+}

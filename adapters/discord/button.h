@@ -1,0 +1,27 @@
+/* button.h: the turn line's buttons (message components) and their custom_id; allowed_mentions that ping one player at most. */
+#ifndef HF_DISCORD_BUTTON_H
+#define HF_DISCORD_BUTTON_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+/* components/reference.mdx: an action row holds up to 5 buttons; a legacy
+ * message up to 5 rows; a custom_id is 1-100 characters. */
+#define DISCORD_BUTTONS_PER_ROW 5
+#define DISCORD_ROWS_MAX        5
+#define DISCORD_CUSTOM_ID_MAX   100
+
+/* "hf:<action>:<user id>" (user "" or NULL: for anyone). -1 if it does not fit or action is not a command name. */
+int discord_button_custom_id(const char *action, const char *user, char *out, size_t outlen);
+/* Reads a custom_id we made: action and the user it is for ("" if anyone). -1 if it is not ours. */
+int discord_button_parse(const char *custom_id, char *action, size_t alen, char *user, size_t ulen);
+/* The components array for a message: one button per action ("hand",
+ * "draw", "pickup"...), for user. NULL if there are none or too many. */
+json_t *discord_button_rows(const char *const *actions, size_t n, const char *user);
+
+/* allowed_mentions (resources/message.mdx) that let only user ping (NULL:
+ * nobody): never @everyone, @here or roles, whatever the content says. */
+json_t *discord_button_mentions(const char *user);
+
+#endif

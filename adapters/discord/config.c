@@ -1,0 +1,127 @@
+/* config.c: reads a [discord NAME] section; every bad value gets a message naming the key. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "adapter.h"
+#include "config.h"
+#include "rest.h"
+
+static int
+read_guilds(struct adapter_cfg *ac, const char *list, struct discord_config *cfg, char *err, size_t errlen)
+{
+	const char *p = list;
+
+	cfg->nguilds = 0;
+	while (*p != '\0') {
+		size_t n;
+
+		p += strspn(p, " \t,");
+		n = strcspn(p, " \t,");
+		if (n == 0)
+			break;
+		if (n >= DISCORD_ID_LEN || strspn(p, "0123456789") < n) {
+			adapter_cfg_error(ac, "guilds", err, errlen, "\"%.*s\" is not a guild id (a number such as "
+			                  "123456789012345678)", (int)(n > 40 ? 40 : n), p);
+			return -1;
+		}
+		if (cfg->nguilds == DISCORD_MAX_GUILDS) {
+			adapter_cfg_error(ac, "guilds", err, errlen, "at most %d guilds", DISCORD_MAX_GUILDS);
+			return -1;
+		}
+		memcpy(cfg->guilds[cfg->nguilds], p, n);
+		cfg->guilds[cfg->nguilds][n] = '\0';
+		cfg->nguilds++;
+		p += n;
+	}
+	return 0;
+}
+
+int
+discord_config_read(struct adapter_cfg *ac, struct discord_config *cfg, char *err, size_t errlen)
+{
+	const char *tok = adapter_cfg_get(ac, "token_file", NULL);
+	const char *api = adapter_cfg_get(ac, "api_url", DISCORD_API_URL);
+	const char *ca = adapter_cfg_get(ac, "ca_file", "");
+	const char *guilds = adapter_cfg_get(ac, "guilds", "");
+	const char *priv = adapter_cfg_get(ac, "private", "ephemeral");
+	size_t n;
+
+	memset(cfg, 0, sizeof *cfg);
+	if (adapter_cfg_bool(ac, "message_commands", false, &cfg->message_commands, err, errlen) < 0)
+		return -1;
+	if (strcmp(priv, "ephemeral") == 0)
+		cfg->private_mode = DISCORD_PRIVATE_EPHEMERAL;
+	else if (strcmp(priv, "dm") == 0)
+		cfg->private_mode = DISCORD_PRIVATE_DM;
+	else {
+		adapter_cfg_error(ac, "private", err, errlen, "must be ephemeral or dm");
+		return -1;
+	}
+	if ((strncmp(api, "https://", 8) != 0 && strncmp(api, "http://", 7) != 0) || strlen(api) >= sizeof cfg->api_url ||
+	    strpbrk(api, " \t\"?#") != NULL) {
+		adapter_cfg_error(ac, "api_url", err, errlen, "needs a URL such as %s", DISCORD_API_URL);
+		return -1;
+	}
+	snprintf(cfg->api_url, sizeof cfg->api_url, "%s", api);
+	n = strlen(cfg->api_url);
+	while (n > 0 && cfg->api_url[n - 1] == '/')
+		cfg->api_url[--n] = '\0';
+	if (strlen(ca) >= sizeof cfg->ca_file) {
+		adapter_cfg_error(ac, "ca_file", err, errlen, "too long");
+		return -1;
+	}
+	if (ca[0] != '\0' && access(ca, R_OK) != 0) {
+		adapter_cfg_error(ac, "ca_file", err, errlen, "%s cannot be read", ca);
+		return -1;
+	}
+	snprintf(cfg->ca_file, sizeof cfg->ca_file, "%s", ca);
+	if (read_guilds(ac, guilds, cfg, err, errlen) < 0)
+		return -1;
+	if (tok == NULL || tok[0] == '\0') {
+		adapter_cfg_error(ac, "token_file", err, errlen, "needs the file holding the bot token");
+		return -1;
+	}
+	if (adapter_read_secret(tok, cfg->token, sizeof cfg->token, err, errlen) < 0)
+		return -1;
+	n = strlen(cfg->token);
+	/* a bot token is three base64url parts joined by dots; anything else (a
+	 * "Bot " prefix, quotes) would be refused by Discord: say so, without it */
+	if (n < 20 || strspn(cfg->token, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.") != n) {
+		discord_config_wipe(cfg);
+		adapter_cfg_error(ac, "token_file", err, errlen,
+		                  "does not hold a bot token (the token alone, as the Developer Portal shows it)");
+		return -1;
+	}
+	return 0;
+}
+
+void
+discord_config_wipe(struct discord_config *cfg)
+{
+	memset(cfg->token, 0, sizeof cfg->token);
+}
+
+bool
+discord_config_differs(const struct discord_config *a, const struct discord_config *b)
+{
+	if (strcmp(a->token, b->token) != 0 || strcmp(a->api_url, b->api_url) != 0 ||
+	    strcmp(a->ca_file, b->ca_file) != 0 || a->message_commands != b->message_commands ||
+	    a->private_mode != b->private_mode || a->nguilds != b->nguilds)
+		return true;
+	for (size_t i = 0; i < a->nguilds; i++)
+		if (strcmp(a->guilds[i], b->guilds[i]) != 0)
+			return true;
+	return false;
+}
+
+bool
+discord_config_guild_ok(const struct discord_config *cfg, const char *guild)
+{
+	if (cfg->nguilds == 0)
+		return true;
+	for (size_t i = 0; i < cfg->nguilds; i++)
+		if (strcmp(cfg->guilds[i], guild) == 0)
+			return true;
+	return false;
+}

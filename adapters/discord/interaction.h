@@ -1,0 +1,54 @@
+/* interaction.h: INTERACTION_CREATE and MESSAGE_CREATE read into plain, cleaned fields (pure: no I/O). */
+#ifndef HF_DISCORD_INTERACTION_H
+#define HF_DISCORD_INTERACTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "text.h"
+
+#define DISCORD_ID_LEN    21      /* a snowflake and its NUL */
+#define DISCORD_TOKEN_MAX 600     /* an interaction token's bytes */
+
+enum discord_interaction_kind {
+	DISCORD_IA_COMMAND = 1,       /* a slash command: line is "meld 9 9 2" */
+	DISCORD_IA_BUTTON             /* a button we made: line is its action ("draw"), target who it is for */
+};
+
+struct discord_interaction {
+	enum discord_interaction_kind kind;
+	char id[DISCORD_ID_LEN];
+	char token[DISCORD_TOKEN_MAX + 1];
+	char user_id[DISCORD_ID_LEN];
+	char user_name[DISCORD_MAX_NAME + 1];   /* guild nick, else global name, else username */
+	char guild_id[DISCORD_ID_LEN];          /* "" in a DM */
+	char channel_id[DISCORD_ID_LEN];
+	bool direct;                            /* used in a DM with the bot */
+	char line[DISCORD_MAX_IN + 1];
+	char target[DISCORD_ID_LEN];            /* BUTTON: the user it is for, "" if anyone */
+	char message_id[DISCORD_ID_LEN];        /* BUTTON: the message it is on */
+};
+
+/* Reads an INTERACTION_CREATE's d. app_id (NULL: not checked) must match its
+ * application_id. -1 with why set if it is not one the bot acts on (another
+ * type, malformed, a button that is not ours...). */
+int discord_interaction_parse(json_t *d, const char *app_id, struct discord_interaction *out, const char **why);
+
+struct discord_message {
+	char id[DISCORD_ID_LEN];
+	char user_id[DISCORD_ID_LEN];
+	char user_name[DISCORD_MAX_NAME + 1];
+	char guild_id[DISCORD_ID_LEN];
+	char channel_id[DISCORD_ID_LEN];
+	bool direct;
+	char text[DISCORD_MAX_IN + 1];
+};
+
+/* Reads a MESSAGE_CREATE's d (message_commands = yes). -1 with why set for
+ * what the bot ignores: our own messages, other bots', webhooks', system
+ * messages, empty content (no MESSAGE_CONTENT), malformed ones. */
+int discord_message_parse(json_t *d, const char *self_id, struct discord_message *out, const char **why);
+
+#endif

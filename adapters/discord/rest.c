@@ -1,0 +1,326 @@
+/* rest.c: the REST request queue: rate-limit buckets, 429 waits, retries with backoff; nothing is dropped while waiting. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loop.h"
+#include "rest.h"
+
+struct discord_rest {
+	struct loop *loop;
+	char api[512];
+	char auth[300];
+	struct discord_rest_io io;
+	struct discord_limit *limit;
+	struct discord_rest_req *head, *tail;
+	size_t n;
+	long long timer;
+	int64_t timer_due;
+	int depth;                 /* inside a done callback */
+	bool kicking;
+};
+
+static void kick(struct discord_rest *r);
+
+static void
+req_free(struct discord_rest_req *q)
+{
+	free(q->url);
+	free(q->body);
+	free(q);
+}
+
+static void
+unlink_req(struct discord_rest *r, struct discord_rest_req *q)
+{
+	struct discord_rest_req *prev = NULL;
+
+	for (struct discord_rest_req *p = r->head; p != NULL; prev = p, p = p->next)
+		if (p == q) {
+			if (prev != NULL)
+				prev->next = q->next;
+			else
+				r->head = q->next;
+			if (r->tail == q)
+				r->tail = prev;
+			r->n--;
+			return;
+		}
+}
+
+static int64_t
+on_timer(struct loop *l, long long id, void *data)
+{
+	struct discord_rest *r = data;
+
+	(void)l;
+	(void)id;
+	r->timer = 0;
+	r->timer_due = -1;
+	kick(r);
+	return LOOP_NOMORE;
+}
+
+static void
+arm(struct discord_rest *r, int64_t wait)
+{
+	int64_t now = loop_now(r->loop), due = wait >= 0 ? now + wait : -1;
+
+	if (r->timer != 0 && r->timer_due == due)
+		return;
+	if (r->timer != 0)
+		loop_timer_del(r->loop, r->timer);
+	r->timer = 0;
+	r->timer_due = due;
+	if (due >= 0)
+		r->timer = loop_timer_add(r->loop, wait, on_timer, r);
+}
+
+/* An earlier request of the same bucket is held back: this one waits behind it (order per channel). */
+static bool
+held_behind(struct discord_rest *r, struct discord_rest_req *q)
+{
+	for (struct discord_rest_req *p = r->head; p != NULL && p != q; p = p->next)
+		if (p->held && strcmp(p->route, q->route) == 0 && strcmp(p->major, q->major) == 0)
+			return true;
+	return false;
+}
+
+static void
+finish(struct discord_rest *r, struct discord_rest_req *q, long status, json_t *body)
+{
+	unlink_req(r, q);
+	if (q->done != NULL) {
+		r->depth++;
+		q->done(q->ctx, status, body);
+		r->depth--;
+	}
+	req_free(q);
+}
+
+/* Starts every request the limits allow now; arms the timer for the next. */
+static void
+kick(struct discord_rest *r)
+{
+	int64_t now = loop_now(r->loop), next = -1;
+	struct discord_rest_req *q, *nq;
+
+	if (r->kicking)
+		return;
+	r->kicking = true;
+	for (q = r->head; q != NULL; q = q->next)
+		q->held = false;
+	for (q = r->head; q != NULL; q = nq) {
+		int64_t w;
+
+		nq = q->next;
+		if (q->inflight)
+			continue;
+		if (held_behind(r, q)) {
+			q->held = true;
+			continue;
+		}
+		if (q->not_before > now) {
+			q->held = true;
+			w = q->not_before - now;
+		} else {
+			w = discord_limit_acquire(r->limit, q->route, q->major, (q->flags & DISCORD_REST_INTERACTION) != 0,
+			                          now);
+			if (w == 0) {
+				q->inflight = true;
+				if (r->io.start(r->io.ctx, r, q) < 0) {
+					/* as a network error: retried after a backoff */
+					q->inflight = false;
+					discord_limit_release(r->limit, q->route, q->major, 0, NULL, now);
+					q->tries++;
+					q->not_before = now + 1000;
+					q->held = true;
+					w = 1000;
+				} else
+					continue;
+			} else {
+				q->held = true;
+				if (w == DISCORD_LIMIT_BUSY)
+					continue;
+			}
+		}
+		if (next < 0 || w < next)
+			next = w;
+	}
+	r->kicking = false;
+	arm(r, next);
+}
+
+/* ------------------------------------------------------------------ public */
+
+struct discord_rest *
+discord_rest_new(struct loop *l, const char *api_url, const char *token, const struct discord_rest_io *io)
+{
+	struct discord_rest *r = calloc(1, sizeof *r);
+	size_t n;
+
+	if (r == NULL)
+		return NULL;
+	if (strlen(api_url) >= sizeof r->api || strlen(token) + 24 >= sizeof r->auth ||
+	    (r->limit = discord_limit_new(DISCORD_GLOBAL_PER_S)) == NULL) {
+		free(r);
+		return NULL;
+	}
+	r->loop = l;
+	r->io = *io;
+	r->timer_due = -1;
+	snprintf(r->api, sizeof r->api, "%s", api_url);
+	n = strlen(r->api);
+	while (n > 0 && r->api[n - 1] == '/')
+		r->api[--n] = '\0';
+	snprintf(r->auth, sizeof r->auth, "Authorization: Bot %s", token);
+	return r;
+}
+
+void
+discord_rest_free(struct discord_rest *r)
+{
+	if (r == NULL)
+		return;
+	if (r->timer != 0)
+		loop_timer_del(r->loop, r->timer);
+	while (r->head != NULL) {
+		struct discord_rest_req *q = r->head;
+
+		r->head = q->next;
+		if (q->inflight && r->io.cancel != NULL)
+			r->io.cancel(r->io.ctx, q);
+		req_free(q);
+	}
+	discord_limit_free(r->limit);
+	memset(r->auth, 0, sizeof r->auth);
+	free(r);
+}
+
+int
+discord_rest_call(struct discord_rest *r, const char *method, const char *path, json_t *body, unsigned flags,
+                  discord_rest_done_fn *done, void *ctx)
+{
+	struct discord_rest_req *q;
+	size_t ulen;
+
+	if (r->n >= DISCORD_REST_MAX_QUEUE || strlen(method) >= sizeof q->method || path[0] != '/' ||
+	    (q = calloc(1, sizeof *q)) == NULL) {
+		json_decref(body);
+		return -1;
+	}
+	snprintf(q->method, sizeof q->method, "%s", method);
+	ulen = strlen(r->api) + strlen(path) + 1;
+	if (discord_limit_route(method, path, q->route, sizeof q->route, q->major, sizeof q->major) < 0 ||
+	    (q->url = malloc(ulen)) == NULL ||
+	    (body != NULL && (q->body = json_dumps(body, JSON_COMPACT)) == NULL)) {
+		json_decref(body);
+		req_free(q);
+		return -1;
+	}
+	json_decref(body);
+	snprintf(q->url, ulen, "%s%s", r->api, path);
+	/* receiving-and-responding.mdx: the interaction endpoints (callback and
+	 * its webhook) are not bound to the global limit and need no bot token */
+	if (strncmp(path, "/interactions/", 14) == 0 || strncmp(path, "/webhooks/", 10) == 0)
+		flags |= DISCORD_REST_INTERACTION;
+	q->flags = flags;
+	q->done = done;
+	q->ctx = ctx;
+	if (r->tail != NULL)
+		r->tail->next = q;
+	else
+		r->head = q;
+	r->tail = q;
+	r->n++;
+	kick(r);
+	return 0;
+}
+
+void
+discord_rest_forget(struct discord_rest *r, void *ctx)
+{
+	for (struct discord_rest_req *q = r->head; q != NULL; q = q->next)
+		if (q->ctx == ctx)
+			q->done = NULL;
+}
+
+size_t
+discord_rest_pending(const struct discord_rest *r)
+{
+	return r->n;
+}
+
+size_t
+discord_rest_pending_for(const struct discord_rest *r, const char *major)
+{
+	size_t n = 0;
+
+	for (const struct discord_rest_req *q = r->head; q != NULL; q = q->next)
+		n += strcmp(q->major, major) == 0;
+	return n;
+}
+
+const char *
+discord_rest_auth(const struct discord_rest *r)
+{
+	return r->auth;
+}
+
+/* The 429 body's retry_after (seconds, float) and global (rate-limits.mdx). */
+static void
+read_429(json_t *body, struct discord_limit_hdr *h)
+{
+	json_t *ra = json_object_get(body, "retry_after");
+
+	if (json_is_number(ra) && json_number_value(ra) >= 0 && json_number_value(ra) < 86400.0 * 7) {
+		double ms = json_number_value(ra) * 1000.0;
+
+		h->retry_after_ms = (int64_t)ms + ((double)(int64_t)ms < ms ? 1 : 0);
+	}
+	if (json_is_true(json_object_get(body, "global")))
+		h->global = true;
+}
+
+static int64_t
+backoff(int tries)
+{
+	return tries >= 4 ? 8000 : (int64_t)1000 << (tries - 1);
+}
+
+void
+discord_rest_answer(struct discord_rest *r, struct discord_rest_req *q, long status,
+                    const struct discord_limit_hdr *hin, const char *text, size_t len)
+{
+	int64_t now = loop_now(r->loop);
+	struct discord_limit_hdr h;
+	json_t *body = NULL;
+
+	if (hin != NULL)
+		h = *hin;
+	else
+		discord_limit_hdr_init(&h);
+	if (text != NULL && len > 0)
+		body = json_loadb(text, len, 0, NULL);
+	if (status == 429)
+		read_429(body, &h);
+	discord_limit_release(r->limit, q->route, q->major, status, &h, now);
+	q->inflight = false;
+	q->io = NULL;
+	if (status == 429 && ++q->limited <= DISCORD_REST_MAX_429) {
+		/* it keeps its place: the limiter holds it back for retry_after */
+		json_decref(body);
+		kick(r);
+		return;
+	}
+	if ((status == 0 || status == 500 || status == 502 || status == 503 || status == 504) &&
+	    ++q->tries < DISCORD_REST_TRIES) {
+		q->not_before = now + backoff(q->tries);
+		json_decref(body);
+		kick(r);
+		return;
+	}
+	finish(r, q, status, body);
+	json_decref(body);
+	kick(r);
+}

@@ -1,0 +1,298 @@
+/* test-discord-answer.c: answering interactions on a fake clock: first reply as the response, follow-ups after it, defers, failures. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "discord/answer.h"
+
+#define APP "900"
+
+struct t {
+	struct discord_answer *a;
+	int64_t now;
+	struct discord_answer_op ops[16];
+	int n;
+};
+
+static int
+drain(struct t *t)
+{
+	for (int i = 0; i < t->n; i++)
+		discord_answer_op_free(&t->ops[i]);
+	t->n = 0;
+	while (t->n < 16 && discord_answer_next(t->a, &t->ops[t->n]))
+		t->n++;
+	return t->n;
+}
+
+static struct t *
+mk(void)
+{
+	struct t *t = calloc(1, sizeof *t);
+
+	t->a = discord_answer_new(APP);
+	assert_non_null(t->a);
+	t->now = 50000;
+	return t;
+}
+
+static void
+done(struct t *t)
+{
+	drain(t);
+	discord_answer_free(t->a);
+	free(t);
+}
+
+static json_t *
+msg(const char *content)
+{
+	return json_pack("{s:s,s:{s:[]}}", "content", content, "allowed_mentions", "parse");
+}
+
+static void
+say(struct t *t, uint64_t ref, bool private, const char *content)
+{
+	assert_int_equal(discord_answer_say(t->a, ref, private, msg(content), t->now), 0);
+	drain(t);
+}
+
+static void
+advance(struct t *t, int64_t ms)
+{
+	t->now += ms;
+	discord_answer_tick(t->a, t->now);
+	drain(t);
+}
+
+/* The only op of the last batch: its kind, path, and (if not NULL) the body's content and flags. */
+static void
+op_is(struct t *t, enum discord_answer_kind kind, const char *path, const char *content, int flags)
+{
+	json_t *b;
+
+	assert_int_equal(t->n, 1);
+	assert_int_equal(t->ops[0].kind, kind);
+	if (path != NULL)
+		assert_string_equal(t->ops[0].path, path);
+	if (content == NULL)
+		return;
+	b = t->ops[0].body;
+	if (kind == DISCORD_ANS_CALLBACK)
+		b = json_object_get(b, "data");
+	assert_string_equal(json_string_value(json_object_get(b, "content")), content);
+	assert_int_equal(json_integer_value(json_object_get(b, "flags")), flags);
+}
+
+static void
+begin(struct t *t, uint64_t ref, bool button)
+{
+	char id[32];
+
+	snprintf(id, sizeof id, "%llu", (unsigned long long)(1000 + ref));
+	assert_int_equal(discord_answer_begin(t->a, ref, id, "tok_EN-1", "501", button, t->now), 0);
+}
+
+static void
+test_first_reply_answers_then_follow_ups(void **state)
+{
+	struct t *t = mk();
+
+	(void)state;
+	begin(t, 1, false);
+	say(t, 1, false, "Ada draws two cards.");
+	op_is(t, DISCORD_ANS_CALLBACK, "/interactions/1001/tok_EN-1/callback", "Ada draws two cards.", 0);
+	assert_string_equal(t->ops[0].method, "POST");
+	assert_int_equal(json_integer_value(json_object_get(t->ops[0].body, "type")), 4);
+	/* the hand waits until the response has landed (else: Unknown Webhook) */
+	say(t, 1, true, "Your hand: A A K");
+	assert_int_equal(t->n, 0);
+	discord_answer_result(t->a, 1, DISCORD_ANS_CALLBACK, 204, 0, t->now);
+	drain(t);
+	op_is(t, DISCORD_ANS_FOLLOWUP, "/webhooks/900/tok_EN-1", "Your hand: A A K", 64);
+	/* later ones go straight */
+	say(t, 1, false, "Next: Bob.");
+	op_is(t, DISCORD_ANS_FOLLOWUP, NULL, "Next: Bob.", 0);
+	done(t);
+}
+
+static void
+test_private_first_then_public(void **state)
+{
+	struct t *t = mk();
+
+	(void)state;
+	begin(t, 2, false);
+	say(t, 2, true, "Your hand: 7 7");
+	op_is(t, DISCORD_ANS_CALLBACK, NULL, "Your hand: 7 7", 64);
+	discord_answer_result(t->a, 2, DISCORD_ANS_CALLBACK, 204, 0, t->now);
+	drain(t);
+	say(t, 2, false, "Ada melds.");
+	/* after a message response a follow-up is a message of its own: public */
+	op_is(t, DISCORD_ANS_FOLLOWUP, NULL, "Ada melds.", 0);
+	done(t);
+}
+
+static void
+test_slow_command_deferred_privately(void **state)
+{
+	struct t *t = mk();
+
+	(void)state;
+	begin(t, 3, false);
+	assert_int_equal(discord_answer_due(t->a), t->now + DISCORD_ANSWER_DEFER_MS);
+	advance(t, DISCORD_ANSWER_DEFER_MS - 1);
+	assert_int_equal(t->n, 0);
+	advance(t, 1);
+	op_is(t, DISCORD_ANS_CALLBACK, NULL, NULL, 0);
+	assert_int_equal(json_integer_value(json_object_get(t->ops[0].body, "type")), 5);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(t->ops[0].body, "data"), "flags")), 64);
+	discord_answer_result(t->a, 3, DISCORD_ANS_CALLBACK, 204, 0, t->now);
+	drain(t);
+	/* the room's line cannot go through the private defer: to the channel */
+	say(t, 3, false, "Ada picks up the pile.");
+	op_is(t, DISCORD_ANS_CHANNEL, "/channels/501/messages", "Ada picks up the pile.", 0);
+	/* the hand fills the "thinking..." message */
+	say(t, 3, true, "Your hand: Q Q Q");
+	op_is(t, DISCORD_ANS_EDIT, "/webhooks/900/tok_EN-1/messages/@original", "Your hand: Q Q Q", 0);
+	assert_string_equal(t->ops[0].method, "PATCH");
+	say(t, 3, true, "Your foot is next.");
+	op_is(t, DISCORD_ANS_FOLLOWUP, NULL, "Your foot is next.", 64);
+	done(t);
+}
+
+static void
+test_unfilled_defer_deleted(void **state)
+{
+	struct t *t = mk();
+
+	(void)state;
+	begin(t, 4, false);
+	advance(t, DISCORD_ANSWER_DEFER_MS);
+	discord_answer_result(t->a, 4, DISCORD_ANS_CALLBACK, 204, 0, t->now);
+	drain(t);
+	assert_int_equal(discord_answer_due(t->a), t->now + DISCORD_ANSWER_SETTLE_MS);
+	advance(t, DISCORD_ANSWER_SETTLE_MS);
+	op_is(t, DISCORD_ANS_DELETE, "/webhooks/900/tok_EN-1/messages/@original", NULL, 0);
+	assert_string_equal(t->ops[0].method, "DELETE");
+	advance(t, DISCORD_ANSWER_SETTLE_MS);
+	assert_int_equal(t->n, 0);
+	done(t);
+}
+
+static void
+test_slow_button_deferred_silently(void **state)
+{
+	struct t *t = mk();
+
+	(void)state;
+	begin(t, 5, true);
+	advance(t, DISCORD_ANSWER_DEFER_MS);
+	op_is(t, DISCORD_ANS_CALLBACK, NULL, NULL, 0);
+	assert_int_equal(json_integer_value(json_object_get(t->ops[0].body, "type")), 6);
+	discord_answer_result(t->a, 5, DISCORD_ANS_CALLBACK, 204, 0, t->now);
+	drain(t);
+	say(t, 5, true, "Your hand: 5 5");
+	op_is(t, DISCORD_ANS_FOLLOWUP, NULL, "Your hand: 5 5", 64);
+	advance(t, DISCORD_ANSWER_SETTLE_MS);
+	assert_int_equal(t->n, 0);
+	done(t);
+}
+
+static void
+test_refused_response_falls_back(void **state)
+{
+	struct t *t = mk();
+
+	(void)state;
+	begin(t, 6, false);
+	say(t, 6, false, "Ada draws.");
+	say(t, 6, true, "Your hand: 9");
+	/* too late (10062): the room's line to the channel, the hand back to the caller */
+	discord_answer_result(t->a, 6, DISCORD_ANS_CALLBACK, 404, 10062, t->now);
+	drain(t);
+	assert_int_equal(t->n, 1);
+	assert_int_equal(t->ops[0].kind, DISCORD_ANS_UNDELIVERED);
+	assert_string_equal(json_string_value(json_object_get(t->ops[0].body, "content")), "Your hand: 9");
+	say(t, 6, false, "Next: Bob.");
+	op_is(t, DISCORD_ANS_CHANNEL, NULL, "Next: Bob.", 0);
+	done(t);
+}
+
+static void
+test_already_acknowledged_counts_as_answered(void **state)
+{
+	struct t *t = mk();
+
+	(void)state;
+	begin(t, 7, false);
+	say(t, 7, false, "x");
+	say(t, 7, true, "y");
+	discord_answer_result(t->a, 7, DISCORD_ANS_CALLBACK, 400, 40060, t->now);
+	drain(t);
+	op_is(t, DISCORD_ANS_FOLLOWUP, NULL, "y", 64);
+	done(t);
+}
+
+static void
+test_expired_token(void **state)
+{
+	struct t *t = mk();
+
+	(void)state;
+	begin(t, 8, false);
+	say(t, 8, false, "x");
+	discord_answer_result(t->a, 8, DISCORD_ANS_CALLBACK, 204, 0, t->now);
+	drain(t);
+	/* a follow-up refused for an unknown webhook: no more follow-ups */
+	say(t, 8, true, "y");
+	discord_answer_result(t->a, 8, DISCORD_ANS_FOLLOWUP, 404, 10015, t->now);
+	say(t, 8, true, "z");
+	assert_int_equal(t->ops[0].kind, DISCORD_ANS_UNDELIVERED);
+	/* after 15 minutes it is forgotten */
+	t->now += DISCORD_ANSWER_TOKEN_MS;
+	assert_int_equal(discord_answer_say(t->a, 8, false, msg("late"), t->now), -1);
+	discord_answer_tick(t->a, t->now);
+	assert_int_equal(discord_answer_count(t->a), 0);
+	assert_int_equal(discord_answer_due(t->a), -1);
+	done(t);
+}
+
+static void
+test_begin_refuses_bad_input(void **state)
+{
+	struct t *t = mk();
+
+	(void)state;
+	assert_int_equal(discord_answer_begin(t->a, 0, "1", "tok", "2", false, 0), -1);
+	assert_int_equal(discord_answer_begin(t->a, 1, "1", "to/k", "2", false, 0), -1);
+	assert_int_equal(discord_answer_begin(t->a, 1, "x", "tok", "2", false, 0), -1);
+	assert_int_equal(discord_answer_begin(t->a, 1, "1", "tok", "2", false, 0), 0);
+	assert_int_equal(discord_answer_begin(t->a, 1, "1", "tok", "2", false, 0), -1);
+	assert_int_equal(discord_answer_say(t->a, 99, false, msg("x"), 0), -1);
+	assert_null(discord_answer_new("app"));
+	done(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_first_reply_answers_then_follow_ups),
+		cmocka_unit_test(test_private_first_then_public),
+		cmocka_unit_test(test_slow_command_deferred_privately),
+		cmocka_unit_test(test_unfilled_defer_deleted),
+		cmocka_unit_test(test_slow_button_deferred_silently),
+		cmocka_unit_test(test_refused_response_falls_back),
+		cmocka_unit_test(test_already_acknowledged_counts_as_answered),
+		cmocka_unit_test(test_expired_token),
+		cmocka_unit_test(test_begin_refuses_bad_input),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
