@@ -24,6 +24,7 @@ struct sim_opts {
 	uint32_t budget;                /* the hard player's thinking budget per decision */
 	int    want_level;              /* --want LEVEL=PCT: the win rate that level should reach */
 	double want_win, want_out;      /* targets printed beside the figures (percent; 0 = none) */
+	double want_p99;                /* the hard player's p99 time per decision should stay under (ms; 0 = none) */
 };
 
 /* Each decision's time, for the percentiles (microseconds). */
@@ -48,10 +49,12 @@ usage(void)
 	        "usage: handfoot-sim [--rules PRESET [key=value ...]] [--players N] [--sides K]\n"
 	        "                    [--games G] [--seed S] [--ai LEVEL[,LEVEL...]] [--check]\n"
 	        "                    [--house random] [--budget N] [--want LEVEL=PCT] [--want-out PCT]\n"
+	        "                    [--want-p99 MS]\n"
 	        "  levels: easy normal hard, one per seat, cycled (and rotated one seat each game)\n"
 	        "  --house random: every game a random preset, random house rules and player count\n"
 	        "  --budget: the hard player's thinking budget per decision, in simulated actions\n"
-	        "  --want, --want-out: targets printed beside the win rate and the going-out share\n");
+	        "  --want, --want-out, --want-p99: targets printed beside the win rate, the going-out\n"
+	        "  share and hard's 99th-percentile time per decision\n");
 	exit(2);
 }
 
@@ -124,6 +127,8 @@ parse_args(struct sim_opts *o, int argc, char **argv)
 				usage();
 		} else if (!strcmp(argv[i], "--want-out") && i + 1 < argc) {
 			o->want_out = atof(argv[++i]);
+		} else if (!strcmp(argv[i], "--want-p99") && i + 1 < argc) {
+			o->want_p99 = atof(argv[++i]);
 		} else {
 			usage();
 		}
@@ -556,13 +561,15 @@ report_times(const struct sim_opts *o, struct sim_stats *st)
 		if (!t->n)
 			continue;
 		qsort(t->us, (size_t)t->n, sizeof t->us[0], cmp_float);
-		printf("time per decision, %s%s: p50 %.3f ms, p99 %.3f ms, max %.3f ms (%ld decisions)", hf_ai_level_name(l),
-		       l == HF_AI_HARD ? "" : "", t->us[t->n / 2] / 1e3, t->us[(long)(t->n * 0.99)] / 1e3,
-		       t->us[t->n - 1] / 1e3, t->n);
+		printf("time per decision, %s: p50 %.3f ms, p99 %.3f ms, max %.3f ms (%ld decisions)", hf_ai_level_name(l),
+		       t->us[t->n / 2] / 1e3, t->us[(long)(t->n * 0.99)] / 1e3, t->us[t->n - 1] / 1e3, t->n);
 		if (l == HF_AI_HARD)
 			printf(", budget %" PRIu32 " simulated actions%s", o->budget,
 			       o->budget == HF_AI_BUDGET_DEFAULT ? " (the default)" : "");
 		printf("\n");
+		if (l == HF_AI_HARD && o->want_p99 > 0)
+			printf("target: hard p99 per decision <= %.0f ms: %.1f ms: %s\n", o->want_p99,
+			       t->us[(long)(t->n * 0.99)] / 1e3, t->us[(long)(t->n * 0.99)] / 1e3 <= o->want_p99 ? "met" : "NOT MET");
 	}
 }
 
