@@ -77,6 +77,12 @@ enum hf_err turn_draw(struct hf_game *g, int seat, char *why, size_t len)
 	int n = turn_draw_cards(g, seat, 2);
 	game_event(g, HF_EV_DRAW, seat, 0, n, 0);
 	turn_red3s(g, seat, g->rules.red3_replace_draw);
+	/* red 3s laid out and not replaced may leave nothing to play: draw again */
+	while (g->seats[seat].hand_n == 0 && g->nstock > 0) {
+		n = turn_draw_cards(g, seat, 2);
+		game_event(g, HF_EV_DRAW, seat, 0, n, 0);
+		turn_red3s(g, seat, g->rules.red3_replace_draw);
+	}
 	g->phase = HF_PHASE_PLAY;
 	return HF_OK;
 }
@@ -134,13 +140,14 @@ enum hf_err turn_discard(struct hf_game *g, int seat, int card, char *why, size_
 	enum hf_err e = discard_check(g, seat, card, why, len);
 	if (e != HF_OK)
 		return e;
-	if (last && ss->in_foot) {
-		e = out_check(g, seat, &short_out, why, len);
-		/* with the stock empty the round ends anyway: the last card may go */
-		if (e != HF_OK && g->nstock > 0)
-			return e;
-		going = e == HF_OK;
-	}
+	/*
+	 * The last card from the foot goes out where the side may.  Where it may
+	 * not, no other move is left (melding it would empty the hand as well):
+	 * it may go all the same and the seat plays on from an empty hand.  Only
+	 * red 3s laid out and not replaced leave a seat one card after its draw.
+	 */
+	if (last && ss->in_foot)
+		going = out_check(g, seat, &short_out, NULL, 0) == HF_OK;
 	g->nevents = 0;
 	ss->hand[card]--;
 	ss->hand_n--;
