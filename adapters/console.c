@@ -7,6 +7,11 @@
 
 #include "adapter.h"
 #include "loop.h"
+#include "rbuf.h"
+#include "xmalloc.h"
+
+/* A terminal line is as long as the player likes: the terminal wraps it. */
+#define CONSOLE_MAX_LINE 4000
 
 struct console {
 	char room[64];
@@ -16,9 +21,24 @@ struct console {
 	size_t len;
 	bool started;
 	bool watching;           /* stdin is watched: unwatched at stop, so a reload can drop us */
+	bool ansi;               /* stdout shows ANSI colours */
 };
 
 static void console_read(struct loop *l, int fd, int mask, void *data);
+
+/* Colours on a terminal that shows them, as the conventions say: never with
+ * NO_COLOR set (no-color.org), always with CLICOLOR_FORCE set (not "0"). */
+static bool
+console_colours(void)
+{
+	const char *force = getenv("CLICOLOR_FORCE"), *term = getenv("TERM");
+
+	if (getenv("NO_COLOR") != NULL && getenv("NO_COLOR")[0] != '\0')
+		return false;
+	if (force != NULL && force[0] != '\0' && strcmp(force, "0") != 0)
+		return true;
+	return isatty(STDOUT_FILENO) && term != NULL && strcmp(term, "dumb") != 0;
+}
 
 static int
 console_init(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errlen)
@@ -26,10 +46,7 @@ console_init(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errle
 	struct console *c;
 	const char *v;
 
-	if ((c = calloc(1, sizeof *c)) == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	c = xcalloc(1, sizeof *c);
 	snprintf(c->room, sizeof c->room, "%s", adapter_cfg_get(cfg, "room", "#table"));
 	v = getenv("USER");
 	snprintf(c->user, sizeof c->user, "%s", adapter_cfg_get(cfg, "user", v && *v && strcmp(v, "root") ? v : "player"));
@@ -81,6 +98,7 @@ console_start(struct adapter *a)
 	struct bot_event ev;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	c->ansi = console_colours();
 	/* "handfoot: draw" works as "!draw" does. */
 	adapter_set_self(a, "handfoot");
 	memset(&ev, 0, sizeof ev);
@@ -140,15 +158,94 @@ console_read(struct loop *l, int fd, int mask, void *data)
 	}
 }
 
+/* ---- styled text in ANSI colours (SGR): bold, red, grey */
+
+struct console_ansi {
+	struct rbuf *out;
+	const char *prefix;
+	struct style_look look;
+	bool command;
+};
+
+static void
+console_ansi_text(void *ctx, const char *s, size_t n, const enum style_role *roles, int depth)
+{
+	struct console_ansi *k = ctx;
+	struct style_look want = style_look(roles, depth);
+
+	if (!style_look_same(want, k->look)) {
+		rbuf_add(k->out, "\033[0");
+		if (want.bold)
+			rbuf_add(k->out, ";1");
+		if (want.colour)
+			rbuf_add(k->out, want.colour == STYLE_RED ? ";31" : ";90");
+		rbuf_add(k->out, "m");
+		k->look = want;
+	}
+	if (k->command) {
+		k->command = false;
+		rbuf_add(k->out, k->prefix);
+	}
+	rbuf_addn(k->out, s, n);
+}
+
+static void
+console_ansi_open(void *ctx, enum style_role role)
+{
+	if (role == STYLE_COMMAND)
+		((struct console_ansi *)ctx)->command = true;
+}
+
+/* One message on its way out. */
+struct console_out {
+	struct console *c;
+	const char *prefix;
+	const char *to;          /* "[#table] " or "[you] ", before each line */
+};
+
+static void
+console_encode(void *ctx, struct rbuf *out, const char *m, size_t len)
+{
+	struct console_out *o = ctx;
+	struct console_ansi k = { .out = out, .prefix = o->prefix };
+	struct style_sink sink = { .ctx = &k, .text = console_ansi_text, .open = console_ansi_open };
+
+	if (!o->c->ansi) {
+		style_plain(out, m, len, o->prefix);
+		return;
+	}
+	rbuf_addn(out, "", 0);
+	style_walk(m, len, &sink);
+	if (k.look.bold || k.look.colour)
+		rbuf_add(out, "\033[0m");
+}
+
+static void
+console_piece(void *ctx, const char *m, size_t len, const char *text, size_t textlen)
+{
+	struct console_out *o = ctx;
+
+	(void)m;
+	(void)len;
+	(void)textlen;
+	printf("%s%s\n", o->to, text);
+}
+
 static int
 console_send(struct adapter *a, const struct adapter_msg *m)
 {
 	struct console *c = a->priv;
+	struct console_out o = { .c = c, .prefix = m->prefix != NULL ? m->prefix : "" };
+	char to[sizeof c->room + 4];
 
+	if (m->styled == NULL)
+		return -1;
 	if (m->kind == MSG_ROOM)
-		printf("[%s] %s\n", m->room ? m->room : c->room, m->text);
+		snprintf(to, sizeof to, "[%s] ", m->room != NULL ? m->room : c->room);
 	else
-		printf("[you] %s\n", m->text);
+		snprintf(to, sizeof to, "[you] ");
+	o.to = to;
+	style_split(m->styled, strlen(m->styled), CONSOLE_MAX_LINE, true, console_encode, &o, console_piece, &o);
 	return 0;
 }
 
@@ -181,8 +278,6 @@ console_free(struct adapter *a)
 
 const struct adapter_ops console_adapter_ops = {
 	.type = "console",
-	.caps = 0,
-	.max_line = 400,
 	.init = console_init,
 	.start = console_start,
 	.send = console_send,

@@ -14,19 +14,13 @@
 static int
 irc_init(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errlen)
 {
-	struct irc *c = calloc(1, sizeof *c);
+	struct irc *c = xcalloc(1, sizeof *c);
 
-	if (c == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
 	c->a = a;
 	c->fd = -1;
 	a->priv = c;
 	if (irc_config_read(c, cfg, err, errlen) != 0)
 		goto fail;
-	if (!c->colors)
-		a->caps_off |= ADAPTER_CAP_COLOR;
 	irc_queue_init(&c->proto, PROTO_QUEUE);
 	irc_queue_init(&c->out, TARGET_QUEUE);
 	return 0;
@@ -58,7 +52,7 @@ irc_start(struct adapter *a)
 	adapter_state_each(a, "#", add_invited, c);
 	adapter_state_each(a, "&", add_invited, c);
 	/* renames remembered before: counted, and bounded */
-	irc_events_nick_prune(c);
+	irc_nicks_prune(c);
 	if (c->tick_timer == 0)
 		c->tick_timer = loop_timer_add(a->loop, 1000, irc_conn_tick, c);
 	irc_conn_connect(c);
@@ -95,8 +89,6 @@ irc_free(struct adapter *a)
 
 const struct adapter_ops irc_adapter_ops = {
 	.type = "irc",
-	.caps = ADAPTER_CAP_NOTICE | ADAPTER_CAP_COLOR,
-	.max_line = 400,
 	.init = irc_init,
 	.start = irc_start,
 	.send = irc_send,

@@ -210,8 +210,6 @@ matrix_pending(struct adapter *a, const char *room)
 
 const struct adapter_ops matrix_adapter_ops = {
 	.type = "matrix",
-	.caps = ADAPTER_CAP_HTML | ADAPTER_CAP_MENTIONS,
-	.max_line = MATRIX_MAX_LINE,
 	.init = matrix_init,
 	.start = matrix_start,
 	.send = matrix_send,

@@ -12,15 +12,19 @@ adapter_emit(struct adapter *a, const struct bot_event *ev)
 	bot_event(a->host, a, ev);
 }
 
+const struct adapter_command *
+adapter_commands(struct adapter *a, size_t *n)
+{
+	struct bot *b = a->host;
+
+	*n = b->ncommands;
+	return b->commands;
+}
+
 void
 adapter_set_self(struct adapter *a, const char *name)
 {
-	struct bot *b = a->host;
-	size_t i;
-
-	for (i = 0; i < b->nadapters; i++)
-		if (b->adapters[i] == a)
-			address_set(&b->selves[i], name);
+	address_set(&bot_adapter_of(a)->self, name);
 }
 
 void

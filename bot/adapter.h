@@ -7,15 +7,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "log.h"
+#include "style.h"
+
 struct loop;
 struct http;
 struct adapter;
-
-/* What an adapter can carry (adapter_ops.caps). */
-#define ADAPTER_CAP_HTML     0x01  /* messages carry an HTML body beside the plain one */
-#define ADAPTER_CAP_NOTICE   0x02  /* a NOTICE kind exists (IRC) */
-#define ADAPTER_CAP_COLOR    0x04  /* mIRC colour codes are understood */
-#define ADAPTER_CAP_MENTIONS 0x08  /* mentions are carried out of band (Matrix m.mentions) */
 
 /* What an adapter tells the bot. Strings are only valid during the call. */
 enum bot_event_type {
@@ -37,10 +34,10 @@ struct bot_event {
 	bool direct;            /* MESSAGE: said privately to the bot */
 	bool notice;            /* MESSAGE: arrived as a NOTICE (never answered automatically) */
 	int64_t ts_ms;          /* server time if known, else 0 */
+	uint64_t ref;           /* the adapter's own handle for this event (an interaction, a
+	                         * message), 0 if none: replies to it carry it as reply_to */
 };
 
-/* What the bot asks an adapter to send. Text is already rendered for the
- * adapter's caps, one line, at most ops->max_line bytes. */
 /* How a private line should go (IRC: NOTICE or PRIVMSG). DEFAULT lets the
  * adapter's own setting decide: a player who chose is told apart from one
  * who never did. */
@@ -55,15 +52,66 @@ enum adapter_msg_kind {
 	MSG_PRIVATE     /* to user_id only (a hand): NOTICE or PRIVMSG on IRC, a direct room on Matrix */
 };
 
+/* What the bot asks an adapter to send: one logical message (a reply, a
+ * turn's events, a hand), in styled text (lib/style.h).  The adapter encodes
+ * it for its service (mIRC codes, HTML and a plain body, ANSI, Markdown...)
+ * and splits it to its own budget; the core never cuts a message nor makes a
+ * wire format.  Every string is only valid during the call.
+ *
+ * Styled text is UTF-8 with in-band marks, one control byte each: a role's
+ * byte opens it, STYLE_END closes the innermost, a line break ("\n") ends
+ * the line and every role open.  The roles, and how to show them:
+ *   ST_BOLD     emphasis ("Round 2", totals)           bold
+ *   ST_CARD     one card's name ("K", "3♥")            as text, or card-like
+ *   ST_PLAYER   a player's name                        as text (IRC: a wrapped nick
+ *                                                      is not highlighted), or bold
+ *   ST_CLEAN    a clean canasta                        red
+ *   ST_DIRTY    a dirty canasta                        dark grey
+ *   ST_RED      red threes, a sevens canasta           red
+ *   ST_DARK     quieter text                           dark grey
+ *   ST_COMMAND  a bare command name ("draw")           with prefix before it: "!draw",
+ *                                                      "/draw" on Discord
+ *   "\n"        a line break                           a new line, <br>...
+ * The marks never reach a wire: the adapter encodes or drops every one
+ * (lib/style.c: style_walk, style_look, style_plain, style_split).  No
+ * player can forge one: the core strips control bytes from all it is given. */
 struct adapter_msg {
 	enum adapter_msg_kind kind;
 	const char *room;          /* MSG_ROOM; for MSG_PRIVATE the room the game is in (context) */
 	const char *user_id;       /* MSG_PRIVATE */
-	const char *text;          /* plain, or with mIRC codes if ADAPTER_CAP_COLOR */
-	const char *html;          /* ADAPTER_CAP_HTML: the same as HTML; may be NULL */
+	const char *styled;        /* the message in styled text: valid UTF-8, no control byte but the
+	                            * marks of lib/style.h, lines separated by the line-break role */
+	const char *prefix;        /* the command prefix in force for this room ("!", or ""), to show
+	                            * STYLE_COMMAND spans with */
+	uint64_t reply_to;         /* ev->ref of the event being handled when this message was queued
+	                            * (same adapter), else 0 */
+	const char *prompt_user;   /* MSG_ROOM: the user this message asks to act now, or NULL */
+	const char *const *actions; /* the command names prompt_user may use now ("hand", "draw",
+	                            * "pickup"), for buttons; nactions of them */
+	size_t nactions;
 	const char *const *mentions; /* user ids pinged by this message */
 	size_t nmentions;
 	enum adapter_private private_as; /* MSG_PRIVATE: the player's choice, if any */
+};
+
+/* The bot's commands, for services that declare them (Discord's slash
+ * commands): from the command table, in its order. */
+enum adapter_arg {
+	ADAPTER_ARG_NONE,          /* no argument */
+	ADAPTER_ARG_WORD,          /* one word: a team, a player, a command */
+	ADAPTER_ARG_CARD,          /* one card: "9", "JK" */
+	ADAPTER_ARG_CARDS,         /* cards, melds separated by commas: "9 9 2, K K K" */
+	ADAPTER_ARG_TEXT           /* free text: a preset and house rules */
+};
+
+struct adapter_command {
+	const char *name;          /* "meld" */
+	const char *alias;         /* short alias, or NULL */
+	const char *summary;       /* one line, < 100 characters */
+	const char *usage;         /* argument template as shown in help, "" if none */
+	const char *arg_name;      /* the option's name where a service types options ("cards"), or NULL */
+	enum adapter_arg arg;
+	bool arg_required;
 };
 
 /* One INI section "[type name]", as given to init. Keys are looked up with
@@ -72,13 +120,12 @@ struct adapter_cfg;
 
 struct adapter_ops {
 	const char *type;          /* the section type: "irc", "matrix", "console" */
-	unsigned caps;             /* ADAPTER_CAP_* */
-	size_t max_line;           /* longest text the bot may hand to send(), in bytes */
 	/* Reads the configuration and allocates a->priv; no I/O yet. -1 with err set on error. */
 	int  (*init)(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errlen);
 	/* Starts connecting on a->loop; events come through adapter_emit. */
 	int  (*start)(struct adapter *a);
-	/* Queues one message; the adapter paces and retries it. -1 if it cannot be queued. */
+	/* Queues one message: encodes and splits it for the service, paces and
+	 * retries it.  -1 if it cannot be queued. */
 	int  (*send)(struct adapter *a, const struct adapter_msg *m);
 	/* Says goodbye (quit_message may be NULL) and disconnects; may be called before start. */
 	void (*stop)(struct adapter *a, const char *quit_message);
@@ -100,8 +147,6 @@ struct adapter {
 	struct http *http;
 	void *host;                /* the bot's; opaque to the adapter */
 	void *priv;                /* the adapter's */
-	unsigned caps_off;         /* ADAPTER_CAP_* this instance turned off in init (IRC colors=no):
-	                            * the bot uses ops->caps & ~caps_off */
 };
 
 /* ---- what an adapter may call (implemented in bot/) ---- */
@@ -117,8 +162,11 @@ void adapter_emit(struct adapter *a, const struct bot_event *ev);
  * (the IRC nick, the Matrix display name, the console's "handfoot"). */
 void adapter_set_self(struct adapter *a, const char *name);
 
-/* Log priorities, as sd-daemon's (stderr lines get a "<N>" prefix). */
-enum { LOG_LVL_ERR = 3, LOG_LVL_WARNING = 4, LOG_LVL_NOTICE = 5, LOG_LVL_INFO = 6, LOG_LVL_DEBUG = 7 };
+/* The bot's commands in table order (one source: the command table); *n
+ * gets their number.  The array lives as long as the bot. */
+const struct adapter_command *adapter_commands(struct adapter *a, size_t *n);
+
+/* level: LOG_LVL_* of lib/log.h. */
 void adapter_log(struct adapter *a, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -144,8 +192,5 @@ int  adapter_state_del(struct adapter *a, const char *key);
 /* Calls fn for each key starting with prefix, in key order. */
 int  adapter_state_each(struct adapter *a, const char *prefix,
                         void (*fn)(void *ctx, const char *key, const char *value), void *ctx);
-
-/* The adapter table (bot/adapters.c): one line per chat service. */
-const struct adapter_ops *adapter_ops_find(const char *type);
 
 #endif

@@ -1,4 +1,4 @@
-/* bot.c: the bot: owns the loop's users (adapters, sessions, store), dispatches events, queues and flushes replies. */
+/* bot.c: the bot's life (new, store, free) and the dispatch of each event from an adapter to a command. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,136 +28,6 @@ bot_new_seed(struct bot *b)
 	return b->seed_fn(b->seed_ctx);
 }
 
-/* ------------------------------------------------------------------ replies */
-
-void
-bot_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const char *room,
-          const char *user_id, const char *markup, const char *mention,
-          enum adapter_private private_as)
-{
-	struct reply *r;
-
-	if (b->nreplies == b->capreplies) {
-		size_t cap = b->capreplies ? b->capreplies * 2 : 64;
-		struct reply *nr = realloc(b->replies, cap * sizeof *nr);
-		if (nr == NULL) {
-			log_msg(LOG_LVL_ERR, "out of memory: a reply is lost");
-			return;
-		}
-		b->replies = nr;
-		b->capreplies = cap;
-	}
-	r = &b->replies[b->nreplies++];
-	r->ad = ad;
-	r->kind = kind;
-	r->room = room ? strdup(room) : NULL;
-	r->user_id = user_id ? strdup(user_id) : NULL;
-	r->markup = strdup(markup);
-	r->mention = mention ? strdup(mention) : NULL;
-	r->private_as = private_as;
-}
-
-void
-bot_say_room(struct bot *b, struct session *s, const char *mention, const char *fmt, ...)
-{
-	va_list ap;
-	char line[1024];
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	bot_queue(b, s->ad, MSG_ROOM, s->room, NULL, line, mention, PRIVATE_DEFAULT);
-}
-
-void
-bot_say_seat(struct bot *b, struct session *s, int seat, const char *markup)
-{
-	struct seat *st = &s->seats[seat];
-
-	if (st->ai >= 0)
-		return;
-	bot_queue(b, s->ad, MSG_PRIVATE, s->room, st->user_id, markup, NULL, st->private_as);
-}
-
-void
-bot_send_hand(struct bot *b, struct session *s, int seat)
-{
-	if (s->g == NULL || s->seats[seat].ai >= 0)
-		return;
-	hf_game_view(s->g, seat, b->view);
-	rbuf_reset(&b->scratch);
-	render_hand(&b->scratch, b->view);
-	bot_say_seat(b, s, seat, b->scratch.s);
-}
-
-struct flush_ctx {
-	struct bot *b;
-	struct reply *r;
-	enum render_fmt fmt;
-};
-
-static void
-bot_send_piece(void *ctx, const char *markup, size_t len)
-{
-	struct flush_ctx *fc = ctx;
-	struct reply *r = fc->r;
-	struct adapter_msg m;
-	struct rbuf text = { 0 }, html = { 0 };
-	const char *mentions[1];
-
-	render_finish(&text, markup, len, fc->fmt == FMT_IRC ? FMT_IRC : FMT_PLAIN);
-	if (fc->fmt == FMT_HTML)
-		render_finish(&html, markup, len, FMT_HTML);
-	memset(&m, 0, sizeof m);
-	m.kind = r->kind;
-	m.room = r->room;
-	m.user_id = r->user_id;
-	m.text = text.s ? text.s : "";
-	m.html = html.s;
-	m.private_as = r->private_as;
-	if (r->mention != NULL) {
-		mentions[0] = r->mention;
-		m.mentions = mentions;
-		m.nmentions = 1;
-	}
-	if (r->ad->ops->send(r->ad, &m) < 0)
-		log_msg(LOG_LVL_WARNING, "%s: a message could not be queued", r->ad->id);
-	rbuf_free(&text);
-	rbuf_free(&html);
-}
-
-void
-bot_flush(struct bot *b)
-{
-	struct flush_ctx fc;
-	size_t i;
-
-	fc.b = b;
-	/* Sending may queue more (an adapter reporting a failure): loop by index. */
-	for (i = 0; i < b->nreplies; i++) {
-		struct reply *r = &b->replies[i];
-		const struct adapter_ops *ops = r->ad->ops;
-		const char *line = r->markup, *nl;
-		unsigned caps = ops->caps & ~r->ad->caps_off;   /* an instance may turn caps off (IRC colors=no) */
-
-		fc.r = r;
-		fc.fmt = (caps & ADAPTER_CAP_HTML) ? FMT_HTML : (caps & ADAPTER_CAP_COLOR) ? FMT_IRC : FMT_PLAIN;
-		while (*line != '\0') {
-			nl = strchr(line, '\n');
-			size_t len = nl ? (size_t)(nl - line) : strlen(line);
-			if (len > 0)
-				render_split(line, len, fc.fmt, ops->max_line ? ops->max_line : 400, bot_send_piece, &fc);
-			line += len + (nl != NULL);
-		}
-		r = &b->replies[i];
-		free(r->room);
-		free(r->user_id);
-		free(r->markup);
-		free(r->mention);
-	}
-	b->nreplies = 0;
-}
-
 /* The WAL is copied into the database between commands, after the replies
  * are out, so that no player's command waits for a checkpoint's fsyncs:
  * here once it holds this many pages (SQLite's own automatic threshold),
@@ -171,7 +41,7 @@ bot_before_sleep(struct loop *l, void *data)
 	struct bot *b = data;
 
 	(void)l;
-	bot_flush(b);
+	reply_flush(b);
 	if (b->store != NULL)
 		store_checkpoint(b->store, BOT_CHECKPOINT_FRAMES);
 }
@@ -185,331 +55,41 @@ bot_session_end(struct bot *b, struct session *s)
 	session_remove(&b->sessions, s);
 }
 
-/* ------------------------------------------------------------------ restore */
-
-struct restore {
-	struct bot *b;
-	struct session **byid;   /* parallel to ids, sorted by id (games come in id order) */
-	int64_t *ids;
-	size_t n, cap;
-	size_t games, actions, broken;
-};
-
-static struct adapter *
-bot_adapter_by_id(struct bot *b, const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < b->nadapters; i++)
-		if (strcmp(b->adapters[i]->id, id) == 0)
-			return b->adapters[i];
-	return NULL;
-}
-
-static struct session *
-restore_find(struct restore *r, int64_t id)
-{
-	size_t lo = 0, hi = r->n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (r->ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < r->n && r->ids[lo] == id ? r->byid[lo] : NULL;
-}
-
-static void
-restore_game(void *ctx, const struct store_game *g)
-{
-	struct restore *r = ctx;
-	struct adapter *ad = bot_adapter_by_id(r->b, g->adapter);
-	struct session *s;
-	char why[HF_ERRLEN];
-
-	if (ad == NULL) {
-		log_msg(LOG_LVL_NOTICE, "game %lld in %s %s waits: adapter %s is not configured",
-		        (long long)g->id, g->adapter, g->room, g->adapter);
-		return;
-	}
-	if (session_find(&r->b->sessions, ad, g->room) != NULL)
-		return;   /* live already: a reload restores only what waited for an added adapter */
-	if ((s = session_add(&r->b->sessions, ad, g->room)) == NULL) {
-		log_msg(LOG_LVL_ERR, "game %lld in %s %s cannot be restored", (long long)g->id, g->adapter, g->room);
-		return;
-	}
-	s->id = g->id;
-	s->state = strcmp(g->state, "playing") == 0 ? SESS_PLAYING : SESS_OPEN;
-	if (hf_rules_parse(&s->rules, g->rules, why, sizeof why) != HF_OK) {
-		log_msg(LOG_LVL_ERR, "game %lld: rules \"%s\": %s", (long long)g->id, g->rules, why);
-		session_remove(&r->b->sessions, s);
-		return;
-	}
-	snprintf(s->owner, sizeof s->owner, "%s", g->owner);
-	s->nseats = 0;
-	s->nsides = g->nsides;
-	s->seed = g->seed;
-	s->ai_rng = g->seed ^ 0x5eedu;
-	s->created = loop_now(r->b->loop);
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 256;
-		void *a = realloc(r->ids, cap * sizeof *r->ids), *bb;
-		if (a == NULL)
-			abort();
-		r->ids = a;
-		if ((bb = realloc(r->byid, cap * sizeof *r->byid)) == NULL)
-			abort();
-		r->byid = bb;
-		r->cap = cap;
-	}
-	r->ids[r->n] = g->id;
-	r->byid[r->n++] = s;
-	r->games++;
-}
-
-static void
-restore_seat(void *ctx, int64_t game, const struct store_seat *st)
-{
-	struct restore *r = ctx;
-	struct session *s = restore_find(r, game);
-	struct seat *seat;
-	char buf[16];
-
-	if (s == NULL || st->seat < 0 || st->seat >= HF_MAX_SEATS)
-		return;
-	seat = &s->seats[st->seat];
-	snprintf(seat->user_id, sizeof seat->user_id, "%s", st->user_id);
-	snprintf(seat->name, sizeof seat->name, "%s", st->name);
-	seat->ai = (int8_t)st->ai;
-	seat->team = (int8_t)st->team;
-	if (st->ai < 0)
-		session_player_add(&r->b->sessions, s, st->user_id);
-	if (st->ai < 0 && store_pref_get(r->b->store, s->ad->id, st->user_id, "notice", buf, sizeof buf) == 0)
-		seat->private_as = strcmp(buf, "1") == 0 ? PRIVATE_NOTICE : PRIVATE_PRIVMSG;
-	if (st->seat + 1 > s->nseats)
-		s->nseats = st->seat + 1;
-}
-
-static bool
-restore_deal(struct restore *r, struct session *s)
-{
-	char why[HF_ERRLEN];
-
-	if (s->g != NULL || s->state != SESS_PLAYING)
-		return s->g != NULL;
-	if (hf_game_new(&s->g, &s->rules, s->nseats, s->nsides, s->seed, why, sizeof why) != HF_OK) {
-		log_msg(LOG_LVL_ERR, "game %lld: cannot deal again: %s", (long long)s->id, why);
-		s->state = SESS_OVER;
-		r->broken++;
-		return false;
-	}
-	return true;
-}
-
-static void
-restore_action(void *ctx, int64_t game, uint32_t seq, int seat, const char *text)
-{
-	struct restore *r = ctx;
-	struct session *s = restore_find(r, game);
-	struct hf_action a;
-	char why[HF_ERRLEN];
-
-	if (s == NULL || s->state != SESS_PLAYING || !restore_deal(r, s))
-		return;
-	if (seq != s->nactions + 1) {
-		log_msg(LOG_LVL_ERR, "game %lld: action %u missing", (long long)game, s->nactions + 1);
-		s->state = SESS_OVER;
-		r->broken++;
-		return;
-	}
-	if (hf_action_parse(&a, text, why, sizeof why) != HF_OK ||
-	    hf_apply(s->g, seat, &a, why, sizeof why) != HF_OK) {
-		log_msg(LOG_LVL_ERR, "game %lld: action %u \"%s\" does not replay: %s", (long long)game, seq, text, why);
-		s->state = SESS_OVER;
-		r->broken++;
-		return;
-	}
-	s->nactions = seq;
-	r->actions++;
-}
-
-int
-bot_restore(struct bot *b)
-{
-	struct restore r;
-	struct store_load_cb cb = { 0 };
-	struct session *s, *next;
-	size_t i;
-
-	memset(&r, 0, sizeof r);
-	r.b = b;
-	cb.ctx = &r;
-	cb.game = restore_game;
-	cb.seat = restore_seat;
-	cb.action = restore_action;
-	store_load(b->store, &cb);
-	for (i = 0; i < r.n; i++) {
-		s = r.byid[i];
-		if (s->state == SESS_PLAYING)
-			restore_deal(&r, s);
-	}
-	free(r.ids);
-	free(r.byid);
-	for (s = b->sessions.all; s != NULL; s = next) {
-		next = s->all_next;
-		if (s->state == SESS_OVER) {
-			/* Left in the database as it is, for a person to look at. */
-			session_remove(&b->sessions, s);
-			continue;
-		}
-		flow_schedule(b, s);
-	}
-	if (r.games > 0)
-		log_msg(LOG_LVL_INFO, "restored %zu games (%zu actions replayed, %zu broken)", r.games - r.broken,
-		        r.actions, r.broken);
-	return 0;
-}
-
-/* ------------------------------------------------------------------ adapters */
-
-struct adapter *
-bot_adapter_add(struct bot *b, const struct adapter_ops *ops, const char *name, struct adapter_cfg *cfg,
-                char *err, size_t errlen)
-{
-	struct adapter *a, **na;
-	const struct cfg_key *k;
-	const char *prefix;
-
-	if ((a = calloc(1, sizeof *a)) == NULL ||
-	    (na = realloc(b->adapters, (b->nadapters + 1) * sizeof *na)) == NULL) {
-		free(a);
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	b->adapters = na;
-	{
-		char (*np)[16] = realloc(b->prefixes, (b->nadapters + 1) * sizeof *np);
-		if (np == NULL) {
-			free(a);
-			snprintf(err, errlen, "out of memory");
-			return NULL;
-		}
-		b->prefixes = np;
-		snprintf(np[b->nadapters], sizeof np[0], "%s", b->cfg->prefix);
-	}
-	{
-		struct address *ns = realloc(b->selves, (b->nadapters + 1) * sizeof *ns);
-		if (ns == NULL) {
-			free(a);
-			snprintf(err, errlen, "out of memory");
-			return NULL;
-		}
-		b->selves = ns;
-		memset(&ns[b->nadapters], 0, sizeof *ns);
-	}
-	a->ops = ops;
-	if (strcmp(name, ops->type) == 0)
-		snprintf(a->id, sizeof a->id, "%s", ops->type);
-	else
-		snprintf(a->id, sizeof a->id, "%s/%s", ops->type, name);
-	snprintf(a->name, sizeof a->name, "%s", name);
-	a->loop = b->loop;
-	a->http = b->http;
-	a->host = b;
-	if (cfg != NULL) {
-		/* The bot's own per-adapter key: the command prefix. */
-		prefix = adapter_cfg_get(cfg, "prefix", NULL);
-		if (prefix != NULL && (strlen(prefix) >= sizeof b->cfg->prefix || strchr(prefix, ' '))) {
-			adapter_cfg_error(cfg, "prefix", err, errlen, "at most %zu characters, no spaces",
-			                  sizeof b->cfg->prefix - 1);
-			free(a);
-			return NULL;
-		}
-		if (prefix != NULL)
-			snprintf(b->prefixes[b->nadapters], sizeof b->prefixes[0], "%s", prefix);
-	}
-	if (ops->init != NULL && ops->init(a, cfg, err, errlen) < 0) {
-		free(a);
-		return NULL;
-	}
-	if (cfg != NULL && (k = config_unused(cfg)) != NULL) {
-		adapter_cfg_error(cfg, k->key, err, errlen, "unknown key");
-		if (ops->free != NULL)
-			ops->free(a);
-		free(a);
-		return NULL;
-	}
-	b->adapters[b->nadapters++] = a;
-	return a;
-}
-
-int
-bot_adapters_init(struct bot *b, char *err, size_t errlen)
-{
-	size_t i;
-	struct adapter_cfg *s;
-	const struct adapter_ops *ops;
-
-	for (i = 0; i < b->cfg->nsections; i++) {
-		s = b->cfg->sections[i];
-		if ((ops = adapter_ops_find(s->type)) == NULL) {
-			snprintf(err, errlen, "%s:%d: [%s%s%s]: unknown adapter type \"%s\"", s->file, s->line, s->type,
-			         strcmp(s->type, s->name) ? " " : "", strcmp(s->type, s->name) ? s->name : "", s->type);
-			return -1;
-		}
-		if (bot_adapter_add(b, ops, s->name, s, err, errlen) == NULL)
-			return -1;
-	}
-	return 0;
-}
-
-int
-bot_adapters_start(struct bot *b)
-{
-	size_t i;
-	int rc = 0;
-
-	for (i = 0; i < b->nadapters; i++)
-		if (b->adapters[i]->ops->start != NULL && b->adapters[i]->ops->start(b->adapters[i]) < 0) {
-			log_msg(LOG_LVL_ERR, "%s: cannot start", b->adapters[i]->id);
-			rc = -1;
-		}
-	return rc;
-}
-
-void
-bot_adapters_stop(struct bot *b, const char *quit)
-{
-	size_t i;
-
-	bot_flush(b);
-	for (i = 0; i < b->nadapters; i++)
-		if (b->adapters[i]->ops->stop != NULL)
-			b->adapters[i]->ops->stop(b->adapters[i], quit);
-}
-
 /* ------------------------------------------------------------------ life */
 
-struct bot *
-bot_new(struct loop *l, struct bot_config *cfg, char *err, size_t errlen)
+/* The command table as adapters see it (adapter_commands): one source, read once. */
+static void
+bot_commands_build(struct bot *b)
 {
-	struct bot *b;
+	const struct cmd_entry *const *t = cmd_table(&b->ncommands);
+	size_t i;
 
-	if ((b = calloc(1, sizeof *b)) == NULL || (b->flood = calloc(1, sizeof *b->flood)) == NULL ||
-	    (b->view = calloc(1, sizeof *b->view)) == NULL) {
-		if (b != NULL) {
-			free(b->flood);
-			free(b);
-		}
-		config_free(cfg);
-		snprintf(err, errlen, "out of memory");
-		return NULL;
+	b->commands = xcalloc(b->ncommands, sizeof *b->commands);
+	for (i = 0; i < b->ncommands; i++) {
+		struct adapter_command *ac = &b->commands[i];
+
+		ac->name = t[i]->name;
+		ac->alias = t[i]->alias;
+		ac->summary = t[i]->help;
+		ac->usage = t[i]->usage;
+		ac->arg = t[i]->arg;
+		ac->arg_name = t[i]->arg == ADAPTER_ARG_NONE ? NULL : t[i]->arg_name;
+		ac->arg_required = t[i]->min_args > 0;
 	}
+}
+
+struct bot *
+bot_new(struct loop *l, struct bot_config *cfg, const struct adapter_ops *const *ops, size_t nops)
+{
+	struct bot *b = xcalloc(1, sizeof *b);
+
 	b->loop = l;
 	b->cfg = cfg;
+	b->ops = ops;
+	b->nops = nops;
+	b->flood = xcalloc(1, sizeof *b->flood);
 	b->seed_fn = bot_seed_random;
+	bot_commands_build(b);
 	sessions_init(&b->sessions);
 	b->http = http_new(l);
 	loop_before_sleep(l, bot_before_sleep, b);
@@ -533,7 +113,7 @@ bot_open_store(struct bot *b, char *err, size_t errlen)
 	if ((b->store = store_open(b->cfg->database, err, errlen)) == NULL)
 		return -1;
 	b->checkpoint_timer = loop_timer_add(b->loop, BOT_CHECKPOINT_MS, bot_checkpoint, b);
-	return bot_restore(b);
+	return restore_games(b);
 }
 
 static void
@@ -545,71 +125,44 @@ bot_session_drop(struct session *s, void *ctx)
 void
 bot_free(struct bot *b)
 {
-	size_t i;
-
 	if (b == NULL)
 		return;
-	bot_flush(b);
+	reply_flush(b);
 	sessions_free(&b->sessions, bot_session_drop, b);
-	for (i = 0; i < b->nadapters; i++) {
-		if (b->adapters[i]->ops->free != NULL)
-			b->adapters[i]->ops->free(b->adapters[i]);
-		free(b->adapters[i]);
-	}
-	free(b->adapters);
-	free(b->prefixes);
-	free(b->selves);
-	free(b->replies);
+	bot_adapter_free_all(b);
+	reply_free(b);
+	free(b->commands);
 	if (b->http != NULL)
 		http_free(b->http);
 	if (b->checkpoint_timer != 0)
 		loop_timer_del(b->loop, b->checkpoint_timer);
 	store_close(b->store);
-	hf_game_free(b->backup);
-	rbuf_free(&b->scratch);
-	rbuf_free(&b->out);
+	hf_game_free(b->undo);
 	config_free(b->cfg);
-	free(b->view);
 	free(b->flood);
 	free(b);
 }
 
 /* ------------------------------------------------------------------ events */
 
-static const char *
-bot_prefix(struct bot *b, const struct adapter *a)
-{
-	size_t i;
-
-	for (i = 0; i < b->nadapters; i++)
-		if (b->adapters[i] == a)
-			return b->prefixes[i];
-	return b->cfg->prefix;
-}
-
 /* The command in a line addressed to the bot by name on a, or NULL.  With
  * no colon or comma after the name ("handfoot is fun") the line is chatter
  * unless its first word is a command: a busy channel gets no hints for it. */
 static const char *
-bot_addressed(struct bot *b, const struct adapter *a, const char *text)
+bot_addressed(struct bot_adapter *ba, const char *text)
 {
 	char word[32], why[160];
 	const char *rest;
 	bool loose;
-	size_t i, n;
+	size_t n;
 
-	for (i = 0; i < b->nadapters; i++) {
-		if (b->adapters[i] != a)
-			continue;
-		if ((rest = address_strip(&b->selves[i], text, &loose)) == NULL || !loose)
-			return rest;
-		n = strcspn(rest, " \t");
-		if (*rest == '!')
-			return rest;
-		snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), rest);
-		return cmd_find(word, why, sizeof why) != NULL ? rest : NULL;
-	}
-	return NULL;
+	if ((rest = address_strip(&ba->self, text, &loose)) == NULL || !loose)
+		return rest;
+	n = strcspn(rest, " \t");
+	if (*rest == '!')
+		return rest;
+	snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), rest);
+	return cmd_find(word, why, sizeof why) != NULL ? rest : NULL;
 }
 
 /* Copies an untrusted name, cleaned and cut to fit. */
@@ -621,7 +174,7 @@ bot_clean_copy(char *dst, size_t dstlen, const char *src)
 
 	snprintf(tmp, sizeof tmp, "%s", src ? src : "");
 	n = text_clean(tmp);
-	n = text_cut(tmp, n, dstlen - 1);
+	n = utf8_cut(tmp, n, dstlen - 1);
 	memcpy(dst, tmp, n);
 	dst[n] = '\0';
 }
@@ -651,20 +204,21 @@ static void
 bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 {
 	char line[BOT_MAX_INPUT + 1], name[64];
-	const char *text = ev->text, *prefix = bot_prefix(b, a), *rest;
+	struct bot_adapter *ba = bot_adapter_of(a);
+	const char *text = ev->text, *prefix = ba->prefix, *rest;
 	struct cmd_ctx c;
 	struct session *s;
 	size_t plen = strlen(prefix), n;
 
 	/* Only commands get an answer: a NOTICE never does, chatter is not ours. */
 	if (ev->notice || text == NULL || ev->user_id == NULL || ev->user_id[0] == '\0' ||
-	    strlen(ev->user_id) >= sizeof s->seats[0].user_id || !text_utf8_valid(ev->user_id, strlen(ev->user_id)))
+	    strlen(ev->user_id) >= sizeof s->seats[0].user_id || !text_plain(ev->user_id))
 		return;
 	if (plen > 0 && strncmp(text, prefix, plen) == 0)
 		text += plen;
 	else if (plen == 0 && text[0] == '!')
 		text++;
-	else if ((rest = bot_addressed(b, a, text)) != NULL)
+	else if ((rest = bot_addressed(ba, text)) != NULL)
 		/* "HandFoot: draw", or "HandFoot: !draw" */
 		text = plen > 0 && strncmp(rest, prefix, plen) == 0 ? rest + plen : rest;
 	else if (plen > 0 && !ev->direct)
@@ -678,7 +232,6 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 	c.user_id = ev->user_id;
 	c.direct = ev->direct;
 	c.seat = -1;
-	c.prefix = prefix;
 	bot_clean_copy(name, sizeof name, ev->user_name ? ev->user_name : ev->user_id);
 	c.user_name = name[0] ? name : "player";
 
@@ -696,7 +249,8 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 
 	if (!ev->direct) {
 		c.room = ev->room;
-		if (strlen(ev->room) >= sizeof s->room || !text_utf8_valid(ev->room, strlen(ev->room)))
+		/* a room id is echoed as it is ("You sit at tables in #a, #b"): it must carry no mark */
+		if (strlen(ev->room) >= sizeof s->room || !text_plain(ev->room))
 			return;
 		c.s = session_find(&b->sessions, a, ev->room);
 	} else {
@@ -711,7 +265,7 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 			for (k = 0, n = 0; k < count && k < 8; k++)
 				if (n + strlen(mine[k]->room) + 3 < 200)
 					n += (size_t)snprintf(line + n, sizeof line - n, "%s%s", n ? ", " : "", mine[k]->room);
-			c.many = line[0] ? strdup(line) : NULL;
+			c.many = line[0] ? xstrdup(line) : NULL;
 		}
 	}
 	if (c.s != NULL)
@@ -734,6 +288,12 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 void
 bot_event(struct bot *b, struct adapter *a, const struct bot_event *ev)
 {
+	struct adapter *was_ad = b->replies.event_ad;
+	uint64_t was_ref = b->replies.event_ref;
+
+	/* what is said while this event is handled answers it */
+	b->replies.event_ad = a;
+	b->replies.event_ref = ev->ref;
 	switch (ev->type) {
 	case BOT_EV_MESSAGE:
 		bot_message(b, a, ev);
@@ -755,4 +315,6 @@ bot_event(struct bot *b, struct adapter *a, const struct bot_event *ev)
 	case BOT_EV_LEAVE:
 		break;
 	}
+	b->replies.event_ad = was_ad;
+	b->replies.event_ref = was_ref;
 }

@@ -9,6 +9,10 @@
 
 #include "adapter.h"
 #include "handfoot.h"
+#include "log.h"
+#include "rbuf.h"
+#include "utf8.h"
+#include "xmalloc.h"
 
 struct loop;
 struct http;
@@ -18,12 +22,6 @@ struct bot;
 #define BOT_VERSION   "0.1.0"
 #define BOT_MAX_INPUT 512      /* longest line accepted from a chat service */
 #define BOT_MAX_ARGS  32
-
-/* ------------------------------------------------------------------ log.c */
-extern int log_level;          /* the one mutable global besides signal flags */
-void log_msg(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void log_vmsg(int level, const char *fmt, va_list ap);
-int  log_level_parse(const char *s);   /* "err".."debug" or 3..7; -1 if unknown */
 
 /* ------------------------------------------------------------------ config.c */
 struct cfg_key {
@@ -68,13 +66,13 @@ void config_free(struct bot_config *c);
 const struct cfg_key *config_unused(const struct adapter_cfg *s);
 
 /* ------------------------------------------------------------------ text.c */
-/* Cleans hostile input in place: invalid UTF-8 bytes become '?', control
- * characters (CR/LF included) are dropped. Returns the new length. */
+/* Cleans hostile input in place: invalid UTF-8 bytes become '?', tabs
+ * spaces, and every other control character (CR/LF included; utf8_hostile)
+ * is dropped.  Returns the new length. */
 size_t text_clean(char *s);
-bool   text_utf8_valid(const char *s, size_t len);
-/* Length of the longest prefix of s (len bytes) not over max bytes that ends on a
- * UTF-8 boundary, and at a space if one is found in the second half. */
-size_t text_cut(const char *s, size_t len, size_t max);
+/* True if s is valid UTF-8 with no control character: safe to echo as it is
+ * (a room or user id, which the bot never rewrites). */
+bool   text_plain(const char *s);
 /* Splits s into words in place (spaces and tabs); returns the count. */
 int    text_split(char *s, char **argv, int max);
 
@@ -87,34 +85,18 @@ struct address {
 };
 /* Records a name: a "@local:server" id replaces the id (and localpart); anything else the name. */
 void address_set(struct address *ad, const char *name);
-/* The command in a line that addresses the bot by one of its names, or NULL. */
 /* The command in a line addressed to the bot by name, or NULL; *loose when
  * only a space followed the name ("handfoot draw"), where chatter is likely. */
 const char *address_strip(const struct address *ad, const char *text, bool *loose);
 
 /* ------------------------------------------------------------------ render.c */
-/* Render markup: plain UTF-8 text with these in-band style marks, turned into
- * plain text, mIRC codes or HTML by render_finish. Input never holds them: it is
- * cleaned of control characters first. */
-#define MK_RED   "\x01"
-#define MK_DARK  "\x02"
-#define MK_BOLD  "\x04"
-#define MK_END   "\x05"
-enum render_fmt { FMT_PLAIN, FMT_IRC, FMT_HTML };
+/* Everything the bot says is styled text (lib/style.h): the renderers below
+ * and every reply write roles, never a service's codes, and each adapter
+ * encodes them.  Text from players is cleaned of control bytes on the way
+ * in (text_clean), so it can never carry a mark.  A command named in a
+ * reply is written CMD("draw"): the adapter shows it with its prefix. */
+#define CMD(name) ST_COMMAND name ST_END
 
-struct rbuf {
-	char *s;
-	size_t len, cap;
-};
-void rbuf_add(struct rbuf *b, const char *s);
-void rbuf_addn(struct rbuf *b, const char *s, size_t n);
-void rbuf_printf(struct rbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void rbuf_reset(struct rbuf *b);
-void rbuf_free(struct rbuf *b);
-
-void render_finish(struct rbuf *out, const char *markup, size_t len, enum render_fmt f);
-void render_split(const char *m, size_t len, enum render_fmt f, size_t max,
-                  void (*fn)(void *ctx, const char *markup, size_t len), void *ctx);
 const char *render_card(int card);            /* "A" "10" "3♦" "3♣" "2" "JK" */
 const char *render_rank_plural(int rank);      /* "9s", "As", "jokers" */
 void render_hand(struct rbuf *b, const struct hf_view *v);
@@ -268,65 +250,111 @@ enum flood_verdict { FLOOD_OK, FLOOD_WARN, FLOOD_DROP };
 enum flood_verdict flood_check(struct flood *f, const char *adapter, const char *room, const char *user,
                                int64_t now, int burst, int refill_ms);
 
-/* ------------------------------------------------------------------ bot.c */
+/* ------------------------------------------------------------------ bot-adapter.c */
+/* One adapter as the bot keeps it: what the adapter sees, and what the bot
+ * knows of it.  Sessions and replies point at the struct adapter inside;
+ * bot_adapter_of leads back here in constant time. */
+struct bot_adapter {
+	struct adapter ad;       /* what the adapter sees (ops, id, loop, priv...) */
+	struct bot *bot;
+	char prefix[16];         /* the command prefix in force: the section's "prefix", else [bot]'s */
+	struct address self;     /* the names it answers to (adapter_set_self) */
+};
+
+struct bot_adapter *bot_adapter_of(struct adapter *a);
+/* Creates an adapter of type ops named name and inits it with its section
+ * cfg (NULL: none, as tests make them); the adapter, or NULL with err. */
+struct adapter *bot_adapter_add(struct bot *b, const struct adapter_ops *ops, const char *name,
+                                struct adapter_cfg *cfg, char *err, size_t errlen);
+/* Creates and inits the adapters of the configuration's sections (no I/O). */
+int  bot_adapter_add_all(struct bot *b, char *err, size_t errlen);
+int  bot_adapter_start_all(struct bot *b);
+/* Says goodbye on every adapter, after the last replies are flushed. */
+void bot_adapter_stop_all(struct bot *b, const char *quit);
+/* The adapter with that id ("irc/libera"), and its index in b->adapters; NULL if none. */
+struct bot_adapter *bot_adapter_find(struct bot *b, const char *id, size_t *at);
+/* Stops, frees and forgets the adapter at index at (its sessions are the caller's). */
+void bot_adapter_remove(struct bot *b, size_t at, const char *quit);
+void bot_adapter_free_all(struct bot *b);
+/* The adapter type of a section ("irc"), from the table main.c gave; NULL if none. */
+const struct adapter_ops *bot_adapter_type(const struct bot *b, const char *type);
+/* Sets the prefix in force from a section (NULL: none) or [bot]. */
+void bot_adapter_prefix(struct bot_adapter *ba, const struct adapter_cfg *s);
+
+/* ------------------------------------------------------------------ reply.c */
+/* One message waiting for the flush: the only way anything reaches an adapter. */
 struct reply {
 	struct adapter *ad;
 	enum adapter_msg_kind kind;
 	char *room, *user_id;
-	char *markup;            /* one logical message, split and rendered at flush */
+	char *styled;            /* one logical message in styled text: the adapter encodes and splits it */
 	char *mention;           /* one user id pinged, or NULL */
 	enum adapter_private private_as;
+	uint64_t reply_to;       /* the ref of the event being handled when queued, else 0 */
+	bool prompt;             /* the mention is asked to act now, with these commands: */
+	const char *const *actions;
+	size_t nactions;
 };
 
+struct replies {
+	struct reply *v;
+	size_t n, cap;
+	struct adapter *event_ad; /* the event being handled, whose ref replies carry */
+	uint64_t event_ref;
+};
+
+/* Queues one message (styled text), sent whole at the flush. */
+void reply_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const char *room,
+                 const char *user_id, const char *styled, const char *mention, enum adapter_private private_as);
+/* A line for the table's room, printf-style (styled text). */
+void reply_table(struct bot *b, struct session *s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A room line that asks user_id to act now, with the commands they may use (static strings). */
+void reply_prompt(struct bot *b, struct session *s, const char *styled, const char *user_id,
+                  const char *const *actions, size_t nactions);
+/* A private line to a seat's player (none for a computer seat). */
+void reply_seat(struct bot *b, struct session *s, int seat, const char *styled);
+/* The seat's hand, privately. */
+void reply_hand(struct bot *b, struct session *s, int seat);
+/* Sends every queued message, in order (the loop's before-sleep hook does it). */
+void reply_flush(struct bot *b);
+void reply_free(struct bot *b);
+
+/* ------------------------------------------------------------------ restore.c */
+/* Restores every unfinished game from the store whose adapter is configured
+ * and which is not live already: replays its actions, re-arms its timers. */
+int  restore_games(struct bot *b);
+
+/* ------------------------------------------------------------------ bot.c */
 struct bot {
 	struct loop *loop;
 	struct http *http;
 	struct bot_config *cfg;
 	struct store *store;
+	struct bot_adapter **adapters;
 	size_t nadapters;
-	struct adapter **adapters;
+	const struct adapter_ops *const *ops;  /* the adapter table (adapters/adapters.c, from main.c) */
+	size_t nops;
 	struct sessions sessions;
 	struct flood *flood;
-	struct reply *replies;
-	size_t nreplies, capreplies;
+	struct replies replies;
+	struct adapter_command *commands;     /* the command table as the adapters see it */
+	size_t ncommands;
 	uint64_t (*seed_fn)(void *ctx);       /* injected randomness: seeds of new games */
 	void *seed_ctx;
-	struct hf_view *view;                 /* scratch: one view at a time */
-	struct hf_game *backup;               /* scratch: the game before an action */
-	char (*prefixes)[16];                 /* per adapter, parallel to adapters */
-	struct address *selves;               /* per adapter, parallel to adapters: its own names */
-	struct rbuf scratch, out;
+	struct hf_game *undo;                 /* flow_apply's copy of a game before a move */
 	long long checkpoint_timer;
 };
 
-/* Creates the bot on loop with cfg (owned from now on; freed even on error).
- * No I/O yet: see bot_open_store.  NULL with err on error. */
-struct bot *bot_new(struct loop *l, struct bot_config *cfg, char *err, size_t errlen);
-/* Creates and inits the adapters of the configuration (no I/O). */
-int  bot_adapters_init(struct bot *b, char *err, size_t errlen);
-int  bot_adapters_start(struct bot *b);
-void bot_adapters_stop(struct bot *b, const char *quit);
+/* Creates the bot on loop with cfg (owned from now on; freed even on error)
+ * and the adapter table ops (nops entries; the caller's, kept), which the
+ * configuration's sections are looked up in.  No I/O yet: see
+ * bot_open_store. */
+struct bot *bot_new(struct loop *l, struct bot_config *cfg, const struct adapter_ops *const *ops, size_t nops);
 void bot_free(struct bot *b);
-/* Opens the database and restores every unfinished game (after bot_adapters_init). */
+/* Opens the database and restores every unfinished game (after bot_adapter_add_all). */
 int  bot_open_store(struct bot *b, char *err, size_t errlen);
-int  bot_restore(struct bot *b);
-/* Registers an adapter made outside the configuration (tests). */
-struct adapter *bot_adapter_add(struct bot *b, const struct adapter_ops *ops, const char *name,
-                                struct adapter_cfg *cfg, char *err, size_t errlen);
 void bot_event(struct bot *b, struct adapter *a, const struct bot_event *ev);
-/* Sends every queued reply (the loop's before-sleep hook does it too). */
-void bot_flush(struct bot *b);
 uint64_t bot_new_seed(struct bot *b);
-
-/* Queues one message (markup); split and rendered for the adapter at flush. */
-void bot_say_room(struct bot *b, struct session *s, const char *mention, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-void bot_say_seat(struct bot *b, struct session *s, int seat, const char *markup);
-void bot_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const char *room,
-               const char *user_id, const char *markup, const char *mention,
-               enum adapter_private private_as);
-/* Sends the seat its hand. */
-void bot_send_hand(struct bot *b, struct session *s, int seat);
 /* Ends a session: removes its timers and frees it. */
 void bot_session_end(struct bot *b, struct session *s);
 
@@ -345,6 +373,12 @@ void flow_cancel(struct bot *b, struct session *s);
 void flow_back(struct bot *b, struct session *s, int seat);
 /* Writes the seats of the table to the store. */
 int  flow_save_seats(struct bot *b, struct session *s);
+
+/* ------------------------------------------------------------------ fallback.c */
+/* The computer's move was refused: a simple legal one instead (draw, the
+ * cheapest discard, yes, or the easy player's play).  0 or 1 as flow_apply,
+ * -1 if none is found.  Kept apart: it goes once the computer never needs it. */
+int  fallback_move(struct bot *b, struct session *s, int seat);
 
 /* ------------------------------------------------------------------ table.c */
 struct cmd_ctx;
@@ -376,7 +410,6 @@ struct cmd_ctx {
 	char **argv;
 	const char *args;        /* the arguments as typed, cleaned */
 	char *many;              /* direct, several tables: their rooms */
-	const char *prefix;      /* the command prefix here, for usage lines */
 	const struct cmd_entry *entry;
 };
 
@@ -384,8 +417,10 @@ struct cmd_entry {
 	const char *name;
 	const char *alias;
 	const char *usage;
-	const char *help;
+	const char *help;        /* one line, under 100 characters (a Discord command's description) */
 	int min_args, max_args;  /* max -1: any */
+	enum adapter_arg arg;    /* what the arguments are, for services that type them */
+	const char *arg_name;    /* and their name there ("cards"), or NULL */
 	unsigned flags;
 	enum cmd_retval (*exec)(struct cmd_ctx *c);
 };
@@ -398,8 +433,6 @@ void cmd_run(struct cmd_ctx *c, char *line);
 void reply(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void reply_private(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void reply_room(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Game commands: "verb args" through hf_action_parse and flow_apply. */
-enum cmd_retval cmd_game_action(struct cmd_ctx *c, const char *verb);
 
 #define CMD_ENTRY(n) extern const struct cmd_entry cmd_##n##_entry
 CMD_ENTRY(new); CMD_ENTRY(join); CMD_ENTRY(leave); CMD_ENTRY(bot); CMD_ENTRY(start);

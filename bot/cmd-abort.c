@@ -36,6 +36,7 @@ const struct cmd_entry cmd_abort_entry = {
 	.help = "end the game (the owner at once; players by a vote of more than half)",
 	.min_args = 0,
 	.max_args = 0,
+	.arg = ADAPTER_ARG_NONE,
 	.flags = CMD_NEEDS_GAME,
 	.exec = cmd_abort_exec,
 };

@@ -19,6 +19,7 @@ const struct cmd_entry cmd_auto_entry = {
 	.help = "let the computer play your seat until you type again",
 	.min_args = 0,
 	.max_args = 0,
+	.arg = ADAPTER_ARG_NONE,
 	.flags = CMD_NEEDS_GAME | CMD_STARTED | CMD_NEEDS_SEAT,
 	.exec = cmd_auto_exec,
 };

@@ -19,7 +19,7 @@ cmd_bot_exec(struct cmd_ctx *c)
 		return CMD_RETURN_ERROR;
 	}
 	if (k < c->argc) {
-		reply(c, "Usage: %sbot %s", c->prefix, c->entry->usage);
+		reply(c, "Usage: " CMD("bot") " %s", c->entry->usage);
 		return CMD_RETURN_ERROR;
 	}
 	if (add) {
@@ -51,6 +51,8 @@ const struct cmd_entry cmd_bot_entry = {
 	.help = "add (or remove) a computer player before the deal",
 	.min_args = 0,
 	.max_args = 2,
+	.arg = ADAPTER_ARG_TEXT,
+	.arg_name = "what",
 	.flags = CMD_NEEDS_GAME | CMD_NOT_STARTED | CMD_OWNER,
 	.exec = cmd_bot_exec,
 };

@@ -4,7 +4,7 @@
 static enum cmd_retval
 cmd_hand_exec(struct cmd_ctx *c)
 {
-	bot_send_hand(c->bot, c->s, c->seat);
+	reply_hand(c->bot, c->s, c->seat);
 	return CMD_RETURN_NORMAL;
 }
 
@@ -15,6 +15,7 @@ const struct cmd_entry cmd_hand_entry = {
 	.help = "your hand (or foot) again, privately",
 	.min_args = 0,
 	.max_args = 0,
+	.arg = ADAPTER_ARG_NONE,
 	.flags = CMD_NEEDS_GAME | CMD_STARTED | CMD_NEEDS_SEAT,
 	.exec = cmd_hand_exec,
 };

@@ -37,6 +37,8 @@ const struct cmd_entry cmd_join_entry = {
 	.help = "take a seat at the table before the deal, optionally on team 1, 2...",
 	.min_args = 0,
 	.max_args = 1,
+	.arg = ADAPTER_ARG_WORD,
+	.arg_name = "team",
 	.flags = CMD_NEEDS_GAME | CMD_NOT_STARTED,
 	.exec = cmd_join_exec,
 };

@@ -35,6 +35,7 @@ const struct cmd_entry cmd_leave_entry = {
 	.help = "give up your seat before the deal",
 	.min_args = 0,
 	.max_args = 0,
+	.arg = ADAPTER_ARG_NONE,
 	.flags = CMD_NEEDS_GAME | CMD_NOT_STARTED | CMD_NEEDS_SEAT,
 	.exec = cmd_leave_exec,
 };

@@ -10,7 +10,7 @@ cmd_new_exec(struct cmd_ctx *c)
 	char why[HF_ERRLEN];
 
 	if (c->s != NULL) {
-		reply(c, "There is a table here already (%swho shows it; %sabort ends it).", c->prefix, c->prefix);
+		reply(c, "There is a table here already (" CMD("who") " shows it; " CMD("abort") " ends it).");
 		return CMD_RETURN_ERROR;
 	}
 	if ((s = table_open(c, c->args, why, sizeof why)) == NULL) {
@@ -20,9 +20,9 @@ cmd_new_exec(struct cmd_ctx *c)
 	table_sit(c->bot, s, c->user_id, c->user_name, -1);
 	flow_save_seats(c->bot, s);
 	flow_schedule(c->bot, s);
-	reply_room(c, "%s opens a %s table for %u to %u players: %sjoin to sit down, %sbot add for computer "
-	           "players, %sstart to deal.", c->user_name, s->rules.name, s->rules.players_min,
-	           s->rules.players_max, c->prefix, c->prefix, c->prefix);
+	reply_room(c, ST_PLAYER "%s" ST_END " opens a %s table for %u to %u players: " CMD("join") " to sit down, "
+	           CMD("bot") " add for computer players, " CMD("start") " to deal.", c->user_name, s->rules.name,
+	           s->rules.players_min, s->rules.players_max);
 	return CMD_RETURN_NORMAL;
 }
 
@@ -33,6 +33,8 @@ const struct cmd_entry cmd_new_entry = {
 	.help = "open a table here with a rule preset and house rules (the owner sits down)",
 	.min_args = 0,
 	.max_args = -1,
+	.arg = ADAPTER_ARG_TEXT,
+	.arg_name = "rules",
 	.flags = 0,
 	.exec = cmd_new_exec,
 };

@@ -4,14 +4,13 @@
 static enum cmd_retval
 cmd_pile_exec(struct cmd_ctx *c)
 {
-	struct bot *b = c->bot;
-	const char *names[HF_MAX_SEATS];
+	struct hf_view v;
+	struct rbuf out = { 0 };
 
-	session_names(c->s, names);
-	hf_game_view(c->s->g, c->seat, b->view);
-	rbuf_reset(&b->out);
-	(void)names; render_pile(&b->out, b->view);
-	reply(c, "%s", b->out.s);
+	hf_game_view(c->s->g, c->seat, &v);
+	render_pile(&out, &v);
+	reply(c, "%s", out.s);
+	rbuf_free(&out);
 	return CMD_RETURN_NORMAL;
 }
 
@@ -22,6 +21,7 @@ const struct cmd_entry cmd_pile_entry = {
 	.help = "the discard pile's top card, size and frozen state",
 	.min_args = 0,
 	.max_args = 0,
+	.arg = ADAPTER_ARG_NONE,
 	.flags = CMD_NEEDS_GAME | CMD_STARTED,
 	.exec = cmd_pile_exec,
 };

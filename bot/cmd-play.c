@@ -14,14 +14,14 @@ cmd_play_exec(struct cmd_ctx *c)
 
 	if (s != NULL) {
 		if (c->seat < 0) {
-			reply(c, "There is a table here already: %sjoin it before the deal, or watch.", c->prefix);
+			reply(c, "There is a table here already: " CMD("join") " it before the deal, or watch.");
 			return CMD_RETURN_ERROR;
 		}
 		if (s->state == SESS_PLAYING) {
 			reply(c, "%s: your game goes on.", c->user_name);
-			bot_send_hand(c->bot, s, c->seat);
+			reply_hand(c->bot, s, c->seat);
 		} else
-			reply(c, "%s: the table waits for %sstart.", c->user_name, c->prefix);
+			reply(c, "%s: the table waits for " CMD("start") ".", c->user_name);
 		return CMD_RETURN_NORMAL;
 	}
 	if (c->argc > 0 && c->argv[0][strspn(c->argv[0], "0123456789")] == '\0') {
@@ -59,6 +59,8 @@ const struct cmd_entry cmd_play_entry = {
 	.help = "open a table, fill it with computer players and deal at once; in a game, shows your hand again",
 	.min_args = 0,
 	.max_args = -1,
+	.arg = ADAPTER_ARG_TEXT,
+	.arg_name = "setup",
 	.flags = 0,
 	.exec = cmd_play_exec,
 };

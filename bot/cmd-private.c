@@ -25,7 +25,7 @@ cmd_private_exec(struct cmd_ctx *c)
 	else if (strcasecmp(c->argv[0], "privmsg") == 0 || strcasecmp(c->argv[0], "msg") == 0)
 		as = PRIVATE_PRIVMSG;
 	else {
-		reply(c, "Usage: %sprivate notice|privmsg", c->prefix);
+		reply(c, "Usage: " CMD("private") " notice|privmsg");
 		return CMD_RETURN_ERROR;
 	}
 	/* stored as before ("1" notice, "0" privmsg); no row means no choice */
@@ -45,6 +45,8 @@ const struct cmd_entry cmd_private_entry = {
 	.help = "choose how your hand reaches you: notice or privmsg",
 	.min_args = 0,
 	.max_args = 1,
+	.arg = ADAPTER_ARG_WORD,
+	.arg_name = "how",
 	.flags = 0,
 	.exec = cmd_private_exec,
 };

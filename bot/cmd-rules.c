@@ -35,6 +35,8 @@ const struct cmd_entry cmd_rules_entry = {
 	.help = "the rules in force here (or of a preset with house rules), privately",
 	.min_args = 0,
 	.max_args = -1,
+	.arg = ADAPTER_ARG_TEXT,
+	.arg_name = "rules",
 	.flags = 0,
 	.exec = cmd_rules_exec,
 };

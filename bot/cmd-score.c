@@ -4,15 +4,16 @@
 static enum cmd_retval
 cmd_score_exec(struct cmd_ctx *c)
 {
-	struct bot *b = c->bot;
 	const char *names[HF_MAX_SEATS];
+	struct hf_view v;
+	struct rbuf out = { 0 };
 
 	session_names(c->s, names);
-	hf_game_view(c->s->g, c->seat, b->view);
-	rbuf_reset(&b->out);
-	render_scores(&b->out, b->view, names);
-	render_last_sheets(&b->out, b->view, names);
-	reply(c, "%s", b->out.s);
+	hf_game_view(c->s->g, c->seat, &v);
+	render_scores(&out, &v, names);
+	render_last_sheets(&out, &v, names);
+	reply(c, "%s", out.s);
+	rbuf_free(&out);
 	return CMD_RETURN_NORMAL;
 }
 
@@ -23,6 +24,7 @@ const struct cmd_entry cmd_score_entry = {
 	.help = "the scores, round by round, and the last round's score sheet",
 	.min_args = 0,
 	.max_args = 0,
+	.arg = ADAPTER_ARG_NONE,
 	.flags = CMD_NEEDS_GAME | CMD_STARTED,
 	.exec = cmd_score_exec,
 };

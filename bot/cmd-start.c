@@ -20,6 +20,7 @@ const struct cmd_entry cmd_start_entry = {
 	.help = "deal (the owner, once the seats suit the rules)",
 	.min_args = 0,
 	.max_args = 0,
+	.arg = ADAPTER_ARG_NONE,
 	.flags = CMD_NEEDS_GAME | CMD_NOT_STARTED | CMD_OWNER,
 	.exec = cmd_start_exec,
 };

@@ -23,6 +23,8 @@ const struct cmd_entry cmd_stats_entry = {
 	.help = "games, wins and points of a player (you by default)",
 	.min_args = 0,
 	.max_args = 1,
+	.arg = ADAPTER_ARG_WORD,
+	.arg_name = "player",
 	.flags = 0,
 	.exec = cmd_stats_exec,
 };

@@ -7,10 +7,9 @@ static enum cmd_retval
 cmd_who_exec(struct cmd_ctx *c)
 {
 	struct session *s = c->s;
-	struct rbuf *o = &c->bot->out;
+	struct rbuf out = { 0 }, *o = &out;
 	int i, turn = -1;
 
-	rbuf_reset(o);
 	if (s->state == SESS_PLAYING) {
 		turn = hf_game_turn(s->g);
 		rbuf_printf(o, "%s, round %d:", s->rules.name, hf_game_round(s->g));
@@ -18,7 +17,7 @@ cmd_who_exec(struct cmd_ctx *c)
 		rbuf_printf(o, "%s table, not dealt yet:", s->rules.name);
 	for (i = 0; i < s->nseats; i++) {
 		const struct seat *st = &s->seats[i];
-		rbuf_printf(o, " %d. %s", i + 1, st->name);
+		rbuf_printf(o, " %d. " ST_PLAYER "%s" ST_END, i + 1, st->name);
 		if (s->state == SESS_PLAYING && s->nsides < s->nseats)
 			rbuf_printf(o, " (side %d)", hf_game_side_of(s->g, i) + 1);
 		else if (s->state == SESS_OPEN && st->team >= 0)
@@ -34,6 +33,7 @@ cmd_who_exec(struct cmd_ctx *c)
 	if (s->nseats == 0)
 		rbuf_add(o, " nobody.");
 	reply(c, "%s", o->s);
+	rbuf_free(o);
 	return CMD_RETURN_NORMAL;
 }
 
@@ -44,6 +44,7 @@ const struct cmd_entry cmd_who_entry = {
 	.help = "the seats, their sides and whose turn it is",
 	.min_args = 0,
 	.max_args = 0,
+	.arg = ADAPTER_ARG_NONE,
 	.flags = CMD_NEEDS_GAME,
 	.exec = cmd_who_exec,
 };

@@ -1,4 +1,4 @@
-/* cmd.c: the command table: lookup (aliases, unique prefixes), argument counts, flags, replies. */
+/* cmd.c: the command table: lookup (aliases, unique prefixes, near misses), argument counts and flags, checked once. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,58 +79,13 @@ cmd_find(const char *name, char *why, size_t whylen)
 		}
 	/* Quoted back at most 32 bytes, cut on a UTF-8 boundary: "%.32s" could
 	 * split a character and send invalid UTF-8 to the room. */
-	cut = (int)text_cut(name, len, 32);
+	cut = (int)utf8_cut(name, len, 32);
 	if (near != NULL)
 		snprintf(why, whylen, "Unknown command \"%.*s\": did you mean %s? (help lists them all)", cut, name,
 		         near->name);
 	else
 		snprintf(why, whylen, "Unknown command \"%.*s\": help lists them all.", cut, name);
 	return NULL;
-}
-
-static void
-reply_queue(struct cmd_ctx *c, bool priv, const char *fmt, va_list ap)
-{
-	char line[2048];
-	enum adapter_private as = PRIVATE_DEFAULT;
-
-	vsnprintf(line, sizeof line, fmt, ap);
-	if (c->s != NULL && c->seat >= 0)
-		as = c->s->seats[c->seat].private_as;
-	if (priv || c->room == NULL)
-		bot_queue(c->bot, c->ad, MSG_PRIVATE, c->room, c->user_id, line, NULL, as);
-	else
-		bot_queue(c->bot, c->ad, MSG_ROOM, c->room, NULL, line, NULL, PRIVATE_DEFAULT);
-}
-
-void
-reply(struct cmd_ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	reply_queue(c, c->direct, fmt, ap);
-	va_end(ap);
-}
-
-void
-reply_private(struct cmd_ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	reply_queue(c, true, fmt, ap);
-	va_end(ap);
-}
-
-void
-reply_room(struct cmd_ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	reply_queue(c, false, fmt, ap);
-	va_end(ap);
 }
 
 static bool
@@ -156,9 +111,9 @@ cmd_check(struct cmd_ctx *c, unsigned flags)
 		if (c->many != NULL)
 			reply(c, "You sit at tables in %s: say it in the room of the one you mean.", c->many);
 		else if (c->direct)
-			reply(c, "You have no game going: open one in a room with %snew.", c->prefix);
+			reply(c, "You have no game going: open one in a room with " CMD("new") ".");
 		else
-			reply(c, "No table here: open one with %snew.", c->prefix);
+			reply(c, "No table here: open one with " CMD("new") ".");
 		return false;
 	}
 	if ((flags & CMD_NOT_STARTED) && s->state != SESS_OPEN) {
@@ -166,7 +121,7 @@ cmd_check(struct cmd_ctx *c, unsigned flags)
 		return false;
 	}
 	if ((flags & CMD_STARTED) && s->state != SESS_PLAYING) {
-		reply(c, "The game has not started yet (%sstart deals).", c->prefix);
+		reply(c, "The game has not started yet (" CMD("start") " deals).");
 		return false;
 	}
 	if ((flags & CMD_NEEDS_SEAT) && c->seat < 0) {
@@ -220,30 +175,10 @@ cmd_run(struct cmd_ctx *c, char *line)
 	c->argv = argv + 1;
 	argv[argc] = NULL;
 	if (c->argc < e->min_args || (e->max_args >= 0 && c->argc > e->max_args)) {
-		reply(c, "Usage: %s%s%s%s", c->prefix, e->name, e->usage[0] ? " " : "", e->usage);
+		reply(c, "Usage: " ST_COMMAND "%s" ST_END "%s%s", e->name, e->usage[0] ? " " : "", e->usage);
 		return;
 	}
 	if (!cmd_check(c, e->flags))
 		return;
 	e->exec(c);
-}
-
-enum cmd_retval
-cmd_game_action(struct cmd_ctx *c, const char *verb)
-{
-	struct hf_action a;
-	char text[BOT_MAX_INPUT + 32], why[HF_ERRLEN];
-
-	snprintf(text, sizeof text, "%s%s%s", verb, c->args[0] ? " " : "", c->args);
-	if (hf_action_parse(&a, text, why, sizeof why) != HF_OK) {
-		reply(c, "%s: %s", c->user_name, why);
-		return CMD_RETURN_ERROR;
-	}
-	if (flow_apply(c->bot, c->s, c->seat, &a, why, sizeof why) < 0) {
-		reply(c, "%s: %s", c->user_name, why);
-		return CMD_RETURN_ERROR;
-	}
-	/* The session may be gone (the game ended): nothing more is said here. */
-	c->s = NULL;
-	return CMD_RETURN_NORMAL;
 }

@@ -112,12 +112,8 @@ config_section(struct parse *p, char *head)
 			return -1;
 		}
 	}
-	if ((s = calloc(1, sizeof *s)) == NULL ||
-	    (ns = realloc(p->c->sections, (p->c->nsections + 1) * sizeof *ns)) == NULL) {
-		free(s);
-		snprintf(p->err, sizeof p->err, "out of memory");
-		return -1;
-	}
+	s = xcalloc(1, sizeof *s);
+	ns = xreallocarray(p->c->sections, p->c->nsections + 1, sizeof *ns);
 	snprintf(s->file, sizeof s->file, "%s", p->c->file);
 	snprintf(s->type, sizeof s->type, "%s", type);
 	snprintf(s->name, sizeof s->name, "%s", *name ? name : type);
@@ -249,23 +245,15 @@ config_handler(void *user, const char *section, const char *key, const char *val
 		if (strcmp(s->keys[i].key, key) == 0) {
 			/* A multi-line value continues the key: keep the last line's text. */
 			free(s->keys[i].value);
-			s->keys[i].value = strdup(value);
-			return s->keys[i].value != NULL;
+			s->keys[i].value = xstrdup(value);
+			return 1;
 		}
-	k = realloc(s->keys, (s->nkeys + 1) * sizeof *k);
-	if (k == NULL)
-		return 0;
-	s->keys = k;
+	s->keys = xreallocarray(s->keys, s->nkeys + 1, sizeof *s->keys);
 	k = &s->keys[s->nkeys];
-	k->key = strdup(key);
-	k->value = strdup(value);
+	k->key = xstrdup(key);
+	k->value = xstrdup(value);
 	k->line = p->line;
 	k->used = false;
-	if (k->key == NULL || k->value == NULL) {
-		free(k->key);
-		free(k->value);
-		return 0;
-	}
 	s->nkeys++;
 	return 1;
 }
@@ -277,10 +265,7 @@ config_parse(FILE *f, const char *name, char *err, size_t errlen)
 	int rc;
 
 	memset(&p, 0, sizeof p);
-	if ((p.c = calloc(1, sizeof *p.c)) == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
+	p.c = xcalloc(1, sizeof *p.c);
 	config_defaults(p.c);
 	snprintf(p.c->file, sizeof p.c->file, "%s", name);
 	p.f = f;

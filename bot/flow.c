@@ -87,30 +87,52 @@ flow_back(struct bot *b, struct session *s, int seat)
 {
 	s->seats[seat].away = false;
 	s->wait_seat = -1;       /* a fresh wait: reminders start over */
-	bot_say_room(b, s, NULL, "%s is back.", s->seats[seat].name);
+	reply_table(b, s, ST_PLAYER "%s" ST_END " is back.", s->seats[seat].name);
 	flow_schedule(b, s);
 }
 
-/* Appends "NAME: your turn." to the room markup in b->out; the mention is that seat's. */
-static const char *
-flow_ping(struct bot *b, struct session *s)
+/* What the seat waited for may do now, for an adapter's buttons. */
+static const char *const *
+flow_actions(const struct session *s, size_t *n)
 {
+	static const char *const draw[] = { "hand", "draw", "pickup" };
+	static const char *const play[] = { "hand", "meld", "discard", "out" };
+	static const char *const answer[] = { "yes", "no" };
+
+	switch (hf_game_phase(s->g)) {
+	case HF_PHASE_DRAW: *n = 3; return draw;
+	case HF_PHASE_PLAY: *n = 4; return play;
+	case HF_PHASE_ASK: *n = 2; return answer;
+	default: *n = 0; return NULL;
+	}
+}
+
+/* Appends "NAME: your turn." to the room's lines in out; the user id of
+ * the seat pinged, or NULL if nobody is. */
+static const char *
+flow_ping(struct session *s, struct rbuf *out)
+{
+	struct hf_view v;
 	bool machine;
 	int w = flow_waiting(s, &machine);
+	const char *sep = out->len ? " " : "";
 
 	/* Pinged once when the wait starts, not after each of their own moves. */
 	if (w < 0 || machine || w == s->wait_seat)
 		return NULL;
-	if (hf_game_phase(s->g) == HF_PHASE_ASK)
-		rbuf_printf(&b->out, "%s%s: %s asks you: may they go out? (yes or no)", b->out.len ? " " : "",
-		            s->seats[w].name, s->seats[hf_game_turn(s->g)].name);
-	else if (hf_game_phase(s->g) == HF_PHASE_PLAY && (hf_game_view(s->g, w, b->view), b->view->asked_this_turn))
+	if (hf_game_phase(s->g) == HF_PHASE_ASK) {
+		rbuf_printf(out, "%s" ST_PLAYER "%s" ST_END ": " ST_PLAYER "%s" ST_END " asks you: may they go out? (yes or no)",
+		            sep, s->seats[w].name, s->seats[hf_game_turn(s->g)].name);
+		return s->seats[w].user_id;
+	}
+	hf_game_view(s->g, w, &v);
+	if (hf_game_phase(s->g) == HF_PHASE_PLAY && v.asked_this_turn)
 		/* back from asking: the answer decides what they do next */
-		rbuf_printf(&b->out, "%s%s: %s", b->out.len ? " " : "", s->seats[w].name, b->view->permission
-		            ? "your partners agree: go out (meld or discard your last cards)."
-		            : "your partners said no: play on (meld, then discard).");
+		rbuf_printf(out, "%s" ST_PLAYER "%s" ST_END ": %s", sep, s->seats[w].name,
+		            v.permission ? "your partners agree: go out (meld or discard your last cards)."
+		                         : "your partners said no: play on (meld, then discard).");
 	else
-		rbuf_printf(&b->out, "%s%s: your turn%s.", b->out.len ? " " : "", s->seats[w].name,
+		rbuf_printf(out, "%s" ST_PLAYER "%s" ST_END ": your turn%s.", sep, s->seats[w].name,
 		            hf_game_phase(s->g) == HF_PHASE_DRAW ? " (draw or pickup)" : "");
 	return s->seats[w].user_id;
 }
@@ -157,21 +179,29 @@ flow_tell(struct bot *b, struct session *s, int actor)
 {
 	const char *names[HF_MAX_SEATS], *mention;
 	const struct hf_event *ev;
+	struct hf_view v;
+	struct rbuf out = { 0 };
 	size_t n;
 	int k;
 
 	session_names(s, names);
 	ev = hf_game_events(s->g, &n);
-	hf_game_view(s->g, -1, b->view);
-	rbuf_reset(&b->out);
-	render_events(&b->out, b->view, ev, n, names);
+	hf_game_view(s->g, -1, &v);
+	render_events(&out, &v, ev, n, names);
 
-	mention = hf_game_phase(s->g) == HF_PHASE_OVER ? NULL : flow_ping(b, s);
-	if (b->out.len > 0)
-		bot_queue(b, s->ad, MSG_ROOM, s->room, NULL, b->out.s, mention, PRIVATE_DEFAULT);
+	mention = hf_game_phase(s->g) == HF_PHASE_OVER ? NULL : flow_ping(s, &out);
+	if (mention != NULL) {
+		size_t nactions;
+		const char *const *actions = flow_actions(s, &nactions);
+
+		reply_prompt(b, s, out.s, mention, actions, nactions);
+	} else if (out.len > 0) {
+		reply_queue(b, s->ad, MSG_ROOM, s->room, NULL, out.s, NULL, PRIVATE_DEFAULT);
+	}
+	rbuf_free(&out);
 	for (k = 0; k < s->nseats; k++)
 		if (s->seats[k].ai < 0 && flow_hand_changed(ev, n, k, actor) && hf_game_phase(s->g) != HF_PHASE_OVER)
-			bot_send_hand(b, s, k);
+			reply_hand(b, s, k);
 }
 
 int
@@ -179,17 +209,18 @@ flow_apply(struct bot *b, struct session *s, int seat, const struct hf_action *a
 {
 	char text[512];
 
-	if (b->backup == NULL && (b->backup = hf_game_clone(s->g)) == NULL) {
+	/* the game as it was, in case the store refuses the move */
+	if (b->undo == NULL && (b->undo = hf_game_clone(s->g)) == NULL) {
 		snprintf(why, whylen, "out of memory");
 		return -1;
 	}
-	hf_game_copy(b->backup, s->g);
+	hf_game_copy(b->undo, s->g);
 	if (hf_apply(s->g, seat, a, why, whylen) != HF_OK)
 		return -1;
 	hf_action_format(a, text, sizeof text);
 	/* Committed before anyone hears of it: a crash can lose nothing that was told. */
 	if (store_action_add(b->store, s->id, s->nactions + 1, seat, text) < 0) {
-		hf_game_copy(s->g, b->backup);
+		hf_game_copy(s->g, b->undo);
 		snprintf(why, whylen, "the move could not be saved; try again");
 		return -1;
 	}
@@ -256,6 +287,8 @@ flow_start(struct bot *b, struct session *s, char *why, size_t whylen)
 {
 	struct hf_game *g;
 	const char *names[HF_MAX_SEATS];
+	struct hf_view v;
+	struct rbuf out = { 0 };
 	int nsides, i;
 
 	nsides = s->nseats <= HF_MAX_SEATS ? s->rules.sides_default[s->nseats] : 0;
@@ -279,16 +312,16 @@ flow_start(struct bot *b, struct session *s, char *why, size_t whylen)
 	s->ai_rng = s->seed ^ 0x5eedu;
 	s->wait_seat = -1;
 	session_names(s, names);
-	hf_game_view(g, -1, b->view);
-	rbuf_reset(&b->out);
-	rbuf_printf(&b->out, "Dealing %s for %d: ", s->rules.name, s->nseats);
+	hf_game_view(g, -1, &v);
+	rbuf_printf(&out, "Dealing %s for %d: ", s->rules.name, s->nseats);
 	for (i = 0; i < nsides; i++) {
 		if (i > 0)
-			rbuf_add(&b->out, " vs ");
-		render_side_name(&b->out, b->view, i, names);
+			rbuf_add(&out, " vs ");
+		render_side_name(&out, &v, i, names);
 	}
-	rbuf_add(&b->out, ".");
-	bot_queue(b, s->ad, MSG_ROOM, s->room, NULL, b->out.s, NULL, PRIVATE_DEFAULT);
+	rbuf_add(&out, ".");
+	reply_queue(b, s->ad, MSG_ROOM, s->room, NULL, out.s, NULL, PRIVATE_DEFAULT);
+	rbuf_free(&out);
 	flow_tell(b, s, -1);
 	flow_schedule(b, s);
 	return 0;
@@ -298,53 +331,11 @@ fail:
 	return -1;
 }
 
-/* The computer's move failed: draw, else discard the cheapest card, else say yes. */
-static int
-flow_fallback(struct bot *b, struct session *s, int seat, const struct hf_view *v)
-{
-	struct hf_action a;
-	char why[HF_ERRLEN];
-	int c, best, rc;
-
-	memset(&a, 0, sizeof a);
-	if (v->phase == HF_PHASE_DRAW) {
-		a.type = HF_ACT_DRAW;
-		return flow_apply(b, s, seat, &a, why, sizeof why);
-	}
-	if (v->phase == HF_PHASE_ASK) {
-		a.type = HF_ACT_YES;
-		return flow_apply(b, s, seat, &a, why, sizeof why);
-	}
-	for (;;) {
-		best = -1;
-		for (c = 1; c < HF_NCARD; c++)
-			if (v->hand[c] > 0 && (best < 0 || v->rules->value[c] < v->rules->value[best]))
-				best = c;
-		if (best < 0)
-			break;
-		a.type = HF_ACT_DISCARD;
-		a.card = (uint8_t)best;
-		if ((rc = flow_apply(b, s, seat, &a, why, sizeof why)) >= 0)
-			return rc;
-		/* try the next cheapest: a copy of the view is ours to change */
-		((struct hf_view *)v)->hand[best] = 0;
-	}
-	/* No discard will do (say, the last card cannot go out yet): let the
-	 * easy player, which tries any play it finds, look for one. */
-	hf_game_view(s->g, seat, (struct hf_view *)v);
-	for (int tries = 0; tries < 64; tries++) {
-		memset(&a, 0, sizeof a);
-		hf_ai_choose(v, HF_AI_EASY, &s->ai_rng, &a);
-		if ((rc = flow_apply(b, s, seat, &a, why, sizeof why)) >= 0)
-			return rc;
-	}
-	return -1;
-}
-
 static void
 flow_ai(struct bot *b, struct session *s)
 {
 	struct hf_action a;
+	struct hf_view v;
 	char why[HF_ERRLEN], text[256];
 	bool machine;
 	int seat = flow_waiting(s, &machine), level;
@@ -352,21 +343,20 @@ flow_ai(struct bot *b, struct session *s)
 	if (seat < 0 || !machine)
 		return;
 	level = s->seats[seat].ai >= 0 ? s->seats[seat].ai : b->cfg->ai_level;
-	hf_game_view(s->g, seat, b->view);
+	hf_game_view(s->g, seat, &v);
 	memset(&a, 0, sizeof a);
-	hf_ai_choose(b->view, level, &s->ai_rng, &a);
+	hf_ai_choose(&v, level, &s->ai_rng, &a);
 	if (flow_apply(b, s, seat, &a, why, sizeof why) >= 0)
 		return;
 	hf_action_format(&a, text, sizeof text);
 	log_msg(LOG_LVL_WARNING, "%s %s: game %lld: the computer's \"%s\" for seat %d was refused (%s); "
 	        "falling back to a simple move", s->ad->id, s->room, (long long)s->id, text, seat, why);
-	hf_game_view(s->g, seat, b->view);
-	if (flow_fallback(b, s, seat, b->view) < 0) {
+	if (fallback_move(b, s, seat) < 0) {
 		log_msg(LOG_LVL_ERR, "%s %s: game %lld: seat %d has no legal simple move; the table waits",
 		        s->ad->id, s->room, (long long)s->id, seat);
 		/* never a silent stall: the room hears it, and a human can take the seat back */
-		bot_say_room(b, s, NULL, "The computer found no legal move for %s; the table waits "
-		             "(their player can move, or the owner can !abort).", s->seats[seat].name);
+		reply_table(b, s, "The computer found no legal move for " ST_PLAYER "%s" ST_END "; the table waits "
+		            "(their player can move, or the owner can " CMD("abort") ").", s->seats[seat].name);
 		flow_cancel(b, s);
 	}
 }
@@ -384,7 +374,7 @@ flow_timer(struct loop *l, long long id, void *data)
 	s->timer_kind = TIMER_NONE;
 	switch (kind) {
 	case TIMER_EXPIRE:
-		bot_say_room(b, s, NULL, "The table nobody started has been cleared.");
+		reply_table(b, s, "The table nobody started has been cleared.");
 		store_game_state(b->store, s->id, "expired", s->nseats, s->nsides, s->seed);
 		bot_session_end(b, s);
 		break;
@@ -401,17 +391,23 @@ flow_timer(struct loop *l, long long id, void *data)
 	case TIMER_REMIND:
 		w = s->wait_seat;
 		s->reminded = true;
-		if (w >= 0)
-			bot_say_room(b, s, s->seats[w].user_id, "%s: reminder, the table is waiting for you.",
-			             s->seats[w].name);
+		if (w >= 0) {
+			char line[160];
+			size_t nactions;
+			const char *const *actions = flow_actions(s, &nactions);
+
+			snprintf(line, sizeof line, ST_PLAYER "%s" ST_END ": reminder, the table is waiting for you.",
+			         s->seats[w].name);
+			reply_prompt(b, s, line, s->seats[w].user_id, actions, nactions);
+		}
 		flow_schedule(b, s);
 		break;
 	case TIMER_TAKEOVER:
 		w = s->wait_seat;
 		if (w >= 0) {
 			s->seats[w].away = true;
-			bot_say_room(b, s, NULL, "%s is away: the computer plays for them until they type again.",
-			             s->seats[w].name);
+			reply_table(b, s, ST_PLAYER "%s" ST_END " is away: the computer plays for them until they type again.",
+			            s->seats[w].name);
 		}
 		flow_schedule(b, s);
 		break;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "adapters.h"
 #include "bot.h"
 #include "loop.h"
 #include "service.h"
@@ -112,6 +113,8 @@ main(int argc, char **argv)
 	struct loop *l;
 	struct bot *b;
 	struct service *svc;
+	const struct adapter_ops *const *table;
+	size_t ntable;
 	char err[1024];
 
 	while ((opt = getopt_long(argc, argv, "c:th", longopts, NULL)) != -1) {
@@ -150,7 +153,10 @@ main(int argc, char **argv)
 		log_msg(LOG_LVL_ERR, "cannot create the event loop");
 		return 1;
 	}
-	if ((b = bot_new(l, cfg, err, sizeof err)) == NULL || bot_adapters_init(b, err, sizeof err) < 0) {
+	/* The composition root: the one place that names the adapters. */
+	table = adapters_table(&ntable);
+	b = bot_new(l, cfg, table, ntable);
+	if (bot_adapter_add_all(b, err, sizeof err) < 0) {
 		log_msg(LOG_LVL_ERR, "%s", err);
 		bot_free(b);
 		loop_free(l);
@@ -188,7 +194,7 @@ main(int argc, char **argv)
 
 	/* systemd: watchdog from now on, SIGHUP reloads (not for --console). */
 	svc = console ? NULL : service_new(b, conf);
-	if (bot_adapters_start(b) < 0 && console) {
+	if (bot_adapter_start_all(b) < 0 && console) {
 		bot_free(b);
 		loop_free(l);
 		return 1;
@@ -198,7 +204,7 @@ main(int argc, char **argv)
 	loop_run(l);
 	log_msg(LOG_LVL_INFO, "stopping%s", stop_signal ? " on a signal" : "");
 	service_stopping(svc);
-	bot_adapters_stop(b, "handfoot is stopping; every game is saved.");
+	bot_adapter_stop_all(b, "handfoot is stopping; every game is saved.");
 	service_free(svc);
 	bot_free(b);
 	signal_loop = NULL;

@@ -9,6 +9,7 @@
 
 #include "loop.h"
 #include "notify.h"
+#include "xmalloc.h"
 
 struct notify {
 	struct loop *loop;
@@ -40,12 +41,10 @@ watchdog_ping(struct loop *l, long long id, void *data)
 struct notify *
 notify_new(struct loop *l)
 {
-	struct notify *n = calloc(1, sizeof *n);
+	struct notify *n = xcalloc(1, sizeof *n);
 	const char *sock = getenv("NOTIFY_SOCKET");
 	uint64_t usec = 0;
 
-	if (n == NULL)
-		return NULL;
 	n->loop = l;
 	n->timer = -1;
 	n->enabled = sock != NULL && sock[0] != '\0';

@@ -11,7 +11,7 @@ struct notify;
 /* Reads NOTIFY_SOCKET / WATCHDOG_USEC / WATCHDOG_PID; when the watchdog is on,
  * arms a loop timer that sends WATCHDOG=1 every half period, so pings stop as
  * soon as the loop stops turning.  Harmless (every call a no-op) outside systemd. */
-struct notify *notify_new(struct loop *l);
+struct notify *notify_new(struct loop *l);   /* never NULL */
 void     notify_free(struct notify *n);
 
 /* READY=1 with a status line (status may be NULL). */

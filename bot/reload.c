@@ -56,18 +56,6 @@ section_same(const struct adapter_cfg *a, const struct adapter_cfg *b)
 	return true;
 }
 
-static struct adapter *
-adapter_by_id(struct bot *b, const char *id, size_t *at)
-{
-	for (size_t i = 0; i < b->nadapters; i++)
-		if (strcmp(b->adapters[i]->id, id) == 0) {
-			if (at != NULL)
-				*at = i;
-			return b->adapters[i];
-		}
-	return NULL;
-}
-
 /* Inits each adapter section on a scratch adapter and frees it again: init
  * does no I/O, so this finds every error the real init would, before the
  * bot is touched. */
@@ -76,7 +64,7 @@ check_sections(struct bot *b, struct bot_config *c, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < c->nsections; i++) {
 		struct adapter_cfg *s = c->sections[i];
-		const struct adapter_ops *ops = adapter_ops_find(s->type);
+		const struct adapter_ops *ops = bot_adapter_type(b, s->type);
 		const struct cfg_key *k;
 		const char *prefix;
 		struct adapter scratch;
@@ -136,19 +124,11 @@ sessions_detach(struct bot *b, struct adapter *a)
 static void
 adapter_remove(struct bot *b, size_t at)
 {
-	struct adapter *a = b->adapters[at];
+	struct adapter *a = &b->adapters[at]->ad;
 
 	log_msg(LOG_LVL_NOTICE, "reload: %s removed: stopping it", a->id);
 	sessions_detach(b, a);
-	if (a->ops->stop != NULL)
-		a->ops->stop(a, "Configuration reloaded: leaving");
-	if (a->ops->free != NULL)
-		a->ops->free(a);
-	free(a);
-	memmove(&b->adapters[at], &b->adapters[at + 1], (b->nadapters - at - 1) * sizeof *b->adapters);
-	memmove(&b->prefixes[at], &b->prefixes[at + 1], (b->nadapters - at - 1) * sizeof *b->prefixes);
-	memmove(&b->selves[at], &b->selves[at + 1], (b->nadapters - at - 1) * sizeof *b->selves);
-	b->nadapters--;
+	bot_adapter_remove(b, at, "Configuration reloaded: leaving");
 }
 
 /* Same struct adapter, so every session that points at it stays valid. */
@@ -171,14 +151,6 @@ adapter_restart(struct bot *b, struct adapter *a, struct adapter_cfg *s, char *e
 	return 0;
 }
 
-static void
-prefix_set(struct bot *b, size_t at, const struct adapter_cfg *s)
-{
-	const char *p = s != NULL ? section_value(s, "prefix") : NULL;
-
-	snprintf(b->prefixes[at], sizeof b->prefixes[at], "%s", p != NULL ? p : b->cfg->prefix);
-}
-
 int
 reload_config(struct bot *b, const char *path, char *err, size_t errlen)
 {
@@ -199,24 +171,25 @@ reload_config(struct bot *b, const char *path, char *err, size_t errlen)
 		snprintf(c->database, sizeof c->database, "%s", old->database);
 	}
 	log_level = c->log_level;
-	bot_flush(b);
+	reply_flush(b);
 
 	/* Removed adapters (configured ones only: test adapters have no section). */
 	for (i = b->nadapters; i-- > 0;)
-		if (section_find(old, b->adapters[i]->id, NULL) != NULL && section_find(c, b->adapters[i]->id, NULL) == NULL)
+		if (section_find(old, b->adapters[i]->ad.id, NULL) != NULL &&
+		    section_find(c, b->adapters[i]->ad.id, NULL) == NULL)
 			adapter_remove(b, i);
 
 	b->cfg = c;
 	nold = b->nadapters;
 	for (i = 0; i < c->nsections; i++) {
 		struct adapter_cfg *s = c->sections[i], *was, *fresh = s;
+		struct bot_adapter *ba;
 		struct adapter *a;
 		size_t oi;
 
 		section_id(s, id, sizeof id);
-		a = adapter_by_id(b, id, &at);
-		if (a == NULL) {
-			const struct adapter_ops *ops = adapter_ops_find(s->type);
+		if ((ba = bot_adapter_find(b, id, &at)) == NULL) {
+			const struct adapter_ops *ops = bot_adapter_type(b, s->type);
 
 			log_msg(LOG_LVL_NOTICE, "reload: %s added: starting it", id);
 			if ((a = bot_adapter_add(b, ops, s->name, s, err, errlen)) == NULL ||
@@ -225,6 +198,7 @@ reload_config(struct bot *b, const char *path, char *err, size_t errlen)
 			nadded++;
 			continue;
 		}
+		a = &ba->ad;
 		was = section_find(old, id, &oi);
 		if (was != NULL && section_same(was, s)) {
 			/* Untouched: it keeps the very section it was inited with,
@@ -240,15 +214,15 @@ reload_config(struct bot *b, const char *path, char *err, size_t errlen)
 		}
 		/* the prefix is the bot's, not the adapter's: it follows the new file
 		 * even when the adapter keeps its old section */
-		prefix_set(b, at, fresh);
+		bot_adapter_prefix(ba, fresh);
 	}
 	/* Adapters without a section (added by tests) follow [bot] prefix. */
 	for (i = 0; i < nold; i++)
-		if (section_find(c, b->adapters[i]->id, NULL) == NULL)
-			prefix_set(b, i, NULL);
+		if (section_find(c, b->adapters[i]->ad.id, NULL) == NULL)
+			bot_adapter_prefix(b->adapters[i], NULL);
 	config_free(old);
 	if (nadded > 0)
-		bot_restore(b);   /* the games that waited for an added adapter */
+		restore_games(b);   /* the games that waited for an added adapter */
 	log_msg(LOG_LVL_NOTICE, "reload: %s in force (%zu adapters)", path, b->nadapters);
 	return 0;
 }

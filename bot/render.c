@@ -1,4 +1,4 @@
-/* render.c: what players see, from seat views only: markup, then plain text, mIRC colours or HTML. */
+/* render.c: what players see, from seat views only, in styled text (lib/style.h): never a wire format. */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -10,114 +10,6 @@ static const int hand_order[] = {
 	HF_ACE, HF_KING, HF_QUEEN, HF_JACK, HF_TEN, HF_NINE, HF_EIGHT, HF_SEVEN, HF_SIX, HF_FIVE, HF_FOUR,
 	HF_RED3, HF_BLACK3, HF_TWO, HF_JOKER
 };
-
-static bool
-is_mark(char c)
-{
-	return c == MK_RED[0] || c == MK_DARK[0] || c == MK_BOLD[0] || c == MK_END[0];
-}
-
-void
-render_finish(struct rbuf *out, const char *m, size_t len, enum render_fmt f)
-{
-	const char *close = "";
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		char c = m[i];
-		if (is_mark(c)) {
-			if (f == FMT_IRC)
-				rbuf_add(out, c == MK_RED[0] ? "\x03" "04" : c == MK_DARK[0] ? "\x03" "14" :
-				              c == MK_BOLD[0] ? "\x02" : "\x0f");
-			else if (f == FMT_HTML) {
-				rbuf_add(out, close);
-				close = "";
-				if (c == MK_RED[0]) {
-					rbuf_add(out, "<font color=\"#cc0000\">");
-					close = "</font>";
-				} else if (c == MK_DARK[0]) {
-					rbuf_add(out, "<font color=\"#555555\">");
-					close = "</font>";
-				} else if (c == MK_BOLD[0]) {
-					rbuf_add(out, "<b>");
-					close = "</b>";
-				}
-			}
-			continue;
-		}
-		if (f == FMT_HTML && (c == '<' || c == '>' || c == '&' || c == '"'))
-			rbuf_add(out, c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : "&quot;");
-		else
-			rbuf_addn(out, &c, 1);
-	}
-	if (f == FMT_HTML)
-		rbuf_add(out, close);
-}
-
-static size_t
-rendered_len(struct rbuf *tmp, const char *m, size_t len, enum render_fmt f)
-{
-	rbuf_reset(tmp);
-	render_finish(tmp, m, len, f);
-	return tmp->len;
-}
-
-/* Calls fn for each piece of one markup line no longer than max once rendered in
- * f, cut at spaces where possible and at UTF-8 boundaries always; a style open
- * at a cut is closed there and opened again on the next piece. */
-void
-render_split(const char *m, size_t len, enum render_fmt f, size_t max,
-             void (*fn)(void *ctx, const char *markup, size_t len), void *ctx)
-{
-	struct rbuf piece = { 0 }, tmp = { 0 };
-	char style = 0;
-	size_t i, cut, sp;
-
-	if (max < 16)
-		max = 16;
-	while (len > 0) {
-		rbuf_reset(&piece);
-		if (style)
-			rbuf_addn(&piece, &style, 1);
-		rbuf_addn(&piece, m, len);
-		if (rendered_len(&tmp, piece.s, piece.len, f) <= max) {
-			fn(ctx, piece.s, piece.len);
-			break;
-		}
-		/* Longest prefix that fits, leaving room for a closing mark. */
-		cut = 0;
-		for (i = 1; i <= len; i++) {
-			if (i < len && ((unsigned char)m[i] & 0xc0) == 0x80)
-				continue;
-			piece.len = (style ? 1 : 0) + i;
-			if (rendered_len(&tmp, piece.s, piece.len, f) + 8 > max)
-				break;
-			cut = i;
-		}
-		if (cut == 0)
-			cut = 1;
-		for (sp = cut; sp > cut / 2; sp--)
-			if (m[sp] == ' ')
-				break;
-		if (sp > cut / 2)
-			cut = sp;
-		piece.len = (style ? 1 : 0) + cut;
-		for (i = 0; i < cut; i++)
-			if (is_mark(m[i]))
-				style = m[i] == MK_END[0] ? 0 : m[i];
-		if (style)
-			rbuf_add(&piece, MK_END);
-		fn(ctx, piece.s, piece.len);
-		m += cut;
-		len -= cut;
-		while (len > 0 && *m == ' ') {
-			m++;
-			len--;
-		}
-	}
-	rbuf_free(&piece);
-	rbuf_free(&tmp);
-}
 
 const char *
 render_card(int card)
@@ -139,6 +31,16 @@ render_rank_plural(int rank)
 	return rank >= 0 && rank < HF_NCARD ? names[rank] : "?";
 }
 
+/* One card in styled text: a card span, red for a red 3. */
+static void
+card_add(struct rbuf *b, int card)
+{
+	if (card == HF_RED3)
+		rbuf_printf(b, ST_CARD ST_RED "%s" ST_END ST_END, render_card(card));
+	else
+		rbuf_printf(b, ST_CARD "%s" ST_END, render_card(card));
+}
+
 static void
 card_run(struct rbuf *b, int card, int n, bool *first)
 {
@@ -147,13 +49,16 @@ card_run(struct rbuf *b, int card, int n, bool *first)
 	if (!*first)
 		rbuf_add(b, " ");
 	*first = false;
-	if (card == HF_RED3)
-		rbuf_add(b, MK_RED);
-	rbuf_add(b, render_card(card));
-	if (card == HF_RED3)
-		rbuf_add(b, MK_END);
+	card_add(b, card);
 	if (n > 1)
 		rbuf_printf(b, "×%d", n);
+}
+
+/* A player's name as a player span. */
+static void
+name_add(struct rbuf *b, const char *name)
+{
+	rbuf_printf(b, ST_PLAYER "%s" ST_END, name);
 }
 
 void
@@ -194,21 +99,25 @@ render_meld(struct rbuf *b, const struct hf_meld *m)
 	bool first = true;
 
 	switch (m->kind) {
-	case HF_KIND_CLEAN: kind = "clean"; mark = MK_RED; break;
-	case HF_KIND_DIRTY: kind = "dirty"; mark = MK_DARK; break;
-	case HF_KIND_WILD: kind = "wild"; mark = MK_BOLD; break;
-	case HF_KIND_SEVENS: kind = "sevens"; mark = MK_RED; break;
+	case HF_KIND_CLEAN: kind = "clean"; mark = ST_CLEAN; break;
+	case HF_KIND_DIRTY: kind = "dirty"; mark = ST_DIRTY; break;
+	case HF_KIND_WILD: kind = "wild"; mark = ST_BOLD; break;
+	case HF_KIND_SEVENS: kind = "sevens"; mark = ST_RED; break;
 	default: break;
 	}
+	/* a closed book reads in its kind's colour, the cards in it as cards */
 	if (mark != NULL)
 		rbuf_printf(b, "%s[", mark);
 	card_run(b, m->rank == HF_JOKER ? HF_NOCARD : m->rank, m->rank == HF_JOKER ? 0 : m->naturals, &first);
 	card_run(b, HF_TWO, m->twos, &first);
 	card_run(b, HF_JOKER, m->jokers, &first);
-	if (m->red3s > 0)
-		rbuf_printf(b, " +%s3♥%s×%u", MK_RED, mark ? mark : MK_END, m->red3s);
+	if (m->red3s > 0) {
+		rbuf_add(b, " +");
+		card_add(b, HF_RED3);
+		rbuf_printf(b, "×%u", m->red3s);
+	}
 	if (mark != NULL)
-		rbuf_printf(b, " %s]%s", kind, MK_END);
+		rbuf_printf(b, " %s]" ST_END, kind);
 }
 
 void
@@ -219,7 +128,9 @@ render_side_name(struct rbuf *b, const struct hf_view *v, int side, const char *
 
 	for (i = 0; i < v->nseats; i++)
 		if (v->seats[i].side == side) {
-			rbuf_printf(b, "%s%s", first ? "" : " & ", names[i]);
+			if (!first)
+				rbuf_add(b, " & ");
+			name_add(b, names[i]);
 			first = false;
 		}
 }
@@ -234,9 +145,9 @@ render_table(struct rbuf *b, const struct hf_view *v, const char *const names[])
 		sv = &v->sides[side];
 		if (side > 0)
 			rbuf_add(b, "\n");
-		rbuf_add(b, MK_BOLD);
+		rbuf_add(b, ST_BOLD);
 		render_side_name(b, v, side, names);
-		rbuf_printf(b, MK_END " (%d): ", sv->score);
+		rbuf_printf(b, ST_END " (%d): ", sv->score);
 		if (!sv->down)
 			rbuf_printf(b, "not down (needs %d)", sv->open_min);
 		for (i = 0; i < sv->nmelds; i++) {
@@ -245,24 +156,28 @@ render_table(struct rbuf *b, const struct hf_view *v, const char *const names[])
 			render_meld(b, &sv->melds[i]);
 		}
 		if (sv->red3s > 0)
-			rbuf_printf(b, "; red 3s: %s%u%s", MK_RED, sv->red3s, MK_END);
+			rbuf_printf(b, "; red 3s: " ST_RED "%u" ST_END, sv->red3s);
 		rbuf_add(b, ";");
 		for (i = 0; i < v->nseats; i++)
-			if (v->seats[i].side == side)
-				rbuf_printf(b, " %s %u%s", names[i], v->seats[i].hand_count,
-				            v->seats[i].in_foot ? " (in foot)" : "+foot");
+			if (v->seats[i].side == side) {
+				rbuf_add(b, " ");
+				name_add(b, names[i]);
+				rbuf_printf(b, " %u%s", v->seats[i].hand_count, v->seats[i].in_foot ? " (in foot)" : "+foot");
+			}
 	}
 }
 
 void
 render_pile(struct rbuf *b, const struct hf_view *v)
 {
-	if (v->pile_size == 0)
+	if (v->pile_size == 0) {
 		rbuf_add(b, "Pile: empty");
-	else
-		rbuf_printf(b, "Pile: %s%s%s, %u card%s%s", v->pile_top == HF_RED3 ? MK_RED : "",
-		            render_card(v->pile_top), v->pile_top == HF_RED3 ? MK_END : "", v->pile_size,
-		            v->pile_size == 1 ? "" : "s", v->pile_frozen ? ", frozen" : "");
+	} else {
+		rbuf_add(b, "Pile: ");
+		card_add(b, v->pile_top);
+		rbuf_printf(b, ", %u card%s%s", v->pile_size, v->pile_size == 1 ? "" : "s",
+		            v->pile_frozen ? ", frozen" : "");
+	}
 	if (v->pile_size > 0 && v->rules != NULL) {
 		unsigned blk = v->rules->pickup_blocked_by;
 		int top = v->pile_top;
@@ -291,7 +206,7 @@ render_scores(struct rbuf *b, const struct hf_view *v, const char *const names[]
 		if (side > 0)
 			rbuf_add(b, "; ");
 		render_side_name(b, v, side, names);
-		rbuf_printf(b, " " MK_BOLD "%d" MK_END, v->sides[side].score);
+		rbuf_printf(b, " " ST_BOLD "%d" ST_END, v->sides[side].score);
 		if (v->nrounds_scored > 1) {
 			rbuf_add(b, " (rounds:");
 			for (r = 0; r < v->nrounds_scored && r < HF_MAX_ROUNDS; r++)
@@ -324,8 +239,9 @@ render_group(struct rbuf *b, const struct hf_group *g)
 	for (i = 0; i < sizeof hand_order / sizeof hand_order[0]; i++) {
 		int c = hand_order[i], k;
 		for (k = 0; k < g->count[c]; k++) {
-			rbuf_printf(b, "%s%s%s%s", first ? "" : " ", c == HF_RED3 ? MK_RED : "", render_card(c),
-			            c == HF_RED3 ? MK_END : "");
+			if (!first)
+				rbuf_add(b, " ");
+			card_add(b, c);
 			first = false;
 		}
 	}
@@ -360,10 +276,10 @@ static const char *
 kind_name(int kind)
 {
 	switch (kind) {
-	case HF_KIND_CLEAN: return MK_RED "a clean canasta" MK_END;
-	case HF_KIND_DIRTY: return MK_DARK "a dirty canasta" MK_END;
-	case HF_KIND_WILD: return MK_BOLD "a wild canasta" MK_END;
-	case HF_KIND_SEVENS: return MK_RED "a sevens canasta" MK_END;
+	case HF_KIND_CLEAN: return ST_CLEAN "a clean canasta" ST_END;
+	case HF_KIND_DIRTY: return ST_DIRTY "a dirty canasta" ST_END;
+	case HF_KIND_WILD: return ST_BOLD "a wild canasta" ST_END;
+	case HF_KIND_SEVENS: return ST_RED "a sevens canasta" ST_END;
 	default: return "a canasta";
 	}
 }
@@ -409,10 +325,11 @@ render_sheet(struct rbuf *b, const struct hf_view *v, int side, const char *cons
 		rbuf_printf(b, " cards left in hand %+d,", h->caught);
 	if (h->penalty)
 		rbuf_printf(b, " penalty %+d,", h->penalty);
-	rbuf_printf(b, " total " MK_BOLD "%+d" MK_END ".", h->total);
+	rbuf_printf(b, " total " ST_BOLD "%+d" ST_END ".", h->total);
 }
 
-/* A name that reads as a pronoun ("you draws 2") is quoted, to read as a name. */
+/* A seat's name as a player span; a name that reads as a pronoun ("you
+ * draws 2") is quoted, to read as a name. */
 static const char *
 render_who(const char *name, char *buf, size_t len)
 {
@@ -421,10 +338,11 @@ render_who(const char *name, char *buf, size_t len)
 
 	for (k = 0; k < sizeof pronouns / sizeof pronouns[0]; k++)
 		if (strcasecmp(name, pronouns[k]) == 0) {
-			snprintf(buf, len, "\"%s\"", name);
+			snprintf(buf, len, ST_PLAYER "\"%s\"" ST_END, name);
 			return buf;
 		}
-	return name;
+	snprintf(buf, len, ST_PLAYER "%s" ST_END, name);
+	return buf;
 }
 
 void
@@ -445,7 +363,7 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 #define NL() do { if (line_started) rbuf_add(b, "\n"); line_started = false; } while (0)
 	for (i = 0; i < n; i++) {
 		const struct hf_event *e = &ev[i];
-		char whobuf[80];
+		char whobuf[96];
 		const char *who = e->seat >= 0 && e->seat < v->nseats ? render_who(names[e->seat], whobuf, sizeof whobuf)
 		                                                       : "?";
 
@@ -456,7 +374,7 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 		switch (e->type) {
 		case HF_EV_DEAL:
 			NL();
-			rbuf_printf(b, MK_BOLD "Round %u" MK_END ": %s deals, %u + %u cards each.", v->round, who,
+			rbuf_printf(b, ST_BOLD "Round %u" ST_END ": %s deals, %u + %u cards each.", v->round, who,
 			            v->rules->hand_size, v->rules->foot_size);
 			line_started = true;
 			break;
@@ -466,8 +384,8 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 			break;
 		case HF_EV_FIRST_DISCARD:
 			SEP();
-			rbuf_printf(b, "The pile starts with %s%s%s", e->card == HF_RED3 ? MK_RED : "",
-			            render_card(e->card), e->card == HF_RED3 ? MK_END : "");
+			rbuf_add(b, "The pile starts with ");
+			card_add(b, e->card);
 			if (e->count > 1)
 				rbuf_printf(b, " (%u cards turned)", e->count);
 			rbuf_add(b, ".");
@@ -485,9 +403,9 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 			}
 			SEP();
 			if (count == 1)
-				rbuf_printf(b, "%s lays out a " MK_RED "red 3" MK_END "%s.", who, replaced ? " (replaced)" : "");
+				rbuf_printf(b, "%s lays out a " ST_RED "red 3" ST_END "%s.", who, replaced ? " (replaced)" : "");
 			else
-				rbuf_printf(b, "%s lays out %u " MK_RED "red 3s" MK_END "%s.", who, count,
+				rbuf_printf(b, "%s lays out %u " ST_RED "red 3s" ST_END "%s.", who, count,
 				            replaced ? " (replaced)" : "");
 			break;
 		}
@@ -497,8 +415,9 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 			break;
 		case HF_EV_PICKUP:
 			SEP();
-			rbuf_printf(b, "%s takes the pile (%u card%s, top %s).", who, e->count, e->count == 1 ? "" : "s",
-			            render_card(e->card));
+			rbuf_printf(b, "%s takes the pile (%u card%s, top ", who, e->count, e->count == 1 ? "" : "s");
+			card_add(b, e->card);
+			rbuf_add(b, ").");
 			break;
 		case HF_EV_MELD: {
 			int rank = group_rank(&e->group), sum = 0;
@@ -531,7 +450,7 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 			break;
 		case HF_EV_UNDER:
 			SEP();
-			rbuf_printf(b, "%s puts a " MK_RED "red 3" MK_END " under a book.", who);
+			rbuf_printf(b, "%s puts a " ST_RED "red 3" ST_END " under a book.", who);
 			break;
 		case HF_EV_FOOT:
 			SEP();
@@ -539,8 +458,9 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 			break;
 		case HF_EV_DISCARD:
 			SEP();
-			rbuf_printf(b, "%s discards %s%s%s.", who, e->card == HF_RED3 ? MK_RED : "",
-			            render_card(e->card), e->card == HF_RED3 ? MK_END : "");
+			rbuf_printf(b, "%s discards ", who);
+			card_add(b, e->card);
+			rbuf_add(b, ".");
 			if (!round_over) {
 				rbuf_add(b, " ");
 				render_pile(b, v);
@@ -557,7 +477,7 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 			break;
 		case HF_EV_OUT:
 			SEP();
-			rbuf_printf(b, MK_BOLD "%s goes out!" MK_END "%s", who,
+			rbuf_printf(b, ST_BOLD "%s goes out!" ST_END "%s", who,
 			            e->flag ? " (short of the canastas needed: severe penalty)" : "");
 			break;
 		case HF_EV_STOCK_TURNED:
@@ -571,7 +491,7 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 		case HF_EV_ROUND_END: {
 			int r = v->nrounds_scored - 1;
 			NL();
-			rbuf_printf(b, MK_BOLD "Round %d scored" MK_END ":", r + 1);
+			rbuf_printf(b, ST_BOLD "Round %d scored" ST_END ":", r + 1);
 			for (side = 0; side < v->nsides; side++) {
 				rbuf_add(b, side ? "; " : " ");
 				render_side_name(b, v, side, names);
@@ -592,15 +512,15 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 		case HF_EV_GAME_END:
 			NL();
 			if (e->side < 0)
-				rbuf_add(b, MK_BOLD "Game over: a tie!" MK_END);
+				rbuf_add(b, ST_BOLD "Game over: a tie!" ST_END);
 			else {
-				rbuf_add(b, MK_BOLD "Game over: ");
+				rbuf_add(b, ST_BOLD "Game over: ");
 				render_side_name(b, v, e->side, names);
 				int k, members = 0;
 				for (k = 0; k < v->nseats; k++)
 					members += v->seats[k].side == e->side;
 				/* "ann wins", "ann & cat win" */
-				rbuf_printf(b, " win%s with %d!" MK_END, members == 1 ? "s" : "",
+				rbuf_printf(b, " win%s with %d!" ST_END, members == 1 ? "s" : "",
 				            v->sides[e->side < v->nsides ? e->side : 0].score);
 			}
 			line_started = true;

@@ -88,18 +88,13 @@ on_wake(struct loop *l, void *data)
 struct service *
 service_new(struct bot *b, const char *conf)
 {
-	struct service *s = calloc(1, sizeof *s);
+	struct service *s = xcalloc(1, sizeof *s);
 	struct sigaction sa;
 
-	if (s == NULL)
-		return NULL;
 	s->bot = b;
 	s->timer = -1;
 	snprintf(s->conf, sizeof s->conf, "%s", conf);
-	if ((s->notify = notify_new(b->loop)) == NULL) {
-		free(s);
-		return NULL;
-	}
+	s->notify = notify_new(b->loop);
 	reload_loop = b->loop;
 	loop_on_wake(b->loop, on_wake, s);
 	memset(&sa, 0, sizeof sa);

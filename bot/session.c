@@ -20,14 +20,12 @@ session_hash(const struct adapter *ad, const char *room)
 
 /* ---- the player index: (adapter, user id) -> the tables they sit at */
 
-static int
+static void
 players_grow(struct sessions *ss)
 {
 	size_t n = ss->npbuckets ? ss->npbuckets * 2 : 64, i;
-	struct player_seat **b, *p, *next;
+	struct player_seat **b = xcalloc(n, sizeof *b), *p, *next;
 
-	if ((b = calloc(n, sizeof *b)) == NULL)
-		return -1;
 	for (i = 0; i < ss->npbuckets; i++)
 		for (p = ss->pbuckets[i]; p != NULL; p = next) {
 			next = p->next;
@@ -37,7 +35,6 @@ players_grow(struct sessions *ss)
 	free(ss->pbuckets);
 	ss->pbuckets = b;
 	ss->npbuckets = n;
-	return 0;
 }
 
 void
@@ -50,12 +47,11 @@ session_player_add(struct sessions *ss, struct session *s, const char *user_id)
 		for (p = ss->pbuckets[h & (ss->npbuckets - 1)]; p != NULL; p = p->next)
 			if (p->s == s && p->hash == h && strcmp(p->user_id, user_id) == 0)
 				return;
-	if (strlen(user_id) >= sizeof p->user_id || (ss->pcount + 1 > ss->npbuckets && players_grow(ss) < 0) ||
-	    (p = calloc(1, sizeof *p)) == NULL) {
-		log_msg(LOG_LVL_ERR, "out of memory: %s's direct messages may not find the table in %s", user_id,
-		        s->room);
-		return;
-	}
+	if (strlen(user_id) >= sizeof p->user_id)
+		return;   /* the bot refuses such ids before anyone sits down */
+	if (ss->pcount + 1 > ss->npbuckets)
+		players_grow(ss);
+	p = xcalloc(1, sizeof *p);
 	p->hash = h;
 	p->ad = s->ad;
 	p->s = s;
@@ -150,14 +146,12 @@ session_find(struct sessions *ss, const struct adapter *ad, const char *room)
 	return NULL;
 }
 
-static int
+static void
 sessions_grow(struct sessions *ss)
 {
 	size_t n = ss->nbuckets ? ss->nbuckets * 2 : 64, i;
-	struct session **b, *s, *next;
+	struct session **b = xcalloc(n, sizeof *b), *s, *next;
 
-	if ((b = calloc(n, sizeof *b)) == NULL)
-		return -1;
 	for (i = 0; i < ss->nbuckets; i++)
 		for (s = ss->buckets[i]; s != NULL; s = next) {
 			next = s->next;
@@ -167,7 +161,6 @@ sessions_grow(struct sessions *ss)
 	free(ss->buckets);
 	ss->buckets = b;
 	ss->nbuckets = n;
-	return 0;
 }
 
 struct session *
@@ -178,10 +171,9 @@ session_add(struct sessions *ss, struct adapter *ad, const char *room)
 
 	if (strlen(room) >= sizeof s->room)
 		return NULL;
-	if (ss->count + 1 > ss->nbuckets && sessions_grow(ss) < 0)
-		return NULL;
-	if ((s = calloc(1, sizeof *s)) == NULL)
-		return NULL;
+	if (ss->count + 1 > ss->nbuckets)
+		sessions_grow(ss);
+	s = xcalloc(1, sizeof *s);
 	s->ad = ad;
 	strcpy(s->room, room);
 	s->hash = session_hash(ad, room);

@@ -130,10 +130,7 @@ store_open(const char *path, char *err, size_t errlen)
 	char *msg = NULL;
 	int i;
 
-	if ((st = calloc(1, sizeof *st)) == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
+	st = xcalloc(1, sizeof *st);
 	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
 	                    NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path, st->db ? sqlite3_errmsg(st->db) : "cannot open");
@@ -385,30 +382,24 @@ store_kv_each(struct store *st, const char *adapter, const char *prefix,
 	sqlite3_stmt *q;
 	char **rows = NULL;
 	size_t n = 0, i;
-	int rc = 0;
 
 	/* Rows are copied first: fn may well call adapter_state_set. */
 	q = store_q(st, Q_KV_EACH);
 	bind_text(q, 1, adapter);
 	bind_text(q, 2, prefix);
 	while (sqlite3_step(q) == SQLITE_ROW) {
-		char **r = realloc(rows, (n + 2) * sizeof *r);
-		if (r == NULL) {
-			rc = -1;
-			break;
-		}
-		rows = r;
-		rows[n++] = strdup((const char *)sqlite3_column_text(q, 0));
-		rows[n++] = strdup((const char *)sqlite3_column_text(q, 1));
+		rows = xreallocarray(rows, n + 2, sizeof *rows);
+		rows[n++] = xstrdup((const char *)sqlite3_column_text(q, 0));
+		rows[n++] = xstrdup((const char *)sqlite3_column_text(q, 1));
 	}
 	sqlite3_reset(q);
 	for (i = 0; i + 1 < n; i += 2)
-		if (rc == 0 && rows[i] && rows[i + 1])
+		if (rows[i] != NULL && rows[i + 1] != NULL)   /* a NULL column has no text */
 			fn(ctx, rows[i], rows[i + 1]);
 	for (i = 0; i < n; i++)
 		free(rows[i]);
 	free(rows);
-	return rc;
+	return 0;
 }
 
 static const char *

@@ -83,7 +83,7 @@ enum hf_stock_out  { HF_STOCK_OUT_SCORE, HF_STOCK_OUT_TURN_PILE };
 #define HF_BLOCK_WILD   0x4
 
 /*
- * The rules: one field per row of shared/rules/VARIANTS.md.  A preset is only
+ * The rules: one field per row of the parameter table in docs/RULES.md.  A preset is only
  * its field values; house rules change fields by key (see hf_rules_set).
  * The engine never tests a preset's name.
  */
@@ -145,7 +145,7 @@ struct hf_rules {
 	/* the end */
 	uint8_t  rounds;                          /* 0 = play to target */
 	int32_t  target;                          /* 0 = play a fixed number of rounds */
-	/* added by the engine branch (fields the table needed that were missing) */
+	/* asking to go out */
 	bool     ask_before_meld;                 /* the ask must come before the player melds this turn */
 	bool     hints_off;                       /* !hint is refused at this table (house rule hints=no) */
 };
@@ -376,7 +376,7 @@ struct hf_view {
 	struct hf_sheet last_sheet[HF_MAX_SIDES]; /* the last round scored */
 	int8_t   winner;                          /* side, -1 tie, -2 not over */
 	uint8_t  last_discard_seat;
-	/* added by the engine branch: public facts a sampled game needs */
+	/* public facts a sampled game needs (hf_game_sample) */
 	uint8_t  first_player;                    /* the seat that started this round */
 	int32_t  deal_bonus[HF_MAX_SIDES];        /* deal bonus earned this round, per side */
 	/* every card went onto the pile face up: the pile, bottom first (its top is pile_top); unseen

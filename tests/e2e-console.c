@@ -40,6 +40,34 @@ test_console_game(void **state)
 	assert_true(proc_wait(&p, "Game over", &at, 240000));
 	proc_send(&p, "stats");
 	assert_true(proc_wait(&p, "1 game", &at, 5000));
+	/* a pipe is no terminal: plain text, commands without a prefix */
+	assert_null(memchr(p.buf, '\033', p.len));
+	assert_non_null(strstr(p.buf, " help COMMAND explains one."));
+	assert_int_equal(proc_end(&p), 0);
+	unlink(db);
+}
+
+/* CLICOLOR_FORCE asks for colours even on a pipe: bold side names in ANSI, reset after. */
+static void
+test_console_colours(void **state)
+{
+	char db[] = "/tmp/hf-e2e-XXXXXX";
+	const char *argv[] = { "--console", "--players", "2", "--rules", "duel", "--seed", "7", "--ai-delay", "0",
+	                       "--db", db, NULL };
+	size_t at = 0;
+	int fd = mkstemp(db);
+
+	(void)state;
+	close(fd);
+	unlink(db);
+	setenv("CLICOLOR_FORCE", "1", 1);
+	assert_int_equal(proc_start(&p, argv), 0);
+	unsetenv("CLICOLOR_FORCE");
+	assert_true(proc_wait(&p, "Dealing duel for 2", &at, 10000));
+	proc_send(&p, "table");
+	assert_true(proc_wait(&p, "\033[0;1m", &at, 5000));
+	assert_true(proc_wait(&p, "\033[0m (0): not down", &at, 5000));
+	proc_close_input(&p);
 	assert_int_equal(proc_end(&p), 0);
 	unlink(db);
 }
@@ -49,6 +77,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_console_game),
+		cmocka_unit_test(test_console_colours),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,7 +45,7 @@ h_emit(void *ctx, const struct bot_event *ev)
 	struct rec *r;
 	struct adapter_msg m = { 0 };
 	const char *men[1];
-	char text[600], html[700];
+	char text[600];
 
 	if (h->nevs < MAX_EVS) {
 		r = &h->evs[h->nevs++];
@@ -60,15 +60,15 @@ h_emit(void *ctx, const struct bot_event *ev)
 		return;
 	/* like the bot: answer in the room, hands in private */
 	if (strncmp(ev->text, "!ping ", 6) == 0) {
-		snprintf(text, sizeof text, "pong %s", ev->text + 6);
-		snprintf(html, sizeof html, "<b>pong</b> %s", ev->text + 6);
+		snprintf(text, sizeof text, ST_BOLD "pong" ST_END " %s", ev->text + 6);
 		men[0] = ev->user_id;
-		m = (struct adapter_msg){ .kind = MSG_ROOM, .room = ev->room, .text = text, .html = html,
+		m = (struct adapter_msg){ .kind = MSG_ROOM, .room = ev->room, .styled = text, .prefix = "!",
 		                          .mentions = men, .nmentions = 1 };
 		assert_int_equal(matrix_client_send(h->c, &m), 0);
 	} else if (strcmp(ev->text, "!hand") == 0) {
 		m = (struct adapter_msg){ .kind = MSG_PRIVATE, .room = ev->room, .user_id = ev->user_id,
-		                          .text = "your hand: A×2 K 9" };
+		                          .styled = "your hand: " ST_CARD "A" ST_END "×2 K 9" ST_BR "foot: 11 cards waiting",
+		                          .prefix = "!" };
 		assert_int_equal(matrix_client_send(h->c, &m), 0);
 	}
 }
@@ -389,6 +389,13 @@ test_history_replay_restart_and_direct_rooms(void **state)
 	w = (struct want){ dm, 1 };
 	assert_true(run_until(h, has_bot_msgs, &w, 10000));
 	assert_int_equal(bot_bodies(h, room, b, 64, NULL), 3);
+	/* one message, one event: its lines are "\n" in the body and <br> in the HTML */
+	content = NULL;
+	assert_int_equal(bot_bodies(h, dm, b, 64, &content), 1);
+	assert_string_equal(b[0], "your hand: A×2 K 9\nfoot: 11 cards waiting");
+	assert_string_equal(json_string_value(json_object_get(content, "formatted_body")),
+	                    "your hand: A×2 K 9<br>foot: 11 cards waiting");
+	json_decref(content);
 	/* m.direct was read and merged, not replaced */
 	assert_other_directs_kept(h);
 

@@ -49,10 +49,11 @@ h_emit(void *ctx, const struct bot_event *ev)
 	/* like the bot: answers in the room, a hand in private */
 	if (strncmp(ev->text, "!ping ", 6) == 0) {
 		snprintf(text, sizeof text, "pong %s", ev->text + 6);
-		m = (struct adapter_msg){ .kind = MSG_ROOM, .room = ev->room, .text = text };
+		m = (struct adapter_msg){ .kind = MSG_ROOM, .room = ev->room, .styled = text, .prefix = "!" };
 		assert_int_equal(matrix_client_send(h->c, &m), 0);
 	} else if (strcmp(ev->text, "!hand") == 0) {
-		m = (struct adapter_msg){ .kind = MSG_PRIVATE, .room = ev->room, .user_id = ev->user_id, .text = HAND };
+		m = (struct adapter_msg){ .kind = MSG_PRIVATE, .room = ev->room, .user_id = ev->user_id, .styled = HAND,
+		                          .prefix = "!" };
 		assert_int_equal(matrix_client_send(h->c, &m), 0);
 	}
 }

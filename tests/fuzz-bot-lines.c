@@ -14,9 +14,10 @@
  * #a, "8!hand" alice directly.  After each line the clock moves 1 ms and the
  * loop runs once, so computer seats and timers fire.
  *
- * Fuzz targets are built without tests/lib, so the fake adapter is here: it
- * has no colour caps, so every line it is asked to send must be valid UTF-8
- * with no control character at all, and at most max_line bytes.  After each
+ * Fuzz targets are built without tests/lib, so the fake adapter is here:
+ * every message it is asked to send must be well-formed styled text
+ * (style_valid), and its plain encoding, cut as IRC cuts it, valid UTF-8
+ * with no control character at all and lines of at most 400 bytes.  After each
  * line every game passes hf_game_check and its census equals its shoe.  Any
  * violation aborts.
  *
@@ -101,27 +102,39 @@ fz_bad_text(const unsigned char *s, size_t n)
 	return NULL;
 }
 
-static int
-fz_send(struct adapter *a, const struct adapter_msg *m)
-{
-	struct fz *f = a->priv;
-	size_t n;
-	const char *why;
+/* The message being sent, for the encoder and the check of each line. */
+struct fz_out {
+	const struct adapter_msg *m;
+};
 
-	if (m->text == NULL) {
-		fprintf(stderr, "fuzz-bot-lines: send() with no text\n");
-		abort();
-	}
-	n = strlen(m->text);
+static void
+fz_encode(void *ctx, struct rbuf *out, const char *m, size_t len)
+{
+	struct fz_out *o = ctx;
+
+	style_plain(out, m, len, o->m->prefix);
+}
+
+static void
+fz_piece(void *ctx, const char *m, size_t len, const char *enc, size_t enclen)
+{
+	struct rbuf text = { 0 };
+	const char *why;
+	size_t n;
+
+	/* encoded again here, not taken from the splitter: the check stays independent of it */
+	(void)enc;
+	(void)enclen;
+	fz_encode(ctx, &text, m, len);
+	n = text.len;
 	if (n > FZ_MAX_LINE) {
-		fprintf(stderr, "fuzz-bot-lines: a line of %zu bytes (max_line %d): %.80s...\n", n, FZ_MAX_LINE,
-		        m->text);
+		fprintf(stderr, "fuzz-bot-lines: a line of %zu bytes (max %d): %.80s...\n", n, FZ_MAX_LINE, text.s);
 		abort();
 	}
-	if ((why = fz_bad_text((const unsigned char *)m->text, n)) != NULL) {
+	if ((why = fz_bad_text((const unsigned char *)text.s, n)) != NULL) {
 		fprintf(stderr, "fuzz-bot-lines: a line with %s: \"", why);
 		for (size_t i = 0; i < n; i++) {
-			unsigned char c = (unsigned char)m->text[i];
+			unsigned char c = (unsigned char)text.s[i];
 			if (c >= 0x20 && c < 0x7f)
 				fputc(c, stderr);
 			else
@@ -130,6 +143,25 @@ fz_send(struct adapter *a, const struct adapter_msg *m)
 		fprintf(stderr, "\"\n");
 		abort();
 	}
+	rbuf_free(&text);
+}
+
+static int
+fz_send(struct adapter *a, const struct adapter_msg *m)
+{
+	struct fz *f = a->priv;
+	struct fz_out o = { m };
+	const char *why;
+
+	if (m->styled == NULL) {
+		fprintf(stderr, "fuzz-bot-lines: send() with no text\n");
+		abort();
+	}
+	if (!style_valid(m->styled, strlen(m->styled), &why)) {
+		fprintf(stderr, "fuzz-bot-lines: bad styled text (%s)\n", why);
+		abort();
+	}
+	style_split(m->styled, strlen(m->styled), FZ_MAX_LINE, true, fz_encode, &o, fz_piece, &o);
 	if (m->kind != MSG_ROOM && m->kind != MSG_PRIVATE) {
 		fprintf(stderr, "fuzz-bot-lines: message kind %d\n", (int)m->kind);
 		abort();
@@ -145,15 +177,13 @@ fz_send(struct adapter *a, const struct adapter_msg *m)
 	f->sent++;
 	if (f->echo)
 		fprintf(stderr, "> %s %s: %s\n", m->kind == MSG_ROOM ? "room" : "private",
-		        m->kind == MSG_ROOM ? m->room : m->user_id, m->text);
+		        m->kind == MSG_ROOM ? m->room : m->user_id, m->styled);
 	return 0;
 }
 
-/* No colour, no HTML: any control byte in a line is a bug. */
+/* Plain text only: any control byte in a line is a bug. */
 static const struct adapter_ops fz_ops = {
 	.type = "fuzz",
-	.caps = ADAPTER_CAP_NOTICE,
-	.max_line = FZ_MAX_LINE,
 	.send = fz_send,
 };
 
@@ -177,7 +207,7 @@ fz_new(struct fz *f)
 	f->now = 1000000;
 	f->seed = 42;
 	loop_set_clock(f->loop, fz_clock, f);
-	f->bot = bot_new(f->loop, cfg, err, sizeof err);
+	f->bot = bot_new(f->loop, cfg, NULL, 0);
 	if (f->bot == NULL) {
 		fprintf(stderr, "bot: %s\n", err);
 		abort();
@@ -266,13 +296,13 @@ fz_line(struct fz *f, const uint8_t *p, size_t n)
 		ev.user_name = text;
 	}
 	adapter_emit(f->ad, &ev);
-	bot_flush(f->bot);
+	reply_flush(f->bot);
 	free(addressed);
 	free(text);
 
 	f->now += (b & 0x80) ? 61000 : 1;
 	loop_run_once(f->loop, 0);
-	bot_flush(f->bot);
+	reply_flush(f->bot);
 	fz_check_games(f);
 }
 
@@ -297,7 +327,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int k = 0; k < 50; k++) {
 		f.now += (k % 10 == 9) ? 61000 : 1;
 		loop_run_once(f.loop, 0);
-		bot_flush(f.bot);
+		reply_flush(f.bot);
 		fz_check_games(&f);
 	}
 	fz_free(&f);

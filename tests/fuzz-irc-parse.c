@@ -24,9 +24,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		for (int i = 0; i < m.nparams; i++) {
 			irc_text_in(out, sizeof out, m.params[i]);
-			irc_text_out(out, sizeof out, m.params[i], true);
-			if (strlen(out) > 0)
-				(void)irc_split(out, strlen(out), 40);
 		}
 		if ((t = irc_parse_tag(&m, "time")) != NULL)
 			(void)irc_parse_time(t);

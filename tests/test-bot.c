@@ -253,7 +253,7 @@ test_unknown_command_utf8(void **state)
 	/* 31 ASCII bytes, then "é" (2 bytes) straddling byte 32. */
 	fake_say(f, "#g", "alice", "!aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xc3\xa9");
 	assert_non_null(m = fake_find(f, "Unknown command"));
-	assert_true(text_utf8_valid(m->text, strlen(m->text)));
+	assert_true(utf8_valid(m->text, strlen(m->text)));
 	fake_free(f);
 }
 
@@ -338,10 +338,10 @@ test_render_events(void **state)
 	ev[3].seat = 0;
 	ev[3].count = 2;
 	render_events(&b, v, ev, 4, names);
-	assert_non_null(strstr(b.s, "bob lays out 2 " MK_RED "red 3s" MK_END " (replaced)."));
+	assert_non_null(strstr(b.s, ST_PLAYER "bob" ST_END " lays out 2 " ST_RED "red 3s" ST_END " (replaced)."));
 	assert_null(strstr(b.s, "a red 3"));
-	assert_non_null(strstr(b.s, "The 9s close: " MK_RED "a clean canasta" MK_END "!"));
-	assert_non_null(strstr(b.s, "\"you\" draws 2."));
+	assert_non_null(strstr(b.s, "The 9s close: " ST_CLEAN "a clean canasta" ST_END "!"));
+	assert_non_null(strstr(b.s, ST_PLAYER "\"you\"" ST_END " draws 2."));
 	rbuf_free(&b);
 	hf_game_free(g);
 	free(v);
@@ -441,6 +441,112 @@ test_restore(void **state)
 	unlink(db);
 }
 
+/* No player can forge a mark: names and text are cleaned of control bytes on the way in. */
+static void
+test_no_forged_marks(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	struct bot_event ev = { .type = BOT_EV_MESSAGE, .room = "#g", .user_id = "eve", .user_name = "e\x01v" ST_END "e\x08",
+	                        .text = "!new duel\x06" };
+	const struct fake_msg *m;
+
+	(void)state;
+	adapter_emit(f->ad, &ev);
+	reply_flush(f->bot);
+	m = fake_find(f, "opens a duel table");
+	assert_non_null(m);
+	/* the name is one player span, with no mark of eve's inside */
+	assert_memory_equal(m->styled, ST_PLAYER "eve" ST_END " opens", strlen(ST_PLAYER "eve" ST_END " opens"));
+	fake_say(f, "#g", "bob", "!stats \x04\x05x");
+	m = fake_find(f, "No finished games");
+	assert_non_null(m);
+	assert_null(strpbrk(m->styled, ST_CLEAN ST_DIRTY));
+	/* a room id is echoed as it is, so one with a control byte gets no table */
+	fake_clear(f);
+	fake_say(f, "#a\x04" "b", "bob", "!new duel");
+	assert_null(fake_session(f, "#a\x04" "b"));
+	assert_int_equal(f->nmsgs, 0);
+	fake_free(f);
+}
+
+/* A reply carries the ref of the event it answers; what a timer says carries none.
+ * The turn's ping asks the player to act, with the commands they may use. */
+static void
+test_reply_to_and_prompt(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	const struct fake_msg *m;
+	struct session *s;
+	int turn;
+
+	(void)state;
+	f->ref = 41;
+	fake_say(f, "#g", "alice", "!new duel");
+	f->ref = 42;
+	fake_say(f, "#g", "bob", "!join");
+	m = fake_find(f, "bob sits down");
+	assert_non_null(m);
+	assert_int_equal(m->reply_to, 42);
+	f->ref = 43;
+	fake_say(f, "#g", "alice", "!start");
+	s = fake_session(f, "#g");
+	turn = hf_game_turn(s->g);
+	m = fake_find(f, ": your turn (draw or pickup).");
+	assert_non_null(m);
+	assert_int_equal(m->reply_to, 43);
+	assert_string_equal(m->prompt, s->seats[turn].user_id);
+	assert_string_equal(m->mention, s->seats[turn].user_id);
+	assert_int_equal(m->nactions, 3);
+	assert_string_equal(m->actions[0], "hand");
+	assert_string_equal(m->actions[1], "draw");
+	assert_string_equal(m->actions[2], "pickup");
+	/* a plain room line prompts nobody */
+	m = fake_find(f, "Dealing duel");
+	assert_non_null(m);
+	assert_string_equal(m->prompt, "");
+	assert_int_equal(m->nactions, 0);
+	/* the reminder comes from a timer: no event to reply to, and it prompts again */
+	fake_clear(f);
+	fake_advance(f, 61 * 1000);
+	m = fake_find(f, "reminder");
+	assert_non_null(m);
+	assert_int_equal(m->reply_to, 0);
+	assert_string_equal(m->prompt, s->seats[turn].user_id);
+	assert_int_equal(m->nactions, 3);
+	fake_free(f);
+}
+
+/* The commands as an adapter sees them: the command table, in its order. */
+static void
+test_adapter_commands(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	const struct cmd_entry *const *t;
+	const struct adapter_command *ac;
+	size_t n, nt, i;
+
+	(void)state;
+	ac = adapter_commands(f->ad, &n);
+	t = cmd_table(&nt);
+	assert_int_equal(n, nt);
+	for (i = 0; i < n; i++) {
+		assert_string_equal(ac[i].name, t[i]->name);
+		assert_true(strlen(ac[i].summary) < 100);
+		assert_true(ac[i].arg_required == (t[i]->min_args > 0));
+		/* a command that takes arguments names them, one that takes none does not */
+		assert_true((ac[i].arg == ADAPTER_ARG_NONE) == (t[i]->max_args == 0));
+		assert_true((ac[i].arg_name == NULL) == (ac[i].arg == ADAPTER_ARG_NONE));
+		if (strcmp(ac[i].name, "meld") == 0) {
+			assert_int_equal(ac[i].arg, ADAPTER_ARG_CARDS);
+			assert_string_equal(ac[i].arg_name, "cards");
+			assert_true(ac[i].arg_required);
+		}
+		if (strcmp(ac[i].name, "discard") == 0)
+			assert_int_equal(ac[i].arg, ADAPTER_ARG_CARD);
+	}
+	fake_free(f);
+}
+
 int
 main(void)
 {
@@ -455,6 +561,9 @@ main(void)
 		cmocka_unit_test(test_render_events),
 		cmocka_unit_test(test_answer_ping),
 		cmocka_unit_test(test_hand_changed),
+		cmocka_unit_test(test_no_forged_marks),
+		cmocka_unit_test(test_reply_to_and_prompt),
+		cmocka_unit_test(test_adapter_commands),
 		cmocka_unit_test(test_game_duel),
 		cmocka_unit_test(test_auto_paced_duel),
 		cmocka_unit_test(test_auto_one_by_one),

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "adapters.h"
 #include "bot.h"
 #include "loop.h"
 
@@ -57,23 +58,25 @@ test_adapter_sections(void **state)
 	struct bot_config *c;
 	struct loop *l = loop_new();
 	struct bot *b;
+	size_t ntable;
+	const struct adapter_ops *const *table = adapters_table(&ntable);
 
 	(void)state;
 	c = config_load_string("[bot]\ndatabase = :memory:\n[console]\nroom = #t\nsurprise = 1\n", "t.conf", err,
 	                       sizeof err);
-	b = bot_new(l, c, err, sizeof err);
-	assert_int_equal(bot_adapters_init(b, err, sizeof err), -1);
+	b = bot_new(l, c, table, ntable);
+	assert_int_equal(bot_adapter_add_all(b, err, sizeof err), -1);
 	assert_string_equal(err, "t.conf:5: [console] surprise: unknown key");
 	bot_free(b);
 	c = config_load_string("[bot]\n[gopher x]\n", "t.conf", err, sizeof err);
-	b = bot_new(l, c, err, sizeof err);
-	assert_int_equal(bot_adapters_init(b, err, sizeof err), -1);
+	b = bot_new(l, c, table, ntable);
+	assert_int_equal(bot_adapter_add_all(b, err, sizeof err), -1);
 	assert_non_null(strstr(err, "t.conf:2: [gopher x]: unknown adapter type"));
 	bot_free(b);
 	c = config_load_string("[bot]\n[console]\nprefix =\n", "t.conf", err, sizeof err);
-	b = bot_new(l, c, err, sizeof err);
-	assert_int_equal(bot_adapters_init(b, err, sizeof err), 0);
-	assert_string_equal(b->adapters[0]->id, "console");
+	b = bot_new(l, c, table, ntable);
+	assert_int_equal(bot_adapter_add_all(b, err, sizeof err), 0);
+	assert_string_equal(b->adapters[0]->ad.id, "console");
 	bot_free(b);
 	loop_free(l);
 }

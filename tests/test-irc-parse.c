@@ -121,52 +121,47 @@ test_text(void **state)
 	/* invalid UTF-8 becomes '?', valid multibyte passes */
 	irc_text_in(out, sizeof out, "caf\xc3\xa9 \xff \xe2\x99\xa3 \xc0\xaf");
 	assert_string_equal(out, "caf\xc3\xa9 ? \xe2\x99\xa3 ??");
-	/* outgoing: colours kept when allowed, never CR LF */
-	irc_text_out(out, sizeof out, "\x03" "4red\x0f\r\nx", true);
-	assert_string_equal(out, "\x03" "4red\x0fx");
-	irc_text_out(out, sizeof out, "\x03" "4,1red\x0f", false);
-	assert_string_equal(out, "red");
 	/* never cut a character in two when the buffer is short */
 	assert_int_equal(irc_text_in(out, 5, "ab\xe2\x99\xa3"), 2);
-	assert_true(irc_text_utf8_ok("\xe2\x99\xa3", 3));
-	assert_false(irc_text_utf8_ok("\xed\xa0\x80", 3));
+	/* C1 controls and bidi overrides are dropped like C0 ones */
+	irc_text_in(out, sizeof out, "a\xc2\x85" "b\xe2\x80\xae" "c");
+	assert_string_equal(out, "abc");
+	/* a copy into a short buffer ends on a character boundary */
+	irc_text_copy(out, 5, "ab\xe2\x99\xa3");
+	assert_string_equal(out, "ab");
 }
 
-static void
-test_split(void **state)
+static const char *
+fmt(const char *m, const char *prefix, bool colors)
 {
-	const char *s = "aaa bbb ccc ddd";
-	const char *u = "\xe2\x99\xa3\xe2\x99\xa3\xe2\x99\xa3";   /* three 3-byte clubs */
+	static struct rbuf b;
 
-	(void)state;
-	assert_int_equal(irc_split(s, strlen(s), 100), strlen(s));
-	assert_int_equal(irc_split(s, strlen(s), 10), 7);       /* at the space before "ccc" */
-	assert_int_equal(irc_split(u, 9, 7), 6);                /* never mid-character */
-	assert_int_equal(irc_split(u, 9, 4), 3);
-	assert_int_equal(irc_split("abcdefghij", 10, 4), 4);    /* no space: hard cut */
+	rbuf_reset(&b);
+	irc_format(&b, m, strlen(m), prefix, colors);
+	return b.s;
 }
 
+/* Styled text in mIRC codes: one reset then what is wanted at each change, a
+ * reset at the end, commands with the prefix; plain text without colours. */
 static void
-test_split_all(void **state)
+test_format(void **state)
 {
-	/* every piece fits and is valid UTF-8, and the pieces add up */
-	char text[2000];
-	size_t len = 0, off = 0, total = 0;
-
 	(void)state;
-	while (len + 8 < sizeof text) {
-		memcpy(text + len, "\xe2\x99\xa3" "K" "\xc3\xa9 ", 7);
-		len += 7;
-	}
-	while (off < len) {
-		size_t n = irc_split(text + off, len - off, 97);
-
-		assert_true(n > 0 && n <= 97);
-		assert_true(irc_text_utf8_ok(text + off, n));
-		off += n;
-		total += n;
-	}
-	assert_int_equal(total, len);
+	assert_string_equal(fmt("a " ST_BOLD "b" ST_END " c", "!", true), "a \x02" "b\x0f c");
+	assert_string_equal(fmt(ST_CLEAN "[9 9 9 clean]" ST_END, "!", true), "\x03" "04[9 9 9 clean]\x0f");
+	assert_string_equal(fmt(ST_DIRTY "x" ST_END ST_DARK "y" ST_END, "!", true), "\x03" "14xy\x0f");
+	/* bold and red together; red inside bold, then bold alone again */
+	assert_string_equal(fmt(ST_BOLD "a " ST_RED "3" ST_END " b" ST_END, "!", true),
+	                    "\x02" "a \x0f\x02\x03" "043\x0f\x02 b\x0f");
+	/* cards and players are plain on IRC: a nick stays highlightable */
+	assert_string_equal(fmt(ST_PLAYER "ann" ST_END ": " ST_CARD "K" ST_END, "!", true), "ann: K");
+	/* a comma after a colour code would read as a background colour */
+	assert_string_equal(fmt(ST_RED ",5" ST_END, "!", true), "\x03" "04\x02\x02,5\x0f");
+	assert_string_equal(fmt("open one with " ST_COMMAND "new" ST_END ".", "!", true), "open one with !new.");
+	assert_string_equal(fmt("with " ST_COMMAND "new" ST_END, ".", false), "with .new");
+	assert_string_equal(fmt(ST_BOLD "Round 2" ST_END ": " ST_RED "red 3" ST_END, "!", false), "Round 2: red 3");
+	/* never a CR or LF on the wire */
+	assert_null(strpbrk(fmt("a\r" ST_BR "b", "!", true), "\r\n"));
 }
 
 static void
@@ -218,8 +213,7 @@ main(void)
 		cmocka_unit_test(test_parse_invalid),
 		cmocka_unit_test(test_casefold),
 		cmocka_unit_test(test_text),
-		cmocka_unit_test(test_split),
-		cmocka_unit_test(test_split_all),
+		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_bucket),
 		cmocka_unit_test(test_base64),
 	};

@@ -121,10 +121,39 @@ test_backoff(void **state)
 	assert_int_equal(matrix_outbox_backoff(40), 30000);
 }
 
+static const char *
+html(const char *m, const char *prefix)
+{
+	static struct rbuf b;
+
+	rbuf_reset(&b);
+	matrix_html(&b, m, strlen(m), prefix);
+	return b.s;
+}
+
+/* Styled text as org.matrix.custom.html: tags for bold and the colour roles,
+ * the text escaped, <br> between lines, commands with the prefix. */
+static void
+test_html(void **state)
+{
+	(void)state;
+	assert_string_equal(html(ST_BOLD "Round 2" ST_END ": <ann> & \"bob\"", "!"),
+	                    "<b>Round 2</b>: &lt;ann&gt; &amp; &quot;bob&quot;");
+	assert_string_equal(html(ST_CLEAN "[K K K clean]" ST_END " " ST_DIRTY "[9 9 2 dirty]" ST_END, "!"),
+	                    "<font color=\"#cc0000\">[K K K clean]</font> <font color=\"#555555\">[9 9 2 dirty]</font>");
+	/* nested roles close in order, and every role is closed at a line break */
+	assert_string_equal(html(ST_BOLD "a " ST_RED "3" ST_BR "b", "!"),
+	                    "<b>a <font color=\"#cc0000\">3</font></b><br>b");
+	assert_string_equal(html(ST_PLAYER "ann" ST_END ": " ST_CARD "3♥" ST_END, "!"), "ann: 3♥");
+	assert_string_equal(html("open one with " ST_COMMAND "new" ST_END, "!"), "open one with !new");
+	assert_string_equal(html("use " ST_COMMAND "x" ST_END, "<&>"), "use &lt;&amp;&gt;x");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_order_per_room_and_persistence),
 		cmocka_unit_test(test_private_waits_for_its_room),
 		cmocka_unit_test(test_backoff),

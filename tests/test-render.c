@@ -9,8 +9,21 @@
 #include <cmocka.h>
 
 #include "bot.h"
+#include "irc/irc.h"
+#include "matrix/matrix.h"
 
 static const char *const names[HF_MAX_SEATS] = { "ann", "bob", "cat", "dan" };
+
+/* The plain encoding of what was rendered: what a console without colours shows. */
+static const char *
+plain(const struct rbuf *b)
+{
+	static struct rbuf p;
+
+	rbuf_reset(&p);
+	style_plain(&p, b->s, b->len, "!");
+	return p.s;
+}
 
 /* A view of a fresh game (seat 0's), for the renderers to read. */
 static struct hf_view *
@@ -40,17 +53,17 @@ test_hand_line(void **state)
 	v->sides[v->seats[0].side].down = false;
 	v->sides[v->seats[0].side].open_min = 90;
 	render_hand(&b, v);
-	assert_non_null(strstr(b.s, " | to open: 90 points"));
-	assert_non_null(strstr(b.s, "foot: 11 cards waiting"));
+	assert_non_null(strstr(plain(&b), " | to open: 90 points"));
+	assert_non_null(strstr(plain(&b), "foot: 11 cards waiting"));
 
 	v->sides[v->seats[0].side].down = true;
 	v->seats[0].in_foot = true;
 	v->seats[0].foot_count = 0;
 	rbuf_reset(&b);
 	render_hand(&b, v);
-	assert_non_null(strstr(b.s, "Your foot ("));
-	assert_null(strstr(b.s, "in your foot"));
-	assert_null(strstr(b.s, "to open"));
+	assert_non_null(strstr(plain(&b), "Your foot ("));
+	assert_null(strstr(plain(&b), "in your foot"));
+	assert_null(strstr(plain(&b), "to open"));
 
 	/* the asker, back from the partners' answer, is told what it means */
 	v->turn = 0;
@@ -59,15 +72,15 @@ test_hand_line(void **state)
 	v->permission = true;
 	rbuf_reset(&b);
 	render_hand(&b, v);
-	assert_non_null(strstr(b.s, "your partners agree: go out"));
+	assert_non_null(strstr(plain(&b), "your partners agree: go out"));
 	v->permission = false;
 	rbuf_reset(&b);
 	render_hand(&b, v);
-	assert_non_null(strstr(b.s, "your partners said no"));
+	assert_non_null(strstr(plain(&b), "your partners said no"));
 	v->phase = HF_PHASE_ASK;
 	rbuf_reset(&b);
 	render_hand(&b, v);
-	assert_non_null(strstr(b.s, "waiting for your partners' answer"));
+	assert_non_null(strstr(plain(&b), "waiting for your partners' answer"));
 
 	rbuf_free(&b);
 	hf_game_free(g);
@@ -97,9 +110,9 @@ test_event_lines(void **state)
 	ev[2].count = 1;
 	ev[2].flag = 1;
 	render_events(&b, v, ev, 3, names);
-	assert_non_null(strstr(b.s, "bob takes the pile (1 card, top 9)."));
-	assert_null(strstr(b.s, "1 cards"));
-	assert_non_null(strstr(b.s, "\ncat lays out a "));
+	assert_non_null(strstr(plain(&b), "bob takes the pile (1 card, top 9)."));
+	assert_null(strstr(plain(&b), "1 cards"));
+	assert_non_null(strstr(plain(&b), "\ncat lays out a "));
 
 	/* the same seat's going out stays on its discard's line */
 	memset(ev, 0, sizeof ev);
@@ -133,12 +146,13 @@ test_sheet_words(void **state)
 	                                      .clean = 1000, .dirty_count = 1, .dirty = 300, .laid_out = 805,
 	                                      .caught = -140, .total = 2165 };
 	render_scores(&b, v, names);
-	assert_non_null(strstr(b.s, "ann & cat " MK_BOLD "4605" MK_END " (rounds: +3405, +1200)"));
+	assert_non_null(strstr(b.s, ST_PLAYER "ann" ST_END " & " ST_PLAYER "cat" ST_END " " ST_BOLD "4605" ST_END
+	                            " (rounds: +3405, +1200)"));
 	rbuf_reset(&b);
 	render_last_sheets(&b, v, names);
-	assert_non_null(strstr(b.s, "\nRound 2, ann & cat: going out +100, 1 red 3 +100, 2 clean canastas +1000, "
+	assert_non_null(strstr(plain(&b), "\nRound 2, ann & cat: going out +100, 1 red 3 +100, 2 clean canastas +1000, "
 	                            "1 dirty canasta +300, cards melded +805, cards left in hand -140, total "));
-	assert_null(strstr(b.s, "caught"));
+	assert_null(strstr(plain(&b), "caught"));
 	rbuf_free(&b);
 	hf_game_free(g);
 	free(v);
@@ -159,7 +173,7 @@ test_sheet_red3_book(void **state)
 	v->last_sheet[0] = (struct hf_sheet){ .red3_count = 5, .red3_caught_count = 1, .red3s = 0,
 	                                      .laid_out = 805, .total = 805 };
 	render_last_sheets(&b, v, names);
-	assert_non_null(strstr(b.s, " 5 red 3s under books +500, 1 red 3 caught -500, cards melded +805,"));
+	assert_non_null(strstr(plain(&b), " 5 red 3s under books +500, 1 red 3 caught -500, cards melded +805,"));
 	rbuf_free(&b);
 	hf_game_free(g);
 	free(v);
@@ -177,11 +191,11 @@ test_pile_line(void **state)
 	v->pile_size = 2;
 	v->pile_top = HF_RED3;
 	render_pile(&b, v);
-	assert_non_null(strstr(b.s, "2 cards, blocked. Stock"));
+	assert_non_null(strstr(plain(&b), "2 cards, blocked. Stock"));
 	rbuf_reset(&b);
 	v->pile_top = HF_NINE;
 	render_pile(&b, v);
-	assert_null(strstr(b.s, "blocked"));
+	assert_null(strstr(plain(&b), "blocked"));
 	hf_game_free(g);
 	free(v);
 
@@ -190,11 +204,11 @@ test_pile_line(void **state)
 	v->pile_top = HF_TWO;
 	rbuf_reset(&b);
 	render_pile(&b, v);
-	assert_non_null(strstr(b.s, ", blocked"));
+	assert_non_null(strstr(plain(&b), ", blocked"));
 	v->pile_top = HF_NINE;
 	rbuf_reset(&b);
 	render_pile(&b, v);
-	assert_non_null(strstr(b.s, ", too small to take (7 needed)"));
+	assert_non_null(strstr(plain(&b), ", too small to take (7 needed)"));
 	rbuf_free(&b);
 	hf_game_free(g);
 	free(v);
@@ -211,13 +225,88 @@ test_game_over_grammar(void **state)
 
 	(void)state;
 	render_events(&b, v, &ev, 1, names);
-	assert_non_null(strstr(b.s, "Game over: bob wins with "));
+	assert_non_null(strstr(plain(&b), "Game over: bob wins with "));
 	hf_game_free(g);
 	free(v);
 	v = view_new("classic", 4, &g);
 	rbuf_reset(&b);
 	render_events(&b, v, &ev, 1, names);
-	assert_non_null(strstr(b.s, "Game over: bob & dan win with "));
+	assert_non_null(strstr(plain(&b), "Game over: bob & dan win with "));
+	rbuf_free(&b);
+	hf_game_free(g);
+	free(v);
+}
+
+/* A view with a clean and a dirty canasta down for ann & cat, and a red 3 in ann's hand. */
+static struct hf_view *
+view_with_books(struct hf_game **g)
+{
+	struct hf_view *v = view_new("classic", 4, g);
+	struct hf_side_view *sv = &v->sides[v->seats[0].side];
+
+	sv->down = true;
+	sv->nmelds = 2;
+	sv->melds[0] = (struct hf_meld){ .rank = HF_KING, .naturals = 7, .kind = HF_KIND_CLEAN };
+	sv->melds[1] = (struct hf_meld){ .rank = HF_NINE, .naturals = 5, .twos = 2, .kind = HF_KIND_DIRTY };
+	sv->red3s = 1;
+	memset(v->hand, 0, sizeof v->hand);
+	v->hand[HF_RED3] = 1;
+	v->hand[HF_ACE] = 2;
+	v->hand_count = 3;
+	return v;
+}
+
+/* What the renderers write is styled text with its roles: cards, players,
+ * canastas by kind, red threes; never a service's codes. */
+static void
+test_markup(void **state)
+{
+	struct hf_game *g;
+	struct hf_view *v = view_with_books(&g);
+	struct rbuf b = { 0 };
+
+	(void)state;
+	render_hand(&b, v);
+	assert_true(style_valid(b.s, b.len, NULL));
+	assert_non_null(strstr(b.s, ST_CARD "A" ST_END "×2 " ST_CARD ST_RED "3♥" ST_END ST_END));
+	rbuf_reset(&b);
+	render_table(&b, v, names);
+	assert_true(style_valid(b.s, b.len, NULL));
+	assert_non_null(strstr(b.s, ST_BOLD ST_PLAYER "ann" ST_END " & " ST_PLAYER "cat" ST_END ST_END " ("));
+	assert_non_null(strstr(b.s, ST_CLEAN "[" ST_CARD "K" ST_END "×7 clean]" ST_END));
+	assert_non_null(strstr(b.s, ST_DIRTY "[" ST_CARD "9" ST_END "×5 " ST_CARD "2" ST_END "×2 dirty]" ST_END));
+	assert_non_null(strstr(b.s, "red 3s: " ST_RED "1" ST_END));
+	assert_null(strchr(b.s, '\x1b'));   /* no ANSI escape, no service's codes */
+	assert_string_equal(plain(&b), "ann & cat (0): [K×7 clean], [9×5 2×2 dirty]; red 3s: 1; ann 11+foot cat 11+foot"
+	                               "\nbob & dan (0): not down (needs 60); bob 11+foot dan 11+foot");
+	rbuf_free(&b);
+	hf_game_free(g);
+	free(v);
+}
+
+/* The same rendered table through each adapter's encoder. */
+static void
+test_encoders(void **state)
+{
+	struct hf_game *g;
+	struct hf_view *v = view_with_books(&g);
+	struct rbuf b = { 0 }, out = { 0 };
+
+	(void)state;
+	render_table(&b, v, names);
+	/* IRC: mIRC bold names, red (04) clean and grey (14) dirty books; the line break stays for the adapter to cut */
+	irc_format(&out, b.s, b.len, "!", true);
+	assert_non_null(strstr(out.s, "\x02" "ann & cat\x0f (0): \x03" "04[K×7 clean]\x0f, \x03" "14[9×5 2×2 dirty]\x0f"));
+	rbuf_reset(&out);
+	irc_format(&out, b.s, b.len, "!", false);
+	assert_null(strpbrk(out.s, "\x02\x03\x0f"));
+	/* Matrix: HTML beside the plain body */
+	rbuf_reset(&out);
+	matrix_html(&out, b.s, b.len, "!");
+	assert_non_null(strstr(out.s, "<b>ann &amp; cat</b> (0): <font color=\"#cc0000\">[K×7 clean]</font>, "
+	                              "<font color=\"#555555\">[9×5 2×2 dirty]</font>"));
+	assert_non_null(strstr(out.s, "<br><b>bob &amp; dan</b>"));
+	rbuf_free(&out);
 	rbuf_free(&b);
 	hf_game_free(g);
 	free(v);
@@ -233,6 +322,8 @@ main(void)
 		cmocka_unit_test(test_sheet_red3_book),
 		cmocka_unit_test(test_pile_line),
 		cmocka_unit_test(test_game_over_grammar),
+		cmocka_unit_test(test_markup),
+		cmocka_unit_test(test_encoders),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

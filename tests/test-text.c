@@ -21,57 +21,10 @@ test_clean(void **state)
 	strcpy(s, "a\xff\xc3(b\xe2\x80\xaeok");
 	text_clean(s);
 	assert_string_equal(s, "a?" "?(bok");
-	assert_true(text_utf8_valid("×♣", strlen("×♣")));
-	assert_false(text_utf8_valid("\xc0\xaf", 2));
-}
-
-static void
-test_cut(void **state)
-{
-	const char *s = "aaaa bbbb ×××";
-
-	(void)state;
-	assert_int_equal(text_cut(s, strlen(s), 100), strlen(s));
-	assert_int_equal(text_cut(s, strlen(s), 10), 9);
-	/* never inside a character */
-	assert_int_equal(text_cut("×××", 6, 3), 2);
-}
-
-struct pieces {
-	char out[8][128];
-	int n;
-};
-
-static void
-collect(void *ctx, const char *m, size_t len)
-{
-	struct pieces *p = ctx;
-	struct rbuf b = { 0 };
-
-	render_finish(&b, m, len, FMT_PLAIN);
-	snprintf(p->out[p->n++], 128, "%s", b.s ? b.s : "");
-	rbuf_free(&b);
-}
-
-static void
-test_split(void **state)
-{
-	struct pieces p = { .n = 0 };
-	const char *m = "alpha beta " MK_RED "gamma delta" MK_END " epsilon zeta eta theta";
-	struct rbuf b = { 0 };
-	int i;
-
-	(void)state;
-	render_split(m, strlen(m), FMT_IRC, 20, collect, &p);
-	assert_true(p.n >= 2);
-	for (i = 0; i < p.n; i++)
-		assert_true(strlen(p.out[i]) <= 20);
-	render_finish(&b, MK_RED "3♥" MK_END " <b>", strlen(MK_RED "3♥" MK_END " <b>"), FMT_HTML);
-	assert_string_equal(b.s, "<font color=\"#cc0000\">3♥</font> &lt;b&gt;");
-	rbuf_reset(&b);
-	render_finish(&b, MK_RED "3" MK_END, 3, FMT_IRC);
-	assert_string_equal(b.s, "\x03" "043\x0f");
-	rbuf_free(&b);
+	/* tabs read as spaces; C1 controls, separators and isolates go */
+	strcpy(s, "a\tb\xc2\x85" "c\xe2\x80\xa8" "d\xe2\x81\xa6" "e");
+	text_clean(s);
+	assert_string_equal(s, "a bcde");
 }
 
 static void
@@ -135,8 +88,6 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean),
-		cmocka_unit_test(test_cut),
-		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_flood),
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_every_command_has_alias),

@@ -1,4 +1,4 @@
-/* chan.c: the channels the adapter is in or wants to be in, and what a channel name is. */
+/* chan.c: the channels the adapter is in or wants to be in, what a channel name is, invitations and refused joins. */
 #include <stdint.h>
 #include <string.h>
 
@@ -62,4 +62,32 @@ irc_chan_remove(struct irc *c, int i)
 			if (c->users.v[u].chans & from)
 				c->users.v[u].chans = (c->users.v[u].chans & ~from) | to;
 	}
+}
+
+void
+irc_chan_invited(struct irc *c, const struct irc_msg *m)
+{
+	if (m->nparams < 2 || !irc_parse_same(m->params[0], c->cur_nick) || !c->join_on_invite)
+		return;
+	if (irc_chan_find(c, m->params[1]) >= 0 || !irc_chan_valid(m->params[1]))
+		return;
+	if (irc_chan_add(c, m->params[1], false) < 0)
+		return;
+	/* remembered, so that a restart joins it again */
+	adapter_state_set(c->a, c->chans[irc_chan_find(c, m->params[1])].name, "invited");
+	adapter_log(c->a, LOG_LVL_NOTICE, "invited to %s", m->params[1]);
+	irc_send_proto(c, "JOIN %s", m->params[1]);
+}
+
+void
+irc_chan_join_failed(struct irc *c, const struct irc_msg *m)
+{
+	int i;
+
+	if (m->nparams < 2 || (i = irc_chan_find(c, m->params[1])) < 0)
+		return;
+	adapter_log(c->a, LOG_LVL_WARNING, "cannot join %s: %s", c->chans[i].name,
+	            m->nparams > 2 ? m->params[2] : m->command);
+	c->chans[i].failed = true;
+	irc_events_check_up(c, false);
 }

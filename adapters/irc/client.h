@@ -88,6 +88,8 @@ int  irc_chan_find(struct irc *c, const char *name);
 int  irc_chan_add(struct irc *c, const char *name, bool configured);
 /* Forgets channel i; the last one moves into its place. */
 void irc_chan_remove(struct irc *c, int i);
+void irc_chan_invited(struct irc *c, const struct irc_msg *m);           /* INVITE */
+void irc_chan_join_failed(struct irc *c, const struct irc_msg *m);       /* ERR_CHANNELISFULL... */
 
 /* ------------------------------------------------------------------ config.c */
 int  irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen);
@@ -105,22 +107,56 @@ void     irc_conn_watch(struct irc *c, bool want_write);
 void     irc_conn_log(struct irc *c, const char *dir, const char *line);
 uint64_t irc_conn_random(struct irc *c);
 
+/* The handlers of events.c's table take the line as parsed: one per command
+ * or numeric (or a few alike), in the file of their concept. */
+
 /* ------------------------------------------------------------------ register.c */
-void irc_register_cap(struct irc *c, const struct irc_msg *m);
 void irc_register_cap_end(struct irc *c);
-/* Answers "AUTHENTICATE +" with the SASL payload. */
-void irc_register_sasl(struct irc *c);
 void irc_register_next_nick(struct irc *c);
-void irc_register_welcome_done(struct irc *c);
-void irc_register_isupport(struct irc *c, const struct irc_msg *m);
+void irc_register_cap(struct irc *c, const struct irc_msg *m);           /* CAP */
+void irc_register_authenticate(struct irc *c, const struct irc_msg *m);  /* AUTHENTICATE */
+void irc_register_welcome(struct irc *c, const struct irc_msg *m);       /* RPL_WELCOME */
+void irc_register_isupport(struct irc *c, const struct irc_msg *m);      /* RPL_ISUPPORT */
+void irc_register_motd_end(struct irc *c, const struct irc_msg *m);      /* RPL_ENDOFMOTD, ERR_NOMOTD */
+void irc_register_host(struct irc *c, const struct irc_msg *m);          /* RPL_HOSTHIDDEN */
+void irc_register_logged_in(struct irc *c, const struct irc_msg *m);     /* RPL_LOGGEDIN */
+void irc_register_sasl_ok(struct irc *c, const struct irc_msg *m);       /* RPL_SASLSUCCESS */
+void irc_register_sasl_failed(struct irc *c, const struct irc_msg *m);   /* ERR_SASLFAIL... */
+void irc_register_nick_refused(struct irc *c, const struct irc_msg *m);  /* ERR_NICKNAMEINUSE... */
+
+/* ------------------------------------------------------------------ message.c */
+void irc_message_privmsg(struct irc *c, const struct irc_msg *m);        /* PRIVMSG */
+void irc_message_notice(struct irc *c, const struct irc_msg *m);         /* NOTICE */
+void irc_message_batch(struct irc *c, const struct irc_msg *m);          /* BATCH */
+void irc_message_no_such_nick(struct irc *c, const struct irc_msg *m);   /* ERR_NOSUCHNICK */
+
+/* ------------------------------------------------------------------ members.c */
+void irc_members_join(struct irc *c, const struct irc_msg *m);           /* JOIN */
+void irc_members_part(struct irc *c, const struct irc_msg *m);           /* PART */
+void irc_members_kick(struct irc *c, const struct irc_msg *m);           /* KICK */
+void irc_members_quit(struct irc *c, const struct irc_msg *m);           /* QUIT */
+void irc_members_nick(struct irc *c, const struct irc_msg *m);           /* NICK */
+void irc_members_account(struct irc *c, const struct irc_msg *m);        /* ACCOUNT */
+void irc_members_names(struct irc *c, const struct irc_msg *m);          /* RPL_NAMREPLY */
+/* Whether the line comes from us. */
+bool irc_members_from_us(struct irc *c, const struct irc_msg *m);
+/* The user a line is from, with the account its tags tell (NULL for servers). */
+struct irc_user *irc_members_source(struct irc *c, const struct irc_msg *m);
+
+/* ------------------------------------------------------------------ nicks.c */
+/* A user seen under a nick that is not the one their id is made of, remembered. */
+void irc_nicks_remember(struct irc *c, const struct irc_user *u);
+void irc_nicks_forget(struct irc *c, const struct irc_user *u);
+/* The case-folded first nick remembered for nick, in buf; NULL if none. */
+const char *irc_nicks_first(struct irc *c, const char *nick, char *buf, size_t len);
+/* Bounds the remembered nicks (IRC_NICK_KEEP), oldest dropped, and counts them. */
+void irc_nicks_prune(struct irc *c);
 
 /* ------------------------------------------------------------------ events.c */
-/* One line from the server (no CR LF), modified in place. */
+/* One line from the server (no CR LF), modified in place, to its handler. */
 void irc_events_line(struct irc *c, char *line, size_t len);
 void irc_events_emit(struct irc *c, enum bot_event_type type, const char *room, struct irc_user *u,
                      const char *text, bool direct, bool notice, int64_t ts);
-/* Bounds the remembered nicks (IRC_NICK_KEEP), oldest dropped, and counts them. */
-void irc_events_nick_prune(struct irc *c);
 /* Emits UP once every channel answered (or at once when force). */
 void irc_events_check_up(struct irc *c, bool force);
 

@@ -316,7 +316,7 @@ irc_conn_stop(struct irc *c, const char *quit_message)
 		int n;
 
 		/* best effort, now: QUIT goes before anything still queued */
-		irc_text_out(clean, sizeof clean, quit_message != NULL ? quit_message : "bye", false);
+		irc_text_in(clean, sizeof clean, quit_message != NULL ? quit_message : "bye");
 		n = snprintf(line, sizeof line, "QUIT :%s\r\n", clean);
 		if (c->woff == c->wlen && n > 0)
 			curl_easy_send(c->easy, line, (size_t)n, &sent);

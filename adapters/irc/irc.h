@@ -1,10 +1,43 @@
-/* irc.h: the IRC adapter's internal header: line parser, text cleaning and splitting, token bucket. */
+/* irc.h: the IRC adapter's internal header: line parser, text cleaning, token bucket, queues, users. */
 #ifndef HF_IRC_INTERNAL_H
 #define HF_IRC_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "rbuf.h"
+#include "style.h"
+#include "xmalloc.h"
+
+/* ------------------------------------------------------------------ numerics */
+/* The replies the adapter acts on, by their names in RFC 1459 / RFC 2812 and
+ * the IRCv3 SASL specification (events.c dispatches on them). */
+#define RPL_WELCOME          "001"
+#define RPL_ISUPPORT         "005"
+#define RPL_NAMREPLY         "353"
+#define RPL_ENDOFMOTD        "376"
+#define RPL_HOSTHIDDEN       "396"
+#define ERR_NOSUCHNICK       "401"
+#define ERR_NOSUCHCHANNEL    "403"
+#define ERR_TOOMANYCHANNELS  "405"
+#define ERR_NOMOTD           "422"
+#define ERR_ERRONEUSNICKNAME "432"
+#define ERR_NICKNAMEINUSE    "433"
+#define ERR_NICKCOLLISION    "436"
+#define ERR_UNAVAILRESOURCE  "437"
+#define ERR_CHANNELISFULL    "471"
+#define ERR_INVITEONLYCHAN   "473"
+#define ERR_BANNEDFROMCHAN   "474"
+#define ERR_BADCHANNELKEY    "475"
+#define ERR_NEEDREGGEDNICK   "477"
+#define ERR_SECUREONLYCHAN   "489"
+#define RPL_LOGGEDIN         "900"
+#define ERR_NICKLOCKED       "902"
+#define RPL_SASLSUCCESS      "903"
+#define ERR_SASLFAIL         "904"
+#define ERR_SASLTOOLONG      "905"
+#define ERR_SASLABORTED      "906"
 
 /* ------------------------------------------------------------------ parse.c */
 #define IRC_MAX_PARAMS 15
@@ -44,22 +77,23 @@ void        irc_parse_casefold(char *dst, size_t dstlen, const char *src);
 bool        irc_parse_same(const char *a, const char *b);
 
 /* ------------------------------------------------------------------ text.c */
-/* Incoming text for the bot: invalid UTF-8 becomes '?', every control
- * character and mIRC formatting code (colours with their digits) is dropped.
- * Writes at most dstlen-1 bytes (on a character boundary) and returns them. */
+/* Incoming text: mIRC formatting codes (colours with their digits) are
+ * taken out, as the IRC wire format's, never the bot's business; invalid
+ * UTF-8 becomes '?', and every control character is dropped.  Writes at most
+ * dstlen-1 bytes (on a character boundary) and returns them. */
 size_t irc_text_in(char *dst, size_t dstlen, const char *src);
-/* Outgoing text: like irc_text_in but keeps mIRC formatting codes when
- * colors is true (the bot added them); CR, LF, NUL and CTCP \1 never pass. */
-size_t irc_text_out(char *dst, size_t dstlen, const char *src, bool colors);
-bool   irc_text_utf8_ok(const char *s, size_t len);
-/* Copies src (NULL: "") into dst, cut to len. */
+/* A message's text for the bot: only the mIRC formatting codes are taken
+ * out (the bot cleans the rest, once, for every service); cut to dstlen-1
+ * bytes on a character boundary. */
+size_t irc_text_unformat(char *dst, size_t dstlen, const char *src);
+/* Copies src (NULL: "") into dst, cut to len on a character boundary. */
 void   irc_text_copy(char *dst, size_t len, const char *src);
 
-/* ------------------------------------------------------------------ split.c */
-/* Length of the next piece of s (len bytes) that fits in max bytes: cut on a
- * UTF-8 boundary, at the last space if there is one in the second half.
- * Never 0 when len > 0 and max >= 4. */
-size_t irc_split(const char *s, size_t len, size_t max);
+/* ------------------------------------------------------------------ format.c */
+/* Appends len bytes of styled text as one IRC line's text: mIRC bold (\x02)
+ * and colours (\x03 04 red, 14 grey) when colors, plain text otherwise;
+ * commands shown with prefix.  No CR, LF or NUL comes out. */
+void irc_format(struct rbuf *out, const char *m, size_t len, const char *prefix, bool colors);
 
 /* ------------------------------------------------------------------ bucket.c */
 /* A token bucket kept as a virtual clock (RFC 1459 8.10 style): each line

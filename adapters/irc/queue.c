@@ -42,8 +42,7 @@ irc_queue_push(struct irc_queue *q, const char *target, const char *line, size_t
 
 	irc_parse_casefold(key, sizeof key, target);
 	if ((t = find(q, key)) == NULL) {
-		if ((t = calloc(1, sizeof *t)) == NULL)
-			return -1;
+		t = xcalloc(1, sizeof *t);
 		memcpy(t->name, key, sizeof key);
 		if (q->tail != NULL)
 			q->tail->next = t;
@@ -53,8 +52,7 @@ irc_queue_push(struct irc_queue *q, const char *target, const char *line, size_t
 	}
 	if (q->max_per_target != 0 && t->n >= q->max_per_target)
 		return -1;
-	if ((l = malloc(sizeof *l + len + 1)) == NULL)
-		return -1;
+	l = xmalloc(sizeof *l + len + 1);
 	l->next = NULL;
 	l->len = len;
 	memcpy(l->text, line, len);

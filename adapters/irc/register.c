@@ -105,8 +105,9 @@ cap_set(struct irc *c, const char *name, bool on)
 		c->cap_server_time = on;
 }
 
-void
-irc_register_sasl(struct irc *c)
+/* Answers "AUTHENTICATE +" with the SASL payload. */
+static void
+register_sasl(struct irc *c)
 {
 	unsigned char raw[400];
 	char b64[600];
@@ -180,13 +181,14 @@ irc_register_cap(struct irc *c, const struct irc_msg *m)
 	}
 }
 
-/* After the MOTD: bot mode, NickServ, joins. */
+/* After the MOTD (or its absence): bot mode, NickServ, joins. */
 void
-irc_register_welcome_done(struct irc *c)
+irc_register_motd_end(struct irc *c, const struct irc_msg *m)
 {
 	char list[IRC_MAX_LINE - 16];
 	size_t len = 0;
 
+	(void)m;
 	if (c->welcomed)
 		return;
 	c->welcomed = true;
@@ -229,4 +231,62 @@ irc_register_isupport(struct irc *c, const struct irc_msg *m)
 				irc_text_copy(c->prefix_chars, sizeof c->prefix_chars, close + 1);
 		}
 	}
+}
+
+void
+irc_register_authenticate(struct irc *c, const struct irc_msg *m)
+{
+	if (m->nparams > 0 && strcmp(m->params[0], "+") == 0)
+		register_sasl(c);
+}
+
+/* RPL_WELCOME: registered, under the nick the server says. */
+void
+irc_register_welcome(struct irc *c, const struct irc_msg *m)
+{
+	if (m->nparams > 0)
+		irc_text_in(c->cur_nick, sizeof c->cur_nick, m->params[0]);
+	adapter_set_self(c->a, c->cur_nick);
+	c->cap_ended = true;     /* a server that ignored CAP registers us all the same */
+}
+
+/* RPL_HOSTHIDDEN: the host others now see us by, for the length of our lines. */
+void
+irc_register_host(struct irc *c, const struct irc_msg *m)
+{
+	char *at;
+
+	if (m->nparams > 1 && c->userhost[0] != '\0' && (at = strchr(c->userhost, '@')) != NULL)
+		snprintf(at + 1, sizeof c->userhost - (size_t)(at + 1 - c->userhost), "%.120s", m->params[1]);
+}
+
+void
+irc_register_logged_in(struct irc *c, const struct irc_msg *m)
+{
+	(void)m;
+	adapter_log(c->a, LOG_LVL_INFO, "logged in to services");
+}
+
+void
+irc_register_sasl_ok(struct irc *c, const struct irc_msg *m)
+{
+	(void)m;
+	c->sasl_ok = true;
+	irc_register_cap_end(c);
+}
+
+void
+irc_register_sasl_failed(struct irc *c, const struct irc_msg *m)
+{
+	adapter_log(c->a, LOG_LVL_WARNING, "SASL %s failed (%s); going on without it", c->sasl_mech, m->command);
+	irc_register_cap_end(c);
+}
+
+/* The nick is taken or refused while registering: the next one to try. */
+void
+irc_register_nick_refused(struct irc *c, const struct irc_msg *m)
+{
+	(void)m;
+	if (c->state == IRC_REGISTERING && c->nick_try < 8)
+		irc_register_next_nick(c);
 }

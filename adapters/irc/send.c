@@ -1,4 +1,4 @@
-/* send.c: what goes out: protocol lines first, then messages split to fit, paced and round-robin per target. */
+/* send.c: what goes out: protocol lines first, then messages encoded and split to fit, paced and round-robin per target. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -113,49 +113,66 @@ text_room(struct irc *c, const char *cmd, const char *target)
 	return fixed + 16 < IRC_MAX_LINE ? IRC_MAX_LINE - fixed : 16;
 }
 
-/* Queues text (already cleaned) to target, split into lines that fit. */
-static int
-queue_text(struct irc *c, const char *cmd, const char *target, const char *text)
+/* One message on its way out: its pieces become lines to target. */
+struct irc_out {
+	struct irc *c;
+	const char *cmd, *target, *prefix;
+	int rc;
+};
+
+static void
+irc_send_encode(void *ctx, struct rbuf *out, const char *m, size_t len)
 {
-	size_t len = strlen(text), off = 0, room = text_room(c, cmd, target);
-	int rc = 0;
+	struct irc_out *o = ctx;
 
-	while (off < len) {
-		char line[IRC_MAX_LINE + 1];
-		size_t n;
-		int w;
+	irc_format(out, m, len, o->prefix, o->c->colors);
+}
 
-		while (off < len && text[off] == ' ' && off > 0)
-			off++;
-		if (off >= len)
-			break;
-		n = irc_split(text + off, len - off, room);
-		w = snprintf(line, sizeof line, "%s %s :%.*s", cmd, target, (int)n, text + off);
-		if (w < 0 || irc_queue_push(&c->out, target, line, (size_t)w < sizeof line ? (size_t)w : sizeof line - 1) != 0) {
-			/* once a minute at most: a flood must not flood the log too */
-			if (loop_now(c->a->loop) - c->drop_logged > 60000) {
-				c->drop_logged = loop_now(c->a->loop);
-				adapter_log(c->a, LOG_LVL_WARNING, "output queue for %s full: dropping lines", target);
-			}
-			rc = -1;
-			break;
+static void
+irc_send_piece(void *ctx, const char *m, size_t len, const char *text, size_t textlen)
+{
+	struct irc_out *o = ctx;
+	struct irc *c = o->c;
+	char line[IRC_MAX_LINE + 1];
+	int w;
+
+	(void)m;
+	(void)len;
+	(void)textlen;
+	if (o->rc < 0)
+		return;     /* the queue is full: the rest of the message would be cut anyway */
+	w = snprintf(line, sizeof line, "%s %s :%s", o->cmd, o->target, text);
+	if (w < 0 || irc_queue_push(&c->out, o->target, line, (size_t)w < sizeof line ? (size_t)w : sizeof line - 1) != 0) {
+		/* once a minute at most: a flood must not flood the log too */
+		if (loop_now(c->a->loop) - c->drop_logged > 60000) {
+			c->drop_logged = loop_now(c->a->loop);
+			adapter_log(c->a, LOG_LVL_WARNING, "output queue for %s full: dropping lines", o->target);
 		}
-		off += n;
+		o->rc = -1;
 	}
+}
+
+/* Queues a styled message to target: one line per line of it, each cut to
+ * what the server relays after our prefix, in mIRC codes or plain. */
+static int
+queue_styled(struct irc *c, const char *cmd, const char *target, const struct adapter_msg *m)
+{
+	struct irc_out o = { .c = c, .cmd = cmd, .target = target, .prefix = m->prefix ? m->prefix : "" };
+
+	style_split(m->styled, strlen(m->styled), text_room(c, cmd, target), true, irc_send_encode, &o,
+	            irc_send_piece, &o);
 	irc_send_flush(c);
-	return rc;
+	return o.rc;
 }
 
 int
 irc_send(struct adapter *a, const struct adapter_msg *m)
 {
 	struct irc *c = a->priv;
-	char text[4096];
 	const char *target, *cmd = "PRIVMSG";
 
-	if (m->text == NULL)
+	if (m->styled == NULL)
 		return -1;
-	irc_text_out(text, sizeof text, m->text, c->colors);
 	if (m->kind == MSG_ROOM) {
 		if (m->room == NULL || irc_chan_find(c, m->room) < 0)
 			return -1;
@@ -180,7 +197,7 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 		if (m->private_as == PRIVATE_NOTICE || (m->private_as == PRIVATE_DEFAULT && c->private_notice))
 			cmd = "NOTICE";
 	}
-	return queue_text(c, cmd, target, text);
+	return queue_styled(c, cmd, target, m);
 }
 
 /* Lines waiting for a channel: the bot's computer seats wait for 0, so the 40-line cap never drops a game's lines. */

@@ -36,14 +36,11 @@ irc_users_get_as(struct irc_users *u, const char *nick, const char *first)
 
 	if ((p = irc_users_find(u, nick)) != NULL)
 		return p;
+	if (u->n >= IRC_MAX_USERS)
+		return NULL;
 	if (u->n == u->cap) {
-		size_t cap = u->cap ? u->cap * 2 : 64;
-		struct irc_user *v;
-
-		if (u->n >= IRC_MAX_USERS || (v = realloc(u->v, cap * sizeof *v)) == NULL)
-			return NULL;
-		u->v = v;
-		u->cap = cap;
+		u->cap = u->cap ? u->cap * 2 : 64;
+		u->v = xreallocarray(u->v, u->cap, sizeof *u->v);
 	}
 	p = &u->v[u->n++];
 	memset(p, 0, sizeof *p);

@@ -83,10 +83,8 @@ matrix_client_insecure(const char *url)
 struct matrix_client *
 matrix_client_new(const struct matrix_config *cfg, const struct matrix_host *host, struct loop *l, struct http *h)
 {
-	struct matrix_client *c = calloc(1, sizeof *c);
+	struct matrix_client *c = xcalloc(1, sizeof *c);
 
-	if (c == NULL)
-		return NULL;
 	c->cfg = *cfg;
 	c->host = *host;
 	c->loop = l;
@@ -98,10 +96,7 @@ matrix_client_new(const struct matrix_config *cfg, const struct matrix_host *hos
 		c->cfg.max_rooms = MATRIX_MAX_ROOMS;
 	if (c->cfg.max_encrypted == 0)
 		c->cfg.max_encrypted = MATRIX_MAX_ENCRYPTED;
-	if ((c->out = matrix_outbox_new(&c->host.store)) == NULL) {
-		free(c);
-		return NULL;
-	}
+	c->out = matrix_outbox_new(&c->host.store);
 	return c;
 }
 
@@ -132,34 +127,65 @@ matrix_client_pending(struct matrix_client *c, const char *room)
 	return matrix_outbox_count_room(c->out, room);
 }
 
+/* One message on its way out: each piece becomes one event, body and HTML. */
+struct matrix_client_out {
+	struct matrix_client *c;
+	const struct adapter_msg *m;
+	const char *room;
+	struct rbuf html;
+	int rc;
+};
+
+/* The budget is the plain body's: the HTML beside it is a few times that at most. */
+static void
+matrix_client_plain(void *ctx, struct rbuf *out, const char *m, size_t len)
+{
+	struct matrix_client_out *o = ctx;
+
+	style_plain(out, m, len, o->m->prefix);
+}
+
+/* One piece, one event: the plain body the budget was measured on, and its HTML. */
+static void
+matrix_client_piece(void *ctx, const char *m, size_t len, const char *body, size_t bodylen)
+{
+	struct matrix_client_out *o = ctx;
+	const struct adapter_msg *msg = o->m;
+	bool priv = msg->kind == MSG_PRIVATE;
+
+	(void)bodylen;
+	rbuf_reset(&o->html);
+	matrix_html(&o->html, m, len, msg->prefix);
+	if (matrix_outbox_add(o->c->out, o->room, priv ? msg->user_id : NULL, priv ? msg->room : NULL, body,
+	                      o->html.s, msg->mentions, msg->nmentions) == NULL)
+		o->rc = -1;
+}
+
 int
 matrix_client_send(struct matrix_client *c, const struct adapter_msg *m)
 {
-	const char *room = m->room;
-	char body[MATRIX_MAX_LINE + 1];
+	struct matrix_client_out o = { .c = c, .m = m, .room = m->room };
 
-	if (m->text == NULL)
+	if (m->styled == NULL)
 		return -1;
-	/* the bot's text is ours, but it may quote a player: keep it valid UTF-8 */
-	matrix_text_clean(m->text, strlen(m->text), body, sizeof body, MATRIX_MAX_LINE);
 	if (m->kind == MSG_PRIVATE) {
 		if (!matrix_text_id_ok(m->user_id, '@'))
 			return -1;
-		room = matrix_direct_room(c, m->user_id);
-		if (matrix_outbox_add(c->out, room, m->user_id, m->room, body, m->html, m->mentions, m->nmentions) == NULL)
-			return -1;
-		if (room == NULL && c->up && !matrix_strlist_has(c->creating, c->ncreating, m->user_id))
-			matrix_direct_create(c, m->user_id);
+		o.room = matrix_direct_room(c, m->user_id);
 	} else {
-		if (!matrix_text_id_ok(room, '!'))
+		if (!matrix_text_id_ok(o.room, '!'))
 			return -1;
-		if (matrix_rooms_is_encrypted(c, room))
+		if (matrix_rooms_is_encrypted(c, o.room))
 			return 0;
-		if (matrix_outbox_add(c->out, room, NULL, NULL, body, m->html, m->mentions, m->nmentions) == NULL)
-			return -1;
 	}
+	/* one event per message, cut only when longer than a body should be */
+	style_split(m->styled, strlen(m->styled), MATRIX_MAX_LINE, false, matrix_client_plain, &o,
+	            matrix_client_piece, &o);
+	rbuf_free(&o.html);
+	if (m->kind == MSG_PRIVATE && o.room == NULL && c->up && !matrix_strlist_has(c->creating, c->ncreating, m->user_id))
+		matrix_direct_create(c, m->user_id);
 	matrix_send_kick(c);
-	return 0;
+	return o.rc;
 }
 
 void

@@ -10,11 +10,15 @@
 #include <jansson.h>
 
 #include "adapter.h"
+#include "rbuf.h"
+#include "style.h"
+#include "xmalloc.h"
 
 struct loop;
 struct http;
 
-/* Longest message body the bot hands us, and the longest we pass on to it. */
+/* The longest plain body of one event we send (a longer message is cut in
+ * several events, at line breaks first), and the longest we pass on to the bot. */
 #define MATRIX_MAX_LINE    4000
 #define MATRIX_MAX_IN      1000   /* bytes of a message body given to the bot */
 #define MATRIX_MAX_NAME    64     /* bytes of a display name given to the bot */
@@ -32,6 +36,13 @@ size_t matrix_text_clean(const char *in, size_t len, char *out, size_t outlen, s
 bool   matrix_text_id_ok(const char *s, char sigil);
 /* Percent-encodes s for a URL path segment into out; -1 if it does not fit. */
 int    matrix_text_urlenc(const char *s, char *out, size_t outlen);
+
+/* ---- html.c: the bot's styled text as Matrix HTML ---- */
+
+/* Appends len bytes of styled text (lib/style.h) as org.matrix.custom.html:
+ * <b>, <font color> for the colour roles, <br> for line breaks, the text
+ * escaped, commands with prefix before them. */
+void   matrix_html(struct rbuf *out, const char *m, size_t len, const char *prefix);
 
 /* ---- sync.c: a /sync response in, a list of plain items out (pure: no I/O) ---- */
 

@@ -26,11 +26,11 @@ matrix_names_set(struct matrix_client *c, const char *room, const char *user, co
 		n = &c->names[c->names_at++ % MATRIX_NAMES];
 		free(n->user);
 		free(n->room);
-		n->user = strdup(user);
-		n->room = room != NULL ? strdup(room) : NULL;
+		n->user = xstrdup(user);
+		n->room = xstrdup(room);
 	}
 	free(n->name);
-	n->name = strdup(name);
+	n->name = xstrdup(name);
 }
 
 const char *

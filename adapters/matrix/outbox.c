@@ -59,7 +59,7 @@ key_of(uint64_t seq, char *key, size_t len)
 static char *
 opt_dup(const char *s)
 {
-	return s != NULL ? strdup(s) : NULL;
+	return xstrdup(s);
 }
 
 static const char *
@@ -112,22 +112,25 @@ load_one(void *ctx, const char *key, const char *value)
 	if (*end != '\0' || (j = json_loads(value, 0, NULL)) == NULL)
 		return;
 	if (jstr(j, "txn") == NULL || jstr(j, "body") == NULL ||
-	    (jstr(j, "room") == NULL && jstr(j, "user") == NULL) || (m = calloc(1, sizeof *m)) == NULL) {
+	    (jstr(j, "room") == NULL && jstr(j, "user") == NULL)) {
 		json_decref(j);
 		return;
 	}
+	m = xcalloc(1, sizeof *m);
 	m->seq = seq;
-	m->txn = strdup(jstr(j, "txn"));
+	m->txn = xstrdup(jstr(j, "txn"));
 	m->room = opt_dup(jstr(j, "room"));
 	m->user = opt_dup(jstr(j, "user"));
 	m->context = opt_dup(jstr(j, "context"));
-	m->body = strdup(jstr(j, "body"));
+	m->body = xstrdup(jstr(j, "body"));
 	m->html = opt_dup(jstr(j, "html"));
 	men = json_object_get(j, "mentions");
-	if (json_array_size(men) > 0 && (m->mentions = calloc(json_array_size(men), sizeof *m->mentions)) != NULL)
+	if (json_array_size(men) > 0) {
+		m->mentions = xcalloc(json_array_size(men), sizeof *m->mentions);
 		json_array_foreach(men, i, v)
 			if (json_is_string(v))
-				m->mentions[m->nmentions++] = strdup(json_string_value(v));
+				m->mentions[m->nmentions++] = xstrdup(json_string_value(v));
+	}
 	json_decref(j);
 	if (seq > o->seq)
 		o->seq = seq;
@@ -137,12 +140,10 @@ load_one(void *ctx, const char *key, const char *value)
 struct matrix_outbox *
 matrix_outbox_new(const struct matrix_store *st)
 {
-	struct matrix_outbox *o = calloc(1, sizeof *o);
+	struct matrix_outbox *o = xcalloc(1, sizeof *o);
 	char buf[64];
 	unsigned char rnd[8];
 
-	if (o == NULL)
-		return NULL;
 	o->st = *st;
 	if (st->get(st->ctx, KEY_SEQ, buf, sizeof buf) >= 0)
 		o->seq = strtoull(buf, NULL, 10);
@@ -180,24 +181,26 @@ matrix_outbox_add(struct matrix_outbox *o, const char *room, const char *user, c
 	struct matrix_out *m;
 	char txn[64], seqs[32];
 
-	if (o->n >= MAX_QUEUED || body == NULL || (room == NULL && user == NULL) ||
-	    (m = calloc(1, sizeof *m)) == NULL)
+	if (o->n >= MAX_QUEUED || body == NULL || (room == NULL && user == NULL))
 		return NULL;
+	m = xcalloc(1, sizeof *m);
 	m->seq = ++o->seq;
 	snprintf(txn, sizeof txn, "hf.%s.%" PRIu64, o->salt, m->seq);
 	snprintf(seqs, sizeof seqs, "%" PRIu64, o->seq);
-	m->txn = strdup(txn);
+	m->txn = xstrdup(txn);
 	m->room = opt_dup(room);
 	m->user = opt_dup(user);
 	m->context = opt_dup(context);
-	m->body = strdup(body);
+	m->body = xstrdup(body);
 	m->html = opt_dup(html);
-	if (nmentions > 0 && (m->mentions = calloc(nmentions, sizeof *m->mentions)) != NULL)
+	if (nmentions > 0) {
+		m->mentions = xcalloc(nmentions, sizeof *m->mentions);
 		for (size_t i = 0; i < nmentions; i++)
 			if (mentions[i] != NULL)
-				m->mentions[m->nmentions++] = strdup(mentions[i]);
+				m->mentions[m->nmentions++] = xstrdup(mentions[i]);
+	}
 	/* persisted before it is ever tried: a retry after a restart reuses the txn id */
-	if (m->txn == NULL || m->body == NULL || o->st.set(o->st.ctx, KEY_SEQ, seqs) < 0 || persist(o, m) < 0) {
+	if (o->st.set(o->st.ctx, KEY_SEQ, seqs) < 0 || persist(o, m) < 0) {
 		out_free(m);
 		return NULL;
 	}
@@ -246,7 +249,7 @@ matrix_outbox_resolve(struct matrix_outbox *o, const char *user, const char *roo
 {
 	for (struct matrix_out *m = o->head; m != NULL; m = m->next)
 		if (m->room == NULL && same(m->user, user)) {
-			m->room = strdup(room);
+			m->room = xstrdup(room);
 			persist(o, m);
 		}
 }

@@ -16,13 +16,10 @@ matrix_strlist_has(char **list, size_t n, const char *s)
 void
 matrix_strlist_add(char ***list, size_t *n, const char *s)
 {
-	char **l;
-
-	if (matrix_strlist_has(*list, *n, s) || (l = realloc(*list, (*n + 1) * sizeof *l)) == NULL)
+	if (matrix_strlist_has(*list, *n, s))
 		return;
-	*list = l;
-	if ((l[*n] = strdup(s)) != NULL)
-		(*n)++;
+	*list = xreallocarray(*list, *n + 1, sizeof **list);
+	(*list)[(*n)++] = xstrdup(s);
 }
 
 void

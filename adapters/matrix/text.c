@@ -3,48 +3,7 @@
 #include <string.h>
 
 #include "matrix.h"
-
-/* Length of the valid UTF-8 sequence at s (n bytes left) and its code point;
- * 0 if the sequence is invalid (overlong, surrogate, beyond U+10FFFF, cut). */
-static size_t
-utf8_next(const unsigned char *s, size_t n, unsigned *cp)
-{
-	unsigned c = s[0];
-	size_t len, i;
-	unsigned v, min;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	} else if ((c & 0xe0) == 0xc0) {
-		len = 2; v = c & 0x1f; min = 0x80;
-	} else if ((c & 0xf0) == 0xe0) {
-		len = 3; v = c & 0x0f; min = 0x800;
-	} else if ((c & 0xf8) == 0xf0) {
-		len = 4; v = c & 0x07; min = 0x10000;
-	} else
-		return 0;
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		v = (v << 6) | (s[i] & 0x3f);
-	}
-	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	*cp = v;
-	return len;
-}
-
-static bool
-is_control(unsigned cp)
-{
-	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
-	       cp == 0x2028 || cp == 0x2029 ||
-	       /* bidi overrides and isolates: they would reorder the bot's reply */
-	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
-}
+#include "utf8.h"
 
 size_t
 matrix_text_clean(const char *in, size_t len, char *out, size_t outlen, size_t max)
@@ -58,14 +17,14 @@ matrix_text_clean(const char *in, size_t len, char *out, size_t outlen, size_t m
 	if (max > outlen - 1)
 		max = outlen - 1;
 	while (i < len && s[i] != '\0') {
-		unsigned cp;
-		size_t n = utf8_next(s + i, len - i, &cp);
+		uint32_t cp;
+		size_t n = utf8_decode(in + i, len - i, &cp);
 
 		if (n == 0) {
 			i++;
 			continue;
 		}
-		if (is_control(cp) || cp == ' ') {
+		if (utf8_hostile(cp) || cp == ' ') {
 			if (!space && o + 1 <= max) {
 				out[o++] = ' ';
 				space = true;

@@ -6,6 +6,9 @@
 #include "fake.h"
 #include "loop.h"
 
+/* Lines cut as the IRC adapter cuts them, about. */
+#define FAKE_MAX_LINE 400
+
 static int64_t
 fake_clock(void *ctx)
 {
@@ -43,10 +46,28 @@ fake_pending(struct adapter *a, const char *room)
 	return f->queued;
 }
 
-static int
-fake_send(struct adapter *a, const struct adapter_msg *m)
+struct fake_out {
+	struct fake *f;
+	const struct adapter_msg *m;
+	int rc;
+};
+
+/* The plain encoding, as the console's and IRC's without colours. */
+static void
+fake_encode(void *ctx, struct rbuf *out, const char *m, size_t len)
 {
-	struct fake *f = a->priv;
+	struct fake_out *o = ctx;
+
+	style_plain(out, m, len, o->m->prefix);
+}
+
+/* One line of a message, as a line-based service (IRC) would carry it. */
+static void
+fake_line(void *ctx, const char *piece, size_t len, const char *text, size_t textlen)
+{
+	struct fake_out *o = ctx;
+	struct fake *f = o->f;
+	const struct adapter_msg *m = o->m;
 	struct fake_msg *x;
 
 	if (f->queue_cap > 0 && m->kind == MSG_ROOM) {
@@ -55,32 +76,51 @@ fake_send(struct adapter *a, const struct adapter_msg *m)
 			f->drained_at = f->now;    /* an idle queue sends at once */
 		if (f->queued >= f->queue_cap) {
 			f->dropped++;
-			return -1;
+			o->rc = -1;
+			return;
 		}
 		f->queued++;
 	}
-
 	if (f->nmsgs == f->cap) {
 		f->cap = f->cap ? f->cap * 2 : 256;
-		f->msgs = realloc(f->msgs, f->cap * sizeof *f->msgs);
+		f->msgs = xreallocarray(f->msgs, f->cap, sizeof *f->msgs);
 	}
 	x = &f->msgs[f->nmsgs++];
 	memset(x, 0, sizeof *x);
 	x->kind = m->kind;
 	snprintf(x->room, sizeof x->room, "%s", m->room ? m->room : "");
 	snprintf(x->user, sizeof x->user, "%s", m->user_id ? m->user_id : "");
-	snprintf(x->text, sizeof x->text, "%s", m->text);
+	snprintf(x->text, sizeof x->text, "%.*s", (int)textlen, text);
+	snprintf(x->styled, sizeof x->styled, "%.*s", (int)len, piece);
 	if (m->nmentions > 0)
 		snprintf(x->mention, sizeof x->mention, "%s", m->mentions[0]);
+	if (m->prompt_user != NULL)
+		snprintf(x->prompt, sizeof x->prompt, "%s", m->prompt_user);
+	for (size_t i = 0; i < m->nactions && i < 8; i++)
+		x->actions[i] = m->actions[i];
+	x->nactions = m->nactions;
+	x->reply_to = m->reply_to;
 	x->notice = m->private_as == PRIVATE_NOTICE;
 	x->private_as = (int)m->private_as;
-	return 0;
+}
+
+static int
+fake_send(struct adapter *a, const struct adapter_msg *m)
+{
+	struct fake_out o = { a->priv, m, 0 };
+	const char *why;
+
+	/* the core's promise to every adapter: well-formed styled text */
+	if (m->styled == NULL || !style_valid(m->styled, strlen(m->styled), &why)) {
+		fprintf(stderr, "fake: the bot sent bad styled text (%s)\n", m->styled ? why : "NULL");
+		abort();
+	}
+	style_split(m->styled, strlen(m->styled), FAKE_MAX_LINE, true, fake_encode, &o, fake_line, &o);
+	return o.rc;
 }
 
 static const struct adapter_ops fake_ops = {
 	.type = "fake",
-	.caps = ADAPTER_CAP_NOTICE,
-	.max_line = 400,
 	.send = fake_send,
 	.pending = fake_pending,
 };
@@ -105,7 +145,7 @@ fake_new(const char *db, const char *extra_bot)
 	f->now = 1000000;
 	f->seed = 42;
 	loop_set_clock(f->loop, fake_clock, f);
-	f->bot = bot_new(f->loop, cfg, err, sizeof err);
+	f->bot = bot_new(f->loop, cfg, NULL, 0);
 	f->bot->seed_fn = fake_seed;
 	f->bot->seed_ctx = f;
 	f->ad = bot_adapter_add(f->bot, &fake_ops, "fake", NULL, err, sizeof err);
@@ -129,19 +169,21 @@ fake_free(struct fake *f)
 void
 fake_say(struct fake *f, const char *room, const char *user, const char *text)
 {
-	struct bot_event ev = { .type = BOT_EV_MESSAGE, .room = room, .user_id = user, .user_name = user, .text = text };
+	struct bot_event ev = { .type = BOT_EV_MESSAGE, .room = room, .user_id = user, .user_name = user, .text = text,
+	                        .ref = f->ref };
 
 	adapter_emit(f->ad, &ev);
-	bot_flush(f->bot);
+	reply_flush(f->bot);
 }
 
 void
 fake_dm(struct fake *f, const char *user, const char *text)
 {
-	struct bot_event ev = { .type = BOT_EV_MESSAGE, .user_id = user, .user_name = user, .text = text, .direct = true };
+	struct bot_event ev = { .type = BOT_EV_MESSAGE, .user_id = user, .user_name = user, .text = text, .direct = true,
+	                        .ref = f->ref };
 
 	adapter_emit(f->ad, &ev);
-	bot_flush(f->bot);
+	reply_flush(f->bot);
 }
 
 void
@@ -166,7 +208,7 @@ fake_advance(struct fake *f, int64_t ms)
 {
 	f->now += ms;
 	loop_run_once(f->loop, 0);
-	bot_flush(f->bot);
+	reply_flush(f->bot);
 }
 
 bool

@@ -8,11 +8,17 @@
 
 #include "bot.h"
 
+/* One line as the fake adapter received it: a line of a message, cut to 400 bytes. */
 struct fake_msg {
 	int kind;                /* MSG_ROOM / MSG_PRIVATE */
 	char room[128], user[96];
-	char text[1024];
+	char text[1024];         /* plain, commands with the prefix */
+	char styled[1024];       /* the line in styled text */
 	char mention[96];
+	char prompt[96];         /* prompt_user */
+	const char *actions[8];
+	size_t nactions;
+	uint64_t reply_to;
 	bool notice;             /* private_as == PRIVATE_NOTICE */
 	int private_as;          /* enum adapter_private */
 };
@@ -24,13 +30,12 @@ struct fake {
 	int64_t now;
 	struct fake_msg *msgs;
 	size_t nmsgs, cap;
-	unsigned caps;
-	size_t max_line;
 	uint64_t seed;
 	/* A paced room queue like the IRC adapter's (fake_pace): room lines
 	 * beyond cap are dropped and counted; one leaves every drain_ms. */
 	size_t queue_cap, queued, dropped;
 	int64_t drain_ms, drained_at;
+	uint64_t ref;            /* the ref fake_say and fake_dm give their events */
 };
 
 /* A bot on a fresh loop with a fake clock, a fake adapter "fake" and the

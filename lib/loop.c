@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "loop.h"
+#include "xmalloc.h"
 
 struct watch {
 	int fd, mask;
@@ -83,10 +84,8 @@ wake_read(struct loop *l, int fd, int mask, void *data)
 struct loop *
 loop_new(void)
 {
-	struct loop *l = calloc(1, sizeof *l);
+	struct loop *l = xcalloc(1, sizeof *l);
 
-	if (l == NULL)
-		return NULL;
 	l->clock = monotonic_ms;
 	l->next_id = 1;
 	l->wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -136,10 +135,7 @@ loop_watch(struct loop *l, int fd, int mask, loop_fd_fn *fn, void *data)
 	if ((w = watch_find(l, fd)) == NULL) {
 		if (l->nwatches == l->capwatches) {
 			size_t cap = l->capwatches ? l->capwatches * 2 : 8;
-			struct watch *nw = realloc(l->watches, cap * sizeof *nw);
-			if (nw == NULL)
-				return -1;
-			l->watches = nw;
+			l->watches = xreallocarray(l->watches, cap, sizeof *l->watches);
 			l->capwatches = cap;
 		}
 		w = &l->watches[l->nwatches++];
@@ -224,15 +220,13 @@ index_slot(long long id, size_t cap)
 	return ((uint64_t)id * 0x9e3779b97f4a7c15ULL) & (cap - 1);
 }
 
-static int
+static void
 index_grow(struct loop *l)
 {
 	/* rebuild in place when tombstones, not live timers, filled the table */
 	size_t cap = l->capindex == 0 ? 64 : (l->nheap * 4 < l->capindex ? l->capindex : l->capindex * 2);
-	struct timer **ni = calloc(cap, sizeof *ni);
+	struct timer **ni = xcalloc(cap, sizeof *ni);
 
-	if (ni == NULL)
-		return -1;
 	for (size_t i = 0; i < l->nheap; i++) {
 		size_t s = index_slot(l->heap[i]->id, cap);
 		while (ni[s] != NULL)
@@ -243,7 +237,6 @@ index_grow(struct loop *l)
 	l->index = ni;
 	l->capindex = cap;
 	l->nindex = l->nheap;           /* tombstones are gone */
-	return 0;
 }
 
 static struct timer **
@@ -267,18 +260,14 @@ loop_timer_add(struct loop *l, int64_t ms, loop_timer_fn *fn, void *data)
 	struct timer *t;
 	size_t s;
 
-	if ((l->nindex + 1) * 2 > l->capindex && index_grow(l) == -1)
-		return -1;
+	if ((l->nindex + 1) * 2 > l->capindex)
+		index_grow(l);
 	if (l->nheap == l->capheap) {
 		size_t cap = l->capheap ? l->capheap * 2 : 64;
-		struct timer **nh = realloc(l->heap, cap * sizeof *nh);
-		if (nh == NULL)
-			return -1;
-		l->heap = nh;
+		l->heap = xreallocarray(l->heap, cap, sizeof *l->heap);
 		l->capheap = cap;
 	}
-	if ((t = calloc(1, sizeof *t)) == NULL)
-		return -1;
+	t = xcalloc(1, sizeof *t);
 	t->id = l->next_id++;
 	t->when = loop_now(l) + (ms > 0 ? ms : 0);
 	t->fn = fn;
@@ -419,10 +408,7 @@ loop_run_once(struct loop *l, int64_t max_ms)
 		l->before[i].fn(l, l->before[i].data);
 	n = l->nwatches;
 	if (n > l->cappfds) {
-		struct pollfd *np = realloc(l->pfds, n * sizeof *np);
-		if (np == NULL)
-			return -1;
-		l->pfds = np;
+		l->pfds = xreallocarray(l->pfds, n, sizeof *l->pfds);
 		l->cappfds = n;
 	}
 	for (size_t i = 0; i < n; i++) {

@@ -11,6 +11,7 @@ struct http;
  * the connection is up or has failed. easy stays the caller's. */
 typedef void http_done_fn(struct http *h, CURL *easy, CURLcode rc, void *data);
 
+/* Never NULL: out of memory aborts, as xmalloc does. */
 struct http *http_new(struct loop *l);
 void         http_free(struct http *h);
 /* Starts a transfer on the shared multi handle.  http uses CURLOPT_PRIVATE. */

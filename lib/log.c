@@ -4,7 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bot.h"
+#include "log.h"
 
 int log_level = LOG_LVL_INFO;
 

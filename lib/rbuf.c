@@ -1,9 +1,11 @@
 /* rbuf.c: a growing text buffer for rendering (reused: no allocation once warm). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "rbuf.h"
+#include "xmalloc.h"
 
 static void
 rbuf_need(struct rbuf *b, size_t n)
@@ -16,8 +18,7 @@ rbuf_need(struct rbuf *b, size_t n)
 	cap = b->cap ? b->cap : 256;
 	while (cap < b->len + n + 1)
 		cap *= 2;
-	if ((s = realloc(b->s, cap)) == NULL)
-		abort();   /* out of memory while rendering: nothing sensible is left to do */
+	s = xrealloc(b->s, cap);
 	b->s = s;
 	b->cap = cap;
 }

@@ -1,9 +1,11 @@
 /* http.c: glue between libcurl's multi_socket API and the loop: sockets become fd watches, its timeout a timer. */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "http.h"
 #include "loop.h"
+#include "xmalloc.h"
 
 struct http_req {
 	CURL *easy;
@@ -137,14 +139,13 @@ http_check_done(struct http *h)
 struct http *
 http_new(struct loop *l)
 {
-	struct http *h = calloc(1, sizeof *h);
+	struct http *h = xcalloc(1, sizeof *h);
 
-	if (h == NULL)
-		return NULL;
 	h->loop = l;
+	/* curl_multi_init fails only without memory: the allocation policy's case */
 	if ((h->multi = curl_multi_init()) == NULL) {
-		free(h);
-		return NULL;
+		fprintf(stderr, "<2>out of memory (curl_multi_init): stopping\n");
+		abort();
 	}
 	curl_multi_setopt(h->multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
 	curl_multi_setopt(h->multi, CURLMOPT_SOCKETDATA, h);
@@ -169,10 +170,8 @@ http_free(struct http *h)
 static int
 add(struct http *h, CURL *easy, http_done_fn *fn, void *data, bool stream)
 {
-	struct http_req *r = calloc(1, sizeof *r);
+	struct http_req *r = xcalloc(1, sizeof *r);
 
-	if (r == NULL)
-		return -1;
 	r->easy = easy;
 	r->fn = fn;
 	r->data = data;

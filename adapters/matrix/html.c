@@ -1,0 +1,95 @@
+/* html.c: styled text (lib/style.h) as the HTML of a Matrix message (org.matrix.custom.html). */
+#include <string.h>
+
+#include "matrix.h"
+
+struct matrix_html_ctx {
+	struct rbuf *out;
+	const char *prefix;
+};
+
+static void
+matrix_html_escape(struct rbuf *out, const char *s, size_t n)
+{
+	size_t i, run = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *e = s[i] == '<'   ? "&lt;"
+		                : s[i] == '>' ? "&gt;"
+		                : s[i] == '&' ? "&amp;"
+		                : s[i] == '"' ? "&quot;"
+		                              : NULL;
+
+		if (e == NULL)
+			continue;
+		rbuf_addn(out, s + run, i - run);
+		rbuf_add(out, e);
+		run = i + 1;
+	}
+	rbuf_addn(out, s + run, n - run);
+}
+
+static void
+matrix_html_text(void *ctx, const char *s, size_t n, const enum style_role *roles, int depth)
+{
+	(void)roles;
+	(void)depth;
+	matrix_html_escape(((struct matrix_html_ctx *)ctx)->out, s, n);
+}
+
+/* The tag a role opens, or NULL: cards, players and commands read as text. */
+static const char *
+matrix_html_tag(enum style_role r)
+{
+	switch (r) {
+	case STYLE_BOLD: return "<b>";
+	case STYLE_CLEAN:
+	case STYLE_RED: return "<font color=\"#cc0000\">";
+	case STYLE_DIRTY:
+	case STYLE_DARK: return "<font color=\"#555555\">";
+	default: return NULL;
+	}
+}
+
+static void
+matrix_html_open(void *ctx, enum style_role r)
+{
+	struct matrix_html_ctx *h = ctx;
+	const char *tag = matrix_html_tag(r);
+
+	if (tag != NULL)
+		rbuf_add(h->out, tag);
+	if (r == STYLE_COMMAND && h->prefix != NULL)
+		matrix_html_escape(h->out, h->prefix, strlen(h->prefix));
+}
+
+static void
+matrix_html_close(void *ctx, enum style_role r)
+{
+	struct matrix_html_ctx *h = ctx;
+
+	if (r == STYLE_BOLD)
+		rbuf_add(h->out, "</b>");
+	else if (matrix_html_tag(r) != NULL)
+		rbuf_add(h->out, "</font>");
+}
+
+static void
+matrix_html_line(void *ctx)
+{
+	rbuf_add(((struct matrix_html_ctx *)ctx)->out, "<br>");
+}
+
+void
+matrix_html(struct rbuf *out, const char *m, size_t len, const char *prefix)
+{
+	struct matrix_html_ctx h = { out, prefix };
+	struct style_sink k = { .ctx = &h,
+		                .text = matrix_html_text,
+		                .open = matrix_html_open,
+		                .close = matrix_html_close,
+		                .line = matrix_html_line };
+
+	rbuf_addn(out, "", 0);
+	style_walk(m, len, &k);
+}

@@ -1,0 +1,179 @@
+/* bot-adapter.c: the adapters as the bot keeps them: one struct bot_adapter each (prefix, own names), made from the table main.c gives. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot.h"
+
+struct bot_adapter *
+bot_adapter_of(struct adapter *a)
+{
+	return (struct bot_adapter *)((char *)a - offsetof(struct bot_adapter, ad));
+}
+
+const struct adapter_ops *
+bot_adapter_type(const struct bot *b, const char *type)
+{
+	size_t i;
+
+	for (i = 0; i < b->nops; i++)
+		if (strcmp(b->ops[i]->type, type) == 0)
+			return b->ops[i];
+	return NULL;
+}
+
+void
+bot_adapter_prefix(struct bot_adapter *ba, const struct adapter_cfg *s)
+{
+	const char *p = NULL;
+	size_t i;
+
+	/* looked up without marking: init has read the section already */
+	for (i = 0; s != NULL && i < s->nkeys; i++)
+		if (strcmp(s->keys[i].key, "prefix") == 0)
+			p = s->keys[i].value;
+	snprintf(ba->prefix, sizeof ba->prefix, "%s", p != NULL ? p : ba->bot->cfg->prefix);
+}
+
+struct adapter *
+bot_adapter_add(struct bot *b, const struct adapter_ops *ops, const char *name, struct adapter_cfg *cfg, char *err,
+                size_t errlen)
+{
+	struct bot_adapter *ba = xcalloc(1, sizeof *ba);
+	struct adapter *a = &ba->ad;
+	const struct cfg_key *k;
+	const char *prefix;
+
+	ba->bot = b;
+	a->ops = ops;
+	if (strcmp(name, ops->type) == 0)
+		snprintf(a->id, sizeof a->id, "%s", ops->type);
+	else
+		snprintf(a->id, sizeof a->id, "%s/%s", ops->type, name);
+	snprintf(a->name, sizeof a->name, "%s", name);
+	a->loop = b->loop;
+	a->http = b->http;
+	a->host = b;
+	if (cfg != NULL) {
+		/* The bot's own key in every section: the command prefix. */
+		prefix = adapter_cfg_get(cfg, "prefix", NULL);
+		if (prefix != NULL && (strlen(prefix) >= sizeof ba->prefix || strchr(prefix, ' '))) {
+			adapter_cfg_error(cfg, "prefix", err, errlen, "at most %zu characters, no spaces",
+			                  sizeof ba->prefix - 1);
+			free(ba);
+			return NULL;
+		}
+	}
+	bot_adapter_prefix(ba, cfg);
+	if (ops->init != NULL && ops->init(a, cfg, err, errlen) < 0) {
+		free(ba);
+		return NULL;
+	}
+	if (cfg != NULL && (k = config_unused(cfg)) != NULL) {
+		adapter_cfg_error(cfg, k->key, err, errlen, "unknown key");
+		if (ops->free != NULL)
+			ops->free(a);
+		free(ba);
+		return NULL;
+	}
+	b->adapters = xreallocarray(b->adapters, b->nadapters + 1, sizeof *b->adapters);
+	b->adapters[b->nadapters++] = ba;
+	return a;
+}
+
+int
+bot_adapter_add_all(struct bot *b, char *err, size_t errlen)
+{
+	struct adapter_cfg *s;
+	const struct adapter_ops *ops;
+	size_t i;
+
+	for (i = 0; i < b->cfg->nsections; i++) {
+		s = b->cfg->sections[i];
+		if ((ops = bot_adapter_type(b, s->type)) == NULL) {
+			snprintf(err, errlen, "%s:%d: [%s%s%s]: unknown adapter type \"%s\"", s->file, s->line, s->type,
+			         strcmp(s->type, s->name) ? " " : "", strcmp(s->type, s->name) ? s->name : "", s->type);
+			return -1;
+		}
+		if (bot_adapter_add(b, ops, s->name, s, err, errlen) == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+int
+bot_adapter_start_all(struct bot *b)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < b->nadapters; i++) {
+		struct adapter *a = &b->adapters[i]->ad;
+
+		if (a->ops->start != NULL && a->ops->start(a) < 0) {
+			log_msg(LOG_LVL_ERR, "%s: cannot start", a->id);
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+void
+bot_adapter_stop_all(struct bot *b, const char *quit)
+{
+	size_t i;
+
+	reply_flush(b);
+	for (i = 0; i < b->nadapters; i++) {
+		struct adapter *a = &b->adapters[i]->ad;
+
+		if (a->ops->stop != NULL)
+			a->ops->stop(a, quit);
+	}
+}
+
+struct bot_adapter *
+bot_adapter_find(struct bot *b, const char *id, size_t *at)
+{
+	size_t i;
+
+	for (i = 0; i < b->nadapters; i++)
+		if (strcmp(b->adapters[i]->ad.id, id) == 0) {
+			if (at != NULL)
+				*at = i;
+			return b->adapters[i];
+		}
+	return NULL;
+}
+
+void
+bot_adapter_remove(struct bot *b, size_t at, const char *quit)
+{
+	struct adapter *a = &b->adapters[at]->ad;
+
+	if (a->ops->stop != NULL)
+		a->ops->stop(a, quit);
+	if (a->ops->free != NULL)
+		a->ops->free(a);
+	free(b->adapters[at]);
+	memmove(&b->adapters[at], &b->adapters[at + 1], (b->nadapters - at - 1) * sizeof *b->adapters);
+	b->nadapters--;
+}
+
+void
+bot_adapter_free_all(struct bot *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nadapters; i++) {
+		struct adapter *a = &b->adapters[i]->ad;
+
+		if (a->ops->free != NULL)
+			a->ops->free(a);
+		free(b->adapters[i]);
+	}
+	free(b->adapters);
+	b->adapters = NULL;
+	b->nadapters = 0;
+}

@@ -1,0 +1,113 @@
+/* cmd-move.c: the game moves (!draw, !pickup, !meld, !discard, !out, !yes, !no): one entry each, one exec for all. */
+#include <stdio.h>
+
+#include "bot.h"
+
+/* A move is "verb args" in the engine's action text: the command's name is
+ * its verb, so every move goes through hf_action_parse and flow_apply alike. */
+static enum cmd_retval
+cmd_move_exec(struct cmd_ctx *c)
+{
+	struct hf_action a;
+	char text[BOT_MAX_INPUT + 32], why[HF_ERRLEN];
+
+	snprintf(text, sizeof text, "%s%s%s", c->entry->name, c->args[0] ? " " : "", c->args);
+	if (hf_action_parse(&a, text, why, sizeof why) != HF_OK) {
+		reply(c, "%s: %s", c->user_name, why);
+		return CMD_RETURN_ERROR;
+	}
+	if (flow_apply(c->bot, c->s, c->seat, &a, why, sizeof why) < 0) {
+		reply(c, "%s: %s", c->user_name, why);
+		return CMD_RETURN_ERROR;
+	}
+	/* The session may be gone (the game ended): nothing more is said here. */
+	c->s = NULL;
+	return CMD_RETURN_NORMAL;
+}
+
+const struct cmd_entry cmd_draw_entry = {
+	.name = "draw",
+	.alias = "d",
+	.usage = "",
+	.help = "take two cards from the stock at the start of your turn",
+	.min_args = 0,
+	.max_args = 0,
+	.arg = ADAPTER_ARG_NONE,
+	.flags = CMD_NEEDS_GAME | CMD_STARTED | CMD_NEEDS_SEAT | CMD_YOUR_TURN,
+	.exec = cmd_move_exec,
+};
+
+const struct cmd_entry cmd_pickup_entry = {
+	.name = "pickup",
+	.alias = "pu",
+	.usage = "[CARDS][, MELD ...]",
+	.help = "take the discard pile, showing the cards that justify it (they are melded with the top card)",
+	.min_args = 0,
+	.max_args = -1,
+	.arg = ADAPTER_ARG_CARDS,
+	.arg_name = "cards",
+	.flags = CMD_NEEDS_GAME | CMD_STARTED | CMD_NEEDS_SEAT | CMD_YOUR_TURN,
+	.exec = cmd_move_exec,
+};
+
+const struct cmd_entry cmd_meld_entry = {
+	.name = "meld",
+	.alias = "m",
+	.usage = "CARDS[, CARDS ...]  (e.g. 9 9 2, K K K or 9: 2)",
+	.help = "lay down new melds or add to your side's open ones",
+	.min_args = 1,
+	.max_args = -1,
+	.arg = ADAPTER_ARG_CARDS,
+	.arg_name = "cards",
+	.flags = CMD_NEEDS_GAME | CMD_STARTED | CMD_NEEDS_SEAT | CMD_YOUR_TURN,
+	.exec = cmd_move_exec,
+};
+
+const struct cmd_entry cmd_discard_entry = {
+	.name = "discard",
+	.alias = "ds",
+	.usage = "CARD",
+	.help = "discard one card: ends your turn",
+	.min_args = 1,
+	.max_args = 1,
+	.arg = ADAPTER_ARG_CARD,
+	.arg_name = "card",
+	.flags = CMD_NEEDS_GAME | CMD_STARTED | CMD_NEEDS_SEAT | CMD_YOUR_TURN,
+	.exec = cmd_move_exec,
+};
+
+const struct cmd_entry cmd_out_entry = {
+	.name = "out",
+	.alias = "o",
+	.usage = "",
+	.help = "go out (asking your partners first where the rules want it)",
+	.min_args = 0,
+	.max_args = 0,
+	.arg = ADAPTER_ARG_NONE,
+	.flags = CMD_NEEDS_GAME | CMD_STARTED | CMD_NEEDS_SEAT | CMD_YOUR_TURN,
+	.exec = cmd_move_exec,
+};
+
+const struct cmd_entry cmd_yes_entry = {
+	.name = "yes",
+	.alias = "y",
+	.usage = "",
+	.help = "answer yes to a partner asking to go out",
+	.min_args = 0,
+	.max_args = 0,
+	.arg = ADAPTER_ARG_NONE,
+	.flags = CMD_NEEDS_GAME | CMD_STARTED | CMD_NEEDS_SEAT | CMD_YOUR_TURN,
+	.exec = cmd_move_exec,
+};
+
+const struct cmd_entry cmd_no_entry = {
+	.name = "no",
+	.alias = "n",
+	.usage = "",
+	.help = "answer no to a partner asking to go out",
+	.min_args = 0,
+	.max_args = 0,
+	.arg = ADAPTER_ARG_NONE,
+	.flags = CMD_NEEDS_GAME | CMD_STARTED | CMD_NEEDS_SEAT | CMD_YOUR_TURN,
+	.exec = cmd_move_exec,
+};

@@ -1,0 +1,176 @@
+/* restore.c: unfinished games back from the store at start (and after a reload adds their adapter): a game is its rules, seed and actions, replayed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot.h"
+#include "loop.h"
+
+struct restore {
+	struct bot *b;
+	struct session **byid; /* parallel to ids, sorted by id (games come in id order) */
+	int64_t *ids;
+	size_t n, cap;
+	size_t games, actions, broken;
+};
+
+static struct session *
+restore_find(struct restore *r, int64_t id)
+{
+	size_t lo = 0, hi = r->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (r->ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->n && r->ids[lo] == id ? r->byid[lo] : NULL;
+}
+
+static void
+restore_game(void *ctx, const struct store_game *g)
+{
+	struct restore *r = ctx;
+	struct bot_adapter *ba = bot_adapter_find(r->b, g->adapter, NULL);
+	struct adapter *ad = ba != NULL ? &ba->ad : NULL;
+	struct session *s;
+	char why[HF_ERRLEN];
+
+	if (ad == NULL) {
+		log_msg(LOG_LVL_NOTICE, "game %lld in %s %s waits: adapter %s is not configured", (long long)g->id,
+		        g->adapter, g->room, g->adapter);
+		return;
+	}
+	if (session_find(&r->b->sessions, ad, g->room) != NULL)
+		return; /* live already: a reload restores only what waited for an added adapter */
+	if ((s = session_add(&r->b->sessions, ad, g->room)) == NULL) {
+		log_msg(LOG_LVL_ERR, "game %lld in %s %s cannot be restored", (long long)g->id, g->adapter, g->room);
+		return;
+	}
+	s->id = g->id;
+	s->state = strcmp(g->state, "playing") == 0 ? SESS_PLAYING : SESS_OPEN;
+	if (hf_rules_parse(&s->rules, g->rules, why, sizeof why) != HF_OK) {
+		log_msg(LOG_LVL_ERR, "game %lld: rules \"%s\": %s", (long long)g->id, g->rules, why);
+		session_remove(&r->b->sessions, s);
+		return;
+	}
+	snprintf(s->owner, sizeof s->owner, "%s", g->owner);
+	s->nseats = 0;
+	s->nsides = g->nsides;
+	s->seed = g->seed;
+	s->ai_rng = g->seed ^ 0x5eedu;
+	s->created = loop_now(r->b->loop);
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 256;
+		r->ids = xreallocarray(r->ids, r->cap, sizeof *r->ids);
+		r->byid = xreallocarray(r->byid, r->cap, sizeof *r->byid);
+	}
+	r->ids[r->n] = g->id;
+	r->byid[r->n++] = s;
+	r->games++;
+}
+
+static void
+restore_seat(void *ctx, int64_t game, const struct store_seat *st)
+{
+	struct restore *r = ctx;
+	struct session *s = restore_find(r, game);
+	struct seat *seat;
+	char buf[16];
+
+	if (s == NULL || st->seat < 0 || st->seat >= HF_MAX_SEATS)
+		return;
+	seat = &s->seats[st->seat];
+	snprintf(seat->user_id, sizeof seat->user_id, "%s", st->user_id);
+	snprintf(seat->name, sizeof seat->name, "%s", st->name);
+	seat->ai = (int8_t)st->ai;
+	seat->team = (int8_t)st->team;
+	if (st->ai < 0)
+		session_player_add(&r->b->sessions, s, st->user_id);
+	if (st->ai < 0 && store_pref_get(r->b->store, s->ad->id, st->user_id, "notice", buf, sizeof buf) == 0)
+		seat->private_as = strcmp(buf, "1") == 0 ? PRIVATE_NOTICE : PRIVATE_PRIVMSG;
+	if (st->seat + 1 > s->nseats)
+		s->nseats = st->seat + 1;
+}
+
+static bool
+restore_deal(struct restore *r, struct session *s)
+{
+	char why[HF_ERRLEN];
+
+	if (s->g != NULL || s->state != SESS_PLAYING)
+		return s->g != NULL;
+	if (hf_game_new(&s->g, &s->rules, s->nseats, s->nsides, s->seed, why, sizeof why) != HF_OK) {
+		log_msg(LOG_LVL_ERR, "game %lld: cannot deal again: %s", (long long)s->id, why);
+		s->state = SESS_OVER;
+		r->broken++;
+		return false;
+	}
+	return true;
+}
+
+static void
+restore_action(void *ctx, int64_t game, uint32_t seq, int seat, const char *text)
+{
+	struct restore *r = ctx;
+	struct session *s = restore_find(r, game);
+	struct hf_action a;
+	char why[HF_ERRLEN];
+
+	if (s == NULL || s->state != SESS_PLAYING || !restore_deal(r, s))
+		return;
+	if (seq != s->nactions + 1) {
+		log_msg(LOG_LVL_ERR, "game %lld: action %u missing", (long long)game, s->nactions + 1);
+		s->state = SESS_OVER;
+		r->broken++;
+		return;
+	}
+	if (hf_action_parse(&a, text, why, sizeof why) != HF_OK || hf_apply(s->g, seat, &a, why, sizeof why) != HF_OK) {
+		log_msg(LOG_LVL_ERR, "game %lld: action %u \"%s\" does not replay: %s", (long long)game, seq, text,
+		        why);
+		s->state = SESS_OVER;
+		r->broken++;
+		return;
+	}
+	s->nactions = seq;
+	r->actions++;
+}
+
+int
+restore_games(struct bot *b)
+{
+	struct restore r;
+	struct store_load_cb cb = { 0 };
+	struct session *s, *next;
+	size_t i;
+
+	memset(&r, 0, sizeof r);
+	r.b = b;
+	cb.ctx = &r;
+	cb.game = restore_game;
+	cb.seat = restore_seat;
+	cb.action = restore_action;
+	store_load(b->store, &cb);
+	for (i = 0; i < r.n; i++) {
+		s = r.byid[i];
+		if (s->state == SESS_PLAYING)
+			restore_deal(&r, s);
+	}
+	free(r.ids);
+	free(r.byid);
+	for (s = b->sessions.all; s != NULL; s = next) {
+		next = s->all_next;
+		if (s->state == SESS_OVER) {
+			/* Left in the database as it is, for a person to look at. */
+			session_remove(&b->sessions, s);
+			continue;
+		}
+		flow_schedule(b, s);
+	}
+	if (r.games > 0)
+		log_msg(LOG_LVL_INFO, "restored %zu games (%zu actions replayed, %zu broken)", r.games - r.broken,
+		        r.actions, r.broken);
+	return 0;
+}

@@ -1,0 +1,137 @@
+/* test-layers.c: tests/check-layers can fail (a copy of the tree with one planted violation of each kind); the engine library shows only its public header. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "e2e.h"
+
+/* Copies the sources to a fresh folder, appends line to file there, and runs
+ * check-layers on the copy; its exit status, its output in out. */
+static int
+planted(const char *file, const char *line, char *out, size_t len)
+{
+	char dir[256];
+	int rc;
+
+	assert_int_equal(e2e_tmpdir(dir, sizeof dir, "layers"), 0);
+	assert_int_equal(e2e_sh(out, len, "cp -r lib engine bot adapters '%s'/", dir), 0);
+	if (file != NULL)
+		assert_int_equal(e2e_sh(out, len, "printf '%%s\\n' '%s' >> '%s/%s'", line, dir, file), 0);
+	rc = e2e_sh(out, len, "sh tests/check-layers '%s'", dir);
+	e2e_sh(NULL, 0, "rm -rf '%s'", dir);
+	return rc;
+}
+
+static void
+expect_refused(const char *file, const char *line, const char *why)
+{
+	char out[4096];
+
+	assert_int_equal(planted(file, line, out, sizeof out), 1);
+	if (strstr(out, file) == NULL || strstr(out, why) == NULL)
+		fail_msg("check-layers said \"%s\" for %s += %s", out, file, line);
+}
+
+static void
+test_clean_tree_passes(void **state)
+{
+	char out[4096];
+
+	(void)state;
+	assert_int_equal(planted(NULL, NULL, out, sizeof out), 0);
+	assert_non_null(strstr(out, "layers: ok"));
+}
+
+static void
+test_lib_includes_above(void **state)
+{
+	(void)state;
+	expect_refused("lib/rbuf.c", "#include \"bot.h\"", "lib/ includes nothing above it");
+	expect_refused("lib/utf8.c", "#include \"handfoot.h\"", "lib/ includes nothing above it");
+}
+
+static void
+test_engine_beyond_libc(void **state)
+{
+	(void)state;
+	expect_refused("engine/card.c", "#include <unistd.h>", "engine/ is the C library only");
+	expect_refused("engine/deal.c", "#include \"rbuf.h\"", "engine/ sees only itself and lib/utf8.h");
+	expect_refused("engine/deal.c", "#include \"bot.h\"", "engine/ sees only itself and lib/utf8.h");
+}
+
+static void
+test_bot_names_an_adapter(void **state)
+{
+	(void)state;
+	expect_refused("bot/flood.c", "static const void *x = &irc_adapter_ops;", "never names an adapter");
+	expect_refused("bot/flood.c", "static const char *y = \"matrix\";", "never names an adapter (matrix)");
+	expect_refused("bot/session.c", "int z(void) { return irc_chan_find(0, 0); }", "never names an adapter (irc)");
+	expect_refused("bot/cmd.c", "#include \"adapters.h\"", "bot/ sees only itself");
+	expect_refused("bot/table.c", "#include \"client.h\"", "bot/ sees only itself");
+}
+
+/* A comment may say "irc_send" or "the matrix adapter": prose is not a dependency. */
+static void
+test_bot_comment_is_prose(void **state)
+{
+	char out[4096];
+
+	(void)state;
+	assert_int_equal(planted("bot/flood.c", "/* like irc_send, and \"matrix\" */", out, sizeof out), 0);
+}
+
+static void
+test_adapter_beyond_api(void **state)
+{
+	(void)state;
+	expect_refused("adapters/console.c", "#include \"bot.h\"", "adapters see only their own folder");
+	expect_refused("adapters/irc/chan.c", "#include \"handfoot.h\"", "adapters see only their own folder");
+	expect_refused("adapters/irc/chan.c", "#include \"../../bot/bot.h\"", "no include climbs out of its folder");
+}
+
+/* libhfengine.a's global symbols are the functions of engine/handfoot.h, no
+ * more: its internals (meld_*, turn_*, ai_*, even hf_fail) are hidden. */
+static void
+test_engine_library_shows_only_its_header(void **state)
+{
+	char out[16384], cmd[512];
+	int n = 0;
+
+	(void)state;
+	snprintf(cmd, sizeof cmd, "nm -g --defined-only '%s/libhfengine.a' | awk 'NF == 3 { print $3 }'", e2e_build());
+	assert_int_equal(e2e_sh(out, sizeof out, "%s", cmd), 0);
+	for (char *save = NULL, *sym = strtok_r(out, "\n", &save); sym != NULL; sym = strtok_r(NULL, "\n", &save)) {
+		char grep[256];
+
+		/* declared in the public header, as a function */
+		if (e2e_sh(grep, sizeof grep, "grep -q -E '[ *]%s\\(' engine/handfoot.h", sym) != 0)
+			fail_msg("libhfengine.a exports %s, which engine/handfoot.h does not declare", sym);
+		n++;
+	}
+	assert_true(n > 20);
+	/* and an internal one is there, only not global */
+	assert_int_equal(e2e_sh(out, sizeof out, "nm '%s/libhfengine.a' | grep -q -E ' [tT] hf_fail$'", e2e_build()),
+	                 0);
+	assert_int_equal(
+	        e2e_sh(out, sizeof out, "nm -g --defined-only '%s/libhfengine.a' | grep -q -w hf_fail", e2e_build()),
+	        1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clean_tree_passes),
+		cmocka_unit_test(test_lib_includes_above),
+		cmocka_unit_test(test_engine_beyond_libc),
+		cmocka_unit_test(test_bot_names_an_adapter),
+		cmocka_unit_test(test_bot_comment_is_prose),
+		cmocka_unit_test(test_adapter_beyond_api),
+		cmocka_unit_test(test_engine_library_shows_only_its_header),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
