@@ -345,7 +345,7 @@ flow_ai(struct bot *b, struct session *s)
 	level = s->seats[seat].ai >= 0 ? s->seats[seat].ai : b->cfg->ai_level;
 	hf_game_view(s->g, seat, &v);
 	memset(&a, 0, sizeof a);
-	hf_ai_choose(&v, level, &s->ai_rng, &a);
+	hf_ai_decide(&v, level, (uint32_t)b->cfg->ai_budget, &s->ai_rng, &a);
 	if (flow_apply(b, s, seat, &a, why, sizeof why) >= 0)
 		return;
 	hf_action_format(&a, text, sizeof text);
