@@ -15,7 +15,8 @@ static const struct { const char *word; int type; } verbs[] = {
 static const int order[] = { HF_ACE, HF_KING, HF_QUEEN, HF_JACK, HF_TEN, HF_NINE, HF_EIGHT, HF_SEVEN, HF_SIX,
                              HF_FIVE, HF_FOUR, HF_RED3, HF_BLACK3, HF_TWO, HF_JOKER };
 
-static bool is_times(const char *s, size_t len, size_t *skip)
+static bool
+is_times(const char *s, size_t len, size_t *skip)
 {
 	if (len >= 1 && (s[0] == 'x' || s[0] == 'X')) {
 		*skip = 1;
@@ -28,7 +29,8 @@ static bool is_times(const char *s, size_t len, size_t *skip)
 	return false;
 }
 
-static int number(const char *s, size_t len)
+static int
+number(const char *s, size_t len)
 {
 	int n = 0;
 	if (len == 0 || len > 3)
@@ -42,7 +44,8 @@ static int number(const char *s, size_t len)
 }
 
 /* One token: "K", "Kx3", "K×3", or "x3" (repeats the previous card). */
-static enum hf_err token(struct hf_group *grp, const char *t, size_t len, int *last, char *why, size_t wl)
+static enum hf_err
+token(struct hf_group *grp, const char *t, size_t len, int *last, char *why, size_t wl)
 {
 	size_t skip;
 	int card, n = 1;
@@ -72,7 +75,8 @@ static enum hf_err token(struct hf_group *grp, const char *t, size_t len, int *l
 	return HF_OK;
 }
 
-static enum hf_err group(struct hf_group *grp, const char *s, size_t len, char *why, size_t wl)
+static enum hf_err
+group(struct hf_group *grp, const char *s, size_t len, char *why, size_t wl)
 {
 	const char *colon = memchr(s, ':', len);
 	int last = 0;
@@ -104,12 +108,11 @@ static enum hf_err group(struct hf_group *grp, const char *s, size_t len, char *
 		}
 		i = j;
 	}
-	if (grp->target && cards_total(grp->count) == 0)
-		return hf_fail(HF_E_SYNTAX, why, wl, "name the cards to put on the %s", card_plural(grp->target));
 	return HF_OK;
 }
 
-static enum hf_err groups(struct hf_action *a, const char *s, char *why, size_t wl)
+static enum hf_err
+groups(struct hf_action *a, const char *s, char *why, size_t wl)
 {
 	bool pickup = a->type == HF_ACT_PICKUP;
 	while (*s && isspace((unsigned char)*s))
@@ -128,6 +131,9 @@ static enum hf_err groups(struct hf_action *a, const char *s, char *why, size_t 
 		enum hf_err e = group(g, s, len, why, wl);
 		if (e != HF_OK)
 			return e;
+		/* a pickup's first group may name only the meld its top card goes on: "pickup 9:" */
+		if (cards_total(g->count) == 0 && g->target && !(pickup && a->ngroups == 0))
+			return hf_fail(HF_E_SYNTAX, why, wl, "name the cards to put on the %s", card_plural(g->target));
 		if (cards_total(g->count) == 0 && !(pickup && a->ngroups == 0))
 			return hf_fail(HF_E_SYNTAX, why, wl, "an empty meld between commas");
 		a->ngroups++;
@@ -135,12 +141,13 @@ static enum hf_err groups(struct hf_action *a, const char *s, char *why, size_t 
 			break;
 		s = end + 1;
 	}
-	if (pickup && a->ngroups == 1 && cards_total(a->groups[0].count) == 0)
+	if (pickup && a->ngroups == 1 && cards_total(a->groups[0].count) == 0 && !a->groups[0].target)
 		a->ngroups = 0;
 	return HF_OK;
 }
 
-enum hf_err hf_action_parse(struct hf_action *a, const char *text, char *why, size_t wl)
+enum hf_err
+hf_action_parse(struct hf_action *a, const char *text, char *why, size_t wl)
 {
 	memset(a, 0, sizeof *a);
 	if (text == NULL)
@@ -182,7 +189,8 @@ enum hf_err hf_action_parse(struct hf_action *a, const char *text, char *why, si
 
 struct sb { char *buf; size_t len, n; };
 
-static void sb_put(struct sb *b, const char *s)
+static void
+sb_put(struct sb *b, const char *s)
 {
 	size_t k = strlen(s);
 	if (b->n < b->len)
@@ -190,7 +198,8 @@ static void sb_put(struct sb *b, const char *s)
 	b->n += k;
 }
 
-static void fmt_group(struct sb *b, const struct hf_group *g)
+static void
+fmt_group(struct sb *b, const struct hf_group *g)
 {
 	bool first = true;
 	char tmp[16];
@@ -218,7 +227,8 @@ static void fmt_group(struct sb *b, const struct hf_group *g)
 	}
 }
 
-size_t hf_action_format(const struct hf_action *a, char *buf, size_t len)
+size_t
+hf_action_format(const struct hf_action *a, char *buf, size_t len)
 {
 	struct sb b = { buf, len, 0 };
 	if (len > 0)

@@ -60,4 +60,6 @@ ai_easy_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out)
 	}
 	out->type = HF_ACT_DISCARD;
 	out->card = (uint8_t)ai_discard_choose(&p, rng, false);
+	if (out->card == HF_NOCARD)
+		ai_pos_forced(&p, out);
 }

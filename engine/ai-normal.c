@@ -106,4 +106,6 @@ ai_normal_move(const struct ai_pos *p, uint64_t *rng, struct hf_action *out)
 	}
 	out->type = HF_ACT_DISCARD;
 	out->card = (uint8_t)(p->sharp ? ai_discard_sharp(p) : ai_discard_choose(p, rng, true));
+	if (out->card == HF_NOCARD)
+		ai_pos_forced(p, out);
 }

@@ -8,10 +8,14 @@ ai_out_plan(struct ai_out *o, const struct ai_pos *p)
 {
 	const struct hf_view *v = p->v;
 	int keep = p->r->final_discard_required ? 1 : 0, c;
+	struct ai_pos q;
 
 	if (v->seat < 0 || !v->seats[p->me].in_foot || !ai_pos_partners_ready(p))
 		return false;
-	if (!ai_plan_all(&o->plan, p, keep))
+	/* planned as if the partners agreed: whether to ask is the caller's question */
+	q = *p;
+	q.permission = true;
+	if (!ai_plan_all(&o->plan, &q, keep))
 		return false;
 	if (o->plan.after.hand_n > 1)
 		return false;
@@ -31,7 +35,7 @@ ai_out_plan(struct ai_out *o, const struct ai_pos *p)
 bool
 ai_out_need_ask(const struct ai_pos *p)
 {
-	return p->r->ask_partner && !p->v->permission && ai_pos_has_partners(p);
+	return p->r->ask_partner && !p->permission && ai_pos_has_partners(p);
 }
 
 /* The value of the cards this seat would be caught with. */

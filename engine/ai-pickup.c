@@ -20,6 +20,7 @@ shown_group(const struct ai_pos *p, int t, struct hf_group *g)
 		return false;
 	if (nat > room)
 		nat = room;
+	/* a frozen pile needs a natural pair even where the pile needs nothing shown */
 	if (r->pickup_need == HF_NEED_NOTHING && p->down && !p->v->pile_frozen)
 		return true;
 	if (nat >= 2) {
@@ -44,23 +45,23 @@ shown_group(const struct ai_pos *p, int t, struct hf_group *g)
 	return false;
 }
 
-/* The hand after the pickup a stays within the rules' cap (the top card stays out when it is melded). */
+/*
+ * The rulebook's word on a planned pickup.  gain: the cards taken; hidden:
+ * red 3s that may lie under the top, laid out as the pile is taken (the
+ * fewest cards the hand may be left with is what must pass).
+ */
 static bool
-within_cap(const struct ai_pos *p, const struct hf_action *a, int gain)
+pickup_legal(const struct ai_pos *p, const struct hf_action *a, int gain, int hidden)
 {
-	int n = p->hand_n + gain, i, c;
-	bool shown = false;
+	struct legal_pos lp;
+	bool top = legal_top_melded(p->r, a);
 
-	if (!p->r->hand_cap)
-		return true;
-	for (i = 0; i < a->ngroups; i++)
-		for (c = 0; c < HF_NCARD; c++) {
-			n -= a->groups[i].count[c];
-			shown |= i == 0 && a->groups[i].count[c];
-		}
-	if (shown || p->r->pickup_need == HF_NEED_PLAY_TOP)
-		n--;
-	return n <= p->r->hand_cap;
+	ai_pos_legal(p, &lp);
+	if (legal_pickup(&lp, a, NULL, 0) != HF_OK)
+		return false;
+	if (!top)
+		return a->ngroups == 0;
+	return legal_melds(&lp, a, p->v->pile_top, gain - 1 - hidden, NULL, NULL, 0) == HF_OK;
 }
 
 bool
@@ -110,7 +111,7 @@ ai_pickup_plan(struct hf_action *a, const struct ai_pos *p, int *gain)
 			a->groups[0] = g;
 			a->ngroups = 1;
 		}
-		return within_cap(p, a, *gain);
+		return pickup_legal(p, a, *gain, hidden);
 	}
 	/* not down: the pickup carries the whole opening, from the hand as it is */
 	q = *p;
@@ -121,9 +122,10 @@ ai_pickup_plan(struct hf_action *a, const struct ai_pos *p, int *gain)
 	if (g.count[t] + 1 < 2 || g.count[t] + 1 + g.count[HF_TWO] + g.count[HF_JOKER] < 3)
 		return false;
 	for (i = 0; i < (int)(sizeof styles / sizeof styles[0]); i++)
-		if (ai_plan_melds(&pl, &q, &styles[i], &g, t) && pl.after.hand_n + *gain - 1 - hidden >= 1) {
+		if (ai_plan_melds(&pl, &q, &styles[i], &g, t) && pl.after.hand_n + *gain - 1 - hidden >= 1 &&
+		    pickup_legal(p, &pl.act, *gain, hidden)) {
 			*a = pl.act;
-			return within_cap(p, a, *gain);
+			return true;
 		}
 	return false;
 }

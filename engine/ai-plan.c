@@ -103,14 +103,15 @@ kept_clean(const struct ai_pos *a, int rank)
 	return bigger < lack;
 }
 
-/* Wilds may go on meld m in this action (some rules allow them at the opening only beside a pair). */
+/* Wilds may go on meld m in this action (duel's opening allows one, beside a pair starting a meld). */
 static bool
 wilds_may_join(const struct ai_plan *pl, const struct hf_meld *m)
 {
 	/* a pickup's shown cards must be a natural pair where the pile asks for one */
 	if (m->rank == pl->pair_only)
 		return false;
-	return pl->opening->down || !pl->opening->r->opening_wild_pair_only || m->naturals == 2;
+	return pl->opening->down || !pl->opening->r->opening_wild_pair_only ||
+	       (m->naturals == 2 && m->twos + m->jokers == 0);
 }
 
 /* A rank may take cards in this action: not a meld that closed during it. */
@@ -406,7 +407,19 @@ ai_plan_melds(struct ai_plan *pl, const struct ai_pos *p, const struct ai_style 
 	for (i = 0; i < HF_NCARD; i++)
 		pl->after.hand[i] = (uint8_t)(pl->after.hand[i] + held[i]);
 	pl->after.hand_n += nheld;
-	return true;
+	/* the rulebook has the last word (a pickup's plan is checked by its caller, who knows the pile) */
+	return first || ai_plan_legal(p, &pl->act);
+}
+
+bool
+ai_plan_legal(const struct ai_pos *p, const struct hf_action *a)
+{
+	struct legal_pos lp;
+
+	if (a->ngroups == 0)
+		return true;
+	ai_pos_legal(p, &lp);
+	return legal_melds(&lp, a, 0, 0, NULL, NULL, 0) == HF_OK;
 }
 
 bool

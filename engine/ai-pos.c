@@ -1,19 +1,7 @@
-/* ai-pos.c: a seat's position as the computer players see it, copied from the view, and the rule checks they share. */
+/* ai-pos.c: a seat's position as the computer players see it, copied from the view, and the rulebook's answers about it. */
 #include <string.h>
 
 #include "ai.h"
-
-static int
-kind_of(const struct ai_pos *p, const struct hf_meld *m)
-{
-	int w = m->twos + m->jokers;
-
-	if (m->rank == HF_JOKER)
-		return HF_KIND_WILD;
-	if (w == 0)
-		return ai_pos_sevens_rank(p, m->rank) ? HF_KIND_SEVENS : HF_KIND_CLEAN;
-	return HF_KIND_DIRTY;
-}
 
 void
 ai_pos_init(struct ai_pos *p, const struct hf_view *v)
@@ -25,6 +13,7 @@ ai_pos_init(struct ai_pos *p, const struct hf_view *v)
 	p->r = v->rules;
 	p->me = v->seat;
 	p->sharp = false;
+	p->permission = v->permission;
 	p->side = v->seat >= 0 ? v->seats[v->seat].side : 0;
 	memcpy(p->hand, v->hand, sizeof p->hand);
 	p->hand_n = 0;
@@ -42,13 +31,14 @@ ai_pos_init(struct ai_pos *p, const struct hf_view *v)
 	}
 }
 
-/* A sevens canasta must be pure 7s where the rules pay for one. */
+/* A sevens canasta must be pure 7s where the rules pay for one or ask for one. */
 bool
 ai_pos_sevens_rank(const struct ai_pos *p, int rank)
 {
-	return rank == HF_SEVEN && (p->r->need_sevens > 0 || p->r->sevens_bonus > 0);
+	return legal_sevens(p->r, rank);
 }
 
+/* The rules' wild limit, and two choices of the players': wilds never spoil sevens, nor go with threes. */
 bool
 ai_pos_wild_ok(const struct ai_pos *p, int rank, int naturals, int wilds)
 {
@@ -58,17 +48,42 @@ ai_pos_wild_ok(const struct ai_pos *p, int rank, int naturals, int wilds)
 		return true;
 	if (ai_pos_sevens_rank(p, rank) || rank == HF_BLACK3)
 		return false;
-	switch (p->r->wild_limit) {
-	case HF_WILDS_HALF:  return naturals >= 2 * wilds;
-	case HF_WILDS_EQUAL: return naturals >= wilds;
-	default:             return naturals > wilds;
-	}
+	return legal_wilds(p->r, naturals, wilds);
 }
 
 int
 ai_pos_meld_size(const struct hf_meld *m)
 {
-	return m->naturals + m->twos + m->jokers;
+	return legal_size(m);
+}
+
+void
+ai_pos_legal(const struct ai_pos *p, struct legal_pos *lp)
+{
+	const struct hf_view *v = p->v;
+	int s;
+
+	lp->r = p->r;
+	lp->nseats = v->nseats;
+	lp->hand = p->hand;
+	lp->hand_n = p->hand_n;
+	lp->melds = p->melds;
+	lp->nmelds = p->nmelds;
+	lp->down = p->down;
+	lp->open_min = v->sides[p->side].open_min;
+	lp->in_foot = p->me >= 0 && v->seats[p->me].in_foot;
+	lp->foot_n = p->me >= 0 && !lp->in_foot ? v->seats[p->me].foot_count : 0;
+	lp->stock = v->stock;
+	lp->pile_top = v->pile_top;
+	lp->pile_n = v->pile_size;
+	lp->pile_plain = v->pile_plain;
+	lp->frozen = v->pile_frozen;
+	lp->go = LEGAL_GO_OK;
+	for (s = 0; s < v->nseats && lp->go == LEGAL_GO_OK; s++)
+		if (s != p->me && v->seats[s].side == p->side)
+			lp->go = (uint8_t)legal_partner(p->r, v->seats[s].in_foot, v->seats[s].foot_turns);
+	if (lp->go == LEGAL_GO_OK && p->r->ask_partner && ai_pos_has_partners(p) && !p->permission)
+		lp->go = LEGAL_GO_ASK;
 }
 
 void
@@ -115,8 +130,8 @@ ai_pos_add(struct ai_pos *p, const struct hf_group *g)
 		n += g->count[i];
 	}
 	p->hand_n -= n;
-	if (ai_pos_meld_size(m) >= p->r->canasta_size) {
-		m->kind = (uint8_t)kind_of(p, m);
+	if (legal_size(m) >= p->r->canasta_size) {
+		m->kind = (uint8_t)legal_kind(p->r, m);
 		p->open_idx[rank] = -1;
 	}
 	p->down = true;
@@ -125,17 +140,9 @@ ai_pos_add(struct ai_pos *p, const struct hf_group *g)
 bool
 ai_pos_melds_ready(const struct ai_pos *p)
 {
-	const struct hf_rules *r = p->r;
-	int n[5] = {0}, total = 0, need, i;
+	bool short_out;
 
-	for (i = 0; i < p->nmelds; i++)
-		if (p->melds[i].kind != HF_KIND_OPEN) {
-			n[p->melds[i].kind]++;
-			total++;
-		}
-	need = r->need_total + (r->need_total_plus_players ? p->v->nseats : 0);
-	return n[HF_KIND_CLEAN] >= r->need_clean && n[HF_KIND_DIRTY] >= r->need_dirty &&
-	       n[HF_KIND_WILD] >= r->need_wild && n[HF_KIND_SEVENS] >= r->need_sevens && total >= need;
+	return legal_canastas(p->r, p->melds, p->nmelds, p->v->nseats, &short_out, NULL, 0) == HF_OK && !short_out;
 }
 
 bool
@@ -152,36 +159,41 @@ ai_pos_has_partners(const struct ai_pos *p)
 bool
 ai_pos_partners_ready(const struct ai_pos *p)
 {
-	const struct hf_seat_view *sv;
 	int s;
 
-	for (s = 0; s < p->v->nseats; s++) {
-		if (s == p->me || p->v->seats[s].side != p->side)
-			continue;
-		sv = &p->v->seats[s];
-		if (p->r->partner_foot == HF_PARTNERS_IN_FOOT && !sv->in_foot)
+	for (s = 0; s < p->v->nseats; s++)
+		if (s != p->me && p->v->seats[s].side == p->side &&
+		    legal_partner(p->r, p->v->seats[s].in_foot, p->v->seats[s].foot_turns) != LEGAL_GO_OK)
 			return false;
-		if (p->r->partner_foot == HF_PARTNERS_PLAYED_FOOT && (!sv->in_foot || sv->foot_turns < 1))
-			return false;
-	}
 	return true;
 }
 
 bool
 ai_pos_forbidden(const struct ai_pos *p, int card)
 {
-	return (card == HF_JOKER && !p->r->discard_joker_ok) || (card == HF_RED3 && !p->r->discard_red3_ok);
+	return legal_forbidden(p->r, card);
 }
 
 bool
 ai_pos_can_discard(const struct ai_pos *p, int card)
 {
+	struct legal_pos lp;
+
 	if (card <= HF_NOCARD || card >= HF_NCARD || !p->hand[card])
 		return false;
-	if (!ai_pos_forbidden(p, card))
+	if (legal_discard_plain(p->r, card, p->hand_n, p->me >= 0 && p->v->seats[p->me].in_foot))
 		return true;
-	/* as the engine: a hand of forbidden cards only (classic: all jokers) may throw one, so a turn can end */
-	return p->hand[HF_JOKER] * ai_pos_forbidden(p, HF_JOKER) + p->hand[HF_RED3] * ai_pos_forbidden(p, HF_RED3) == p->hand_n;
+	ai_pos_legal(p, &lp);
+	return legal_discard(&lp, card, NULL, 0) == HF_OK;
+}
+
+bool
+ai_pos_forced(const struct ai_pos *p, struct hf_action *out)
+{
+	struct legal_pos lp;
+
+	ai_pos_legal(p, &lp);
+	return !legal_stuck(&lp, out);
 }
 
 int

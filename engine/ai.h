@@ -3,6 +3,7 @@
 #define HF_AI_H
 
 #include "handfoot.h"
+#include "legal.h"
 
 /*
  * A position as one seat reasons about it: its hand and its side's table,
@@ -20,12 +21,15 @@ struct ai_pos {
 	struct hf_meld melds[HF_MAX_MELDS];
 	int8_t  open_idx[HF_NCARD];   /* the side's open meld of each rank (HF_JOKER: wild), or -1 */
 	bool    closed_before[HF_MAX_MELDS]; /* closed in the view (a red 3 may go under it) */
+	bool    permission;           /* the partners agreed to going out (a plan may assume it, to see if asking pays) */
 	bool    sharp;                /* the hard player's plans: odd naturals onto closed canastas, sharp discards */
 };
 
 void ai_pos_init(struct ai_pos *p, const struct hf_view *v);
 bool ai_pos_wild_ok(const struct ai_pos *p, int rank, int naturals, int wilds);
 int  ai_pos_meld_size(const struct hf_meld *m);
+/* The position as the rulebook judges it (engine/legal.h): the engine builds the same one. */
+void ai_pos_legal(const struct ai_pos *p, struct legal_pos *lp);
 /* Puts a group on the side's table as the engine would (open meld of the rank, else new). */
 void ai_pos_add(struct ai_pos *p, const struct hf_group *g);
 /* The side's closed melds meet the going-out requirements. */
@@ -33,10 +37,12 @@ bool ai_pos_melds_ready(const struct ai_pos *p);
 /* Every partner meets the foot condition for this seat to go out. */
 bool ai_pos_partners_ready(const struct ai_pos *p);
 bool ai_pos_has_partners(const struct ai_pos *p);
-/* A card the rules forbid to discard while the hand holds anything else. */
+/* A card the rules forbid to discard while another play remains. */
 bool ai_pos_forbidden(const struct ai_pos *p, int card);
-/* The engine takes this discard (a hand of forbidden cards only may throw one). */
+/* The engine takes this discard (legal_discard). */
 bool ai_pos_can_discard(const struct ai_pos *p, int card);
+/* No card may be discarded (classic's jokers while one can be melded): the meld the rulebook finds. */
+bool ai_pos_forced(const struct ai_pos *p, struct hf_action *out);
 int  ai_pos_value(const struct ai_pos *p, const uint8_t count[HF_NCARD]);
 bool ai_pos_sevens_rank(const struct ai_pos *p, int rank);
 
@@ -64,6 +70,8 @@ struct ai_plan {
  * Returns false if nothing legal could be planned (e.g. the opening falls short). */
 bool ai_plan_melds(struct ai_plan *pl, const struct ai_pos *p, const struct ai_style *st,
                    const struct hf_group *first, int top);
+/* A meld action the rulebook accepts from p (legal_melds). */
+bool ai_plan_legal(const struct ai_pos *p, const struct hf_action *a);
 /* The most that can be melded, keeping keep cards (for going out and for the opening). */
 bool ai_plan_all(struct ai_plan *pl, const struct ai_pos *p, int keep);
 

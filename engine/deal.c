@@ -4,13 +4,15 @@
 #include "game-internal.h"
 
 /* Each round's shuffle comes from the game seed and the round number, so a game replays. */
-uint64_t deal_round_seed(uint64_t seed, int round)
+uint64_t
+deal_round_seed(uint64_t seed, int round)
 {
 	uint64_t s = seed ^ (0xD1B54A32D192ED03ULL * (uint64_t)(round + 1));
 	return hf_rng_next(&s);
 }
 
-static void fill_shoe(struct hf_game *g)
+static void
+fill_shoe(struct hf_game *g)
 {
 	int decks = g->rules.decks[g->nseats], n = 0;
 	for (int d = 0; d < decks; d++) {
@@ -35,25 +37,29 @@ static void fill_shoe(struct hf_game *g)
 	}
 }
 
-static int pop(struct hf_game *g)
+static int
+pop(struct hf_game *g)
 {
 	return g->nstock ? g->stock[--g->nstock] : HF_NOCARD;
 }
 
-static void push_pile(struct hf_game *g, int c)
+static void
+push_pile(struct hf_game *g, int c)
 {
 	g->pile[g->npile++] = (uint8_t)c;
-	g->pile_wilds += hf_card_is_wild(c);
+	g->pile_freeze += legal_freezes(&g->rules, c);
 }
 
 /* A physical exact cut is a feat of touch: emulated as a cut uniform in target-4..target+4. */
-static bool exact_cut(struct hf_game *g, int target)
+static bool
+exact_cut(struct hf_game *g, int target)
 {
 	int cut = target - 4 + (int)hf_rng_below(&g->rng, 9);
 	return cut == target;
 }
 
-static void deal_bonus(struct hf_game *g)
+static void
+deal_bonus(struct hf_game *g)
 {
 	const struct hf_rules *r = &g->rules;
 	int per = r->hand_size + r->foot_size;
@@ -73,7 +79,8 @@ static void deal_bonus(struct hf_game *g)
 	}
 }
 
-static void first_discard(struct hf_game *g)
+static void
+first_discard(struct hf_game *g)
 {
 	int turned = 0, c = pop(g);
 	if (c == HF_NOCARD)
@@ -101,12 +108,14 @@ static void first_discard(struct hf_game *g)
 }
 
 /* "highest card": 4..A by rank, jokers above aces, 2 and 3s lowest */
-static int draw_rank(int c)
+static int
+draw_rank(int c)
 {
 	return c == HF_JOKER ? 20 : hf_card_is_natural(c) ? c : c == HF_TWO ? 1 : 2;
 }
 
-static int first_red3(struct hf_game *g, const int held[HF_MAX_SEATS])
+static int
+first_red3(struct hf_game *g, const int held[HF_MAX_SEATS])
 {
 	int cand[HF_MAX_SEATS], n = 0;
 	for (int i = 1; i <= g->nseats; i++) {
@@ -132,7 +141,8 @@ static int first_red3(struct hf_game *g, const int held[HF_MAX_SEATS])
 	return cand[0];
 }
 
-static int first_behind(struct hf_game *g)
+static int
+first_behind(struct hf_game *g)
 {
 	int32_t low = g->sides[0].score;
 	int cand[HF_MAX_SEATS], n = 0;
@@ -145,7 +155,8 @@ static int first_behind(struct hf_game *g)
 	return cand[hf_rng_below(&g->rng, (uint32_t)n)];
 }
 
-static int first_player(struct hf_game *g, const int held[HF_MAX_SEATS])
+static int
+first_player(struct hf_game *g, const int held[HF_MAX_SEATS])
 {
 	switch (g->rules.first_player) {
 	case HF_START_DEALER:
@@ -161,7 +172,8 @@ static int first_player(struct hf_game *g, const int held[HF_MAX_SEATS])
 	}
 }
 
-static void reset_round(struct hf_game *g)
+static void
+reset_round(struct hf_game *g)
 {
 	for (int s = 0; s < HF_MAX_SEATS; s++) {
 		memset(&g->seats[s], 0, sizeof g->seats[s]);
@@ -173,7 +185,7 @@ static void reset_round(struct hf_game *g)
 		memset(sd, 0, sizeof *sd);
 		sd->score = score;
 	}
-	g->nstock = g->npile = g->pile_wilds = 0;
+	g->nstock = g->npile = g->pile_freeze = 0;
 	memset(g->stock, 0, sizeof g->stock);
 	memset(g->pile, 0, sizeof g->pile);
 	g->stock_turned = g->melded = g->asked = g->permission = false;
@@ -181,7 +193,8 @@ static void reset_round(struct hf_game *g)
 	g->last_discard_seat = 0;
 }
 
-void deal_round(struct hf_game *g)
+void
+deal_round(struct hf_game *g)
 {
 	const struct hf_rules *r = &g->rules;
 	int held[HF_MAX_SEATS] = { 0 };

@@ -3,6 +3,7 @@
 #define HF_GAME_INTERNAL_H
 
 #include "handfoot.h"
+#include "legal.h"
 
 #define HF_DECK_CARDS 54
 #define HF_SHOE_MAX   (HF_MAX_DECKS * HF_DECK_CARDS)
@@ -38,7 +39,7 @@ struct hf_game {
 	int8_t   asker, winner;
 	uint8_t  last_discard_seat;
 	bool     melded, asked, permission, stock_turned;
-	uint16_t nstock, npile, pile_wilds;
+	uint16_t nstock, npile, pile_freeze;    /* pile_freeze: cards in the pile that freeze it */
 	uint8_t  stock[HF_SHOE_MAX];              /* drawn from the end */
 	uint8_t  pile[HF_SHOE_MAX];               /* top is the end */
 	struct seat_state seats[HF_MAX_SEATS];
@@ -62,13 +63,15 @@ const char *card_plural(int card);        /* "9s", "jokers", "black 3s" */
 
 /* rules.c */
 int32_t rules_open_min(const struct hf_rules *r, int round, int32_t score);
-int  rules_need_total(const struct hf_rules *r, int nseats);
 
 /* game.c */
 struct hf_event *game_event(struct hf_game *g, int type, int seat, int card, int count, int flag);
 int  game_side(const struct hf_game *g, int seat);
 bool game_has_partners(const struct hf_game *g, int seat);
 void game_after_round(struct hf_game *g);
+/* The seat's position as the rulebook (legal.c) judges it. */
+void game_pos(const struct hf_game *g, int seat, struct legal_pos *p);
+int  game_pile_plain(const struct hf_game *g);
 
 /* deal.c */
 void deal_round(struct hf_game *g);
@@ -94,8 +97,6 @@ enum hf_err meld_group(struct hf_game *g, struct meld_ctx *c, const struct hf_gr
 enum hf_err meld_action(struct hf_game *g, int seat, const struct hf_action *a, char *why, size_t len);
 enum hf_err meld_after(struct hf_game *g, struct meld_ctx *c, bool was_down, int closed_before,
                        char *why, size_t len);
-int  meld_closed_count(const struct hf_game *g, int side);
-bool meld_ok_wilds(const struct hf_rules *r, int naturals, int wilds);
 void meld_auto(struct hf_game *g, int seat);
 
 /* pickup.c */

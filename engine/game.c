@@ -5,8 +5,9 @@
 
 #include "game-internal.h"
 
-enum hf_err hf_game_new(struct hf_game **out, const struct hf_rules *r, int nplayers, int nsides,
-                        uint64_t seed, char *why, size_t len)
+enum hf_err
+hf_game_new(struct hf_game **out, const struct hf_rules *r, int nplayers, int nsides,
+            uint64_t seed, char *why, size_t len)
 {
 	*out = NULL;
 	enum hf_err e = hf_rules_check_table(r, nplayers, nsides, why, len);
@@ -29,12 +30,14 @@ enum hf_err hf_game_new(struct hf_game **out, const struct hf_rules *r, int npla
 	return HF_OK;
 }
 
-void hf_game_free(struct hf_game *g)
+void
+hf_game_free(struct hf_game *g)
 {
 	free(g);
 }
 
-struct hf_game *hf_game_clone(const struct hf_game *g)
+struct hf_game *
+hf_game_clone(const struct hf_game *g)
 {
 	struct hf_game *c = malloc(sizeof *c);
 	if (c != NULL)
@@ -42,24 +45,28 @@ struct hf_game *hf_game_clone(const struct hf_game *g)
 	return c;
 }
 
-void hf_game_copy(struct hf_game *dst, const struct hf_game *src)
+void
+hf_game_copy(struct hf_game *dst, const struct hf_game *src)
 {
 	memcpy(dst, src, sizeof *dst);
 }
 
-bool hf_game_equal(const struct hf_game *a, const struct hf_game *b)
+bool
+hf_game_equal(const struct hf_game *a, const struct hf_game *b)
 {
 	return memcmp(a, b, sizeof *a) == 0;
 }
 
-size_t hf_game_size(void)
+size_t
+hf_game_size(void)
 {
 	return sizeof(struct hf_game);
 }
 
 /* ------------------------------------------------------------------ events */
 
-struct hf_event *game_event(struct hf_game *g, int type, int seat, int card, int count, int flag)
+struct hf_event *
+game_event(struct hf_game *g, int type, int seat, int card, int count, int flag)
 {
 	if (g->nevents >= HF_MAX_EVENTS)
 		return NULL;
@@ -74,26 +81,70 @@ struct hf_event *game_event(struct hf_game *g, int type, int seat, int card, int
 	return e;
 }
 
-const struct hf_event *hf_game_events(const struct hf_game *g, size_t *n)
+const struct hf_event *
+hf_game_events(const struct hf_game *g, size_t *n)
 {
 	*n = g->nevents;
 	return g->events;
 }
 
-int game_side(const struct hf_game *g, int seat)
+int
+game_side(const struct hf_game *g, int seat)
 {
 	return seat % g->nsides;
 }
 
-bool game_has_partners(const struct hf_game *g, int seat)
+bool
+game_has_partners(const struct hf_game *g, int seat)
 {
 	(void)seat;
 	return g->nseats > g->nsides;
 }
 
+/* The pile's top card not counting wilds thrown on it: public, every discard was seen. */
+int
+game_pile_plain(const struct hf_game *g)
+{
+	for (int i = g->npile - 1; i >= 0; i--)
+		if (!hf_card_is_wild(g->pile[i]))
+			return g->pile[i];
+	return HF_NOCARD;
+}
+
+/* Only what the seat may know goes in: a computer player builds the same position from its view. */
+void
+game_pos(const struct hf_game *g, int seat, struct legal_pos *p)
+{
+	const struct seat_state *ss = &g->seats[seat];
+	const struct side_state *sd = &g->sides[game_side(g, seat)];
+
+	p->r = &g->rules;
+	p->nseats = g->nseats;
+	p->hand = ss->hand;
+	p->hand_n = ss->hand_n;
+	p->melds = sd->melds;
+	p->nmelds = sd->nmelds;
+	p->down = sd->down;
+	p->open_min = rules_open_min(&g->rules, g->round, sd->score);
+	p->in_foot = ss->in_foot;
+	p->foot_n = ss->in_foot ? 0 : ss->foot_n;
+	p->stock = g->nstock;
+	p->pile_n = g->npile;
+	p->pile_top = g->npile ? g->pile[g->npile - 1] : HF_NOCARD;
+	p->pile_plain = game_pile_plain(g);
+	p->frozen = pickup_frozen(g);
+	p->go = LEGAL_GO_OK;
+	for (int s = 0; s < g->nseats && p->go == LEGAL_GO_OK; s++)
+		if (s != seat && game_side(g, s) == game_side(g, seat))
+			p->go = (uint8_t)legal_partner(&g->rules, g->seats[s].in_foot, g->seats[s].foot_turns);
+	if (p->go == LEGAL_GO_OK && g->rules.ask_partner && game_has_partners(g, seat) && !g->permission)
+		p->go = LEGAL_GO_ASK;
+}
+
 /* ------------------------------------------------------------------ apply */
 
-static enum hf_err check_turn(const struct hf_game *g, int seat, char *why, size_t len)
+static enum hf_err
+check_turn(const struct hf_game *g, int seat, char *why, size_t len)
 {
 	if (g->phase == HF_PHASE_OVER)
 		return hf_fail(HF_E_OVER, why, len, "the game is over");
@@ -110,7 +161,8 @@ static enum hf_err check_turn(const struct hf_game *g, int seat, char *why, size
 }
 
 /* Meld and pickup run on a scratch copy: a refusal anywhere leaves the game untouched. */
-static enum hf_err apply_on_copy(struct hf_game *g, int seat, const struct hf_action *a, char *why, size_t len)
+static enum hf_err
+apply_on_copy(struct hf_game *g, int seat, const struct hf_action *a, char *why, size_t len)
 {
 	struct hf_game tmp;
 	memcpy(&tmp, g, sizeof tmp);
@@ -122,7 +174,8 @@ static enum hf_err apply_on_copy(struct hf_game *g, int seat, const struct hf_ac
 	return e;
 }
 
-static enum hf_err apply(struct hf_game *g, int seat, const struct hf_action *a, char *why, size_t len)
+static enum hf_err
+apply(struct hf_game *g, int seat, const struct hf_action *a, char *why, size_t len)
 {
 	switch (a->type) {
 	case HF_ACT_DRAW:
@@ -142,7 +195,8 @@ static enum hf_err apply(struct hf_game *g, int seat, const struct hf_action *a,
 	}
 }
 
-enum hf_err hf_apply(struct hf_game *g, int seat, const struct hf_action *a, char *why, size_t len)
+enum hf_err
+hf_apply(struct hf_game *g, int seat, const struct hf_action *a, char *why, size_t len)
 {
 	uint8_t taken[HF_NCARD] = { 0 };
 	enum hf_err e = check_turn(g, seat, why, len);
@@ -161,7 +215,8 @@ enum hf_err hf_apply(struct hf_game *g, int seat, const struct hf_action *a, cha
 
 /* ------------------------------------------------------------------ rounds */
 
-static bool game_over(const struct hf_game *g)
+static bool
+game_over(const struct hf_game *g)
 {
 	const struct hf_rules *r = &g->rules;
 	if (g->nrounds_scored >= HF_MAX_ROUNDS)
@@ -175,7 +230,8 @@ static bool game_over(const struct hf_game *g)
 	return false;
 }
 
-static int leader(const struct hf_game *g)
+static int
+leader(const struct hf_game *g)
 {
 	int best = 0, tie = 0;
 	for (int s = 1; s < g->nsides; s++) {
@@ -190,7 +246,8 @@ static int leader(const struct hf_game *g)
 }
 
 /* Called once the round's sheets are in last_sheet. */
-void game_after_round(struct hf_game *g)
+void
+game_after_round(struct hf_game *g)
 {
 	int k = g->nrounds_scored;
 	for (int s = 0; s < g->nsides; s++) {
@@ -215,22 +272,68 @@ void game_after_round(struct hf_game *g)
 
 /* ------------------------------------------------------------------ accessors */
 
-const struct hf_rules *hf_game_rules(const struct hf_game *g) { return &g->rules; }
-int hf_game_nseats(const struct hf_game *g) { return g->nseats; }
-int hf_game_nsides(const struct hf_game *g) { return g->nsides; }
-int hf_game_side_of(const struct hf_game *g, int seat) { return game_side(g, seat); }
-enum hf_phase hf_game_phase(const struct hf_game *g) { return (enum hf_phase)g->phase; }
-int hf_game_turn(const struct hf_game *g) { return g->turn; }
-int hf_game_round(const struct hf_game *g) { return g->round; }
-uint64_t hf_game_seed(const struct hf_game *g) { return g->seed; }
-int hf_game_winner(const struct hf_game *g) { return g->phase == HF_PHASE_OVER ? g->winner : -2; }
+const struct hf_rules *
+hf_game_rules(const struct hf_game *g)
+{
+	return &g->rules;
+}
 
-int32_t hf_game_score(const struct hf_game *g, int side)
+int
+hf_game_nseats(const struct hf_game *g)
+{
+	return g->nseats;
+}
+
+int
+hf_game_nsides(const struct hf_game *g)
+{
+	return g->nsides;
+}
+
+int
+hf_game_side_of(const struct hf_game *g, int seat)
+{
+	return game_side(g, seat);
+}
+
+enum hf_phase
+hf_game_phase(const struct hf_game *g)
+{
+	return (enum hf_phase)g->phase;
+}
+
+int
+hf_game_turn(const struct hf_game *g)
+{
+	return g->turn;
+}
+
+int
+hf_game_round(const struct hf_game *g)
+{
+	return g->round;
+}
+
+uint64_t
+hf_game_seed(const struct hf_game *g)
+{
+	return g->seed;
+}
+
+int
+hf_game_winner(const struct hf_game *g)
+{
+	return g->phase == HF_PHASE_OVER ? g->winner : -2;
+}
+
+int32_t
+hf_game_score(const struct hf_game *g, int side)
 {
 	return side >= 0 && side < g->nsides ? g->sides[side].score : 0;
 }
 
-int hf_game_waiting(const struct hf_game *g, int seats[HF_MAX_SEATS])
+int
+hf_game_waiting(const struct hf_game *g, int seats[HF_MAX_SEATS])
 {
 	int n = 0;
 	if (g->phase == HF_PHASE_OVER)
@@ -247,7 +350,8 @@ int hf_game_waiting(const struct hf_game *g, int seats[HF_MAX_SEATS])
 
 /* ------------------------------------------------------------------ census */
 
-void hf_game_census(const struct hf_game *g, uint32_t c[HF_NCARD])
+void
+hf_game_census(const struct hf_game *g, uint32_t c[HF_NCARD])
 {
 	memset(c, 0, sizeof(uint32_t) * HF_NCARD);
 	for (int i = 0; i < g->nstock; i++)
@@ -271,7 +375,8 @@ void hf_game_census(const struct hf_game *g, uint32_t c[HF_NCARD])
 	}
 }
 
-void hf_game_shoe(const struct hf_game *g, uint32_t c[HF_NCARD])
+void
+hf_game_shoe(const struct hf_game *g, uint32_t c[HF_NCARD])
 {
 	uint32_t d = g->rules.decks[g->nseats];
 	memset(c, 0, sizeof(uint32_t) * HF_NCARD);
@@ -283,7 +388,8 @@ void hf_game_shoe(const struct hf_game *g, uint32_t c[HF_NCARD])
 	c[HF_JOKER] = 2 * d;
 }
 
-bool hf_game_check(const struct hf_game *g, char *why, size_t len)
+bool
+hf_game_check(const struct hf_game *g, char *why, size_t len)
 {
 	uint32_t a[HF_NCARD], b[HF_NCARD];
 	hf_game_census(g, a);
@@ -293,11 +399,11 @@ bool hf_game_check(const struct hf_game *g, char *why, size_t len)
 			hf_fail(HF_E_RULES, why, len, "%u %s in play but the shoe has %u", a[k], card_plural(k), b[k]);
 			return false;
 		}
-	int wilds = 0;
+	int freeze = 0;
 	for (int i = 0; i < g->npile; i++)
-		wilds += hf_card_is_wild(g->pile[i]);
-	if (wilds != g->pile_wilds) {
-		hf_fail(HF_E_RULES, why, len, "the pile holds %d wilds, counted %d", wilds, g->pile_wilds);
+		freeze += legal_freezes(&g->rules, g->pile[i]);
+	if (freeze != g->pile_freeze) {
+		hf_fail(HF_E_RULES, why, len, "the pile holds %d freezing cards, counted %d", freeze, g->pile_freeze);
 		return false;
 	}
 	for (int s = 0; s < g->nseats; s++) {

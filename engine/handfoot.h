@@ -71,7 +71,7 @@ enum hf_first_play { HF_START_LEFT_OF_DEALER, HF_START_DEALER, HF_START_RED3_HOL
 enum hf_deal_bonus { HF_BONUS_NONE, HF_BONUS_DEALER_SIDE, HF_BONUS_EACH_PLAYER };
 enum hf_pickup_need { HF_NEED_NOTHING, HF_NEED_NATURAL_PAIR, HF_NEED_PLAY_TOP };
 enum hf_wild_limit { HF_WILDS_FEWER /* naturals > wilds */, HF_WILDS_HALF /* naturals >= 2 x wilds */,
-                     HF_WILDS_EQUAL /* naturals >= wilds */ };
+                     HF_WILDS_EQUAL /* naturals >= wilds */, HF_WILDS_ANY /* one natural or more */ };
 enum hf_open_by    { HF_OPEN_BY_ROUND, HF_OPEN_BY_SCORE };
 enum hf_foot_when  { HF_FOOT_HAND_EMPTY, HF_FOOT_FIRST_CANASTA };
 enum hf_partner_foot { HF_PARTNERS_ANY, HF_PARTNERS_IN_FOOT, HF_PARTNERS_PLAYED_FOOT };
@@ -81,10 +81,12 @@ enum hf_stock_out  { HF_STOCK_OUT_SCORE, HF_STOCK_OUT_TURN_PILE };
 #define HF_BLOCK_BLACK3 0x1
 #define HF_BLOCK_RED3   0x2
 #define HF_BLOCK_WILD   0x4
+#define HF_BLOCK_UNDER_WILD 0x8   /* a blocking 3 stays blocking under wilds, until a natural covers it */
 
 /*
- * The rules: one field per row of the parameter table in docs/RULES.md.  A preset is only
- * its field values; house rules change fields by key (see hf_rules_set).
+ * The rules: one field per row of the parameter table in docs/RULES.md.  A
+ * preset is only its field values; house rules change fields by key (see
+ * hf_rules_set).
  * The engine never tests a preset's name.
  */
 struct hf_rules {
@@ -115,7 +117,7 @@ struct hf_rules {
 	uint8_t  pickup_blocked_by;               /* HF_BLOCK_* bits */
 	bool     pickup_needs_down;               /* the side must already have opened */
 	uint8_t  pickup_need;                     /* enum hf_pickup_need */
-	bool     freeze_on_wild;                  /* a wild in the pile freezes it: natural pair needed */
+	bool     freeze_on_two;                   /* a 2 in the pile freezes it: natural pair needed */
 	bool     discard_joker_ok, discard_red3_ok;
 	/* melding */
 	uint8_t  open_by;                         /* enum hf_open_by */
@@ -168,6 +170,8 @@ const struct hf_rule_key *hf_rule_keys(size_t *n);
 enum hf_err hf_rules_set(struct hf_rules *r, const char *key_eq_value, char *why, size_t whylen);
 /* Parses "PRESET [key=value ...]" (the preset may be omitted: classic). */
 enum hf_err hf_rules_parse(struct hf_rules *r, const char *text, char *why, size_t whylen);
+/* Writes one house-rule key's value as hf_rules_set reads it ("all", "6", "black3,red3"); 0 if no such key. */
+size_t hf_rules_get(const struct hf_rules *r, const char *key, char *buf, size_t len);
 /* Writes "PRESET key=value ..." with the keys that differ from the preset; parses back. */
 size_t hf_rules_format(const struct hf_rules *r, char *buf, size_t len);
 /* Writes the rules in force as short human lines separated by '\n' (for !rules). */
@@ -362,7 +366,7 @@ struct hf_view {
 	uint16_t pile_size;
 	uint8_t  pile_top;                        /* HF_NOCARD if empty */
 	bool     pile_frozen;
-	bool     stock_turned;                    /* the pile was already turned over once */
+	bool     stock_turned;                    /* the pile has been turned over as the stock this round */
 	bool     may_pickup;                      /* this seat may take the pile now if it can justify it */
 	bool     melded_this_turn;
 	bool     permission;                      /* this seat may go out this turn (asked and granted) */
@@ -379,6 +383,7 @@ struct hf_view {
 	/* public facts a sampled game needs (hf_game_sample) */
 	uint8_t  first_player;                    /* the seat that started this round */
 	int32_t  deal_bonus[HF_MAX_SIDES];        /* deal bonus earned this round, per side */
+	uint8_t  pile_plain;                      /* the pile's top card not counting wilds on it (HF_NOCARD: none) */
 	/* every card went onto the pile face up: the pile, bottom first (its top is pile_top); unseen
 	 * still counts the cards below the top, which the players' counting reasons from */
 	uint8_t  pile[HF_MAX_CARDS];

@@ -23,7 +23,7 @@ static const char *const n_first[] = { "top", "natural", "reshuffle", NULL };
 static const char *const n_start[] = { "left", "dealer", "red3", "behind", NULL };
 static const char *const n_red3[] = { "bonus", "book", "plain", NULL };
 static const char *const n_need[] = { "nothing", "pair", "top", NULL };
-static const char *const n_limit[] = { "fewer", "half", "equal", NULL };
+static const char *const n_limit[] = { "fewer", "half", "equal", "any", NULL };
 static const char *const n_open[] = { "round", "score", NULL };
 static const char *const n_foot[] = { "empty", "canasta", NULL };
 static const char *const n_pfoot[] = { "any", "in_foot", "played_foot", NULL };
@@ -32,12 +32,14 @@ static const char *const n_stock[] = { "score", "turn_pile", NULL };
 
 /* ------------------------------------------------------------------ custom keys */
 
-static bool in_players(const struct hf_rules *r, int n)
+static bool
+in_players(const struct hf_rules *r, int n)
 {
 	return n >= r->players_min && n <= r->players_max && n >= 2 && n <= HF_MAX_SEATS;
 }
 
-static long parse_long(const char *v, bool *ok)
+static long
+parse_long(const char *v, bool *ok)
 {
 	char *end;
 	long x = strtol(v, &end, 10);
@@ -45,7 +47,8 @@ static long parse_long(const char *v, bool *ok)
 	return x;
 }
 
-static enum hf_err set_decks(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_decks(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	bool ok;
 	long d = parse_long(v, &ok);
@@ -57,7 +60,8 @@ static enum hf_err set_decks(struct hf_rules *r, const char *v, const char *key,
 	return HF_OK;
 }
 
-static void get_decks(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_decks(const struct hf_rules *r, char *buf, size_t len)
 {
 	bool same = true, plus = true;
 	int first = -1;
@@ -77,7 +81,8 @@ static void get_decks(const struct hf_rules *r, char *buf, size_t len)
 		snprintf(buf, len, "by-players");
 }
 
-static enum hf_err set_players(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_players(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	int a, b;
 	char tail;
@@ -106,12 +111,14 @@ static enum hf_err set_players(struct hf_rules *r, const char *v, const char *ke
 	return HF_OK;
 }
 
-static void get_players(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_players(const struct hf_rules *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%d-%d", r->players_min, r->players_max);
 }
 
-static bool has_partners(const struct hf_rules *r)
+static bool
+has_partners(const struct hf_rules *r)
 {
 	for (int n = 2; n <= HF_MAX_SEATS; n++)
 		if (in_players(r, n) && r->sides_default[n] && r->sides_default[n] < n)
@@ -119,7 +126,8 @@ static bool has_partners(const struct hf_rules *r)
 	return false;
 }
 
-static enum hf_err set_partners(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_partners(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	bool yes = strcasecmp(v, "yes") == 0;
 	if (!yes && strcasecmp(v, "no") != 0)
@@ -140,13 +148,15 @@ static enum hf_err set_partners(struct hf_rules *r, const char *v, const char *k
 	return HF_OK;
 }
 
-static void get_partners(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_partners(const struct hf_rules *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", has_partners(r) ? "yes" : "no");
 }
 
-static enum hf_err set_values(struct hf_rules *r, const char *v, const char *key, int lo, int hi, char *why,
-                              size_t len)
+static enum hf_err
+set_values(struct hf_rules *r, const char *v, const char *key, int lo, int hi, char *why,
+           size_t len)
 {
 	bool ok;
 	long x = parse_long(v, &ok);
@@ -157,29 +167,34 @@ static enum hf_err set_values(struct hf_rules *r, const char *v, const char *key
 	return HF_OK;
 }
 
-static enum hf_err set_high(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_high(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	return set_values(r, v, key, HF_EIGHT, HF_KING, why, len);
 }
 
-static enum hf_err set_low(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_low(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	return set_values(r, v, key, HF_FOUR, HF_SEVEN, why, len);
 }
 
-static void get_high(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_high(const struct hf_rules *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%d", r->value[HF_KING]);
 }
 
-static void get_low(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_low(const struct hf_rules *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%d", r->value[HF_FOUR]);
 }
 
 /* A comma list of words from names[]: bit i for names[i]; "none" = 0. */
-static enum hf_err set_bits(uint8_t *bits, const char *v, const char *key, const char *const *names,
-                            const char *allowed, char *why, size_t len)
+static enum hf_err
+set_bits(uint8_t *bits, const char *v, const char *key, const char *const *names,
+         const char *allowed, char *why, size_t len)
 {
 	uint8_t out = 0;
 	if (strcasecmp(v, "none") != 0) {
@@ -203,7 +218,8 @@ static enum hf_err set_bits(uint8_t *bits, const char *v, const char *key, const
 	return HF_OK;
 }
 
-static void get_bits(uint8_t bits, const char *const *names, char *buf, size_t len)
+static void
+get_bits(uint8_t bits, const char *const *names, char *buf, size_t len)
 {
 	size_t n = 0;
 	buf[0] = '\0';
@@ -214,20 +230,23 @@ static void get_bits(uint8_t bits, const char *const *names, char *buf, size_t l
 		snprintf(buf, len, "none");
 }
 
-static const char *const n_block[] = { "black3", "red3", "wild", NULL };
+static const char *const n_block[] = { "black3", "red3", "wild", "under_wild", NULL };
 static const char *const n_repl[] = { "deal", "draw", "foot", NULL };
 
-static enum hf_err set_blocked(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_blocked(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
-	return set_bits(&r->pickup_blocked_by, v, key, n_block, "black3,red3,wild", why, len);
+	return set_bits(&r->pickup_blocked_by, v, key, n_block, "black3,red3,wild,under_wild", why, len);
 }
 
-static void get_blocked(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_blocked(const struct hf_rules *r, char *buf, size_t len)
 {
 	get_bits(r->pickup_blocked_by, n_block, buf, len);
 }
 
-static enum hf_err set_replace(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_replace(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	uint8_t b;
 	enum hf_err e = set_bits(&b, v, key, n_repl, "deal,draw,foot", why, len);
@@ -239,13 +258,15 @@ static enum hf_err set_replace(struct hf_rules *r, const char *v, const char *ke
 	return e;
 }
 
-static void get_replace(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_replace(const struct hf_rules *r, char *buf, size_t len)
 {
 	get_bits((uint8_t)(r->red3_replace_deal | r->red3_replace_draw << 1 | r->red3_replace_foot << 2), n_repl,
 	         buf, len);
 }
 
-static enum hf_err set_pickup(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_pickup(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	bool ok;
 	long x = parse_long(v, &ok);
@@ -257,7 +278,8 @@ static enum hf_err set_pickup(struct hf_rules *r, const char *v, const char *key
 	return HF_OK;
 }
 
-static void get_pickup(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_pickup(const struct hf_rules *r, char *buf, size_t len)
 {
 	if (r->pickup_count)
 		snprintf(buf, len, "%d", r->pickup_count);
@@ -266,7 +288,8 @@ static void get_pickup(const struct hf_rules *r, char *buf, size_t len)
 }
 
 /* "60,90,120,150": a short list repeats its last value. */
-static enum hf_err set_list(int32_t out[4], const char *v, const char *key, long lo, long hi, char *why, size_t len)
+static enum hf_err
+set_list(int32_t out[4], const char *v, const char *key, long lo, long hi, char *why, size_t len)
 {
 	int32_t tmp[4];
 	int n = 0;
@@ -287,7 +310,8 @@ static enum hf_err set_list(int32_t out[4], const char *v, const char *key, long
 	return HF_OK;
 }
 
-static enum hf_err set_hints(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_hints(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	bool yes = strcasecmp(v, "yes") == 0;
 	if (!yes && strcasecmp(v, "no") != 0)
@@ -296,12 +320,14 @@ static enum hf_err set_hints(struct hf_rules *r, const char *v, const char *key,
 	return HF_OK;
 }
 
-static void get_hints(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_hints(const struct hf_rules *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", r->hints_off ? "no" : "yes");
 }
 
-static enum hf_err set_open(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_open(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	int32_t x[4];
 	enum hf_err e = set_list(x, v, key, 0, 5000, why, len);
@@ -311,12 +337,14 @@ static enum hf_err set_open(struct hf_rules *r, const char *v, const char *key, 
 	return e;
 }
 
-static void get_open(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_open(const struct hf_rules *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%d,%d,%d,%d", r->open_min[0], r->open_min[1], r->open_min[2], r->open_min[3]);
 }
 
-static enum hf_err set_open_at(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+static enum hf_err
+set_open_at(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	int32_t x[4];
 	enum hf_err e = set_list(x, v, key, 0, 1000000, why, len);
@@ -325,7 +353,8 @@ static enum hf_err set_open_at(struct hf_rules *r, const char *v, const char *ke
 	return e;
 }
 
-static void get_open_at(const struct hf_rules *r, char *buf, size_t len)
+static void
+get_open_at(const struct hf_rules *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%ld,%ld,%ld,%ld", (long)r->open_at[0], (long)r->open_at[1], (long)r->open_at[2],
 	         (long)r->open_at[3]);
@@ -351,19 +380,19 @@ static void get_open_at(const struct hf_rules *r, char *buf, size_t len)
 	X("high", "0-500", "value of 8 to K", K_CUSTOM, 0, 0, 0, NULL, set_high, get_high) \
 	X("low", "0-500", "value of 4 to 7", K_CUSTOM, 0, 0, 0, NULL, set_low, get_low) \
 	X("black3", "0-500", "value of a black 3 (against you when caught)", K_I16, F(value[HF_BLACK3]), 0, 500, NULL, NULL, NULL) \
-	X("red3_value", "0-500", "value of a plain red 3 caught in hand (plain mode)", K_I16, F(value[HF_RED3]), 0, 500, NULL, NULL, NULL) \
+	X("red3_value", "0-500", "value of a red 3 left in hand or foot at the end of a round (bonus and plain modes; book mode when nobody went out)", K_I16, F(value[HF_RED3]), 0, 500, NULL, NULL, NULL) \
 	X("red3", "bonus|book|plain", "red 3s: laid out for a bonus, kept for books, or plain", K_ENUM, F(red3_mode), 0, 0, n_red3, NULL, NULL) \
 	X("red3_bonus", "0-1000", "bonus per red 3 laid out or under a book", K_I16, F(red3_bonus), 0, 1000, NULL, NULL, NULL) \
-	X("red3_caught", "0-1000", "points against per red 3 caught in hand (book mode)", K_I16, F(red3_caught), 0, 1000, NULL, NULL, NULL) \
+	X("red3_caught", "0-1000", "points against per red 3 left in hand or foot when a player goes out (book mode)", K_I16, F(red3_caught), 0, 1000, NULL, NULL, NULL) \
 	X("red3_replace", "none|deal,draw,foot", "where a laid-out red 3 is replaced from the stock", K_CUSTOM, 0, 0, 0, NULL, set_replace, get_replace) \
 	X("red3_first_turn", "yes|no", "dealt red 3s laid out at the first turn instead of at the deal", K_BOOL, F(red3_at_first_turn), 0, 1, NULL, NULL, NULL) \
 	X("black3_book", "yes|no", "a book of 7+ black 3s as the very last play before going out", K_BOOL, F(black3_book), 0, 1, NULL, NULL, NULL) \
 	X("pickup", "all|1-20", "cards taken from the pile", K_CUSTOM, 0, 0, 0, NULL, set_pickup, get_pickup) \
 	X("pickup_min", "0-50", "cards the pile must hold to be taken", K_U8, F(pickup_min_pile), 0, 50, NULL, NULL, NULL) \
-	X("blocked", "none|black3,red3,wild", "what on top of the pile blocks it", K_CUSTOM, 0, 0, 0, NULL, set_blocked, get_blocked) \
+	X("blocked", "none|black3,red3,wild,under_wild", "what on top of the pile blocks it (under_wild: a 3 blocks under wilds too)", K_CUSTOM, 0, 0, 0, NULL, set_blocked, get_blocked) \
 	X("pickup_down", "yes|no", "the side must have melded before taking the pile", K_BOOL, F(pickup_needs_down), 0, 1, NULL, NULL, NULL) \
 	X("pickup_need", "nothing|pair|top", "what justifies taking the pile", K_ENUM, F(pickup_need), 0, 0, n_need, NULL, NULL) \
-	X("frozen", "yes|no", "a wild in the pile freezes it: natural pair needed", K_BOOL, F(freeze_on_wild), 0, 1, NULL, NULL, NULL) \
+	X("frozen", "yes|no", "a 2 in the pile freezes it: natural pair needed", K_BOOL, F(freeze_on_two), 0, 1, NULL, NULL, NULL) \
 	X("discard_joker", "yes|no", "jokers may be discarded", K_BOOL, F(discard_joker_ok), 0, 1, NULL, NULL, NULL) \
 	X("discard_red3", "yes|no", "red 3s may be discarded", K_BOOL, F(discard_red3_ok), 0, 1, NULL, NULL, NULL) \
 	X("open_by", "round|score", "the opening minimum depends on the round or on the score", K_ENUM, F(open_by), 0, 0, n_open, NULL, NULL) \
@@ -373,7 +402,7 @@ static void get_open_at(const struct hf_rules *r, char *buf, size_t len)
 	X("min3", "0-5000", "opening minimum, round 3", K_I16, F(open_min[2]), 0, 5000, NULL, NULL, NULL) \
 	X("min4", "0-5000", "opening minimum, round 4 and later", K_I16, F(open_min[3]), 0, 5000, NULL, NULL, NULL) \
 	X("open_at", "N[,N,N,N]", "scores from which each minimum applies (by score)", K_CUSTOM, 0, 0, 0, NULL, set_open_at, get_open_at) \
-	X("wild_limit", "fewer|half|equal", "wilds in a meld: fewer than naturals, at most half, or at most equal", K_ENUM, F(wild_limit), 0, 0, n_limit, NULL, NULL) \
+	X("wild_limit", "fewer|half|equal|any", "wilds in a meld: fewer than naturals, at most half, at most equal, or any number beside one natural", K_ENUM, F(wild_limit), 0, 0, n_limit, NULL, NULL) \
 	X("wild_melds", "yes|no", "melds of wild cards alone", K_BOOL, F(wild_melds), 0, 1, NULL, NULL, NULL) \
 	X("add_after_close", "yes|no", "naturals may be added to a closed canasta", K_BOOL, F(add_after_close), 0, 1, NULL, NULL, NULL) \
 	X("opening_wild_pair", "yes|no", "in the opening, wilds only with a pair starting a new meld", K_BOOL, F(opening_wild_pair_only), 0, 1, NULL, NULL, NULL) \
@@ -392,11 +421,11 @@ static void get_open_at(const struct hf_rules *r, char *buf, size_t len)
 	X("out_melds_rest", "yes|no", "the going-out side melds what it can from the partners' hands", K_BOOL, F(out_melds_rest), 0, 1, NULL, NULL, NULL) \
 	X("short_out", "yes|no", "going out short of canastas is allowed, with the penalty", K_BOOL, F(short_out_allowed), 0, 1, NULL, NULL, NULL) \
 	X("short_penalty", "0-10000", "the severe penalty for going out short", K_I16, F(short_out_penalty), 0, 10000, NULL, NULL, NULL) \
-	X("stock_out", "score|turn_pile", "when the stock runs out: score the round, or turn the pile over once", K_ENUM, F(stock_out), 0, 0, n_stock, NULL, NULL) \
+	X("stock_out", "score|turn_pile", "when the stock runs out: score the round, or turn the pile over until its cards are used (then a tie)", K_ENUM, F(stock_out), 0, 0, n_stock, NULL, NULL) \
 	X("clean", "0-30000", "bonus per clean canasta", K_I16, F(clean_bonus), 0, 30000, NULL, NULL, NULL) \
 	X("dirty", "0-30000", "bonus per dirty canasta", K_I16, F(dirty_bonus), 0, 30000, NULL, NULL, NULL) \
 	X("wild", "0-30000", "bonus per wild canasta", K_I16, F(wild_bonus), 0, 30000, NULL, NULL, NULL) \
-	X("sevens", "0-30000", "bonus per sevens canasta (0 = sevens are clean)", K_I16, F(sevens_bonus), 0, 30000, NULL, NULL, NULL) \
+	X("sevens", "0-30000", "bonus per sevens canasta (clean 7s are a kind of their own where this or need_sevens is set)", K_I16, F(sevens_bonus), 0, 30000, NULL, NULL, NULL) \
 	X("out_bonus", "0-30000", "bonus for going out", K_I16, F(out_bonus), 0, 30000, NULL, NULL, NULL) \
 	X("partners_dismissed", "yes|no", "the goer's partners' cards do not count", K_BOOL, F(partners_dismissed), 0, 1, NULL, NULL, NULL) \
 	X("caught_foot", "yes|no", "an untaken foot counts against, as the hand", K_BOOL, F(caught_counts_foot), 0, 1, NULL, NULL, NULL) \
@@ -411,13 +440,15 @@ static const struct hf_rule_key pub[] = { KEYS(PUB) };
 static const struct key impl[] = { KEYS(IMPL) };
 #define NKEYS (sizeof pub / sizeof pub[0])
 
-const struct hf_rule_key *hf_rule_keys(size_t *n)
+const struct hf_rule_key *
+hf_rule_keys(size_t *n)
 {
 	*n = NKEYS;
 	return pub;
 }
 
-static enum hf_err set_generic(struct hf_rules *r, size_t i, const char *v, char *why, size_t len)
+static enum hf_err
+set_generic(struct hf_rules *r, size_t i, const char *v, char *why, size_t len)
 {
 	const struct key *k = &impl[i];
 	unsigned char *p = (unsigned char *)r + k->off;
@@ -453,7 +484,8 @@ static enum hf_err set_generic(struct hf_rules *r, size_t i, const char *v, char
 	}
 }
 
-static void get_generic(const struct hf_rules *r, size_t i, char *buf, size_t len)
+static void
+get_generic(const struct hf_rules *r, size_t i, char *buf, size_t len)
 {
 	const struct key *k = &impl[i];
 	const unsigned char *p = (const unsigned char *)r + k->off;
@@ -467,7 +499,8 @@ static void get_generic(const struct hf_rules *r, size_t i, char *buf, size_t le
 	}
 }
 
-static void key_list(char *buf, size_t len)
+static void
+key_list(char *buf, size_t len)
 {
 	size_t n = 0;
 	buf[0] = '\0';
@@ -475,7 +508,8 @@ static void key_list(char *buf, size_t len)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "", pub[i].key);
 }
 
-enum hf_err hf_rules_set(struct hf_rules *r, const char *kv, char *why, size_t len)
+enum hf_err
+hf_rules_set(struct hf_rules *r, const char *kv, char *why, size_t len)
 {
 	char key[32], val[64];
 	const char *eq = strchr(kv, '=');
@@ -499,7 +533,8 @@ enum hf_err hf_rules_set(struct hf_rules *r, const char *kv, char *why, size_t l
 	return hf_fail(HF_E_RULES, why, len, "no house rule \"%.20s\"; the keys are: %s", key, list);
 }
 
-enum hf_err hf_rules_parse(struct hf_rules *r, const char *text, char *why, size_t len)
+enum hf_err
+hf_rules_parse(struct hf_rules *r, const char *text, char *why, size_t len)
 {
 	struct hf_rules tmp = *hf_preset("classic");
 	char word[128];
@@ -535,7 +570,22 @@ enum hf_err hf_rules_parse(struct hf_rules *r, const char *text, char *why, size
 	return HF_OK;
 }
 
-size_t hf_rules_format(const struct hf_rules *r, char *buf, size_t len)
+size_t
+hf_rules_get(const struct hf_rules *r, const char *key, char *buf, size_t len)
+{
+	char tmp[64];
+	for (size_t i = 0; i < NKEYS; i++)
+		if (strcasecmp(key, pub[i].key) == 0) {
+			get_generic(r, i, tmp, sizeof tmp);
+			return (size_t)snprintf(buf, len, "%s", tmp);
+		}
+	if (len > 0)
+		buf[0] = '\0';
+	return 0;
+}
+
+size_t
+hf_rules_format(const struct hf_rules *r, char *buf, size_t len)
 {
 	const struct hf_rules *base = hf_preset(r->name);
 	size_t n = 0;

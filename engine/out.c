@@ -1,93 +1,21 @@
-/* out.c: going out: the canastas a side needs, partners in their foot, asking and answering. */
+/* out.c: going out: the check, the going-out side melding the rest, asking the partners and answering. */
 #include <stdio.h>
 #include <string.h>
 
 #include "game-internal.h"
 
-struct tally { int clean, dirty, wild, sevens, total; };
-
-static void tally(const struct hf_game *g, int side, struct tally *t)
-{
-	memset(t, 0, sizeof *t);
-	const struct side_state *sd = &g->sides[side];
-	for (int i = 0; i < sd->nmelds; i++) {
-		switch (sd->melds[i].kind) {
-		case HF_KIND_CLEAN: t->clean++; break;
-		case HF_KIND_DIRTY: t->dirty++; break;
-		case HF_KIND_WILD: t->wild++; break;
-		case HF_KIND_SEVENS: t->sevens++; break;
-		default: continue;
-		}
-		t->total++;
-	}
-}
-
-struct lists { int n; int need[5], has[5]; const char *what[5]; };
-
-static void add(struct lists *l, int need, int has, const char *what)
-{
-	if (need <= 0)
-		return;
-	l->need[l->n] = need;
-	l->has[l->n] = has;
-	l->what[l->n++] = what;
-}
-
-/* "2 clean and 3 dirty" / "1 and 2": commas, then "and" before the last. */
-static void join(const struct lists *l, bool needs, char *buf, size_t len)
-{
-	size_t n = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < l->n && n < len; i++) {
-		const char *sep = i == 0 ? "" : i == l->n - 1 ? " and " : ", ";
-		if (needs)
-			n += (size_t)snprintf(buf + n, len - n, "%s%d %s", sep, l->need[i], l->what[i]);
-		else
-			n += (size_t)snprintf(buf + n, len - n, "%s%d", sep, l->has[i]);
-	}
-}
-
 /* May seat go out now?  *short_out: it may, but short of canastas (severe penalty). */
-enum hf_err out_check(const struct hf_game *g, int seat, bool *short_out, char *why, size_t len)
+enum hf_err
+out_check(const struct hf_game *g, int seat, bool *short_out, char *why, size_t len)
 {
-	const struct hf_rules *r = &g->rules;
-	int side = game_side(g, seat), total = rules_need_total(r, g->nseats);
-	struct tally t;
-	tally(g, side, &t);
-	*short_out = false;
-	bool missing = t.clean < r->need_clean || t.dirty < r->need_dirty || t.wild < r->need_wild ||
-	               t.sevens < r->need_sevens || t.total < total;
-	if (missing && r->short_out_allowed) {
-		*short_out = true;
-	} else if (missing) {
-		char need[96], has[48];
-		struct lists l = { 0 };
-		add(&l, r->need_clean, t.clean, "clean");
-		add(&l, r->need_dirty, t.dirty, "dirty");
-		add(&l, r->need_wild, t.wild, "wild");
-		add(&l, r->need_sevens, t.sevens, "sevens");
-		if (total > r->need_clean + r->need_dirty + r->need_wild + r->need_sevens)
-			add(&l, total, t.total, l.n ? "in all" : "closed");
-		join(&l, true, need, sizeof need);
-		join(&l, false, has, sizeof has);
-		return hf_fail(HF_E_GO_OUT, why, len, "you cannot go out: your side needs %s canastas (it has %s)",
-		               need, has);
-	}
-	for (int p = 0; p < g->nseats; p++) {
-		if (p == seat || game_side(g, p) != side)
-			continue;
-		if (r->partner_foot == HF_PARTNERS_IN_FOOT && !g->seats[p].in_foot)
-			return hf_fail(HF_E_GO_OUT, why, len, "you cannot go out: every partner must be playing from the foot");
-		if (r->partner_foot == HF_PARTNERS_PLAYED_FOOT && g->seats[p].foot_turns < 1)
-			return hf_fail(HF_E_GO_OUT, why, len,
-			               "you cannot go out: every partner must have played a turn from the foot");
-	}
-	if (r->ask_partner && game_has_partners(g, seat) && !g->permission)
-		return hf_fail(HF_E_GO_OUT, why, len, "you cannot go out: ask your partners first (out)");
-	return HF_OK;
+	struct legal_pos p;
+
+	game_pos(g, seat, &p);
+	return legal_out(&p, p.melds, p.nmelds, short_out, why, len);
 }
 
-void out_go(struct hf_game *g, int seat, bool short_out)
+void
+out_go(struct hf_game *g, int seat, bool short_out)
 {
 	game_event(g, HF_EV_OUT, seat, 0, 0, short_out);
 	if (g->rules.out_melds_rest && !short_out)
@@ -98,7 +26,8 @@ void out_go(struct hf_game *g, int seat, bool short_out)
 	game_after_round(g);
 }
 
-enum hf_err out_ask(struct hf_game *g, int seat, char *why, size_t len)
+enum hf_err
+out_ask(struct hf_game *g, int seat, char *why, size_t len)
 {
 	const struct hf_rules *r = &g->rules;
 	if (g->phase != HF_PHASE_PLAY)
@@ -119,7 +48,8 @@ enum hf_err out_ask(struct hf_game *g, int seat, char *why, size_t len)
 	return HF_OK;
 }
 
-enum hf_err out_answer(struct hf_game *g, int seat, bool yes, char *why, size_t len)
+enum hf_err
+out_answer(struct hf_game *g, int seat, bool yes, char *why, size_t len)
 {
 	if (g->phase != HF_PHASE_ASK)
 		return hf_fail(HF_E_ASK, why, len, "nobody is asking to go out");

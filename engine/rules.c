@@ -16,12 +16,12 @@ static const struct hf_rules classic = {
 	.decks = { [4] = 6, [6] = 6 }, .hand_size = 11, .foot_size = 11,
 	.deal_bonus = HF_BONUS_DEALER_SIDE, .deal_bonus_points = 100,
 	.first_discard = HF_FIRST_UNTIL_NATURAL, .first_player = HF_START_LEFT_OF_DEALER,
-	.value = VALUES(50, 15, 0, 0),
+	.value = VALUES(50, 15, 0, 100),
 	.red3_mode = HF_RED3_BONUS, .red3_bonus = 100,
 	.red3_replace_deal = true, .red3_replace_draw = true, .red3_replace_foot = true,
 	.red3_at_first_turn = true,
 	.pickup_count = 6, .pickup_min_pile = 1, .pickup_blocked_by = HF_BLOCK_BLACK3,
-	.pickup_need = HF_NEED_PLAY_TOP, .freeze_on_wild = true,
+	.pickup_need = HF_NEED_PLAY_TOP, .freeze_on_two = true,
 	.open_by = HF_OPEN_BY_ROUND, .open_min = { 60, 90, 120, 150 },
 	.wild_limit = HF_WILDS_FEWER, .wild_melds = true, .add_after_close = true, .canasta_size = 7,
 	.foot_when = HF_FOOT_HAND_EMPTY, .need_clean = 2, .need_dirty = 3, .need_total = 5,
@@ -40,7 +40,7 @@ static const struct hf_rules sevens = {
 	.value = VALUES(50, 20, 100, 0),
 	.red3_mode = HF_RED3_BONUS, .red3_bonus = 100,
 	.red3_replace_deal = true, .red3_replace_draw = true,
-	.pickup_count = 0, .pickup_min_pile = 1, .pickup_blocked_by = HF_BLOCK_BLACK3,
+	.pickup_count = 0, .pickup_min_pile = 1, .pickup_blocked_by = HF_BLOCK_BLACK3 | HF_BLOCK_UNDER_WILD,
 	.pickup_needs_down = true, .pickup_need = HF_NEED_NATURAL_PAIR, .discard_joker_ok = true,
 	.open_by = HF_OPEN_BY_SCORE, .open_min = { 50, 90, 120, 120 }, .open_at = { 0, 15000, 30000, 30000 },
 	.wild_limit = HF_WILDS_FEWER, .wild_melds = true, .canasta_size = 7,
@@ -59,16 +59,16 @@ static const struct hf_rules family = {
 	.decks = { [2] = 3, [3] = 4, [4] = 5, [5] = 6, [6] = 7 }, .hand_size = 13, .foot_size = 13,
 	.deal_bonus = HF_BONUS_EACH_PLAYER, .deal_bonus_points = 100,
 	.first_discard = HF_FIRST_TOP, .first_player = HF_START_LEFT_OF_DEALER,
-	.value = VALUES(20, 20, 5, 0),
+	.value = VALUES(20, 20, 5, 5),
 	.red3_mode = HF_RED3_BOOK, .red3_bonus = 100, .red3_caught = 500, .black3_book = true,
 	.pickup_count = 0, .pickup_min_pile = 1, .pickup_blocked_by = HF_BLOCK_BLACK3 | HF_BLOCK_RED3,
 	.pickup_need = HF_NEED_PLAY_TOP, .discard_joker_ok = true, .discard_red3_ok = true,
 	.open_by = HF_OPEN_BY_ROUND, .open_min = { 60, 90, 120, 150 },
-	.wild_limit = HF_WILDS_FEWER, .wild_melds = true, .canasta_size = 7,
+	.wild_limit = HF_WILDS_ANY, .wild_melds = true, .canasta_size = 7,
 	.foot_when = HF_FOOT_HAND_EMPTY, .need_total = 1, .need_total_plus_players = true,
 	.partner_foot = HF_PARTNERS_ANY, .stock_out = HF_STOCK_OUT_SCORE,
 	.clean_bonus = 500, .dirty_bonus = 300, .wild_bonus = 2500, .out_bonus = 100,
-	.caught_counts_foot = true, .rounds = 4,
+	.rounds = 4,
 };
 
 static const struct hf_rules pcio = {
@@ -88,7 +88,7 @@ static const struct hf_rules pcio = {
 	.partner_foot = HF_PARTNERS_PLAYED_FOOT, .ask_partner = true, .out_melds_rest = true,
 	.stock_out = HF_STOCK_OUT_SCORE,
 	.clean_bonus = 500, .dirty_bonus = 300, .wild_bonus = 1500, .out_bonus = 100,
-	.caught_counts_foot = true, .rounds = 4,
+	.rounds = 4,
 };
 
 static const struct hf_rules duel = {
@@ -114,7 +114,8 @@ static const struct hf_rules duel = {
 static const struct hf_rules *const presets[] = { &classic, &sevens, &family, &pcio, &duel };
 static const char *const preset_names[] = { "classic", "sevens", "family", "pcio", "duel", NULL };
 
-const struct hf_rules *hf_preset(const char *name)
+const struct hf_rules *
+hf_preset(const char *name)
 {
 	if (name == NULL)
 		return NULL;
@@ -124,12 +125,14 @@ const struct hf_rules *hf_preset(const char *name)
 	return NULL;
 }
 
-const char *const *hf_preset_names(void)
+const char *const *
+hf_preset_names(void)
 {
 	return preset_names;
 }
 
-int32_t rules_open_min(const struct hf_rules *r, int round, int32_t score)
+int32_t
+rules_open_min(const struct hf_rules *r, int round, int32_t score)
 {
 	if (r->open_by == HF_OPEN_BY_ROUND) {
 		int i = round < 1 ? 0 : round > 4 ? 3 : round - 1;
@@ -142,12 +145,8 @@ int32_t rules_open_min(const struct hf_rules *r, int round, int32_t score)
 	return m;
 }
 
-int rules_need_total(const struct hf_rules *r, int nseats)
-{
-	return r->need_total + (r->need_total_plus_players ? nseats : 0);
-}
-
-enum hf_err hf_rules_check_table(const struct hf_rules *r, int nplayers, int nsides, char *why, size_t len)
+enum hf_err
+hf_rules_check_table(const struct hf_rules *r, int nplayers, int nsides, char *why, size_t len)
 {
 	if (nplayers < r->players_min || nplayers > r->players_max || nplayers < 2 || nplayers > HF_MAX_SEATS ||
 	    r->sides_allowed[nplayers] == 0)
@@ -182,7 +181,8 @@ enum hf_err hf_rules_check_table(const struct hf_rules *r, int nplayers, int nsi
 struct out { char *buf; size_t len, n; };
 
 static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct out *o, const char *fmt, ...)
+static void
+put(struct out *o, const char *fmt, ...)
 {
 	char line[256];
 	va_list ap;
@@ -196,9 +196,14 @@ static void put(struct out *o, const char *fmt, ...)
 	o->n += (size_t)k + 1;
 }
 
-static const char *yesno(bool b) { return b ? "yes" : "no"; }
+static const char *
+yesno(bool b)
+{
+	return b ? "yes" : "no";
+}
 
-static void describe_table(struct out *o, const struct hf_rules *r, int np)
+static void
+describe_table(struct out *o, const struct hf_rules *r, int np)
 {
 	put(o, "rules: %s; %d-%d players; %d decks with jokers for %d players; hand %d + foot %d",
 	    r->name, r->players_min, r->players_max, np >= 0 && np <= HF_MAX_SEATS ? r->decks[np] : 0, np,
@@ -215,15 +220,16 @@ static void describe_table(struct out *o, const struct hf_rules *r, int np)
 	    r->value[HF_TWO], r->value[HF_ACE], r->value[HF_KING], r->value[HF_FOUR], -r->value[HF_BLACK3]);
 }
 
-static void describe_play(struct out *o, const struct hf_rules *r)
+static void
+describe_play(struct out *o, const struct hf_rules *r)
 {
 	static const char *const rm[] = { "laid out for a bonus", "kept; one under each closed book",
 	                                  "plain threes, discard only" };
 	if (r->red3_mode == HF_RED3_PLAIN)
 		put(o, "red 3s: %s, %d against when caught", rm[2], r->value[HF_RED3]);
 	else if (r->red3_mode == HF_RED3_BOOK)
-		put(o, "red 3s: %s, %d each; %d against each caught in hand or foot", rm[1], r->red3_bonus,
-		    r->red3_caught);
+		put(o, "red 3s: %s, %d each; %d against each left in hand or foot when a player goes out", rm[1],
+		    r->red3_bonus, r->red3_caught);
 	else
 		put(o, "red 3s: %s, %d each", rm[0], r->red3_bonus);
 	char cnt[16];
@@ -231,16 +237,17 @@ static void describe_play(struct out *o, const struct hf_rules *r)
 		snprintf(cnt, sizeof cnt, "top %d", r->pickup_count);
 	else
 		snprintf(cnt, sizeof cnt, "the whole pile");
-	static const char *const need[] = { "nothing", "a natural pair of the top card",
+	static const char *const need[] = { "nothing", "a pair of the top card (natural, or the same wild)",
 	                                    "to play the top card (pair, natural + wild, or on an open meld)" };
-	char blk[48];
-	snprintf(blk, sizeof blk, "%s%s%s", r->pickup_blocked_by & HF_BLOCK_BLACK3 ? " black 3" : "",
-	         r->pickup_blocked_by & HF_BLOCK_RED3 ? " red 3" : "", r->pickup_blocked_by & HF_BLOCK_WILD ? " wild" : "");
+	char blk[80];
+	snprintf(blk, sizeof blk, "%s%s%s%s", r->pickup_blocked_by & HF_BLOCK_BLACK3 ? " black 3" : "",
+	         r->pickup_blocked_by & HF_BLOCK_RED3 ? " red 3" : "", r->pickup_blocked_by & HF_BLOCK_WILD ? " wild" : "",
+	         r->pickup_blocked_by & HF_BLOCK_UNDER_WILD ? " (a 3 also under wilds, until a natural covers it)" : "");
 	char min[40] = "";
 	if (r->pickup_min_pile > 1)
 		snprintf(min, sizeof min, " (the pile must hold %d+)", r->pickup_min_pile);
 	put(o, "pile: take %s%s; needs %s%s%s; blocked by:%s", cnt, min, need[r->pickup_need % 3],
-	    r->freeze_on_wild ? "; a wild in the pile freezes it (natural pair only)" : "",
+	    r->freeze_on_two ? "; a 2 in the pile freezes it (natural pair only)" : "",
 	    r->pickup_needs_down ? "; your side must be down" : "", blk[0] ? blk : " nothing");
 	put(o, "discard jokers: %s; discard red 3s: %s%s", yesno(r->discard_joker_ok), yesno(r->discard_red3_ok),
 	    r->hand_cap ? "; a hand holds at most the cap after taking the pile" : "");
@@ -251,20 +258,21 @@ static void describe_play(struct out *o, const struct hf_rules *r)
 		put(o, "opening meld by score: %d; %d from %d; %d from %d", r->open_min[0], r->open_min[1],
 		    r->open_at[1], r->open_min[2], r->open_at[2]);
 	static const char *const wl[] = { "more naturals than wilds", "twice as many naturals as wilds",
-	                                  "at least as many naturals as wilds" };
-	put(o, "melds: %s; all-wild melds %s; canastas close at %d; add after closing %s", wl[r->wild_limit % 3],
+	                                  "at least as many naturals as wilds", "one natural or more, any number of wilds" };
+	put(o, "melds: %s; all-wild melds %s; canastas close at %d; add after closing %s", wl[r->wild_limit % 4],
 	    yesno(r->wild_melds), r->canasta_size, yesno(r->add_after_close));
 }
 
-static void describe_out(struct out *o, const struct hf_rules *r, int np)
+static void
+describe_out(struct out *o, const struct hf_rules *r, int np)
 {
 	put(o, "foot: taken when %s", r->foot_when == HF_FOOT_HAND_EMPTY ? "the hand is empty"
 	                                                                 : "the side closes its first canasta");
 	put(o, "going out needs: %d clean, %d dirty, %d wild, %d sevens, %d in all%s", r->need_clean,
-	    r->need_dirty, r->need_wild, r->need_sevens, rules_need_total(r, np),
+	    r->need_dirty, r->need_wild, r->need_sevens, legal_need_total(r, np),
 	    r->short_out_allowed ? "; short of it: all meld points lost and a penalty" : "");
 	put(o, "stock out: %s; cards left: %s%s", r->stock_out == HF_STOCK_OUT_SCORE ? "the round is scored" :
-	    "the pile is turned over once, then the round is a tie",
+	    "the pile but its top is turned over each time, while 2 cards lie under the top; then the round is a tie",
 	    r->partners_dismissed ? "the goer's partners' cards are dismissed" : "count against every other player",
 	    r->caught_counts_foot ? " (hand and untaken foot)" : " (hand only)");
 	put(o, "ask partners %s; final discard %s; partners in foot: %s", yesno(r->ask_partner),
@@ -279,7 +287,8 @@ static void describe_out(struct out *o, const struct hf_rules *r, int np)
 		put(o, "game: to %ld points; hints (!hint): %s", (long)r->target, r->hints_off ? "off" : "on");
 }
 
-size_t hf_rules_describe(const struct hf_rules *r, int nplayers, char *buf, size_t len)
+size_t
+hf_rules_describe(const struct hf_rules *r, int nplayers, char *buf, size_t len)
 {
 	struct out o = { buf, len, 0 };
 	if (len > 0)

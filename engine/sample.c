@@ -1,10 +1,11 @@
-/* sample.c: a full game consistent with a view, the unseen cards dealt at random (for look-ahead). */
+/* sample.c: a full game consistent with a view: what the table saw where it is, the other hidden cards dealt as players keep them (for look-ahead). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "game-internal.h"
 
-static void copy_public(struct hf_game *g, const struct hf_view *v)
+static void
+copy_public(struct hf_game *g, const struct hf_view *v)
 {
 	g->nseats = v->nseats;
 	g->nsides = v->nsides;
@@ -40,17 +41,41 @@ static void copy_public(struct hf_game *g, const struct hf_view *v)
 	memcpy(g->last_sheet, v->last_sheet, sizeof g->last_sheet);
 }
 
-static int take(const uint8_t *pool, int npool, int *at)
+static int
+take(const uint8_t *pool, int npool, int *at)
 {
 	return *at < npool ? pool[(*at)++] : HF_NOCARD;
 }
 
-static void swap(uint8_t *pool, int i, int j)
+static void
+swap(uint8_t *a, uint8_t *b)
 {
-	uint8_t t = pool[i];
-	pool[i] = pool[j];
-	pool[j] = t;
+	uint8_t t = *a;
+	*a = *b;
+	*b = t;
 }
+
+/* Under a wild on top, the first card that is not wild is public (view.pile_plain): put it right under
+ * the top, or, where every card is wild, only wilds in the pile (from the cards not yet dealt). */
+static void
+under_wild(struct hf_game *g, int plain, bool frozen, uint8_t *pool, int npool, int at)
+{
+	uint8_t *under = &g->pile[g->npile - 1];
+	if (plain == HF_NOCARD) {
+		for (int i = 0; i < g->npile; i++)
+			for (int j = at; !hf_card_is_wild(g->pile[i]) && j < npool; j++)
+				if (hf_card_is_wild(pool[j]) && (frozen || !legal_freezes(&g->rules, pool[j])))
+					swap(&g->pile[i], &pool[j]);
+		return;
+	}
+	for (int j = at; *under != plain && j < npool; j++)
+		if (pool[j] == plain)
+			swap(under, &pool[j]);
+	for (int i = 0; *under != plain && i + 1 < g->npile; i++)
+		if (g->pile[i] == plain)
+			swap(under, &g->pile[i]);
+}
+
 
 /* Percent chances that shape a dealt hand (see deal_hand). */
 #define SHAPE_OPEN_SKIP  85
@@ -73,7 +98,8 @@ static void swap(uint8_t *pool, int i, int j)
  * The cards the table saw the seat take from the pile are in it first, and
  * what its plays gave away (track.c) is mostly held to.
  */
-static void deal_hand(struct hf_game *g, const struct hf_view *v, int s, uint8_t *pool, int npool, int *at)
+static void
+deal_hand(struct hf_game *g, const struct hf_view *v, int s, uint8_t *pool, int npool, int *at)
 {
 	struct seat_state *ss = &g->seats[s];
 	const struct hf_side_view *sd = &v->sides[v->seats[s].side];
@@ -101,20 +127,21 @@ static void deal_hand(struct hf_game *g, const struct hf_view *v, int s, uint8_t
 				for (int j = *at + 1; j < npool; j++)
 					if (hf_card_is_natural(pool[j]) && ss->hand[pool[j]] == 1 && !open[pool[j]] &&
 					    (!v->seats[s].guessed[pool[j]] || v->seats[s].guessed[pool[j]] > 2)) {
-						swap(pool, *at, j);
+						swap(&pool[*at], &pool[j]);
 						break;
 					}
 			}
 			if (!skip || left < 2)
 				break;
-			swap(pool, *at, *at + 1 + (int)hf_rng_below(&g->rng, (uint32_t)left - 1));
+			swap(&pool[*at], &pool[*at + 1 + (int)hf_rng_below(&g->rng, (uint32_t)left - 1)]);
 		}
 		ss->hand[take(pool, npool, at)]++;
 	}
 	ss->hand_n = v->seats[s].hand_count;
 }
 
-struct hf_game *hf_game_sample(const struct hf_view *v, uint64_t seed)
+struct hf_game *
+hf_game_sample(const struct hf_view *v, uint64_t seed)
 {
 	struct hf_game *g = calloc(1, sizeof *g);
 	uint8_t pool[HF_SHOE_MAX];
@@ -153,22 +180,21 @@ struct hf_game *hf_game_sample(const struct hf_view *v, uint64_t seed)
 	bool random_pile = false;
 	for (int i = 0; i + 1 < v->pile_size; i++)
 		random_pile |= g->pile[i] == 1;
-	/* a frozen pile holds a wild: put one below the top */
-	if (random_pile && v->pile_frozen && v->pile_size > 1 && !hf_card_is_wild(v->pile_top))
+	/* a frozen pile holds a card that freezes it: put one below the top */
+	if (random_pile && v->pile_frozen && v->pile_size > 1 && !legal_freezes(v->rules, v->pile_top))
 		for (int i = 0; i < npool; i++)
-			if (hf_card_is_wild(pool[i])) {
+			if (legal_freezes(v->rules, pool[i])) {
 				uint8_t t = pool[0];
 				pool[0] = pool[i];
 				pool[i] = t;
 				break;
 			}
-	bool no_wild = v->rules->freeze_on_wild && !v->pile_frozen;
 	for (int i = 0; i + 1 < v->pile_size; i++) {
 		int c = v->pile[i];
 		if (g->pile[i] == 1) {
-			/* a pile that is not frozen holds no wild */
-			for (int j = at; no_wild && j < npool; j++)
-				if (!hf_card_is_wild(pool[j])) {
+			/* a pile that is not frozen holds no card that would freeze it */
+			for (int j = at; !v->pile_frozen && j < npool; j++)
+				if (!legal_freezes(v->rules, pool[j])) {
 					uint8_t t = pool[at];
 					pool[at] = pool[j];
 					pool[j] = t;
@@ -177,12 +203,13 @@ struct hf_game *hf_game_sample(const struct hf_view *v, uint64_t seed)
 			c = take(pool, npool, &at);
 		}
 		g->pile[g->npile++] = (uint8_t)c;
-		g->pile_wilds += hf_card_is_wild(c);
 	}
-	if (v->pile_size > 0) {
+	if (random_pile && g->npile > 0 && hf_card_is_wild(v->pile_top))
+		under_wild(g, v->pile_plain, v->pile_frozen, pool, npool, at);
+	if (v->pile_size > 0)
 		g->pile[g->npile++] = v->pile_top;
-		g->pile_wilds += hf_card_is_wild(v->pile_top);
-	}
+	for (int i = 0; i < g->npile; i++)
+		g->pile_freeze += legal_freezes(&g->rules, g->pile[i]);
 	/* the feet were dealt at random and never seen: first; then the hands, shaped as players keep them */
 	for (int s = 0; s < v->nseats; s++) {
 		struct seat_state *ss = &g->seats[s];

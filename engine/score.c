@@ -3,7 +3,8 @@
 
 #include "game-internal.h"
 
-static void table_items(const struct hf_game *g, int s, struct hf_sheet *sh, int *under)
+static void
+table_items(const struct hf_game *g, int s, struct hf_sheet *sh, int *under)
 {
 	const struct hf_rules *r = &g->rules;
 	const struct side_state *sd = &g->sides[s];
@@ -27,8 +28,10 @@ static void table_items(const struct hf_game *g, int s, struct hf_sheet *sh, int
 	sh->sevens = sh->sevens_count * r->sevens_bonus;
 }
 
-/* Cards left in hands (and untaken feet) count against; red 3s in book mode count red3_caught each. */
-static void caught(const struct hf_game *g, int s, int goer, int *points, int *red3s)
+/* Cards left in hands (and untaken feet where caught_foot) count against; in book mode a red 3 left in a
+ * hand or an untaken foot when a player went out counts red3_caught, otherwise it is a three like any card. */
+static void
+caught(const struct hf_game *g, int s, int goer, int *points, int *red3s)
 {
 	const struct hf_rules *r = &g->rules;
 	*points = 0;
@@ -40,22 +43,25 @@ static void caught(const struct hf_game *g, int s, int goer, int *points, int *r
 			continue;
 		const struct seat_state *ss = &g->seats[p];
 		for (int k = 1; k < HF_NCARD; k++) {
-			int n = ss->hand[k] + (r->caught_counts_foot && !ss->in_foot ? ss->foot[k] : 0);
-			if (k == HF_RED3 && r->red3_mode == HF_RED3_BOOK)
-				*red3s += n;
+			int foot = ss->in_foot ? 0 : ss->foot[k];
+			/* family: "RED 3 = -500 points if left in your hand/foot when a player goes out" */
+			if (k == HF_RED3 && r->red3_mode == HF_RED3_BOOK && goer >= 0)
+				*red3s += ss->hand[k] + foot;
 			else
-				*points -= n * r->value[k];
+				*points -= (ss->hand[k] + (r->caught_counts_foot ? foot : 0)) * r->value[k];
 		}
 	}
 }
 
-static void total(struct hf_sheet *sh)
+static void
+total(struct hf_sheet *sh)
 {
 	sh->total = sh->deal_bonus + sh->going_out + sh->red3s + sh->clean + sh->dirty + sh->wild + sh->sevens +
 	            sh->laid_out + sh->caught + sh->penalty;
 }
 
-void score_round(struct hf_game *g, int goer, bool short_out, bool tie)
+void
+score_round(struct hf_game *g, int goer, bool short_out, bool tie)
 {
 	const struct hf_rules *r = &g->rules;
 	int gside = goer >= 0 ? game_side(g, goer) : -1;

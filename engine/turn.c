@@ -3,7 +3,8 @@
 
 #include "game-internal.h"
 
-int turn_draw_cards(struct hf_game *g, int seat, int n)
+int
+turn_draw_cards(struct hf_game *g, int seat, int n)
 {
 	struct seat_state *ss = &g->seats[seat];
 	int k = 0;
@@ -17,7 +18,8 @@ int turn_draw_cards(struct hf_game *g, int seat, int n)
 }
 
 /* Bonus-mode red threes in the hand are laid out; replacements that are red 3s again follow the draw rule. */
-void turn_red3s(struct hf_game *g, int seat, bool replace)
+void
+turn_red3s(struct hf_game *g, int seat, bool replace)
 {
 	struct seat_state *ss = &g->seats[seat];
 	if (g->rules.red3_mode != HF_RED3_BONUS)
@@ -35,7 +37,8 @@ void turn_red3s(struct hf_game *g, int seat, bool replace)
 	}
 }
 
-void turn_take_foot(struct hf_game *g, int seat, bool play_now)
+void
+turn_take_foot(struct hf_game *g, int seat, bool play_now)
 {
 	struct seat_state *ss = &g->seats[seat];
 	for (int k = 0; k < HF_NCARD; k++) {
@@ -46,10 +49,14 @@ void turn_take_foot(struct hf_game *g, int seat, bool play_now)
 	ss->foot_n = 0;
 	ss->in_foot = true;
 	game_event(g, HF_EV_FOOT, seat, 0, 0, play_now);
-	turn_red3s(g, seat, g->rules.red3_replace_foot);
+	/* where red 3s wait for the player's turn (classic, pcio), a foot taken by discarding keeps them
+	 * until the first turn it is played: turn_start lays them out */
+	if (play_now || !g->rules.red3_at_first_turn)
+		turn_red3s(g, seat, g->rules.red3_replace_foot);
 }
 
-void turn_start(struct hf_game *g, int seat)
+void
+turn_start(struct hf_game *g, int seat)
 {
 	struct seat_state *ss = &g->seats[seat];
 	g->turn = (uint8_t)seat;
@@ -61,15 +68,16 @@ void turn_start(struct hf_game *g, int seat)
 	game_event(g, HF_EV_TURN, seat, 0, 0, 0);
 	/* sevens: partners take up the foot at the start of their turn once the side closed a canasta */
 	if (g->rules.foot_when == HF_FOOT_FIRST_CANASTA && !ss->in_foot &&
-	    meld_closed_count(g, game_side(g, seat)) > 0)
+	    legal_closed(g->sides[game_side(g, seat)].melds, g->sides[game_side(g, seat)].nmelds) > 0)
 		turn_take_foot(g, seat, true);
-	/* dealt red threes kept until the first turn (classic, pcio) */
+	/* dealt red threes, and a foot's taken up by discarding, kept until this turn (classic, pcio) */
 	if (g->rules.red3_mode == HF_RED3_BONUS && ss->hand[HF_RED3] > 0)
-		turn_red3s(g, seat, g->rules.red3_replace_deal);
+		turn_red3s(g, seat, ss->in_foot ? g->rules.red3_replace_foot : g->rules.red3_replace_deal);
 	ss->foot_at_start = ss->in_foot;
 }
 
-enum hf_err turn_draw(struct hf_game *g, int seat, char *why, size_t len)
+enum hf_err
+turn_draw(struct hf_game *g, int seat, char *why, size_t len)
 {
 	if (g->phase != HF_PHASE_DRAW)
 		return hf_fail(HF_E_PHASE, why, len, "you have already drawn this turn");
@@ -87,32 +95,16 @@ enum hf_err turn_draw(struct hf_game *g, int seat, char *why, size_t len)
 	return HF_OK;
 }
 
-/* Only undiscardable cards left: one of them may go, so a turn can always end. */
-static bool only_forbidden(const struct hf_rules *r, const struct seat_state *ss)
+/*
+ * The stock is empty at the end of a turn: the round ends, or (duel) the
+ * pile but its top card is turned over as the new stock, each time, while
+ * two cards lie under the top (one would be drawn and thrown for ever).
+ * Each turn then uses up a card at least, so the round ends.
+ */
+static bool
+stock_out(struct hf_game *g)
 {
-	int bad = (r->discard_joker_ok ? 0 : ss->hand[HF_JOKER]) + (r->discard_red3_ok ? 0 : ss->hand[HF_RED3]);
-	return bad == ss->hand_n;
-}
-
-static enum hf_err discard_check(const struct hf_game *g, int seat, int card, char *why, size_t len)
-{
-	const struct hf_rules *r = &g->rules;
-	const struct seat_state *ss = &g->seats[seat];
-	if (g->phase != HF_PHASE_PLAY)
-		return hf_fail(HF_E_PHASE, why, len, "draw or take the pile first");
-	if (card <= HF_NOCARD || card >= HF_NCARD || ss->hand[card] == 0)
-		return hf_fail(HF_E_NO_CARDS, why, len, "you hold no %s", hf_card_name(card));
-	if (card == HF_JOKER && !r->discard_joker_ok && !only_forbidden(r, ss))
-		return hf_fail(HF_E_DISCARD, why, len, "jokers cannot be discarded");
-	if (card == HF_RED3 && !r->discard_red3_ok && !only_forbidden(r, ss))
-		return hf_fail(HF_E_DISCARD, why, len, "red 3s cannot be discarded");
-	return HF_OK;
-}
-
-/* The stock is empty at the end of a turn: the round ends, or (duel) the pile is turned over once. */
-static bool stock_out(struct hf_game *g)
-{
-	if (g->rules.stock_out == HF_STOCK_OUT_TURN_PILE && !g->stock_turned && g->npile > 1) {
+	if (g->rules.stock_out == HF_STOCK_OUT_TURN_PILE && g->npile > 2) {
 		int n = g->npile - 1;
 		uint8_t top = g->pile[n];
 		for (int i = 0; i < n; i++)
@@ -121,38 +113,39 @@ static bool stock_out(struct hf_game *g)
 		memset(g->pile, 0, sizeof g->pile);
 		g->pile[0] = top;
 		g->npile = 1;
-		g->pile_wilds = hf_card_is_wild(top);
+		g->pile_freeze = legal_freezes(&g->rules, top);
 		g->stock_turned = true;
 		game_event(g, HF_EV_STOCK_TURNED, -1, 0, n, 0);
 		return true;
 	}
 	game_event(g, HF_EV_STOCK_OUT, -1, 0, 0, 0);
-	/* a second run-out of a turned stock is a tie round: nothing scores */
+	/* the playable cards are used up: a tie round, nothing scores */
 	score_round(g, -1, false, g->rules.stock_out == HF_STOCK_OUT_TURN_PILE);
 	game_after_round(g);
 	return false;
 }
 
-enum hf_err turn_discard(struct hf_game *g, int seat, int card, char *why, size_t len)
+enum hf_err
+turn_discard(struct hf_game *g, int seat, int card, char *why, size_t len)
 {
 	struct seat_state *ss = &g->seats[seat];
 	bool last = ss->hand_n == 1, going = false, short_out = false;
-	enum hf_err e = discard_check(g, seat, card, why, len);
-	if (e != HF_OK)
+	struct legal_pos p;
+	enum hf_err e;
+
+	if (g->phase != HF_PHASE_PLAY)
+		return hf_fail(HF_E_PHASE, why, len, "draw or take the pile first");
+	game_pos(g, seat, &p);
+	if ((e = legal_discard(&p, card, why, len)) != HF_OK)
 		return e;
-	/*
-	 * The last card from the foot goes out where the side may.  Where it may
-	 * not, no other move is left (melding it would empty the hand as well):
-	 * it may go all the same and the seat plays on from an empty hand.  Only
-	 * red 3s laid out and not replaced leave a seat one card after its draw.
-	 */
+	/* the last card from the foot goes out where the side may (legal_discard says when it may go without) */
 	if (last && ss->in_foot)
 		going = out_check(g, seat, &short_out, NULL, 0) == HF_OK;
 	g->nevents = 0;
 	ss->hand[card]--;
 	ss->hand_n--;
 	g->pile[g->npile++] = (uint8_t)card;
-	g->pile_wilds += hf_card_is_wild(card);
+	g->pile_freeze += legal_freezes(&g->rules, card);
 	g->last_discard_seat = (uint8_t)seat;
 	game_event(g, HF_EV_DISCARD, seat, card, 1, 0);
 	if (going) {

@@ -4,7 +4,8 @@
 
 #include "game-internal.h"
 
-static void unseen(const struct hf_game *g, int seat, struct hf_view *v)
+static void
+unseen(const struct hf_game *g, int seat, struct hf_view *v)
 {
 	uint32_t c[HF_NCARD];
 	hf_game_shoe(g, c);
@@ -35,7 +36,8 @@ static void unseen(const struct hf_game *g, int seat, struct hf_view *v)
  * made for every move the computer players simulate, and those tails are
  * most of its size.
  */
-static void clear(struct hf_view *v)
+static void
+clear(struct hf_view *v)
 {
 	memset(v, 0, offsetof(struct hf_view, sides));
 	for (int s = 0; s < HF_MAX_SIDES; s++) {
@@ -48,7 +50,8 @@ static void clear(struct hf_view *v)
 	memset(&v->last_sheet, 0, offsetof(struct hf_view, pile) - offsetof(struct hf_view, last_sheet));
 }
 
-void hf_game_view(const struct hf_game *g, int seat, struct hf_view *v)
+void
+hf_game_view(const struct hf_game *g, int seat, struct hf_view *v)
 {
 	clear(v);
 	if (seat < -1 || seat >= g->nseats)
@@ -70,6 +73,7 @@ void hf_game_view(const struct hf_game *g, int seat, struct hf_view *v)
 	v->stock = g->nstock;
 	v->pile_size = g->npile;
 	v->pile_top = g->npile ? g->pile[g->npile - 1] : HF_NOCARD;
+	v->pile_plain = (uint8_t)game_pile_plain(g);
 	v->pile_frozen = pickup_frozen(g);
 	v->stock_turned = g->stock_turned;
 	v->melded_this_turn = g->melded;

@@ -461,8 +461,8 @@ test_safe_discard(void **state)
 
 /*
  * Classic forbids discarding jokers, but a hand of jokers only may throw one
- * (the engine's way to let a turn end): the players once sent "discard ?"
- * here.  Found by handfoot-sim --check (classic 4p, seed 100, game 6798).
+ * when none of them can be melded (so a turn can end): the players once sent
+ * "discard ?" here.  Found by handfoot-sim --check (classic 4p, seed 100, game 6798).
  */
 static void
 test_discards_joker_when_only_jokers(void **state)
@@ -498,6 +498,36 @@ test_discards_joker_when_only_jokers(void **state)
 			assert_int_equal(hf_apply(g, 0, &a, why, sizeof why), HF_OK);
 			hf_game_free(g);
 		}
+	}
+	free(v);
+}
+
+/*
+ * Classic: a joker may not be discarded while one can be melded (here onto
+ * the open 8s, which takes up the foot).  Every level melds it, and the
+ * engine takes the move.
+ */
+static void
+test_melds_joker_it_may_not_throw(void **state)
+{
+	struct hf_view *v = base_view("classic", 4);
+	struct hf_action a;
+	struct hf_game *g;
+	char why[HF_ERRLEN];
+	int lvl;
+
+	(void)state;
+	meld(v, 0, HF_EIGHT, 3, 0, HF_KIND_OPEN);
+	v->pile_top = HF_TEN;
+	v->pile_size = 6;
+	v->melded_this_turn = true;
+	hand(v, "JK");
+	for (lvl = HF_AI_EASY; lvl <= HF_AI_HARD; lvl++) {
+		assert_int_equal(choose(v, lvl, &a), HF_ACT_MELD);
+		g = hf_game_sample(v, 9);
+		assert_non_null(g);
+		assert_int_equal(hf_apply(g, 0, &a, why, sizeof why), HF_OK);
+		hf_game_free(g);
 	}
 	free(v);
 }
@@ -842,6 +872,7 @@ main(void)
 		cmocka_unit_test(test_safe_discard),
 		cmocka_unit_test(test_opens),
 		cmocka_unit_test(test_discards_joker_when_only_jokers),
+		cmocka_unit_test(test_melds_joker_it_may_not_throw),
 		cmocka_unit_test(test_pile_may_hide_red3),
 		cmocka_unit_test(test_hard_adds_to_closed),
 		cmocka_unit_test(test_frozen_pile_needs_pair),

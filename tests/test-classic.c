@@ -54,7 +54,7 @@ static void frozen_pile_needs_natural_pair(void **state)
 	/* top 6 taken (all 4 here): the top melded, 3 to the hand (5 2 8) */
 	assert_int_equal(g->npile, 0);
 	assert_int_equal(g->seats[0].hand_n, 3 + 3);
-	assert_int_equal(g->pile_wilds, 0);
+	assert_int_equal(g->pile_freeze, 0);
 	hf_game_free(g);
 }
 
@@ -381,6 +381,198 @@ static void frozen_pile_not_onto_open_meld(void **state)
 	hf_game_free(g);
 }
 
+/*
+ * "a discarded deuce freezes the discard pile"; "If the discard pile contains
+ * a deuce ... you must use two cards of the same rank as the top card" (000):
+ * only a deuce freezes.  Seed 3 turns up a joker under the first card.
+ */
+static void only_a_deuce_freezes(void **state)
+{
+	(void)state;
+	struct hf_game *g = t_game("classic", 4, 3);
+	int jokers = 0, twos = 0;
+	for (int i = 0; i < g->npile; i++) {
+		jokers += g->pile[i] == HF_JOKER;
+		twos += g->pile[i] == HF_TWO;
+	}
+	assert_int_equal(jokers, 1);
+	assert_int_equal(twos, 0);
+	struct hf_view v;
+	hf_game_view(g, g->turn, &v);
+	assert_false(v.pile_frozen);
+	hf_game_free(g);
+
+	/* a joker in the pile: natural + wild still takes it */
+	g = table();
+	t_meld(g, 0, HF_NINE, 3, 0, 0);
+	t_hand(g, 0, "8 2 5 6");
+	t_pile(g, "5 JK 7 8");
+	t_ok(g, 0, "pickup 8 2");
+	assert_int_equal(g->sides[0].melds[1].rank, HF_EIGHT);
+	hf_game_free(g);
+
+	/* a deuce in the pile: a natural pair only */
+	g = table();
+	t_meld(g, 0, HF_NINE, 3, 0, 0);
+	t_hand(g, 0, "8 8 2 5 6");
+	t_pile(g, "5 2 7 8");
+	t_refused(g, 0, "pickup 8 2", HF_E_PILE, "the pile is frozen: you need a natural pair of 8s");
+	t_ok(g, 0, "pickup 8 8");
+	hf_game_free(g);
+}
+
+/*
+ * "It is illegal to discard a joker" (000).  A hand of jokers only may throw
+ * one only when no play of them is legal at all, so a turn can still end.
+ */
+static void joker_discarded_only_when_nothing_else_plays(void **state)
+{
+	(void)state;
+	/* a joker that can go onto the open 8s must: that empties the hand into the foot */
+	struct hf_game *g = table();
+	t_meld(g, 0, HF_EIGHT, 3, 0, 0);
+	t_hand(g, 0, "JK");
+	g->phase = HF_PHASE_PLAY;
+	t_refused(g, 0, "discard JK", HF_E_DISCARD, "jokers cannot be discarded while one can be melded: meld 8: JK");
+	t_ok(g, 0, "meld 8: JK");
+	assert_true(g->seats[0].in_foot);
+	hf_game_free(g);
+
+	/* side not down, one joker: no play exists, the joker may go; it does not freeze the pile */
+	g = table();
+	t_hand(g, 0, "JK");
+	g->phase = HF_PHASE_PLAY;
+	t_ok(g, 0, "discard JK");
+	assert_int_equal(g->pile[g->npile - 1], HF_JOKER);
+	assert_false(pickup_frozen(g));
+	assert_true(g->seats[0].in_foot);             /* the last card: the foot is taken up */
+	assert_int_equal(g->turn, 1);
+	hf_game_free(g);
+
+	/* in the foot, two jokers and no going out: melding one leaves one card, which could only
+	 * go out; melding both would go out.  Nothing plays: a joker may be discarded. */
+	g = table();
+	t_meld(g, 0, HF_EIGHT, 3, 0, 0);
+	t_meld(g, 0, HF_NINE, 3, 0, 0);
+	t_foot(g, 0, "");
+	g->seats[0].in_foot = true;
+	t_hand(g, 0, "JK JK");
+	g->phase = HF_PHASE_PLAY;
+	t_refused(g, 0, "meld 8: JK", HF_E_GO_OUT, "keep two cards");
+	t_refused(g, 0, "meld 8: JK, 9: JK", HF_E_GO_OUT, "your side needs");
+	t_ok(g, 0, "discard JK");
+	assert_int_equal(g->seats[0].hand_n, 1);
+	hf_game_free(g);
+}
+
+/*
+ * Red threes are worth "100 points each", and "Cards held in an opponent's
+ * hand or foot at the end of a round count against the team.  Totals are
+ * calculated by summing card values" (000): a red 3 in a foot never taken
+ * up counts 100 against.
+ */
+static void red_three_caught_counts_its_value(void **state)
+{
+	(void)state;
+	struct hf_game *g = ready_to_go_out();
+	t_foot(g, 3, "K K 3h");
+	t_ok(g, 0, "out");
+	t_ok(g, 2, "yes");
+	t_ok(g, 0, "meld 5 5 5, 7 7 7");
+	/* side 1: 30 on the table; A A JK (80) + 4 (5) + foot K K (20) + 3h (100) = -205.  Total -175. */
+	assert_int_equal(g->last_sheet[1].caught, -205);
+	assert_int_equal(g->last_sheet[1].total, -175);
+	assert_int_equal(g->last_sheet[0].total, 2570);
+	hf_game_free(g);
+}
+
+/*
+ * "Red threes in your foot should be laid out on the first turn in which you
+ * play your foot" (000): a foot taken up by discarding keeps its red 3s until
+ * that next turn; one taken up by melding is played at once, so they go at once.
+ */
+static void foot_red_threes_wait_for_the_foot_turn(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_hand(g, 0, "5");
+	t_foot(g, 0, "3h A A A 6 6 6 7 7 7 8");
+	g->phase = HF_PHASE_PLAY;
+	t_ok(g, 0, "discard 5");
+	assert_true(g->seats[0].in_foot);
+	assert_int_equal(g->seats[0].hand[HF_RED3], 1);
+	assert_int_equal(g->sides[0].red3s, 0);
+	t_stock_top(g, "K");
+	t_turn(g, 0);
+	assert_int_equal(g->sides[0].red3s, 1);
+	assert_int_equal(g->seats[0].hand[HF_RED3], 0);
+	assert_int_equal(g->seats[0].hand[HF_KING], 1);
+	assert_int_equal(g->seats[0].hand_n, 11);
+	hf_game_free(g);
+
+	g = table();
+	t_meld(g, 0, HF_NINE, 3, 0, 0);
+	t_hand(g, 0, "K K K");
+	t_foot(g, 0, "3h A A A 6 6 6 7 7 7 8");
+	g->phase = HF_PHASE_PLAY;
+	t_ok(g, 0, "meld K K K");
+	assert_int_equal(g->sides[0].red3s, 1);
+	assert_int_equal(g->seats[0].hand[HF_RED3], 0);
+	hf_game_free(g);
+}
+
+/*
+ * "deal 2 stacks of 11 cards (face down) for each player"; "Six (6) decks of
+ * cards are used, including jokers"; "Every player sits between players of
+ * the opposing team"; and the card values, "used when melding and/or when
+ * counting the cards": here counted against a hand left at the end.
+ */
+static void deal_and_card_values(void **state)
+{
+	(void)state;
+	for (int n = 4; n <= 6; n += 2) {
+		struct hf_game *g = t_game("classic", n, 8);
+		uint32_t shoe[HF_NCARD];
+		hf_game_shoe(g, shoe);
+		assert_int_equal(shoe[HF_JOKER], 12);
+		assert_int_equal(shoe[HF_ACE], 24);
+		assert_int_equal(g->nsides, 2);
+		for (int s = 0; s < n; s++) {
+			assert_int_equal(hf_game_side_of(g, s), s % 2);
+			assert_int_equal(g->seats[s].foot_n, 11);
+		}
+		hf_game_free(g);
+	}
+	struct hf_game *g = ready_to_go_out();
+	t_hand(g, 1, "A 2 JK 8 4 3c");
+	t_foot(g, 3, "");
+	g->seats[3].in_foot = true;
+	t_hand(g, 3, "");
+	t_ok(g, 0, "out");
+	t_ok(g, 2, "yes");
+	t_ok(g, 0, "meld 5 5 5, 7 7 7");
+	/* ace 15, 2 20, joker 50, 8 10, 4 5, black 3 0 */
+	assert_int_equal(g->last_sheet[1].caught, -100);
+	hf_game_free(g);
+}
+
+/* "A red three cannot be discarded"; "Red threes are laid out by themselves"; "Red threes never count
+ * towards the meld" (000). */
+static void red_threes_never_discarded_nor_melded(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_hand(g, 0, "3h K K K 5");
+	g->phase = HF_PHASE_PLAY;
+	t_refused(g, 0, "discard 3h", HF_E_DISCARD, "red 3s cannot be discarded");
+	t_refused(g, 0, "meld K K K 3h", HF_E_MELD, "red 3s are laid out by themselves, never melded");
+	/* K K K = 30, short of 60: a red 3 laid out adds nothing to the opening */
+	turn_red3s(g, 0, false);
+	assert_int_equal(g->sides[0].red3s, 1);
+	t_refused(g, 0, "meld K K K", HF_E_OPENING, "this one makes 30");
+	hf_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -398,6 +590,12 @@ int main(void)
 		cmocka_unit_test(game_ends_after_four_rounds),
 		cmocka_unit_test(meld_events_and_closing),
 		cmocka_unit_test(frozen_pile_not_onto_open_meld),
+		cmocka_unit_test(only_a_deuce_freezes),
+		cmocka_unit_test(joker_discarded_only_when_nothing_else_plays),
+		cmocka_unit_test(red_three_caught_counts_its_value),
+		cmocka_unit_test(foot_red_threes_wait_for_the_foot_turn),
+		cmocka_unit_test(deal_and_card_values),
+		cmocka_unit_test(red_threes_never_discarded_nor_melded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

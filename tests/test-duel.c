@@ -57,7 +57,7 @@ static void opening_by_score_and_wild_pairs(void **state)
 
 	t_hand(g, 0, "9 9 9 2 K K 2 Q Q Q 2 2 JK 5");
 	g->phase = HF_PHASE_PLAY;
-	t_refused(g, 0, "meld 9 9 9 2, Q Q Q", HF_E_MELD, "wild cards only go with a pair starting a new meld");
+	t_refused(g, 0, "meld 9 9 9 2, Q Q Q", HF_E_MELD, "a wild card only goes with a pair starting a new meld");
 	t_refused(g, 0, "meld 2 2 JK", HF_E_MELD, "melds of wild cards alone are not allowed");
 	t_ok(g, 0, "meld K K 2, Q Q Q");            /* 40 + 30 = 70 >= 50 */
 	t_ok(g, 0, "meld 9 9 9 2");                  /* down: naturals >= wilds */
@@ -146,24 +146,61 @@ static void going_out_with_books(void **state)
 	hf_game_free(g);
 }
 
-static void stock_turned_once_then_tie(void **state)
+/* Leaves keep cards in the stock; the rest go into seat's untaken foot (out of play for this test). */
+static void stock_to_foot(struct hf_game *g, int seat, int keep)
+{
+	while (g->nstock > keep) {
+		uint8_t c = g->stock[0];
+		memmove(&g->stock[0], &g->stock[1], (size_t)(g->nstock - 1));
+		g->stock[--g->nstock] = 0;
+		g->seats[seat].foot[c]++;
+		g->seats[seat].foot_n++;
+	}
+}
+
+static void discard_any(struct hf_game *g, int seat)
+{
+	char text[32];
+	int c = HF_FOUR;
+	while (g->seats[seat].hand[c] == 0)
+		c++;
+	snprintf(text, sizeof text, "discard %s", hf_card_name(c));
+	t_ok(g, seat, text);
+}
+
+/*
+ * "If the draw pile runs out of cards, the discard pile is turned over to use
+ * again until all playable cards are used"; "If play ends because no one
+ * could go out and all the playable cards are depleted from the draw pile, a
+ * tie is declared" (004).  The pile (but its top card) is turned over each
+ * time the stock runs out, while it holds two cards to draw under its top;
+ * then the round is a tie.  Each turn uses up a card, so a round always ends.
+ */
+static void stock_turned_until_cards_run_out(void **state)
 {
 	(void)state;
 	struct hf_game *g = table();
-	t_stock_keep(g, 2);
-	int pile = g->npile;
-	t_ok(g, 0, "draw");
-	t_ok(g, 0, "discard 4");
-	assert_non_null(t_event(g, HF_EV_STOCK_TURNED));
-	assert_int_equal(g->nstock, pile);          /* all but the new top card */
-	assert_int_equal(g->npile, 1);
-	assert_int_equal(g->pile[0], HF_FOUR);
-	assert_true(g->stock_turned);
-	t_stock_keep(g, 2);
-	t_ok(g, 1, "draw");
-	t_ok(g, 1, "discard 4");
+	int round = g->round, turned = 0, counts[8] = { 0 };
+	t_pile(g, "4 5 6 7 8");
+	stock_to_foot(g, 1, 2);
+	for (int i = 0; i < 20 && g->round == round; i++) {
+		int seat = g->turn;
+		t_ok(g, seat, "draw");
+		discard_any(g, seat);
+		const struct hf_event *e = t_event(g, HF_EV_STOCK_TURNED);
+		if (e != NULL) {
+			assert_int_equal(g->npile, 1);
+			assert_true(g->stock_turned);
+			counts[turned++] = e->count;
+		}
+	}
+	/* 5 + the discard: 5 turned; 3; then 2; then one card under the top: the tie */
+	assert_int_equal(turned, 3);
+	assert_int_equal(counts[0], 5);
+	assert_int_equal(counts[1], 3);
+	assert_int_equal(counts[2], 2);
+	assert_int_equal(g->round, round + 1);
 	assert_non_null(t_event(g, HF_EV_STOCK_OUT));
-	assert_int_equal(g->round, 2);
 	assert_int_equal(g->round_totals[0][0], 0);
 	assert_int_equal(g->round_totals[0][1], 0);
 	hf_game_free(g);
@@ -180,6 +217,25 @@ static void hand_cap_house_rule(void **state)
 	hf_game_free(g);
 }
 
+/*
+ * A dirty book starts as "a pair of the same denomination with 1 wild card";
+ * "On the initial meld Wild cards can only be used with pairs starting a new
+ * book" (004): in the opening, one wild card with a pair, no more.
+ */
+static void opening_one_wild_to_a_pair(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_hand(g, 0, "K K K Q Q 2 2 5");
+	g->phase = HF_PHASE_PLAY;
+	t_refused(g, 0, "meld K K K, Q Q 2 2", HF_E_MELD, "a wild card only goes with a pair starting a new meld");
+	t_ok(g, 0, "meld K K K, Q Q 2");            /* 30 + 40 = 70 >= 50 */
+	/* down: another wild may join the queens (2 naturals, 2 wilds) */
+	t_ok(g, 0, "meld Q: 2");
+	assert_int_equal(g->sides[0].melds[1].twos, 2);
+	hf_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,8 +245,9 @@ int main(void)
 		cmocka_unit_test(severe_penalty_and_behind_starts),
 		cmocka_unit_test(plain_threes),
 		cmocka_unit_test(going_out_with_books),
-		cmocka_unit_test(stock_turned_once_then_tie),
+		cmocka_unit_test(stock_turned_until_cards_run_out),
 		cmocka_unit_test(hand_cap_house_rule),
+		cmocka_unit_test(opening_one_wild_to_a_pair),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -59,7 +59,8 @@ static void actions_parse_and_format(void **state)
 		{ "meld 2 9 9", "meld 9 9 2" }, { "meld 9: 2 JK", "meld 9: 2 JK" }, { "meld K:3h", "meld K: 3h" },
 		{ "meld 3 3c 3s", "meld 3c 3c 3c" }, { "meld K\xc3\x97" "5", "meld Kx5" },
 		{ "discard 7", "discard 7" }, { "discard joker", "discard JK" }, { "out", "out" }, { "yes", "yes" },
-		{ "no", "no" }, { "pickup , K K K", "pickup , K K K" },
+		{ "no", "no" }, { "pickup , K K K", "pickup , K K K" }, { "pickup 9:", "pickup 9:" },
+		{ "pickup JK: , K K K", "pickup JK:, K K K" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct hf_action a, b;
@@ -72,7 +73,8 @@ static void actions_parse_and_format(void **state)
 		assert_memory_equal(&a, &b, sizeof a);
 	}
 	static const char *bad[] = { "", "dance", "draw 2", "discard", "discard 7 8", "meld", "meld 9 9,", "meld Q: ",
-	                             "meld 1 2", "meld x3", "out now", "meld ,9 9 9" };
+	                             "meld 1 2", "meld x3", "out now", "meld ,9 9 9", "meld 9:",
+	                             "pickup 9 9, K:" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct hf_action a;
 		char why[HF_ERRLEN] = "";

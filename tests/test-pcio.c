@@ -122,9 +122,10 @@ static void score_after_melding_the_rest(void **state)
 	assert_int_equal(a->wild, 1500);
 	assert_int_equal(a->caught, -5);
 	assert_int_equal(a->total, 3785);
-	/* side 1: A + JK = 70, the untaken foot's K 10, 7 = 5: -85 */
-	assert_int_equal(b->caught, -85);
-	assert_int_equal(b->total, -85);
+	/* side 1: "cards they still hold in their hand": A + JK = 70, 7 = 5: -75 (seat 1's untaken foot, a K,
+	 * is not in a hand) */
+	assert_int_equal(b->caught, -75);
+	assert_int_equal(b->total, -75);
 	hf_game_free(g);
 }
 
@@ -149,6 +150,59 @@ static void red_threes_before_the_first_turn(void **state)
 	hf_game_free(g);
 }
 
+/*
+ * "Teams lose points for cards they still hold in their hand", and when the
+ * stock is depleted "subtract based on the cards left in their hand" (003):
+ * an untaken foot is not in a hand and does not count.
+ */
+static void stock_out_counts_the_hand_only(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_meld(g, 0, HF_KING, 7, 0, 0);           /* clean: 70 + 500 */
+	t_meld(g, 1, HF_ACE, 3, 0, 0);            /* open: 60 */
+	for (int s = 0; s < 4; s++) {
+		t_foot(g, s, "");
+		g->seats[s].in_foot = true;
+	}
+	g->seats[1].in_foot = false;
+	t_foot(g, 1, "K K");
+	t_hand(g, 0, "5 6");
+	t_hand(g, 1, "A");
+	t_stock_top(g, "4 4");
+	t_stock_keep(g, 2);
+	t_ok(g, 0, "draw");
+	t_ok(g, 0, "discard 6");
+	assert_non_null(t_event(g, HF_EV_STOCK_OUT));
+	const struct hf_sheet *a = &g->last_sheet[0], *b = &g->last_sheet[1];
+	/* side 0: 70 + 500; seat 0 holds 5 4 4, seat 2 4 5 6: -30.  540 */
+	assert_int_equal(a->caught, -30);
+	assert_int_equal(a->total, 540);
+	/* side 1: 60; seat 1 holds A (-20), seat 3 4 5 6 (-15); the foot K K is not counted.  25 */
+	assert_int_equal(b->caught, -35);
+	assert_int_equal(b->total, 25);
+	hf_game_free(g);
+}
+
+/*
+ * "Two cards in that player's hand must be of the same rank as the top card"
+ * and "The player must be able to immediately meld those two cards with the
+ * third in the pile" (003): a 2 on top is taken with two 2s, a wild meld.
+ */
+static void wild_on_top_taken_with_its_pair(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_meld(g, 0, HF_ACE, 3, 0, 0);
+	t_hand(g, 0, "2 2 JK 5");
+	t_pile(g, "6 7 3c 2");
+	t_refused(g, 0, "pickup 2 JK", HF_E_PILE, "to take the pile you need a pair of 2s");
+	t_ok(g, 0, "pickup 2 2");
+	assert_int_equal(g->sides[0].melds[1].rank, HF_JOKER);
+	assert_int_equal(g->sides[0].melds[1].twos, 3);
+	hf_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +212,8 @@ int main(void)
 		cmocka_unit_test(partner_must_have_played_from_foot),
 		cmocka_unit_test(score_after_melding_the_rest),
 		cmocka_unit_test(red_threes_before_the_first_turn),
+		cmocka_unit_test(stock_out_counts_the_hand_only),
+		cmocka_unit_test(wild_on_top_taken_with_its_pair),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

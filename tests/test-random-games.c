@@ -90,6 +90,8 @@ static void check_sample(const struct hf_game *g, uint64_t *rng)
 	assert_memory_equal(v.unseen, w.unseen, sizeof v.unseen);
 	assert_int_equal(v.phase, w.phase);
 	assert_int_equal(v.pile_frozen, w.pile_frozen);
+	assert_int_equal(v.pile_plain, w.pile_plain);
+	assert_int_equal(v.may_pickup, w.may_pickup);
 	if (s->phase == HF_PHASE_DRAW) {
 		struct hf_action a = { .type = HF_ACT_DRAW };
 		char why[HF_ERRLEN];

@@ -37,7 +37,7 @@ static void house_rules_set_and_refuse(void **state)
 	assert_int_equal(hf_rules_set(&r, "pickup=all", why, sizeof why), HF_OK);
 	assert_int_equal(r.pickup_count, 0);
 	assert_int_equal(hf_rules_set(&r, "frozen=no", why, sizeof why), HF_OK);
-	assert_false(r.freeze_on_wild);
+	assert_false(r.freeze_on_two);
 	assert_int_equal(hf_rules_set(&r, "open=50,80", why, sizeof why), HF_OK);
 	assert_int_equal(r.open_min[1], 80);
 	assert_int_equal(r.open_min[3], 80);
@@ -57,7 +57,7 @@ static void house_rules_set_and_refuse(void **state)
 	assert_int_equal(hf_rules_set(&r, "frozen=maybe", why, sizeof why), HF_E_RULES);
 	assert_string_equal(why, "frozen must be yes or no, not maybe");
 	assert_int_equal(hf_rules_set(&r, "wild_limit=many", why, sizeof why), HF_E_RULES);
-	assert_string_equal(why, "wild_limit must be fewer|half|equal, not many");
+	assert_string_equal(why, "wild_limit must be fewer|half|equal|any, not many");
 	assert_int_equal(hf_rules_set(&r, "colour=red", why, sizeof why), HF_E_RULES);
 	assert_non_null(strstr(why, "the keys are: players partners decks hand"));
 	assert_int_equal(hf_rules_set(&r, "open=50,x", why, sizeof why), HF_E_RULES);
@@ -192,6 +192,122 @@ static void refusals_quote_whole_characters(void **state)
 	}
 }
 
+/* Splits a markdown table row "| a | b |" into trimmed cells; returns their count. */
+static int cells(char *line, char *cell[], int max)
+{
+	int n = 0;
+	char *p = strchr(line, '|');
+	while (p != NULL && n < max) {
+		char *q = strchr(p + 1, '|');
+		while (q != NULL && q[-1] == '\\')
+			q = strchr(q + 1, '|');
+		if (q == NULL)
+			break;
+		*q = '\0';
+		char *a = p + 1, *b = q;
+		while (*a == ' ')
+			a++;
+		while (b > a && b[-1] == ' ')
+			b--;
+		*b = '\0';
+		cell[n++] = a;
+		p = q;
+	}
+	return n;
+}
+
+/* Drops the backticks and backslashes markdown needs around a table cell's text. */
+static void plain(char *s)
+{
+	char *w = s;
+	for (char *r = s; *r; r++)
+		if (*r != '`' && *r != '\\')
+			*w++ = *r;
+	*w = '\0';
+}
+
+/*
+ * The documentation says what the engine does: docs/RULES.md's parameter
+ * table gives every house-rule key's value in every preset, and the README's
+ * house-rule table every key with its values.  (Run from the top folder, as
+ * make test does.)
+ */
+static void docs_tables_match_the_engine(void **state)
+{
+	static const char *const presets[] = { "classic", "sevens", "family", "pcio", "duel" };
+	size_t nkeys;
+	const struct hf_rule_key *keys = hf_rule_keys(&nkeys);
+	int seen_doc[128] = { 0 }, seen_readme[128] = { 0 };
+	char line[1024], *cell[8], want[64];
+	(void)state;
+	assert_true(nkeys < 128);
+
+	FILE *f = fopen("docs/RULES.md", "r");
+	if (f == NULL)
+		fail_msg("docs/RULES.md not found (run from the top folder)");
+	bool in_table = false;
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strncmp(line, "| key | classic | sevens | family | pcio | duel |", 49) == 0) {
+			in_table = true;
+			continue;
+		}
+		if (!in_table)
+			continue;
+		if (line[0] != '|')
+			break;
+		int n = cells(line, cell, 8);
+		if (n != 6 || strncmp(cell[0], "---", 3) == 0)
+			continue;
+		plain(cell[0]);
+		size_t k;
+		for (k = 0; k < nkeys && strcmp(keys[k].key, cell[0]) != 0; k++)
+			;
+		if (k == nkeys)
+			fail_msg("docs/RULES.md: no house-rule key \"%s\"", cell[0]);
+		seen_doc[k]++;
+		for (int p = 0; p < 5; p++) {
+			plain(cell[1 + p]);
+			hf_rules_get(hf_preset(presets[p]), cell[0], want, sizeof want);
+			if (strcmp(cell[1 + p], want) != 0)
+				fail_msg("docs/RULES.md: %s in %s is %s, the engine says %s", cell[0], presets[p], cell[1 + p], want);
+		}
+	}
+	fclose(f);
+
+	f = fopen("README.md", "r");
+	assert_non_null(f);
+	in_table = false;
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strncmp(line, "| key | values | meaning |", 26) == 0) {
+			in_table = true;
+			continue;
+		}
+		if (!in_table)
+			continue;
+		if (line[0] != '|')
+			break;
+		if (cells(line, cell, 8) != 3 || strncmp(cell[0], "---", 3) == 0)
+			continue;
+		plain(cell[0]);
+		plain(cell[1]);
+		size_t k;
+		for (k = 0; k < nkeys && strcmp(keys[k].key, cell[0]) != 0; k++)
+			;
+		if (k == nkeys)
+			fail_msg("README.md: no house-rule key \"%s\"", cell[0]);
+		if (strcmp(cell[1], keys[k].values) != 0)
+			fail_msg("README.md: %s takes %s, the engine says %s", cell[0], cell[1], keys[k].values);
+		seen_readme[k]++;
+	}
+	fclose(f);
+	for (size_t k = 0; k < nkeys; k++) {
+		if (seen_doc[k] != 1)
+			fail_msg("docs/RULES.md's parameter table has key %s %d times", keys[k].key, seen_doc[k]);
+		if (seen_readme[k] != 1)
+			fail_msg("README.md's house-rule table has key %s %d times", keys[k].key, seen_readme[k]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +317,7 @@ int main(void)
 		cmocka_unit_test(every_key_listed_and_round_trips),
 		cmocka_unit_test(tables_and_description),
 		cmocka_unit_test(the_engine_never_names_a_preset),
+		cmocka_unit_test(docs_tables_match_the_engine),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -220,6 +220,56 @@ static void individuals_do_not_ask(void **state)
 	hf_game_free(g);
 }
 
+/*
+ * "Players who do not go out, including a team member, must deduct the total
+ * point values of cards remaining in their hands" (001), and at a stock-out
+ * the same: an untaken foot never counts; a black 3 in hand costs 100.
+ */
+static void stock_out_counts_the_hand_only(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_meld(g, 0, HF_KING, 7, 0, 0);           /* clean: 70 + 500 */
+	for (int s = 0; s < 4; s++) {
+		t_foot(g, s, "");
+		g->seats[s].in_foot = true;
+	}
+	g->seats[1].in_foot = false;
+	t_foot(g, 1, "A A");
+	t_hand(g, 0, "5 6");
+	t_hand(g, 1, "3c");
+	t_stock_top(g, "4 4");
+	t_stock_keep(g, 2);
+	t_ok(g, 0, "draw");
+	t_ok(g, 0, "discard 6");
+	assert_non_null(t_event(g, HF_EV_STOCK_OUT));
+	/* side 0: 570 - (5 4 4) - (4 5 6) = 540; side 1: -100 for the black 3, -15 for 4 5 6, the foot A A not counted */
+	assert_int_equal(g->last_sheet[0].total, 540);
+	assert_int_equal(g->last_sheet[1].caught, -115);
+	assert_int_equal(g->last_sheet[1].total, -115);
+	hf_game_free(g);
+}
+
+/*
+ * "a pair from their hand matching the top card" (001): a 2 on top is taken
+ * with a pair of 2s.  But "Black 3s freeze the pile until a normal card is
+ * discarded on top of it": a wild thrown on a black 3 leaves it blocked.
+ */
+static void wild_on_top_and_black_three_under_it(void **state)
+{
+	(void)state;
+	struct hf_game *g = table();
+	t_meld(g, 0, HF_ACE, 3, 0, 0);
+	t_hand(g, 0, "2 2 5");
+	t_pile(g, "6 3c 2");
+	t_refused(g, 0, "pickup 2 2", HF_E_PILE, "a black 3 blocks the pile until a natural card covers it");
+	t_pile(g, "6 3c 9 2");
+	t_ok(g, 0, "pickup 2 2");
+	assert_int_equal(g->sides[0].melds[1].rank, HF_JOKER);
+	assert_int_equal(g->npile, 0);
+	hf_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +281,8 @@ int main(void)
 		cmocka_unit_test(score_sheet_worked_example),
 		cmocka_unit_test(ask_first_and_final_discard),
 		cmocka_unit_test(individuals_do_not_ask),
+		cmocka_unit_test(stock_out_counts_the_hand_only),
+		cmocka_unit_test(wild_on_top_and_black_three_under_it),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

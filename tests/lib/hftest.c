@@ -64,7 +64,7 @@ static void from_stock(struct hf_game *g, int card)
 			memmove(&g->pile[i], &g->pile[i + 1], (size_t)(g->npile - i - 1));
 			g->npile--;
 			g->pile[g->npile] = 0;
-			g->pile_wilds -= hf_card_is_wild(card);
+			g->pile_freeze -= legal_freezes(&g->rules, card);
 			return;
 		}
 	for (int s = 0; s < g->nseats; s++)
@@ -108,7 +108,7 @@ void t_pile(struct hf_game *g, const char *cards)
 	for (int i = 0; i < g->npile; i++)
 		back[g->pile[i]]++;
 	g->npile = 0;
-	g->pile_wilds = 0;
+	g->pile_freeze = 0;
 	memset(g->pile, 0, sizeof g->pile);
 	to_stock(g, back, &n);
 	/* in order: each token one card */
@@ -119,7 +119,7 @@ void t_pile(struct hf_game *g, const char *cards)
 			fail_msg("bad card %s", tok);
 		from_stock(g, c);
 		g->pile[g->npile++] = (uint8_t)c;
-		g->pile_wilds += hf_card_is_wild(c);
+		g->pile_freeze += legal_freezes(&g->rules, c);
 	}
 	(void)a;
 	(void)why;
@@ -154,7 +154,7 @@ void t_stock_keep(struct hf_game *g, int n)
 		} else {
 			g->pile[g->npile++] = c;
 		}
-		g->pile_wilds += hf_card_is_wild(c);
+		g->pile_freeze += legal_freezes(&g->rules, c);
 	}
 }
 

@@ -135,6 +135,16 @@ void rp_propose(const struct hf_view *v, uint64_t *rng, int attempt, struct hf_a
 		a->type = HF_ACT_OUT;
 		return;
 	}
+	/* a hand that may not be discarded (classic's jokers while one can be melded) must meld them */
+	if (attempt >= 20 && attempt % 2 && v->hand[HF_JOKER] + v->hand[HF_TWO] == v->hand_count) {
+		const struct hf_side_view *sv = &v->sides[v->seats[v->seat].side];
+		int w = v->hand[HF_JOKER] ? HF_JOKER : HF_TWO, k = (int)hf_rng_below(rng, (uint32_t)sv->nmelds + 1);
+		a->type = HF_ACT_MELD;
+		a->ngroups = 1;
+		group_of(&a->groups[0], w, 1 + (int)hf_rng_below(rng, v->hand[w]));
+		a->groups[0].target = k < sv->nmelds ? sv->melds[k].rank : HF_JOKER;
+		return;
+	}
 	r = (int)hf_rng_below(rng, 100);
 	if (attempt < 12 && r < 30) {
 		meld_guess(v, rng, a);
