@@ -50,6 +50,7 @@ struct bot_config {
 	char database[256];
 	char rules[256];
 	int ai_level;
+	int ai_budget;           /* the hard player's thinking budget per decision (simulated actions) */
 	int turn_reminder;       /* seconds; 0 = never */
 	int turn_timeout;        /* seconds; 0 = never */
 	int log_level;
@@ -649,6 +650,7 @@ CMD_ENTRY(draw); CMD_ENTRY(pickup); CMD_ENTRY(meld); CMD_ENTRY(discard); CMD_ENT
 CMD_ENTRY(yes); CMD_ENTRY(no); CMD_ENTRY(hand); CMD_ENTRY(table); CMD_ENTRY(pile);
 CMD_ENTRY(score); CMD_ENTRY(rules); CMD_ENTRY(who); CMD_ENTRY(abort); CMD_ENTRY(stats);
 CMD_ENTRY(top); CMD_ENTRY(help); CMD_ENTRY(private); CMD_ENTRY(auto); CMD_ENTRY(play); CMD_ENTRY(tell);
+CMD_ENTRY(hint);
 #undef CMD_ENTRY
 
 #endif

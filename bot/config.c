@@ -43,6 +43,7 @@ config_defaults(struct bot_config *c)
 	strcpy(c->database, "/var/lib/handfoot/handfoot.db");
 	strcpy(c->rules, "classic");
 	c->ai_level = HF_AI_NORMAL;
+	c->ai_budget = HF_AI_BUDGET_DEFAULT;
 	c->turn_reminder = 120;
 	c->turn_timeout = 300;
 	c->log_level = LOG_LVL_INFO;
@@ -211,7 +212,9 @@ config_bot_key(struct parse *p, int line, const char *key, const char *value)
 			return -1;
 		}
 		c->ai_level = v;
-	} else if (strcmp(key, "log_level") == 0) {
+	} else if (strcmp(key, "ai_budget") == 0)
+		return config_int(p, line, key, value, 0, 10000000, &c->ai_budget);
+	else if (strcmp(key, "log_level") == 0) {
 		if ((v = log_level_parse(value)) < 0) {
 			config_err(p, line, "[bot] log_level: \"%s\" is not err, warning, notice, info or debug", value);
 			return -1;

@@ -262,7 +262,7 @@ flow_ai_move(struct bot *b, struct session *s, int seat)
 
 	hf_game_view(s->g, seat, &v);
 	memset(&a, 0, sizeof a);
-	hf_ai_choose(&v, level, &s->ai_rng, &a);
+	hf_ai_decide(&v, level, (uint32_t)b->cfg->ai_budget, &s->ai_rng, &a);
 	if ((rc = flow_apply(b, s, seat, &a, why, sizeof why)) >= 0)
 		return rc;
 	/* The engine's rulebook checks every plan the computer makes (engine/legal.c),

@@ -1,4 +1,4 @@
-/* ai-hard.c: the hard computer player: the normal player's plan, sharpened where normal leaves points. */
+/* ai-hard.c: the hard computer player: its policy (the normal player's plan, sharpened where normal leaves points), overruled by its search. */
 #include <string.h>
 
 #include "ai.h"
@@ -30,19 +30,18 @@ skip_pile(const struct ai_pos *p)
 }
 
 void
-ai_hard_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out)
+ai_hard_choose(const struct hf_view *v, uint32_t budget, uint64_t *rng, struct hf_action *out)
 {
-	ai_hard_choose_worlds(v, AI_LOOK_WORLDS, rng, out);
+	ai_search_choose(v, budget, rng, out);
 }
 
 void
-ai_hard_choose_worlds(const struct hf_view *v, int worlds, uint64_t *rng, struct hf_action *out)
+ai_hard_policy(const struct hf_view *v, uint64_t *rng, struct hf_action *out)
 {
 	struct ai_pos p;
 
 	ai_pos_init(&p, v);
 	p.sharp = true;
-	p.look_worlds = worlds;
 	ai_normal_move(&p, rng, out);
 	if (v->phase != HF_PHASE_DRAW || v->seat < 0)
 		return;

@@ -23,8 +23,8 @@ want_pile(const struct ai_pos *p, int gain)
 {
 	const struct hf_view *v = p->v;
 
-	/* close to going out, a big pile only delays it */
-	if (v->seats[p->me].in_foot && p->hand_n <= 3 && gain > 3)
+	/* in the foot with the side's canastas made, a big pile only delays going out */
+	if (v->seats[p->me].in_foot && ai_pos_melds_ready(p) && gain > 3)
 		return false;
 	return gain >= 2 || p->open_idx[v->pile_top] >= 0 || p->hand[v->pile_top] >= 2;
 }
@@ -105,7 +105,7 @@ ai_normal_move(const struct ai_pos *p, uint64_t *rng, struct hf_action *out)
 		return;
 	}
 	out->type = HF_ACT_DISCARD;
-	out->card = (uint8_t)(p->sharp ? ai_look_discard(p, rng) : ai_discard_choose(p, rng, true));
+	out->card = (uint8_t)(p->sharp ? ai_discard_sharp(p) : ai_discard_choose(p, rng, true));
 	if (out->card == HF_NOCARD)
 		ai_pos_forced(p, out);
 }

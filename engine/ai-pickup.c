@@ -20,9 +20,9 @@ shown_group(const struct ai_pos *p, int t, struct hf_group *g)
 		return false;
 	if (nat > room)
 		nat = room;
-	if (r->pickup_need == HF_NEED_NOTHING && p->down) {
+	/* a frozen pile needs a natural pair even where the pile needs nothing shown */
+	if (r->pickup_need == HF_NEED_NOTHING && p->down && !p->v->pile_frozen)
 		return true;
-	}
 	if (nat >= 2) {
 		g->count[t] = (uint8_t)nat;
 		return true;

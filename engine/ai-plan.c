@@ -60,6 +60,49 @@ closed_of(const struct ai_pos *p, int kind)
 	return n;
 }
 
+/*
+ * Wilds free for natural melds: while the side still needs a wild canasta,
+ * the wilds in hand are kept for it (as many as the wild meld lacks), so
+ * they are not all spent closing dirty canastas it has enough of.
+ */
+static int
+spare_wilds(const struct ai_pos *a)
+{
+	int w = wilds(a), keep;
+
+	if (!w || !a->r->need_wild || !a->r->wild_melds || closed_of(a, HF_KIND_WILD) >= a->r->need_wild)
+		return w;
+	keep = a->r->canasta_size;
+	if (a->open_idx[HF_JOKER] >= 0)
+		keep -= ai_pos_meld_size(&a->melds[a->open_idx[HF_JOKER]]);
+	return w > keep ? w - keep : 0;
+}
+
+/*
+ * The open clean melds kept clean: while the side needs clean canastas,
+ * the biggest clean open melds (as many as it lacks) take no wild.
+ */
+static bool
+kept_clean(const struct ai_pos *a, int rank)
+{
+	const struct hf_meld *m = &a->melds[a->open_idx[rank]];
+	int lack = a->r->need_clean - closed_of(a, HF_KIND_CLEAN), bigger = 0, r;
+
+	if (lack <= 0 || m->twos + m->jokers)
+		return false;
+	for (r = HF_FOUR; r <= HF_ACE; r++) {
+		const struct hf_meld *o;
+
+		if (r == rank || a->open_idx[r] < 0)
+			continue;
+		o = &a->melds[a->open_idx[r]];
+		if (!(o->twos + o->jokers) && !ai_pos_sevens_rank(a, r) &&
+		    (ai_pos_meld_size(o) > ai_pos_meld_size(m) || (ai_pos_meld_size(o) == ai_pos_meld_size(m) && r > rank)))
+			bigger++;
+	}
+	return bigger < lack;
+}
+
 /* Wilds may go on meld m in this action (duel's opening allows one, beside a pair starting a meld). */
 static bool
 wilds_may_join(const struct ai_plan *pl, const struct hf_meld *m)
@@ -180,8 +223,8 @@ close_with_wilds(struct ai_plan *pl, const struct ai_style *st)
 {
 	struct ai_pos *a = &pl->after;
 	int cap = a->r->canasta_size, size, need, r, best;
-	bool clean_short = closed_of(a, HF_KIND_CLEAN) < a->r->need_clean;
 
+	(void)st;
 	for (;;) {
 		/* the biggest open meld first: it needs the fewest wilds */
 		best = -1;
@@ -193,11 +236,11 @@ close_with_wilds(struct ai_plan *pl, const struct ai_style *st)
 			m = &a->melds[a->open_idx[r]];
 			size = ai_pos_meld_size(m);
 			need = cap - size;
-			if (need > wilds(a) || need > 2 || need <= 0 || !wilds_may_join(pl, m))
+			if (need > spare_wilds(a) || need > 2 || need <= 0 || !wilds_may_join(pl, m))
 				continue;
 			if (!ai_pos_wild_ok(a, r, m->naturals, m->twos + m->jokers + need))
 				continue;
-			if (clean_short && m->twos + m->jokers == 0 && !st->wilds_all)
+			if (kept_clean(a, r))
 				continue;
 			if (best < 0 || size > ai_pos_meld_size(&a->melds[a->open_idx[best]]))
 				best = r;
@@ -215,7 +258,7 @@ pairs(struct ai_plan *pl)
 	int r;
 
 	/* high ranks first: they count more toward an opening */
-	for (r = HF_ACE; r >= HF_FOUR && wilds(a); r--)
+	for (r = HF_ACE; r >= HF_FOUR && spare_wilds(a); r--)
 		if (a->open_idx[r] < 0 && pl->group_of[r] < 0 && a->hand[r] == 2 && ai_pos_wild_ok(a, r, 2, 1)) {
 			put(pl, r, r, 2);
 			put_wilds(pl, r, 1);
@@ -229,9 +272,9 @@ all_wilds(struct ai_plan *pl)
 	int cap = a->r->canasta_size, r, n;
 	bool moved = true;
 
-	while (wilds(a) && moved) {
+	while (spare_wilds(a) && moved) {
 		moved = false;
-		for (r = HF_ACE; r >= HF_FOUR && wilds(a); r--) {
+		for (r = HF_ACE; r >= HF_FOUR && spare_wilds(a); r--) {
 			const struct hf_meld *m;
 
 			if (a->open_idx[r] < 0)
@@ -239,7 +282,7 @@ all_wilds(struct ai_plan *pl)
 			m = &a->melds[a->open_idx[r]];
 			n = m->twos + m->jokers;
 			if (ai_pos_meld_size(m) < cap && ai_pos_wild_ok(a, r, m->naturals, n + 1) &&
-			    wilds_may_join(pl, m)) {
+			    wilds_may_join(pl, m) && !kept_clean(a, r)) {
 				put_wilds(pl, r, 1);
 				moved = true;
 			}

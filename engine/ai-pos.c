@@ -13,7 +13,6 @@ ai_pos_init(struct ai_pos *p, const struct hf_view *v)
 	p->r = v->rules;
 	p->me = v->seat;
 	p->sharp = false;
-	p->look_worlds = 0;
 	p->permission = v->permission;
 	p->side = v->seat >= 0 ? v->seats[v->seat].side : 0;
 	memcpy(p->hand, v->hand, sizeof p->hand);

@@ -40,12 +40,18 @@ hf_ai_level_parse(const char *name)
 void
 hf_ai_choose(const struct hf_view *v, int level, uint64_t *rng, struct hf_action *out)
 {
+	hf_ai_decide(v, level, HF_AI_BUDGET_DEFAULT, rng, out);
+}
+
+void
+hf_ai_decide(const struct hf_view *v, int level, uint32_t budget, uint64_t *rng, struct hf_action *out)
+{
 	switch (level) {
 	case HF_AI_EASY:
 		ai_easy_choose(v, rng, out);
 		break;
 	case HF_AI_HARD:
-		ai_hard_choose(v, rng, out);
+		ai_hard_choose(v, budget, rng, out);
 		break;
 	default:
 		ai_normal_choose(v, rng, out);

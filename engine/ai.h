@@ -23,7 +23,6 @@ struct ai_pos {
 	bool    closed_before[HF_MAX_MELDS]; /* closed in the view (a red 3 may go under it) */
 	bool    permission;           /* the partners agreed to going out (a plan may assume it, to see if asking pays) */
 	bool    sharp;                /* the hard player's plans: odd naturals onto closed canastas, sharp discards */
-	int     look_worlds;          /* worlds its discard look-ahead samples (0: none) */
 };
 
 void ai_pos_init(struct ai_pos *p, const struct hf_view *v);
@@ -96,17 +95,25 @@ int  ai_discard_danger(const struct ai_pos *p, int card);
 int  ai_discard_sharp(const struct ai_pos *p);
 /* Its cost for every card kind (INT32_MAX where the card cannot be thrown); returns the cheapest. */
 int  ai_discard_sharp_costs(const struct ai_pos *p, int cost[HF_NCARD]);
-/* The hard player's discard: the sharp candidates within reach of the cheapest, checked in sampled worlds. */
-int  ai_look_discard(const struct ai_pos *p, uint64_t *rng);
-/* Worlds the hard player samples per look-ahead decision. */
-#define AI_LOOK_WORLDS 8
+
+/* The hard player's search (ai-search.c): candidates (ai-cand.c) played out in sampled worlds (ai-rollout.c). */
+#define AI_CANDS 10
+/* A cap on the worlds of one decision, whatever the budget. */
+#define AI_SEARCH_MAX_WORLDS 4096
+/* What winning the game is worth beside the round's margin, where a rollout's round ends the game. */
+#define AI_WIN_VALUE 2000
+int  ai_cand_list(const struct ai_pos *p, const struct hf_action *base, struct hf_action list[AI_CANDS]);
+void ai_rollout_scores(const struct hf_game *g, int32_t score[HF_MAX_SIDES]);
+int  ai_rollout_play(struct hf_game *g, struct hf_view *w, int side, uint64_t *rng);
+int32_t ai_rollout_value(const struct hf_game *g, int side, const int32_t before[HF_MAX_SIDES]);
+void ai_search_choose(const struct hf_view *v, uint32_t budget, uint64_t *rng, struct hf_action *out);
 
 /* Levels. */
 void ai_easy_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out);
 void ai_normal_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out);
-void ai_hard_choose(const struct hf_view *v, uint64_t *rng, struct hf_action *out);
-/* The hard player with a given look-ahead size (0: none), for tests and measurement. */
-void ai_hard_choose_worlds(const struct hf_view *v, int worlds, uint64_t *rng, struct hf_action *out);
+/* The hard player: its policy (the normal player sharpened), overruled by its search within the budget. */
+void ai_hard_choose(const struct hf_view *v, uint32_t budget, uint64_t *rng, struct hf_action *out);
+void ai_hard_policy(const struct hf_view *v, uint64_t *rng, struct hf_action *out);
 /* The normal player's move from a position (a sharp one plays as the hard player's base). */
 void ai_normal_move(const struct ai_pos *p, uint64_t *rng, struct hf_action *out);
 /* Answers an ask, or returns false if this seat has nothing to answer. */

@@ -16,6 +16,9 @@ struct seat_state {
 	bool     foot_at_start;                   /* was in the foot when this turn began */
 	uint16_t foot_turns;
 	int8_t   answer;                          /* -1 none, 0 no, 1 yes */
+	uint8_t  known[HF_NCARD];                 /* in the hand and seen by all: taken from the pile, not played since */
+	uint8_t  guessed[HF_NCARD];               /* 0, or 1 + the most of the kind the table guesses it holds
+	                                             beyond the known (its plays gave that away: track.c) */
 };
 
 struct side_state {
@@ -106,6 +109,12 @@ enum hf_err out_check(const struct hf_game *g, int seat, bool *short_out, char *
 void out_go(struct hf_game *g, int seat, bool short_out);
 enum hf_err out_ask(struct hf_game *g, int seat, char *why, size_t len);
 enum hf_err out_answer(struct hf_game *g, int seat, bool yes, char *why, size_t len);
+
+/* track.c */
+void track_taken(const struct hf_game *g, uint8_t taken[HF_NCARD]);
+int  track_declined(const struct hf_game *g, int seat);
+void track_action(struct hf_game *g, int seat, const struct hf_action *a, const uint8_t taken[HF_NCARD],
+                  int declined);
 
 /* score.c */
 void score_round(struct hf_game *g, int goer, bool short_out, bool tie);

@@ -174,14 +174,9 @@ apply_on_copy(struct hf_game *g, int seat, const struct hf_action *a, char *why,
 	return e;
 }
 
-enum hf_err
-hf_apply(struct hf_game *g, int seat, const struct hf_action *a, char *why, size_t len)
+static enum hf_err
+apply(struct hf_game *g, int seat, const struct hf_action *a, char *why, size_t len)
 {
-	enum hf_err e = check_turn(g, seat, why, len);
-	if (e != HF_OK)
-		return e;
-	if (g->phase == HF_PHASE_ASK && a->type != HF_ACT_YES && a->type != HF_ACT_NO)
-		return hf_fail(HF_E_PHASE, why, len, "seat %d is waiting for an answer: yes or no", g->turn + 1);
 	switch (a->type) {
 	case HF_ACT_DRAW:
 		return turn_draw(g, seat, why, len);
@@ -198,6 +193,24 @@ hf_apply(struct hf_game *g, int seat, const struct hf_action *a, char *why, size
 	default:
 		return hf_fail(HF_E_SYNTAX, why, len, "that is not a move");
 	}
+}
+
+enum hf_err
+hf_apply(struct hf_game *g, int seat, const struct hf_action *a, char *why, size_t len)
+{
+	uint8_t taken[HF_NCARD] = { 0 };
+	enum hf_err e = check_turn(g, seat, why, len);
+	if (e != HF_OK)
+		return e;
+	if (g->phase == HF_PHASE_ASK && a->type != HF_ACT_YES && a->type != HF_ACT_NO)
+		return hf_fail(HF_E_PHASE, why, len, "seat %d is waiting for an answer: yes or no", g->turn + 1);
+	int declined = a->type == HF_ACT_DRAW ? track_declined(g, seat) : HF_NOCARD;
+	if (a->type == HF_ACT_PICKUP)
+		track_taken(g, taken);
+	e = apply(g, seat, a, why, len);
+	if (e == HF_OK)
+		track_action(g, seat, a, taken, declined);
+	return e;
 }
 
 /* ------------------------------------------------------------------ rounds */
@@ -399,6 +412,12 @@ hf_game_check(const struct hf_game *g, char *why, size_t len)
 			hf_fail(HF_E_RULES, why, len, "seat %d's card counts are off", s + 1);
 			return false;
 		}
+		for (int k = 1; k < HF_NCARD; k++)
+			if (g->seats[s].known[k] > g->seats[s].hand[k]) {
+				hf_fail(HF_E_RULES, why, len, "seat %d is known to hold %d %s but holds %d", s + 1,
+				        g->seats[s].known[k], card_plural(k), g->seats[s].hand[k]);
+				return false;
+			}
 	}
 	for (int s = 0; s < g->nsides; s++)
 		for (int m = 0; m < g->sides[s].nmelds; m++) {

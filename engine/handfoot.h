@@ -19,6 +19,7 @@
 #define HF_MAX_ROUNDS  100  /* a target-score game ends after this many rounds at the latest */
 #define HF_MAX_EVENTS  128  /* public events produced by one action */
 #define HF_ERRLEN      160  /* room for any refusal sentence */
+#define HF_MAX_CARDS   (HF_MAX_DECKS * 54) /* cards in the biggest shoe */
 
 /*
  * Cards.  Suits only matter for threes, so a card is its kind: red and black
@@ -148,6 +149,7 @@ struct hf_rules {
 	int32_t  target;                          /* 0 = play a fixed number of rounds */
 	/* asking to go out */
 	bool     ask_before_meld;                 /* the ask must come before the player melds this turn */
+	bool     hints_off;                       /* !hint is refused at this table (house rule hints=no) */
 };
 
 /* The five presets, by name: "classic", "sevens", "family", "pcio", "duel". NULL if unknown. */
@@ -334,6 +336,11 @@ struct hf_seat_view {
 	bool     in_foot;                         /* has taken up the foot */
 	uint16_t foot_turns;                      /* turns played since taking the foot */
 	int8_t   answer;                          /* to the current ask: -1 none, 0 no, 1 yes */
+	uint8_t  known[HF_NCARD];                 /* in its hand, seen by all: taken from the pile and not played
+	                                             since (a card of the kind played may have been the one) */
+	uint8_t  guessed[HF_NCARD];               /* 0, or 1 + the most of the kind the table guesses it holds
+	                                             beyond the known: it threw one (none left), or drew when a
+	                                             natural pair would have taken the pile (one at most) */
 };
 
 struct hf_side_view {
@@ -346,7 +353,8 @@ struct hf_side_view {
 };
 
 /* Exactly what one seat may know.  Renderers and computer players see games
- * only through this. */
+ * only through this.  Entries past nmelds, nrounds_scored and pile_size are
+ * unspecified (hf_game_view leaves them, for speed). */
 struct hf_view {
 	const struct hf_rules *rules;
 	int8_t   seat;                            /* whose view; -1 = a spectator */
@@ -376,6 +384,9 @@ struct hf_view {
 	uint8_t  first_player;                    /* the seat that started this round */
 	int32_t  deal_bonus[HF_MAX_SIDES];        /* deal bonus earned this round, per side */
 	uint8_t  pile_plain;                      /* the pile's top card not counting wilds on it (HF_NOCARD: none) */
+	/* every card went onto the pile face up: the pile, bottom first (its top is pile_top); unseen
+	 * still counts the cards below the top, which the players' counting reasons from */
+	uint8_t  pile[HF_MAX_CARDS];
 };
 
 void hf_game_view(const struct hf_game *g, int seat, struct hf_view *v);
@@ -390,9 +401,28 @@ enum hf_ai_level { HF_AI_EASY, HF_AI_NORMAL, HF_AI_HARD };
 
 const char *hf_ai_level_name(int level);
 int         hf_ai_level_parse(const char *name);      /* -1 if unknown */
+/*
+ * The hard player thinks within a budget the caller sets, counted in actions
+ * it simulates (the engine has no clock): the same view, budget and rng state
+ * give the same action on any machine.  The default keeps a decision well
+ * under what a person notices (see the README's figures); 0 means no search.
+ */
+#define HF_AI_BUDGET_DEFAULT 25000u
 /* The next action for the view's seat, which must be able to act. rng is the
  * caller's state (any value; it is advanced).  Sees only the view. */
+void        hf_ai_decide(const struct hf_view *v, int level, uint32_t budget, uint64_t *rng,
+                         struct hf_action *out);
+/* hf_ai_decide with the default budget. */
 void        hf_ai_choose(const struct hf_view *v, int level, uint64_t *rng, struct hf_action *out);
+/*
+ * A hint: what the hard player would do with the view's turn, as one line
+ * for the player ("hint: meld 9 9 9 2, K K K, discard 5"; at the draw it
+ * stops at the pile or the stock, whose cards it cannot know).  Thinks
+ * within budget per step; the same view and seed give the same line.
+ * Where the rules turn hints off it says so.  Returns the length as
+ * snprintf does.
+ */
+size_t      hf_ai_hint(const struct hf_view *v, uint32_t budget, uint64_t seed, char *buf, size_t len);
 
 /* ------------------------------------------------------------------ randomness */
 

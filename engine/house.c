@@ -311,6 +311,22 @@ set_list(int32_t out[4], const char *v, const char *key, long lo, long hi, char 
 }
 
 static enum hf_err
+set_hints(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
+{
+	bool yes = strcasecmp(v, "yes") == 0;
+	if (!yes && strcasecmp(v, "no") != 0)
+		return hf_fail(HF_E_RULES, why, len, "%s must be yes or no, not %s", key, v);
+	r->hints_off = !yes;
+	return HF_OK;
+}
+
+static void
+get_hints(const struct hf_rules *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", r->hints_off ? "no" : "yes");
+}
+
+static enum hf_err
 set_open(struct hf_rules *r, const char *v, const char *key, char *why, size_t len)
 {
 	int32_t x[4];
@@ -414,7 +430,8 @@ get_open_at(const struct hf_rules *r, char *buf, size_t len)
 	X("partners_dismissed", "yes|no", "the goer's partners' cards do not count", K_BOOL, F(partners_dismissed), 0, 1, NULL, NULL, NULL) \
 	X("caught_foot", "yes|no", "an untaken foot counts against, as the hand", K_BOOL, F(caught_counts_foot), 0, 1, NULL, NULL, NULL) \
 	X("rounds", "0-100", "rounds in a game; 0 = play to the target", K_U8, F(rounds), 0, 100, NULL, NULL, NULL) \
-	X("target", "0-1000000", "score that ends the game; 0 = play the rounds", K_I32, F(target), 0, 1000000, NULL, NULL, NULL)
+	X("target", "0-1000000", "score that ends the game; 0 = play the rounds", K_I32, F(target), 0, 1000000, NULL, NULL, NULL) \
+	X("hints", "yes|no", "players may ask the computer for a hint (!hint)", K_CUSTOM, 0, 0, 0, NULL, set_hints, get_hints)
 
 #define PUB(k, v, h, t, o, lo, hi, nm, s, g) { k, v, h },
 #define IMPL(k, v, h, t, o, lo, hi, nm, s, g) { t, o, lo, hi, nm, s, g },

@@ -667,7 +667,6 @@ enum hf_err
 legal_discard(const struct legal_pos *p, int card, char *why, size_t len)
 {
 	bool short_out;
-	enum hf_err e;
 
 	if (card <= HF_NOCARD || card >= HF_NCARD || p->hand[card] == 0)
 		return hf_fail(HF_E_NO_CARDS, why, len, "you hold no %s", hf_card_name(card));
@@ -688,9 +687,16 @@ legal_discard(const struct legal_pos *p, int card, char *why, size_t len)
 			               text);
 		}
 	}
-	/* the last card from the foot goes out, unless the round ends anyway with the stock */
-	if (p->hand_n == 1 && p->in_foot && p->stock > 0 &&
-	    (e = legal_out(p, p->melds, p->nmelds, &short_out, why, len)) != HF_OK)
-		return e;
+	/*
+	 * The last card from the foot goes out where the side may, and where only
+	 * the partners' word is missing the player asks first.  Where the side
+	 * cannot go out, no other move is left (melding the card would empty the
+	 * hand as well): it goes all the same and the seat plays on from an empty
+	 * hand.  Only red 3s laid out and not replaced (a house rule) leave a seat
+	 * one card after its draw; with the stock empty the round ends anyway.
+	 */
+	if (p->hand_n == 1 && p->in_foot && p->stock > 0 && p->go == LEGAL_GO_ASK &&
+	    legal_canastas(p->r, p->melds, p->nmelds, p->nseats, &short_out, NULL, 0) == HF_OK)
+		return legal_out(p, p->melds, p->nmelds, &short_out, why, len);
 	return HF_OK;
 }

@@ -1,4 +1,4 @@
-/* sample.c: a full game consistent with a view, the unseen cards dealt at random (for look-ahead). */
+/* sample.c: a full game consistent with a view: what the table saw where it is, the other hidden cards dealt as players keep them (for look-ahead). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,20 +76,100 @@ under_wild(struct hf_game *g, int plain, bool frozen, uint8_t *pool, int npool, 
 			swap(under, &g->pile[i]);
 }
 
+
+/* Percent chances that shape a dealt hand (see deal_hand). */
+#define SHAPE_OPEN_SKIP  85
+#define SHAPE_WILD_SKIP  50
+#define SHAPE_PAIR       45
+#define SHAPE_TRIPLE_SKIP 60
+#define SHAPE_GUESS_SKIP 85
+
+/*
+ * A hand as players keep it, not a uniform deal: measured over self-play,
+ * the hands of the normal player hold about twice the natural pairs of a
+ * uniform deal from the same unseen cards, half the wilds, hardly a card of
+ * a rank their side has open (it would have been melded) and, once down,
+ * few threes of a kind.  A
+ * look-ahead that dealt hands uniformly saw too few pairs to take the pile
+ * where the pile needs a pair, and threw what a real hand would take.
+ * Where red 3s are laid out as they come, no hand holds one (those of the
+ * deal go at the first turn: a seat yet to play may hold some, a case too
+ * short-lived to matter).  Cards turned away stay in the pool for the stock.
+ * The cards the table saw the seat take from the pile are in it first, and
+ * what its plays gave away (track.c) is mostly held to.
+ */
+static void
+deal_hand(struct hf_game *g, const struct hf_view *v, int s, uint8_t *pool, int npool, int *at)
+{
+	struct seat_state *ss = &g->seats[s];
+	const struct hf_side_view *sd = &v->sides[v->seats[s].side];
+	bool open[HF_NCARD] = { false }, bonus = v->rules->red3_mode == HF_RED3_BONUS;
+	for (int i = 0; i < sd->nmelds; i++)
+		if (sd->melds[i].kind == HF_KIND_OPEN && sd->melds[i].rank < HF_NCARD)
+			open[sd->melds[i].rank] = true;
+	int known = 0;
+	for (int k = 1; k < HF_NCARD; k++) {
+		ss->hand[k] = ss->known[k];
+		known += ss->known[k];
+	}
+	for (int n = known; n < v->seats[s].hand_count && *at < npool; n++) {
+		for (int tries = 0; tries < 16; tries++) {
+			int c = pool[*at], left = npool - *at;
+			bool skip = (bonus && c == HF_RED3) ||
+			            (tries < 8 && open[c] && hf_rng_below(&g->rng, 100) < SHAPE_OPEN_SKIP) ||
+			            (tries < 8 && hf_card_is_wild(c) && hf_rng_below(&g->rng, 100) < SHAPE_WILD_SKIP) ||
+			            (tries < 8 && sd->down && hf_card_is_natural(c) && ss->hand[c] >= 2 &&
+			             hf_rng_below(&g->rng, 100) < SHAPE_TRIPLE_SKIP) ||
+			            (tries < 8 && v->seats[s].guessed[c] && ss->hand[c] - ss->known[c] + 1 >= v->seats[s].guessed[c] &&
+			             hf_rng_below(&g->rng, 100) < SHAPE_GUESS_SKIP);
+			if (!skip && hf_card_is_natural(c) && !ss->hand[c] && hf_rng_below(&g->rng, 100) < SHAPE_PAIR) {
+				/* keep a pair: the next card that matches a single in the hand */
+				for (int j = *at + 1; j < npool; j++)
+					if (hf_card_is_natural(pool[j]) && ss->hand[pool[j]] == 1 && !open[pool[j]] &&
+					    (!v->seats[s].guessed[pool[j]] || v->seats[s].guessed[pool[j]] > 2)) {
+						swap(&pool[*at], &pool[j]);
+						break;
+					}
+			}
+			if (!skip || left < 2)
+				break;
+			swap(&pool[*at], &pool[*at + 1 + (int)hf_rng_below(&g->rng, (uint32_t)left - 1)]);
+		}
+		ss->hand[take(pool, npool, at)]++;
+	}
+	ss->hand_n = v->seats[s].hand_count;
+}
+
 struct hf_game *
 hf_game_sample(const struct hf_view *v, uint64_t seed)
 {
 	struct hf_game *g = calloc(1, sizeof *g);
 	uint8_t pool[HF_SHOE_MAX];
-	int npool = 0, at = 0;
+	int npool = 0, at = 0, left[HF_NCARD];
 	if (g == NULL)
 		return NULL;
 	g->rules = *v->rules;
 	g->seed = seed;
 	g->rng = deal_round_seed(seed, v->round);
 	copy_public(g, v);
+	/* the unseen cards but those the table saw: the pile (every card went there face up) and what
+	 * each seat took from it and still holds; a view built without them (pile entries 0) deals all */
+	for (int k = 0; k < HF_NCARD; k++)
+		left[k] = v->unseen[k];
+	for (int i = 0; i + 1 < v->pile_size; i++)
+		if (v->pile[i] > HF_NOCARD && v->pile[i] < HF_NCARD && left[v->pile[i]] > 0)
+			left[v->pile[i]]--;
+		else
+			g->pile[i] = 1;                 /* a slot dealt at random below */
+	for (int s = 0; s < v->nseats; s++)
+		for (int k = 1; k < HF_NCARD && s != v->seat; k++) {
+			int n = v->seats[s].known[k] < left[k] ? v->seats[s].known[k] : left[k];
+			g->seats[s].known[k] = (uint8_t)n;
+			g->seats[s].guessed[k] = v->seats[s].guessed[k];
+			left[k] -= n;
+		}
 	for (int k = 1; k < HF_NCARD; k++)
-		for (int i = 0; i < v->unseen[k] && npool < HF_SHOE_MAX; i++)
+		for (int i = 0; i < left[k] && npool < HF_SHOE_MAX; i++)
 			pool[npool++] = (uint8_t)k;
 	for (int i = npool - 1; i > 0; i--) {
 		int j = (int)hf_rng_below(&g->rng, (uint32_t)i + 1);
@@ -97,8 +177,11 @@ hf_game_sample(const struct hf_view *v, uint64_t seed)
 		pool[i] = pool[j];
 		pool[j] = t;
 	}
+	bool random_pile = false;
+	for (int i = 0; i + 1 < v->pile_size; i++)
+		random_pile |= g->pile[i] == 1;
 	/* a frozen pile holds a card that freezes it: put one below the top */
-	if (v->pile_frozen && v->pile_size > 1 && !legal_freezes(v->rules, v->pile_top))
+	if (random_pile && v->pile_frozen && v->pile_size > 1 && !legal_freezes(v->rules, v->pile_top))
 		for (int i = 0; i < npool; i++)
 			if (legal_freezes(v->rules, pool[i])) {
 				uint8_t t = pool[0];
@@ -107,36 +190,43 @@ hf_game_sample(const struct hf_view *v, uint64_t seed)
 				break;
 			}
 	for (int i = 0; i + 1 < v->pile_size; i++) {
-		/* a pile that is not frozen holds no card that would freeze it */
-		for (int j = at; !v->pile_frozen && j < npool; j++)
-			if (!legal_freezes(v->rules, pool[j])) {
-				uint8_t t = pool[at];
-				pool[at] = pool[j];
-				pool[j] = t;
-				break;
-			}
-		int c = take(pool, npool, &at);
+		int c = v->pile[i];
+		if (g->pile[i] == 1) {
+			/* a pile that is not frozen holds no card that would freeze it */
+			for (int j = at; !v->pile_frozen && j < npool; j++)
+				if (!legal_freezes(v->rules, pool[j])) {
+					uint8_t t = pool[at];
+					pool[at] = pool[j];
+					pool[j] = t;
+					break;
+				}
+			c = take(pool, npool, &at);
+		}
 		g->pile[g->npile++] = (uint8_t)c;
 	}
-	if (g->npile > 0 && hf_card_is_wild(v->pile_top))
+	if (random_pile && g->npile > 0 && hf_card_is_wild(v->pile_top))
 		under_wild(g, v->pile_plain, v->pile_frozen, pool, npool, at);
 	if (v->pile_size > 0)
 		g->pile[g->npile++] = v->pile_top;
 	for (int i = 0; i < g->npile; i++)
 		g->pile_freeze += legal_freezes(&g->rules, g->pile[i]);
+	/* the feet were dealt at random and never seen: first; then the hands, shaped as players keep them */
+	for (int s = 0; s < v->nseats; s++) {
+		struct seat_state *ss = &g->seats[s];
+		for (int i = 0; i < v->seats[s].foot_count; i++)
+			ss->foot[take(pool, npool, &at)]++;
+		ss->foot_n = v->seats[s].foot_count;
+	}
 	for (int s = 0; s < v->nseats; s++) {
 		struct seat_state *ss = &g->seats[s];
 		if (s == v->seat) {
 			memcpy(ss->hand, v->hand, sizeof ss->hand);
+			memcpy(ss->known, v->seats[s].known, sizeof ss->known);
+			memcpy(ss->guessed, v->seats[s].guessed, sizeof ss->guessed);
 			ss->hand_n = v->hand_count;
 		} else {
-			for (int i = 0; i < v->seats[s].hand_count; i++)
-				ss->hand[take(pool, npool, &at)]++;
-			ss->hand_n = v->seats[s].hand_count;
+			deal_hand(g, v, s, pool, npool, &at);
 		}
-		for (int i = 0; i < v->seats[s].foot_count; i++)
-			ss->foot[take(pool, npool, &at)]++;
-		ss->foot_n = v->seats[s].foot_count;
 		ss->hand[0] = ss->foot[0] = 0;
 	}
 	for (int i = 0; i < v->stock; i++)

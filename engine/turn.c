@@ -85,6 +85,12 @@ turn_draw(struct hf_game *g, int seat, char *why, size_t len)
 	int n = turn_draw_cards(g, seat, 2);
 	game_event(g, HF_EV_DRAW, seat, 0, n, 0);
 	turn_red3s(g, seat, g->rules.red3_replace_draw);
+	/* red 3s laid out and not replaced may leave nothing to play: draw again */
+	while (g->seats[seat].hand_n == 0 && g->nstock > 0) {
+		n = turn_draw_cards(g, seat, 2);
+		game_event(g, HF_EV_DRAW, seat, 0, n, 0);
+		turn_red3s(g, seat, g->rules.red3_replace_draw);
+	}
 	g->phase = HF_PHASE_PLAY;
 	return HF_OK;
 }
@@ -132,7 +138,7 @@ turn_discard(struct hf_game *g, int seat, int card, char *why, size_t len)
 	game_pos(g, seat, &p);
 	if ((e = legal_discard(&p, card, why, len)) != HF_OK)
 		return e;
-	/* the last card from the foot goes out (with the stock empty it may go anyway: the round ends) */
+	/* the last card from the foot goes out where the side may (legal_discard says when it may go without) */
 	if (last && ss->in_foot)
 		going = out_check(g, seat, &short_out, NULL, 0) == HF_OK;
 	g->nevents = 0;

@@ -1,4 +1,5 @@
 /* view.c: exactly what one seat may know of a game. */
+#include <stddef.h>
 #include <string.h>
 
 #include "game-internal.h"
@@ -29,10 +30,30 @@ unseen(const struct hf_game *g, int seat, struct hf_view *v)
 		v->unseen[k] = (uint8_t)c[k];
 }
 
+/*
+ * Zeroes the view but the long tails no reader goes past (melds beyond
+ * nmelds, rounds beyond nrounds_scored, pile beyond pile_size): a view is
+ * made for every move the computer players simulate, and those tails are
+ * most of its size.
+ */
+static void
+clear(struct hf_view *v)
+{
+	memset(v, 0, offsetof(struct hf_view, sides));
+	for (int s = 0; s < HF_MAX_SIDES; s++) {
+		struct hf_side_view *sv = &v->sides[s];
+		sv->nmelds = sv->red3s = 0;
+		sv->down = false;
+		sv->score = sv->open_min = 0;
+	}
+	memset(&v->unseen, 0, offsetof(struct hf_view, round_totals) - offsetof(struct hf_view, unseen));
+	memset(&v->last_sheet, 0, offsetof(struct hf_view, pile) - offsetof(struct hf_view, last_sheet));
+}
+
 void
 hf_game_view(const struct hf_game *g, int seat, struct hf_view *v)
 {
-	memset(v, 0, sizeof *v);
+	clear(v);
 	if (seat < -1 || seat >= g->nseats)
 		seat = -1;
 	v->rules = &g->rules;
@@ -66,7 +87,10 @@ hf_game_view(const struct hf_game *g, int seat, struct hf_view *v)
 		v->seats[s].in_foot = ss->in_foot;
 		v->seats[s].foot_turns = ss->foot_turns;
 		v->seats[s].answer = ss->answer;
+		memcpy(v->seats[s].known, ss->known, sizeof v->seats[s].known);
+		memcpy(v->seats[s].guessed, ss->guessed, sizeof v->seats[s].guessed);
 	}
+	memcpy(v->pile, g->pile, g->npile);
 	for (int s = 0; s < g->nsides; s++) {
 		const struct side_state *sd = &g->sides[s];
 		struct hf_side_view *sv = &v->sides[s];

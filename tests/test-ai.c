@@ -12,6 +12,9 @@
 
 /* ------------------------------------------------------------------ helpers */
 
+/* The hard player's budget in whole games and sweeps: enough to search, small enough for the sanitizers. */
+#define GAME_BUDGET 1500
+
 /* Plays up to max_actions of a game; returns the refusals, prints the first. */
 static int
 play(const char *preset, int players, const int levels[HF_MAX_SEATS], uint64_t seed, int max_actions, bool *ended)
@@ -31,7 +34,7 @@ play(const char *preset, int players, const int levels[HF_MAX_SEATS], uint64_t s
 		n = hf_game_waiting(g, seats);
 		assert_true(n > 0);
 		hf_game_view(g, seats[0], v);
-		hf_ai_choose(v, levels[seats[0]], &rng, &a);
+		hf_ai_decide(v, levels[seats[0]], GAME_BUDGET, &rng, &a);
 		if (hf_apply(g, seats[0], &a, why, sizeof why) == HF_OK)
 			continue;
 		if (refused++ < 3) {
@@ -149,52 +152,72 @@ same_action(const struct hf_action *a, const struct hf_action *b)
 
 /*
  * A world resampled from a seat's view (other hands, feet, stock order all
- * dealt anew) gives that seat the same view, so the same decision.
+ * dealt anew) gives that seat the same view, so the same decision: for the
+ * hard player too, whose search deals its own worlds from the view and the
+ * rng alone.  The hidden cards must differ for this to say anything, and the
+ * search must have overruled its policy somewhere, or only the policy was
+ * tested.
  */
 static void
 test_view_only(void **state)
 {
-	static const char *const presets[] = { "classic", "duel", "family", "pcio" };
-	static const int players[] = { 4, 2, 3, 4 };
-	struct hf_view *v = malloc(sizeof *v), *w = malloc(sizeof *w);
-	struct hf_action a, b, step;
+	static const char *const presets[] = { "classic", "duel", "family", "pcio", "sevens" };
+	static const int players[] = { 4, 2, 3, 4, 4 };
+	struct hf_view *v = malloc(sizeof *v), *w = malloc(sizeof *w), *x = malloc(sizeof *x), *y = malloc(sizeof *y);
+	struct hf_action a, b, step, policy;
 	struct hf_game *g, *s;
 	char why[HF_ERRLEN];
-	int seats[HF_MAX_SEATS], k, i, lvl, checked = 0;
+	int seats[HF_MAX_SEATS], k, i, lvl, checked = 0, overruled = 0, hidden_differ = 0, o;
 	uint64_t rng, r1, r2;
 
 	(void)state;
 	assert_non_null(v);
 	assert_non_null(w);
-	for (k = 0; k < 4; k++) {
+	assert_non_null(x);
+	assert_non_null(y);
+	for (k = 0; k < 5; k++) {
 		assert_int_equal(hf_game_new(&g, hf_preset(presets[k]), players[k], 0, 5 + (uint64_t)k, why, sizeof why), HF_OK);
 		rng = 99;
 		for (i = 0; i < 400 && hf_game_phase(g) != HF_PHASE_OVER; i++) {
 			hf_game_waiting(g, seats);
 			hf_game_view(g, seats[0], v);
-			if (i % 23 == 0) {
+			if (i % 13 == 0) {
 				s = hf_game_sample(v, 1234 + (uint64_t)i);
 				assert_non_null(s);
 				hf_game_view(s, seats[0], w);
+				/* the next seat's hand, real and resampled */
+				o = (seats[0] + 1) % players[k];
+				hf_game_view(g, o, x);
+				hf_game_view(s, o, y);
+				hidden_differ += memcmp(x->hand, y->hand, sizeof x->hand) != 0;
 				for (lvl = HF_AI_EASY; lvl <= HF_AI_HARD; lvl++) {
 					r1 = r2 = 555 + (uint64_t)i;
-					hf_ai_choose(v, lvl, &r1, &a);
-					hf_ai_choose(w, lvl, &r2, &b);
+					hf_ai_decide(v, lvl, 4000, &r1, &a);
+					hf_ai_decide(w, lvl, 4000, &r2, &b);
 					assert_true(same_action(&a, &b));
 					assert_true(r1 == r2);
 					checked++;
 				}
+				r1 = 555 + (uint64_t)i;
+				hf_ai_decide(v, HF_AI_HARD, 0, &r1, &policy);
+				overruled += !same_action(&a, &policy);
 				hf_game_free(s);
 			}
-			hf_ai_choose(v, HF_AI_NORMAL, &rng, &step);
+			hf_ai_decide(v, HF_AI_NORMAL, 0, &rng, &step);
 			if (hf_apply(g, seats[0], &step, why, sizeof why) != HF_OK)
 				break;
 		}
 		hf_game_free(g);
 	}
-	assert_true(checked > 20);
+	print_message("%d decisions checked, hard overruled its policy in %d, hidden cards differed in %d\n", checked / 3,
+	              overruled, hidden_differ);
+	assert_true(checked > 60);
+	assert_true(overruled > 0);
+	assert_true(hidden_differ > checked / 6);
 	free(v);
 	free(w);
+	free(x);
+	free(y);
 }
 
 /* ------------------------------------------------------------------ built positions */
@@ -538,6 +561,145 @@ test_pile_may_hide_red3(void **state)
 	free(v);
 }
 
+/* A view of a preset with house rules (the rules live as long as the test). */
+static struct hf_view *
+house_view(struct hf_rules *r, const char *text, int nseats)
+{
+	struct hf_view *v = base_view("classic", nseats);
+	char why[HF_ERRLEN];
+
+	assert_int_equal(hf_rules_parse(r, text, why, sizeof why), HF_OK);
+	v->rules = r;
+	v->sides[0].open_min = v->sides[1].open_min = r->open_min[0];
+	return v;
+}
+
+/*
+ * A duel with frozen=yes: a wild in the pile freezes it even where the pile
+ * needs nothing shown, so a natural pair is needed.  The players took it with
+ * nothing shown and were refused (handfoot-sim --house random).
+ */
+static void
+test_frozen_pile_needs_pair(void **state)
+{
+	struct hf_rules r;
+	struct hf_view *v = house_view(&r, "duel frozen=yes", 2);
+	struct hf_action a;
+	struct hf_game *g;
+	char why[HF_ERRLEN];
+	int lvl;
+
+	(void)state;
+	v->phase = HF_PHASE_DRAW;
+	meld(v, 0, HF_KING, 4, 0, HF_KIND_OPEN);
+	v->pile_top = HF_NINE;
+	v->pile_size = 9;
+	v->pile_frozen = true;
+	v->may_pickup = true;
+	hand(v, "9 5 6 8 J");
+	for (lvl = HF_AI_EASY; lvl <= HF_AI_HARD; lvl++) {
+		choose(v, lvl, &a);
+		g = hf_game_sample(v, 3);
+		assert_non_null(g);
+		assert_int_equal(hf_apply(g, 0, &a, why, sizeof why), HF_OK);
+		hf_game_free(g);
+	}
+	/* with the pair, normal takes it */
+	hand(v, "9 9 5 6 8 J");
+	assert_int_equal(choose(v, HF_AI_NORMAL, &a), HF_ACT_PICKUP);
+	assert_int_equal(a.groups[0].count[HF_NINE], 2);
+	free(v);
+}
+
+/* A hand cap: a pickup that would pass it is not made (the players were refused). */
+static void
+test_pickup_within_hand_cap(void **state)
+{
+	struct hf_rules r;
+	struct hf_view *v = house_view(&r, "sevens hand_cap=12", 4);
+	struct hf_action a;
+	int lvl;
+
+	(void)state;
+	v->phase = HF_PHASE_DRAW;
+	meld(v, 0, HF_KING, 4, 0, HF_KIND_OPEN);
+	v->pile_top = HF_NINE;
+	v->pile_size = 10;
+	v->may_pickup = true;
+	hand(v, "9 9 5 6 8 J");
+	for (lvl = HF_AI_EASY; lvl <= HF_AI_HARD; lvl++)
+		assert_int_equal(choose(v, lvl, &a), HF_ACT_DRAW);
+	/* 6 - 2 shown + 9 taken - the top melded = 12: within the cap */
+	v->pile_size = 9;
+	assert_int_equal(choose(v, HF_AI_NORMAL, &a), HF_ACT_PICKUP);
+	free(v);
+}
+
+/* The wilds of a play, summed over its groups. */
+static int
+wilds_on(const struct hf_action *a, int rank)
+{
+	int i, n = 0;
+
+	for (i = 0; i < a->ngroups; i++)
+		if (a->groups[i].target == rank || a->groups[i].count[rank])
+			n += a->groups[i].count[HF_TWO] + a->groups[i].count[HF_JOKER];
+	return n;
+}
+
+/*
+ * pcio needs a wild canasta: while the side has none, its wilds wait for the
+ * wild meld instead of starting dirty melds from pairs.  Normal spent them as
+ * they came and a quarter of pcio rounds ended with the stock, every player
+ * holding a card or two and no wild canasta on the table.
+ */
+static void
+test_wilds_kept_for_wild_canasta(void **state)
+{
+	struct hf_view *v = base_view("pcio", 4);
+	struct hf_action a;
+
+	(void)state;
+	meld(v, 0, HF_KING, 7, 0, HF_KIND_CLEAN);
+	meld(v, 0, HF_QUEEN, 4, 0, HF_KIND_OPEN);
+	v->pile_top = HF_FIVE;
+	v->pile_size = 3;
+	hand(v, "2 2 9 9 8 8 5 6 J");
+	choose(v, HF_AI_NORMAL, &a);
+	assert_true(a.type != HF_ACT_MELD || (wilds_on(&a, HF_NINE) == 0 && wilds_on(&a, HF_EIGHT) == 0));
+	/* with three wilds it starts the wild meld */
+	hand(v, "2 2 JK 9 9 8 5 6 J");
+	assert_int_equal(choose(v, HF_AI_NORMAL, &a), HF_ACT_MELD);
+	assert_int_equal(a.ngroups, 1);
+	assert_int_equal(a.groups[0].count[HF_TWO] + a.groups[0].count[HF_JOKER], 3);
+	free(v);
+}
+
+/*
+ * A duel needs a clean canasta: in the foot, normal put its last wilds on
+ * everything open, the one clean meld too, and went round after round
+ * holding a card with every canasta dirty.
+ */
+static void
+test_clean_meld_kept_clean(void **state)
+{
+	struct hf_view *v = base_view("duel", 2);
+	struct hf_action a;
+
+	(void)state;
+	meld(v, 0, HF_KING, 6, 1, HF_KIND_DIRTY);
+	meld(v, 0, HF_NINE, 5, 0, HF_KIND_OPEN);
+	meld(v, 0, HF_SIX, 3, 1, HF_KIND_OPEN);
+	v->seats[0].in_foot = true;
+	v->seats[0].foot_count = 0;
+	v->pile_top = HF_FIVE;
+	v->pile_size = 3;
+	hand(v, "2 2 5 8 J");
+	choose(v, HF_AI_NORMAL, &a);
+	assert_true(a.type != HF_ACT_MELD || wilds_on(&a, HF_NINE) == 0);
+	free(v);
+}
+
 /* Where naturals may join a closed canasta (duel), hard puts an odd king on its closed kings; normal keeps it. */
 static void
 test_hard_adds_to_closed(void **state)
@@ -560,39 +722,127 @@ test_hard_adds_to_closed(void **state)
 	free(v);
 }
 
-/* The hard player with its look-ahead sized (engine/ai.h): 0 worlds = off. */
-void ai_hard_choose_worlds(const struct hf_view *v, int worlds, uint64_t *rng, struct hf_action *out);
-
 /*
- * Duel, a pile of 6: any natural thrown lets the next player take seven.
- * The policy's cheapest discard is the lone king (few kings are unseen, so
- * it is unlikely to pair), but the opponent has six kings open: in every
- * sampled world the king on the pile closes their canasta (+500).  Hard's
- * look-ahead sees that and throws another single; with it off, hard throws
- * the king.
+ * A duel, in the foot: hard's policy leaves the pile alone there (seven more
+ * cards mostly delay going out), but this pile's top seven, seen going down,
+ * close its nines and its kings.  The search plays both out in worlds dealt
+ * from the view and takes the pile; with no budget hard is its policy.  With
+ * six black 3s on top instead, it leaves the pile.
  */
 static void
-test_hard_look_ahead_discard(void **state)
+test_hard_search_overrules_policy(void **state)
 {
+	static const int pile[] = { HF_FOUR, HF_FIVE, HF_EIGHT, HF_TEN, HF_FOUR, HF_QUEEN, HF_FIVE,
+	                            HF_NINE, HF_NINE, HF_KING, HF_KING, HF_JOKER, HF_KING, HF_NINE };
 	struct hf_view *v = base_view("duel", 2);
 	struct hf_action a;
 	uint64_t rng = 42;
+	size_t i;
 
 	(void)state;
-	meld(v, 0, HF_NINE, 3, 0, HF_KIND_OPEN);
-	meld(v, 1, HF_KING, 6, 0, HF_KIND_OPEN);
-	v->unseen[HF_KING] = 2;
+	meld(v, 0, HF_NINE, 4, 0, HF_KIND_OPEN);
+	meld(v, 0, HF_KING, 4, 0, HF_KIND_OPEN);
+	meld(v, 0, HF_ACE, 6, 1, HF_KIND_DIRTY);
+	meld(v, 1, HF_SIX, 4, 0, HF_KIND_OPEN);
+	v->phase = HF_PHASE_DRAW;
+	v->may_pickup = true;
+	v->seats[0].in_foot = true;
+	v->seats[0].foot_count = 0;
+	v->pile_size = (uint16_t)(sizeof pile / sizeof pile[0]);
+	for (i = 0; i + 1 < v->pile_size; i++)
+		v->pile[i] = (uint8_t)pile[i];
+	v->pile_top = (uint8_t)pile[v->pile_size - 1];
+	hand(v, "Q J 5 7");
+	assert_int_equal(choose(v, HF_AI_HARD, &a), HF_ACT_PICKUP);
+	hf_ai_decide(v, HF_AI_HARD, 0, &rng, &a);
+	assert_int_equal(a.type, HF_ACT_DRAW);
+	/* the same pile with its nines and kings deeper down, under six black 3s: draw */
+	for (i = 0; i < 7; i++) {
+		v->pile[i] = v->pile[i + 7];
+		v->pile[i + 7] = HF_BLACK3;
+	}
+	v->pile[6] = HF_NINE;
+	v->pile_top = HF_FIVE;
+	assert_int_equal(choose(v, HF_AI_HARD, &a), HF_ACT_DRAW);
+	free(v);
+}
+
+/* A hint spells the turn out in one line: the melds, then the way out, the same line for the same seed. */
+static void
+test_hint_whole_turn(void **state)
+{
+	struct hf_view *v = base_view("duel", 2);
+	char line[256], again[256];
+
+	(void)state;
+	meld(v, 0, HF_KING, 7, 0, HF_KIND_CLEAN);
+	meld(v, 0, HF_QUEEN, 5, 2, HF_KIND_DIRTY);
+	meld(v, 0, HF_NINE, 4, 0, HF_KIND_OPEN);
+	v->seats[0].in_foot = true;
+	v->seats[0].foot_count = 0;
+	v->pile_top = HF_FIVE;
+	v->pile_size = 3;
+	hand(v, "9 9 4");
+	settle(v);
+	hf_ai_hint(v, 2000, 7, line, sizeof line);
+	print_message("%s\n", line);
+	assert_string_equal(line, "hint: meld 9 9, discard 4 to go out");
+	hf_ai_hint(v, 2000, 7, again, sizeof again);
+	assert_string_equal(line, again);
+	/* at the draw: the pile or the stock, and no further (their cards are unknown) */
+	v->phase = HF_PHASE_DRAW;
+	v->melded_this_turn = false;
+	hf_ai_hint(v, 2000, 7, line, sizeof line);
+	print_message("%s\n", line);
+	assert_true(!strcmp(line, "hint: draw (then ask again)") || !strncmp(line, "hint: take the pile", 19));
+	assert_non_null(strstr(line, "(then ask again)"));
+	/* another seat's turn */
+	v->turn = 1;
+	hf_ai_hint(v, 2000, 7, line, sizeof line);
+	assert_string_equal(line, "hint: nothing to do now: wait for your turn");
+	free(v);
+}
+
+/* Melds then a discard, in the hand; the line is cut to the buffer and still says how long it is. */
+static void
+test_hint_melds_and_discard(void **state)
+{
+	struct hf_view *v = base_view("classic", 4);
+	char line[256], small[12];
+	size_t n;
+
+	(void)state;
+	meld(v, 0, HF_KING, 4, 0, HF_KIND_OPEN);
 	v->pile_top = HF_SIX;
-	v->pile_size = 6;
-	v->melded_this_turn = true;
-	hand(v, "K 5 8 J");
-	assert_int_equal(choose(v, HF_AI_HARD, &a), HF_ACT_DISCARD);
-	assert_int_not_equal(a.card, HF_KING);
-	/* the same player without its look-ahead throws the king */
-	memset(&a, 0, sizeof a);
-	ai_hard_choose_worlds(v, 0, &rng, &a);
-	assert_int_equal(a.type, HF_ACT_DISCARD);
-	assert_int_equal(a.card, HF_KING);
+	v->pile_size = 4;
+	hand(v, "K 9 9 9 3c 5 8 Q");
+	settle(v);
+	n = hf_ai_hint(v, 2000, 3, line, sizeof line);
+	print_message("%s\n", line);
+	assert_int_equal(n, strlen(line));
+	assert_int_equal(strncmp(line, "hint: meld ", 11), 0);
+	assert_non_null(strstr(line, ", discard "));
+	assert_null(strchr(line, '\n'));
+	assert_int_equal(hf_ai_hint(v, 2000, 3, small, sizeof small), n);
+	assert_int_equal(strlen(small), sizeof small - 1);
+	free(v);
+}
+
+/* hints=no: the table said no hints. */
+static void
+test_hint_off(void **state)
+{
+	struct hf_rules r;
+	struct hf_view *v = house_view(&r, "classic hints=no", 4);
+	char line[256], text[256];
+
+	(void)state;
+	hand(v, "K 9 9 9 3c 5 8 Q");
+	settle(v);
+	hf_ai_hint(v, 2000, 3, line, sizeof line);
+	assert_string_equal(line, "hints are off at this table (house rule hints=no)");
+	hf_rules_format(&r, text, sizeof text);
+	assert_string_equal(text, "classic hints=no");
 	free(v);
 }
 
@@ -625,7 +875,14 @@ main(void)
 		cmocka_unit_test(test_melds_joker_it_may_not_throw),
 		cmocka_unit_test(test_pile_may_hide_red3),
 		cmocka_unit_test(test_hard_adds_to_closed),
-		cmocka_unit_test(test_hard_look_ahead_discard),
+		cmocka_unit_test(test_frozen_pile_needs_pair),
+		cmocka_unit_test(test_pickup_within_hand_cap),
+		cmocka_unit_test(test_wilds_kept_for_wild_canasta),
+		cmocka_unit_test(test_clean_meld_kept_clean),
+		cmocka_unit_test(test_hard_search_overrules_policy),
+		cmocka_unit_test(test_hint_whole_turn),
+		cmocka_unit_test(test_hint_melds_and_discard),
+		cmocka_unit_test(test_hint_off),
 		cmocka_unit_test(test_view_only),
 		cmocka_unit_test(test_never_refused),
 		cmocka_unit_test(test_hard_never_refused),

@@ -217,6 +217,49 @@ test_timers(void **state)
 	fake_free(f);
 }
 
+/* !hint: hard's plan for your turn, privately, changing nothing; "wait" off turn; none where hints=no. */
+static void
+test_hint(void **state)
+{
+	struct fake *f = fake_new(":memory:", "ai_budget = 2000");
+	const struct fake_msg *m;
+	struct session *s;
+	const char *mover, *other;
+	uint32_t n;
+
+	(void)state;
+	fake_say(f, "#g", "alice", "!new duel");
+	fake_say(f, "#g", "bob", "!join");
+	fake_say(f, "#g", "alice", "!start");
+	s = fake_session(f, "#g");
+	assert_non_null(s);
+	mover = s->seats[hf_game_turn(s->g)].user_id;
+	other = strcmp(mover, "alice") ? "alice" : "bob";
+	n = s->nactions;
+	fake_clear(f);
+	fake_say(f, "#g", mover, "!hint");
+	m = fake_find(f, "hint: ");
+	assert_non_null(m);
+	assert_int_equal(m->kind, MSG_PRIVATE);
+	assert_string_equal(m->user, mover);
+	assert_true(strstr(m->text, "draw") || strstr(m->text, "take the pile"));
+	assert_int_equal(s->nactions, n);
+	fake_clear(f);
+	fake_say(f, "#g", other, "!hi");
+	m = fake_find(f, "wait for your turn");
+	assert_non_null(m);
+	assert_int_equal(m->kind, MSG_PRIVATE);
+	fake_free(f);
+
+	f = fake_new(":memory:", NULL);
+	fake_say(f, "#g", "alice", "!play 2 duel hints=no");
+	fake_clear(f);
+	fake_say(f, "#g", "alice", "!hint");
+	assert_non_null(fake_find(f, "hints are off at this table"));
+	assert_null(fake_find(f, "hint: "));
+	fake_free(f);
+}
+
 static void
 test_rename_and_rooms(void **state)
 {
@@ -544,6 +587,7 @@ main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_unknown_command_utf8),
 		cmocka_unit_test(test_timers),
+		cmocka_unit_test(test_hint),
 		cmocka_unit_test(test_rename_and_rooms),
 		cmocka_unit_test(test_restore),
 		cmocka_unit_test(test_address),

@@ -134,6 +134,42 @@ static void turn_order_and_phases(void **state)
 	hf_game_free(g);
 }
 
+/*
+ * Red 3s laid out as drawn and not replaced (family red3=bonus, the random
+ * house-rule sweep found it): a seat in its foot with one card draws two red
+ * 3s and holds that one card, which fits no meld, and its side cannot go
+ * out.  No move was legal and the table stalled.  The card may go: the seat
+ * plays on from an empty hand, and a draw that leaves an empty hand draws
+ * again.
+ */
+static void a_turn_can_always_end(void **state)
+{
+	(void)state;
+	struct hf_game *g = t_game("family red3=bonus red3_replace=none", 2, 5);
+	t_quiet(g);
+	t_meld(g, 0, HF_ACE, 7, 0, 0);
+	t_foot(g, 0, "");
+	g->seats[0].in_foot = true;
+	t_hand(g, 0, "A");
+	t_hand(g, 1, "4 5 6 7");
+	t_stock_top(g, "3h 3h 3h 3h 9 10");
+	t_turn(g, 0);
+	t_ok(g, 0, "draw");
+	assert_int_equal(g->seats[0].hand_n, 1);
+	t_refused(g, 0, "meld A", HF_E_MELD, NULL);
+	t_ok(g, 0, "discard A");
+	assert_int_equal(g->seats[0].hand_n, 0);
+	assert_int_equal(hf_game_turn(g), 1);
+	t_ok(g, 1, "draw");
+	t_ok(g, 1, "discard 4");
+	/* two more red 3s: the hand would be empty, so the seat draws again */
+	t_ok(g, 0, "draw");
+	assert_int_equal(g->seats[0].hand_n, 2);
+	assert_int_equal(g->seats[0].hand[HF_NINE] + g->seats[0].hand[HF_TEN], 2);
+	t_check(g);
+	hf_game_free(g);
+}
+
 static void views_hold_only_what_a_seat_may_know(void **state)
 {
 	(void)state;
@@ -235,6 +271,7 @@ int main(void)
 		cmocka_unit_test(actions_parse_and_format),
 		cmocka_unit_test(deal_is_seeded_and_conserves_cards),
 		cmocka_unit_test(turn_order_and_phases),
+		cmocka_unit_test(a_turn_can_always_end),
 		cmocka_unit_test(views_hold_only_what_a_seat_may_know),
 		cmocka_unit_test(samples_are_consistent_and_playable),
 		cmocka_unit_test(replay_gives_the_same_game),
