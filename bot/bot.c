@@ -401,7 +401,7 @@ bot_event(struct bot *b, struct adapter *a, const struct bot_event *ev)
 		break;
 	case BOT_EV_JOIN:
 		bot_seat_names(b, a, ev->user_id, ev->user_name);
-		break;
+		/* fall through */
 	case BOT_EV_LEAVE:
 		/* someone who just came has not seen what was answered before:
 		 * the same question gets its answer again */

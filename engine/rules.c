@@ -202,11 +202,40 @@ yesno(bool b)
 	return b ? "yes" : "no";
 }
 
+/* The player counts the rules deal to, as a newcomer reads them: "2", "4 or
+ * 6", "2, 3, 4 or 6", "2 to 6" (a range only where every count in it is). */
+static void
+describe_counts(char *buf, size_t len, const struct hf_rules *r)
+{
+	char why[HF_ERRLEN];
+	int ok[HF_MAX_SEATS + 1], n = 0, i;
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (i = 2; i <= HF_MAX_SEATS; i++)
+		if (i >= r->players_min && i <= r->players_max && r->sides_default[i] > 0 &&
+		    hf_rules_check_table(r, i, r->sides_default[i], why, sizeof why) == HF_OK)
+			ok[n++] = i;
+	if (n == 0) {
+		snprintf(buf, len, "no number of");
+		return;
+	}
+	if (n >= 3 && ok[n - 1] - ok[0] == n - 1) {
+		snprintf(buf, len, "%d to %d", ok[0], ok[n - 1]);
+		return;
+	}
+	for (i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%d", i == 0 ? "" : i == n - 1 ? " or " : ", ", ok[i]);
+}
+
 static void
 describe_table(struct out *o, const struct hf_rules *r, int np)
 {
-	put(o, "rules: %s; %d-%d players; %d decks with jokers for %d players; hand %d + foot %d",
-	    r->name, r->players_min, r->players_max, np >= 0 && np <= HF_MAX_SEATS ? r->decks[np] : 0, np,
+	char counts[64];
+
+	describe_counts(counts, sizeof counts, r);
+	put(o, "rules: %s; %s players; %d decks with jokers for %d players; hand %d + foot %d",
+	    r->name, counts, np >= 0 && np <= HF_MAX_SEATS ? r->decks[np] : 0, np,
 	    r->hand_size, r->foot_size);
 	if (r->deal_bonus != HF_BONUS_NONE)
 		put(o, "deal bonus: %d to %s when the cut is exact (1 chance in 9)", r->deal_bonus_points,
@@ -272,7 +301,7 @@ describe_out(struct out *o, const struct hf_rules *r, int np)
 	    r->need_dirty, r->need_wild, r->need_sevens, legal_need_total(r, np),
 	    r->short_out_allowed ? "; short of it: all meld points lost and a penalty" : "");
 	put(o, "stock out: %s; cards left: %s%s", r->stock_out == HF_STOCK_OUT_SCORE ? "the round is scored" :
-	    "the pile but its top is turned over each time, while 2 cards lie under the top; then the round is a tie",
+	    "the pile under its top turned over, while 2+ cards lie there; then a tied round",
 	    r->partners_dismissed ? "the goer's partners' cards are dismissed" : "count against every other player",
 	    r->caught_counts_foot ? " (hand and untaken foot)" : " (hand only)");
 	put(o, "ask partners %s; final discard %s; partners in foot: %s", yesno(r->ask_partner),

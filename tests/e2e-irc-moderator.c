@@ -100,7 +100,7 @@ test_moderators_end_tables(void **state)
 
 	/* a stranger cannot end bob's table; the channel's operator can */
 	bob_plays(&bob);
-	say_expect(&carol, &carol, "!abort", "carol: only the owner or the players can end this game.");
+	say_expect(&carol, &carol, "!abort", "carol: only the table's owner or its players can end it.");
 	say_expect(&alice, &alice, "!abort", "The game is over: ended by alice, a moderator of the room.");
 
 	/* a half-op given by MODE can, until the mode is taken back */
@@ -109,7 +109,7 @@ test_moderators_end_tables(void **state)
 	say_expect(&carol, &carol, "!abort", "ended by carol, a moderator of the room.");
 	bob_plays(&bob);
 	mode(&alice, &carol, "-h", "carol");
-	say_expect(&carol, &carol, "!abort", "carol: only the owner or the players can end this game.");
+	say_expect(&carol, &carol, "!abort", "carol: only the table's owner or its players can end it.");
 
 	/* an operator who leaves and comes back is an operator no more */
 	mode(&alice, &dave, "+o", "dave");
@@ -117,10 +117,10 @@ test_moderators_end_tables(void **state)
 	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, ":dave!", "PART", NULL), 0);
 	assert_int_equal(ircclient_join(&dave, "#cards"), 0);
 	assert_false(ircclient_saw(&dave, " 353 ", "@dave"));
-	say_expect(&dave, &dave, "!abort", "dave: only the owner or the players can end this game.");
+	say_expect(&dave, &dave, "!abort", "dave: only the table's owner or its players can end it.");
 	/* voice is no moderator either */
 	mode(&alice, &dave, "+v", "dave");
-	say_expect(&dave, &dave, "!abort", "dave: only the owner or the players can end this game.");
+	say_expect(&dave, &dave, "!abort", "dave: only the table's owner or its players can end it.");
 	mode(&alice, &dave, "+o", "dave");
 	say_expect(&dave, &dave, "!abort", "ended by dave, a moderator of the room.");
 

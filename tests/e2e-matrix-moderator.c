@@ -118,7 +118,7 @@ test_power_levels_moderate(void **state)
 
 	/* the room's creator ends bob's table; cy, a plain member, cannot */
 	say_expect(bob, "bob", "!play 2 duel", "Dealing duel");
-	say_expect(cy, "cy", "!abort", "cy: only the owner or the players can end this game.");
+	say_expect(cy, "cy", "!abort", "cy: only the table's owner or its players can end it.");
 	say_expect(ann, "ann", "!abort", "The game is over: ended by ann, a moderator of the room.");
 
 	/* the fake refuses what a homeserver refuses: cy cannot raise herself */
@@ -139,7 +139,7 @@ test_power_levels_moderate(void **state)
 	/* lowered again, she is a member like any other */
 	assert_int_equal(power(ann, 0), 200);
 	say_expect(bob, "bob", "!play 2 duel", "Dealing duel");
-	say_expect(cy, "cy", "!abort", "cy: only the owner or the players can end this game.");
+	say_expect(cy, "cy", "!abort", "cy: only the table's owner or its players can end it.");
 	say_expect(bob, "bob", "!abort", "The game is over: ended by bob.");
 }
 

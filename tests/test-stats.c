@@ -58,6 +58,8 @@ test_shared_name_is_ambiguous(void **state)
 	fake_clear(f);
 	say_as(f, "#c", "acct:alice", "alice", "!stats BOB");
 	assert_non_null(fake_find(f, "bob: 1 game, "));
+	/* the same answer to the same room within a minute is said once (issue 16) */
+	fake_advance(f, 61000);
 	say_as(f, "#c", "acct:alice", "alice", "!stats");
 	assert_non_null(fake_find(f, "alice: 1 game, "));
 	say_as(f, "#c", "acct:bob", "bob", "!stats carol");

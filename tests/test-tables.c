@@ -121,7 +121,7 @@ test_moderator_ends_any_table(void **state)
 	fake_clear(f);
 	fake_say(f, "#a", "carol", "!abort");
 	assert_non_null(fake_session(f, "#a"));
-	assert_non_null(fake_find(f, "carol: only the owner or the players can end this game."));
+	assert_non_null(fake_find(f, "carol: only the table's owner or its players can end it."));
 	fake_say(f, "#a", "mod", "!abort");
 	assert_null(fake_session(f, "#a"));
 	assert_non_null(fake_find(f, "The game is over: ended by mod, a moderator of the room."));

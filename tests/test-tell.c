@@ -669,6 +669,13 @@ test_long_answers_private(void **state)
 					first = i;
 			}
 		}
+		/* counts as the preset allows them: never "2-2" or "2 to 2" (issue 16) */
+		for (i = 0; i < f->nmsgs; i++) {
+			assert_null(strstr(f->msgs[i].text, "-2 players"));
+			assert_null(strstr(f->msgs[i].text, "2 to 2"));
+		}
+		if (strcmp(presets[p], "duel") == 0)
+			assert_non_null(fake_find(f, "; 2 players;"));
 		assert_true(lines >= 1 && lines <= 4);
 		assert_true(where < first);
 	}
