@@ -1,0 +1,149 @@
+/* e2e-irc-hint.c: !hint through the real daemon on a real IRC server: one private line to the asker, nothing in the channel, none where the table set hints=no. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "ircclient.h"
+#include "ircserver.h"
+#include "proc.h"
+
+static struct ircserver srv;
+static struct proc daemon_proc;
+static char conf[512];
+
+static int
+setup(void **state)
+{
+	char db[512], text[2048];
+	FILE *f;
+
+	(void)state;
+	if (!ircserver_available("ngircd") || ircserver_init(&srv, "ngircd") != 0 || ircserver_start(&srv) != 0)
+		return -1;
+	ircserver_path(&srv, "hf.db", db, sizeof db);
+	ircserver_path(&srv, "handfoot.conf", conf, sizeof conf);
+	/* the shipped flood defaults; a small thinking budget keeps the test quick */
+	snprintf(text, sizeof text,
+	         "[bot]\nprefix = !\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nai_budget = 2000\n"
+	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\n"
+	         "channels = #cards, #nohint\n",
+	         db, srv.port);
+	if ((f = fopen(conf, "w")) == NULL)
+		return -1;
+	fputs(text, f);
+	fclose(f);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	if (daemon_proc.pid > 0) {
+		kill(daemon_proc.pid, SIGTERM);
+		proc_end(&daemon_proc);
+	}
+	ircserver_free(&srv);
+	return 0;
+}
+
+/* Lines from the bot to target (a nick or a channel) that contain s, among those received from line from on. */
+static size_t
+count_from(const struct ircclient *c, size_t from, const char *target, const char *s)
+{
+	char head[128];
+	size_t i, n = 0;
+
+	snprintf(head, sizeof head, " %s :", target);
+	for (i = from; i < c->nlines; i++)
+		if (strstr(c->lines[i], ":HandFoot!") == c->lines[i] && strstr(c->lines[i], head) && strstr(c->lines[i], s))
+			n++;
+	return n;
+}
+
+static size_t
+count(const struct ircclient *c, const char *target, const char *s)
+{
+	return count_from(c, 0, target, s);
+}
+
+static void
+test_hint_through_irc(void **state)
+{
+	struct ircclient alice, bob, *mover, *other;
+	size_t mark;
+	char line[2048];
+	const char *argv[] = { "-c", conf, NULL };
+
+	(void)state;
+	alice.pump = bob.pump = NULL;
+	assert_int_equal(ircclient_connect(&alice, srv.port, "alice"), 0);
+	assert_int_equal(ircclient_connect(&bob, srv.port, "bob"), 0);
+	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
+	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
+	assert_int_equal(ircclient_join(&alice, "#nohint"), 0);
+	assert_int_equal(proc_start(&daemon_proc, argv), 0);
+	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#nohint", NULL), 0);
+
+	ircclient_send(&alice, "PRIVMSG #cards :!new duel");
+	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "PRIVMSG #cards :", NULL), 0);
+	ircclient_send(&bob, "PRIVMSG #cards :!join");
+	assert_int_equal(ircclient_wait(&bob, 10000, NULL, 0, "PRIVMSG #cards :", "bob", NULL), 0);
+	ircclient_send(&alice, "PRIVMSG #cards :!start");
+	assert_int_equal(ircclient_wait(&alice, 10000, line, sizeof line, "NOTICE alice :Your hand", NULL), 0);
+	assert_int_equal(ircclient_wait(&bob, 10000, line, sizeof line, "NOTICE bob :Your hand", NULL), 0);
+	ircclient_drain(&alice, 500);
+	ircclient_drain(&bob, 500);
+	mover = &alice;
+	/* both ask: the one on turn gets the hint, the other is told to wait; both privately (NOTICE, the default) */
+	ircclient_send(&alice, "PRIVMSG #cards :!hint");
+	ircclient_send(&bob, "PRIVMSG #cards :!hint");
+	ircclient_drain(&alice, 3000);
+	ircclient_drain(&bob, 1000);
+	if (count(mover, mover->nick, "wait for your turn"))
+		mover = &bob;
+	other = mover == &alice ? &bob : &alice;
+	/* one line each, the mover's a step of its turn */
+	assert_int_equal(count(mover, mover->nick, "hint: "), 1);
+	assert_int_equal(count(mover, mover->nick, "wait for your turn"), 0);
+	assert_true(count(mover, mover->nick, "hint: draw") + count(mover, mover->nick, "hint: take the pile") == 1);
+	assert_int_equal(count(other, other->nick, "hint: "), 1);
+	assert_int_equal(count(other, other->nick, "wait for your turn"), 1);
+	/* nothing of it in the channel */
+	assert_int_equal(count(&alice, "#cards", "hint"), 0);
+	assert_int_equal(count(&bob, "#cards", "hint"), 0);
+
+	/* a table with hints=no refuses, in one private line */
+	ircclient_send(&alice, "PRIVMSG #nohint :!play 2 duel hints=no");
+	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
+	ircclient_drain(&alice, 1000);
+	mark = alice.nlines;
+	ircclient_send(&alice, "PRIVMSG #nohint :!hint");
+	assert_int_equal(ircclient_wait(&alice, 10000, line, sizeof line, "hints are off at this table", NULL), 0);
+	ircclient_drain(&alice, 1000);
+	assert_int_equal(count_from(&alice, mark, "alice", "hints are off"), 1);
+	assert_int_equal(count_from(&alice, mark, "alice", "hint: "), 0);
+	assert_int_equal(count_from(&alice, mark, "#nohint", "hint"), 0);
+
+	ircclient_close(&alice);
+	ircclient_close(&bob);
+	kill(daemon_proc.pid, SIGTERM);
+	assert_int_equal(proc_end(&daemon_proc), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_hint_through_irc, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
