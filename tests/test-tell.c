@@ -504,6 +504,50 @@ test_fair_flood_and_second_room(void **state)
 	assert_true(total < 60);
 }
 
+/* Whatever a stranger (no seat) says, the bot's lines to it are answers,
+ * each with its key: they wait in the stranger's own lane, are dropped
+ * first and never waited for.  A line that must be delivered would wait in
+ * the room's lane, ahead of the game's next turn (on IRC, 50 strangers'
+ * "!private privmsg" held a duel's turns back for minutes). */
+static void
+test_stranger_gets_only_answers(void **state)
+{
+	static const char *const said[] = {
+		"!help", "!pile", "!who", "!table", "!hand", "!stats", "!top", "!new", "!join", "!draw",
+		"!discard K", "!zzz", "!abort", "!play 2 duel", "!private privmsg", "!private notice", "!private",
+		"!score", "!rules", "!tell moves", "!tell", "!leave", "!start", "!bot add", "!auto", "!hint",
+	};
+	struct fake *f = fake_new(":memory:", "flood_burst = 1000\nmax_tables_per_user = 1");
+
+	(void)state;
+	fake_say(f, "#x", "eve", "!new duel");
+	fake_say(f, "#g", "alice", "!new classic");
+	/* a seat she may not take (a table already), refused */
+	fake_clear(f);
+	fake_say(f, "#g", "eve", "!join");
+	assert_true(f->nmsgs > 0);
+	for (size_t i = 0; i < f->nmsgs; i++)
+		assert_string_not_equal(f->msgs[i].key, "");
+	fake_say(f, "#g", "bob", "!join");
+	fake_say(f, "#g", "alice", "!bot add");
+	fake_say(f, "#g", "alice", "!bot add");
+	fake_say(f, "#g", "alice", "!start");
+	fake_advance(f, 1000);
+	for (size_t k = 0; k < sizeof said / sizeof said[0]; k++) {
+		static const char *const rooms[] = { "#g", "#empty" };
+
+		for (size_t r = 0; r < 2; r++) {
+			fake_clear(f);
+			fake_say(f, rooms[r], "eve", said[k]);
+			for (size_t i = 0; i < f->nmsgs; i++)
+				if (f->msgs[i].key[0] == '\0')
+					fail_msg("eve's %s in %s: a line that must be delivered: %s", said[k], rooms[r],
+					         f->msgs[i].text);
+		}
+	}
+	fake_free(f);
+}
+
 /* A quick player is never slowed down by their own moves: an accepted move
  * costs nothing of the allowance (the turn is told once whatever its
  * steps); questions and refused moves do. */
@@ -759,6 +803,7 @@ main(void)
 		cmocka_unit_test(test_refusals_private),
 		cmocka_unit_test(test_answered_once),
 		cmocka_unit_test(test_fair_flood_and_second_room),
+		cmocka_unit_test(test_stranger_gets_only_answers),
 		cmocka_unit_test(test_moves_not_throttled),
 		cmocka_unit_test(test_player_counts),
 		cmocka_unit_test(test_start_small_table),
