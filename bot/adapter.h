@@ -106,6 +106,10 @@ struct adapter_msg {
 	const char *asker;         /* an answer: the user whose question it answers, or NULL.  An
 	                            * adapter that queues keeps each asker's answers in a queue of their
 	                            * own, so that no one's questions delay anyone else's lines. */
+	bool player;               /* an answer to someone seated at the table of this room (or, with no
+	                            * room, at one of this adapter's): an adapter that queues serves
+	                            * it with the games' lines, before the answers of people who play
+	                            * nothing, so that strangers' questions never slow a table. */
 };
 
 /* Pacing (every chat service has a budget; the core spends it with care and

@@ -409,6 +409,7 @@ struct reply {
 	char *asker;             /* who asked (an answer to a command), for the log; or NULL */
 	enum adapter_private private_as;
 	uint64_t reply_to;       /* the ref of the event being handled when queued, else 0 */
+	bool player;             /* an answer to a seated player (adapter_msg.player) */
 	bool prompt;             /* the mention is asked to act now, with these commands: */
 	const char *const *actions;
 	size_t nactions;

@@ -109,6 +109,7 @@ reply_hand_step(struct bot *b, struct session *s, int seat, const char *before, 
 	/* a hand the game sends goes after what the room was told before it (key
 	 * NULL); one asked for is an answer */
 	reply_answer_queue(b, s->ad, MSG_PRIVATE, s->room, st->user_id, out.s, key, st->private_as);
+	b->replies.v[b->replies.n - 1].player = true;
 	st->hand_told = reply_hand_hash(&v);
 	rbuf_free(&out);
 }
@@ -145,6 +146,8 @@ reply_vcmd(struct cmd_ctx *c, bool priv, const char *key, bool mine, const char 
 		reply_answer_queue(c->bot, c->ad, MSG_ROOM, c->room, NULL, line, key, PRIVATE_DEFAULT);
 	}
 	c->bot->replies.v[c->bot->replies.n - 1].asker = xstrdup(c->user_id);
+	/* a player's answers go with the game's lines, before strangers' */
+	c->bot->replies.v[c->bot->replies.n - 1].player = c->s != NULL && c->seat >= 0;
 }
 
 void
@@ -333,6 +336,7 @@ reply_flush(struct bot *b)
 		m.private_as = r->private_as;
 		m.supersede = r->key;
 		m.asker = r->key != NULL ? r->asker : NULL;
+		m.player = r->player;
 		if (r->mention != NULL) {
 			mentions[0] = r->mention;
 			m.mentions = mentions;

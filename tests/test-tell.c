@@ -505,8 +505,8 @@ test_fair_flood_and_second_room(void **state)
 }
 
 /* Whatever a stranger (no seat) says, the bot's lines to it are answers,
- * each with its key: they wait in the stranger's own lane, are dropped
- * first and never waited for.  A line that must be delivered would wait in
+ * each with its key and not a player's: they wait in the stranger's own
+ * lane, behind the games' lines, are dropped first and never waited for.  A line that must be delivered would wait in
  * the room's lane, ahead of the game's next turn (on IRC, 50 strangers'
  * "!private privmsg" held a duel's turns back for minutes). */
 static void
@@ -540,11 +540,20 @@ test_stranger_gets_only_answers(void **state)
 			fake_clear(f);
 			fake_say(f, rooms[r], "eve", said[k]);
 			for (size_t i = 0; i < f->nmsgs; i++)
-				if (f->msgs[i].key[0] == '\0')
-					fail_msg("eve's %s in %s: a line that must be delivered: %s", said[k], rooms[r],
-					         f->msgs[i].text);
+				if (f->msgs[i].key[0] == '\0' || f->msgs[i].player)
+					fail_msg("eve's %s in %s: a line that must be delivered, or a player's: %s", said[k],
+					         rooms[r], f->msgs[i].text);
 		}
 	}
+	/* a player's answers go with the game's lines (adapter_msg.player) */
+	fake_clear(f);
+	fake_say(f, "#g", "bob", "!stats nobody");
+	assert_non_null(fake_find(f, "nobody"));
+	assert_true(fake_find(f, "nobody")->player);
+	fake_clear(f);
+	fake_dm(f, "bob", "!pile");
+	assert_non_null(fake_find(f, "Pile"));
+	assert_true(fake_find(f, "Pile")->player);
 	fake_free(f);
 }
 

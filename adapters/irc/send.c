@@ -139,6 +139,7 @@ struct irc_out {
 	struct irc *c;
 	const char *cmd, *target, *prefix, *lane;
 	uint64_t key;           /* an answer's key (target and supersede), 0 if it must be delivered */
+	bool first;             /* a game's line or a player's answer: before strangers' answers */
 	int rc;
 };
 
@@ -164,8 +165,8 @@ irc_send_piece(void *ctx, const char *m, size_t len, const char *text, size_t te
 	if (o->rc < 0)
 		return;     /* the queue is full: the rest of the message would be cut anyway */
 	w = snprintf(line, sizeof line, "%s %s :%s", o->cmd, o->target, text);
-	if (w < 0 || irc_queue_push_key(&c->out, o->lane, o->key, line,
-	                                (size_t)w < sizeof line ? (size_t)w : sizeof line - 1) != 0) {
+	if (w < 0 || irc_queue_push_class(&c->out, o->lane, o->key, o->first, line,
+	                                  (size_t)w < sizeof line ? (size_t)w : sizeof line - 1) != 0) {
 		/* once a minute at most: a flood must not flood the log too */
 		if (loop_now(c->a->loop) - c->drop_logged > 60000) {
 			c->drop_logged = loop_now(c->a->loop);
@@ -201,7 +202,8 @@ static int
 queue_styled(struct irc *c, const char *cmd, const char *target, const char *lane, const struct adapter_msg *m)
 {
 	struct irc_out o = { .c = c, .cmd = cmd, .target = target, .lane = lane,
-	                     .prefix = m->prefix ? m->prefix : "", .key = answer_key(target, m->supersede) };
+	                     .prefix = m->prefix ? m->prefix : "", .key = answer_key(target, m->supersede),
+	                     .first = m->supersede == NULL || m->player };
 	size_t room = text_room(c, cmd, target);
 	struct rbuf packed = { 0 };
 

@@ -136,6 +136,7 @@ fake_line(void *ctx, const char *piece, size_t len, const char *text, size_t tex
 	x->notice = m->private_as == PRIVATE_NOTICE;
 	x->private_as = (int)m->private_as;
 	snprintf(x->key, sizeof x->key, "%s", m->supersede ? m->supersede : "");
+	x->player = m->player;
 }
 
 static int

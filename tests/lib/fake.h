@@ -22,6 +22,7 @@ struct fake_msg {
 	bool notice;             /* private_as == PRIVATE_NOTICE */
 	int private_as;          /* enum adapter_private */
 	char key[96];            /* supersede: an answer's key, "" for what must be delivered */
+	bool player;             /* an answer to a seated player (adapter_msg.player) */
 };
 
 struct fake {
