@@ -176,18 +176,24 @@ test_429_storms_lose_nothing(void **state)
 	json_array_foreach(json_object_get(s, "requests"), i, m)
 		storms += json_integer_value(json_object_get(m, "status")) == 429;
 	assert_true(storms >= 8);
-	/* every move the computer made was told, once: each "discards" line is unique and in order of the stock */
+	/* every turn the computer played was told, once and in order: each turn
+	 * line ends with the stock after it ("... discarded 7 · pile 7, 1 card ·
+	 * stock 31"), which only goes down (a line may hold several turns) */
 	{
 		long last = 1000;
 
 		json_array_foreach(json_object_get(s, "messages"), i, m) {
 			const char *c = json_string_value(json_object_get(m, "content")), *st;
 
-			if (!dcplay_public(m, NULL) || (st = strstr(c, "Stock: ")) == NULL)
+			if (!dcplay_public(m, NULL))
 				continue;
-			moves++;
-			assert_true(atol(st + 7) <= last);
-			last = atol(st + 7);
+			for (st = c; (st = strstr(st, " · stock ")) != NULL; st++) {
+				long left = atol(st + strlen(" · stock "));
+
+				moves++;
+				assert_true(left <= last);
+				last = left;
+			}
 		}
 	}
 	assert_true(moves >= 2);
@@ -237,10 +243,11 @@ test_restart_mid_game(void **state)
 	assert_non_null(after = dcplay_reply(p, id, "Your hand", 10000));
 	assert_string_equal(json_string_value(json_object_get(after, "content")), hand_before);
 	json_decref(after);
-	/* the turn line from before the restart still draws */
+	/* the turn line from before the restart still draws (a step of the
+	 * player's own turn: answered to them alone, with their new hand) */
 	assert_non_null(id = dcplay_press(p, who, mid, draw));
-	assert_non_null(m = dcplay_reply(p, id, "draws", 10000));
-	assert_true(dcplay_public(m, NULL));
+	assert_non_null(m = dcplay_reply(p, id, "You drew ", 10000));
+	assert_true(json_is_true(json_object_get(m, "ephemeral")));
 	json_decref(m);
 	assert_int_equal(dcplay_audit(p), 0);
 	assert_int_equal(dcplay_unanswered(p), 0);
@@ -249,19 +256,53 @@ test_restart_mid_game(void **state)
 	assert_int_equal(dcplay_stop(p), 0);
 }
 
-/* SIGHUP: an unchanged section keeps its link; a changed one reconnects,
- * registers its commands again, and the game goes on with the new setting. */
+/* Appends line to the daemon's configuration (its [discord test] section is the last). */
+static void
+conf_append(struct dcplay *p, const char *line)
+{
+	char *conf, *more;
+
+	assert_non_null(conf = e2e_read_file(p->conf));
+	more = malloc(strlen(conf) + strlen(line) + 2);
+	sprintf(more, "%s%s\n", conf, line);
+	assert_int_equal(e2e_write_file(p->conf, more), 0);
+	free(more);
+	free(conf);
+}
+
+/* The messages in user i's DM holding needle. */
+static int
+dm_count(struct dcplay *p, int i, const char *needle)
+{
+	json_t *s = dcplay_state(p), *m;
+	const char *dm = json_string_value(json_object_get(json_object_get(s, "dms"), p->user[i]));
+	size_t k;
+	int n = 0;
+
+	json_array_foreach(json_object_get(s, "messages"), k, m)
+		n += dm != NULL && json_is_true(json_object_get(m, "dm")) &&
+		     strcmp(json_string_value(json_object_get(m, "channel_id")), dm) == 0 &&
+		     strstr(json_string_value(json_object_get(m, "content")), needle) != NULL;
+	json_decref(s);
+	return n;
+}
+
+/* SIGHUP: an unchanged section keeps its link; how hands go (private)
+ * applies on the live link, with no reconnect; a change the link needs
+ * (message_commands: other intents) reconnects, registers its commands
+ * again, and the game goes on with the new setting. */
 static void
 test_reload(void **state)
 {
 	struct dcplay *p = calloc(1, sizeof *p);
-	json_t *turn;
-	char *conf;
+	json_t *turn, *m, *s;
+	const char *id;
 	int who, ids, res;
 	size_t puts;
 
 	*state = p;
 	assert_int_equal(dcplay_setup(p, "dc-reload", 4, NULL, NULL), 0);
+	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"privileged\":[15]}"), 0);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
 	json_decref(turn);
@@ -269,23 +310,43 @@ test_reload(void **state)
 	assert_int_equal(e2e_daemon_wait_log(&p->d, "in force", 10000), 0);
 	link_counts(p, &ids, &res);
 	assert_int_equal(ids, 1);
-	/* hands by DM from now on */
-	assert_non_null(conf = e2e_read_file(p->conf));
-	{
-		char *more = malloc(strlen(conf) + 32);
 
-		sprintf(more, "%sprivate = dm\n", conf);
-		assert_int_equal(e2e_write_file(p->conf, more), 0);
-		free(more);
-	}
-	free(conf);
+	/* hands by DM from now on: applied at once, on the same link */
+	conf_append(p, "private = dm");
 	puts = dcplay_puts(p);
 	assert_int_equal(e2e_daemon_signal(&p->d, SIGHUP), 0);
-	assert_int_equal(e2e_daemon_wait_log(&p->d, "discord/test changed: reconnecting", 10000), 0);
+	assert_int_equal(e2e_daemon_wait_log(&p->d, "discord/test: applied: private", 10000), 0);
+	assert_false(e2e_daemon_log_has(&p->d, "reconnecting"));
+	/* the next deal sends the others' hands to their DMs (Ann's answers her /start) */
+	assert_non_null(id = dcplay_command(p, 0, "abort", NULL));
+	assert_non_null(m = dcplay_reply(p, id, "The game is over", 10000));
+	json_decref(m);
+	assert_int_equal(dm_count(p, 1, "Your hand"), 0);
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	json_decref(turn);
+	for (int t = 0; t < 200 && dm_count(p, 1, "Your hand") == 0; t++)
+		usleep(50 * 1000);
+	assert_int_equal(dm_count(p, 1, "Your hand"), 1);
+	link_counts(p, &ids, &res);
+	assert_int_equal(ids, 1);
+	assert_int_equal(dcplay_puts(p), puts);
+
+	/* typed commands: the link needs other intents, so it reconnects */
+	conf_append(p, "message_commands = yes");
+	assert_int_equal(e2e_daemon_signal(&p->d, SIGHUP), 0);
+	assert_int_equal(e2e_daemon_wait_log(&p->d, "discord/test: message_commands changed: reconnecting", 10000), 0);
 	/* a new session (Discord lets one Identify through per 5 s here: the next waits) */
 	for (int t = 0; t < 300 && dcplay_puts(p) == puts; t++)
 		usleep(50 * 1000);
 	assert_true(dcplay_puts(p) > puts);
+	s = dcplay_state(p);
+	{
+		json_t *conns = json_object_get(s, "connections");
+		json_t *last = json_array_get(conns, json_array_size(conns) - 1);
+
+		assert_true(json_integer_value(json_object_get(json_object_get(last, "identify"), "intents")) & (1 << 15));
+	}
+	json_decref(s);
 	still_playing(p, who);
 	assert_int_equal(dcplay_audit(p), 0);
 	assert_int_equal(dcplay_unanswered(p), 0);

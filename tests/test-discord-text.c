@@ -560,8 +560,12 @@ test_config_differs(void **state)
 	snprintf(b.guilds[1], sizeof b.guilds[1], "3");
 	assert_true(discord_config_differs(&a, &b));
 	assert_int_equal(read_cfg(body, &b, err, sizeof err), 0);
-	b.private_mode = DISCORD_PRIVATE_DM;
+	b.message_commands = true;
 	assert_true(discord_config_differs(&a, &b));
+	/* how hands go applies on the live link: no reconnect */
+	assert_int_equal(read_cfg(body, &b, err, sizeof err), 0);
+	b.private_mode = DISCORD_PRIVATE_DM;
+	assert_false(discord_config_differs(&a, &b));
 }
 
 int

@@ -87,6 +87,8 @@ void discord_events_dispatch(struct discord_client *c, const char *name, json_t 
 /* outbox.c: what the bot tells Discord */
 int    discord_outbox_send(struct discord_client *c, const struct adapter_msg *m);
 size_t discord_outbox_pending(struct discord_client *c, const char *room);
+/* Everything still to go out, every room and person (a stop waits for 0). */
+size_t discord_outbox_queued(struct discord_client *c);
 /* Runs the answers' ops and re-arms their timer (after begin, say, result). */
 void   discord_outbox_answers(struct discord_client *c);
 /* A private reply to an interaction, at once (the pressed button is not theirs...). */

@@ -542,6 +542,22 @@ discord_outbox_pending(struct discord_client *c, const char *room)
 	return n;
 }
 
+size_t
+discord_outbox_queued(struct discord_client *c)
+{
+	size_t n = 0;
+
+	for (const struct discord_out *o = c->batch; o != NULL; o = o->next)
+		n++;
+	/* lines on their way: posts, answers and their follow-ups, DMs (and the channel opening them) */
+	for (const struct discord_req *r = c->reqs; r != NULL; r = r->next)
+		n += r->kind == DISCORD_REQ_ANSWER || r->kind == DISCORD_REQ_ROOM || r->kind == DISCORD_REQ_DM_OPEN ||
+		     r->kind == DISCORD_REQ_DM_POST;
+	for (const struct discord_dm *d = c->dms; d != NULL; d = d->next)
+		n += json_array_size(d->waiting);
+	return n;
+}
+
 void
 discord_outbox_free(struct discord_client *c)
 {
