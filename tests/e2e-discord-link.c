@@ -176,21 +176,45 @@ test_429_storms_lose_nothing(void **state)
 	json_array_foreach(json_object_get(s, "requests"), i, m)
 		storms += json_integer_value(json_object_get(m, "status")) == 429;
 	assert_true(storms >= 8);
-	/* every turn the computer played was told, once and in order: each turn
-	 * line ends with the stock after it ("... discarded 7 · pile 7, 1 card ·
-	 * stock 31"), which only goes down (a line may hold several turns) */
+	/* every turn the computer played was told, once and in order: each
+	 * turn is a line of its own ("**bob** drew 2 cards, ..., discarded 7",
+	 * several in one message when they are folded), the players' names go
+	 * round the table, and the stock after them ("· pile 7, 1 card · stock
+	 * 31", at the end of a message) only goes down */
 	{
 		long last = 1000;
+		char seen[64][32];
 
 		json_array_foreach(json_object_get(s, "messages"), i, m) {
-			const char *c = json_string_value(json_object_get(m, "content")), *st;
+			const char *c = json_string_value(json_object_get(m, "content")), *st, *l, *e;
 
 			if (!dcplay_public(m, NULL))
 				continue;
+			for (l = c; *l != '\0'; l = *e != '\0' ? e + 1 : e) {
+				size_t len = strcspn(l, "\n");
+				char line[1024];
+
+				e = l + len;
+				snprintf(line, sizeof line, "%.*s", (int)len, l);
+				if ((strncmp(line, "**", 2) != 0 && strncmp(line, "<@", 2) != 0) ||
+				    (strstr(line, " drew ") == NULL && strstr(line, " took the pile") == NULL))
+					continue;
+				assert_true(moves < 64);
+				snprintf(seen[moves], sizeof seen[moves], "%.*s", (int)strcspn(line + 2, "*>"), line + 2);
+				/* the player a line pings is named by their ping, wherever their name comes first */
+				for (int k = 0; k < p->nusers; k++)
+					if (strcmp(seen[moves], p->user[k]) == 0)
+						snprintf(seen[moves], sizeof seen[moves], "%s", p->name[k]);
+				/* four players: the fifth turn is the first's again, and so on */
+				if (moves >= 4)
+					assert_string_equal(seen[moves], seen[moves - 4]);
+				for (int k = 0; k < moves && k < 4 && moves < 4; k++)
+					assert_string_not_equal(seen[moves], seen[k]);
+				moves++;
+			}
 			for (st = c; (st = strstr(st, " · stock ")) != NULL; st++) {
 				long left = atol(st + strlen(" · stock "));
 
-				moves++;
 				assert_true(left <= last);
 				last = left;
 			}

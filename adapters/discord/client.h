@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "adapter.h"
+#include "again.h"
 #include "config.h"
 #include "recent.h"
 #include "rest.h"
@@ -52,6 +53,7 @@ struct discord_client {
 	struct discord_link *link;
 	struct discord_answer *ans;         /* from READY on (it needs the application id) */
 	struct discord_recent *recent;
+	struct discord_again *again;        /* ephemeral answers, to say again (again.h) */
 	char app_id[DISCORD_ID_LEN];
 	char self_id[DISCORD_ID_LEN];
 	char self_name[DISCORD_MAX_NAME + 1];
@@ -91,6 +93,11 @@ size_t discord_outbox_pending(struct discord_client *c, const char *room);
 size_t discord_outbox_queued(struct discord_client *c);
 /* Runs the answers' ops and re-arms their timer (after begin, say, result). */
 void   discord_outbox_answers(struct discord_client *c);
+/* After the bot had interaction ref from user in channel (its command line): if it
+ * said nothing privately to it, says again the answer it gave the same
+ * question less than a minute ago, which it says once (again.h). */
+void   discord_outbox_again(struct discord_client *c, uint64_t ref, const char *user, const char *channel,
+                            const char *line);
 /* A private reply to an interaction, at once (the pressed button is not theirs...). */
 void   discord_outbox_say_private(struct discord_client *c, uint64_t ref, const char *content);
 void   discord_outbox_free(struct discord_client *c);

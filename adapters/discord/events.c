@@ -62,6 +62,7 @@ on_interaction(struct discord_client *c, json_t *d)
 	/* "NAME: line": the form that reaches the bot whatever the room's command prefix is */
 	snprintf(line, sizeof line, "%s: %s", c->self_name, ia.line);
 	emit(c, ref, ia.user_id, ia.user_name, ia.channel_id, ia.direct, line);
+	discord_outbox_again(c, ref, ia.user_id, ia.channel_id, ia.line);
 	/* what the bot said is flushed before the loop sleeps; the defer timer is armed now */
 	discord_outbox_answers(c);
 }

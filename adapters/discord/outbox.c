@@ -27,6 +27,7 @@ struct discord_out {
 	size_t nactions;
 	bool hand_button;                /* a "My hand" button for anyone whose cards changed */
 	uint64_t reply_to;
+	char key[DISCORD_AGAIN_KEY];     /* an answer's supersede key, "" for what must be delivered */
 	enum discord_private mode;
 	enum discord_route route;
 	struct rbuf pieces;              /* the contents, NUL-separated */
@@ -373,6 +374,8 @@ discord_outbox_send(struct discord_client *c, const struct adapter_msg *m)
 	o->private = m->kind == MSG_PRIVATE;
 	o->reply_to = m->reply_to;
 	o->mode = mode_of(c, m->private_as);
+	if (m->supersede != NULL && strlen(m->supersede) < sizeof o->key)
+		snprintf(o->key, sizeof o->key, "%s", m->supersede);
 	if (m->room != NULL && discord_text_snowflake(m->room))
 		snprintf(o->room, sizeof o->room, "%s", m->room);
 	if ((o->private && (m->user_id == NULL || discord_text_user_of(m->user_id, o->user, sizeof o->user) < 0)) ||
@@ -439,7 +442,13 @@ send_private(struct discord_client *c, struct discord_out *o)
 	const char *s = o->pieces.s;
 	int64_t now = loop_now(c->loop);
 
+	const struct discord_recent_ev *ev;
+	bool ephemeral = true;
+
 	discord_client_log(c, LOG_LVL_DEBUG, "a private line for %s: %s", o->user, discord_route_name(o->route));
+	/* a line that must be delivered (a hand, a step) may make what was answered before stale */
+	if (o->key[0] == '\0')
+		discord_again_forget(c->again, o->user);
 	if (o->route == DISCORD_ROUTE_BUTTON)
 		/* not sent: the room's line carries My hand, which shows it when pressed */
 		return;
@@ -452,8 +461,39 @@ send_private(struct discord_client *c, struct discord_out *o)
 			continue;
 		}
 		/* ANSWER that could not be (the interaction is gone), or DM */
+		ephemeral = false;
 		dm_send(c, o->user, o->room, body);
 	}
+	/* an answer only this interaction shows: kept to say again (a DM stays on screen) */
+	if (o->key[0] != '\0' && o->route == DISCORD_ROUTE_ANSWER && ephemeral &&
+	    (ev = discord_recent_find(c->recent, o->reply_to)) != NULL)
+		discord_again_keep(c->again, o->user, o->key, ev->channel, o->pieces.s, o->pieces.len, o->npieces, now);
+}
+
+void
+discord_outbox_again(struct discord_client *c, uint64_t ref, const char *user, const char *channel, const char *line)
+{
+	const struct discord_again_entry *e;
+	char name[DISCORD_AGAIN_KEY];
+	size_t n = strcspn(line, " ");
+	const char *s;
+
+	for (const struct discord_out *o = c->batch; o != NULL; o = o->next)
+		if (o->private && o->reply_to == ref)
+			return;
+	if (n >= sizeof name)
+		return;
+	memcpy(name, line, n);
+	name[n] = '\0';
+	/* the core's keys for a command's answers are the command's name ("hand", "rules") */
+	if (c->ans == NULL || (e = discord_again_find(c->again, user, name, channel, loop_now(c->loop))) == NULL)
+		return;
+	discord_client_log(c, LOG_LVL_DEBUG, "interaction %" PRIu64 ": the \"%s\" answer again, only %s sees it", ref,
+	                   name, user);
+	s = e->pieces;
+	for (size_t i = 0; i < e->npieces; i++, s += strlen(s) + 1)
+		discord_answer_say(c->ans, ref, true, body_new(s, strlen(s), NULL), loop_now(c->loop));
+	discord_outbox_answers(c);
 }
 
 /* A room whose players' cards changed with no line of its own in the batch: a short one with the button. */
