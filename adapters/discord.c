@@ -86,6 +86,13 @@ discord_reload(struct adapter *a, struct adapter_cfg *ac, struct rbuf *applied)
 	rbuf_add(applied, "private");
 }
 
+/* A member who may manage messages in the channel (or an administrator). */
+static bool
+discord_is_moderator(struct adapter *a, const char *room, const char *user_id)
+{
+	return a->priv != NULL && discord_events_moderator(a->priv, room, user_id);
+}
+
 /* What is still to go out, for a stop to wait on: what is said goes out. */
 static size_t
 discord_queued(struct adapter *a)
@@ -102,6 +109,7 @@ const struct adapter_ops discord_adapter_ops = {
 	.free = discord_free,
 	.pending = discord_pending,
 	.needs_restart = discord_needs_restart,
+	.is_moderator = discord_is_moderator,
 	.reload = discord_reload,
 	.queued = discord_queued,
 };

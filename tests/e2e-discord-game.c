@@ -388,6 +388,42 @@ test_global_commands_long_answers_and_silence(void **state)
 	assert_int_equal(dcplay_stop(p), 0);
 }
 
+/* A member who may manage messages in the channel moderates it: they end a
+ * table they do not own at once; a player who may not only votes. */
+static void
+test_moderator_ends_a_table(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *turn, *m;
+	const char *id;
+	int who;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-mod", 4, NULL, NULL), 0);
+	/* bob's roles give him MANAGE_MESSAGES (1 << 13) in the channel */
+	assert_int_equal(fakedc_ctl(&p->f, "guild", "{\"id\":\"%s\",\"members\":[{\"id\":\"%s\",\"username\":\"bob\","
+	                            "\"permissions\":\"%llu\"}]}", p->guild, p->user[1],
+	                            (1ull << 13) | (1ull << 10) | (1ull << 11) | (1ull << 31)), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	json_decref(turn);
+	/* cy is a player, no moderator: a vote */
+	assert_non_null(id = dcplay_command(p, 2, "abort", NULL));
+	assert_non_null(m = dcplay_reply(p, id, "votes to end the game", 10000));
+	json_decref(m);
+	/* bob moderates the channel: the game ends */
+	assert_non_null(id = dcplay_command(p, 1, "abort", NULL));
+	assert_non_null(m = dcplay_reply(p, id, "a moderator of the room", 10000));
+	assert_true(dcplay_public(m, NULL));
+	assert_non_null(strstr(json_string_value(json_object_get(m, "content")), "The game is over"));
+	json_decref(m);
+	assert_int_equal(dcplay_audit(p), 0);
+	assert_int_equal(dcplay_unanswered(p), 0);
+	assert_int_equal(dcplay_refused(p), 0);
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
+	assert_int_equal(dcplay_stop(p), 0);
+}
+
 int
 main(void)
 {
@@ -397,6 +433,7 @@ main(void)
 		cmocka_unit_test_teardown(test_private_choice_per_player, teardown),
 		cmocka_unit_test_teardown(test_typed_commands, teardown),
 		cmocka_unit_test_teardown(test_global_commands_long_answers_and_silence, teardown),
+		cmocka_unit_test_teardown(test_moderator_ends_a_table, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

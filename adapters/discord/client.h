@@ -65,6 +65,9 @@ struct discord_client {
 	struct discord_dm *dms;
 	struct discord_req *reqs;
 	uint64_t nonce;                     /* channel posts' nonces: a retried request never posts twice */
+	/* the interaction being handled: whether its user moderates its channel (is_moderator) */
+	char cur_user[DISCORD_ID_LEN], cur_channel[DISCORD_ID_LEN];
+	bool cur_moderator;
 };
 
 /* client.c */
@@ -85,6 +88,8 @@ void discord_commands_register(struct discord_client *c);
 
 /* events.c: what Discord tells the bot */
 void discord_events_dispatch(struct discord_client *c, const char *name, json_t *d);
+/* Whether player ("discord:<id>") moderates channel room, as the interaction being handled says. */
+bool discord_events_moderator(const struct discord_client *c, const char *room, const char *player);
 
 /* outbox.c: what the bot tells Discord */
 int    discord_outbox_send(struct discord_client *c, const struct adapter_msg *m);
