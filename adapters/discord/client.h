@@ -41,6 +41,8 @@ struct discord_req {
 	char room[DISCORD_ID_LEN];    /* DM_*: the room of the game, for the fallback */
 	char guild[DISCORD_ID_LEN];   /* REGISTER: the guild, "" for global */
 	bool clear;                   /* REGISTER: an empty list, taking stale commands away */
+	char key[DISCORD_AGAIN_KEY];  /* ROOM: an answer's supersede key, "" for what must be delivered */
+	uint64_t msg;                 /* ROOM: the message it is a piece of */
 	struct discord_req *prev, *next;
 };
 
@@ -65,6 +67,7 @@ struct discord_client {
 	struct discord_dm *dms;
 	struct discord_req *reqs;
 	uint64_t nonce;                     /* channel posts' nonces: a retried request never posts twice */
+	uint64_t msgs;                      /* room messages posted, to tell their pieces' requests apart */
 	/* the interaction being handled: whether its user moderates its channel (is_moderator) */
 	char cur_user[DISCORD_ID_LEN], cur_channel[DISCORD_ID_LEN];
 	bool cur_moderator;

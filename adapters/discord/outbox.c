@@ -106,12 +106,14 @@ on_posted(void *ctx, long status, json_t *body)
  * request retried after a 5xx whose first try had landed posts nothing twice. */
 static void
 channel_post(struct discord_client *c, enum discord_req_kind kind, const char *channel, const char *user,
-             json_t *body)
+             json_t *body, const char *key, uint64_t msg)
 {
 	struct discord_req *r = discord_client_req(c, kind);
 	char path[80], nonce[24];
 
 	snprintf(r->channel, sizeof r->channel, "%s", channel);
+	snprintf(r->key, sizeof r->key, "%s", key != NULL ? key : "");
+	r->msg = msg;
 	snprintf(r->user, sizeof r->user, "%s", user != NULL ? user : "");
 	snprintf(nonce, sizeof nonce, "%" PRIu64, ++c->nonce);
 	json_object_set_new(body, "nonce", json_string(nonce));
@@ -162,7 +164,7 @@ dm_failed(struct discord_client *c, struct discord_dm *d, const char *why)
 	         "**My hand** to see them.", d->user);
 	body = body_new(line, strlen(line), d->user);
 	json_object_set_new(body, "components", discord_button_rows(hand, 1, NULL));
-	channel_post(c, DISCORD_REQ_ROOM, d->room, NULL, body);
+	channel_post(c, DISCORD_REQ_ROOM, d->room, NULL, body, NULL, 0);
 }
 
 static void
@@ -186,7 +188,7 @@ on_dm_open(void *ctx, long status, json_t *body)
 		    json_integer_value(json_object_get(body, "type")) == 1 && theirs) {
 			snprintf(d->channel, sizeof d->channel, "%s", id);
 			json_array_foreach(d->waiting, i, m)
-				channel_post(c, DISCORD_REQ_DM_POST, d->channel, d->user, json_incref(m));
+				channel_post(c, DISCORD_REQ_DM_POST, d->channel, d->user, json_incref(m), NULL, 0);
 			json_array_clear(d->waiting);
 		} else {
 			discord_client_log(c, LOG_LVL_NOTICE, "no direct message channel with %s: HTTP %ld", r->user, status);
@@ -207,7 +209,7 @@ dm_send(struct discord_client *c, const char *user, const char *room, json_t *bo
 	/* a DM takes no ephemeral flag */
 	json_object_set_new(body, "flags", json_integer(SUPPRESS_EMBEDS));
 	if (d->channel[0] != '\0') {
-		channel_post(c, DISCORD_REQ_DM_POST, d->channel, user, body);
+		channel_post(c, DISCORD_REQ_DM_POST, d->channel, user, body, NULL, 0);
 		return;
 	}
 	json_array_append_new(d->waiting, body);
@@ -416,12 +418,50 @@ discord_outbox_send(struct discord_client *c, const struct adapter_msg *m)
 	return 0;
 }
 
+/* Whether a piece of message msg is on its way already (a message is not cut short). */
+static bool
+msg_started(struct discord_client *c, uint64_t msg)
+{
+	for (const struct discord_req *r = c->reqs; r != NULL; r = r->next)
+		if (r->kind == DISCORD_REQ_ROOM && r->msg == msg && discord_rest_waiting(c->rest, (void *)r) == 0)
+			return true;
+	return false;
+}
+
+/* adapter.h's supersede: an answer to channel under key that still waits
+ * (behind a 429, or the channel's bucket) is replaced by the newer one:
+ * withdrawn, unless part of it is on its way. */
+static void
+withdraw_older(struct discord_client *c, const char *channel, const char *key)
+{
+	struct discord_req *r, *nr;
+	size_t n = 0;
+
+	for (r = c->reqs; r != NULL; r = nr) {
+		nr = r->next;
+		if (r->kind != DISCORD_REQ_ROOM || strcmp(r->key, key) != 0 || strcmp(r->channel, channel) != 0 ||
+		    msg_started(c, r->msg))
+			continue;
+		if (discord_rest_withdraw(c->rest, r) > 0) {
+			/* nr may be a piece of the same message: still linked, still valid */
+			discord_client_req_done(r);
+			n++;
+		}
+	}
+	if (n > 0)
+		discord_client_log(c, LOG_LVL_DEBUG, "channel %s: %zu unsent line%s of the \"%s\" answer replaced by a "
+		                   "newer one", channel, n, n == 1 ? "" : "s", key);
+}
+
 static void
 send_room(struct discord_client *c, struct discord_out *o)
 {
 	const char *s = o->pieces.s;
 	int64_t now = loop_now(c->loop);
+	uint64_t msg = ++c->msgs;
 
+	if (o->key[0] != '\0')
+		withdraw_older(c, o->room, o->key);
 	for (size_t i = 0; i < o->npieces; i++, s += strlen(s) + 1) {
 		json_t *body = body_new(s, strlen(s), o->ping), *comps;
 
@@ -432,7 +472,7 @@ send_room(struct discord_client *c, struct discord_out *o)
 			json_decref(body);
 			continue;
 		}
-		channel_post(c, DISCORD_REQ_ROOM, o->room, NULL, body);
+		channel_post(c, DISCORD_REQ_ROOM, o->room, NULL, body, o->key, msg);
 	}
 }
 
@@ -519,6 +559,36 @@ notice_for(struct discord_out **notices, const struct discord_out *p)
 		rbuf_printf(&n->pieces, "%s %s", n->npieces++ > 0 ? "," : "", tag);
 }
 
+/* Whether o is an answer that a later one of the batch replaces: the same
+ * key, to the same room (or, private, the same player). */
+static bool
+superseded(const struct discord_out *o)
+{
+	if (o->key[0] == '\0')
+		return false;
+	for (const struct discord_out *p = o->next; p != NULL; p = p->next)
+		if (p->private == o->private && strcmp(p->key, o->key) == 0 &&
+		    strcmp(o->private ? p->user : p->room, o->private ? o->user : o->room) == 0)
+			return true;
+	return false;
+}
+
+static struct discord_out *
+drop_superseded(struct discord_out *list)
+{
+	struct discord_out **pp = &list, *o;
+
+	while ((o = *pp) != NULL) {
+		if (superseded(o)) {
+			*pp = o->next;
+			out_free(o);
+		} else {
+			pp = &o->next;
+		}
+	}
+	return list;
+}
+
 static void
 flush_batch(struct discord_client *c)
 {
@@ -526,6 +596,7 @@ flush_batch(struct discord_client *c)
 
 	c->batch = NULL;
 	c->batch_tail = &c->batch;
+	list = drop_superseded(list);
 	for (o = list; o != NULL; o = o->next) {
 		struct discord_route_msg rm = {
 			.private = o->private, .room = o->room, .user = o->user, .mode = o->mode,
@@ -562,23 +633,27 @@ flush_batch(struct discord_client *c)
 			json_t *body = body_new(o->pieces.s, o->pieces.len, NULL);
 
 			json_object_set_new(body, "components", components(o));
-			channel_post(c, DISCORD_REQ_ROOM, o->room, NULL, body);
+			channel_post(c, DISCORD_REQ_ROOM, o->room, NULL, body, NULL, 0);
 		}
 		out_free(o);
 	}
 	discord_outbox_answers(c);
 }
 
+/* What must be delivered in room (adapter.h: answers are not counted, so
+ * that computer players never wait on them). */
 size_t
 discord_outbox_pending(struct discord_client *c, const char *room)
 {
-	size_t n = c->rest != NULL ? discord_rest_pending_for(c->rest, room) : 0;
+	size_t n = 0;
 
 	for (const struct discord_out *o = c->batch; o != NULL; o = o->next)
-		n += !o->private && strcmp(o->room, room) == 0;
-	/* an answer in flight shows in the room too: a computer seat waits for it */
+		n += !o->private && o->key[0] == '\0' && strcmp(o->room, room) == 0;
 	for (const struct discord_req *r = c->reqs; r != NULL; r = r->next)
-		n += r->kind == DISCORD_REQ_ANSWER && strcmp(r->channel, room) == 0;
+		/* an interaction's reply in flight shows in the room too (a turn
+		 * line answering a /discard): a computer seat waits for it */
+		n += strcmp(r->channel, room) == 0 &&
+		     ((r->kind == DISCORD_REQ_ROOM && r->key[0] == '\0') || r->kind == DISCORD_REQ_ANSWER);
 	return n;
 }
 
