@@ -280,6 +280,66 @@ test_restart_mid_game(void **state)
 	assert_int_equal(dcplay_stop(p), 0);
 }
 
+/* Channel posts the fake answered with status. */
+static int
+posts(struct dcplay *p, long status)
+{
+	json_t *s = dcplay_state(p), *r;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(json_object_get(s, "requests"), i, r)
+		n += json_integer_value(json_object_get(r, "status")) == status &&
+		     strcmp(json_string_value(json_object_get(r, "method")), "POST") == 0 &&
+		     strstr(json_string_value(json_object_get(r, "path")), "/channels/") != NULL &&
+		     strstr(json_string_value(json_object_get(r, "path")), "/messages") != NULL;
+	json_decref(s);
+	return n;
+}
+
+/* SIGTERM while a line waits out a 429: the daemon sends it before it
+ * leaves (the queued op), and stops well inside its 5 s. */
+static void
+test_stop_sends_what_is_queued(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *turn, *s, *m;
+	const char *id;
+	int who, ok_before;
+	size_t i, before;
+	bool told = false;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-drain", 4, NULL, NULL), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	json_decref(turn);
+	/* the next line posted in the channel waits 2 s */
+	assert_int_equal(fakedc_ctl(&p->f, "ratelimit", "{\"route\":\"^POST /channels/\\\\d+/messages$\",\"count\":1,"
+	                            "\"retry_after\":2.0}"), 0);
+	ok_before = posts(p, 200);
+	before = dcplay_count(p);
+	/* the player to move hands their seat over: the computer's turn is a line of its own in the channel */
+	assert_non_null(id = dcplay_command(p, who, "auto", NULL));
+	assert_true(dcplay_acked(p, id, 5000) >= 0);
+	for (int t = 0; t < 200 && posts(p, 429) == 0; t++)
+		usleep(20 * 1000);
+	assert_int_equal(posts(p, 429), 1);
+	assert_int_equal(posts(p, 200), ok_before);
+	assert_int_equal(dcplay_stop(p), 0);
+	/* it went out before the daemon left */
+	assert_true(posts(p, 200) > ok_before);
+	s = dcplay_state(p);
+	json_array_foreach(json_object_get(s, "messages"), i, m)
+		told = told || (i >= before && dcplay_public(m, NULL) &&
+		                strstr(json_string_value(json_object_get(m, "content")), " · stock ") != NULL);
+	json_decref(s);
+	assert_true(told);
+	assert_true(e2e_daemon_log_has(&p->d, "sending what is queued"));
+	assert_false(e2e_daemon_log_has(&p->d, "lines unsent"));
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
+}
+
 /* Appends line to the daemon's configuration (its [discord test] section is the last). */
 static void
 conf_append(struct dcplay *p, const char *line)
@@ -388,6 +448,7 @@ main(void)
 		cmocka_unit_test_teardown(test_429_storms_lose_nothing, teardown),
 		cmocka_unit_test_teardown(test_restart_mid_game, teardown),
 		cmocka_unit_test_teardown(test_reload, teardown),
+		cmocka_unit_test_teardown(test_stop_sends_what_is_queued, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

@@ -560,14 +560,16 @@ notice_for(struct discord_out **notices, const struct discord_out *p)
 }
 
 /* Whether o is an answer that a later one of the batch replaces: the same
- * key, to the same room (or, private, the same player). */
+ * key, to the same room (or, private, the same player), for the same event
+ * (an interaction is owed its own answer: the one given to another would
+ * leave it "thinking..."). */
 static bool
 superseded(const struct discord_out *o)
 {
 	if (o->key[0] == '\0')
 		return false;
 	for (const struct discord_out *p = o->next; p != NULL; p = p->next)
-		if (p->private == o->private && strcmp(p->key, o->key) == 0 &&
+		if (p->private == o->private && p->reply_to == o->reply_to && strcmp(p->key, o->key) == 0 &&
 		    strcmp(o->private ? p->user : p->room, o->private ? o->user : o->room) == 0)
 			return true;
 	return false;
