@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "matrix.h"
+#include "utf8.h"
 
 #define MAX_TOKEN 1024
 
@@ -22,7 +23,7 @@ dup_clean(const char *s, size_t max)
 
 	if (max > MATRIX_MAX_IN)
 		max = MATRIX_MAX_IN;
-	n = matrix_text_clean(s, strlen(s), buf, sizeof buf, max);
+	n = utf8_clean(s, strlen(s), buf, sizeof buf, max);
 	if (n == 0)
 		return NULL;
 	return xstrdup(buf);
