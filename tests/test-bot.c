@@ -474,7 +474,7 @@ static void
 test_no_forged_marks(void **state)
 {
 	struct fake *f = fake_new(":memory:", NULL);
-	struct bot_event ev = { .type = BOT_EV_MESSAGE, .room = "#g", .user_id = "eve", .user_name = "e\x01v" ST_END "e\x08",
+	struct bot_event ev = { .type = BOT_EV_MESSAGE, .room = "#g", .user_id = "eve", .user_name = "e\x01v" ST_END "e" ST_COMMAND,
 	                        .text = "!new duel\x06" };
 	const struct fake_msg *m;
 
