@@ -263,6 +263,7 @@ session_remove(struct sessions *ss, struct session *s)
 	ss->count--;
 	count_down(ss, s->ad);
 	hf_game_free(s->g);
+	free(s->broken);
 	free(s);
 }
 
