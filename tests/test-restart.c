@@ -280,7 +280,8 @@ test_broken_game_is_told(void **state)
 	assert_non_null(m);
 	assert_int_equal(m->kind, MSG_ROOM);
 	assert_string_equal(m->room, "#g");
-	assert_non_null(strstr(m->text, "Back after a restart, but the game of alice (game 1) cannot go on: its move "));
+	assert_non_null(strstr(m->text, "Back after a restart, but the game of alice (game 1) cannot go on: "
+	                                "its move "));
 	assert_non_null(strstr(m->text, ", \"discard JK\", is refused by this version's rules: "));
 	assert_non_null(strstr(m->text, "It is kept for the operator; !play or !new starts a new one."));
 	assert_null(fake_find(f, "Back after a restart: "));
