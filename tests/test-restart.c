@@ -22,11 +22,13 @@ tmpdb(char *db)
 }
 
 static void
-rmdb(char *db)
+rmdb(const char *db)
 {
+	char wal[64];
+
 	unlink(db);
-	strcat(db, "-wal");
-	unlink(db);
+	snprintf(wal, sizeof wal, "%s-wal", db);
+	unlink(wal);
 }
 
 /* Runs one SQL statement on db; the first column of its first row, or -1. */
