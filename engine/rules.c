@@ -311,9 +311,9 @@ describe_out(struct out *o, const struct hf_rules *r, int np)
 	put(o, "bonuses: clean %d, dirty %d, wild %d, sevens %d, going out %d", r->clean_bonus, r->dirty_bonus,
 	    r->wild_bonus, r->sevens_bonus, r->out_bonus);
 	if (r->rounds)
-		put(o, "game: %d rounds; hints (!hint): %s", r->rounds, r->hints_off ? "off" : "on");
+		put(o, "game: %d rounds; hints: %s", r->rounds, r->hints_off ? "off" : "on");
 	else
-		put(o, "game: to %ld points; hints (!hint): %s", (long)r->target, r->hints_off ? "off" : "on");
+		put(o, "game: to %ld points; hints: %s", (long)r->target, r->hints_off ? "off" : "on");
 }
 
 size_t
