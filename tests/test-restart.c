@@ -303,6 +303,21 @@ test_broken_game_is_told(void **state)
 	fake_free(f);
 	assert_int_equal(sql(db, "SELECT count(*) FROM games WHERE id=1 AND state='broken'"), 1);
 	rmdb(db);
+
+	/* a table not dealt yet, whose rules this version no longer reads */
+	strcpy(db, "/tmp/hf-restart-XXXXXX");
+	tmpdb(db);
+	f = fake_new(db, NULL);
+	fake_say(f, "#g", "alice", "!new classic");
+	fake_free(f);
+	sql(db, "UPDATE games SET rules='classic retired_key=1'");
+	f = fake_new(db, NULL);
+	m = fake_find(f, "cannot go on");
+	assert_non_null(m);
+	assert_non_null(strstr(m->text, "its rules \"classic retired_key=1\" are not this version's: "));
+	assert_null(fake_session(f, "#g"));
+	fake_free(f);
+	rmdb(db);
 }
 
 int
