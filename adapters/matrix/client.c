@@ -159,13 +159,17 @@ matrix_client_piece(void *ctx, const char *m, size_t len, const char *body, size
 	struct matrix_client_out *o = ctx;
 	const struct adapter_msg *msg = o->m;
 	bool priv = msg->kind == MSG_PRIVATE;
+	struct matrix_out *out;
 
 	(void)bodylen;
 	rbuf_reset(&o->html);
 	matrix_html(&o->html, m, len, msg->prefix);
-	if (matrix_outbox_add_key(o->c->out, o->room, priv ? msg->user_id : NULL, priv ? msg->room : NULL, body,
-	                          o->html.s, msg->mentions, msg->nmentions, msg->supersede, msg->asker) == NULL)
+	out = matrix_outbox_add_key(o->c->out, o->room, priv ? msg->user_id : NULL, priv ? msg->room : NULL, body,
+	                            o->html.s, msg->mentions, msg->nmentions, msg->supersede, msg->asker);
+	if (out == NULL)
 		o->rc = -1;
+	else if (msg->player)
+		matrix_outbox_player(o->c->out, out);
 }
 
 int

@@ -121,6 +121,7 @@ struct matrix_out {
 	int tries;
 	int64_t not_before;    /* loop time before which it is not retried */
 	bool in_flight;
+	bool player;           /* an answer to a seated player (adapter_msg.player): its lane goes first */
 	struct matrix_out *next, *prev;    /* every message, in order */
 	struct matrix_out *lnext, *lprev;  /* its lane, in order */
 	struct matrix_lane *ln;
@@ -152,10 +153,19 @@ struct matrix_out *matrix_outbox_add_key(struct matrix_outbox *o, const char *ro
                                          const char *context, const char *body, const char *html,
                                          const char *const *mentions, size_t nmentions, const char *key,
                                          const char *asker);
+/* m answers a player seated at a table (adapter_msg.player): its lane is
+ * served with the rooms' lanes, before the answers of people who play
+ * nothing.  Not kept across restarts (an answer is then said as a
+ * stranger's). */
+void matrix_outbox_player(struct matrix_outbox *o, struct matrix_out *m);
 /* The next message that may go now: nothing while one is in flight or the
  * account is paused; else the lanes in turn (round-robin), each its oldest
- * message with a room, unless that one waits for a retry.  O(lanes).  NULL
- * if none; *wait_ms then says when to look again (-1: nothing is waiting). */
+ * message with a room, unless that one waits for a retry; the rooms' lanes
+ * (and the players' answers) first, but never more than
+ * MATRIX_OUTBOX_FIRST_RUN in a row while a stranger's answer may go.
+ * O(lanes).  NULL if none; *wait_ms then says when to look again (-1:
+ * nothing is waiting). */
+#define MATRIX_OUTBOX_FIRST_RUN 3
 struct matrix_out *matrix_outbox_next(struct matrix_outbox *o, int64_t now, int64_t *wait_ms);
 /* m's send has started: nothing else goes until it is done or retried. */
 void   matrix_outbox_flying(struct matrix_outbox *o, struct matrix_out *m);
