@@ -33,6 +33,30 @@ any_hand_to(struct ircsim *s, const char *nick)
 	return ircsim_sent(s, want, NULL) != NULL;
 }
 
+/* Any private line to nick: a hand, or a player's own steps ("You drew 7 8"). */
+static bool
+any_private_to(struct ircsim *s, const char *nick)
+{
+	char notice[96], privmsg[96];
+
+	snprintf(notice, sizeof notice, "NOTICE %s :", nick);
+	snprintf(privmsg, sizeof privmsg, "PRIVMSG %s :", nick);
+	return ircsim_sent(s, notice, NULL) != NULL || ircsim_sent(s, privmsg, NULL) != NULL;
+}
+
+/* A private line for id about the game in #cards, as the core sends it: one
+ * that must be delivered (a hand at a deal), or an answer (supersede key). */
+static int
+send_private(struct ircsim *s, const char *id, const char *supersede)
+{
+	struct adapter_msg m = { .kind = MSG_PRIVATE, .room = "#cards", .user_id = id,
+	                         .styled = "Your hand (2): 7 8", .supersede = supersede, .asker = id };
+	int rc = s->ad->ops->send(s->ad, &m);
+
+	reply_flush(s->bot);
+	return rc;
+}
+
 /* Issue 15 (low): "nick:X~N" ids were written with '~' but looked up
  * case-folded ('~' -> '^'): such a player never got a private line. */
 static void
@@ -72,10 +96,17 @@ test_no_hand_to_whoever_wears_the_nick(void **state)
 	/* mallory, from elsewhere, takes the nick while the computer plays alice's seat */
 	ircsim_line(s, ":alice!m@elsewhere.test JOIN #cards");
 	ircsim_forget(s);
-	for (int i = 0; i < 200 && ircsim_sent(s, "PRIVMSG #cards :", "alice", "discards", NULL) == NULL; i++)
+	/* the computer's turn for her seat, told in one line ("alice drew ..., discarded ...") */
+	for (int i = 0; i < 200 && ircsim_sent(s, "PRIVMSG #cards :alice ", "discarded", NULL) == NULL; i++)
 		ircsim_advance(s, 10);
-	assert_non_null(ircsim_sent(s, "PRIVMSG #cards :", "alice", "discards", NULL));
-	assert_false(any_hand_to(s, "alice"));
+	assert_non_null(ircsim_sent(s, "PRIVMSG #cards :alice ", "discarded", NULL));
+	assert_false(any_private_to(s, "alice"));
+	/* a seat on !auto is sent nothing privately: what the core would send
+	 * alice's id (in the room's lane, or an answer in the asker's) is refused */
+	assert_int_equal(send_private(s, "nick:alice", NULL), -1);
+	assert_int_equal(send_private(s, "nick:alice", "hand"), -1);
+	ircsim_advance(s, 10);
+	assert_false(any_private_to(s, "alice"));
 	/* nor may she play the seat */
 	ircsim_line(s, ":alice!m@elsewhere.test PRIVMSG #cards :!hand");
 	assert_non_null(ircsim_sent(s, "PRIVMSG #cards :", "no seat", NULL));
@@ -85,11 +116,15 @@ test_no_hand_to_whoever_wears_the_nick(void **state)
 	ircsim_forget(s);
 	for (int i = 0; i < 100; i++)
 		ircsim_advance(s, 10);
-	assert_false(any_hand_to(s, "alice"));
+	assert_int_equal(send_private(s, "nick:alice", NULL), -1);
+	assert_false(any_private_to(s, "alice"));
 	/* alice, back from home, has her seat and her hand */
 	ircsim_line(s, ":alice!a@home.test JOIN #cards");
 	ircsim_line(s, ":alice!a@home.test PRIVMSG #cards :!hand");
 	assert_true(any_hand_to(s, "alice"));
+	ircsim_forget(s);
+	assert_int_equal(send_private(s, "nick:alice", NULL), 0);
+	assert_true(any_private_to(s, "alice"));
 	ircsim_free(s);
 }
 
