@@ -53,7 +53,7 @@ until_alice_waits(struct fake *f)
 static void
 test_auto_survives_a_restart(void **state)
 {
-	char db[] = "/tmp/hf-restart-XXXXXX";
+	char db[64] = "/tmp/hf-restart-XXXXXX";  /* room for "-wal" */
 	struct fake *f;
 	struct session *s;
 	uint32_t n;
@@ -85,7 +85,7 @@ test_auto_survives_a_restart(void **state)
 static void
 test_idle_clock_keeps_its_deadline(void **state)
 {
-	char db[] = "/tmp/hf-restart-XXXXXX";
+	char db[64] = "/tmp/hf-restart-XXXXXX";  /* room for "-wal" */
 	struct fake *f;
 	struct session *s;
 	int64_t since;
@@ -137,7 +137,7 @@ test_idle_clock_keeps_its_deadline(void **state)
 static void
 test_restored_table_speaks(void **state)
 {
-	char db[] = "/tmp/hf-restart-XXXXXX";
+	char db[64] = "/tmp/hf-restart-XXXXXX";  /* room for "-wal" */
 	struct fake *f;
 	const struct fake_msg *m;
 
@@ -180,7 +180,7 @@ test_restored_table_speaks(void **state)
 static void
 test_name_follows_the_player(void **state)
 {
-	char db[] = "/tmp/hf-restart-XXXXXX";
+	char db[64] = "/tmp/hf-restart-XXXXXX";  /* room for "-wal" */
 	struct fake *f;
 	struct bot_event ev = { .type = BOT_EV_MESSAGE, .room = "#g", .user_id = "alice", .user_name = "alicia",
 	                        .text = "!who" };
