@@ -128,6 +128,50 @@ test_no_hand_to_whoever_wears_the_nick(void **state)
 	ircsim_free(s);
 }
 
+/* A hand still queued (behind the room's lines, at the pace) when its
+ * player quits: it goes nowhere, not to whoever takes the nick next; when
+ * she renames, it follows her. */
+static void
+test_queued_hand_follows_its_player(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+
+	(void)state;
+	assert_non_null(s);
+	alice_plays(s, "a@home.test");
+	ircsim_forget(s);
+	s->hold = true;
+	ircsim_line(s, ":alice!a@home.test PRIVMSG #cards :!draw");
+	/* her step ("You drew ... · Your hand") waits in the room's lane */
+	assert_int_equal(irc_queue_count_keep(&s->irc->out, "#cards"), 1);
+	ircsim_line(s, ":alice!a@home.test QUIT :gone");
+	ircsim_line(s, ":alice!m@elsewhere.test JOIN #cards");
+	s->hold = false;
+	assert_false(any_private_to(s, "alice"));
+	ircsim_line(s, ":alice!m@elsewhere.test PART #cards");
+
+	/* renamed: what waits for her goes to her new nick, none to the old one */
+	ircsim_line(s, ":alice!a@home.test JOIN #cards");
+	ircsim_forget(s);
+	s->hold = true;
+	assert_int_equal(send_private(s, "nick:alice", NULL), 0);
+	assert_int_equal(send_private(s, "nick:alice", "hand"), 0);
+	ircsim_line(s, ":alice!a@home.test NICK alicia");
+	ircsim_line(s, ":alice!m@elsewhere.test JOIN #cards");
+	s->hold = false;
+	assert_false(any_private_to(s, "alice"));
+	assert_non_null(ircsim_sent(s, "NOTICE alicia :Your hand (2): 7 8", NULL));
+	ircsim_forget(s);
+
+	/* a lost connection: nobody can say who wears her nick on the next one */
+	s->hold = true;
+	assert_int_equal(send_private(s, "nick:alice", NULL), 0);
+	irc_conn_disconnect(s->irc, "test");
+	s->hold = false;
+	assert_false(any_private_to(s, "alicia"));
+	ircsim_free(s);
+}
+
 /* Issue 15 (medium): a player renames, quits while the bot is away, and
  * whoever connects with the renamed nick got the seat and the hand. */
 static void
@@ -342,6 +386,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_newcomer_id_is_found_again),
 		cmocka_unit_test(test_no_hand_to_whoever_wears_the_nick),
+		cmocka_unit_test(test_queued_hand_follows_its_player),
 		cmocka_unit_test(test_remembered_rename_needs_the_same_host),
 		cmocka_unit_test(test_who_tells_who_is_who),
 		cmocka_unit_test(test_moderated_channel_tells_the_owner_once),
