@@ -145,8 +145,10 @@ bot_stop_begin(struct bot *b)
 
 	/* what was said goes out; nothing new is played (the clocks are in the store) */
 	b->stopping = true;
-	for (s = b->sessions.all; s != NULL; s = s->all_next)
+	for (s = b->sessions.all; s != NULL; s = s->all_next) {
 		flow_cancel(b, s);
+		tell_flush(b, s, false);   /* computer turns a fold still held (flow.c) */
+	}
 	reply_flush(b);
 }
 

@@ -10,6 +10,7 @@
 #include <curl/curl.h>
 
 #include "e2e.h"
+#include "fake.h"
 #include "fakemx.h"
 #include "ircclient.h"
 #include "ircserver.h"
@@ -775,6 +776,83 @@ out:
 	return rc;
 }
 
+/* ------------------------------------------------------------------ the loop and hard */
+
+/* alice's move at her own turn: her answer when asked, else a draw, else
+ * the first card of hers a discard takes; false if none was taken. */
+static bool
+fold_alice(struct fake *f, struct session *s, int seat)
+{
+	struct hf_view v;
+	uint32_t before = s->nactions;
+	char cmd[32];
+
+	if (hf_game_phase(s->g) == HF_PHASE_ASK) {
+		fake_say(f, "#g", "alice", "!yes");
+		return s->nactions != before;
+	}
+	if (hf_game_phase(s->g) == HF_PHASE_DRAW) {
+		fake_say(f, "#g", "alice", "!draw");
+		return s->nactions != before;
+	}
+	hf_game_view(s->g, seat, &v);
+	for (int c = 0; c < HF_NCARD && s->nactions == before; c++) {
+		if (v.hand[c] == 0)
+			continue;
+		snprintf(cmd, sizeof cmd, "!discard %s", hf_card_name(c));
+		fake_say(f, "#g", "alice", cmd);
+	}
+	return s->nactions != before;
+}
+
+/* One human and three hard computer players on the bot's own loop (the
+ * fake adapter, a fake clock): how long one callback of the loop, a fold
+ * of computer turns, holds it, in real time; every other room waits that
+ * long. folds: how many folds to time. */
+static int
+fold_hard(int folds)
+{
+	struct fake *f = fake_new(":memory:", "ai_level = hard\n");
+	struct samples held = { .n = 0 };
+	struct session *s;
+	bool machine;
+	int timed = 0, moves = 0, seat;
+
+	printf("== the loop: 1 human + 3 hard computer players (the bot's loop, a fake adapter and clock, "
+	       "real time), %d folds of computer turns\n", folds);
+	fake_say(f, "#g", "alice", "!play 4 classic");
+	while (timed < folds && (s = fake_session(f, "#g")) != NULL && s->g != NULL) {
+		seat = flow_waiting(s, &machine);
+		if (seat >= 0 && !machine) {
+			if (!fold_alice(f, s, seat)) {
+				fprintf(stderr, "bench-pace: alice found no move\n");
+				fake_free(f);
+				return -1;
+			}
+		} else {
+			uint32_t before = s->nactions;
+			int64_t t0 = now_ms();
+
+			fake_advance(f, 1);
+			if ((s = fake_session(f, "#g")) == NULL)
+				break;
+			if (s->nactions != before) {
+				add(&held, now_ms() - t0);
+				moves += (int)(s->nactions - before);
+				timed++;
+			}
+		}
+		if (f->nmsgs > 5000)
+			fake_clear(f);
+	}
+	printf("  %d callbacks that moved, %d computer moves (%.1f a callback)\n", timed, moves,
+	       timed > 0 ? (double)moves / timed : 0.0);
+	figure("the loop held by one callback of computer moves, max", pct(&held, 100) * 1000, "ms", 100);
+	printf("  (p50 %.0f ms, p95 %.0f ms)\n", pct(&held, 50) * 1000, pct(&held, 95) * 1000);
+	fake_free(f);
+	return 0;
+}
+
 /* ------------------------------------------------------------------ main */
 
 static int
@@ -788,7 +866,7 @@ env_int(const char *name, int def)
 int
 main(void)
 {
-	const char *only = getenv("BENCH_PACE");   /* "solo", "busy", "flood", "matrix": one scenario */
+	const char *only = getenv("BENCH_PACE");   /* "solo", "busy", "flood", "matrix", "fold": one scenario */
 	int rc = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -804,6 +882,8 @@ main(void)
 	if ((only == NULL || strcmp(only, "flood") == 0) && irc_flood(env_int("BENCH_PACE_FLOOD_SECS", 90)) != 0)
 		rc = 1;
 	if ((only == NULL || strcmp(only, "matrix") == 0) && matrix_solo(env_int("BENCH_PACE_MX_TURNS", 8)) != 0)
+		rc = 1;
+	if ((only == NULL || strcmp(only, "fold") == 0) && fold_hard(env_int("BENCH_PACE_FOLDS", 40)) != 0)
 		rc = 1;
 	printf("bench-pace: %d figure%s off target\n", failures, failures == 1 ? "" : "s");
 	return rc;

@@ -300,6 +300,59 @@ test_fold_one_message(void **state)
 	fake_free(f);
 }
 
+/* A fold of computer turns that takes long (hard searches) goes on at the
+ * loop's next turn, over several callbacks, instead of holding every other
+ * room: the room still hears it once, when alice must act. */
+static void
+test_fold_bounded(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	const struct fake_msg *m;
+	struct session *s;
+	struct hf_view v;
+	size_t sends;
+	uint32_t before;
+	bool machine;
+	int parts = 0, alice;
+	char cmd[32] = "";
+
+	(void)state;
+	fake_say(f, "#g", "alice", "!play 4 classic");
+	s = fake_session(f, "#g");
+	alice = session_seat_of(s, "alice");
+	for (int i = 0; i < 10 && hf_game_turn(s->g) != alice; i++)
+		fake_advance(f, 1);
+	assert_int_equal(hf_game_turn(s->g), alice);
+	fake_say(f, "#g", "alice", "!draw");
+	hf_game_view(s->g, alice, &v);
+	for (int c = HF_FOUR; c <= HF_ACE && cmd[0] == '\0'; c++)
+		if (v.hand[c] > 0)
+			snprintf(cmd, sizeof cmd, "!discard %s", hf_card_name(c));
+	fake_clear(f);
+	sends = f->room_sends;
+	fake_say(f, "#g", "alice", cmd);
+	/* every look at the clock: 10 ms of the computer's work */
+	f->clock_step = 10;
+	while (parts < 100 && flow_waiting(s, &machine) != alice) {
+		before = s->nactions;
+		fake_advance(f, 0);
+		if (s->nactions != before)
+			parts++;
+		if (flow_waiting(s, &machine) != alice)
+			assert_int_equal(f->room_sends, sends);   /* held until the fold is done */
+	}
+	f->clock_step = 0;
+	/* three turns of at least two moves each, never all in one callback */
+	assert_true(parts > 1);
+	assert_int_equal(f->room_sends, sends + 1);
+	m = fake_find(f, "alice: your turn (!draw or !pickup)");
+	assert_non_null(m);
+	assert_non_null(fake_find(f, "Ada[bot] "));
+	assert_non_null(fake_find(f, "Alan[bot] "));
+	assert_non_null(fake_find(f, "Grace[bot] "));
+	fake_free(f);
+}
+
 /* A table the computer plays alone is told once it has gone round: a line
  * per turn at most, and its lines never dropped by a paced queue. */
 static void
@@ -754,6 +807,7 @@ main(void)
 		cmocka_unit_test(test_turn_red3_ask_out),
 		cmocka_unit_test(test_turn_stock_out),
 		cmocka_unit_test(test_fold_one_message),
+		cmocka_unit_test(test_fold_bounded),
 		cmocka_unit_test(test_computers_alone_paced),
 		cmocka_unit_test(test_hand_only_when_changed),
 		cmocka_unit_test(test_refusals_private),
