@@ -807,7 +807,7 @@ fold_alice(struct fake *f, struct session *s, int seat)
 }
 
 /* One human and three hard computer players on the bot's own loop (the
- * fake adapter, a fake clock): how long one callback of the loop, a fold
+ * fake adapter, on the real clock): how long one callback of the loop, a fold
  * of computer turns, holds it, in real time; every other room waits that
  * long. folds: how many callbacks that move to time. */
 static int
