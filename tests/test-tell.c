@@ -694,6 +694,47 @@ test_usage_and_unknown(void **state)
 	fake_free(f);
 }
 
+/* Every usage reply starts with the nick it answers: each command of the
+ * table given too many arguments, or none where it needs some, in a room
+ * with a game and in one without. */
+static void
+test_every_usage_names_the_asker(void **state)
+{
+	struct fake *f = fake_new(":memory:", "flood_burst = 1000");
+	const struct cmd_entry *const *t;
+	size_t n, usages = 0;
+
+	(void)state;
+	t = cmd_table(&n);
+	fake_say(f, "#g", "alice", "!play 2 duel");
+	for (size_t i = 0; i < n; i++) {
+		static const char *const rooms[] = { "#g", "#empty" };
+		char cmd[512];
+
+		for (size_t r = 0; r < 2; r++) {
+			if (t[i]->max_args >= 0) {
+				int k = snprintf(cmd, sizeof cmd, "!%s", t[i]->name);
+
+				for (int a = 0; a <= t[i]->max_args && k < (int)sizeof cmd - 4; a++)
+					k += snprintf(cmd + k, sizeof cmd - (size_t)k, " x%d", a);
+				fake_say(f, rooms[r], "zed", cmd);
+			}
+			if (t[i]->min_args > 0) {
+				snprintf(cmd, sizeof cmd, "!%s", t[i]->name);
+				fake_say(f, rooms[r], "zed", cmd);
+			}
+		}
+	}
+	for (size_t i = 0; i < f->nmsgs; i++) {
+		if (strstr(f->msgs[i].text, "usage:") == NULL)
+			continue;
+		usages++;
+		assert_memory_equal(f->msgs[i].text, "zed: usage: !", strlen("zed: usage: !"));
+	}
+	assert_true(usages > 10);
+	fake_free(f);
+}
+
 /* !rules privately in four lines at most, after one room line saying so;
  * !help privately, beginning with how to start. */
 static void
@@ -820,6 +861,7 @@ main(void)
 		cmocka_unit_test(test_abort_wording),
 		cmocka_unit_test(test_play_after_deal),
 		cmocka_unit_test(test_usage_and_unknown),
+		cmocka_unit_test(test_every_usage_names_the_asker),
 		cmocka_unit_test(test_long_answers_private),
 		cmocka_unit_test(test_end_before_next_hand),
 		cmocka_unit_test(test_tell_moves),
