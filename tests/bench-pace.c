@@ -187,6 +187,7 @@ struct human {
 	struct samples answer;      /* her !draw to her hand */
 	char pick[8];
 	int64_t stuck_ms;           /* no progress for this long is a failure (0: STUCK_MS) */
+	FILE *transcript;           /* if not NULL: what she sees, as an IRC client shows it */
 };
 
 /* A watcher who asks !pile every 3 s (one question at a time). */
@@ -233,6 +234,9 @@ human_step(struct human *h, int64_t now)
 
 		snprintf(line, sizeof line, "%s", h->c.lines[h->c.seen]);
 		strip_codes(line);
+		if (h->transcript != NULL && (bot_to(line, h->chan) || bot_to(line, h->c.nick)))
+			fprintf(h->transcript, bot_to(line, h->chan) ? "<HandFoot> %s\n" : "-HandFoot- %s\n",
+			        strstr(line + 1, " :") + 2);
 		if (bot_to(line, h->chan)) {
 			h->room_lines++;
 			if (strstr(line, ping) != NULL && h->state == H_PING) {
@@ -246,6 +250,8 @@ human_step(struct human *h, int64_t now)
 				h->last_progress = now;
 			} else if (strstr(line, ask) != NULL && strstr(line, "go out?") != NULL) {
 				ircclient_send(&h->c, "PRIVMSG %s :!yes", h->chan);
+				if (h->transcript != NULL)
+					fprintf(h->transcript, "<%s> !yes\n", h->c.nick);
 			}
 		} else if (bot_to(line, h->c.nick) && h->state == H_HAND &&
 		           (strstr(line, "Your hand (") != NULL || strstr(line, "Your foot (") != NULL)) {
@@ -258,6 +264,8 @@ human_step(struct human *h, int64_t now)
 	}
 	if (h->state == H_THINK_DRAW && now >= h->due) {
 		ircclient_send(&h->c, "PRIVMSG %s :!draw", h->chan);
+		if (h->transcript != NULL)
+			fprintf(h->transcript, "<%s> !draw\n", h->c.nick);
 		h->t_draw = now;
 		h->state = H_HAND;
 	} else if (h->state == H_THINK_DISCARD && now >= h->due) {
@@ -266,6 +274,8 @@ human_step(struct human *h, int64_t now)
 			return -1;
 		}
 		ircclient_send(&h->c, "PRIVMSG %s :!discard %s", h->chan, h->pick);
+		if (h->transcript != NULL)
+			fprintf(h->transcript, "<%s> !discard %s\n", h->c.nick, h->pick);
 		h->t_discard = now;
 		h->turns++;
 		h->state = H_PING;
@@ -406,6 +416,8 @@ irc_solo(int turns)
 		goto out;
 	h->chan = "#cards";
 	h->last_progress = t0 = now_ms();
+	if (getenv("BENCH_PACE_TRANSCRIPT") != NULL && (h->transcript = fopen(getenv("BENCH_PACE_TRANSCRIPT"), "w")) != NULL)
+		fprintf(h->transcript, "<alice> !play 4 classic\n");
 	ircclient_send(&h->c, "PRIVMSG #cards :!play 4 classic");
 	while (h->pings <= turns) {
 		if (human_step(h, now_ms()) != 0)
@@ -421,6 +433,8 @@ irc_solo(int turns)
 out:
 	if (rc != 0)
 		fprintf(stderr, "bench-pace: the solo game failed (daemon log: %s)\n", w.d.log);
+	if (h != NULL && h->transcript != NULL)
+		fclose(h->transcript);
 	if (h != NULL)
 		ircclient_close(&h->c);
 	free(h);
