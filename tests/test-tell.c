@@ -353,6 +353,50 @@ test_fold_bounded(void **state)
 	fake_free(f);
 }
 
+/* A stop between two parts of a fold tells what the fold held: the room
+ * hears the turns ended before the stop. */
+static void
+test_fold_told_at_stop(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	struct session *s;
+	struct hf_view v;
+	size_t sends;
+	uint32_t before;
+	int alice;
+	char cmd[32] = "";
+
+	(void)state;
+	fake_say(f, "#g", "alice", "!play 4 classic");
+	s = fake_session(f, "#g");
+	alice = session_seat_of(s, "alice");
+	for (int i = 0; i < 10 && hf_game_turn(s->g) != alice; i++)
+		fake_advance(f, 1);
+	fake_say(f, "#g", "alice", "!draw");
+	hf_game_view(s->g, alice, &v);
+	for (int c = HF_FOUR; c <= HF_ACE && cmd[0] == '\0'; c++)
+		if (v.hand[c] > 0)
+			snprintf(cmd, sizeof cmd, "!discard %s", hf_card_name(c));
+	fake_say(f, "#g", "alice", cmd);
+	fake_clear(f);
+	sends = f->room_sends;
+	f->clock_step = 10;
+	before = s->nactions;
+	fake_advance(f, 0);
+	f->clock_step = 0;
+	assert_true(s->nactions > before);
+	assert_int_equal(f->room_sends, sends);
+	bot_stop_begin(f->bot);
+	/* alice's turn, held behind the computer's, is told (a turn the
+	 * computer had begun is the restart's: it tells where the table stands) */
+	assert_int_equal(f->room_sends, sends + 1);
+	assert_non_null(fake_find(f, "alice drew 2 cards, discarded "));
+	before = s->nactions;
+	fake_advance(f, 1000);
+	assert_int_equal(s->nactions, before);   /* stopping: nothing more is played */
+	fake_free(f);
+}
+
 /* A table the computer plays alone is told once it has gone round: a line
  * per turn at most, and its lines never dropped by a paced queue. */
 static void
@@ -849,6 +893,7 @@ main(void)
 		cmocka_unit_test(test_turn_stock_out),
 		cmocka_unit_test(test_fold_one_message),
 		cmocka_unit_test(test_fold_bounded),
+		cmocka_unit_test(test_fold_told_at_stop),
 		cmocka_unit_test(test_computers_alone_paced),
 		cmocka_unit_test(test_hand_only_when_changed),
 		cmocka_unit_test(test_refusals_private),
