@@ -188,6 +188,7 @@ struct human {
 	char pick[8];
 	int64_t stuck_ms;           /* no progress for this long is a failure (0: STUCK_MS) */
 	FILE *transcript;           /* if not NULL: what she sees, as an IRC client shows it */
+	bool over;                  /* the room was told the game is over */
 };
 
 /* A watcher who asks !pile every 3 s (one question at a time). */
@@ -239,6 +240,7 @@ human_step(struct human *h, int64_t now)
 			        strstr(line + 1, " :") + 2);
 		if (bot_to(line, h->chan)) {
 			h->room_lines++;
+			h->over = h->over || strstr(line, "Game over") != NULL;
 			if (strstr(line, ping) != NULL && h->state == H_PING) {
 				if (h->pings++ == 0)
 					h->lines_first = h->room_lines;
@@ -419,9 +421,13 @@ irc_solo(int turns)
 	if (getenv("BENCH_PACE_TRANSCRIPT") != NULL && (h->transcript = fopen(getenv("BENCH_PACE_TRANSCRIPT"), "w")) != NULL)
 		fprintf(h->transcript, "<alice> !play 4 classic\n");
 	ircclient_send(&h->c, "PRIVMSG #cards :!play 4 classic");
-	while (h->pings <= turns) {
+	while (h->pings <= turns && !h->over) {
 		if (human_step(h, now_ms()) != 0)
 			goto out;
+	}
+	if (h->pings < 2) {
+		fprintf(stderr, "bench-pace: the game ended before her second turn\n");
+		goto out;
 	}
 	printf("  %d turns in %.0f s; the bot's room lines between her first and last turn: %ld\n",
 	       4 * (h->pings - 1), (double)(now_ms() - t0) / 1000, h->lines_last - h->lines_first);
