@@ -98,7 +98,7 @@ test_no_hand_to_whoever_wears_the_nick(void **state)
 static void
 test_remembered_rename_needs_the_same_host(void **state)
 {
-	char db[] = "/tmp/hf-ircsim-XXXXXX";
+	char db[64] = "/tmp/hf-ircsim-XXXXXX"; /* room for "-wal" */
 	int fd = mkstemp(db);
 	struct ircsim *s;
 
@@ -138,7 +138,7 @@ test_remembered_rename_needs_the_same_host(void **state)
 static void
 test_who_tells_who_is_who(void **state)
 {
-	char db[] = "/tmp/hf-ircsim-XXXXXX";
+	char db[64] = "/tmp/hf-ircsim-XXXXXX"; /* room for "-wal" */
 	int fd = mkstemp(db);
 	struct ircsim *s;
 

@@ -533,6 +533,12 @@ test_answered_once(void **state)
 	}
 	fake_say(f, "#g", "erin", "!pile");
 	assert_non_null(fake_find(f, "Pile: "));
+	/* an answer to an event with its own handle (an interaction) is always given */
+	fake_clear(f);
+	f->ref = 4242;
+	fake_say(f, "#g", "dave", "!pile");
+	assert_non_null(fake_find(f, "Pile: "));
+	f->ref = 0;
 	/* a minute later the same answer may be said again */
 	fake_clear(f);
 	fake_advance(f, REPLY_SAME_MS);

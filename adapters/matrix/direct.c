@@ -28,22 +28,19 @@ void
 matrix_direct_set(struct matrix_client *c, const char *user, const char *room, bool persist)
 {
 	char key[MATRIX_MAX_ID + 16];
-	struct matrix_direct *d;
 	size_t i;
 
 	for (i = 0; i < c->ndirects; i++)
 		if (strcmp(c->directs[i].user, user) == 0)
 			break;
 	if (i == c->ndirects) {
-		if ((d = realloc(c->directs, (c->ndirects + 1) * sizeof *d)) == NULL)
-			return;
-		c->directs = d;
-		c->directs[i].user = strdup(user);
+		c->directs = xreallocarray(c->directs, c->ndirects + 1, sizeof *c->directs);
+		c->directs[i].user = xstrdup(user);
 		c->directs[i].room = NULL;
 		c->ndirects++;
 	}
 	free(c->directs[i].room);
-	c->directs[i].room = strdup(room);
+	c->directs[i].room = xstrdup(room);
 	if (persist) {
 		snprintf(key, sizeof key, "direct/%s", user);
 		matrix_client_set(c, key, room);
@@ -332,5 +329,5 @@ matrix_direct_create(struct matrix_client *c, const char *user)
 		return;
 	}
 	free(text);
-	r->arg = strdup(user);
+	r->arg = xstrdup(user);
 }
