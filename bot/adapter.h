@@ -70,7 +70,6 @@ enum adapter_msg_kind {
  *   ST_CLEAN    a clean canasta                        red
  *   ST_DIRTY    a dirty canasta                        dark grey
  *   ST_RED      red threes, a sevens canasta           red
- *   ST_DARK     quieter text                           dark grey
  *   ST_COMMAND  a bare command name ("draw")           with prefix before it: "!draw",
  *                                                      "/draw" on Discord
  *   "\n"        a line break                           a new line, <br>...

@@ -150,7 +150,7 @@ bot_stop_begin(struct bot *b)
 	b->stopping = true;
 	for (s = b->sessions.all; s != NULL; s = s->all_next) {
 		flow_cancel(b, s);
-		tell_flush(b, s, false);
+		tell_flush(b, s, false);   /* a person's turn, or computer turns a fold still held (flow.c) */
 	}
 	reply_flush(b);
 }

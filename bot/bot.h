@@ -284,6 +284,8 @@ struct session {
 	int8_t wait_seat;        /* the seat the timers are about, -1 none */
 	bool reminded;
 	bool resume;             /* restored: the room is told where it stands when its adapter is up */
+	char *broken;            /* restored but not playable (a move this version refuses): why, told
+	                          * to the room when its adapter is up, and the table then closed */
 	bool refused_told;       /* the owner was told the room refuses messages */
 	struct tell tell;
 	uint32_t hash;

@@ -314,7 +314,10 @@ reply_flush(struct bot *b)
 				reply_clear(&q->v[i]);
 				continue;
 			}
-			if (reply_repeated(b, r, ident)) {
+			/* An answer to an event with its own handle (a Discord
+			 * interaction) is always given: the service shows the asker
+			 * "thinking..." until it is, and it spends no shared budget. */
+			if (r->reply_to == 0 && reply_repeated(b, r, ident)) {
 				log_msg(LOG_LVL_DEBUG, "%s: the answer \"%s\" to %s not sent again: unchanged (asked by %s)",
 				        r->ad->id, r->key, r->kind == MSG_ROOM ? r->room : r->user_id,
 				        r->asker != NULL ? r->asker : "nobody");

@@ -177,7 +177,7 @@ test_queued_hand_follows_its_player(void **state)
 static void
 test_remembered_rename_needs_the_same_host(void **state)
 {
-	char db[64] = "/tmp/hf-ircsim-XXXXXX";   /* room for "-wal" */
+	char db[64] = "/tmp/hf-ircsim-XXXXXX"; /* room for "-wal" */
 	int fd = mkstemp(db);
 	struct ircsim *s;
 
@@ -217,7 +217,7 @@ test_remembered_rename_needs_the_same_host(void **state)
 static void
 test_who_tells_who_is_who(void **state)
 {
-	char db[64] = "/tmp/hf-ircsim-XXXXXX";   /* room for "-wal" */
+	char db[64] = "/tmp/hf-ircsim-XXXXXX"; /* room for "-wal" */
 	int fd = mkstemp(db);
 	struct ircsim *s;
 
