@@ -178,6 +178,46 @@ test_strangers_wait_behind_the_game(void **state)
 	irc_queue_clear(&q);
 }
 
+/* A line rewritten keeps its place and its key; a lane whose every line
+ * is dropped leaves the serving order. */
+static int
+rewrite_b(void *ctx, const char *line, size_t len, char *buf, size_t buflen)
+{
+	(void)ctx;
+	if (len > 0 && line[0] == 'x')
+		return -1;
+	if (strcmp(line, "b1") == 0)
+		return snprintf(buf, buflen, "B1");
+	return 0;
+}
+
+static void
+test_rewrite(void **state)
+{
+	struct irc_queue q;
+	char buf[64];
+
+	(void)state;
+	irc_queue_init(&q, 8);
+	assert_int_equal(irc_queue_push(&q, "#a", "x1", 2), 0);
+	assert_int_equal(irc_queue_push(&q, "#b", "b1", 2), 0);
+	assert_int_equal(irc_queue_push_key(&q, "#b", 5, "x2", 2), 0);
+	assert_int_equal(irc_queue_push(&q, "#b", "b2", 2), 0);
+	assert_int_equal(irc_queue_push(&q, "#a", "x3", 2), 0);
+	assert_int_equal(irc_queue_rewrite(&q, rewrite_b, NULL), 4);
+	assert_int_equal(q.lines, 2);
+	assert_int_equal(irc_queue_count(&q, "#a"), 0);
+	assert_int_equal(irc_queue_count_keep(&q, "#b"), 2);
+	pop(&q, buf, sizeof buf);
+	assert_string_equal(buf, "B1");
+	pop(&q, buf, sizeof buf);
+	assert_string_equal(buf, "b2");
+	assert_int_equal(pop(&q, buf, sizeof buf), 0);
+	assert_null(q.head);
+	assert_null(q.tail);
+	irc_queue_clear(&q);
+}
+
 int
 main(void)
 {
@@ -186,6 +226,7 @@ main(void)
 		cmocka_unit_test(test_idle_lane_first),
 		cmocka_unit_test(test_flooder_and_second_room),
 		cmocka_unit_test(test_strangers_wait_behind_the_game),
+		cmocka_unit_test(test_rewrite),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

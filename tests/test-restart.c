@@ -195,6 +195,46 @@ test_restored_table_speaks(void **state)
 	rmdb(db);
 }
 
+/* Issue 11: "SIGTERM while computer players were moving: ... the lines still
+ * queued were never sent".  A person's turn is held to go out with the
+ * computer's that follows (one line); stopped in between, the room is told
+ * her turn before the bot leaves, not never. */
+static void
+test_stop_tells_a_held_turn(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	const struct fake_msg *m;
+	struct session *s;
+	struct hf_view v;
+	int alice;
+
+	(void)state;
+	fake_say(f, "#g", "alice", "!play 2 duel");
+	until_alice_waits(f);
+	s = fake_session(f, "#g");
+	alice = seat_of(f, "alice");
+	fake_say(f, "#g", "alice", "!draw");
+	/* a card she may discard: the first one the rules take */
+	for (int c = HF_FOUR; c < HF_NCARD && hf_game_turn(s->g) == alice; c++) {
+		char line[32];
+
+		hf_game_view(s->g, alice, &v);
+		if (v.hand[c] == 0)
+			continue;
+		snprintf(line, sizeof line, "!discard %s", hf_card_name(c));
+		fake_say(f, "#g", "alice", line);
+	}
+	assert_int_not_equal(hf_game_turn(s->g), alice);
+	/* the computer has not moved (its timer did not run): her turn waits for its */
+	assert_null(fake_find(f, "alice drew"));
+	bot_stop_begin(f->bot);
+	m = fake_find(f, "alice drew");
+	assert_non_null(m);
+	assert_int_equal(m->kind, MSG_ROOM);
+	assert_non_null(strstr(m->text, "discarded"));
+	fake_free(f);
+}
+
 /* Issue 11: a player who renamed, quit and came back under the old nick was
  * still listed and pinged under the newer one (no highlight). */
 static void
@@ -327,6 +367,7 @@ main(void)
 		cmocka_unit_test(test_auto_survives_a_restart),
 		cmocka_unit_test(test_idle_clock_keeps_its_deadline),
 		cmocka_unit_test(test_restored_table_speaks),
+		cmocka_unit_test(test_stop_tells_a_held_turn),
 		cmocka_unit_test(test_name_follows_the_player),
 		cmocka_unit_test(test_near_nick_gets_a_hint),
 		cmocka_unit_test(test_broken_game_is_told),

@@ -158,6 +158,11 @@ size_t irc_queue_drop(struct irc_queue *q, const char *lane, uint64_t key);
 /* Lines waiting in lane; and those of them that must be delivered. */
 size_t irc_queue_count(const struct irc_queue *q, const char *lane);
 size_t irc_queue_count_keep(const struct irc_queue *q, const char *lane);
+/* Passes every queued line to fn, which keeps it (0), drops it (< 0), or
+ * replaces it with the n bytes it wrote into buf (n > 0); lanes left empty
+ * go.  How many lines were dropped or replaced. */
+size_t irc_queue_rewrite(struct irc_queue *q, int (*fn)(void *ctx, const char *line, size_t len, char *buf,
+                                                       size_t buflen), void *ctx);
 /* Takes the next line into buf (NUL-terminated); its length, 0 if none. */
 size_t irc_queue_pop(struct irc_queue *q, char *buf, size_t buflen);
 void   irc_queue_clear(struct irc_queue *q);

@@ -160,6 +160,53 @@ irc_queue_drop(struct irc_queue *q, const char *target, uint64_t key)
 }
 
 size_t
+irc_queue_rewrite(struct irc_queue *q, int (*fn)(void *ctx, const char *line, size_t len, char *buf, size_t buflen),
+                  void *ctx)
+{
+	struct irc_qtarget *t, *tnext;
+	size_t changed = 0;
+
+	for (t = q->head; t != NULL; t = tnext) {
+		struct irc_qline *l, *prev = NULL, *next;
+
+		tnext = t->next;
+		for (l = t->first_line; l != NULL; l = next) {
+			char buf[IRC_MAX_LINE + 1];
+			int r = fn(ctx, l->text, l->len, buf, sizeof buf);
+
+			next = l->next;
+			if (r < 0) {
+				unlink_line(q, t, prev, l);
+				changed++;
+				continue;
+			}
+			if (r > 0) {
+				struct irc_qline *n = xmalloc(sizeof *n + (size_t)r + 1);
+
+				n->next = l->next;
+				n->key = l->key;
+				n->len = (size_t)r < sizeof buf ? (size_t)r : sizeof buf - 1;
+				memcpy(n->text, buf, n->len);
+				n->text[n->len] = '\0';
+				if (prev != NULL)
+					prev->next = n;
+				else
+					t->first_line = n;
+				if (t->last == l)
+					t->last = n;
+				free(l);
+				l = n;
+				changed++;
+			}
+			prev = l;
+		}
+		if (t->n == 0)
+			drop_target(q, t);
+	}
+	return changed;
+}
+
+size_t
 irc_queue_count(const struct irc_queue *q, const char *target)
 {
 	char name[64];

@@ -193,8 +193,8 @@ matrix_client_send(struct matrix_client *c, const struct adapter_msg *m)
 	style_split(m->styled, strlen(m->styled), MATRIX_MAX_LINE, false, matrix_client_plain, &o,
 	            matrix_client_piece, &o);
 	rbuf_free(&o.html);
-	if (m->kind == MSG_PRIVATE && o.room == NULL && c->up && !matrix_strlist_has(c->creating, c->ncreating, m->user_id))
-		matrix_direct_create(c, m->user_id);
+	/* a private message with no direct room yet: the kick makes one, when
+	 * the account's allowance lets it */
 	matrix_send_kick(c);
 	return o.rc;
 }

@@ -295,12 +295,17 @@ on_create(struct matrix_client *c, struct matrix_req *r, long status, json_t *bo
 		/* matrix_send_kick tries again once the wait is over */
 		c->create_after = loop_now(c->loop) +
 		                  (r->retry_ms >= 0 ? r->retry_ms : matrix_outbox_backoff(++c->create_fails));
-		matrix_send_arm(c, c->create_after - loop_now(c->loop));
+		/* Synapse counts a createRoom in the user's message allowance: a 429
+		 * here makes every send of the account wait too */
+		if (status == 429)
+			matrix_outbox_pause(c->out, c->create_after);
+		matrix_send_kick(c);   /* the sends held while the room was asked for */
 		return;
 	}
 	matrix_client_log(c, LOG_LVL_WARNING, "cannot open a direct room with %s (HTTP %ld%s%s)", r->arg, status,
 	                  r->errcode != NULL ? ", " : "", r->errcode != NULL ? r->errcode : "");
 	direct_failed(c, r->arg, "I cannot open a direct chat with you");
+	matrix_send_kick(c);
 }
 
 void

@@ -169,6 +169,8 @@ void matrix_outbox_player(struct matrix_outbox *o, struct matrix_out *m);
 struct matrix_out *matrix_outbox_next(struct matrix_outbox *o, int64_t now, int64_t *wait_ms);
 /* m's send has started: nothing else goes until it is done or retried. */
 void   matrix_outbox_flying(struct matrix_outbox *o, struct matrix_out *m);
+/* Whether a send is in flight. */
+bool   matrix_outbox_busy(const struct matrix_outbox *o);
 /* The server limits the account, not a room (a 429): no send before until. */
 void   matrix_outbox_pause(struct matrix_outbox *o, int64_t until);
 /* Gives every unresolved message of user the room (and persists it). */

@@ -525,6 +525,12 @@ matrix_outbox_flying(struct matrix_outbox *o, struct matrix_out *m)
 	o->flying = m;
 }
 
+bool
+matrix_outbox_busy(const struct matrix_outbox *o)
+{
+	return o->flying != NULL;
+}
+
 void
 matrix_outbox_pause(struct matrix_outbox *o, int64_t until)
 {

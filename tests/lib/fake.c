@@ -12,7 +12,10 @@
 static int64_t
 fake_clock(void *ctx)
 {
-	return ((struct fake *)ctx)->now;
+	struct fake *f = ctx;
+
+	f->now += f->clock_step;
+	return f->now;
 }
 
 static int64_t
