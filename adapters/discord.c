@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "adapter.h"
+#include "rbuf.h"
 #include "discord/client.h"
 #include "discord/config.h"
 
@@ -69,6 +70,36 @@ discord_needs_restart(struct adapter *a, struct adapter_cfg *ac)
 	return differ;
 }
 
+/* What needs_restart let through (private, how hands go), applied to the
+ * next line on the live link. */
+static void
+discord_reload(struct adapter *a, struct adapter_cfg *ac, struct rbuf *applied)
+{
+	struct discord_client *c = a->priv;
+	struct discord_config n;
+	char err[256];
+
+	if (c == NULL || discord_config_read(ac, &n, err, sizeof err) < 0)
+		return;
+	discord_config_wipe(&n);
+	c->cfg.private_mode = n.private_mode;
+	rbuf_add(applied, "private");
+}
+
+/* A member who may manage messages in the channel (or an administrator). */
+static bool
+discord_is_moderator(struct adapter *a, const char *room, const char *user_id)
+{
+	return a->priv != NULL && discord_events_moderator(a->priv, room, user_id);
+}
+
+/* What is still to go out, for a stop to wait on: what is said goes out. */
+static size_t
+discord_queued(struct adapter *a)
+{
+	return a->priv != NULL ? discord_outbox_queued(a->priv) : 0;
+}
+
 const struct adapter_ops discord_adapter_ops = {
 	.type = "discord",
 	.init = discord_init,
@@ -78,4 +109,7 @@ const struct adapter_ops discord_adapter_ops = {
 	.free = discord_free,
 	.pending = discord_pending,
 	.needs_restart = discord_needs_restart,
+	.is_moderator = discord_is_moderator,
+	.reload = discord_reload,
+	.queued = discord_queued,
 };

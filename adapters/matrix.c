@@ -119,12 +119,8 @@ wipe(struct matrix_config *cfg)
 static int
 matrix_init(struct adapter *a, struct adapter_cfg *ac, char *err, size_t errlen)
 {
-	struct matrix *m = calloc(1, sizeof *m);
+	struct matrix *m = xcalloc(1, sizeof *m);
 
-	if (m == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
 	m->a = a;
 	if (read_config(ac, &m->cfg, err, errlen) < 0) {
 		wipe(&m->cfg);

@@ -70,7 +70,6 @@ enum adapter_msg_kind {
  *   ST_CLEAN    a clean canasta                        red
  *   ST_DIRTY    a dirty canasta                        dark grey
  *   ST_RED      red threes, a sevens canasta           red
- *   ST_DARK     quieter text                           dark grey
  *   ST_COMMAND  a bare command name ("draw")           with prefix before it: "!draw",
  *                                                      "/draw" on Discord
  *   "\n"        a line break                           a new line, <br>...
@@ -106,6 +105,10 @@ struct adapter_msg {
 	const char *asker;         /* an answer: the user whose question it answers, or NULL.  An
 	                            * adapter that queues keeps each asker's answers in a queue of their
 	                            * own, so that no one's questions delay anyone else's lines. */
+	bool player;               /* an answer to someone seated at the table of this room (or, with no
+	                            * room, at one of this adapter's): an adapter that queues serves
+	                            * it with the games' lines, before the answers of people who play
+	                            * nothing, so that strangers' questions never slow a table. */
 };
 
 /* Pacing (every chat service has a budget; the core spends it with care and

@@ -143,10 +143,15 @@ bot_stop_begin(struct bot *b)
 {
 	struct session *s;
 
-	/* what was said goes out; nothing new is played (the clocks are in the store) */
+	/* what was said goes out; nothing new is played (the clocks are in the
+	 * store).  A turn held to go out with the computer's next (tell.c) is
+	 * said now: that turn is the next start's, and nothing else would tell
+	 * the room the move a person made. */
 	b->stopping = true;
-	for (s = b->sessions.all; s != NULL; s = s->all_next)
+	for (s = b->sessions.all; s != NULL; s = s->all_next) {
 		flow_cancel(b, s);
+		tell_flush(b, s, false);   /* a person's turn, or computer turns a fold still held (flow.c) */
+	}
 	reply_flush(b);
 }
 

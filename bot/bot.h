@@ -284,6 +284,8 @@ struct session {
 	int8_t wait_seat;        /* the seat the timers are about, -1 none */
 	bool reminded;
 	bool resume;             /* restored: the room is told where it stands when its adapter is up */
+	char *broken;            /* restored but not playable (a move this version refuses): why, told
+	                          * to the room when its adapter is up, and the table then closed */
 	bool refused_told;       /* the owner was told the room refuses messages */
 	struct tell tell;
 	uint32_t hash;
@@ -409,6 +411,7 @@ struct reply {
 	char *asker;             /* who asked (an answer to a command), for the log; or NULL */
 	enum adapter_private private_as;
 	uint64_t reply_to;       /* the ref of the event being handled when queued, else 0 */
+	bool player;             /* an answer to a seated player (adapter_msg.player) */
 	bool prompt;             /* the mention is asked to act now, with these commands: */
 	const char *const *actions;
 	size_t nactions;

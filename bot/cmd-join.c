@@ -23,7 +23,7 @@ cmd_join_exec(struct cmd_ctx *c)
 		team--;
 	}
 	if (!table_may_sit(c->bot, c->ad, c->user_id, c->user_name, false, why, sizeof why)) {
-		reply(c, "%s", why);
+		reply_refuse(c, "%s", why);
 		return CMD_RETURN_ERROR;
 	}
 	if (table_sit(c->bot, s, c->user_id, c->user_name, team) < 0) {

@@ -115,8 +115,9 @@ const struct cmd_entry cmd_draw_entry = {
 const struct cmd_entry cmd_pickup_entry = {
 	.name = "pickup",
 	.alias = "pu",
-	.usage = "[CARDS][, MELD ...]",
-	.help = "take the discard pile, showing the cards that justify it (they are melded with the top card)",
+	.usage = "[CARDS][, MELD ...]  (e.g. 9 9 to take a 9; 9: a wild onto your open 9s; "
+	         "cards: A 2..10 J Q K JK 3h)",
+	.help = "take the discard pile, showing the cards that justify it (none: the top card joins your open meld)",
 	.min_args = 0,
 	.max_args = -1,
 	.arg = ADAPTER_ARG_CARDS,

@@ -33,8 +33,10 @@ cmd_private_exec(struct cmd_ctx *c)
 	for (s = c->bot->sessions.all; s != NULL; s = s->all_next)
 		if (s->ad == c->ad && (i = session_seat_of(s, c->user_id)) >= 0)
 			s->seats[i].private_as = as;
-	/* this very line already goes the chosen way: reply_private reads the seat */
-	reply_private(c, "From now on your private lines come %s.", said[as]);
+	/* this very line already goes the chosen way (reply_vcmd reads the
+	 * seat); an answer, so a stranger's asking waits in their own lane and
+	 * never in the room's, ahead of the game's lines */
+	reply_answer_private(c, "private", "From now on your private lines come %s.", said[as]);
 	return CMD_RETURN_NORMAL;
 }
 

@@ -45,7 +45,9 @@ cmd_tell_exec(struct cmd_ctx *c)
 		reply_refuse(c, "%s: that could not be saved; try again.", c->user_name);
 		return CMD_RETURN_ERROR;
 	}
-	reply_room(c, "From now on this room hears %s.",
+	/* an answer (the room's, with the asker's lane): a stranger flipping it
+	 * where no table is open queues nothing that must be delivered */
+	reply_answer(c, "tell", "From now on this room hears %s.",
 	           moves ? "every move as it is made" : "each turn once, in one line, when it ends");
 	return CMD_RETURN_NORMAL;
 }

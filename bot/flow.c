@@ -6,12 +6,16 @@
 #include "bot.h"
 #include "loop.h"
 
-enum { TIMER_NONE, TIMER_EXPIRE, TIMER_AI, TIMER_REMIND, TIMER_TAKEOVER };
+enum { TIMER_NONE, TIMER_EXPIRE, TIMER_AI, TIMER_FOLD, TIMER_REMIND, TIMER_TAKEOVER };
 
 /* How often a computer seat looks again whether the room has been told the last move. */
 #define FLOW_PACE_MS 250
 /* The most moves the computer makes in one go (a fold of turns is a few dozen). */
 #define FLOW_AI_MOVES 400
+/* The longest one part of a fold holds the loop: hard searches 10-50 ms a
+ * decision, so a fold of three hard turns held every other room 100-200 ms;
+ * past this the fold goes on at the loop's next turn, after what waits. */
+#define FLOW_FOLD_MS 30
 
 static int64_t flow_timer(struct loop *l, long long id, void *data);
 
@@ -283,17 +287,25 @@ flow_ai_move(struct bot *b, struct session *s, int seat)
 /* The computer plays every seat it holds, turn after turn, until a person
  * must act or the room is told (tell.c: a table of computers is told once
  * it has gone round, and at a round's end); then the next fold waits
- * ai_delay and the room's lines.  Play-by-play: one move a time. */
+ * ai_delay and the room's lines.  Play-by-play: one move a time.  A fold
+ * that has held the loop FLOW_FOLD_MS goes on at its next turn: what is
+ * held stays held, so the room still hears it once. */
 static void
 flow_ai(struct bot *b, struct session *s)
 {
 	unsigned told = s->tell.told;
+	int64_t t0 = loop_now(b->loop);
 	bool machine;
 	int moves, seat;
 
 	for (moves = 0; moves < FLOW_AI_MOVES; moves++) {
 		if ((seat = flow_waiting(s, &machine)) < 0 || !machine)
 			return;
+		if (moves > 0 && loop_now(b->loop) - t0 >= FLOW_FOLD_MS) {
+			flow_cancel(b, s);
+			flow_arm(b, s, TIMER_FOLD, loop_now(b->loop));
+			return;
+		}
 		if (flow_ai_move(b, s, seat) != 0)
 			return;   /* the game ended (s is gone), or no move could be made */
 		if (tell_moves(b, s) || s->tell.told != told)
@@ -329,6 +341,11 @@ flow_timer(struct loop *l, long long id, void *data)
 			break;
 		}
 		flow_ai(b, s);
+		break;
+	case TIMER_FOLD:
+		/* the rest of a fold begun: its lines are still held, not queued */
+		if (!b->stopping)
+			flow_ai(b, s);
 		break;
 	case TIMER_REMIND:
 		w = s->wait_seat;

@@ -566,24 +566,10 @@ render_pile_short(struct rbuf *b, const struct hf_view *v)
 void
 render_counts(struct rbuf *b, const struct hf_rules *r)
 {
-	int ok[HF_MAX_SEATS + 1], n = 0, i;
-	char why[HF_ERRLEN];
+	char counts[64];
 
-	for (i = 2; i <= HF_MAX_SEATS; i++)
-		if (i >= r->players_min && i <= r->players_max && r->sides_default[i] > 0 &&
-		    hf_rules_check_table(r, i, r->sides_default[i], why, sizeof why) == HF_OK)
-			ok[n++] = i;
-	if (n == 0) {
-		rbuf_add(b, "no number of");
-		return;
-	}
-	/* "2", "4 or 6", "2, 3, 4 or 6", "2 to 6": a range only where every count in it is allowed */
-	if (n >= 3 && ok[n - 1] - ok[0] == n - 1) {
-		rbuf_printf(b, "%d to %d", ok[0], ok[n - 1]);
-		return;
-	}
-	for (i = 0; i < n; i++)
-		rbuf_printf(b, "%s%d", i == 0 ? "" : i == n - 1 ? " or " : ", ", ok[i]);
+	hf_rules_counts(r, counts, sizeof counts);
+	rbuf_add(b, counts);
 }
 
 /* The melds of one clause, events ev[from..to] (MELDs and the CLOSEDs after

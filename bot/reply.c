@@ -109,6 +109,7 @@ reply_hand_step(struct bot *b, struct session *s, int seat, const char *before, 
 	/* a hand the game sends goes after what the room was told before it (key
 	 * NULL); one asked for is an answer */
 	reply_answer_queue(b, s->ad, MSG_PRIVATE, s->room, st->user_id, out.s, key, st->private_as);
+	b->replies.v[b->replies.n - 1].player = true;
 	st->hand_told = reply_hand_hash(&v);
 	rbuf_free(&out);
 }
@@ -145,6 +146,8 @@ reply_vcmd(struct cmd_ctx *c, bool priv, const char *key, bool mine, const char 
 		reply_answer_queue(c->bot, c->ad, MSG_ROOM, c->room, NULL, line, key, PRIVATE_DEFAULT);
 	}
 	c->bot->replies.v[c->bot->replies.n - 1].asker = xstrdup(c->user_id);
+	/* a player's answers go with the game's lines, before strangers' */
+	c->bot->replies.v[c->bot->replies.n - 1].player = c->s != NULL && c->seat >= 0;
 }
 
 void
@@ -314,7 +317,10 @@ reply_flush(struct bot *b)
 				reply_clear(&q->v[i]);
 				continue;
 			}
-			if (reply_repeated(b, r, ident)) {
+			/* An answer to an event with its own handle (a Discord
+			 * interaction) is always given: the service shows the asker
+			 * "thinking..." until it is, and it spends no shared budget. */
+			if (r->reply_to == 0 && reply_repeated(b, r, ident)) {
 				log_msg(LOG_LVL_DEBUG, "%s: the answer \"%s\" to %s not sent again: unchanged (asked by %s)",
 				        r->ad->id, r->key, r->kind == MSG_ROOM ? r->room : r->user_id,
 				        r->asker != NULL ? r->asker : "nobody");
@@ -333,6 +339,7 @@ reply_flush(struct bot *b)
 		m.private_as = r->private_as;
 		m.supersede = r->key;
 		m.asker = r->key != NULL ? r->asker : NULL;
+		m.player = r->player;
 		if (r->mention != NULL) {
 			mentions[0] = r->mention;
 			m.mentions = mentions;

@@ -1,4 +1,5 @@
 /* restore.c: unfinished games back from the store at start (and after a reload adds their adapter): a game is its rules, seed and actions, replayed. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,31 @@ restore_find(struct restore *r, int64_t id)
 	return lo < r->n && r->ids[lo] == id ? r->byid[lo] : NULL;
 }
 
+/* A game that does not come back (a move this version's rules refuse, rules
+ * it no longer reads, a move missing) is never lost silently: the operator
+ * reads why in the log, its room is told when its adapter is up, and the
+ * store keeps it, marked "broken" (never pruned), for a person to look at. */
+static void restore_broken(struct restore *r, struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void
+restore_broken(struct restore *r, struct session *s, const char *fmt, ...)
+{
+	char why[HF_ERRLEN + 256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	text_clean(why); /* the store's text goes into styled text: no byte of it may be a mark */
+	log_msg(LOG_LVL_ERR, "game %lld in %s %s does not come back: %s", (long long)s->id, s->ad->id, s->room, why);
+	if (s->broken == NULL) {
+		s->broken = xstrdup(why);
+		r->broken++;
+	}
+	s->state = SESS_OVER;
+}
+
 static void
 restore_game(void *ctx, const struct store_game *g)
 {
@@ -51,11 +77,8 @@ restore_game(void *ctx, const struct store_game *g)
 	}
 	s->id = g->id;
 	s->state = strcmp(g->state, "playing") == 0 ? SESS_PLAYING : SESS_OPEN;
-	if (hf_rules_parse(&s->rules, g->rules, why, sizeof why) != HF_OK) {
-		log_msg(LOG_LVL_ERR, "game %lld: rules \"%s\": %s", (long long)g->id, g->rules, why);
-		session_remove(&r->b->sessions, s);
-		return;
-	}
+	if (hf_rules_parse(&s->rules, g->rules, why, sizeof why) != HF_OK)
+		restore_broken(r, s, "its rules \"%s\" are not this version's: %s", g->rules, why);
 	snprintf(s->owner, sizeof s->owner, "%s", g->owner);
 	s->nseats = 0;
 	s->nsides = g->nsides;
@@ -103,9 +126,7 @@ restore_deal(struct restore *r, struct session *s)
 	if (s->g != NULL || s->state != SESS_PLAYING)
 		return s->g != NULL;
 	if (hf_game_new(&s->g, &s->rules, s->nseats, s->nsides, s->seed, why, sizeof why) != HF_OK) {
-		log_msg(LOG_LVL_ERR, "game %lld: cannot deal again: %s", (long long)s->id, why);
-		s->state = SESS_OVER;
-		r->broken++;
+		restore_broken(r, s, "it cannot be dealt again: %s", why);
 		return false;
 	}
 	return true;
@@ -122,16 +143,11 @@ restore_action(void *ctx, int64_t game, uint32_t seq, int seat, const char *text
 	if (s == NULL || s->state != SESS_PLAYING || !restore_deal(r, s))
 		return;
 	if (seq != s->nactions + 1) {
-		log_msg(LOG_LVL_ERR, "game %lld: action %u missing", (long long)game, s->nactions + 1);
-		s->state = SESS_OVER;
-		r->broken++;
+		restore_broken(r, s, "its move %u is missing from the store", s->nactions + 1);
 		return;
 	}
 	if (hf_action_parse(&a, text, why, sizeof why) != HF_OK || hf_apply(s->g, seat, &a, why, sizeof why) != HF_OK) {
-		log_msg(LOG_LVL_ERR, "game %lld: action %u \"%s\" does not replay: %s", (long long)game, seq, text,
-		        why);
-		s->state = SESS_OVER;
-		r->broken++;
+		restore_broken(r, s, "its move %u, \"%s\", is refused by this version's rules: %s", seq, text, why);
 		return;
 	}
 	s->nactions = seq;
@@ -189,9 +205,11 @@ restore_games(struct bot *b)
 		s = r.byid[i];
 		if (s->state == SESS_PLAYING)
 			restore_deal(&r, s);
-		if (s->state == SESS_OVER) {
-			/* Left in the database as it is, for a person to look at. */
-			session_remove(&b->sessions, s);
+		if (s->broken != NULL) {
+			/* kept in the store as it is, out of play; the room hears why
+			 * once its adapter is up (resume.c), then the table closes */
+			store_game_state(b->store, s->id, "broken", s->nseats, s->nsides, s->seed);
+			s->resume = true;
 		} else if (s->state == SESS_PLAYING) {
 			/* told where it stands, and its clocks armed, once its room is
 			 * reachable: the adapter's "up" (resume.c) */

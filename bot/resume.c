@@ -82,16 +82,42 @@ resume_table(struct bot *b, struct session *s)
 	}
 }
 
+/* A restored game that cannot go on (restore.c): its room hears why and that
+ * it is kept, rather than finding the table silently gone. */
+static void
+resume_broken(struct bot *b, struct session *s)
+{
+	struct rbuf out = { 0 };
+	int i, n = 0;
+
+	rbuf_add(&out, "Back after a restart, but the game of ");
+	for (i = 0; i < s->nseats; i++)
+		if (s->seats[i].ai < 0)
+			rbuf_printf(&out, "%s" ST_PLAYER "%s" ST_END, n++ == 0 ? "" : ", ", s->seats[i].name);
+	if (n == 0)
+		rbuf_add(&out, "this table");
+	rbuf_printf(&out, " (game %lld) cannot go on: %s. It is kept for the operator; " CMD("play") " or " CMD("new")
+	            " starts a new one.", (long long)s->id, s->broken);
+	reply_queue(b, s->ad, MSG_ROOM, s->room, NULL, out.s, NULL, PRIVATE_DEFAULT);
+	rbuf_free(&out);
+}
+
 void
 resume_adapter(struct bot *b, struct adapter *a)
 {
-	struct session *s;
+	struct session *s, *next;
 	size_t n = 0;
 
-	for (s = b->sessions.all; s != NULL; s = s->all_next) {
+	for (s = b->sessions.all; s != NULL; s = next) {
+		next = s->all_next;
 		if (s->ad != a || !s->resume)
 			continue;
 		s->resume = false;
+		if (s->broken != NULL) {
+			resume_broken(b, s);
+			session_remove(&b->sessions, s);
+			continue;
+		}
 		resume_table(b, s);
 		flow_schedule(b, s);
 		n++;

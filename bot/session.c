@@ -164,6 +164,7 @@ sessions_free(struct sessions *ss, void (*fn)(struct session *s, void *ctx), voi
 		if (fn != NULL)
 			fn(s, ctx);
 		hf_game_free(s->g);
+		free(s->broken);
 		free(s);
 	}
 	for (i = 0; i < ss->npbuckets; i++)
@@ -263,6 +264,7 @@ session_remove(struct sessions *ss, struct session *s)
 	ss->count--;
 	count_down(ss, s->ad);
 	hf_game_free(s->g);
+	free(s->broken);
 	free(s);
 }
 

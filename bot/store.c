@@ -53,10 +53,12 @@ static const char *const sql[Q_COUNT] = {
 	[Q_LOAD_ACTIONS] = "SELECT a.game, a.seq, a.seat, a.text FROM actions a JOIN games g ON g.id=a.game"
 	                   " WHERE g.state IN ('open','playing') ORDER BY a.game, a.seq",
 	/* A finished game's end is the first prune that sees it: the rows need
-	 * no clock of their own, and nothing is deleted sooner than retention. */
-	[Q_PRUNE_MARK] = "UPDATE games SET ended=?1 WHERE ended IS NULL AND state NOT IN ('open','playing')",
+	 * no clock of their own, and nothing is deleted sooner than retention.
+	 * A game that did not come back after an upgrade ("broken", restore.c)
+	 * is never pruned: it waits for a person. */
+	[Q_PRUNE_MARK] = "UPDATE games SET ended=?1 WHERE ended IS NULL AND state NOT IN ('open','playing','broken')",
 	[Q_PRUNE_PICK] = "INSERT INTO temp.prune(id) SELECT id FROM games"
-	                 " WHERE state NOT IN ('open','playing') AND ended<=?1 ORDER BY id LIMIT ?2",
+	                 " WHERE state NOT IN ('open','playing','broken') AND ended<=?1 ORDER BY id LIMIT ?2",
 	[Q_PRUNE_ACTIONS] = "DELETE FROM actions WHERE game IN (SELECT id FROM temp.prune)",
 	[Q_PRUNE_SEATS] = "DELETE FROM seats WHERE game IN (SELECT id FROM temp.prune)",
 	[Q_PRUNE_GAMES] = "DELETE FROM games WHERE id IN (SELECT id FROM temp.prune)",

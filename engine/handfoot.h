@@ -176,6 +176,9 @@ size_t hf_rules_get(const struct hf_rules *r, const char *key, char *buf, size_t
 size_t hf_rules_format(const struct hf_rules *r, char *buf, size_t len);
 /* Writes the rules in force as short human lines separated by '\n' (for !rules). */
 size_t hf_rules_describe(const struct hf_rules *r, int nplayers, char *buf, size_t len);
+/* The player counts r deals to, as a newcomer reads them: "2", "4 or 6",
+ * "2, 3, 4 or 6", "2 to 6" (a range only where every count in it is). */
+void hf_rules_counts(const struct hf_rules *r, char *buf, size_t len);
 /* Checks a table: player count and sides allowed by these rules. */
 enum hf_err hf_rules_check_table(const struct hf_rules *r, int nplayers, int nsides, char *why, size_t whylen);
 

@@ -204,8 +204,8 @@ yesno(bool b)
 
 /* The player counts the rules deal to, as a newcomer reads them: "2", "4 or
  * 6", "2, 3, 4 or 6", "2 to 6" (a range only where every count in it is). */
-static void
-describe_counts(char *buf, size_t len, const struct hf_rules *r)
+void
+hf_rules_counts(const struct hf_rules *r, char *buf, size_t len)
 {
 	char why[HF_ERRLEN];
 	int ok[HF_MAX_SEATS + 1], n = 0, i;
@@ -233,7 +233,7 @@ describe_table(struct out *o, const struct hf_rules *r, int np)
 {
 	char counts[64];
 
-	describe_counts(counts, sizeof counts, r);
+	hf_rules_counts(r, counts, sizeof counts);
 	put(o, "rules: %s; %s players; %d decks with jokers for %d players; hand %d + foot %d",
 	    r->name, counts, np >= 0 && np <= HF_MAX_SEATS ? r->decks[np] : 0, np,
 	    r->hand_size, r->foot_size);
@@ -311,9 +311,9 @@ describe_out(struct out *o, const struct hf_rules *r, int np)
 	put(o, "bonuses: clean %d, dirty %d, wild %d, sevens %d, going out %d", r->clean_bonus, r->dirty_bonus,
 	    r->wild_bonus, r->sevens_bonus, r->out_bonus);
 	if (r->rounds)
-		put(o, "game: %d rounds; hints (!hint): %s", r->rounds, r->hints_off ? "off" : "on");
+		put(o, "game: %d rounds; hints: %s", r->rounds, r->hints_off ? "off" : "on");
 	else
-		put(o, "game: to %ld points; hints (!hint): %s", (long)r->target, r->hints_off ? "off" : "on");
+		put(o, "game: to %ld points; hints: %s", (long)r->target, r->hints_off ? "off" : "on");
 }
 
 size_t

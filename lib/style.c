@@ -103,8 +103,8 @@ style_look(const enum style_role *roles, int depth)
 			k.bold = true;
 		else if (roles[i] == STYLE_CLEAN || roles[i] == STYLE_RED)
 			k.colour = STYLE_RED;
-		else if (roles[i] == STYLE_DIRTY || roles[i] == STYLE_DARK)
-			k.colour = STYLE_DARK;
+		else if (roles[i] == STYLE_DIRTY)
+			k.colour = STYLE_DIRTY;
 	}
 	return k;
 }

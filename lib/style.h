@@ -25,7 +25,6 @@
  *   STYLE_CLEAN    a clean canasta: red
  *   STYLE_DIRTY    a dirty canasta: dark grey
  *   STYLE_RED      red things (red threes, a sevens canasta): red
- *   STYLE_DARK     quieter text: dark grey
  *   STYLE_COMMAND  a bare command name ("draw"): shown with the command
  *                  prefix in force ("!draw" on IRC and Matrix, "/draw" on
  *                  Discord, "draw" on the console)
@@ -45,7 +44,6 @@ enum style_role {
 	STYLE_CLEAN,
 	STYLE_DIRTY,
 	STYLE_RED,
-	STYLE_DARK,
 	STYLE_COMMAND,
 	STYLE_NROLES
 };
@@ -61,8 +59,7 @@ enum style_role {
 #define ST_CLEAN   "\x04"
 #define ST_DIRTY   "\x05"
 #define ST_RED     "\x06"
-#define ST_DARK    "\x07"
-#define ST_COMMAND "\x08"
+#define ST_COMMAND "\x07"
 #define ST_END     "\x0f"
 #define ST_BR      "\n"
 #define ST_SEP     "\x0b"
@@ -83,8 +80,8 @@ struct style_sink {
 
 /* How text under a stack of roles looks, for encoders with one state at a
  * time (mIRC codes, ANSI): bold or not, and the colour of the innermost
- * colour role, as STYLE_RED (STYLE_CLEAN, STYLE_RED) or STYLE_DARK
- * (STYLE_DIRTY, STYLE_DARK); 0 if none. */
+ * colour role, as STYLE_RED (STYLE_CLEAN, STYLE_RED: red) or STYLE_DIRTY
+ * (dark grey); 0 if none. */
 struct style_look {
 	bool bold;
 	enum style_role colour;

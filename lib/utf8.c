@@ -99,6 +99,46 @@ utf8_hostile(uint32_t cp)
 }
 
 size_t
+utf8_clean(const char *in, size_t len, char *out, size_t outlen, size_t max)
+{
+	const unsigned char *s = (const unsigned char *)in;
+	size_t i = 0, o = 0;
+	bool space = true; /* drops leading spaces and collapses runs */
+
+	if (outlen == 0)
+		return 0;
+	if (max > outlen - 1)
+		max = outlen - 1;
+	while (i < len && s[i] != '\0') {
+		uint32_t cp;
+		size_t n = utf8_decode(in + i, len - i, &cp);
+
+		if (n == 0) {
+			i++;
+			continue;
+		}
+		if (utf8_hostile(cp) || cp == ' ') {
+			if (!space && o + 1 <= max) {
+				out[o++] = ' ';
+				space = true;
+			}
+			i += n;
+			continue;
+		}
+		if (o + n > max)
+			break;
+		memmove(out + o, s + i, n); /* in place is allowed */
+		o += n;
+		i += n;
+		space = false;
+	}
+	while (o > 0 && out[o - 1] == ' ')
+		o--;
+	out[o] = '\0';
+	return o;
+}
+
+size_t
 utf8_repair(char *s)
 {
 	size_t len = strlen(s), r = 0, w = 0, k;

@@ -30,6 +30,16 @@ size_t utf8_cut_word(const char *s, size_t len, size_t max);
  * U+2066..9), which would reorder the text around them. */
 bool   utf8_hostile(uint32_t cp);
 
+/* The one cleaner for a string a chat service hands an adapter (a message, a
+ * display name): copies to out (outlen bytes, its NUL included) the text of
+ * in (len bytes, or up to a NUL) with every byte that is not part of a valid
+ * sequence dropped, every hostile code point (utf8_hostile: CR, LF, tabs,
+ * bidi overrides...) and every run of them and of spaces written as one
+ * space, no space at either end, and at most max bytes (and outlen - 1),
+ * cut before the first character that would pass them.  out may be in.
+ * Returns the length written. */
+size_t utf8_clean(const char *in, size_t len, char *out, size_t outlen, size_t max);
+
 /* Drops, in place, every byte of the NUL-terminated s that is not part of a
  * valid sequence (so a string cut by snprintf becomes valid again).
  * Returns the new length. */

@@ -80,24 +80,26 @@ bench_commands(const char *db)
 {
 	struct fake *f = fake_new(db, "flood_burst = 1000\nai_delay = 0");
 	struct hf_view *v = malloc(sizeof *v);
-	char room[32], cmd[64];
+	char room[32], user[32], cmd[64];
 	int game, step, seat, c, best;
 
 	for (game = 0; game < 20; game++) {
 		snprintf(room, sizeof room, "#b%d", game);
-		fake_say(f, room, "alice", "!play 2 duel");
+		/* a player a game: the flood allowance is one per user, whatever the room */
+		snprintf(user, sizeof user, "alice%d", game);
+		fake_say(f, room, user, "!play 2 duel");
 		for (step = 0; step < 400; step++) {
 			struct session *s = fake_session(f, room);
 			if (s == NULL)
 				break;
-			seat = session_seat_of(s, "alice");
+			seat = session_seat_of(s, user);
 			if (hf_game_turn(s->g) != seat || hf_game_phase(s->g) == HF_PHASE_ASK) {
 				fake_advance(f, 1);
 				continue;
 			}
-			timed(f, room, "alice", step % 2 ? "!pile" : "!hand", false);
+			timed(f, room, user, step % 2 ? "!pile" : "!hand", false);
 			if (hf_game_phase(s->g) == HF_PHASE_DRAW) {
-				timed(f, room, "alice", "!draw", true);
+				timed(f, room, user, "!draw", true);
 				continue;
 			}
 			hf_game_view(s->g, seat, v);
@@ -106,7 +108,7 @@ bench_commands(const char *db)
 				if (v->hand[c] && (best < 0 || v->rules->value[c] < v->rules->value[best]))
 					best = c;
 			snprintf(cmd, sizeof cmd, "!discard %s", hf_card_name(best));
-			timed(f, room, "alice", cmd, true);
+			timed(f, room, user, cmd, true);
 			fake_clear(f);
 		}
 	}
@@ -123,15 +125,17 @@ bench_games(const char *db)
 {
 	struct fake *f;
 	long before = rss_kb(), after;
-	char room[32];
+	char room[32], user[32];
 	double t;
 	int i;
 
 	f = fake_new(db, "flood_burst = 1000\nai_delay = 60000\ntable_expiry = 0\nmax_tables = 0\nmax_tables_per_user = 0");
+	/* a player each: the flood allowance is one per user, whatever the room */
 	for (i = 0; i < 10000; i++) {
 		snprintf(room, sizeof room, "#r%d", i);
-		fake_say(f, room, "alice", "!play 4 classic");
-		fake_say(f, room, "alice", "!draw");
+		snprintf(user, sizeof user, "p%d", i);
+		fake_say(f, room, user, "!play 4 classic");
+		fake_say(f, room, user, "!draw");
 		fake_clear(f);
 	}
 	after = rss_kb();

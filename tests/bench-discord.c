@@ -36,8 +36,13 @@ run(struct dcplay *p, const char *what, int n, int gap_ms, double *ms)
 	int got = 0;
 
 	for (int i = 0; i < n; i++) {
-		/* a private answer (a hand) and a public one (the pile), in turn, from each player */
-		const char *id = dcplay_command(p, i % p->nusers, i % 2 ? "pile" : "hand", NULL);
+		/* a private answer (a hand, from each player in turn) and a public one, in turn.  The core
+		 * says an unchanged answer once a minute (a repeated /pile would get nothing: its
+		 * interaction deferred, then deleted), so the public one is a line it always says: the
+		 * table's owner switching how the room hears the game, which the store keeps */
+		const char *id = i % 2 ? dcplay_command(p, 0, "tell", i % 4 == 1 ? "{\"how\":\"moves\"}" :
+		                                         "{\"how\":\"turns\"}") :
+		                         dcplay_command(p, (i / 2) % p->nusers, "hand", NULL);
 
 		if (id == NULL) {
 			free(ids);
@@ -49,11 +54,15 @@ run(struct dcplay *p, const char *what, int n, int gap_ms, double *ms)
 	}
 	for (int i = 0; i < n; i++) {
 		double v = dcplay_acked(p, ids[i], 10000);
+		json_t *m = dcplay_reply(p, ids[i], i % 2 ? "hears" : "Your hand", 0);
 
-		if (v < 0) {
+		/* answered: with the words asked for, not a defer ("thinking...") */
+		if (v < 0 || m == NULL) {
 			fprintf(stderr, "bench-discord: interaction %s never answered\n", ids[i]);
+			json_decref(m);
 			continue;
 		}
+		json_decref(m);
 		ms[got++] = v;
 	}
 	free(ids);

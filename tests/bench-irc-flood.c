@@ -1,4 +1,4 @@
-/* bench-irc-flood.c: a soak: 50 nicks flood the real daemon through ngircd while two players play on; RSS and open files, their commands answered, every hand with its owner alone. */
+/* bench-irc-flood.c: a soak: 50 nicks flood the real daemon through ngircd while two players play on; RSS and open files, their commands answered, turns played, every hand with its owner alone. */
 #include <dirent.h>
 #include <errno.h>
 #include <poll.h>
@@ -17,6 +17,7 @@
 #define FLOODERS   50
 #define PLAYERS    2
 #define PACE_MS    2100     /* a player's commands, within the bot's shipped flood_burst/flood_refill */
+#define QUESTION_MS 6000    /* a player waiting for their turn asks something this often */
 #define ANSWER_MS  60000    /* a command not answered in this long is counted unanswered */
 #define MAX_LAT    4096
 
@@ -34,6 +35,7 @@ struct peer {
 	char hand[512];          /* the cards of the last hand told */
 	int skip;                /* cards passed over after a refused discard */
 	int turns;
+	int questions;
 	/* a flooder's */
 	int64_t next_flood;
 	unsigned k;
@@ -103,6 +105,8 @@ static void
 player_send(struct soak *s, struct peer *p, const char *cmd)
 {
 	ircclient_send(&p->c, "PRIVMSG #cards :%s", cmd);
+	if (getenv("FLOOD_TRACE") != NULL)
+		fprintf(stderr, "%s> %s\n", p->c.nick, cmd);
 	snprintf(p->last, sizeof p->last, "%s", cmd);
 	p->sent_at = p->last_sent = now_ms();
 	s->asked++;
@@ -145,27 +149,41 @@ discard_pick(struct peer *p, char *out, size_t len)
 static void
 player_line(struct soak *s, struct peer *p, const char *line)
 {
-	char mine[96], room[96], card[16];
-	const char *hand, *bar, *at;
-	bool move;
+	char mine[96], room[96], card[48];
+	const char *hand, *bar;
 
 	snprintf(mine, sizeof mine, " NOTICE %s :", p->c.nick);
 	snprintf(room, sizeof room, " PRIVMSG #cards :%s", p->c.nick);
 	if (strncmp(line, ":HandFoot!", 10) != 0)
 		return;
-	if (strstr(line, " PRIVMSG #cards :") != NULL && (strstr(line, "Your hand") || strstr(line, "Your foot"))) {
+	if (getenv("FLOOD_TRACE") != NULL)
+		fprintf(stderr, "%s| %s\n", p->c.nick, line);
+	if (strstr(line, " PRIVMSG #cards :") != NULL && (strstr(line, "Your hand (") || strstr(line, "Your foot ("))) {
 		s->leaks++;
 		fprintf(stderr, "bench-irc-flood: a hand in the channel: %s\n", line);
 	}
-	/* an answer: the bot spoke to this player; or, for a move, told the room
-	 * of it ("alice draws 2.") or refused it ("alice: ...") */
-	move = strncmp(p->last, "!draw", 5) == 0 || strncmp(p->last, "!discard", 8) == 0;
-	at = strstr(line, room);
-	if (strstr(line, mine) != NULL || (at != NULL && move)) {
+	/* an answer: the bot spoke to this player, or of them in the room
+	 * ("alice draws 2 ...", "alice: No finished games ...") */
+	if (strstr(line, mine) != NULL || strstr(line, room) != NULL ||
+	    (strncmp(p->last, "!stats ", 7) == 0 && strstr(line, p->last + 7) != NULL))
 		player_answered(s, p);
-		if (at != NULL && strncmp(p->last, "!discard", 8) == 0 && strncmp(at + strlen(room), ": ", 2) == 0 &&
-		    strstr(line, "your turn") == NULL)
-			p->skip++;    /* refused: another card next time */
+	/* the room asks this player to move ("bob: your turn (!draw or !pickup)")
+	 * when their hand has not changed since it was told */
+	snprintf(card, sizeof card, "%s: your turn", p->c.nick);
+	if (strstr(line, " PRIVMSG #cards :") != NULL && (bar = strstr(line, card)) != NULL) {
+		if (strncmp(bar + strlen(card), " (!draw", 7) == 0) {
+			p->turns += strcmp(p->next, "!draw") != 0;   /* once, if the hand says so too */
+			snprintf(p->next, sizeof p->next, "!draw");
+			p->skip = 0;
+		} else if (discard_pick(p, card, sizeof card)) {
+			snprintf(p->next, sizeof p->next, "!discard %s", card);
+		}
+	}
+	if (strstr(line, mine) != NULL && strstr(line, " refused") != NULL && strncmp(p->last, "!discard", 8) == 0) {
+		p->skip++;    /* refused: another card next time */
+		if (discard_pick(p, card, sizeof card))
+			snprintf(p->next, sizeof p->next, "!discard %s", card);
+		return;
 	}
 	if (strstr(line, mine) == NULL || (hand = strstr(line, "): ")) == NULL)
 		return;
@@ -174,15 +192,14 @@ player_line(struct soak *s, struct peer *p, const char *line)
 	s->hands++;
 	bar = strstr(hand + 3, " |");
 	snprintf(p->hand, sizeof p->hand, "%.*s", bar ? (int)(bar - hand - 3) : (int)strlen(hand + 3), hand + 3);
-	if (strstr(line, "your turn: draw or pickup") != NULL) {
+	if (strstr(line, "your turn: !draw or !pickup") != NULL) {
+		p->turns += strcmp(p->next, "!draw") != 0;   /* once, if the room says so too */
 		snprintf(p->next, sizeof p->next, "!draw");
-		p->turns++;
 		p->skip = 0;
-	} else if (strstr(line, "meld, then discard") != NULL && discard_pick(p, card, sizeof card))
+	} else if (strstr(line, "!meld, then !discard") != NULL && discard_pick(p, card, sizeof card)) {
 		snprintf(p->next, sizeof p->next, "!discard %s", card);
-	else {
-		snprintf(p->next, sizeof p->next, "!hand");
-		p->skip = 0;
+	} else if (strncmp(p->next, "!draw", 5) != 0) {
+		p->next[0] = '\0';   /* nothing to do until told */
 	}
 }
 
@@ -191,7 +208,7 @@ static void
 flooder_line(struct soak *s, struct peer *p, const char *line)
 {
 	(void)p;
-	if (strncmp(line, ":HandFoot!", 10) == 0 && (strstr(line, "Your hand") != NULL || strstr(line, "Your foot") != NULL)) {
+	if (strncmp(line, ":HandFoot!", 10) == 0 && (strstr(line, "Your hand (") != NULL || strstr(line, "Your foot (") != NULL)) {
 		s->leaks++;
 		fprintf(stderr, "bench-irc-flood: a hand reached a flooder: %s\n", line);
 	}
@@ -267,12 +284,17 @@ soak_turn(struct soak *s, int n, bool flood)
 			s->unanswered++;
 			fprintf(stderr, "bench-irc-flood: %s's command got no answer in %d s\n", p->c.nick, ANSWER_MS / 1000);
 			p->sent_at = 0;
-			p->skip++;
-			snprintf(p->next, sizeof p->next, "!hand");
+			snprintf(p->next, sizeof p->next, "%s", p->last);   /* asked again */
 		}
-		if (p->player && p->sent_at == 0 && t - p->last_sent >= PACE_MS) {
-			player_send(s, p, p->next[0] ? p->next : "!hand");
-			snprintf(p->next, sizeof p->next, "!hand");
+		if (p->player && p->sent_at == 0 && p->next[0] != '\0' && t - p->last_sent >= PACE_MS) {
+			player_send(s, p, p->next);
+			p->next[0] = '\0';
+		} else if (p->player && p->sent_at == 0 && t - p->last_sent >= QUESTION_MS) {
+			char q[64];
+
+			/* waiting for the other's turn: a question with a new answer */
+			snprintf(q, sizeof q, "!stats %s%d", p->c.nick, p->questions++);
+			player_send(s, p, q);
 		}
 		if (!p->player && flood && t >= p->next_flood) {
 			flooder_send(p);
@@ -327,8 +349,9 @@ main(void)
 	/* the shipped defaults, every one of them: the bot's flood control, the
 	 * network's pacing (burst 5, a line per 2 s), caps, timers */
 	snprintf(text, sizeof text,
-	         "[bot]\ndatabase = %s\nlog_level = notice\n"
-	         "[irc soak]\nserver = 127.0.0.1\nport = %d\ntls = no\nchannels = #cards\n", db, srv.port);
+	         "[bot]\ndatabase = %s\nlog_level = %s\n"
+	         "[irc soak]\nserver = 127.0.0.1\nport = %d\ntls = no\nchannels = #cards\n", db,
+	         getenv("FLOOD_TRACE") != NULL ? "debug" : "notice", srv.port);
 	if (e2e_write_file(conf, text) != 0)
 		goto out;
 

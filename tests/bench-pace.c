@@ -10,9 +10,11 @@
 #include <curl/curl.h>
 
 #include "e2e.h"
+#include "fake.h"
 #include "fakemx.h"
 #include "ircclient.h"
 #include "ircserver.h"
+#include "loop.h"
 
 #define THINK_MS    1000      /* a quick human: a second to read, a second to type */
 #define STUCK_MS    180000    /* no progress for this long: the scenario failed */
@@ -185,6 +187,8 @@ struct human {
 	struct samples answer;      /* her !draw to her hand */
 	char pick[8];
 	int64_t stuck_ms;           /* no progress for this long is a failure (0: STUCK_MS) */
+	FILE *transcript;           /* if not NULL: what she sees, as an IRC client shows it */
+	bool over;                  /* the room was told the game is over */
 };
 
 /* A watcher who asks !pile every 3 s (one question at a time). */
@@ -231,8 +235,12 @@ human_step(struct human *h, int64_t now)
 
 		snprintf(line, sizeof line, "%s", h->c.lines[h->c.seen]);
 		strip_codes(line);
+		if (h->transcript != NULL && (bot_to(line, h->chan) || bot_to(line, h->c.nick)))
+			fprintf(h->transcript, bot_to(line, h->chan) ? "<HandFoot> %s\n" : "-HandFoot- %s\n",
+			        strstr(line + 1, " :") + 2);
 		if (bot_to(line, h->chan)) {
 			h->room_lines++;
+			h->over = h->over || strstr(line, "Game over") != NULL;
 			if (strstr(line, ping) != NULL && h->state == H_PING) {
 				if (h->pings++ == 0)
 					h->lines_first = h->room_lines;
@@ -244,6 +252,8 @@ human_step(struct human *h, int64_t now)
 				h->last_progress = now;
 			} else if (strstr(line, ask) != NULL && strstr(line, "go out?") != NULL) {
 				ircclient_send(&h->c, "PRIVMSG %s :!yes", h->chan);
+				if (h->transcript != NULL)
+					fprintf(h->transcript, "<%s> !yes\n", h->c.nick);
 			}
 		} else if (bot_to(line, h->c.nick) && h->state == H_HAND &&
 		           (strstr(line, "Your hand (") != NULL || strstr(line, "Your foot (") != NULL)) {
@@ -256,6 +266,8 @@ human_step(struct human *h, int64_t now)
 	}
 	if (h->state == H_THINK_DRAW && now >= h->due) {
 		ircclient_send(&h->c, "PRIVMSG %s :!draw", h->chan);
+		if (h->transcript != NULL)
+			fprintf(h->transcript, "<%s> !draw\n", h->c.nick);
 		h->t_draw = now;
 		h->state = H_HAND;
 	} else if (h->state == H_THINK_DISCARD && now >= h->due) {
@@ -264,6 +276,8 @@ human_step(struct human *h, int64_t now)
 			return -1;
 		}
 		ircclient_send(&h->c, "PRIVMSG %s :!discard %s", h->chan, h->pick);
+		if (h->transcript != NULL)
+			fprintf(h->transcript, "<%s> !discard %s\n", h->c.nick, h->pick);
 		h->t_discard = now;
 		h->turns++;
 		h->state = H_PING;
@@ -404,10 +418,16 @@ irc_solo(int turns)
 		goto out;
 	h->chan = "#cards";
 	h->last_progress = t0 = now_ms();
+	if (getenv("BENCH_PACE_TRANSCRIPT") != NULL && (h->transcript = fopen(getenv("BENCH_PACE_TRANSCRIPT"), "w")) != NULL)
+		fprintf(h->transcript, "<alice> !play 4 classic\n");
 	ircclient_send(&h->c, "PRIVMSG #cards :!play 4 classic");
-	while (h->pings <= turns) {
+	while (h->pings <= turns && !h->over) {
 		if (human_step(h, now_ms()) != 0)
 			goto out;
+	}
+	if (h->pings < 2) {
+		fprintf(stderr, "bench-pace: the game ended before her second turn\n");
+		goto out;
 	}
 	printf("  %d turns in %.0f s; the bot's room lines between her first and last turn: %ld\n",
 	       4 * (h->pings - 1), (double)(now_ms() - t0) / 1000, h->lines_last - h->lines_first);
@@ -419,6 +439,8 @@ irc_solo(int turns)
 out:
 	if (rc != 0)
 		fprintf(stderr, "bench-pace: the solo game failed (daemon log: %s)\n", w.d.log);
+	if (h != NULL && h->transcript != NULL)
+		fclose(h->transcript);
 	if (h != NULL)
 		ircclient_close(&h->c);
 	free(h);
@@ -775,6 +797,90 @@ out:
 	return rc;
 }
 
+/* ------------------------------------------------------------------ the loop and hard */
+
+/* alice's move at her own turn: her answer when asked, else a draw, else
+ * the first card of hers a discard takes; false if none was taken. */
+static bool
+fold_alice(struct fake *f, struct session *s, int seat)
+{
+	struct hf_view v;
+	uint32_t before = s->nactions;
+	char cmd[32];
+
+	if (hf_game_phase(s->g) == HF_PHASE_ASK) {
+		fake_say(f, "#g", "alice", "!yes");
+		return s->nactions != before;
+	}
+	if (hf_game_phase(s->g) == HF_PHASE_DRAW) {
+		fake_say(f, "#g", "alice", "!draw");
+		return s->nactions != before;
+	}
+	hf_game_view(s->g, seat, &v);
+	for (int c = 0; c < HF_NCARD && s->nactions == before; c++) {
+		if (v.hand[c] == 0)
+			continue;
+		snprintf(cmd, sizeof cmd, "!discard %s", hf_card_name(c));
+		fake_say(f, "#g", "alice", cmd);
+	}
+	return s->nactions != before;
+}
+
+/* One human and three hard computer players on the bot's own loop (the
+ * fake adapter, on the real clock): how long one callback of the loop, a fold
+ * of computer turns, holds it, in real time; every other room waits that
+ * long. folds: how many callbacks that move to time. */
+static int
+fold_hard(int folds)
+{
+	struct fake *f = fake_new(":memory:", "ai_level = hard\n");
+	struct samples held = { .n = 0 }, whole = { .n = 0 };
+	struct session *s;
+	bool machine;
+	int timed = 0, moves = 0, seat;
+	int64_t fold = 0;               /* the fold under way: its callbacks' time */
+
+	printf("== the loop: 1 human + 3 hard computer players (the bot's loop on the real clock, a fake adapter), "
+	       "%d callbacks that move\n", folds);
+	loop_set_clock(f->loop, NULL, NULL);   /* the bound on a fold is in real time */
+	fake_say(f, "#g", "alice", "!play 4 classic");
+	while (timed < folds && (s = fake_session(f, "#g")) != NULL && s->g != NULL) {
+		seat = flow_waiting(s, &machine);
+		if (seat >= 0 && !machine) {
+			if (fold > 0)
+				add(&whole, fold);
+			fold = 0;
+			if (!fold_alice(f, s, seat)) {
+				fprintf(stderr, "bench-pace: alice found no move\n");
+				fake_free(f);
+				return -1;
+			}
+		} else {
+			uint32_t before = s->nactions;
+			int64_t t0 = now_ms();
+
+			fake_advance(f, 1);
+			if ((s = fake_session(f, "#g")) == NULL)
+				break;
+			if (s->nactions != before) {
+				add(&held, now_ms() - t0);
+				fold += now_ms() - t0;
+				moves += (int)(s->nactions - before);
+				timed++;
+			}
+		}
+		if (f->nmsgs > 5000)
+			fake_clear(f);
+	}
+	printf("  %d callbacks that moved (a fold goes on over several), %d computer moves (%.1f a callback)\n", timed, moves,
+	       timed > 0 ? (double)moves / timed : 0.0);
+	figure("the loop held by one callback of computer moves, max", pct(&held, 100) * 1000, "ms", 100);
+	printf("  (p50 %.0f ms, p95 %.0f ms; a whole fold, all its callbacks: p50 %.0f ms, max %.0f ms)\n",
+	       pct(&held, 50) * 1000, pct(&held, 95) * 1000, pct(&whole, 50) * 1000, pct(&whole, 100) * 1000);
+	fake_free(f);
+	return 0;
+}
+
 /* ------------------------------------------------------------------ main */
 
 static int
@@ -788,7 +894,7 @@ env_int(const char *name, int def)
 int
 main(void)
 {
-	const char *only = getenv("BENCH_PACE");   /* "solo", "busy", "flood", "matrix": one scenario */
+	const char *only = getenv("BENCH_PACE");   /* "solo", "busy", "flood", "matrix", "fold": one scenario */
 	int rc = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -804,6 +910,8 @@ main(void)
 	if ((only == NULL || strcmp(only, "flood") == 0) && irc_flood(env_int("BENCH_PACE_FLOOD_SECS", 90)) != 0)
 		rc = 1;
 	if ((only == NULL || strcmp(only, "matrix") == 0) && matrix_solo(env_int("BENCH_PACE_MX_TURNS", 8)) != 0)
+		rc = 1;
+	if ((only == NULL || strcmp(only, "fold") == 0) && fold_hard(env_int("BENCH_PACE_FOLDS", 40)) != 0)
 		rc = 1;
 	printf("bench-pace: %d figure%s off target\n", failures, failures == 1 ? "" : "s");
 	return rc;

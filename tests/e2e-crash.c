@@ -40,7 +40,7 @@ snapshot(char snap[4][1024], size_t *at)
 static void
 test_crash_resume(void **state)
 {
-	char db[] = "/tmp/hf-crash-XXXXXX";
+	char db[64] = "/tmp/hf-crash-XXXXXX"; /* room for "-wal" */
 	const char *argv[] = { "--console", "--players", "2", "--rules", "duel", "--seed", "11", "--ai-delay", "0",
 	                       "--db", db, NULL };
 	char before[4][1024], after[4][1024];

@@ -10,19 +10,21 @@
 #include <cmocka.h>
 #include <curl/curl.h>
 
+#include "bot.h"
 #include "dcplay.h"
 
 /* Small and quick: one round of one deck, small hands: the stock runs out in a few turns. */
 #define QUICK "classic rounds=1 decks=1 hand=5 foot=5"
 
-/* The first card of a hand line: "Your hand (13): A×3 Q ..." gives "A". */
+/* The first card of a hand line: "... Your hand (13): A×3 Q ..." gives "A". */
 static void
 first_card(const char *hand, char *out, size_t len)
 {
-	const char *s = strstr(hand, "): ");
+	const char *s = strstr(hand, "Your hand (");
 	size_t n;
 
 	assert_non_null(s);
+	assert_non_null(s = strstr(s, "): "));
 	s += 3;
 	n = strcspn(s, " \xc3\x97|\\");
 	snprintf(out, len, "%.*s", (int)n, s);
@@ -100,20 +102,24 @@ test_four_play_with_slash_commands_and_buttons(void **state)
 	assert_true(json_is_true(json_object_get(hand, "ephemeral")));
 	json_decref(hand);
 
-	/* the player draws with the button: the room sees it, their new hand is theirs alone */
+	/* the player draws with the button: a step of their own turn, answered
+	 * to them alone with what they drew and their new hand; the room is told
+	 * nothing yet */
 	assert_non_null(id = dcplay_press(p, who, mid, draw));
-	assert_non_null(m = dcplay_reply(p, id, "draws 2", 10000));
-	assert_true(dcplay_public(m, NULL));
-	json_decref(m);
-	assert_non_null(hand = dcplay_reply(p, id, "Your hand (", 10000));
+	assert_non_null(hand = dcplay_reply(p, id, "You drew ", 10000));
 	assert_true(json_is_true(json_object_get(hand, "ephemeral")));
+	assert_non_null(strstr(json_string_value(json_object_get(hand, "content")), "Your hand ("));
 	first_card(json_string_value(json_object_get(hand, "content")), card, sizeof card);
 	json_decref(hand);
+	assert_null(dcplay_wait(p, from, "drew", dcplay_public, NULL, 0));
 
-	/* and discards with the slash command, its card option as typed */
+	/* and discards with the slash command, its card option as typed: the
+	 * turn ends, and the room hears it whole in one line */
 	snprintf(opts, sizeof opts, "{\"card\":\"%s\"}", card);
 	assert_non_null(id = dcplay_command(p, who, "discard", opts));
-	assert_non_null(m = dcplay_reply(p, id, "discards", 10000));
+	assert_non_null(m = dcplay_reply(p, id, "discarded", 10000));
+	assert_true(dcplay_public(m, NULL));
+	assert_non_null(strstr(json_string_value(json_object_get(m, "content")), "drew 2 cards"));
 	json_decref(m);
 	json_decref(turn);
 
@@ -311,8 +317,11 @@ test_global_commands_long_answers_and_silence(void **state)
 	json_t *s, *cmd, *it, *m;
 	const char *id, *key;
 	char ids[8][32];
-	size_t i;
+	size_t i, ncmds;
 	int deferred = 0, deleted = 0;
+
+	/* every command of the table is a slash command */
+	cmd_table(&ncmds);
 
 	*state = p;
 	/* first with the guild listed: commands there, and none globally (a clear) */
@@ -320,7 +329,7 @@ test_global_commands_long_answers_and_silence(void **state)
 	assert_int_equal(dcplay_start(p), 0);
 	sleep(1);
 	s = dcplay_state(p);
-	assert_int_equal(json_array_size(json_object_get(json_object_get(s, "commands"), p->guild)), 25);
+	assert_int_equal(json_array_size(json_object_get(json_object_get(s, "commands"), p->guild)), ncmds);
 	assert_int_equal(json_array_size(json_object_get(json_object_get(s, "commands"), "global")), 0);
 	assert_true(json_is_array(json_object_get(json_object_get(s, "commands"), "global")));
 	json_decref(s);
@@ -339,7 +348,7 @@ test_global_commands_long_answers_and_silence(void **state)
 	sleep(1);
 	s = dcplay_state(p);
 	assert_int_equal(json_array_size(json_object_get(json_object_get(s, "commands"), p->guild)), 0);
-	assert_int_equal(json_array_size(json_object_get(json_object_get(s, "commands"), "global")), 25);
+	assert_int_equal(json_array_size(json_object_get(json_object_get(s, "commands"), "global")), ncmds);
 	json_array_foreach(json_object_get(json_object_get(s, "commands"), "global"), i, cmd)
 		assert_int_equal(json_array_size(json_object_get(cmd, "contexts")), 2);
 	json_decref(s);
@@ -379,6 +388,42 @@ test_global_commands_long_answers_and_silence(void **state)
 	assert_int_equal(dcplay_stop(p), 0);
 }
 
+/* A member who may manage messages in the channel moderates it: they end a
+ * table they do not own at once; a player who may not only votes. */
+static void
+test_moderator_ends_a_table(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *turn, *m;
+	const char *id;
+	int who;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-mod", 4, NULL, NULL), 0);
+	/* bob's roles give him MANAGE_MESSAGES (1 << 13) in the channel */
+	assert_int_equal(fakedc_ctl(&p->f, "guild", "{\"id\":\"%s\",\"members\":[{\"id\":\"%s\",\"username\":\"bob\","
+	                            "\"permissions\":\"%llu\"}]}", p->guild, p->user[1],
+	                            (1ull << 13) | (1ull << 10) | (1ull << 11) | (1ull << 31)), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	json_decref(turn);
+	/* cy is a player, no moderator: a vote */
+	assert_non_null(id = dcplay_command(p, 2, "abort", NULL));
+	assert_non_null(m = dcplay_reply(p, id, "votes to end the game", 10000));
+	json_decref(m);
+	/* bob moderates the channel: the game ends */
+	assert_non_null(id = dcplay_command(p, 1, "abort", NULL));
+	assert_non_null(m = dcplay_reply(p, id, "a moderator of the room", 10000));
+	assert_true(dcplay_public(m, NULL));
+	assert_non_null(strstr(json_string_value(json_object_get(m, "content")), "The game is over"));
+	json_decref(m);
+	assert_int_equal(dcplay_audit(p), 0);
+	assert_int_equal(dcplay_unanswered(p), 0);
+	assert_int_equal(dcplay_refused(p), 0);
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
+	assert_int_equal(dcplay_stop(p), 0);
+}
+
 int
 main(void)
 {
@@ -388,6 +433,7 @@ main(void)
 		cmocka_unit_test_teardown(test_private_choice_per_player, teardown),
 		cmocka_unit_test_teardown(test_typed_commands, teardown),
 		cmocka_unit_test_teardown(test_global_commands_long_answers_and_silence, teardown),
+		cmocka_unit_test_teardown(test_moderator_ends_a_table, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

@@ -176,18 +176,48 @@ test_429_storms_lose_nothing(void **state)
 	json_array_foreach(json_object_get(s, "requests"), i, m)
 		storms += json_integer_value(json_object_get(m, "status")) == 429;
 	assert_true(storms >= 8);
-	/* every move the computer made was told, once: each "discards" line is unique and in order of the stock */
+	/* every turn the computer played was told, once and in order: each
+	 * turn is a line of its own ("**bob** drew 2 cards, ..., discarded 7",
+	 * several in one message when they are folded), the players' names go
+	 * round the table, and the stock after them ("· pile 7, 1 card · stock
+	 * 31", at the end of a message) only goes down */
 	{
 		long last = 1000;
+		char seen[64][32];
 
 		json_array_foreach(json_object_get(s, "messages"), i, m) {
-			const char *c = json_string_value(json_object_get(m, "content")), *st;
+			const char *c = json_string_value(json_object_get(m, "content")), *st, *l, *e;
 
-			if (!dcplay_public(m, NULL) || (st = strstr(c, "Stock: ")) == NULL)
+			if (!dcplay_public(m, NULL))
 				continue;
-			moves++;
-			assert_true(atol(st + 7) <= last);
-			last = atol(st + 7);
+			for (l = c; *l != '\0'; l = *e != '\0' ? e + 1 : e) {
+				size_t len = strcspn(l, "\n");
+				char line[1024];
+
+				e = l + len;
+				snprintf(line, sizeof line, "%.*s", (int)len, l);
+				if ((strncmp(line, "**", 2) != 0 && strncmp(line, "<@", 2) != 0) ||
+				    (strstr(line, " drew ") == NULL && strstr(line, " took the pile") == NULL))
+					continue;
+				assert_true(moves < 64);
+				snprintf(seen[moves], sizeof seen[moves], "%.*s", (int)strcspn(line + 2, "*>"), line + 2);
+				/* the player a line pings is named by their ping, wherever their name comes first */
+				for (int k = 0; k < p->nusers; k++)
+					if (strcmp(seen[moves], p->user[k]) == 0)
+						snprintf(seen[moves], sizeof seen[moves], "%s", p->name[k]);
+				/* four players: the fifth turn is the first's again, and so on */
+				if (moves >= 4)
+					assert_string_equal(seen[moves], seen[moves - 4]);
+				for (int k = 0; k < moves && k < 4 && moves < 4; k++)
+					assert_string_not_equal(seen[moves], seen[k]);
+				moves++;
+			}
+			for (st = c; (st = strstr(st, " · stock ")) != NULL; st++) {
+				long left = atol(st + strlen(" · stock "));
+
+				assert_true(left <= last);
+				last = left;
+			}
 		}
 	}
 	assert_true(moves >= 2);
@@ -237,10 +267,11 @@ test_restart_mid_game(void **state)
 	assert_non_null(after = dcplay_reply(p, id, "Your hand", 10000));
 	assert_string_equal(json_string_value(json_object_get(after, "content")), hand_before);
 	json_decref(after);
-	/* the turn line from before the restart still draws */
+	/* the turn line from before the restart still draws (a step of the
+	 * player's own turn: answered to them alone, with their new hand) */
 	assert_non_null(id = dcplay_press(p, who, mid, draw));
-	assert_non_null(m = dcplay_reply(p, id, "draws", 10000));
-	assert_true(dcplay_public(m, NULL));
+	assert_non_null(m = dcplay_reply(p, id, "You drew ", 10000));
+	assert_true(json_is_true(json_object_get(m, "ephemeral")));
 	json_decref(m);
 	assert_int_equal(dcplay_audit(p), 0);
 	assert_int_equal(dcplay_unanswered(p), 0);
@@ -249,19 +280,113 @@ test_restart_mid_game(void **state)
 	assert_int_equal(dcplay_stop(p), 0);
 }
 
-/* SIGHUP: an unchanged section keeps its link; a changed one reconnects,
- * registers its commands again, and the game goes on with the new setting. */
+/* Channel posts the fake answered with status. */
+static int
+posts(struct dcplay *p, long status)
+{
+	json_t *s = dcplay_state(p), *r;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(json_object_get(s, "requests"), i, r)
+		n += json_integer_value(json_object_get(r, "status")) == status &&
+		     strcmp(json_string_value(json_object_get(r, "method")), "POST") == 0 &&
+		     strstr(json_string_value(json_object_get(r, "path")), "/channels/") != NULL &&
+		     strstr(json_string_value(json_object_get(r, "path")), "/messages") != NULL;
+	json_decref(s);
+	return n;
+}
+
+/* SIGTERM while a line waits out a 429: the daemon sends it before it
+ * leaves (the queued op), and stops well inside its 5 s. */
+static void
+test_stop_sends_what_is_queued(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *turn, *s, *m;
+	const char *id;
+	int who, ok_before;
+	size_t i, before;
+	bool told = false;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-drain", 4, NULL, NULL), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	json_decref(turn);
+	/* the next line posted in the channel waits 2 s */
+	assert_int_equal(fakedc_ctl(&p->f, "ratelimit", "{\"route\":\"^POST /channels/\\\\d+/messages$\",\"count\":1,"
+	                            "\"retry_after\":2.0}"), 0);
+	ok_before = posts(p, 200);
+	before = dcplay_count(p);
+	/* the player to move hands their seat over: the computer's turn is a line of its own in the channel */
+	assert_non_null(id = dcplay_command(p, who, "auto", NULL));
+	assert_true(dcplay_acked(p, id, 5000) >= 0);
+	for (int t = 0; t < 200 && posts(p, 429) == 0; t++)
+		usleep(20 * 1000);
+	assert_int_equal(posts(p, 429), 1);
+	assert_int_equal(posts(p, 200), ok_before);
+	assert_int_equal(dcplay_stop(p), 0);
+	/* it went out before the daemon left */
+	assert_true(posts(p, 200) > ok_before);
+	s = dcplay_state(p);
+	json_array_foreach(json_object_get(s, "messages"), i, m)
+		told = told || (i >= before && dcplay_public(m, NULL) &&
+		                strstr(json_string_value(json_object_get(m, "content")), " · stock ") != NULL);
+	json_decref(s);
+	assert_true(told);
+	assert_true(e2e_daemon_log_has(&p->d, "sending what is queued"));
+	assert_false(e2e_daemon_log_has(&p->d, "lines unsent"));
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
+}
+
+/* Appends line to the daemon's configuration (its [discord test] section is the last). */
+static void
+conf_append(struct dcplay *p, const char *line)
+{
+	char *conf, *more;
+
+	assert_non_null(conf = e2e_read_file(p->conf));
+	more = malloc(strlen(conf) + strlen(line) + 2);
+	sprintf(more, "%s%s\n", conf, line);
+	assert_int_equal(e2e_write_file(p->conf, more), 0);
+	free(more);
+	free(conf);
+}
+
+/* The messages in user i's DM holding needle. */
+static int
+dm_count(struct dcplay *p, int i, const char *needle)
+{
+	json_t *s = dcplay_state(p), *m;
+	const char *dm = json_string_value(json_object_get(json_object_get(s, "dms"), p->user[i]));
+	size_t k;
+	int n = 0;
+
+	json_array_foreach(json_object_get(s, "messages"), k, m)
+		n += dm != NULL && json_is_true(json_object_get(m, "dm")) &&
+		     strcmp(json_string_value(json_object_get(m, "channel_id")), dm) == 0 &&
+		     strstr(json_string_value(json_object_get(m, "content")), needle) != NULL;
+	json_decref(s);
+	return n;
+}
+
+/* SIGHUP: an unchanged section keeps its link; how hands go (private)
+ * applies on the live link, with no reconnect; a change the link needs
+ * (message_commands: other intents) reconnects, registers its commands
+ * again, and the game goes on with the new setting. */
 static void
 test_reload(void **state)
 {
 	struct dcplay *p = calloc(1, sizeof *p);
-	json_t *turn;
-	char *conf;
+	json_t *turn, *m, *s;
+	const char *id;
 	int who, ids, res;
 	size_t puts;
 
 	*state = p;
 	assert_int_equal(dcplay_setup(p, "dc-reload", 4, NULL, NULL), 0);
+	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"privileged\":[15]}"), 0);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
 	json_decref(turn);
@@ -269,23 +394,43 @@ test_reload(void **state)
 	assert_int_equal(e2e_daemon_wait_log(&p->d, "in force", 10000), 0);
 	link_counts(p, &ids, &res);
 	assert_int_equal(ids, 1);
-	/* hands by DM from now on */
-	assert_non_null(conf = e2e_read_file(p->conf));
-	{
-		char *more = malloc(strlen(conf) + 32);
 
-		sprintf(more, "%sprivate = dm\n", conf);
-		assert_int_equal(e2e_write_file(p->conf, more), 0);
-		free(more);
-	}
-	free(conf);
+	/* hands by DM from now on: applied at once, on the same link */
+	conf_append(p, "private = dm");
 	puts = dcplay_puts(p);
 	assert_int_equal(e2e_daemon_signal(&p->d, SIGHUP), 0);
-	assert_int_equal(e2e_daemon_wait_log(&p->d, "discord/test changed: reconnecting", 10000), 0);
+	assert_int_equal(e2e_daemon_wait_log(&p->d, "discord/test: applied: private", 10000), 0);
+	assert_false(e2e_daemon_log_has(&p->d, "reconnecting"));
+	/* the next deal sends the others' hands to their DMs (Ann's answers her /start) */
+	assert_non_null(id = dcplay_command(p, 0, "abort", NULL));
+	assert_non_null(m = dcplay_reply(p, id, "The game is over", 10000));
+	json_decref(m);
+	assert_int_equal(dm_count(p, 1, "Your hand"), 0);
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	json_decref(turn);
+	for (int t = 0; t < 200 && dm_count(p, 1, "Your hand") == 0; t++)
+		usleep(50 * 1000);
+	assert_int_equal(dm_count(p, 1, "Your hand"), 1);
+	link_counts(p, &ids, &res);
+	assert_int_equal(ids, 1);
+	assert_int_equal(dcplay_puts(p), puts);
+
+	/* typed commands: the link needs other intents, so it reconnects */
+	conf_append(p, "message_commands = yes");
+	assert_int_equal(e2e_daemon_signal(&p->d, SIGHUP), 0);
+	assert_int_equal(e2e_daemon_wait_log(&p->d, "discord/test: message_commands changed: reconnecting", 10000), 0);
 	/* a new session (Discord lets one Identify through per 5 s here: the next waits) */
 	for (int t = 0; t < 300 && dcplay_puts(p) == puts; t++)
 		usleep(50 * 1000);
 	assert_true(dcplay_puts(p) > puts);
+	s = dcplay_state(p);
+	{
+		json_t *conns = json_object_get(s, "connections");
+		json_t *last = json_array_get(conns, json_array_size(conns) - 1);
+
+		assert_true(json_integer_value(json_object_get(json_object_get(last, "identify"), "intents")) & (1 << 15));
+	}
+	json_decref(s);
 	still_playing(p, who);
 	assert_int_equal(dcplay_audit(p), 0);
 	assert_int_equal(dcplay_unanswered(p), 0);
@@ -303,6 +448,7 @@ main(void)
 		cmocka_unit_test_teardown(test_429_storms_lose_nothing, teardown),
 		cmocka_unit_test_teardown(test_restart_mid_game, teardown),
 		cmocka_unit_test_teardown(test_reload, teardown),
+		cmocka_unit_test_teardown(test_stop_sends_what_is_queued, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

@@ -35,6 +35,7 @@ struct host {
 	int nevents;
 	int ups, downs;
 	char self[64];          /* the last name given by adapter_set_self */
+	unsigned pings;         /* "!ping" answered: each answer's own key */
 	struct memstore *kv;    /* adapter_state_*: kept across the adapter's reconnects */
 };
 
@@ -164,7 +165,9 @@ adapter_set_self(struct adapter *a, const char *name)
 }
 
 /* The echo bot: "!ping" -> a private "hand" line ("!pingpm", "!pingnotice": as
- * a player who chose PRIVMSG or NOTICE would get it); "!who" -> a room line. */
+ * a player who chose PRIVMSG or NOTICE would get it), an answer as the core
+ * answers a question (a key, none replacing another, and its asker);
+ * "!who" -> a room line. */
 void
 adapter_emit(struct adapter *a, const struct bot_event *ev)
 {
@@ -185,11 +188,16 @@ adapter_emit(struct adapter *a, const struct bot_event *ev)
 		return;
 	memset(&m, 0, sizeof m);
 	if (strncmp(ev->text, "!ping", 5) == 0) {
+		char key[32];
+
 		snprintf(text, sizeof text, "hand of %s: A\xc3\x97" "2 K\xc3\x97" "3 JK", ev->user_id);
+		snprintf(key, sizeof key, "ping/%u", h->pings++);
 		m.kind = MSG_PRIVATE;
 		m.room = ev->room;
 		m.user_id = ev->user_id;
 		m.styled = text;
+		m.supersede = key;
+		m.asker = ev->user_id;
 		if (strcmp(ev->text, "!pingpm") == 0)
 			m.private_as = PRIVATE_PRIVMSG;
 		else if (strcmp(ev->text, "!pingnotice") == 0)
@@ -535,7 +543,8 @@ test_ngircd_flood(void **state)
 	assert_int_equal(ircclient_join(&flooder, "#cards"), 0);
 	assert_int_equal(ircclient_connect(&carol, c->srv.port, "carol"), 0);
 	assert_int_equal(ircclient_join(&carol, "#cards"), 0);
-	/* 1000 commands at once, each asking for a private reply */
+	/* 1000 questions at once, each answered privately: the answers wait in
+	 * the flooder's own lane (its cap drops the rest), never in the room's */
 	burst = malloc(1000 * 32);
 	for (int i = 0; i < 1000; i++)
 		len += (size_t)sprintf(burst + len, "PRIVMSG #cards :!ping\r\n");

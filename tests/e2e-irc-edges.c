@@ -115,17 +115,50 @@ test_hand_not_to_whoever_wears_the_nick(void **state)
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "PRIVMSG #cards :", "steps away", NULL), 0);
 	/* (a hand the bot sent before it saw her QUIT would reach whoever takes the nick
 	 * in between: no client can tell; so alice leaves between two of her moves) */
-	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "PRIVMSG #cards :", "alice discards", NULL), 0);
+	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "PRIVMSG #cards :", "alice drew ", NULL), 0);
 	ircclient_close(&alice);
 	/* mallory, from another host, takes the nick while the computer plays alice's seat */
 	client(&mallory, f, "alice", "127.0.0.3", "#cards");
 	for (int i = 0; i < 2; i++)
-		assert_int_equal(ircclient_wait(&mallory, 60000, NULL, 0, "PRIVMSG #cards :", "alice discards", NULL), 0);
+		assert_int_equal(ircclient_wait(&mallory, 60000, NULL, 0, "PRIVMSG #cards :", "alice drew ", NULL), 0);
 	ircclient_drain(&mallory, 500);
 	assert_false(saw_hand(&mallory, "alice"));
 	ircclient_send(&mallory, "PRIVMSG #cards :!hand");
 	assert_int_equal(ircclient_wait(&mallory, 10000, NULL, 0, "PRIVMSG #cards :", "no seat", NULL), 0);
 	ircclient_drain(&mallory, 500);
+	assert_false(saw_hand(&mallory, "alice"));
+	ircclient_close(&mallory);
+	stop(f);
+}
+
+/* The same when the bot itself has a hand to give: a restart hands the
+ * player to move their hand again (issue 11), and whoever wears her nick
+ * by then, from another host, must not get it. */
+static void
+test_resumed_hand_not_to_whoever_wears_the_nick(void **state)
+{
+	struct fix *f = *state;
+	struct ircclient alice, mallory;
+	char line[2048];
+
+	write_conf(f, "", "channels = #cards\n");
+	client(&alice, f, "alice", "127.0.0.2", "#cards");
+	start(f, "edges-resumed");
+	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
+	ircclient_send(&alice, "PRIVMSG #cards :!play 2 duel");
+	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
+	if (!ircclient_saw(&alice, "PRIVMSG #cards :", "alice: your turn"))
+		assert_int_equal(ircclient_wait(&alice, 60000, NULL, 0, "PRIVMSG #cards :", "alice: your turn", NULL), 0);
+	ircclient_close(&alice);
+	client(&mallory, f, "alice", "127.0.0.3", "#cards");
+	stop(f);
+	start(f, "edges-resumed2");
+	assert_int_equal(ircclient_wait(&mallory, 30000, line, sizeof line, "PRIVMSG #cards :", "Back after a restart",
+	                                NULL), 0);
+	assert_non_null(strstr(line, "alice to play"));
+	/* the bot had her hand to give, and gave it to nobody */
+	assert_int_equal(e2e_daemon_wait_log(&f->d, "nobody holds nick:alice on this network now", 10000), 0);
+	ircclient_drain(&mallory, 1000);
 	assert_false(saw_hand(&mallory, "alice"));
 	ircclient_close(&mallory);
 	stop(f);
@@ -316,6 +349,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_hand_not_to_whoever_wears_the_nick, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resumed_hand_not_to_whoever_wears_the_nick, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rename_does_not_outlive_a_quit_while_away, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nick_regained_when_its_holder_quits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nick_regained_on_the_holders_quit, setup, teardown),

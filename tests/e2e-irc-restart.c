@@ -49,22 +49,34 @@ teardown(void **state)
 	return 0;
 }
 
-/* The daemon, paced as a real network would pace it (a line every 600 ms
- * after the first), so that lines are queued when it is stopped. */
+/* The daemon, paced (a line every rate ms after the first), so that lines
+ * are queued when it is stopped; the computer plays ai_delay ms after a
+ * person.  Its log has the lines it reads (debug), so that a test knows
+ * when a command has been handled. */
+static void
+start_paced(struct fix *f, const char *tag, int reminder, int rate, int ai_delay)
+{
+	/* the clock's test wants the ping as the wait begins: no pace there */
+	int burst = reminder > 0 ? 20 : 1;
+	char text[2048];
+
+	if (reminder > 0)
+		rate = 100;
+	snprintf(text, sizeof text,
+	         "[bot]\ndatabase = %s\nai_delay = %d\nturn_reminder = %d\nturn_timeout = 0\nlog_level = debug\n"
+	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\nchannels = #cards\n"
+	         "flood_burst = %d\nflood_rate = %d\nreconnect_max = 4\n",
+	         f->db, ai_delay, reminder, f->srv.port, burst, rate);
+	assert_int_equal(e2e_write_file(f->conf, text), 0);
+	assert_int_equal(e2e_daemon_start(&f->d, tag, f->conf, NULL), 0);
+}
+
+/* Paced as a real network would pace it (a line every 600 ms after the
+ * first); the computer plays at once. */
 static void
 start(struct fix *f, const char *tag, int reminder)
 {
-	/* the clock's test wants the ping as the wait begins: no pace there */
-	int burst = reminder > 0 ? 20 : 1, rate = reminder > 0 ? 100 : 600;
-	char text[2048];
-
-	snprintf(text, sizeof text,
-	         "[bot]\ndatabase = %s\nai_delay = 0\nturn_reminder = %d\nturn_timeout = 0\n"
-	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\nchannels = #cards\n"
-	         "flood_burst = %d\nflood_rate = %d\nreconnect_max = 4\n",
-	         f->db, reminder, f->srv.port, burst, rate);
-	assert_int_equal(e2e_write_file(f->conf, text), 0);
-	assert_int_equal(e2e_daemon_start(&f->d, tag, f->conf, NULL), 0);
+	start_paced(f, tag, reminder, 600, 0);
 }
 
 static void
@@ -100,21 +112,54 @@ first_card(const char *line, char *card, size_t len)
 		snprintf(card, len, "3s");
 }
 
-/* A duel against the computer; alice draws and discards, and the computer's
- * turn is under way (its lines paced) when this returns. */
+/* Whether a line received since line from holds a and b. */
+static bool
+saw_since(const struct ircclient *c, size_t from, const char *a, const char *b)
+{
+	for (size_t i = from; i < c->nlines; i++)
+		if (strstr(c->lines[i], a) != NULL && (b == NULL || strstr(c->lines[i], b) != NULL))
+			return true;
+	return false;
+}
+
+/* A duel against the computer; alice draws and discards, and the daemon
+ * has read her discard when this returns (her turn's line is not out yet:
+ * it waits for the pace, or for the computer's turn to go with it). */
 static void
-play_until_computer_turn(struct fix *f)
+play_until_discard(struct fix *f)
 {
 	char line[2048], card[16];
+	size_t at = f->alice.nlines;
 
 	ircclient_send(&f->alice, "PRIVMSG #cards :!play 2 duel");
-	assert_int_equal(ircclient_wait(&f->alice, 20000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
-	assert_int_equal(ircclient_wait(&f->alice, 60000, NULL, 0, "PRIVMSG #cards :", "alice: your turn", NULL), 0);
+	assert_int_equal(ircclient_wait(&f->alice, 30000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
+	/* her turn is said in the room before her hand comes, or (the computer first) after it */
+	if (!saw_since(&f->alice, at, "PRIVMSG #cards :", "alice: your turn"))
+		assert_int_equal(ircclient_wait(&f->alice, 60000, NULL, 0, "PRIVMSG #cards :", "alice: your turn", NULL), 0);
 	ircclient_send(&f->alice, "PRIVMSG #cards :!draw");
-	assert_int_equal(ircclient_wait(&f->alice, 20000, line, sizeof line, "NOTICE alice :Your ", NULL), 0);
+	/* her own step, privately: "You drew 5 JK · Your hand (13): ..." */
+	assert_int_equal(ircclient_wait(&f->alice, 20000, line, sizeof line, "NOTICE alice :", "Your hand (", NULL), 0);
 	first_card(line, card, sizeof card);
 	ircclient_send(&f->alice, "PRIVMSG #cards :!discard %s", card);
-	assert_int_equal(ircclient_wait(&f->alice, 20000, NULL, 0, "PRIVMSG #cards :", "alice discards", NULL), 0);
+	assert_int_equal(e2e_daemon_wait_log(&f->d, "PRIVMSG #cards :!discard", 20000), 0);
+}
+
+/* Stops the daemon with SIGTERM; true if the room heard alice's turn
+ * (with what in) after the signal and before the bot's QUIT. */
+static bool
+stopped_saying(struct fix *f, const char *what)
+{
+	size_t at = f->alice.nlines, i;
+
+	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
+	assert_int_equal(ircclient_wait(&f->alice, 15000, NULL, 0, ":HandFoot!", "QUIT", NULL), 0);
+	assert_int_equal(e2e_daemon_wait(&f->d, 10000), 0);
+	assert_false(e2e_daemon_log_has(&f->d, "lines unsent"));
+	for (i = at; i < f->alice.nlines && strstr(f->alice.lines[i], " QUIT ") == NULL; i++)
+		if (strstr(f->alice.lines[i], ":HandFoot!") != NULL && strstr(f->alice.lines[i], "PRIVMSG #cards :") != NULL &&
+		    strstr(f->alice.lines[i], "alice drew ") != NULL && strstr(f->alice.lines[i], what) != NULL)
+			return true;
+	return false;
 }
 
 /* Started again: the room hears where it stands, and alice (to play, or
@@ -123,6 +168,7 @@ static void
 check_resumed(struct fix *f, const char *tag)
 {
 	char line[2048];
+	size_t at = f->alice.nlines;
 
 	start(f, tag, 0);
 	assert_int_equal(ircclient_wait(&f->alice, 30000, line, sizeof line, "PRIVMSG #cards :",
@@ -130,10 +176,12 @@ check_resumed(struct fix *f, const char *tag)
 	assert_non_null(strstr(line, "round 1"));
 	assert_non_null(strstr(line, " of duel."));
 	assert_non_null(strstr(line, " to play"));
-	if (strstr(line, "alice to play") != NULL)
-		assert_int_equal(ircclient_wait(&f->alice, 10000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
-	else
+	/* the computer to play first: it plays, then "alice: your turn" */
+	if (strstr(line, "alice to play") == NULL)
 		assert_int_equal(ircclient_wait(&f->alice, 30000, NULL, 0, "PRIVMSG #cards :", "alice: your turn", NULL), 0);
+	/* and her hand, without her typing (the computer's turn may come between) */
+	if (!saw_since(&f->alice, at, "NOTICE alice :Your hand", NULL))
+		assert_int_equal(ircclient_wait(&f->alice, 10000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
 	assert_true(e2e_daemon_alive(&f->d));
 }
 
@@ -144,27 +192,31 @@ static void
 test_sigterm_sends_what_is_queued_then_resumes(void **state)
 {
 	struct fix *f = *state;
-	size_t at, i;
-	bool said = false;
 
 	alice_in(f);
-	start(f, "restart-term", 0);
+	/* at the shipped pace, a line every 2 s: her private step just went */
+	start_paced(f, "restart-term", 0, 2000, 0);
 	wait_bot_joined(f);
-	play_until_computer_turn(f);
-	/* the computer moved at once; its line waits for the pace */
-	at = f->alice.nlines;
-	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
-	assert_int_equal(ircclient_wait(&f->alice, 15000, NULL, 0, ":HandFoot!", "QUIT", NULL), 0);
-	for (i = at; i < f->alice.nlines; i++) {
-		if (strstr(f->alice.lines[i], "QUIT") != NULL)
-			break;
-		if (strstr(f->alice.lines[i], ":HandFoot!") != NULL && strstr(f->alice.lines[i], "PRIVMSG #cards :") != NULL)
-			said = true;
-	}
-	assert_true(said);
-	assert_int_equal(e2e_daemon_wait(&f->d, 10000), 0);
-	assert_false(e2e_daemon_log_has(&f->d, "lines unsent"));
+	play_until_discard(f);
+	/* the computer moves at once: her turn, its turn and "alice: your
+	 * turn" are one line, queued for the pace when the signal comes */
+	assert_true(stopped_saying(f, "discarded"));
 	check_resumed(f, "restart-term2");
+}
+
+/* The same while the computer's turn is still to come (ai_delay): her
+ * turn, held to go out with it, is told before the bot leaves. */
+static void
+test_sigterm_tells_a_turn_held_for_the_computer(void **state)
+{
+	struct fix *f = *state;
+
+	alice_in(f);
+	start_paced(f, "restart-held", 0, 600, 10000);
+	wait_bot_joined(f);
+	play_until_discard(f);
+	assert_true(stopped_saying(f, "discarded"));
+	check_resumed(f, "restart-held2");
 }
 
 /* Issue 11: "After SIGKILL, alice's discard line and her hand were lost." */
@@ -174,9 +226,10 @@ test_sigkill_loses_nothing_a_player_needs(void **state)
 	struct fix *f = *state;
 
 	alice_in(f);
-	start(f, "restart-kill", 0);
+	start_paced(f, "restart-kill", 0, 2000, 0);
 	wait_bot_joined(f);
-	play_until_computer_turn(f);
+	/* killed while her turn's line waits for the pace */
+	play_until_discard(f);
 	assert_int_equal(e2e_daemon_signal(&f->d, SIGKILL), 0);
 	assert_int_equal(e2e_daemon_wait(&f->d, 10000), 128 + SIGKILL);
 	/* the server notices the dead link */
@@ -204,7 +257,7 @@ test_auto_is_kept_across_a_restart(void **state)
 	/* alice types nothing: the computer still plays her seat */
 	assert_int_equal(ircclient_wait(&f->alice, 30000, line, sizeof line, "PRIVMSG #cards :", "Back after a restart",
 	                                 NULL), 0);
-	assert_int_equal(ircclient_wait(&f->alice, 60000, NULL, 0, "PRIVMSG #cards :", "alice discards", NULL), 0);
+	assert_int_equal(ircclient_wait(&f->alice, 60000, NULL, 0, "PRIVMSG #cards :", "alice drew ", NULL), 0);
 	assert_false(ircclient_saw(&f->alice, "alice: your turn", "Back after"));
 }
 
@@ -242,6 +295,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_sigterm_sends_what_is_queued_then_resumes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sigterm_tells_a_turn_held_for_the_computer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sigkill_loses_nothing_a_player_needs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_auto_is_kept_across_a_restart, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_idle_clock_fires_at_its_deadline, setup, teardown),

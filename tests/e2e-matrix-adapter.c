@@ -65,6 +65,15 @@ h_emit(void *ctx, const struct bot_event *ev)
 		m = (struct adapter_msg){ .kind = MSG_ROOM, .room = ev->room, .styled = text, .prefix = "!",
 		                          .mentions = men, .nmentions = 1 };
 		assert_int_equal(matrix_client_send(h->c, &m), 0);
+	} else if (strcmp(ev->text, "!turns") == 0) {
+		/* a person's turn and the computer turns after it, as the core folds them */
+		men[0] = ev->user_id;
+		m = (struct adapter_msg){ .kind = MSG_ROOM, .room = ev->room, .prefix = "!", .mentions = men,
+		                          .nmentions = 1,
+		                          .styled = "ann drew 2 cards, discarded 5" ST_SEP "Ada[bot] drew 2 cards, discarded 9"
+		                                    ST_SEP "Alan[bot] took the pile (3 cards, top 9), discarded 4 · pile 4, "
+		                                    "1 card · ann: your turn (" ST_COMMAND "draw" ST_END ")" };
+		assert_int_equal(matrix_client_send(h->c, &m), 0);
 	} else if (strcmp(ev->text, "!hand") == 0) {
 		m = (struct adapter_msg){ .kind = MSG_PRIVATE, .room = ev->room, .user_id = ev->user_id,
 		                          .styled = "your hand: " ST_CARD "A" ST_END "×2 K 9" ST_BR "foot: 11 cards waiting",
@@ -591,6 +600,106 @@ test_display_names_per_room(void **state)
 	assert_string_equal(name_with(h, "!ping 1"), "ann");
 }
 
+/* A fold of turns (parts the core marks ST_SEP) is one message on Matrix:
+ * a turn a line, the ping at its end, ann mentioned. */
+static void
+test_fold_one_message(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256], b[8][128];
+	json_t *content = NULL;
+	struct want w;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	make_room(h, ann, NULL, room, sizeof room);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+	say(h, ann, room, "!turns");
+	w = (struct want){ room, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	run_for(h, 300);
+	assert_int_equal(bot_bodies(h, room, b, 8, &content), 1);
+	assert_string_equal(json_string_value(json_object_get(content, "body")), "ann drew 2 cards, discarded 5\nAda[bot] drew 2 cards, discarded 9\nAlan[bot] took the "
+	                          "pile (3 cards, top 9), discarded 4 · pile 4, 1 card · ann: your turn (!draw)");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(json_object_get(content, "m.mentions"),
+	                                                                     "user_ids"), 0)), "@ann:hs");
+	json_decref(content);
+}
+
+/* The bot's ratelimit counter in the fake's requests: "limited" or "early". */
+static long
+limit_count(struct host *h, const char *what)
+{
+	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/requests", NULL, NULL, NULL);
+	long n = (long)json_integer_value(json_object_get(json_object_get(json_object_get(j, "ratelimit"), what),
+	                                                  "@bot:hs"));
+
+	json_decref(j);
+	return n;
+}
+
+static bool
+was_limited(struct host *h, const void *arg)
+{
+	return limit_count(h, "limited") >= *(const long *)arg;
+}
+
+/* Synapse limits a user's sends and room creations from one allowance: a
+ * 429 to either makes the other wait as well, never a request before the
+ * retry_after_ms of the last 429 has passed. */
+static void
+test_rate_limit_shared_by_sends_and_rooms(void **state)
+{
+	struct host *h = *state;
+	char ann[128], bob[128], room[256], broom[256], dm[256];
+	struct want w;
+	long n;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->fake, "bob", "x", bob, sizeof bob);
+	make_room(h, ann, NULL, room, sizeof room);
+	make_room(h, bob, NULL, broom, sizeof broom);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 10000));
+	assert_true(run_until(h, bot_joined, broom, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/ratelimit", NULL, "{\"per_second\":0.25,\"burst\":3,\"user\":\"@bot:hs\"}", NULL));
+	/* a send is refused: ann's direct room waits for it */
+	for (int i = 1; i <= 4; i++) {
+		char t[32];
+
+		snprintf(t, sizeof t, "!ping %d", i);
+		say(h, ann, room, t);
+	}
+	n = 1;
+	assert_true(run_until(h, was_limited, &n, 10000));
+	say(h, ann, room, "!hand");
+	assert_true(run_until(h, has_direct, "@ann:hs", 30000));
+	direct_of(h, "@ann:hs", dm, sizeof dm);
+	w = (struct want){ dm, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 30000));
+	w = (struct want){ room, 4 };
+	assert_true(run_until(h, has_bot_msgs, &w, 30000));
+	assert_int_equal(limit_count(h, "early"), 0);
+	/* a room's creation is refused: the sends wait for it */
+	run_for(h, 13000);                      /* the allowance fills again */
+	n = limit_count(h, "limited") + 1;
+	say(h, bob, broom, "!ping 5");
+	say(h, bob, broom, "!ping 6");
+	say(h, bob, broom, "!ping 7");
+	w = (struct want){ broom, 3 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	say(h, bob, broom, "!hand");
+	assert_true(run_until(h, was_limited, &n, 10000));
+	say(h, bob, broom, "!ping 8");
+	w = (struct want){ broom, 4 };
+	assert_true(run_until(h, has_bot_msgs, &w, 30000));
+	assert_true(run_until(h, has_direct, "@bob:hs", 30000));
+	assert_int_equal(limit_count(h, "early"), 0);
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/ratelimit", NULL, "{\"per_second\":0,\"burst\":0}", NULL));
+}
+
 int
 main(void)
 {
@@ -599,6 +708,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_every_message_once_in_order_under_faults, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_encryption_allow_list_and_kick, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_display_names_per_room, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rate_limit_shared_by_sends_and_rooms, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fold_one_message, setup, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

@@ -29,7 +29,9 @@ Test controls (no auth), JSON in and out:
                         interaction_deadline_ms, privileged: [bits], hb_tolerance_ms, reconnect_grace_ms,
                         grace_ms (how late after a 429 a request may still arrive unknowing: 50),
                         route_limits (false: no per-route buckets)}
-  POST /_fake/guild    {id, name, channels: [{id, name}], members: [{id, username, global_name, nick}]}
+  POST /_fake/guild    {id, name, channels: [{id, name}], members: [{id, username, global_name, nick,
+                        permissions (the member's in the channel, a decimal string; default: what a new
+                        server's @everyone may do, no MANAGE_MESSAGES)}]}
   POST /_fake/user     {id, username, global_name, dm_open}
   POST /_fake/interaction {kind: "command"|"component", user_id, guild_id (absent: a DM), channel_id,
                         name, options: {name: value}, custom_id, message_id} -> {id, token}
@@ -53,6 +55,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import websockets
 
 LOCK = threading.RLock()
+# permissions.mdx: VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, ATTACH_FILES, READ_MESSAGE_HISTORY,
+# ADD_REACTIONS, USE_APPLICATION_COMMANDS: a member with no role but @everyone (MANAGE_MESSAGES,
+# 1 << 13, is a moderator's)
+EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 6) | (1 << 31)
 LOOP = None
 T0 = time.monotonic()
 API = "/api/v10"
@@ -106,6 +112,7 @@ class World:
         self.scheme = ("http", "ws")
         self.guilds = {}          # id -> {id, name, channels: {id: {...}}, members: {uid: nick}}
         self.users = {}           # id -> {id, username, global_name, dm_open}
+        self.perms = {}           # (guild id, user id) -> the member's permissions, a decimal string
         self.dms = {}             # user id -> channel id
         self.dm_users = {}        # channel id -> user id
         self.sessions = {}
@@ -952,7 +959,7 @@ def ctl_interaction(b):
         d["guild_locale"] = "en-US"
         d["member"] = {"user": user_obj(uid), "nick": W.guilds[gid]["members"][uid], "roles": [],
                        "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False, "mute": False,
-                       "flags": 0, "permissions": "2147483647"}
+                       "flags": 0, "permissions": W.perms.get((gid, uid), str(EVERYONE_PERMISSIONS))}
     else:
         d["user"] = user_obj(uid)
     if kind == "command":
@@ -1063,6 +1070,7 @@ def control(method, path, body):
             W.users[m["id"]] = {"id": m["id"], "username": m.get("username", "user" + m["id"][-4:]),
                                 "global_name": m.get("global_name"), "dm_open": m.get("dm_open", True)}
             g["members"][m["id"]] = m.get("nick")
+            W.perms[(body["id"], m["id"])] = str(m.get("permissions", EVERYONE_PERMISSIONS))
         return 200, {}
     if path == "/_fake/user":
         u = W.users.setdefault(body["id"], {"id": body["id"], "username": body.get("username", "u")})

@@ -16,7 +16,8 @@ data, room state (a member event only for oneself; m.room.power_levels only from
 at its level, changing no one at or above the sender's level nor granting more), PUT send with txnId idempotence (scoped per device), events over
 65536 bytes refused (413 M_TOO_LARGE), 429 M_LIMIT_EXCEEDED; optionally (POST /_fake/ratelimit)
 Synapse's message rate limit per user (rc_message: synapse/api/ratelimiting.py's algorithm) on
-every event sent (PUT send and PUT state), answered 429 M_LIMIT_EXCEEDED with retry_after_ms.
+every event sent (PUT send and PUT state) and every createRoom (the same allowance), answered
+429 M_LIMIT_EXCEEDED with retry_after_ms.
 
 Test control (no auth): POST /_fake/user {"user","password","server"} -> token (server:
 a user "of another homeserver", for allow-list tests);
@@ -25,11 +26,11 @@ POST /_fake/fail {"method","path" (regex),"user","status","count","retry_after_m
 POST /_fake/invite_state {"room","user","events"}: stripped state a hostile remote server adds to
 an invite (placed before the invite event, as a server passes on invite_room_state);
 POST /_fake/replay {"room","count"}: re-delivers the last events, reversed (duplicates, out of order);
-POST /_fake/ratelimit {"per_second","burst"}: limit every user's event sends as Synapse does
-(0 turns it off, the default);
+POST /_fake/ratelimit {"per_second","burst","user"}: limit every user's event sends as Synapse does
+(0 turns it off, the default), or only user's if given;
 GET /_fake/events?room=R: the room's timeline with txn ids; GET /_fake/requests: counters
 (and "in_flight_max": the most requests of one user handled at once; "ratelimit": per user,
-"sends" events sent, "limited" 429s given, "early" sends that came before the retry_after_ms
+"sends" events sent and rooms created, "limited" 429s given, "early" sends that came before the retry_after_ms
 of an earlier 429 had passed).
 Only what handfoot uses is implemented; it is not a homeserver.
 """
@@ -159,6 +160,7 @@ class Limiter:
 
     def __init__(self):
         self.rate, self.burst = 0.0, 0
+        self.only = None          # if set, the one user limited (the others' sends are counted only)
         self.actions = {}         # user -> (action_count, time_start)
         self.retry_at = {}        # user -> the latest time a 429 told them to wait until
         self.sends, self.limited, self.early = {}, {}, {}
@@ -169,7 +171,7 @@ class Limiter:
         self.sends[user] = self.sends.get(user, 0) + 1
         if now < self.retry_at.get(user, 0.0):
             self.early[user] = self.early.get(user, 0) + 1
-        if self.rate <= 0:
+        if self.rate <= 0 or (self.only is not None and user != self.only):
             return None
         count, start = self.actions.get(user, (0.0, now))
         performed = count - (now - start) * self.rate
@@ -509,7 +511,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.err(401, "M_UNKNOWN_TOKEN", "unknown token")
         if parts == ["sync"] and method == "GET":
             return self.sync(user, q)
-        if method == "PUT" and len(parts) >= 4 and parts[0] == "rooms" and parts[2] in ("send", "state"):
+        # createRoom draws on the same allowance (synapse/handlers/room.py:
+        # create_room calls the request ratelimiter once, before any event)
+        if (method == "PUT" and len(parts) >= 4 and parts[0] == "rooms" and parts[2] in ("send", "state")) or \
+                (method == "POST" and parts == ["createRoom"]):
             ms = W.limit.check(user)
             if ms is not None:
                 return self.reply(429, {"errcode": "M_LIMIT_EXCEEDED", "error": "Too Many Requests",
@@ -697,6 +702,7 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_fake/ratelimit":
             W.limit.rate = float(body.get("per_second", 0))
             W.limit.burst = int(body.get("burst", 0))
+            W.limit.only = body.get("user")
             return self.reply(200, {})
         if path == "/_fake/requests":
             lim = W.limit

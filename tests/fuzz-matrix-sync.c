@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "matrix/matrix.h"
+#include "utf8.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -28,6 +29,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		matrix_sync_free(&s);
 	}
-	matrix_text_clean((const char *)data, size, out, sizeof out, MATRIX_MAX_IN);
+	utf8_clean((const char *)data, size, out, sizeof out, MATRIX_MAX_IN);
 	return 0;
 }

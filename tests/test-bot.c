@@ -474,7 +474,7 @@ static void
 test_no_forged_marks(void **state)
 {
 	struct fake *f = fake_new(":memory:", NULL);
-	struct bot_event ev = { .type = BOT_EV_MESSAGE, .room = "#g", .user_id = "eve", .user_name = "e\x01v" ST_END "e\x08",
+	struct bot_event ev = { .type = BOT_EV_MESSAGE, .room = "#g", .user_id = "eve", .user_name = "e\x01v" ST_END "e" ST_COMMAND,
 	                        .text = "!new duel\x06" };
 	const struct fake_msg *m;
 
@@ -579,6 +579,24 @@ test_adapter_commands(void **state)
 	fake_free(f);
 }
 
+/* !help pickup says how to name the cards, "pickup 9:" among them (issue 12). */
+static void
+test_help_pickup(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	const struct fake_msg *m;
+
+	(void)state;
+	fake_say(f, "#g", "alice", "!help pickup");
+	m = fake_find(f, "!pickup [CARDS]");
+	assert_non_null(m);
+	assert_non_null(strstr(m->text, "9 9 to take a 9"));
+	assert_non_null(strstr(m->text, "9: a wild onto your open 9s"));
+	assert_non_null(strstr(m->text, "A 2..10 J Q K JK 3h"));
+	assert_non_null(strstr(m->text, "(alias !pu)"));
+	fake_free(f);
+}
+
 int
 main(void)
 {
@@ -596,6 +614,7 @@ main(void)
 		cmocka_unit_test(test_no_forged_marks),
 		cmocka_unit_test(test_reply_to_and_prompt),
 		cmocka_unit_test(test_adapter_commands),
+		cmocka_unit_test(test_help_pickup),
 		cmocka_unit_test(test_game_duel),
 		cmocka_unit_test(test_auto_paced_duel),
 		cmocka_unit_test(test_auto_one_by_one),

@@ -37,8 +37,8 @@ test_roles(void **state)
 	/* cards and colours keep their text; a clean canasta is bold */
 	assert_string_equal(md(ST_CARD ST_RED "3\xe2\x99\xa5" ST_END ST_END " and " ST_CLEAN "[K clean]" ST_END, NULL),
 	                    "3\xe2\x99\xa5 and **\\[K clean\\]**");
-	assert_string_equal(md(ST_DIRTY "[9 dirty]" ST_END ST_DARK " (quiet)" ST_END, NULL),
-	                    "\\[9 dirty\\] (quiet)");
+	assert_string_equal(md(ST_DIRTY "[9 dirty]" ST_END ST_RED " (red)" ST_END, NULL),
+	                    "\\[9 dirty\\] (red)");
 	/* a command is a slash command, in a code span */
 	assert_string_equal(md("Type " ST_COMMAND "draw" ST_END " now.", NULL), "Type `/draw` now.");
 	/* line breaks close bold first */

@@ -381,6 +381,36 @@ test_queue_keeps_channel_order(void **state)
 	rt_free(t);
 }
 
+/* An answer a newer one replaces is withdrawn while it waits; never once on its way. */
+static void
+test_withdraw_what_waits(void **state)
+{
+	struct rt *t = rt_new();
+	int other;
+
+	(void)state;
+	send_msg(t, "1", "a");
+	assert_int_equal(discord_rest_call(t->r, "POST", "/channels/1/messages", json_pack("{s:s}", "content", "old"), 0,
+	                                   on_done, &other), 0);
+	send_msg(t, "1", "c");
+	assert_int_equal(t->nstarted, 1);
+	assert_int_equal(discord_rest_waiting(t->r, &other), 1);
+	assert_int_equal(discord_rest_withdraw(t->r, &other), 1);
+	assert_int_equal(discord_rest_waiting(t->r, &other), -1);
+	assert_int_equal(discord_rest_pending_for(t->r, "1"), 2);
+	answer(t, 0, 200, "{\"content\":\"a\"}", 4, 5, 0, false);
+	/* the next in the channel's order is the one after it */
+	assert_int_equal(t->nstarted, 2);
+	assert_string_equal(t->started[1]->body, "{\"content\":\"c\"}");
+	/* on its way: it stays */
+	assert_int_equal(discord_rest_waiting(t->r, t), 0);
+	assert_int_equal(discord_rest_withdraw(t->r, t), 0);
+	answer(t, 1, 200, "{\"content\":\"c\"}", 3, 5, 0, false);
+	assert_int_equal(t->done_calls, 2);
+	assert_int_equal(discord_rest_pending(t->r), 0);
+	rt_free(t);
+}
+
 static void
 test_429_waits_retry_after_and_loses_nothing(void **state)
 {
@@ -548,6 +578,7 @@ main(void)
 		cmocka_unit_test(test_global_50_per_second),
 		cmocka_unit_test(test_shared_bucket_hash),
 		cmocka_unit_test(test_queue_keeps_channel_order),
+		cmocka_unit_test(test_withdraw_what_waits),
 		cmocka_unit_test(test_429_waits_retry_after_and_loses_nothing),
 		cmocka_unit_test(test_global_429_holds_everything_but_interactions),
 		cmocka_unit_test(test_server_errors_retried_with_backoff_then_given_up),

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "discord/again.h"
 #include "discord/answer.h"
 #include "discord/recent.h"
 #include "discord/route.h"
@@ -179,6 +180,45 @@ test_private_says_always_safe(void **state)
 	}
 }
 
+/* A player's ephemeral answers, per key and channel, for a minute; a line
+ * that must be delivered (a hand changed) forgets them. */
+static void
+test_answers_said_again(void **state)
+{
+	struct discord_again *a = calloc(1, sizeof *a);
+	const struct discord_again_entry *e;
+	char user[8];
+
+	(void)state;
+	discord_again_keep(a, "601", "hand", "77", "Your hand (5): A\0", 17, 1, 1000);
+	discord_again_keep(a, "601", "rules", "77", "Rules\0two\0", 10, 2, 1000);
+	assert_non_null(e = discord_again_find(a, "601", "hand", "77", 1000 + DISCORD_AGAIN_MS - 1));
+	assert_string_equal(e->pieces, "Your hand (5): A");
+	assert_int_equal(e->npieces, 1);
+	/* a minute on, the core answers again itself */
+	assert_null(discord_again_find(a, "601", "hand", "77", 1000 + DISCORD_AGAIN_MS));
+	/* another channel, another player, another key: not the same question */
+	assert_null(discord_again_find(a, "601", "hand", "78", 2000));
+	assert_null(discord_again_find(a, "602", "hand", "77", 2000));
+	assert_null(discord_again_find(a, "601", "pile", "77", 2000));
+	/* the newer answer replaces the older */
+	discord_again_keep(a, "601", "hand", "77", "Your hand (6): A K\0", 19, 1, 3000);
+	assert_string_equal(discord_again_find(a, "601", "hand", "77", 3000)->pieces, "Your hand (6): A K");
+	/* forgotten: every key of that player */
+	discord_again_forget(a, "601");
+	assert_null(discord_again_find(a, "601", "hand", "77", 3000));
+	assert_null(discord_again_find(a, "601", "rules", "77", 3000));
+	/* full: the oldest goes, nothing breaks */
+	for (int i = 0; i < DISCORD_AGAIN_MAX + 5; i++) {
+		snprintf(user, sizeof user, "%d", 700 + i);
+		discord_again_keep(a, user, "hand", "77", "x\0", 2, 1, 4000 + i);
+	}
+	assert_null(discord_again_find(a, "700", "hand", "77", 5000));
+	assert_non_null(discord_again_find(a, user, "hand", "77", 5000));
+	discord_again_free(a);
+	free(a);
+}
+
 int
 main(void)
 {
@@ -188,6 +228,7 @@ main(void)
 		cmocka_unit_test(test_recent_events_and_names),
 		cmocka_unit_test(test_answer_guard),
 		cmocka_unit_test(test_private_says_always_safe),
+		cmocka_unit_test(test_answers_said_again),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

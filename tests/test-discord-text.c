@@ -351,6 +351,38 @@ test_button_interaction(void **state)
 	assert_string_equal(ia.user_id, "3");
 }
 
+/* A moderator: a member whose permissions in the channel (a decimal string)
+ * hold MANAGE_MESSAGES or ADMINISTRATOR; nobody in a DM. */
+static void
+test_interaction_moderator(void **state)
+{
+	struct { const char *perm; bool mod; } cases[] = {
+		{ "\"2147601472\"", false },    /* @everyone's: view, send, history, commands... */
+		{ "\"8192\"", true },           /* MANAGE_MESSAGES */
+		{ "\"8\"", true },              /* ADMINISTRATOR */
+		{ "\"2251799813685247\"", true },
+		{ "\"8192x\"", false },         /* not a number */
+		{ "8192", false },              /* not a string, as Discord sends it */
+		{ "null", false },
+	};
+	struct discord_interaction ia;
+	const char *why;
+	char json[600];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(json, sizeof json, IA_HEAD "\"type\":2,\"guild_id\":\"1\",\"channel_id\":\"2\",\"member\":{\"user\":"
+		         "{\"id\":\"3\",\"username\":\"ann\"},\"permissions\":%s},\"data\":{\"name\":\"abort\",\"type\":1}}",
+		         cases[i].perm);
+		assert_int_equal(parse_ia(json, &ia, &why), 0);
+		assert_int_equal(ia.moderator, cases[i].mod);
+	}
+	/* a DM has no member: no moderator */
+	assert_int_equal(parse_ia(IA_HEAD "\"type\":2,\"channel_id\":\"5\",\"user\":{\"id\":\"6\",\"username\":\"zoe\"},"
+	                          "\"data\":{\"name\":\"abort\",\"type\":1}}", &ia, &why), 0);
+	assert_false(ia.moderator);
+}
+
 static void
 test_hostile_interactions_refused(void **state)
 {
@@ -560,8 +592,12 @@ test_config_differs(void **state)
 	snprintf(b.guilds[1], sizeof b.guilds[1], "3");
 	assert_true(discord_config_differs(&a, &b));
 	assert_int_equal(read_cfg(body, &b, err, sizeof err), 0);
-	b.private_mode = DISCORD_PRIVATE_DM;
+	b.message_commands = true;
 	assert_true(discord_config_differs(&a, &b));
+	/* how hands go applies on the live link: no reconnect */
+	assert_int_equal(read_cfg(body, &b, err, sizeof err), 0);
+	b.private_mode = DISCORD_PRIVATE_DM;
+	assert_false(discord_config_differs(&a, &b));
 }
 
 int
@@ -579,6 +615,7 @@ main(void)
 		cmocka_unit_test(test_mentions_only_the_player),
 		cmocka_unit_test(test_slash_interaction_to_command_line),
 		cmocka_unit_test(test_button_interaction),
+		cmocka_unit_test(test_interaction_moderator),
 		cmocka_unit_test(test_hostile_interactions_refused),
 		cmocka_unit_test(test_message_create),
 		cmocka_unit_test_setup_teardown(test_config_defaults_and_keys, cfg_setup, cfg_teardown),

@@ -33,6 +33,30 @@ any_hand_to(struct ircsim *s, const char *nick)
 	return ircsim_sent(s, want, NULL) != NULL;
 }
 
+/* Any private line to nick: a hand, or a player's own steps ("You drew 7 8"). */
+static bool
+any_private_to(struct ircsim *s, const char *nick)
+{
+	char notice[96], privmsg[96];
+
+	snprintf(notice, sizeof notice, "NOTICE %s :", nick);
+	snprintf(privmsg, sizeof privmsg, "PRIVMSG %s :", nick);
+	return ircsim_sent(s, notice, NULL) != NULL || ircsim_sent(s, privmsg, NULL) != NULL;
+}
+
+/* A private line for id about the game in #cards, as the core sends it: one
+ * that must be delivered (a hand at a deal), or an answer (supersede key). */
+static int
+send_private(struct ircsim *s, const char *id, const char *supersede)
+{
+	struct adapter_msg m = { .kind = MSG_PRIVATE, .room = "#cards", .user_id = id,
+	                         .styled = "Your hand (2): 7 8", .supersede = supersede, .asker = id };
+	int rc = s->ad->ops->send(s->ad, &m);
+
+	reply_flush(s->bot);
+	return rc;
+}
+
 /* Issue 15 (low): "nick:X~N" ids were written with '~' but looked up
  * case-folded ('~' -> '^'): such a player never got a private line. */
 static void
@@ -72,10 +96,17 @@ test_no_hand_to_whoever_wears_the_nick(void **state)
 	/* mallory, from elsewhere, takes the nick while the computer plays alice's seat */
 	ircsim_line(s, ":alice!m@elsewhere.test JOIN #cards");
 	ircsim_forget(s);
-	for (int i = 0; i < 200 && ircsim_sent(s, "PRIVMSG #cards :", "alice", "discards", NULL) == NULL; i++)
+	/* the computer's turn for her seat, told in one line ("alice drew ..., discarded ...") */
+	for (int i = 0; i < 200 && ircsim_sent(s, "PRIVMSG #cards :alice ", "discarded", NULL) == NULL; i++)
 		ircsim_advance(s, 10);
-	assert_non_null(ircsim_sent(s, "PRIVMSG #cards :", "alice", "discards", NULL));
-	assert_false(any_hand_to(s, "alice"));
+	assert_non_null(ircsim_sent(s, "PRIVMSG #cards :alice ", "discarded", NULL));
+	assert_false(any_private_to(s, "alice"));
+	/* a seat on !auto is sent nothing privately: what the core would send
+	 * alice's id (in the room's lane, or an answer in the asker's) is refused */
+	assert_int_equal(send_private(s, "nick:alice", NULL), -1);
+	assert_int_equal(send_private(s, "nick:alice", "hand"), -1);
+	ircsim_advance(s, 10);
+	assert_false(any_private_to(s, "alice"));
 	/* nor may she play the seat */
 	ircsim_line(s, ":alice!m@elsewhere.test PRIVMSG #cards :!hand");
 	assert_non_null(ircsim_sent(s, "PRIVMSG #cards :", "no seat", NULL));
@@ -85,11 +116,59 @@ test_no_hand_to_whoever_wears_the_nick(void **state)
 	ircsim_forget(s);
 	for (int i = 0; i < 100; i++)
 		ircsim_advance(s, 10);
-	assert_false(any_hand_to(s, "alice"));
+	assert_int_equal(send_private(s, "nick:alice", NULL), -1);
+	assert_false(any_private_to(s, "alice"));
 	/* alice, back from home, has her seat and her hand */
 	ircsim_line(s, ":alice!a@home.test JOIN #cards");
 	ircsim_line(s, ":alice!a@home.test PRIVMSG #cards :!hand");
 	assert_true(any_hand_to(s, "alice"));
+	ircsim_forget(s);
+	assert_int_equal(send_private(s, "nick:alice", NULL), 0);
+	assert_true(any_private_to(s, "alice"));
+	ircsim_free(s);
+}
+
+/* A hand still queued (behind the room's lines, at the pace) when its
+ * player quits: it goes nowhere, not to whoever takes the nick next; when
+ * she renames, it follows her. */
+static void
+test_queued_hand_follows_its_player(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+
+	(void)state;
+	assert_non_null(s);
+	alice_plays(s, "a@home.test");
+	ircsim_forget(s);
+	s->hold = true;
+	ircsim_line(s, ":alice!a@home.test PRIVMSG #cards :!draw");
+	/* her step ("You drew ... · Your hand") waits in the room's lane */
+	assert_int_equal(irc_queue_count_keep(&s->irc->out, "#cards"), 1);
+	ircsim_line(s, ":alice!a@home.test QUIT :gone");
+	ircsim_line(s, ":alice!m@elsewhere.test JOIN #cards");
+	s->hold = false;
+	assert_false(any_private_to(s, "alice"));
+	ircsim_line(s, ":alice!m@elsewhere.test PART #cards");
+
+	/* renamed: what waits for her goes to her new nick, none to the old one */
+	ircsim_line(s, ":alice!a@home.test JOIN #cards");
+	ircsim_forget(s);
+	s->hold = true;
+	assert_int_equal(send_private(s, "nick:alice", NULL), 0);
+	assert_int_equal(send_private(s, "nick:alice", "hand"), 0);
+	ircsim_line(s, ":alice!a@home.test NICK alicia");
+	ircsim_line(s, ":alice!m@elsewhere.test JOIN #cards");
+	s->hold = false;
+	assert_false(any_private_to(s, "alice"));
+	assert_non_null(ircsim_sent(s, "NOTICE alicia :Your hand (2): 7 8", NULL));
+	ircsim_forget(s);
+
+	/* a lost connection: nobody can say who wears her nick on the next one */
+	s->hold = true;
+	assert_int_equal(send_private(s, "nick:alice", NULL), 0);
+	irc_conn_disconnect(s->irc, "test");
+	s->hold = false;
+	assert_false(any_private_to(s, "alicia"));
 	ircsim_free(s);
 }
 
@@ -98,7 +177,7 @@ test_no_hand_to_whoever_wears_the_nick(void **state)
 static void
 test_remembered_rename_needs_the_same_host(void **state)
 {
-	char db[] = "/tmp/hf-ircsim-XXXXXX";
+	char db[64] = "/tmp/hf-ircsim-XXXXXX"; /* room for "-wal" */
 	int fd = mkstemp(db);
 	struct ircsim *s;
 
@@ -138,7 +217,7 @@ test_remembered_rename_needs_the_same_host(void **state)
 static void
 test_who_tells_who_is_who(void **state)
 {
-	char db[] = "/tmp/hf-ircsim-XXXXXX";
+	char db[64] = "/tmp/hf-ircsim-XXXXXX"; /* room for "-wal" */
 	int fd = mkstemp(db);
 	struct ircsim *s;
 
@@ -301,18 +380,51 @@ test_nick_regain_by_nickserv(void **state)
 	unlink(path);
 }
 
+/* 20 nicks asking the bot's VERSION (CTCP) put no room line behind their
+ * replies: the replies wait behind the games' lines, as strangers' answers. */
+static void
+test_ctcp_replies_wait_behind_the_room(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+	char line[128];
+	size_t first, opens = 0, ctcp = 0;
+
+	(void)state;
+	assert_non_null(s);
+	ircsim_collect(s);
+	first = s->nsent;
+	s->hold = true;
+	for (int i = 0; i < 20; i++) {
+		snprintf(line, sizeof line, ":nick%02d!n@else.test PRIVMSG HandFoot :\001VERSION\001", i);
+		ircsim_line(s, line);
+	}
+	ircsim_line(s, ":alice!a@home.test JOIN #cards");
+	ircsim_line(s, ":alice!a@home.test PRIVMSG #cards :!new duel");
+	ircsim_collect(s);
+	for (size_t i = first; i < s->nsent; i++) {
+		if (strstr(s->sent[i], "PRIVMSG #cards :") != NULL && strstr(s->sent[i], "opens a duel table") != NULL)
+			opens = i - first + 1;
+		ctcp += strstr(s->sent[i], "\001VERSION") != NULL;
+	}
+	assert_int_equal(ctcp, 20);
+	assert_true(opens >= 1 && opens <= 2);
+	ircsim_free(s);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_newcomer_id_is_found_again),
 		cmocka_unit_test(test_no_hand_to_whoever_wears_the_nick),
+		cmocka_unit_test(test_queued_hand_follows_its_player),
 		cmocka_unit_test(test_remembered_rename_needs_the_same_host),
 		cmocka_unit_test(test_who_tells_who_is_who),
 		cmocka_unit_test(test_moderated_channel_tells_the_owner_once),
 		cmocka_unit_test(test_colour_refused_goes_plain),
 		cmocka_unit_test(test_nick_regained),
 		cmocka_unit_test(test_nick_regain_by_nickserv),
+		cmocka_unit_test(test_ctcp_replies_wait_behind_the_room),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -149,7 +149,7 @@ test_format(void **state)
 	(void)state;
 	assert_string_equal(fmt("a " ST_BOLD "b" ST_END " c", "!", true), "a \x02" "b\x0f c");
 	assert_string_equal(fmt(ST_CLEAN "[9 9 9 clean]" ST_END, "!", true), "\x03" "04[9 9 9 clean]\x0f");
-	assert_string_equal(fmt(ST_DIRTY "x" ST_END ST_DARK "y" ST_END, "!", true), "\x03" "14xy\x0f");
+	assert_string_equal(fmt(ST_DIRTY "x" ST_END ST_DIRTY "y" ST_END, "!", true), "\x03" "14xy\x0f");
 	/* bold and red together; red inside bold, then bold alone again */
 	assert_string_equal(fmt(ST_BOLD "a " ST_RED "3" ST_END " b" ST_END, "!", true),
 	                    "\x02" "a \x0f\x02\x03" "043\x0f\x02 b\x0f");

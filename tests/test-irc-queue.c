@@ -1,4 +1,4 @@
-/* test-irc-queue.c: the IRC send queue on a fake clock: lanes served round-robin under the token bucket, idle lanes first, answers replaced and apart, a flooder and a second room. */
+/* test-irc-queue.c: the IRC send queue on a fake clock: lanes served round-robin under the token bucket, idle lanes first, answers replaced and apart, a flooder and a second room, strangers behind the games. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -36,8 +36,13 @@ test_answers(void **state)
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(irc_queue_push(&q, "#a", "turn", 4), 0);
 	assert_int_equal(irc_queue_push(&q, "#a", "turn", 4), -1);
+	/* the game's lines first, IRC_QUEUE_FIRST_RUN in a row, then the answer */
 	pop(&q, buf, sizeof buf);
 	assert_string_equal(buf, "turn 1");
+	for (int i = 1; i < IRC_QUEUE_FIRST_RUN; i++) {
+		pop(&q, buf, sizeof buf);
+		assert_string_equal(buf, "turn");
+	}
 	pop(&q, buf, sizeof buf);
 	assert_string_equal(buf, "pile 2");
 	irc_queue_clear(&q);
@@ -73,9 +78,11 @@ test_idle_lane_first(void **state)
 /* On a fake clock, at the shipped pace (burst 5, a line per 2 s): room #a's
  * computers put out a fold of two lines whenever their lane is empty (they
  * wait for it), room #b has a turn now and then, a flooder's answers pile up
- * in his own lane, and a watcher asks a question every 3 s.  Nobody waits
- * behind the flooder: #b's lines and the watcher's answers go within two
- * lines of being queued, and the flooder gets only what the others leave. */
+ * in his own lane, and a watcher (no seat) asks a question every 3 s.
+ * Nobody waits behind the flooder's backlog: #b's lines go within two lines
+ * of being queued, the watcher's answers behind the games' lines (a run of
+ * IRC_QUEUE_FIRST_RUN) and at most one line of the flooder's, and the
+ * flooder gets only what the others leave. */
 static void
 test_flooder_and_second_room(void **state)
 {
@@ -118,12 +125,96 @@ test_flooder_and_second_room(void **state)
 		}
 	}
 	/* never behind the flooder's backlog: at most a line of each other
-	 * lane that woke before theirs (two), and the bucket's 2 s */
+	 * lane that woke before theirs (two), and the bucket's 2 s; the game's
+	 * lines go before strangers' answers */
 	assert_true(worst_b <= 6000);
-	assert_true(worst_w <= 6000);
+	/* the watcher (no seat) waits behind the games: IRC_QUEUE_FIRST_RUN of
+	 * their lines, and the flooder's line if it came first, at most twice */
+	assert_true(worst_w <= 2 * (IRC_QUEUE_FIRST_RUN + 1) * 2000 + 2000);
 	/* 300 lines went out in 600 s: the flooder got what the others left */
 	assert_true(flood_lines < a_lines / 2);
 	assert_true(a_lines >= 60);
+	irc_queue_clear(&q);
+}
+
+/* 50 strangers, each asking in a lane of their own, never put a game's
+ * next line (or a player's answer) behind theirs: it goes within two lines
+ * however many of them wait, and they still get one line in
+ * IRC_QUEUE_FIRST_RUN + 1 while the games are busy. */
+static void
+test_strangers_wait_behind_the_game(void **state)
+{
+	struct irc_queue q;
+	char buf[64], lane[32];
+	int strangers = 0;
+
+	(void)state;
+	irc_queue_init(&q, 40);
+	for (int i = 0; i < 50; i++) {
+		snprintf(lane, sizeof lane, "answers flood%02d", i);
+		for (int k = 0; k < 3; k++)
+			irc_queue_push_key(&q, lane, (uint64_t)k + 1, "stranger", 8);
+	}
+	pop(&q, buf, sizeof buf);
+	irc_queue_push(&q, "#cards", "turn", 4);
+	pop(&q, buf, sizeof buf);
+	if (strcmp(buf, "turn") != 0)
+		pop(&q, buf, sizeof buf);
+	assert_string_equal(buf, "turn");
+	irc_queue_push_class(&q, "answers alice", 1, true, "alice", 5);
+	pop(&q, buf, sizeof buf);
+	if (strcmp(buf, "alice") != 0)
+		pop(&q, buf, sizeof buf);
+	assert_string_equal(buf, "alice");
+	/* a busy game: the strangers get a line in every IRC_QUEUE_FIRST_RUN + 1 */
+	for (int i = 0; i < 40; i++) {
+		if (irc_queue_count(&q, "#cards") < 2)
+			irc_queue_push(&q, "#cards", "turn", 4);
+		pop(&q, buf, sizeof buf);
+		strangers += strcmp(buf, "stranger") == 0;
+	}
+	assert_true(strangers >= 40 / (IRC_QUEUE_FIRST_RUN + 1));
+	assert_true(strangers <= 40 / (IRC_QUEUE_FIRST_RUN + 1) + 1);
+	irc_queue_clear(&q);
+}
+
+/* A line rewritten keeps its place and its key; a lane whose every line
+ * is dropped leaves the serving order. */
+static int
+rewrite_b(void *ctx, const char *line, size_t len, char *buf, size_t buflen)
+{
+	(void)ctx;
+	if (len > 0 && line[0] == 'x')
+		return -1;
+	if (strcmp(line, "b1") == 0)
+		return snprintf(buf, buflen, "B1");
+	return 0;
+}
+
+static void
+test_rewrite(void **state)
+{
+	struct irc_queue q;
+	char buf[64];
+
+	(void)state;
+	irc_queue_init(&q, 8);
+	assert_int_equal(irc_queue_push(&q, "#a", "x1", 2), 0);
+	assert_int_equal(irc_queue_push(&q, "#b", "b1", 2), 0);
+	assert_int_equal(irc_queue_push_key(&q, "#b", 5, "x2", 2), 0);
+	assert_int_equal(irc_queue_push(&q, "#b", "b2", 2), 0);
+	assert_int_equal(irc_queue_push(&q, "#a", "x3", 2), 0);
+	assert_int_equal(irc_queue_rewrite(&q, rewrite_b, NULL), 4);
+	assert_int_equal(q.lines, 2);
+	assert_int_equal(irc_queue_count(&q, "#a"), 0);
+	assert_int_equal(irc_queue_count_keep(&q, "#b"), 2);
+	pop(&q, buf, sizeof buf);
+	assert_string_equal(buf, "B1");
+	pop(&q, buf, sizeof buf);
+	assert_string_equal(buf, "b2");
+	assert_int_equal(pop(&q, buf, sizeof buf), 0);
+	assert_null(q.head);
+	assert_null(q.tail);
 	irc_queue_clear(&q);
 }
 
@@ -134,6 +225,8 @@ main(void)
 		cmocka_unit_test(test_answers),
 		cmocka_unit_test(test_idle_lane_first),
 		cmocka_unit_test(test_flooder_and_second_room),
+		cmocka_unit_test(test_strangers_wait_behind_the_game),
+		cmocka_unit_test(test_rewrite),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,4 +1,4 @@
-/* test-layers.c: tests/check-layers can fail (a copy of the tree with one planted violation of each kind); the engine library shows only its public header. */
+/* test-layers.c: tests/check-layers can fail (a copy of the tree with one planted violation of each kind: includes, calls); the engine library shows only its public header. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -61,6 +61,21 @@ test_engine_beyond_libc(void **state)
 	expect_refused("engine/card.c", "#include <unistd.h>", "engine/ is the C library only");
 	expect_refused("engine/deal.c", "#include \"rbuf.h\"", "engine/ sees only itself and lib/utf8.h");
 	expect_refused("engine/deal.c", "#include \"bot.h\"", "engine/ sees only itself and lib/utf8.h");
+	/* a prototype of its own would link (libhflib.a is on the line): refused too */
+	expect_refused("engine/deal.c",
+	               "void log_msg(int level, const char *fmt, ...); static void q(void) { log_msg(1, \"x\"); }",
+	               "engine/ calls nothing of lib/ but utf8.h");
+	expect_refused("engine/card.c", "static void *q(void) { return xmalloc(3); }", "engine/ calls nothing of lib/");
+}
+
+static void
+test_engine_may_use_utf8(void **state)
+{
+	char out[4096];
+
+	(void)state;
+	assert_int_equal(planted("engine/rng.c", "static size_t q(const char *s) { return utf8_cut(s, 3, 2); }", out,
+	                         sizeof out), 0);
 }
 
 static void
@@ -91,6 +106,24 @@ test_adapter_beyond_api(void **state)
 	expect_refused("adapters/console.c", "#include \"bot.h\"", "adapters see only their own folder");
 	expect_refused("adapters/irc/chan.c", "#include \"handfoot.h\"", "adapters see only their own folder");
 	expect_refused("adapters/irc/chan.c", "#include \"../../bot/bot.h\"", "no include climbs out of its folder");
+	/* a prototype of its own would link (libhfbot.a follows): refused too */
+	expect_refused("adapters/irc/text.c", "size_t text_clean(char *s); static void q(char *s) { text_clean(s); }",
+	               "adapters call nothing of the bot's but the adapter API");
+	expect_refused("adapters/console.c", "static void q(struct bot *b) { reply_flush(b); }",
+	               "adapters call nothing of the bot's");
+	/* nor another adapter's folder */
+	expect_refused("adapters/matrix/sync.c", "#include \"irc/irc.h\"", "never sees another adapter's folder");
+	expect_refused("adapters/discord.c", "#include \"matrix/matrix.h\"", "never sees another adapter's folder");
+}
+
+static void
+test_adapter_uses_the_api(void **state)
+{
+	char out[4096];
+
+	(void)state;
+	assert_int_equal(planted("adapters/matrix/names.c", "static void q(struct adapter *a) { adapter_set_self(a, 0); }",
+	                         out, sizeof out), 0);
 }
 
 /* libhfengine.a's global symbols are the functions of engine/handfoot.h, no
@@ -128,9 +161,11 @@ main(void)
 		cmocka_unit_test(test_clean_tree_passes),
 		cmocka_unit_test(test_lib_includes_above),
 		cmocka_unit_test(test_engine_beyond_libc),
+		cmocka_unit_test(test_engine_may_use_utf8),
 		cmocka_unit_test(test_bot_names_an_adapter),
 		cmocka_unit_test(test_bot_comment_is_prose),
 		cmocka_unit_test(test_adapter_beyond_api),
+		cmocka_unit_test(test_adapter_uses_the_api),
 		cmocka_unit_test(test_engine_library_shows_only_its_header),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

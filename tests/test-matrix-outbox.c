@@ -1,4 +1,4 @@
-/* test-matrix-outbox.c: the Matrix send queue: txn ids persisted before a try, order per room, backoff, restore after restart. */
+/* test-matrix-outbox.c: the Matrix send queue: txn ids persisted before a try, order per room, strangers behind the games, backoff, restore after restart. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -101,6 +101,70 @@ test_rooms_round_robin(void **state)
 		matrix_outbox_done(o, m);
 	}
 	assert_true(before >= 0 && before <= 1);
+	matrix_outbox_free(o);
+	memstore_free(ms);
+}
+
+/* One send, as the client makes it. */
+static struct matrix_out *
+send_next(struct matrix_outbox *o)
+{
+	int64_t wait;
+	struct matrix_out *m = matrix_outbox_next(o, 0, &wait);
+
+	assert_non_null(m);
+	matrix_outbox_flying(o, m);
+	return m;
+}
+
+/* 50 strangers, each asking in a lane of their own, never put a room's next
+ * message (or a player's answer) behind theirs: it goes within two sends,
+ * and they still get one send in MATRIX_OUTBOX_FIRST_RUN + 1 while the
+ * rooms are busy. */
+static void
+test_strangers_wait_behind_the_game(void **state)
+{
+	struct memstore *ms = memstore_new();
+	struct matrix_store st = store_of(ms);
+	struct matrix_outbox *o = matrix_outbox_new(&st);
+	struct matrix_out *m, *turn, *mine;
+	char asker[32];
+	int strangers = 0, i;
+
+	(void)state;
+	for (i = 0; i < 50; i++) {
+		snprintf(asker, sizeof asker, "@flood%02d:hs", i);
+		for (int k = 0; k < 3; k++)
+			matrix_outbox_add_key(o, "!game:hs", NULL, NULL, "stranger", NULL, NULL, 0, k ? "pile" : "who", asker);
+	}
+	matrix_outbox_done(o, send_next(o));
+	turn = matrix_outbox_add(o, "!game:hs", NULL, NULL, "a turn", NULL, NULL, 0);
+	m = send_next(o);
+	matrix_outbox_done(o, m);
+	if (m != turn) {
+		m = send_next(o);
+		matrix_outbox_done(o, m);
+	}
+	assert_ptr_equal(m, turn);
+	mine = matrix_outbox_add_key(o, "!game:hs", NULL, NULL, "Pile: 7", NULL, NULL, 0, "pile", "@bob:hs");
+	matrix_outbox_player(o, mine);
+	m = send_next(o);
+	matrix_outbox_done(o, m);
+	if (m != mine) {
+		m = send_next(o);
+		matrix_outbox_done(o, m);
+	}
+	assert_ptr_equal(m, mine);
+	/* a busy room: the strangers get a send in every MATRIX_OUTBOX_FIRST_RUN + 1 */
+	for (i = 0; i < 40; i++) {
+		if (matrix_outbox_count_room(o, "!game:hs") < 2)
+			matrix_outbox_add(o, "!game:hs", NULL, NULL, "a turn", NULL, NULL, 0);
+		m = send_next(o);
+		strangers += strcmp(m->body, "stranger") == 0;
+		matrix_outbox_done(o, m);
+	}
+	assert_true(strangers >= 40 / (MATRIX_OUTBOX_FIRST_RUN + 1));
+	assert_true(strangers <= 40 / (MATRIX_OUTBOX_FIRST_RUN + 1) + 1);
 	matrix_outbox_free(o);
 	memstore_free(ms);
 }
@@ -275,6 +339,7 @@ main(void)
 		cmocka_unit_test(test_order_per_room_and_persistence),
 		cmocka_unit_test(test_rooms_round_robin),
 		cmocka_unit_test(test_lane_bound),
+		cmocka_unit_test(test_strangers_wait_behind_the_game),
 		cmocka_unit_test(test_supersede),
 		cmocka_unit_test(test_private_waits_for_its_room),
 		cmocka_unit_test(test_backoff),

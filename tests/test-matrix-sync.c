@@ -154,22 +154,6 @@ test_wrong_shapes_are_ignored(void **state)
 }
 
 static void
-test_text_clean(void **state)
-{
-	char out[32];
-	/* bad UTF-8 dropped, overlong '/' dropped, CR/LF and C1 turned to spaces, bidi override gone */
-	static const char in[] = "  a\xff" "b\xc0\xaf\r\n\xc2\x85" "c\xe2\x80\xae" "d\xe2\x82\xac ";
-
-	(void)state;
-	assert_int_equal(matrix_text_clean(in, sizeof in - 1, out, sizeof out, 31), strlen("ab c d\xe2\x82\xac"));
-	assert_string_equal(out, "ab c d\xe2\x82\xac");
-	/* cut on a character boundary */
-	assert_int_equal(matrix_text_clean("ab\xe2\x82\xac", 5, out, sizeof out, 4), 2);
-	assert_string_equal(out, "ab");
-	assert_int_equal(matrix_text_clean("xyz", 3, out, 3, 10), 2);
-}
-
-static void
 test_ids_and_urls(void **state)
 {
 	char out[64];
@@ -297,7 +281,6 @@ main(void)
 		cmocka_unit_test(test_initial_sync_skips_history),
 		cmocka_unit_test(test_rejects_garbage),
 		cmocka_unit_test(test_wrong_shapes_are_ignored),
-		cmocka_unit_test(test_text_clean),
 		cmocka_unit_test(test_ids_and_urls),
 		cmocka_unit_test(test_invite_trusts_the_invite_event_only),
 		cmocka_unit_test(test_allow_list),

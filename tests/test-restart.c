@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "fake.h"
 
@@ -21,11 +22,30 @@ tmpdb(char *db)
 }
 
 static void
-rmdb(char *db)
+rmdb(const char *db)
 {
+	char wal[64];
+
 	unlink(db);
-	strcat(db, "-wal");
-	unlink(db);
+	snprintf(wal, sizeof wal, "%s-wal", db);
+	unlink(wal);
+}
+
+/* Runs one SQL statement on db; the first column of its first row, or -1. */
+static long long
+sql(const char *db, const char *q)
+{
+	long long v = -1;
+	sqlite3 *h;
+	sqlite3_stmt *st;
+
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, q, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return v;
 }
 
 static int
@@ -175,6 +195,46 @@ test_restored_table_speaks(void **state)
 	rmdb(db);
 }
 
+/* Issue 11: "SIGTERM while computer players were moving: ... the lines still
+ * queued were never sent".  A person's turn is held to go out with the
+ * computer's that follows (one line); stopped in between, the room is told
+ * her turn before the bot leaves, not never. */
+static void
+test_stop_tells_a_held_turn(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	const struct fake_msg *m;
+	struct session *s;
+	struct hf_view v;
+	int alice;
+
+	(void)state;
+	fake_say(f, "#g", "alice", "!play 2 duel");
+	until_alice_waits(f);
+	s = fake_session(f, "#g");
+	alice = seat_of(f, "alice");
+	fake_say(f, "#g", "alice", "!draw");
+	/* a card she may discard: the first one the rules take */
+	for (int c = HF_FOUR; c < HF_NCARD && hf_game_turn(s->g) == alice; c++) {
+		char line[32];
+
+		hf_game_view(s->g, alice, &v);
+		if (v.hand[c] == 0)
+			continue;
+		snprintf(line, sizeof line, "!discard %s", hf_card_name(c));
+		fake_say(f, "#g", "alice", line);
+	}
+	assert_int_not_equal(hf_game_turn(s->g), alice);
+	/* the computer has not moved (its timer did not run): her turn waits for its */
+	assert_null(fake_find(f, "alice drew"));
+	bot_stop_begin(f->bot);
+	m = fake_find(f, "alice drew");
+	assert_non_null(m);
+	assert_int_equal(m->kind, MSG_ROOM);
+	assert_non_null(strstr(m->text, "discarded"));
+	fake_free(f);
+}
+
 /* Issue 11: a player who renamed, quit and came back under the old nick was
  * still listed and pinged under the newer one (no highlight). */
 static void
@@ -237,6 +297,69 @@ test_near_nick_gets_a_hint(void **state)
 	fake_free(f);
 }
 
+/* Issue 12: a game stored before a rule changed may not replay under the
+ * new rules.  Never a crash nor a table silently gone: the room hears why
+ * and that it is kept; the store keeps it, marked broken, never pruned. */
+static void
+test_broken_game_is_told(void **state)
+{
+	char db[] = "/tmp/hf-restart-XXXXXX";
+	struct fake *f;
+	const struct fake_msg *m;
+
+	(void)state;
+	tmpdb(db);
+	f = fake_new(db, NULL);
+	fake_say(f, "#g", "alice", "!play 2 duel");
+	until_alice_waits(f);
+	fake_free(f);
+	/* as if this version's rules refused the last move stored */
+	sql(db, "INSERT INTO actions(game, seq, seat, text) SELECT 1, coalesce(max(seq), 0) + 1, 0, 'discard JK'"
+	        " FROM actions WHERE game=1");
+
+	f = fake_new(db, NULL);
+	m = fake_find(f, "cannot go on");
+	assert_non_null(m);
+	assert_int_equal(m->kind, MSG_ROOM);
+	assert_string_equal(m->room, "#g");
+	assert_non_null(strstr(m->text, "Back after a restart, but the game of alice (game 1) cannot go on: "
+	                                "its move "));
+	assert_non_null(strstr(m->text, ", \"discard JK\", is refused by this version's rules: "));
+	assert_non_null(strstr(m->text, "It is kept for the operator; !play or !new starts a new one."));
+	assert_null(fake_find(f, "Back after a restart: "));
+	assert_null(fake_session(f, "#g"));
+	/* the room plays again */
+	fake_say(f, "#g", "alice", "!play 2 duel");
+	assert_non_null(fake_session(f, "#g"));
+	fake_free(f);
+	assert_int_equal(sql(db, "SELECT count(*) FROM games WHERE id=1 AND state='broken'"), 1);
+	assert_true(sql(db, "SELECT count(*) FROM actions WHERE game=1") >= 1);
+
+	/* told once; the new game comes back; the broken one outlives any retention */
+	f = fake_new(db, NULL);
+	assert_null(fake_find(f, "cannot go on"));
+	assert_non_null(fake_find(f, "Back after a restart: "));
+	assert_true(store_prune(f->bot->store, 1LL << 40, 1LL << 40, 100) >= 0);
+	fake_free(f);
+	assert_int_equal(sql(db, "SELECT count(*) FROM games WHERE id=1 AND state='broken'"), 1);
+	rmdb(db);
+
+	/* a table not dealt yet, whose rules this version no longer reads */
+	strcpy(db, "/tmp/hf-restart-XXXXXX");
+	tmpdb(db);
+	f = fake_new(db, NULL);
+	fake_say(f, "#g", "alice", "!new classic");
+	fake_free(f);
+	sql(db, "UPDATE games SET rules='classic retired_key=1'");
+	f = fake_new(db, NULL);
+	m = fake_find(f, "cannot go on");
+	assert_non_null(m);
+	assert_non_null(strstr(m->text, "its rules \"classic retired_key=1\" are not this version's: "));
+	assert_null(fake_session(f, "#g"));
+	fake_free(f);
+	rmdb(db);
+}
+
 int
 main(void)
 {
@@ -244,8 +367,10 @@ main(void)
 		cmocka_unit_test(test_auto_survives_a_restart),
 		cmocka_unit_test(test_idle_clock_keeps_its_deadline),
 		cmocka_unit_test(test_restored_table_speaks),
+		cmocka_unit_test(test_stop_tells_a_held_turn),
 		cmocka_unit_test(test_name_follows_the_player),
 		cmocka_unit_test(test_near_nick_gets_a_hint),
+		cmocka_unit_test(test_broken_game_is_told),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

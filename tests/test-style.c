@@ -82,7 +82,7 @@ test_look(void **state)
 	(void)state;
 	k = style_look(st, 5);
 	assert_true(k.bold);
-	assert_int_equal(k.colour, STYLE_DARK);    /* the innermost colour wins: dirty shows dark */
+	assert_int_equal(k.colour, STYLE_DIRTY);   /* the innermost colour wins: dirty shows dark */
 	k = style_look(st + 2, 1);
 	assert_false(k.bold);
 	assert_int_equal(k.colour, 0);

@@ -300,6 +300,103 @@ test_fold_one_message(void **state)
 	fake_free(f);
 }
 
+/* A fold of computer turns that takes long (hard searches) goes on at the
+ * loop's next turn, over several callbacks, instead of holding every other
+ * room: the room still hears it once, when alice must act. */
+static void
+test_fold_bounded(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	const struct fake_msg *m;
+	struct session *s;
+	struct hf_view v;
+	size_t sends;
+	uint32_t before;
+	bool machine;
+	int parts = 0, alice;
+	char cmd[32] = "";
+
+	(void)state;
+	fake_say(f, "#g", "alice", "!play 4 classic");
+	s = fake_session(f, "#g");
+	alice = session_seat_of(s, "alice");
+	for (int i = 0; i < 10 && hf_game_turn(s->g) != alice; i++)
+		fake_advance(f, 1);
+	assert_int_equal(hf_game_turn(s->g), alice);
+	fake_say(f, "#g", "alice", "!draw");
+	hf_game_view(s->g, alice, &v);
+	for (int c = HF_FOUR; c <= HF_ACE && cmd[0] == '\0'; c++)
+		if (v.hand[c] > 0)
+			snprintf(cmd, sizeof cmd, "!discard %s", hf_card_name(c));
+	fake_clear(f);
+	sends = f->room_sends;
+	fake_say(f, "#g", "alice", cmd);
+	/* every look at the clock: 10 ms of the computer's work */
+	f->clock_step = 10;
+	while (parts < 100 && flow_waiting(s, &machine) != alice) {
+		before = s->nactions;
+		fake_advance(f, 0);
+		if (s->nactions != before)
+			parts++;
+		if (flow_waiting(s, &machine) != alice)
+			assert_int_equal(f->room_sends, sends);   /* held until the fold is done */
+	}
+	f->clock_step = 0;
+	/* three turns of at least two moves each, never all in one callback */
+	assert_true(parts > 1);
+	assert_int_equal(f->room_sends, sends + 1);
+	m = fake_find(f, "alice: your turn (!draw or !pickup)");
+	assert_non_null(m);
+	assert_non_null(fake_find(f, "Ada[bot] "));
+	assert_non_null(fake_find(f, "Alan[bot] "));
+	assert_non_null(fake_find(f, "Grace[bot] "));
+	fake_free(f);
+}
+
+/* A stop between two parts of a fold tells what the fold held: the room
+ * hears the turns ended before the stop. */
+static void
+test_fold_told_at_stop(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	struct session *s;
+	struct hf_view v;
+	size_t sends;
+	uint32_t before;
+	int alice;
+	char cmd[32] = "";
+
+	(void)state;
+	fake_say(f, "#g", "alice", "!play 4 classic");
+	s = fake_session(f, "#g");
+	alice = session_seat_of(s, "alice");
+	for (int i = 0; i < 10 && hf_game_turn(s->g) != alice; i++)
+		fake_advance(f, 1);
+	fake_say(f, "#g", "alice", "!draw");
+	hf_game_view(s->g, alice, &v);
+	for (int c = HF_FOUR; c <= HF_ACE && cmd[0] == '\0'; c++)
+		if (v.hand[c] > 0)
+			snprintf(cmd, sizeof cmd, "!discard %s", hf_card_name(c));
+	fake_say(f, "#g", "alice", cmd);
+	fake_clear(f);
+	sends = f->room_sends;
+	f->clock_step = 10;
+	before = s->nactions;
+	fake_advance(f, 0);
+	f->clock_step = 0;
+	assert_true(s->nactions > before);
+	assert_int_equal(f->room_sends, sends);
+	bot_stop_begin(f->bot);
+	/* alice's turn, held behind the computer's, is told (a turn the
+	 * computer had begun is the restart's: it tells where the table stands) */
+	assert_int_equal(f->room_sends, sends + 1);
+	assert_non_null(fake_find(f, "alice drew 2 cards, discarded "));
+	before = s->nactions;
+	fake_advance(f, 1000);
+	assert_int_equal(s->nactions, before);   /* stopping: nothing more is played */
+	fake_free(f);
+}
+
 /* A table the computer plays alone is told once it has gone round: a line
  * per turn at most, and its lines never dropped by a paced queue. */
 static void
@@ -436,6 +533,12 @@ test_answered_once(void **state)
 	}
 	fake_say(f, "#g", "erin", "!pile");
 	assert_non_null(fake_find(f, "Pile: "));
+	/* an answer to an event with its own handle (an interaction) is always given */
+	fake_clear(f);
+	f->ref = 4242;
+	fake_say(f, "#g", "dave", "!pile");
+	assert_non_null(fake_find(f, "Pile: "));
+	f->ref = 0;
 	/* a minute later the same answer may be said again */
 	fake_clear(f);
 	fake_advance(f, REPLY_SAME_MS);
@@ -502,6 +605,59 @@ test_fair_flood_and_second_room(void **state)
 	assert_int_equal(answers, total);
 	/* 100 commands in 10 s: the burst (5) and one per 3 s, their lines only */
 	assert_true(total < 60);
+}
+
+/* Whatever a stranger (no seat) says, the bot's lines to it are answers,
+ * each with its key and not a player's: they wait in the stranger's own
+ * lane, behind the games' lines, are dropped first and never waited for.  A line that must be delivered would wait in
+ * the room's lane, ahead of the game's next turn (on IRC, 50 strangers'
+ * "!private privmsg" held a duel's turns back for minutes). */
+static void
+test_stranger_gets_only_answers(void **state)
+{
+	static const char *const said[] = {
+		"!help", "!pile", "!who", "!table", "!hand", "!stats", "!top", "!new", "!join", "!draw",
+		"!discard K", "!zzz", "!abort", "!play 2 duel", "!private privmsg", "!private notice", "!private",
+		"!score", "!rules", "!tell moves", "!tell", "!leave", "!start", "!bot add", "!auto", "!hint",
+	};
+	struct fake *f = fake_new(":memory:", "flood_burst = 1000\nmax_tables_per_user = 1");
+
+	(void)state;
+	fake_say(f, "#x", "eve", "!new duel");
+	fake_say(f, "#g", "alice", "!new classic");
+	/* a seat she may not take (a table already), refused */
+	fake_clear(f);
+	fake_say(f, "#g", "eve", "!join");
+	assert_true(f->nmsgs > 0);
+	for (size_t i = 0; i < f->nmsgs; i++)
+		assert_string_not_equal(f->msgs[i].key, "");
+	fake_say(f, "#g", "bob", "!join");
+	fake_say(f, "#g", "alice", "!bot add");
+	fake_say(f, "#g", "alice", "!bot add");
+	fake_say(f, "#g", "alice", "!start");
+	fake_advance(f, 1000);
+	for (size_t k = 0; k < sizeof said / sizeof said[0]; k++) {
+		static const char *const rooms[] = { "#g", "#empty" };
+
+		for (size_t r = 0; r < 2; r++) {
+			fake_clear(f);
+			fake_say(f, rooms[r], "eve", said[k]);
+			for (size_t i = 0; i < f->nmsgs; i++)
+				if (f->msgs[i].key[0] == '\0' || f->msgs[i].player)
+					fail_msg("eve's %s in %s: a line that must be delivered, or a player's: %s", said[k],
+					         rooms[r], f->msgs[i].text);
+		}
+	}
+	/* a player's answers go with the game's lines (adapter_msg.player) */
+	fake_clear(f);
+	fake_say(f, "#g", "bob", "!stats nobody");
+	assert_non_null(fake_find(f, "nobody"));
+	assert_true(fake_find(f, "nobody")->player);
+	fake_clear(f);
+	fake_dm(f, "bob", "!pile");
+	assert_non_null(fake_find(f, "Pile"));
+	assert_true(fake_find(f, "Pile")->player);
+	fake_free(f);
 }
 
 /* A quick player is never slowed down by their own moves: an accepted move
@@ -641,6 +797,47 @@ test_usage_and_unknown(void **state)
 	fake_free(f);
 }
 
+/* Every usage reply starts with the nick it answers: each command of the
+ * table given too many arguments, or none where it needs some, in a room
+ * with a game and in one without. */
+static void
+test_every_usage_names_the_asker(void **state)
+{
+	struct fake *f = fake_new(":memory:", "flood_burst = 1000");
+	const struct cmd_entry *const *t;
+	size_t n, usages = 0;
+
+	(void)state;
+	t = cmd_table(&n);
+	fake_say(f, "#g", "alice", "!play 2 duel");
+	for (size_t i = 0; i < n; i++) {
+		static const char *const rooms[] = { "#g", "#empty" };
+		char cmd[512];
+
+		for (size_t r = 0; r < 2; r++) {
+			if (t[i]->max_args >= 0) {
+				int k = snprintf(cmd, sizeof cmd, "!%s", t[i]->name);
+
+				for (int a = 0; a <= t[i]->max_args && k < (int)sizeof cmd - 4; a++)
+					k += snprintf(cmd + k, sizeof cmd - (size_t)k, " x%d", a);
+				fake_say(f, rooms[r], "zed", cmd);
+			}
+			if (t[i]->min_args > 0) {
+				snprintf(cmd, sizeof cmd, "!%s", t[i]->name);
+				fake_say(f, rooms[r], "zed", cmd);
+			}
+		}
+	}
+	for (size_t i = 0; i < f->nmsgs; i++) {
+		if (strstr(f->msgs[i].text, "usage:") == NULL)
+			continue;
+		usages++;
+		assert_memory_equal(f->msgs[i].text, "zed: usage: !", strlen("zed: usage: !"));
+	}
+	assert_true(usages > 10);
+	fake_free(f);
+}
+
 /* !rules privately in four lines at most, after one room line saying so;
  * !help privately, beginning with how to start. */
 static void
@@ -754,11 +951,14 @@ main(void)
 		cmocka_unit_test(test_turn_red3_ask_out),
 		cmocka_unit_test(test_turn_stock_out),
 		cmocka_unit_test(test_fold_one_message),
+		cmocka_unit_test(test_fold_bounded),
+		cmocka_unit_test(test_fold_told_at_stop),
 		cmocka_unit_test(test_computers_alone_paced),
 		cmocka_unit_test(test_hand_only_when_changed),
 		cmocka_unit_test(test_refusals_private),
 		cmocka_unit_test(test_answered_once),
 		cmocka_unit_test(test_fair_flood_and_second_room),
+		cmocka_unit_test(test_stranger_gets_only_answers),
 		cmocka_unit_test(test_moves_not_throttled),
 		cmocka_unit_test(test_player_counts),
 		cmocka_unit_test(test_start_small_table),
@@ -766,6 +966,7 @@ main(void)
 		cmocka_unit_test(test_abort_wording),
 		cmocka_unit_test(test_play_after_deal),
 		cmocka_unit_test(test_usage_and_unknown),
+		cmocka_unit_test(test_every_usage_names_the_asker),
 		cmocka_unit_test(test_long_answers_private),
 		cmocka_unit_test(test_end_before_next_hand),
 		cmocka_unit_test(test_tell_moves),

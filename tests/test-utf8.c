@@ -109,6 +109,30 @@ test_hostile(void **state)
 }
 
 static void
+test_clean(void **state)
+{
+	char out[32];
+	/* bad UTF-8 dropped, overlong '/' dropped, CR/LF and C1 turned to spaces, bidi override gone */
+	static const char in[] = "  a\xff" "b\xc0\xaf\r\n\xc2\x85" "c\xe2\x80\xae" "d\xe2\x82\xac ";
+
+	(void)state;
+	assert_int_equal(utf8_clean(in, sizeof in - 1, out, sizeof out, 31), strlen("ab c d\xe2\x82\xac"));
+	assert_string_equal(out, "ab c d\xe2\x82\xac");
+	/* cut on a character boundary */
+	assert_int_equal(utf8_clean("ab\xe2\x82\xac", 5, out, sizeof out, 4), 2);
+	assert_string_equal(out, "ab");
+	assert_int_equal(utf8_clean("xyz", 3, out, 3, 10), 2);
+	/* a NUL ends the text; runs of spaces and tabs are one space; in place */
+	assert_int_equal(utf8_clean("a\0b", 3, out, sizeof out, 31), 1);
+	memcpy(out, " x \t\t y  ", 10);
+	assert_int_equal(utf8_clean(out, 9, out, sizeof out, 31), 3);
+	assert_string_equal(out, "x y");
+	/* a character cut by max is never half kept, nor the space before it */
+	assert_int_equal(utf8_clean("ab \xc3\xa9", 5, out, sizeof out, 4), 2);
+	assert_string_equal(out, "ab");
+}
+
+static void
 test_repair(void **state)
 {
 	char s[64];
@@ -131,6 +155,7 @@ main(void)
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_cut_all),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_repair),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -246,6 +246,7 @@ discord_client_new(struct adapter *a, const struct discord_config *cfg)
 	c->loop = a->loop;
 	c->cfg = *cfg;
 	c->recent = xcalloc(1, sizeof *c->recent);
+	c->again = xcalloc(1, sizeof *c->again);
 	c->batch_tail = &c->batch;
 	c->answer_due = -1;
 	c->nonce = (uint64_t)loop_now(a->loop) * 1000;
@@ -308,6 +309,8 @@ discord_client_free(struct discord_client *c)
 		discord_client_req_done(c->reqs);
 	discord_answer_free(c->ans);
 	free(c->recent);
+	discord_again_free(c->again);
+	free(c->again);
 	discord_config_wipe(&c->cfg);
 	free(c);
 }

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "adapter.h"
+#include "again.h"
 #include "config.h"
 #include "recent.h"
 #include "rest.h"
@@ -40,6 +41,8 @@ struct discord_req {
 	char room[DISCORD_ID_LEN];    /* DM_*: the room of the game, for the fallback */
 	char guild[DISCORD_ID_LEN];   /* REGISTER: the guild, "" for global */
 	bool clear;                   /* REGISTER: an empty list, taking stale commands away */
+	char key[DISCORD_AGAIN_KEY];  /* ROOM: an answer's supersede key, "" for what must be delivered */
+	uint64_t msg;                 /* ROOM: the message it is a piece of */
 	struct discord_req *prev, *next;
 };
 
@@ -52,6 +55,7 @@ struct discord_client {
 	struct discord_link *link;
 	struct discord_answer *ans;         /* from READY on (it needs the application id) */
 	struct discord_recent *recent;
+	struct discord_again *again;        /* ephemeral answers, to say again (again.h) */
 	char app_id[DISCORD_ID_LEN];
 	char self_id[DISCORD_ID_LEN];
 	char self_name[DISCORD_MAX_NAME + 1];
@@ -63,6 +67,10 @@ struct discord_client {
 	struct discord_dm *dms;
 	struct discord_req *reqs;
 	uint64_t nonce;                     /* channel posts' nonces: a retried request never posts twice */
+	uint64_t msgs;                      /* room messages posted, to tell their pieces' requests apart */
+	/* the interaction being handled: whether its user moderates its channel (is_moderator) */
+	char cur_user[DISCORD_ID_LEN], cur_channel[DISCORD_ID_LEN];
+	bool cur_moderator;
 };
 
 /* client.c */
@@ -83,12 +91,21 @@ void discord_commands_register(struct discord_client *c);
 
 /* events.c: what Discord tells the bot */
 void discord_events_dispatch(struct discord_client *c, const char *name, json_t *d);
+/* Whether player ("discord:<id>") moderates channel room, as the interaction being handled says. */
+bool discord_events_moderator(const struct discord_client *c, const char *room, const char *player);
 
 /* outbox.c: what the bot tells Discord */
 int    discord_outbox_send(struct discord_client *c, const struct adapter_msg *m);
 size_t discord_outbox_pending(struct discord_client *c, const char *room);
+/* Everything still to go out, every room and person (a stop waits for 0). */
+size_t discord_outbox_queued(struct discord_client *c);
 /* Runs the answers' ops and re-arms their timer (after begin, say, result). */
 void   discord_outbox_answers(struct discord_client *c);
+/* After the bot had interaction ref from user in channel (its command line): if it
+ * said nothing privately to it, says again the answer it gave the same
+ * question less than a minute ago, which it says once (again.h). */
+void   discord_outbox_again(struct discord_client *c, uint64_t ref, const char *user, const char *channel,
+                            const char *line);
 /* A private reply to an interaction, at once (the pressed button is not theirs...). */
 void   discord_outbox_say_private(struct discord_client *c, uint64_t ref, const char *content);
 void   discord_outbox_free(struct discord_client *c);

@@ -105,9 +105,11 @@ discord_config_wipe(struct discord_config *cfg)
 bool
 discord_config_differs(const struct discord_config *a, const struct discord_config *b)
 {
+	/* private is not here: it only routes the next private line, and a
+	 * reload applies it on the live link (discord.c) */
 	if (strcmp(a->token, b->token) != 0 || strcmp(a->api_url, b->api_url) != 0 ||
 	    strcmp(a->ca_file, b->ca_file) != 0 || a->message_commands != b->message_commands ||
-	    a->private_mode != b->private_mode || a->nguilds != b->nguilds)
+	    a->nguilds != b->nguilds)
 		return true;
 	for (size_t i = 0; i < a->nguilds; i++)
 		if (strcmp(a->guilds[i], b->guilds[i]) != 0)

@@ -30,7 +30,8 @@ struct discord_config {
 int  discord_config_read(struct adapter_cfg *ac, struct discord_config *cfg, char *err, size_t errlen);
 /* Forgets the token. */
 void discord_config_wipe(struct discord_config *cfg);
-/* True if a and b differ in a way that needs a new connection (a SIGHUP's reload). */
+/* True if a and b differ in a way that needs a new connection (a SIGHUP's
+ * reload): everything but private, which applies on the live link. */
 bool discord_config_differs(const struct discord_config *a, const struct discord_config *b);
 /* True if guild is served: in the list, or there is no list. */
 bool discord_config_guild_ok(const struct discord_config *cfg, const char *guild);

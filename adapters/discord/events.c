@@ -61,7 +61,13 @@ on_interaction(struct discord_client *c, json_t *d)
 	}
 	/* "NAME: line": the form that reaches the bot whatever the room's command prefix is */
 	snprintf(line, sizeof line, "%s: %s", c->self_name, ia.line);
+	snprintf(c->cur_user, sizeof c->cur_user, "%s", ia.user_id);
+	snprintf(c->cur_channel, sizeof c->cur_channel, "%s", ia.channel_id);
+	c->cur_moderator = ia.moderator;
 	emit(c, ref, ia.user_id, ia.user_name, ia.channel_id, ia.direct, line);
+	c->cur_user[0] = c->cur_channel[0] = '\0';
+	c->cur_moderator = false;
+	discord_outbox_again(c, ref, ia.user_id, ia.channel_id, ia.line);
 	/* what the bot said is flushed before the loop sleeps; the defer timer is armed now */
 	discord_outbox_answers(c);
 }
@@ -94,6 +100,19 @@ on_message(struct discord_client *c, json_t *d)
 	discord_recent_event(c->recent, strtoull(m.id, NULL, 10), DISCORD_RECENT_MESSAGE, m.user_id, m.channel_id);
 	discord_recent_set_name(c->recent, m.user_id, m.user_name);
 	emit(c, strtoull(m.id, NULL, 10), m.user_id, m.user_name, m.channel_id, m.direct, text);
+}
+
+/* Discord says it only in an interaction (its member's permissions in the
+ * channel, overwrites included), so only while one is handled: a typed
+ * command (MESSAGE_CREATE's member has no permissions) is nobody's. */
+bool
+discord_events_moderator(const struct discord_client *c, const char *room, const char *player)
+{
+	char user[DISCORD_ID_LEN];
+
+	return c->cur_moderator && room != NULL && player != NULL &&
+	       discord_text_user_of(player, user, sizeof user) == 0 && strcmp(user, c->cur_user) == 0 &&
+	       strcmp(room, c->cur_channel) == 0;
 }
 
 void

@@ -1,5 +1,6 @@
 /* interaction.c: turns Discord's interaction and message payloads into command lines, user ids and shown names. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "button.h"
@@ -137,6 +138,18 @@ discord_interaction_parse(json_t *d, const char *app_id, struct discord_interact
 	if (where_who(d, json_object_get(d, "member"), u, why, out->guild_id, out->channel_id, out->user_id,
 	              out->user_name, &out->direct) < 0)
 		return -1;
+	/* the member's permissions in this channel, overwrites included (a decimal string) */
+	{
+		const char *perm = json_string_value(json_object_get(json_object_get(d, "member"), "permissions"));
+		unsigned long long bits;
+		char *end;
+
+		if (perm != NULL && out->guild_id[0] != '\0' && perm[0] >= '0' && perm[0] <= '9') {
+			bits = strtoull(perm, &end, 10);
+			out->moderator = *end == '\0' &&
+			                 (bits & (DISCORD_PERM_ADMINISTRATOR | DISCORD_PERM_MANAGE_MESSAGES)) != 0;
+		}
+	}
 	if (!json_is_object(data)) {
 		*why = "no data";
 		return -1;

@@ -11,6 +11,9 @@
 
 #define DISCORD_ID_LEN    21      /* a snowflake and its NUL */
 #define DISCORD_TOKEN_MAX 600     /* an interaction token's bytes */
+/* permissions.mdx: the bits that make a moderator of a channel */
+#define DISCORD_PERM_ADMINISTRATOR   (1ull << 3)
+#define DISCORD_PERM_MANAGE_MESSAGES (1ull << 13)
 
 enum discord_interaction_kind {
 	DISCORD_IA_COMMAND = 1,       /* a slash command: line is "meld 9 9 2" */
@@ -29,6 +32,7 @@ struct discord_interaction {
 	char line[DISCORD_MAX_IN + 1];
 	char target[DISCORD_ID_LEN];            /* BUTTON: the user it is for, "" if anyone */
 	char message_id[DISCORD_ID_LEN];        /* BUTTON: the message it is on */
+	bool moderator;                         /* in a guild, the member may manage messages in the channel */
 };
 
 /* Reads an INTERACTION_CREATE's d. app_id (NULL: not checked) must match its

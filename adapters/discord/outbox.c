@@ -27,6 +27,7 @@ struct discord_out {
 	size_t nactions;
 	bool hand_button;                /* a "My hand" button for anyone whose cards changed */
 	uint64_t reply_to;
+	char key[DISCORD_AGAIN_KEY];     /* an answer's supersede key, "" for what must be delivered */
 	enum discord_private mode;
 	enum discord_route route;
 	struct rbuf pieces;              /* the contents, NUL-separated */
@@ -105,12 +106,14 @@ on_posted(void *ctx, long status, json_t *body)
  * request retried after a 5xx whose first try had landed posts nothing twice. */
 static void
 channel_post(struct discord_client *c, enum discord_req_kind kind, const char *channel, const char *user,
-             json_t *body)
+             json_t *body, const char *key, uint64_t msg)
 {
 	struct discord_req *r = discord_client_req(c, kind);
 	char path[80], nonce[24];
 
 	snprintf(r->channel, sizeof r->channel, "%s", channel);
+	snprintf(r->key, sizeof r->key, "%s", key != NULL ? key : "");
+	r->msg = msg;
 	snprintf(r->user, sizeof r->user, "%s", user != NULL ? user : "");
 	snprintf(nonce, sizeof nonce, "%" PRIu64, ++c->nonce);
 	json_object_set_new(body, "nonce", json_string(nonce));
@@ -161,7 +164,7 @@ dm_failed(struct discord_client *c, struct discord_dm *d, const char *why)
 	         "**My hand** to see them.", d->user);
 	body = body_new(line, strlen(line), d->user);
 	json_object_set_new(body, "components", discord_button_rows(hand, 1, NULL));
-	channel_post(c, DISCORD_REQ_ROOM, d->room, NULL, body);
+	channel_post(c, DISCORD_REQ_ROOM, d->room, NULL, body, NULL, 0);
 }
 
 static void
@@ -185,7 +188,7 @@ on_dm_open(void *ctx, long status, json_t *body)
 		    json_integer_value(json_object_get(body, "type")) == 1 && theirs) {
 			snprintf(d->channel, sizeof d->channel, "%s", id);
 			json_array_foreach(d->waiting, i, m)
-				channel_post(c, DISCORD_REQ_DM_POST, d->channel, d->user, json_incref(m));
+				channel_post(c, DISCORD_REQ_DM_POST, d->channel, d->user, json_incref(m), NULL, 0);
 			json_array_clear(d->waiting);
 		} else {
 			discord_client_log(c, LOG_LVL_NOTICE, "no direct message channel with %s: HTTP %ld", r->user, status);
@@ -206,7 +209,7 @@ dm_send(struct discord_client *c, const char *user, const char *room, json_t *bo
 	/* a DM takes no ephemeral flag */
 	json_object_set_new(body, "flags", json_integer(SUPPRESS_EMBEDS));
 	if (d->channel[0] != '\0') {
-		channel_post(c, DISCORD_REQ_DM_POST, d->channel, user, body);
+		channel_post(c, DISCORD_REQ_DM_POST, d->channel, user, body, NULL, 0);
 		return;
 	}
 	json_array_append_new(d->waiting, body);
@@ -373,6 +376,8 @@ discord_outbox_send(struct discord_client *c, const struct adapter_msg *m)
 	o->private = m->kind == MSG_PRIVATE;
 	o->reply_to = m->reply_to;
 	o->mode = mode_of(c, m->private_as);
+	if (m->supersede != NULL && strlen(m->supersede) < sizeof o->key)
+		snprintf(o->key, sizeof o->key, "%s", m->supersede);
 	if (m->room != NULL && discord_text_snowflake(m->room))
 		snprintf(o->room, sizeof o->room, "%s", m->room);
 	if ((o->private && (m->user_id == NULL || discord_text_user_of(m->user_id, o->user, sizeof o->user) < 0)) ||
@@ -413,12 +418,50 @@ discord_outbox_send(struct discord_client *c, const struct adapter_msg *m)
 	return 0;
 }
 
+/* Whether a piece of message msg is on its way already (a message is not cut short). */
+static bool
+msg_started(struct discord_client *c, uint64_t msg)
+{
+	for (const struct discord_req *r = c->reqs; r != NULL; r = r->next)
+		if (r->kind == DISCORD_REQ_ROOM && r->msg == msg && discord_rest_waiting(c->rest, (void *)r) == 0)
+			return true;
+	return false;
+}
+
+/* adapter.h's supersede: an answer to channel under key that still waits
+ * (behind a 429, or the channel's bucket) is replaced by the newer one:
+ * withdrawn, unless part of it is on its way. */
+static void
+withdraw_older(struct discord_client *c, const char *channel, const char *key)
+{
+	struct discord_req *r, *nr;
+	size_t n = 0;
+
+	for (r = c->reqs; r != NULL; r = nr) {
+		nr = r->next;
+		if (r->kind != DISCORD_REQ_ROOM || strcmp(r->key, key) != 0 || strcmp(r->channel, channel) != 0 ||
+		    msg_started(c, r->msg))
+			continue;
+		if (discord_rest_withdraw(c->rest, r) > 0) {
+			/* nr may be a piece of the same message: still linked, still valid */
+			discord_client_req_done(r);
+			n++;
+		}
+	}
+	if (n > 0)
+		discord_client_log(c, LOG_LVL_DEBUG, "channel %s: %zu unsent line%s of the \"%s\" answer replaced by a "
+		                   "newer one", channel, n, n == 1 ? "" : "s", key);
+}
+
 static void
 send_room(struct discord_client *c, struct discord_out *o)
 {
 	const char *s = o->pieces.s;
 	int64_t now = loop_now(c->loop);
+	uint64_t msg = ++c->msgs;
 
+	if (o->key[0] != '\0')
+		withdraw_older(c, o->room, o->key);
 	for (size_t i = 0; i < o->npieces; i++, s += strlen(s) + 1) {
 		json_t *body = body_new(s, strlen(s), o->ping), *comps;
 
@@ -429,7 +472,7 @@ send_room(struct discord_client *c, struct discord_out *o)
 			json_decref(body);
 			continue;
 		}
-		channel_post(c, DISCORD_REQ_ROOM, o->room, NULL, body);
+		channel_post(c, DISCORD_REQ_ROOM, o->room, NULL, body, o->key, msg);
 	}
 }
 
@@ -439,7 +482,13 @@ send_private(struct discord_client *c, struct discord_out *o)
 	const char *s = o->pieces.s;
 	int64_t now = loop_now(c->loop);
 
+	const struct discord_recent_ev *ev;
+	bool ephemeral = true;
+
 	discord_client_log(c, LOG_LVL_DEBUG, "a private line for %s: %s", o->user, discord_route_name(o->route));
+	/* a line that must be delivered (a hand, a step) may make what was answered before stale */
+	if (o->key[0] == '\0')
+		discord_again_forget(c->again, o->user);
 	if (o->route == DISCORD_ROUTE_BUTTON)
 		/* not sent: the room's line carries My hand, which shows it when pressed */
 		return;
@@ -452,8 +501,39 @@ send_private(struct discord_client *c, struct discord_out *o)
 			continue;
 		}
 		/* ANSWER that could not be (the interaction is gone), or DM */
+		ephemeral = false;
 		dm_send(c, o->user, o->room, body);
 	}
+	/* an answer only this interaction shows: kept to say again (a DM stays on screen) */
+	if (o->key[0] != '\0' && o->route == DISCORD_ROUTE_ANSWER && ephemeral &&
+	    (ev = discord_recent_find(c->recent, o->reply_to)) != NULL)
+		discord_again_keep(c->again, o->user, o->key, ev->channel, o->pieces.s, o->pieces.len, o->npieces, now);
+}
+
+void
+discord_outbox_again(struct discord_client *c, uint64_t ref, const char *user, const char *channel, const char *line)
+{
+	const struct discord_again_entry *e;
+	char name[DISCORD_AGAIN_KEY];
+	size_t n = strcspn(line, " ");
+	const char *s;
+
+	for (const struct discord_out *o = c->batch; o != NULL; o = o->next)
+		if (o->private && o->reply_to == ref)
+			return;
+	if (n >= sizeof name)
+		return;
+	memcpy(name, line, n);
+	name[n] = '\0';
+	/* the core's keys for a command's answers are the command's name ("hand", "rules") */
+	if (c->ans == NULL || (e = discord_again_find(c->again, user, name, channel, loop_now(c->loop))) == NULL)
+		return;
+	discord_client_log(c, LOG_LVL_DEBUG, "interaction %" PRIu64 ": the \"%s\" answer again, only %s sees it", ref,
+	                   name, user);
+	s = e->pieces;
+	for (size_t i = 0; i < e->npieces; i++, s += strlen(s) + 1)
+		discord_answer_say(c->ans, ref, true, body_new(s, strlen(s), NULL), loop_now(c->loop));
+	discord_outbox_answers(c);
 }
 
 /* A room whose players' cards changed with no line of its own in the batch: a short one with the button. */
@@ -479,6 +559,38 @@ notice_for(struct discord_out **notices, const struct discord_out *p)
 		rbuf_printf(&n->pieces, "%s %s", n->npieces++ > 0 ? "," : "", tag);
 }
 
+/* Whether o is an answer that a later one of the batch replaces: the same
+ * key, to the same room (or, private, the same player), for the same event
+ * (an interaction is owed its own answer: the one given to another would
+ * leave it "thinking..."). */
+static bool
+superseded(const struct discord_out *o)
+{
+	if (o->key[0] == '\0')
+		return false;
+	for (const struct discord_out *p = o->next; p != NULL; p = p->next)
+		if (p->private == o->private && p->reply_to == o->reply_to && strcmp(p->key, o->key) == 0 &&
+		    strcmp(o->private ? p->user : p->room, o->private ? o->user : o->room) == 0)
+			return true;
+	return false;
+}
+
+static struct discord_out *
+drop_superseded(struct discord_out *list)
+{
+	struct discord_out **pp = &list, *o;
+
+	while ((o = *pp) != NULL) {
+		if (superseded(o)) {
+			*pp = o->next;
+			out_free(o);
+		} else {
+			pp = &o->next;
+		}
+	}
+	return list;
+}
+
 static void
 flush_batch(struct discord_client *c)
 {
@@ -486,6 +598,7 @@ flush_batch(struct discord_client *c)
 
 	c->batch = NULL;
 	c->batch_tail = &c->batch;
+	list = drop_superseded(list);
 	for (o = list; o != NULL; o = o->next) {
 		struct discord_route_msg rm = {
 			.private = o->private, .room = o->room, .user = o->user, .mode = o->mode,
@@ -522,23 +635,43 @@ flush_batch(struct discord_client *c)
 			json_t *body = body_new(o->pieces.s, o->pieces.len, NULL);
 
 			json_object_set_new(body, "components", components(o));
-			channel_post(c, DISCORD_REQ_ROOM, o->room, NULL, body);
+			channel_post(c, DISCORD_REQ_ROOM, o->room, NULL, body, NULL, 0);
 		}
 		out_free(o);
 	}
 	discord_outbox_answers(c);
 }
 
+/* What must be delivered in room (adapter.h: answers are not counted, so
+ * that computer players never wait on them). */
 size_t
 discord_outbox_pending(struct discord_client *c, const char *room)
 {
-	size_t n = c->rest != NULL ? discord_rest_pending_for(c->rest, room) : 0;
+	size_t n = 0;
 
 	for (const struct discord_out *o = c->batch; o != NULL; o = o->next)
-		n += !o->private && strcmp(o->room, room) == 0;
-	/* an answer in flight shows in the room too: a computer seat waits for it */
+		n += !o->private && o->key[0] == '\0' && strcmp(o->room, room) == 0;
 	for (const struct discord_req *r = c->reqs; r != NULL; r = r->next)
-		n += r->kind == DISCORD_REQ_ANSWER && strcmp(r->channel, room) == 0;
+		/* an interaction's reply in flight shows in the room too (a turn
+		 * line answering a /discard): a computer seat waits for it */
+		n += strcmp(r->channel, room) == 0 &&
+		     ((r->kind == DISCORD_REQ_ROOM && r->key[0] == '\0') || r->kind == DISCORD_REQ_ANSWER);
+	return n;
+}
+
+size_t
+discord_outbox_queued(struct discord_client *c)
+{
+	size_t n = 0;
+
+	for (const struct discord_out *o = c->batch; o != NULL; o = o->next)
+		n++;
+	/* lines on their way: posts, answers and their follow-ups, DMs (and the channel opening them) */
+	for (const struct discord_req *r = c->reqs; r != NULL; r = r->next)
+		n += r->kind == DISCORD_REQ_ANSWER || r->kind == DISCORD_REQ_ROOM || r->kind == DISCORD_REQ_DM_OPEN ||
+		     r->kind == DISCORD_REQ_DM_POST;
+	for (const struct discord_dm *d = c->dms; d != NULL; d = d->next)
+		n += json_array_size(d->waiting);
 	return n;
 }
 

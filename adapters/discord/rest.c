@@ -243,6 +243,32 @@ discord_rest_forget(struct discord_rest *r, void *ctx)
 			q->done = NULL;
 }
 
+int
+discord_rest_waiting(const struct discord_rest *r, void *ctx)
+{
+	for (const struct discord_rest_req *q = r->head; q != NULL; q = q->next)
+		if (q->ctx == ctx)
+			return q->inflight ? 0 : 1;
+	return -1;
+}
+
+size_t
+discord_rest_withdraw(struct discord_rest *r, void *ctx)
+{
+	struct discord_rest_req *q, *nq;
+	size_t n = 0;
+
+	for (q = r->head; q != NULL; q = nq) {
+		nq = q->next;
+		if (q->ctx == ctx && !q->inflight) {
+			unlink_req(r, q);
+			req_free(q);
+			n++;
+		}
+	}
+	return n;
+}
+
 size_t
 discord_rest_pending(const struct discord_rest *r)
 {

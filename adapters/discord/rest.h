@@ -68,6 +68,11 @@ int  discord_rest_call(struct discord_rest *r, const char *method, const char *p
                        unsigned flags, discord_rest_done_fn *done, void *ctx);
 /* Requests of ctx still go, but their done is not called any more. */
 void discord_rest_forget(struct discord_rest *r, void *ctx);
+/* Where ctx's request is: 1 waiting (not sent yet), 0 on its way, -1 not queued. */
+int  discord_rest_waiting(const struct discord_rest *r, void *ctx);
+/* Drops ctx's requests that are still waiting (an answer a newer one
+ * replaces), with no callback; how many. */
+size_t discord_rest_withdraw(struct discord_rest *r, void *ctx);
 size_t discord_rest_pending(const struct discord_rest *r);
 /* Requests waiting or in flight for one top-level resource (a channel id:
  * the room lines a paced computer seat waits for). */

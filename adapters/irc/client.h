@@ -243,5 +243,9 @@ void   irc_send_flush(struct irc *c);
 void   irc_send_proto(struct irc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int    irc_send(struct adapter *a, const struct adapter_msg *m);
 size_t irc_send_pending(struct adapter *a, const char *room);
+/* Private lines still queued for nick: to newnick (the same person renamed)
+ * or dropped (NULL: gone), so that none reaches whoever wears the nick
+ * next; nick NULL: every private line (a lost connection). */
+void   irc_send_forget(struct irc *c, const char *nick, const char *newnick);
 
 #endif

@@ -217,6 +217,8 @@ irc_conn_disconnect(struct irc *c, const char *why)
 	c->rlen = c->wlen = c->woff = 0;
 	c->rskip = false;
 	irc_queue_clear(&c->proto);
+	/* who wears a nick next time is anyone's guess: private lines go */
+	irc_send_forget(c, NULL, NULL);
 	irc_users_clear(&c->users);
 	for (int i = 0; i < c->nchans; i++) {
 		c->chans[i].joined = c->chans[i].in = c->chans[i].plain = false;

@@ -126,29 +126,43 @@ int irc_base64(char *dst, size_t dstlen, const unsigned char *src, size_t len);
 /* Output queues, one per lane (a channel with its players' private lines,
  * one asker's answers, or a nick), served round-robin so that one busy
  * channel or player cannot starve the others; a lane that had nothing
- * queued goes next.  A line is one that must be delivered (key 0) or part
- * of an answer (its key): a newer answer replaces an older one still queued
- * (irc_queue_drop). */
+ * queued goes next.  Lanes are of two classes: the first (a game's lane, a
+ * player's answers) is served before the rest, but never more than
+ * IRC_QUEUE_FIRST_RUN lines in a row while the rest wait.  A line is one
+ * that must be delivered (key 0) or part of an answer (its key): a newer
+ * answer replaces an older one still queued (irc_queue_drop). */
 struct irc_qline;
 struct irc_qtarget;
+
+#define IRC_QUEUE_FIRST_RUN 3
 
 struct irc_queue {
 	struct irc_qtarget *head, *tail;  /* targets with lines, in serving order */
 	size_t lines;
 	size_t max_per_target;
+	unsigned run;                     /* first-class lines served in a row */
 };
 
 void   irc_queue_init(struct irc_queue *q, size_t max_per_target);
 /* Appends a wire line (no CR LF) that must be delivered to lane; -1 if the
  * lane is full. */
 int    irc_queue_push(struct irc_queue *q, const char *lane, const char *line, size_t len);
-/* The same for a line of an answer (key not 0); -1 if the lane is full. */
+/* The same for a line of an answer (key not 0); -1 if the lane is full.
+ * Lines that must be delivered are first-class, answers not. */
 int    irc_queue_push_key(struct irc_queue *q, const char *lane, uint64_t key, const char *line, size_t len);
+/* The same, with the lane's class given: first, served before the rest. */
+int    irc_queue_push_class(struct irc_queue *q, const char *lane, uint64_t key, bool first, const char *line,
+                            size_t len);
 /* Drops the lines of lane with key (an answer a newer one replaces); how many. */
 size_t irc_queue_drop(struct irc_queue *q, const char *lane, uint64_t key);
 /* Lines waiting in lane; and those of them that must be delivered. */
 size_t irc_queue_count(const struct irc_queue *q, const char *lane);
 size_t irc_queue_count_keep(const struct irc_queue *q, const char *lane);
+/* Passes every queued line to fn, which keeps it (0), drops it (< 0), or
+ * replaces it with the n bytes it wrote into buf (n > 0); lanes left empty
+ * go.  How many lines were dropped or replaced. */
+size_t irc_queue_rewrite(struct irc_queue *q, int (*fn)(void *ctx, const char *line, size_t len, char *buf,
+                                                       size_t buflen), void *ctx);
 /* Takes the next line into buf (NUL-terminated); its length, 0 if none. */
 size_t irc_queue_pop(struct irc_queue *q, char *buf, size_t buflen);
 void   irc_queue_clear(struct irc_queue *q);

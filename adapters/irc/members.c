@@ -184,6 +184,7 @@ members_left(struct irc *c, int i, const char *nick)
 	u->chans &= ~(UINT64_C(1) << i);
 	irc_modes_forget(u, i);
 	if (u->chans == 0) {
+		irc_send_forget(c, u->nick, NULL);
 		irc_nicks_forget(c, u);
 		irc_users_remove(&c->users, u);
 	}
@@ -238,6 +239,8 @@ irc_members_quit(struct irc *c, const struct irc_msg *m)
 	if ((u = irc_users_find(&c->users, m->nick)) == NULL)
 		return;
 	irc_events_emit(c, BOT_EV_LEAVE, NULL, u, NULL, false, false, 0);
+	/* what was queued for them must not reach whoever takes the nick next */
+	irc_send_forget(c, u->nick, NULL);
 	irc_nicks_forget(c, u);
 	irc_users_remove(&c->users, u);
 }
@@ -262,8 +265,12 @@ irc_members_nick(struct irc *c, const struct irc_msg *m)
 	if ((u = irc_users_find(&c->users, m->nick)) == NULL)
 		return;
 	irc_nicks_forget(c, u);
-	if ((other = irc_users_find(&c->users, newnick)) != NULL && other != u)
+	if ((other = irc_users_find(&c->users, newnick)) != NULL && other != u) {
+		irc_send_forget(c, newnick, NULL);
 		irc_nicks_forget(c, other); /* a stale entry, about to go */
+	}
+	/* their private lines still queued follow them, and leave the old nick */
+	irc_send_forget(c, m->nick, newnick);
 	irc_users_rename(&c->users, u, newnick);
 	if ((u = irc_users_find(&c->users, newnick)) != NULL) {
 		irc_nicks_remember(c, u);

@@ -66,8 +66,10 @@ message_ctcp(struct irc *c, struct irc_user *u, const char *text)
 		char line[IRC_MAX_LINE];
 		int w = snprintf(line, sizeof line, "NOTICE %s :\001%s %s\001", u->nick, cmd, arg);
 
-		if (w > 0 &&
-		    irc_queue_push(&c->out, u->nick, line, (size_t)w < sizeof line ? (size_t)w : sizeof line - 1) == 0)
+		/* behind the games' lines, as a stranger's answer: 50 nicks asking
+		 * VERSION must not put a turn behind 50 replies */
+		if (w > 0 && irc_queue_push_class(&c->out, u->nick, 0, false, line,
+		                                  (size_t)w < sizeof line ? (size_t)w : sizeof line - 1) == 0)
 			irc_send_flush(c);
 	}
 }

@@ -1,4 +1,4 @@
-/* queue.c: output queues, one per lane (a room and its players' private lines, an asker's answers, a nick), served round-robin, the least recently served first; answers replaced by newer ones. */
+/* queue.c: output queues, one per lane (a room and its players' private lines, an asker's answers, a nick), served round-robin, the least recently served first, the games' lanes before strangers'; answers replaced by newer ones. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,9 +13,10 @@ struct irc_qline {
 
 struct irc_qtarget {
 	struct irc_qtarget *next;
-	struct irc_qline *first, *last;
+	struct irc_qline *first_line, *last;
 	size_t n, nkeep;        /* lines, and lines that must be delivered */
 	bool fresh;             /* had nothing queued, and has not been served since */
+	bool first;             /* a game's lane, or a player's answers: served before the rest */
 	char name[64];
 };
 
@@ -42,7 +43,7 @@ unlink_line(struct irc_queue *q, struct irc_qtarget *t, struct irc_qline *prev, 
 	if (prev != NULL)
 		prev->next = l->next;
 	else
-		t->first = l->next;
+		t->first_line = l->next;
 	if (t->last == l)
 		t->last = prev;
 	t->n--;
@@ -73,6 +74,13 @@ drop_target(struct irc_queue *q, struct irc_qtarget *t)
 int
 irc_queue_push_key(struct irc_queue *q, const char *target, uint64_t key, const char *line, size_t len)
 {
+	return irc_queue_push_class(q, target, key, key == 0, line, len);
+}
+
+int
+irc_queue_push_class(struct irc_queue *q, const char *target, uint64_t key, bool first, const char *line,
+                     size_t len)
+{
 	char name[64];
 	struct irc_qtarget *t;
 	struct irc_qline *l;
@@ -100,6 +108,7 @@ irc_queue_push_key(struct irc_queue *q, const char *target, uint64_t key, const 
 			drop_target(q, t);
 		return -1;
 	}
+	t->first = first;
 	l = xmalloc(sizeof *l + len + 1);
 	l->next = NULL;
 	l->key = key;
@@ -109,7 +118,7 @@ irc_queue_push_key(struct irc_queue *q, const char *target, uint64_t key, const 
 	if (t->last != NULL)
 		t->last->next = l;
 	else
-		t->first = l;
+		t->first_line = l;
 	t->last = l;
 	t->n++;
 	t->nkeep += key == 0;
@@ -120,7 +129,7 @@ irc_queue_push_key(struct irc_queue *q, const char *target, uint64_t key, const 
 int
 irc_queue_push(struct irc_queue *q, const char *target, const char *line, size_t len)
 {
-	return irc_queue_push_key(q, target, 0, line, len);
+	return irc_queue_push_class(q, target, 0, true, line, len);
 }
 
 size_t
@@ -136,7 +145,7 @@ irc_queue_drop(struct irc_queue *q, const char *target, uint64_t key)
 	irc_parse_casefold(name, sizeof name, target);
 	if ((t = find(q, name)) == NULL)
 		return 0;
-	for (l = t->first; l != NULL; l = next) {
+	for (l = t->first_line; l != NULL; l = next) {
 		next = l->next;
 		if (l->key == key) {
 			unlink_line(q, t, prev, l);
@@ -148,6 +157,53 @@ irc_queue_drop(struct irc_queue *q, const char *target, uint64_t key)
 	if (t->n == 0)
 		drop_target(q, t);
 	return n;
+}
+
+size_t
+irc_queue_rewrite(struct irc_queue *q, int (*fn)(void *ctx, const char *line, size_t len, char *buf, size_t buflen),
+                  void *ctx)
+{
+	struct irc_qtarget *t, *tnext;
+	size_t changed = 0;
+
+	for (t = q->head; t != NULL; t = tnext) {
+		struct irc_qline *l, *prev = NULL, *next;
+
+		tnext = t->next;
+		for (l = t->first_line; l != NULL; l = next) {
+			char buf[IRC_MAX_LINE + 1];
+			int r = fn(ctx, l->text, l->len, buf, sizeof buf);
+
+			next = l->next;
+			if (r < 0) {
+				unlink_line(q, t, prev, l);
+				changed++;
+				continue;
+			}
+			if (r > 0) {
+				struct irc_qline *n = xmalloc(sizeof *n + (size_t)r + 1);
+
+				n->next = l->next;
+				n->key = l->key;
+				n->len = (size_t)r < sizeof buf ? (size_t)r : sizeof buf - 1;
+				memcpy(n->text, buf, n->len);
+				n->text[n->len] = '\0';
+				if (prev != NULL)
+					prev->next = n;
+				else
+					t->first_line = n;
+				if (t->last == l)
+					t->last = n;
+				free(l);
+				l = n;
+				changed++;
+			}
+			prev = l;
+		}
+		if (t->n == 0)
+			drop_target(q, t);
+	}
+	return changed;
 }
 
 size_t
@@ -170,26 +226,56 @@ irc_queue_count_keep(const struct irc_queue *q, const char *target)
 	return (t = find(q, name)) != NULL ? t->nkeep : 0;
 }
 
+/* The lane served next: the first in order of the class whose turn it is.
+ * The games' lanes (and the players' answers) go first, but after
+ * IRC_QUEUE_FIRST_RUN of their lines in a row a waiting lane of the rest
+ * goes: 50 strangers' questions, each in a lane of its own, would otherwise
+ * put the game's next line behind 50 of theirs, and a stranger still gets a
+ * line in IRC_QUEUE_FIRST_RUN + 1 however busy the games are. */
+static struct irc_qtarget *
+next_lane(struct irc_queue *q, struct irc_qtarget **prev)
+{
+	bool want = q->run < IRC_QUEUE_FIRST_RUN;
+	struct irc_qtarget *t, *p = NULL;
+
+	for (t = q->head; t != NULL && t->first != want; p = t, t = t->next)
+		;
+	if (t == NULL) {
+		p = NULL;
+		t = q->head;
+	}
+	*prev = p;
+	return t;
+}
+
 size_t
 irc_queue_pop(struct irc_queue *q, char *buf, size_t buflen)
 {
-	struct irc_qtarget *t = q->head;
+	struct irc_qtarget *prev, *t;
 	struct irc_qline *l;
 	size_t n;
 
-	if (t == NULL || buflen == 0)
+	if (q->head == NULL || buflen == 0)
 		return 0;
-	l = t->first;
-	t->first = l->next;
-	if (t->first == NULL)
+	t = next_lane(q, &prev);
+	if (t->first)
+		q->run += q->run < IRC_QUEUE_FIRST_RUN;
+	else
+		q->run = 0;
+	l = t->first_line;
+	t->first_line = l->next;
+	if (t->first_line == NULL)
 		t->last = NULL;
 	t->n--;
 	t->nkeep -= l->key == 0;
 	q->lines--;
-	/* the target leaves the head: to the tail if it has more, else freed */
-	q->head = t->next;
-	if (q->head == NULL)
-		q->tail = NULL;
+	/* the target leaves its place: to the tail if it has more, else freed */
+	if (prev != NULL)
+		prev->next = t->next;
+	else
+		q->head = t->next;
+	if (q->tail == t)
+		q->tail = prev;
 	t->next = NULL;
 	t->fresh = false;
 	if (t->n > 0) {

@@ -139,6 +139,7 @@ struct irc_out {
 	struct irc *c;
 	const char *cmd, *target, *prefix, *lane;
 	uint64_t key;           /* an answer's key (target and supersede), 0 if it must be delivered */
+	bool first;             /* a game's line or a player's answer: before strangers' answers */
 	int rc;
 };
 
@@ -164,8 +165,8 @@ irc_send_piece(void *ctx, const char *m, size_t len, const char *text, size_t te
 	if (o->rc < 0)
 		return;     /* the queue is full: the rest of the message would be cut anyway */
 	w = snprintf(line, sizeof line, "%s %s :%s", o->cmd, o->target, text);
-	if (w < 0 || irc_queue_push_key(&c->out, o->lane, o->key, line,
-	                                (size_t)w < sizeof line ? (size_t)w : sizeof line - 1) != 0) {
+	if (w < 0 || irc_queue_push_class(&c->out, o->lane, o->key, o->first, line,
+	                                  (size_t)w < sizeof line ? (size_t)w : sizeof line - 1) != 0) {
 		/* once a minute at most: a flood must not flood the log too */
 		if (loop_now(c->a->loop) - c->drop_logged > 60000) {
 			c->drop_logged = loop_now(c->a->loop);
@@ -201,7 +202,8 @@ static int
 queue_styled(struct irc *c, const char *cmd, const char *target, const char *lane, const struct adapter_msg *m)
 {
 	struct irc_out o = { .c = c, .cmd = cmd, .target = target, .lane = lane,
-	                     .prefix = m->prefix ? m->prefix : "", .key = answer_key(target, m->supersede) };
+	                     .prefix = m->prefix ? m->prefix : "", .key = answer_key(target, m->supersede),
+	                     .first = m->supersede == NULL || m->player };
 	size_t room = text_room(c, cmd, target);
 	struct rbuf packed = { 0 };
 
@@ -272,4 +274,53 @@ irc_send_pending(struct adapter *a, const char *room)
 	int i = irc_chan_find(c, room);
 
 	return i < 0 ? 0 : irc_queue_count_keep(&c->out, c->chans[i].name);
+}
+
+/* A private line's rewrite (irc_send_forget): nick NULL for every private line. */
+struct irc_forget {
+	struct irc *c;
+	const char *nick, *newnick;
+};
+
+static int
+forget_line(void *ctx, const char *line, size_t len, char *buf, size_t buflen)
+{
+	struct irc_forget *f = ctx;
+	const char *cmd = strncmp(line, "PRIVMSG ", 8) == 0 ? "PRIVMSG" : strncmp(line, "NOTICE ", 7) == 0 ? "NOTICE" : NULL;
+	const char *target, *text;
+	char nick[64];
+	size_t tlen;
+	int w;
+
+	if (cmd == NULL)
+		return 0;
+	target = line + strlen(cmd) + 1;
+	tlen = strcspn(target, " ");
+	if (tlen == 0 || tlen >= sizeof nick || irc_chan_is(target))
+		return 0;
+	memcpy(nick, target, tlen);
+	nick[tlen] = '\0';
+	if (f->nick != NULL && !irc_parse_same(nick, f->nick))
+		return 0;
+	text = target + tlen;
+	if (f->newnick == NULL || strncmp(text, " :", 2) != 0)
+		return -1;
+	text += 2;
+	/* the same person under a new nick: theirs still, if it fits after our prefix */
+	if (strlen(text) > text_room(f->c, cmd, f->newnick))
+		return -1;
+	w = snprintf(buf, buflen, "%s %s :%s", cmd, f->newnick, text);
+	(void)len;
+	return w > 0 && (size_t)w < buflen ? w : -1;
+}
+
+void
+irc_send_forget(struct irc *c, const char *nick, const char *newnick)
+{
+	struct irc_forget f = { .c = c, .nick = nick, .newnick = newnick };
+	size_t n = irc_queue_rewrite(&c->out, forget_line, &f);
+
+	if (n > 0 && newnick == NULL)
+		adapter_log(c->a, LOG_LVL_INFO, "%zu private line%s for %s dropped: %s", n, n == 1 ? "" : "s",
+		            nick != NULL ? nick : "players", nick != NULL ? "gone before they were sent" : "disconnected");
 }

@@ -159,13 +159,17 @@ matrix_client_piece(void *ctx, const char *m, size_t len, const char *body, size
 	struct matrix_client_out *o = ctx;
 	const struct adapter_msg *msg = o->m;
 	bool priv = msg->kind == MSG_PRIVATE;
+	struct matrix_out *out;
 
 	(void)bodylen;
 	rbuf_reset(&o->html);
 	matrix_html(&o->html, m, len, msg->prefix);
-	if (matrix_outbox_add_key(o->c->out, o->room, priv ? msg->user_id : NULL, priv ? msg->room : NULL, body,
-	                          o->html.s, msg->mentions, msg->nmentions, msg->supersede, msg->asker) == NULL)
+	out = matrix_outbox_add_key(o->c->out, o->room, priv ? msg->user_id : NULL, priv ? msg->room : NULL, body,
+	                            o->html.s, msg->mentions, msg->nmentions, msg->supersede, msg->asker);
+	if (out == NULL)
 		o->rc = -1;
+	else if (msg->player)
+		matrix_outbox_player(o->c->out, out);
 }
 
 int
@@ -189,8 +193,8 @@ matrix_client_send(struct matrix_client *c, const struct adapter_msg *m)
 	style_split(m->styled, strlen(m->styled), MATRIX_MAX_LINE, false, matrix_client_plain, &o,
 	            matrix_client_piece, &o);
 	rbuf_free(&o.html);
-	if (m->kind == MSG_PRIVATE && o.room == NULL && c->up && !matrix_strlist_has(c->creating, c->ncreating, m->user_id))
-		matrix_direct_create(c, m->user_id);
+	/* a private message with no direct room yet: the kick makes one, when
+	 * the account's allowance lets it */
 	matrix_send_kick(c);
 	return o.rc;
 }

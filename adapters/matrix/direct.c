@@ -28,22 +28,19 @@ void
 matrix_direct_set(struct matrix_client *c, const char *user, const char *room, bool persist)
 {
 	char key[MATRIX_MAX_ID + 16];
-	struct matrix_direct *d;
 	size_t i;
 
 	for (i = 0; i < c->ndirects; i++)
 		if (strcmp(c->directs[i].user, user) == 0)
 			break;
 	if (i == c->ndirects) {
-		if ((d = realloc(c->directs, (c->ndirects + 1) * sizeof *d)) == NULL)
-			return;
-		c->directs = d;
-		c->directs[i].user = strdup(user);
+		c->directs = xreallocarray(c->directs, c->ndirects + 1, sizeof *c->directs);
+		c->directs[i].user = xstrdup(user);
 		c->directs[i].room = NULL;
 		c->ndirects++;
 	}
 	free(c->directs[i].room);
-	c->directs[i].room = strdup(room);
+	c->directs[i].room = xstrdup(room);
 	if (persist) {
 		snprintf(key, sizeof key, "direct/%s", user);
 		matrix_client_set(c, key, room);
@@ -298,12 +295,17 @@ on_create(struct matrix_client *c, struct matrix_req *r, long status, json_t *bo
 		/* matrix_send_kick tries again once the wait is over */
 		c->create_after = loop_now(c->loop) +
 		                  (r->retry_ms >= 0 ? r->retry_ms : matrix_outbox_backoff(++c->create_fails));
-		matrix_send_arm(c, c->create_after - loop_now(c->loop));
+		/* Synapse counts a createRoom in the user's message allowance: a 429
+		 * here makes every send of the account wait too */
+		if (status == 429)
+			matrix_outbox_pause(c->out, c->create_after);
+		matrix_send_kick(c);   /* the sends held while the room was asked for */
 		return;
 	}
 	matrix_client_log(c, LOG_LVL_WARNING, "cannot open a direct room with %s (HTTP %ld%s%s)", r->arg, status,
 	                  r->errcode != NULL ? ", " : "", r->errcode != NULL ? r->errcode : "");
 	direct_failed(c, r->arg, "I cannot open a direct chat with you");
+	matrix_send_kick(c);
 }
 
 void
@@ -327,5 +329,5 @@ matrix_direct_create(struct matrix_client *c, const char *user)
 		return;
 	}
 	free(text);
-	r->arg = strdup(user);
+	r->arg = xstrdup(user);
 }

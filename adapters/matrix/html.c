@@ -45,8 +45,7 @@ matrix_html_tag(enum style_role r)
 	case STYLE_BOLD: return "<b>";
 	case STYLE_CLEAN:
 	case STYLE_RED: return "<font color=\"#cc0000\">";
-	case STYLE_DIRTY:
-	case STYLE_DARK: return "<font color=\"#555555\">";
+	case STYLE_DIRTY: return "<font color=\"#555555\">";
 	default: return NULL;
 	}
 }

@@ -24,13 +24,8 @@ struct http;
 #define MATRIX_MAX_NAME    64     /* bytes of a display name given to the bot */
 #define MATRIX_MAX_ID      255    /* the spec's limit on user, room and event ids */
 
-/* ---- text.c: every string from the server goes through here ---- */
+/* ---- text.c: ids and URLs (text from the server is cleaned by utf8_clean) ---- */
 
-/* Copies at most max bytes of valid UTF-8 from in (len bytes) to out
- * (outlen >= max + 1): invalid sequences dropped, control characters
- * (C0, DEL, C1, CR/LF, U+2028/9) turned into spaces, cut on a character
- * boundary, trimmed. Returns the length written. */
-size_t matrix_text_clean(const char *in, size_t len, char *out, size_t outlen, size_t max);
 /* True if s is a plausible Matrix identifier with the given sigil ('@', '!',
  * '$', '#'; 0: any): printable ASCII, no spaces, 2..255 bytes. */
 bool   matrix_text_id_ok(const char *s, char sigil);
@@ -126,6 +121,7 @@ struct matrix_out {
 	int tries;
 	int64_t not_before;    /* loop time before which it is not retried */
 	bool in_flight;
+	bool player;           /* an answer to a seated player (adapter_msg.player): its lane goes first */
 	struct matrix_out *next, *prev;    /* every message, in order */
 	struct matrix_out *lnext, *lprev;  /* its lane, in order */
 	struct matrix_lane *ln;
@@ -157,13 +153,24 @@ struct matrix_out *matrix_outbox_add_key(struct matrix_outbox *o, const char *ro
                                          const char *context, const char *body, const char *html,
                                          const char *const *mentions, size_t nmentions, const char *key,
                                          const char *asker);
+/* m answers a player seated at a table (adapter_msg.player): its lane is
+ * served with the rooms' lanes, before the answers of people who play
+ * nothing.  Not kept across restarts (an answer is then said as a
+ * stranger's). */
+void matrix_outbox_player(struct matrix_outbox *o, struct matrix_out *m);
 /* The next message that may go now: nothing while one is in flight or the
  * account is paused; else the lanes in turn (round-robin), each its oldest
- * message with a room, unless that one waits for a retry.  O(lanes).  NULL
- * if none; *wait_ms then says when to look again (-1: nothing is waiting). */
+ * message with a room, unless that one waits for a retry; the rooms' lanes
+ * (and the players' answers) first, but never more than
+ * MATRIX_OUTBOX_FIRST_RUN in a row while a stranger's answer may go.
+ * O(lanes).  NULL if none; *wait_ms then says when to look again (-1:
+ * nothing is waiting). */
+#define MATRIX_OUTBOX_FIRST_RUN 3
 struct matrix_out *matrix_outbox_next(struct matrix_outbox *o, int64_t now, int64_t *wait_ms);
 /* m's send has started: nothing else goes until it is done or retried. */
 void   matrix_outbox_flying(struct matrix_outbox *o, struct matrix_out *m);
+/* Whether a send is in flight. */
+bool   matrix_outbox_busy(const struct matrix_outbox *o);
 /* The server limits the account, not a room (a 429): no send before until. */
 void   matrix_outbox_pause(struct matrix_outbox *o, int64_t until);
 /* Gives every unresolved message of user the room (and persists it). */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "matrix.h"
+#include "utf8.h"
 
 static bool
 same(const char *a, const char *b)
@@ -53,7 +54,7 @@ matrix_names_of(struct matrix_client *c, const char *room, const char *user, cha
 		return any;
 	colon = strchr(user, ':');
 	snprintf(buf, len, "%.*s", (int)(colon != NULL ? colon - user - 1 : (long)strlen(user) - 1), user + 1);
-	matrix_text_clean(buf, strlen(buf), buf, len, MATRIX_MAX_NAME);
+	utf8_clean(buf, strlen(buf), buf, len, MATRIX_MAX_NAME);
 	return buf;
 }
 

@@ -1,4 +1,4 @@
-/* outbox.c: the persisted send queue: a txn id fixed before the first try; one lane per room, served round-robin, bounded each; answers replaced by newer ones; one send in flight for the account, which a 429 makes wait. */
+/* outbox.c: the persisted send queue: a txn id fixed before the first try; one lane per room, served round-robin, the rooms' and players' before strangers', bounded each; answers replaced by newer ones; one send in flight for the account, which a 429 makes wait. */
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -21,7 +21,15 @@ struct matrix_lane {
 	struct matrix_lane *rnext, *rprev;  /* the ring */
 	struct matrix_lane *hnext;     /* hash chain */
 	bool fresh;                    /* had nothing queued, and has not been served since */
+	size_t nplayer;                /* players' answers waiting (matrix_outbox_player) */
 };
+
+/* A room's lane, or one with a player's answer: served before strangers'. */
+static bool
+lane_first(const struct matrix_lane *l)
+{
+	return l->nkeep > 0 || l->nplayer > 0;
+}
 
 #define LANE_BUCKETS 256
 
@@ -34,6 +42,7 @@ struct matrix_outbox {
 	struct matrix_lane *lanes[LANE_BUCKETS];
 	struct matrix_lane *ring;          /* the lane served next */
 	struct matrix_out *flying;         /* the one send in flight */
+	unsigned run;                      /* first-class sends in a row */
 	int64_t paused_until;              /* the account waits (a 429) until then */
 };
 
@@ -201,6 +210,7 @@ unlink_out(struct matrix_outbox *o, struct matrix_out *m)
 	else
 		l->last = m->lprev;
 	l->nkeep -= m->key == NULL;
+	l->nplayer -= m->player;
 	if (--l->n == 0) {
 		ring_del(o, l);
 		lane_free(o, l);
@@ -467,17 +477,45 @@ matrix_outbox_next(struct matrix_outbox *o, int64_t now, int64_t *wait_ms)
 		*wait_ms = o->paused_until - now;
 		return NULL;
 	}
-	/* round-robin: each lane with something to send, in turn */
-	l = o->ring;
-	do {
-		if ((m = lane_next(l, now, wait_ms)) != NULL) {
-			l->fresh = false;
-			o->ring = l->rnext;
-			return m;
-		}
-		l = l->rnext;
-	} while (l != o->ring);
+	/* round-robin: each lane with something to send, in turn; the rooms'
+	 * and the players' first, MATRIX_OUTBOX_FIRST_RUN in a row at most
+	 * while a stranger's answer may go (50 strangers' lanes would otherwise
+	 * put a game's next message behind 50 of theirs) */
+	for (int pass = 0; pass < 2; pass++) {
+		bool want = o->run < MATRIX_OUTBOX_FIRST_RUN;
+
+		l = o->ring;
+		do {
+			if ((pass == 1 || lane_first(l) == want) && (m = lane_next(l, now, wait_ms)) != NULL) {
+				o->run = lane_first(l) ? o->run + (o->run < MATRIX_OUTBOX_FIRST_RUN) : 0;
+				l->fresh = false;
+				/* served: to the back of the ring, the others keeping their order */
+				if (l == o->ring) {
+					o->ring = l->rnext;
+				} else {
+					l->rprev->rnext = l->rnext;
+					l->rnext->rprev = l->rprev;
+					l->rnext = o->ring;
+					l->rprev = o->ring->rprev;
+					l->rprev->rnext = l;
+					o->ring->rprev = l;
+				}
+				return m;
+			}
+			l = l->rnext;
+		} while (l != o->ring);
+	}
 	return NULL;
+}
+
+void
+matrix_outbox_player(struct matrix_outbox *o, struct matrix_out *m)
+{
+	(void)o;
+	if (m == NULL || m->player || m->ln == NULL)
+		return;
+	m->player = true;
+	m->ln->nplayer++;
 }
 
 void
@@ -485,6 +523,12 @@ matrix_outbox_flying(struct matrix_outbox *o, struct matrix_out *m)
 {
 	m->in_flight = true;
 	o->flying = m;
+}
+
+bool
+matrix_outbox_busy(const struct matrix_outbox *o)
+{
+	return o->flying != NULL;
 }
 
 void

@@ -64,7 +64,7 @@ seen_remember(struct matrix_client *c, const char *id)
 	size_t i = c->seen_at % MATRIX_SEEN_MEM;
 
 	free(c->seen[i]);
-	c->seen[i] = strdup(id);
+	c->seen[i] = xstrdup(id);
 	c->seen_at++;
 }
 
@@ -97,7 +97,7 @@ matrix_poll_restore(struct matrix_client *c)
 	char buf[SEEN_KEPT * (MATRIX_MAX_ID + 1) + 1], *tok, *save = NULL;
 
 	if (matrix_client_get(c, "next_batch", buf, sizeof buf) >= 0 && buf[0] != '\0')
-		c->since = strdup(buf);
+		c->since = xstrdup(buf);
 	if (matrix_client_get(c, "seen", buf, sizeof buf) < 0)
 		return;
 	for (tok = strtok_r(buf, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save))

@@ -13,15 +13,12 @@ on_body(char *p, size_t size, size_t n, void *data)
 {
 	struct matrix_req *r = data;
 	size_t len = size * n;
-	char *in;
 
 	if (r->nin + len > r->max) {
 		r->too_big = true;
 		return 0;
 	}
-	if ((in = realloc(r->in, r->nin + len + 1)) == NULL)
-		return 0;
-	r->in = in;
+	r->in = xrealloc(r->in, r->nin + len + 1);
 	memcpy(r->in + r->nin, p, len);
 	r->nin += len;
 	r->in[r->nin] = '\0';
@@ -200,10 +197,9 @@ req_new(struct matrix_client *c, const char *method, const char *path, const cha
         matrix_req_done_fn *done, long timeout_ms, size_t max, int queue)
 {
 	bool now = queue == REQ_NOW;
-	struct matrix_req *r = calloc(1, sizeof *r);
+	struct matrix_req *r = xcalloc(1, sizeof *r);
+	size_t urllen = strlen(c->cfg.homeserver) + strlen(path) + 1;
 
-	if (r == NULL)
-		return NULL;
 	r->c = c;
 	r->done = done;
 	r->max = max;
@@ -212,12 +208,9 @@ req_new(struct matrix_client *c, const char *method, const char *path, const cha
 	r->now = now;
 	snprintf(r->method, sizeof r->method, "%s", method);
 	snprintf(r->what, sizeof r->what, "%s %.*s", method, (int)strcspn(path, "?"), path);
-	if (asprintf(&r->url, "%s%s", c->cfg.homeserver, path) < 0)
-		r->url = NULL;
-	if (r->url == NULL || (json != NULL && (r->body = strdup(json)) == NULL)) {
-		req_free(r);
-		return NULL;
-	}
+	r->url = xmalloc(urllen);
+	snprintf(r->url, urllen, "%s%s", c->cfg.homeserver, path);
+	r->body = xstrdup(json);
 	/* first come, first served: nothing overtakes a waiting request */
 	if (now || (c->nactive < MATRIX_REQS_MAX && c->nqueued == 0)) {
 		if (req_launch(c, r) < 0) {

@@ -54,8 +54,8 @@ check_direct(struct matrix_client *c, const char *room, const char *user)
 		return;
 	snprintf(path, sizeof path, MATRIX_API "/rooms/%s/members?not_membership=leave", enc);
 	if ((r = matrix_req_start(c, "GET", path, NULL, on_members, MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) != NULL) {
-		r->arg = strdup(room);
-		r->user = strdup(user);
+		r->arg = xstrdup(room);
+		r->user = xstrdup(user);
 	}
 }
 
@@ -97,7 +97,7 @@ room_post(struct matrix_client *c, const char *room, const char *what, matrix_re
 	r = (strcmp(what, "leave") == 0 ? matrix_req_start_later : matrix_req_start)(c, "POST", path, NULL, done,
 	                                                                            MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY);
 	if (r != NULL)
-		r->arg = strdup(room);
+		r->arg = xstrdup(room);
 	return r;
 }
 
@@ -136,7 +136,7 @@ matrix_rooms_invited(struct matrix_client *c, const struct matrix_item *it)
 	if ((r = room_post(c, it->room, "join", on_join)) == NULL)
 		return;
 	matrix_strlist_add(&c->joining, &c->njoining, it->room);
-	r->user = strdup(it->user);
+	r->user = xstrdup(it->user);
 	r->direct = it->direct;
 }
 
@@ -245,7 +245,8 @@ list_apply(struct matrix_client *c, long status, json_t *body, const char *befor
 	json_array_foreach(list, i, v)
 		if (matrix_text_id_ok(json_string_value(v), '!'))
 			matrix_strlist_add(&now, &nnow, json_string_value(v));
-	if (before != NULL && (copy = strdup(before)) != NULL) {
+	if (before != NULL) {
+		copy = xstrdup(before);
 		for (tok = strtok_r(copy, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save))
 			if (!matrix_strlist_has(now, nnow, tok) && matrix_strlist_has(c->joined, c->njoined, tok))
 				matrix_strlist_add(&gone, &ngone, tok);
@@ -291,8 +292,7 @@ matrix_rooms_list(struct matrix_client *c, bool chain)
 	/* our rooms as they are now: only these may turn out to be gone */
 	for (size_t i = 0; i < c->njoined; i++)
 		len += strlen(c->joined[i]) + 1;
-	if ((before = malloc(len)) == NULL)
-		return;
+	before = xmalloc(len);
 	before[0] = '\0';
 	for (size_t i = 0; i < c->njoined; i++)
 		o += (size_t)snprintf(before + o, len - o, "%s%s", o > 0 ? " " : "", c->joined[i]);

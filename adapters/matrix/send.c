@@ -49,6 +49,9 @@ on_sent(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 		                  (long long)wait);
 		matrix_outbox_retry(c->out, m, now, wait);
 		matrix_outbox_pause(c->out, now + wait);
+		/* a direct room made meanwhile would draw on the same allowance */
+		if (now + wait > c->create_after)
+			c->create_after = now + wait;
 	} else if (status == 0 || status >= 500 || status == 401) {
 		matrix_client_log(c, LOG_LVL_DEBUG, "send to %s: HTTP %ld; retrying", m->room, status);
 		matrix_outbox_retry(c->out, m, now, -1);
@@ -65,8 +68,7 @@ on_sent(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 			}
 		free(m->room);
 		m->room = NULL;
-		matrix_outbox_retry(c->out, m, now, 0);
-		matrix_direct_create(c, m->user);
+		matrix_outbox_retry(c->out, m, now, 0);   /* the kick below asks for the new room */
 	} else {
 		matrix_client_log(c, LOG_LVL_WARNING, "message to %s dropped (HTTP %ld%s%s)", m->room, status,
 		                  r->errcode != NULL ? ", " : "", r->errcode != NULL ? r->errcode : "");
@@ -93,7 +95,9 @@ matrix_send_kick(struct matrix_client *c)
 		return;
 	now = loop_now(c->loop);
 	/* private messages waiting for a direct room (also those restored from
-	 * the store, whose room was still being made) */
+	 * the store, whose room was still being made).  A createRoom draws on
+	 * the allowance sends draw on (Synapse): one of them at a time, so that
+	 * the 429 of one holds the other back before it is asked. */
 	for (m = matrix_outbox_unresolved(c->out, NULL); m != NULL; m = m->next) {
 		const char *room;
 
@@ -101,10 +105,11 @@ matrix_send_kick(struct matrix_client *c)
 			continue;
 		if ((room = matrix_direct_room(c, m->user)) != NULL)
 			matrix_outbox_resolve(c->out, m->user, room);
-		else if (now >= c->create_after)
+		else if (now >= c->create_after && c->ncreating == 0 && !matrix_outbox_busy(c->out))
 			matrix_direct_create(c, m->user);
 	}
-	while ((m = matrix_outbox_next(c->out, now, &wait)) != NULL) {
+	wait = -1;
+	while (c->ncreating == 0 && (m = matrix_outbox_next(c->out, now, &wait)) != NULL) {
 		char path[1200], enc[3 * MATRIX_MAX_ID + 1], tenc[200], *content;
 		struct matrix_req *r = NULL;
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "matrix.h"
+#include "utf8.h"
 
 #define MAX_TOKEN 1024
 
@@ -22,10 +23,10 @@ dup_clean(const char *s, size_t max)
 
 	if (max > MATRIX_MAX_IN)
 		max = MATRIX_MAX_IN;
-	n = matrix_text_clean(s, strlen(s), buf, sizeof buf, max);
+	n = utf8_clean(s, strlen(s), buf, sizeof buf, max);
 	if (n == 0)
 		return NULL;
-	return strdup(buf);
+	return xstrdup(buf);
 }
 
 /* The string at key if it is a valid id with the sigil, else NULL. */
@@ -59,22 +60,15 @@ add(struct ctx *c, enum matrix_item_kind kind, const char *room, const char *use
 		return NULL;
 	if (s->nitems == s->capitems) {
 		size_t cap = s->capitems ? s->capitems * 2 : 16;
-		struct matrix_item *n = realloc(s->items, cap * sizeof *n);
-
-		if (n == NULL)
-			return NULL;
-		s->items = n;
+		s->items = xreallocarray(s->items, cap, sizeof *s->items);
 		s->capitems = cap;
 	}
 	it = &s->items[s->nitems];
 	memset(it, 0, sizeof *it);
 	it->kind = kind;
-	if ((room != NULL && (it->room = strdup(room)) == NULL) ||
-	    (user != NULL && (it->user = strdup(user)) == NULL) ||
-	    (event_id != NULL && (it->event_id = strdup(event_id)) == NULL)) {
-		item_free(it);
-		return NULL;
-	}
+	it->room = xstrdup(room);
+	it->user = xstrdup(user);
+	it->event_id = xstrdup(event_id);
 	s->nitems++;
 	return it;
 }
@@ -188,10 +182,8 @@ power_levels(struct ctx *c, const char *room, json_t *content)
 			rbuf_printf(&mods, "%s%s", n ? " " : "", user);
 			n++;
 		}
-	text = strdup(mods.s != NULL ? mods.s : "");
+	text = xstrdup(mods.s != NULL ? mods.s : "");
 	rbuf_free(&mods);
-	if (text == NULL)
-		return;
 	if ((it = add(c, MX_IT_POWER, room, NULL, NULL)) == NULL) {
 		free(text);
 		return;
@@ -399,11 +391,7 @@ matrix_sync_parse(const char *json, size_t len, const char *self, bool initial,
 		*why = "no valid next_batch";
 		return -1;
 	}
-	if ((out->next_batch = strdup(nb)) == NULL) {
-		json_decref(root);
-		*why = "out of memory";
-		return -1;
-	}
+	out->next_batch = xstrdup(nb);
 	account_data(&c, root);
 	rooms = json_object_get(root, "rooms");
 	json_object_foreach(json_object_get(rooms, "join"), room, r)

@@ -1,49 +1,8 @@
-/* text.c: hygiene for strings from the homeserver: UTF-8 validation, control characters, length, ids, URL encoding. */
+/* text.c: strings for and from the homeserver: ids, URL encoding (text is cleaned by lib/utf8.c's utf8_clean). */
 #include <stdio.h>
 #include <string.h>
 
 #include "matrix.h"
-#include "utf8.h"
-
-size_t
-matrix_text_clean(const char *in, size_t len, char *out, size_t outlen, size_t max)
-{
-	const unsigned char *s = (const unsigned char *)in;
-	size_t i = 0, o = 0;
-	bool space = true; /* drops leading spaces and collapses runs */
-
-	if (outlen == 0)
-		return 0;
-	if (max > outlen - 1)
-		max = outlen - 1;
-	while (i < len && s[i] != '\0') {
-		uint32_t cp;
-		size_t n = utf8_decode(in + i, len - i, &cp);
-
-		if (n == 0) {
-			i++;
-			continue;
-		}
-		if (utf8_hostile(cp) || cp == ' ') {
-			if (!space && o + 1 <= max) {
-				out[o++] = ' ';
-				space = true;
-			}
-			i += n;
-			continue;
-		}
-		if (o + n > max)
-			break;
-		memmove(out + o, s + i, n); /* in place is allowed */
-		o += n;
-		i += n;
-		space = false;
-	}
-	while (o > 0 && out[o - 1] == ' ')
-		o--;
-	out[o] = '\0';
-	return o;
-}
 
 bool
 matrix_text_id_ok(const char *s, char sigil)

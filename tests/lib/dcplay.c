@@ -48,9 +48,11 @@ dcplay_setup(struct dcplay *p, const char *tag, int nusers, const char *bot_extr
 	snprintf(p->db, sizeof p->db, "%s/handfoot.db", p->dir);
 	snprintf(p->conf, sizeof p->conf, "%s/handfoot.conf", p->dir);
 	snprintf(text, sizeof text,
-	         "[bot]\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nturn_timeout = 0\nlog_level = info\n%s\n"
+	         "[bot]\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nturn_timeout = 0\n%s%s\n"
 	         "[discord test]\napi_url = %s\ntoken_file = %s\n%s%s\n%s\n",
-	         p->db, bot_extra != NULL ? bot_extra : "", p->f.api, path,
+	         /* a key given twice is refused: bot_extra may set its own log level */
+	         p->db, bot_extra != NULL && strstr(bot_extra, "log_level") != NULL ? "" : "log_level = info\n",
+	         bot_extra != NULL ? bot_extra : "", p->f.api, path,
 	         /* the guild listed, unless the test says otherwise */
 	         discord_extra != NULL && strstr(discord_extra, "guilds") != NULL ? "" : "guilds = ",
 	         discord_extra != NULL && strstr(discord_extra, "guilds") != NULL ? "" : p->guild,

@@ -12,7 +12,10 @@
 static int64_t
 fake_clock(void *ctx)
 {
-	return ((struct fake *)ctx)->now;
+	struct fake *f = ctx;
+
+	f->now += f->clock_step;
+	return f->now;
 }
 
 static int64_t
@@ -136,6 +139,7 @@ fake_line(void *ctx, const char *piece, size_t len, const char *text, size_t tex
 	x->notice = m->private_as == PRIVATE_NOTICE;
 	x->private_as = (int)m->private_as;
 	snprintf(x->key, sizeof x->key, "%s", m->supersede ? m->supersede : "");
+	x->player = m->player;
 }
 
 static int
@@ -181,6 +185,23 @@ fake_new(const char *db, const char *extra_bot)
 	return fake_new_at(db, extra_bot, FAKE_WALL_START);
 }
 
+/* Appends to out the default "key = value" line unless extra sets key itself:
+ * a key given twice is refused, and a test's own value wins. */
+static void
+fake_default(char *out, size_t outlen, const char *extra, const char *key, const char *value)
+{
+	size_t n = strlen(key), o = strlen(out);
+	const char *l = extra;
+
+	while (l != NULL && *l != '\0') {
+		if (strncmp(l, key, n) == 0 && (l[n] == ' ' || l[n] == '='))
+			return;
+		if ((l = strchr(l, '\n')) != NULL)
+			l++;
+	}
+	snprintf(out + o, outlen - o, "%s = %s\n", key, value);
+}
+
 struct fake *
 fake_new_at(const char *db, const char *extra_bot, int64_t wall_ms)
 {
@@ -189,9 +210,13 @@ fake_new_at(const char *db, const char *extra_bot, int64_t wall_ms)
 	char text[2048], err[512];
 	struct bot_config *cfg;
 
-	snprintf(text, sizeof text,
-	         "[bot]\ndatabase = %s\nai_delay = 0\nturn_reminder = 60\nturn_timeout = 120\n"
-	         "table_expiry = 600\nlog_level = err\n%s\n", db, extra_bot ? extra_bot : "");
+	snprintf(text, sizeof text, "[bot]\ndatabase = %s\n", db);
+	fake_default(text, sizeof text, extra_bot, "ai_delay", "0");
+	fake_default(text, sizeof text, extra_bot, "turn_reminder", "60");
+	fake_default(text, sizeof text, extra_bot, "turn_timeout", "120");
+	fake_default(text, sizeof text, extra_bot, "table_expiry", "600");
+	fake_default(text, sizeof text, extra_bot, "log_level", "err");
+	snprintf(text + strlen(text), sizeof text - strlen(text), "%s\n", extra_bot ? extra_bot : "");
 	cfg = config_load_string(text, "test", err, sizeof err);
 	if (cfg == NULL) {
 		fprintf(stderr, "config: %s\n", err);

@@ -22,6 +22,7 @@ struct fake_msg {
 	bool notice;             /* private_as == PRIVATE_NOTICE */
 	int private_as;          /* enum adapter_private */
 	char key[96];            /* supersede: an answer's key, "" for what must be delivered */
+	bool player;             /* an answer to a seated player (adapter_msg.player) */
 };
 
 struct fake {
@@ -47,6 +48,7 @@ struct fake {
 	uint64_t ref;            /* the ref fake_say and fake_dm give their events */
 	const char *moderators[4]; /* user ids the adapter calls moderators (is_moderator) */
 	int64_t wall_offset;     /* the wall clock is now + this (bot_wall_ms) */
+	int64_t clock_step;      /* each look at the clock moves it on this many ms: the bot's work takes time */
 };
 
 /* A bot on a fresh loop with a fake clock, a fake adapter "fake" and the

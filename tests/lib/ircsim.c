@@ -112,7 +112,8 @@ ircsim_line(struct ircsim *s, const char *line)
 	buf[n] = '\0';
 	irc_events_line(s->irc, buf, n);
 	reply_flush(s->bot);
-	ircsim_collect(s);
+	if (!s->hold)
+		ircsim_collect(s);
 }
 
 void
@@ -121,7 +122,8 @@ ircsim_advance(struct ircsim *s, int64_t ms)
 	s->now += ms;
 	loop_run_once(s->loop, 0);
 	reply_flush(s->bot);
-	ircsim_collect(s);
+	if (!s->hold)
+		ircsim_collect(s);
 }
 
 const char *

@@ -16,6 +16,9 @@ struct ircsim {
 	struct irc *irc;
 	int64_t now;              /* the loop's clock, ms */
 	uint64_t seed;
+	/* true: lines stay in the adapter's queues (as behind a slow pace)
+	 * until ircsim_collect, ircsim_sent or ircsim_forget takes them */
+	bool hold;
 	/* every line the adapter queued (protocol and messages), in order */
 	char **sent;
 	size_t nsent, cap, seen;
