@@ -117,8 +117,8 @@ test_hint_through_irc(void **state)
 	assert_int_equal(count(other, other->nick, "hint: "), 1);
 	assert_int_equal(count(other, other->nick, "wait for your turn"), 1);
 	/* nothing of it in the channel */
-	assert_int_equal(count(&alice, "#cards", "hint"), 0);
-	assert_int_equal(count(&bob, "#cards", "hint"), 0);
+	assert_int_equal(count(&alice, "#cards", "hint: "), 0);
+	assert_int_equal(count(&alice, "#cards", "wait for your turn"), 0);
 
 	/* a table with hints=no refuses, in one private line */
 	ircclient_send(&alice, "PRIVMSG #nohint :!play 2 duel hints=no");
@@ -130,7 +130,8 @@ test_hint_through_irc(void **state)
 	ircclient_drain(&alice, 1000);
 	assert_int_equal(count_from(&alice, mark, "alice", "hints are off"), 1);
 	assert_int_equal(count_from(&alice, mark, "alice", "hint: "), 0);
-	assert_int_equal(count_from(&alice, mark, "#nohint", "hint"), 0);
+	assert_int_equal(count_from(&alice, mark, "#nohint", "hints are off"), 0);
+	assert_int_equal(count_from(&alice, mark, "#nohint", "hint: "), 0);
 
 	ircclient_close(&alice);
 	ircclient_close(&bob);
