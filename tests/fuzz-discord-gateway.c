@@ -7,6 +7,7 @@
 #include "discord/gateway.h"
 #include "discord/interaction.h"
 #include "discord/text.h"
+#include "utf8.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -105,7 +106,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	/* the text helpers on the raw bytes */
 	if ((buf = malloc(size * 5 + 8)) != NULL) {
-		size_t n = discord_text_clean((const char *)data, size, buf, size + 1, size), at = 0, next;
+		size_t n = utf8_clean((const char *)data, size, buf, size + 1, size), at = 0, next;
 
 		if (n > size || strlen(buf) != n)
 			__builtin_trap();

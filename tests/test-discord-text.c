@@ -15,6 +15,7 @@
 #include "discord/interaction.h"
 #include "discord/slash.h"
 #include "discord/text.h"
+#include "utf8.h"
 
 /* ------------------------------------------------------------------ text.c */
 
@@ -24,18 +25,18 @@ test_clean(void **state)
 	char out[32];
 
 	(void)state;
-	assert_int_equal(discord_text_clean("  Ann\r\nBob\x01 ", 13, out, sizeof out, 31), 7);
+	assert_int_equal(utf8_clean("  Ann\r\nBob\x01 ", 13, out, sizeof out, 31), 7);
 	assert_string_equal(out, "Ann Bob");
 	/* invalid UTF-8 dropped, a cut never splits a character */
-	discord_text_clean("a\xff\xc3\xa9\xe2\x82", 6, out, sizeof out, 31);
+	utf8_clean("a\xff\xc3\xa9\xe2\x82", 6, out, sizeof out, 31);
 	assert_string_equal(out, "a\xc3\xa9");
-	discord_text_clean("\xc3\xa9\xc3\xa9", 4, out, sizeof out, 3);
+	utf8_clean("\xc3\xa9\xc3\xa9", 4, out, sizeof out, 3);
 	assert_string_equal(out, "\xc3\xa9");
 	/* surrogates encoded in UTF-8 and overlongs are not UTF-8 */
-	discord_text_clean("x\xed\xa0\x80y\xc0\xafz", 8, out, sizeof out, 31);
+	utf8_clean("x\xed\xa0\x80y\xc0\xafz", 8, out, sizeof out, 31);
 	assert_string_equal(out, "xyz");
 	/* U+2028 and C1 controls are line breaks and controls too */
-	discord_text_clean("a\xe2\x80\xa8" "b\xc2\x85" "c", 8, out, sizeof out, 31);
+	utf8_clean("a\xe2\x80\xa8" "b\xc2\x85" "c", 8, out, sizeof out, 31);
 	assert_string_equal(out, "a b c");
 }
 

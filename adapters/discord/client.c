@@ -9,6 +9,7 @@
 #include "link.h"
 #include "loop.h"
 #include "xmalloc.h"
+#include "utf8.h"
 
 #define URL_RETRY_MIN_MS 2000
 #define URL_RETRY_MAX_MS 60000
@@ -181,7 +182,7 @@ on_ready(struct discord_client *c, json_t *d)
 		return;
 	}
 	snprintf(c->self_id, sizeof c->self_id, "%s", id);
-	if (name == NULL || discord_text_clean(name, strlen(name), c->self_name, sizeof c->self_name,
+	if (name == NULL || utf8_clean(name, strlen(name), c->self_name, sizeof c->self_name,
 	                                       DISCORD_MAX_NAME) == 0 || strpbrk(c->self_name, ":, ") != NULL)
 		/* the name the bot's own lines address it by ("handfoot: draw"): one word */
 		snprintf(c->self_name, sizeof c->self_name, "handfoot");

@@ -6,6 +6,7 @@
 #include "button.h"
 #include "interaction.h"
 #include "slash.h"
+#include "utf8.h"
 
 /* Copies a snowflake field; false if it is not one. */
 static bool
@@ -32,7 +33,7 @@ name_of(json_t *member, json_t *user, char out[DISCORD_MAX_NAME + 1])
 	out[0] = '\0';
 	for (size_t i = 0; i < sizeof cands / sizeof cands[0]; i++)
 		if (cands[i] != NULL &&
-		    discord_text_clean(cands[i], strlen(cands[i]), out, DISCORD_MAX_NAME + 1, DISCORD_MAX_NAME) > 0)
+		    utf8_clean(cands[i], strlen(cands[i]), out, DISCORD_MAX_NAME + 1, DISCORD_MAX_NAME) > 0)
 			return;
 }
 
@@ -90,7 +91,7 @@ command_line(json_t *data, char *line, size_t len, const char **why)
 			*why = "an option that is not a string";
 			return -1;
 		}
-		vn = discord_text_clean(v, strlen(v), val, sizeof val, DISCORD_MAX_IN);
+		vn = utf8_clean(v, strlen(v), val, sizeof val, DISCORD_MAX_IN);
 		if (vn == 0)
 			continue;
 		if (n + 1 + vn >= len) {
@@ -212,7 +213,7 @@ discord_message_parse(json_t *d, const char *self_id, struct discord_message *ou
 		*why = "our own";
 		return -1;
 	}
-	if (content == NULL || discord_text_clean(content, strlen(content), out->text, sizeof out->text,
+	if (content == NULL || utf8_clean(content, strlen(content), out->text, sizeof out->text,
 	                                          DISCORD_MAX_IN) == 0) {
 		/* without MESSAGE_CONTENT, guild messages come with content "" */
 		*why = "no content";

@@ -4,6 +4,7 @@
 
 #include "slash.h"
 #include "text.h"
+#include "utf8.h"
 
 bool
 discord_slash_name_ok(const char *name)
@@ -23,7 +24,7 @@ description(const char *text, const char *fallback)
 
 	if (text == NULL || text[0] == '\0')
 		text = fallback;
-	len = discord_text_clean(text, strlen(text), buf, sizeof buf, sizeof buf - 1);
+	len = utf8_clean(text, strlen(text), buf, sizeof buf, sizeof buf - 1);
 	if (len == 0)
 		return json_string(fallback);
 	if (discord_text_units(buf, len) <= DISCORD_SLASH_DESC)

@@ -1,4 +1,4 @@
-/* text.c: Discord text: clean UTF-8 in, length in UTF-16 units, Markdown escapes, splitting on line boundaries. */
+/* text.c: Discord text (cleaned on the way in by lib/utf8.h's utf8_clean): length in UTF-16 units, Markdown escapes, splitting on line boundaries. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -6,51 +6,6 @@
 #include "rbuf.h"
 #include "text.h"
 #include "utf8.h"
-
-size_t
-discord_text_clean(const char *in, size_t len, char *out, size_t outlen, size_t max)
-{
-	size_t i = 0, o = 0, k;
-	uint32_t cp;
-
-	if (outlen == 0)
-		return 0;
-	if (max > outlen - 1)
-		max = outlen - 1;
-	while (i < len) {
-		if ((k = utf8_decode(in + i, len - i, &cp)) == 0) {
-			i++;
-			continue;
-		}
-		/* controls, line separators and bidi overrides: what no line may carry */
-		if (utf8_hostile(cp)) {
-			if (o + 1 > max)
-				break;
-			/* no run of spaces at the start, nor doubled */
-			if (o > 0 && out[o - 1] != ' ')
-				out[o++] = ' ';
-			i += k;
-			continue;
-		}
-		if (o + k > max)
-			break;
-		memcpy(out + o, in + i, k);
-		o += k;
-		i += k;
-	}
-	while (o > 0 && out[o - 1] == ' ')
-		o--;
-	{
-		size_t lead = 0;
-
-		while (lead < o && out[lead] == ' ')
-			lead++;
-		memmove(out, out + lead, o - lead);
-		o -= lead;
-	}
-	out[o] = '\0';
-	return o;
-}
 
 size_t
 discord_text_units(const char *s, size_t len)

@@ -1,4 +1,4 @@
-/* text.h: Discord text: UTF-8 hygiene, length as Discord counts it, Markdown escaping, splitting under 2000 characters. */
+/* text.h: Discord text (cleaned by lib/utf8.h): length as Discord counts it, Markdown escaping, splitting under 2000 characters. */
 #ifndef HF_DISCORD_TEXT_H
 #define HF_DISCORD_TEXT_H
 
@@ -11,11 +11,6 @@
 #define DISCORD_MAX_NAME    64      /* bytes of a shown name given to the bot */
 #define DISCORD_MAX_IN      1000    /* bytes of a command line or message given to the bot */
 
-/* Copies at most max bytes of valid UTF-8 from in (len bytes) to out
- * (outlen >= max + 1): invalid sequences dropped, control characters (C0,
- * DEL, C1, U+2028/9) turned into spaces, cut on a character boundary,
- * trimmed. Returns the length written. */
-size_t discord_text_clean(const char *in, size_t len, char *out, size_t outlen, size_t max);
 
 /* Length of valid UTF-8 s (len bytes) in UTF-16 code units. */
 size_t discord_text_units(const char *s, size_t len);
