@@ -1,4 +1,4 @@
-/* again.h: private answers the core says once a minute, kept that long so that a new interaction asking the same gets them again. Pure. */
+/* again.h: a player's private answers kept a minute, so that an interaction the core leaves silent gets the last one again. Pure. */
 #ifndef HF_DISCORD_AGAIN_H
 #define HF_DISCORD_AGAIN_H
 
@@ -7,16 +7,15 @@
 
 #include "interaction.h"
 
-/* The core says an unchanged answer once a minute (its own memory), to the
- * same place.  On IRC and Matrix the first one is still on screen; on
- * Discord a private answer is an ephemeral reply to one interaction, gone
- * once dismissed or the app reloads, and a new interaction answered with
- * nothing shows "thinking..." and then nothing.  So the adapter keeps each
- * player's last ephemeral answer per key a little longer than the core
- * remembers it, and says it again to a new interaction the core left
- * silent.  Any other private line to the player (a hand that changed, a
- * step of their turn) forgets their answers: what they showed may be
- * stale. */
+/* The core answers every interaction (an answer tied to an event is never
+ * held back by its once-a-minute rule), but leaves one silent when its
+ * flood control drops the command.  On Discord a private answer is an
+ * ephemeral reply to one interaction, gone once dismissed, and an
+ * interaction answered with nothing shows "thinking..." and then nothing.
+ * So the adapter keeps each player's last ephemeral answer per key a minute
+ * and says it again to a new interaction the core left silent.  Any other
+ * private line to the player (a hand that changed, a step of their turn)
+ * forgets their answers: what they showed may be stale. */
 #define DISCORD_AGAIN_MAX  128
 #define DISCORD_AGAIN_MS   61000
 #define DISCORD_AGAIN_KEY  48

@@ -102,8 +102,8 @@ size_t discord_outbox_queued(struct discord_client *c);
 /* Runs the answers' ops and re-arms their timer (after begin, say, result). */
 void   discord_outbox_answers(struct discord_client *c);
 /* After the bot had interaction ref from user in channel (its command line): if it
- * said nothing privately to it, says again the answer it gave the same
- * question less than a minute ago, which it says once (again.h). */
+ * said nothing privately to it (flood control dropped it), says again the
+ * answer it gave the same question less than a minute ago (again.h). */
 void   discord_outbox_again(struct discord_client *c, uint64_t ref, const char *user, const char *channel,
                             const char *line);
 /* A private reply to an interaction, at once (the pressed button is not theirs...). */
