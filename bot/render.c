@@ -277,6 +277,25 @@ group_total(const struct hf_group *g)
 	return n;
 }
 
+/* How the meld e's cards read after them: "new " when the events hold the
+ * whole meld (it was started by them), "on the " when they joined an open
+ * one, "" when the meld is gone (the round ended with it). */
+static const char *
+meld_fresh(const struct hf_view *v, const struct hf_event *ev, size_t n, const struct hf_event *e, bool round_over)
+{
+	int side = e->side >= 0 ? e->side : 0, sum = 0;
+	const struct hf_meld *m;
+	size_t j;
+
+	if (round_over || side >= v->nsides || e->meld >= v->sides[side].nmelds)
+		return "";
+	for (j = 0; j < n; j++)
+		if (ev[j].type == HF_EV_MELD && ev[j].side == e->side && ev[j].meld == e->meld)
+			sum += group_total(&ev[j].group);
+	m = &v->sides[side].melds[e->meld];
+	return m->naturals + m->twos + m->jokers == sum ? "new " : "on the ";
+}
+
 static const char *
 kind_name(int kind)
 {
@@ -355,7 +374,7 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
               const char *const names[])
 {
 	bool round_over = false, in_meld = false, line_started = false;
-	size_t i, j;
+	size_t i;
 	int side;
 
 	for (i = 0; i < n; i++)
@@ -425,7 +444,7 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 			rbuf_add(b, ").");
 			break;
 		case HF_EV_MELD: {
-			int rank = group_rank(&e->group), sum = 0;
+			int rank = group_rank(&e->group);
 			if (!in_meld) {
 				SEP();
 				rbuf_printf(b, "%s melds ", who);
@@ -433,16 +452,7 @@ render_events(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev
 			} else
 				rbuf_add(b, " and ");
 			render_group(b, &e->group);
-			side = e->side >= 0 ? e->side : 0;
-			for (j = 0; j < n; j++)
-				if (ev[j].type == HF_EV_MELD && ev[j].side == e->side && ev[j].meld == e->meld)
-					sum += group_total(&ev[j].group);
-			if (!round_over && side < v->nsides && e->meld < v->sides[side].nmelds) {
-				const struct hf_meld *m = &v->sides[side].melds[e->meld];
-				bool fresh = m->naturals + m->twos + m->jokers == sum;
-				rbuf_printf(b, " (%s %s)", fresh ? "new" : "on the", render_rank_plural(rank));
-			} else
-				rbuf_printf(b, " (%s)", render_rank_plural(rank));
+			rbuf_printf(b, " (%s%s)", meld_fresh(v, ev, n, e, round_over), render_rank_plural(rank));
 			break;
 		}
 		case HF_EV_CLOSED:
@@ -579,12 +589,12 @@ static void
 turn_melds(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev, size_t n, size_t from, size_t to,
            bool round_over)
 {
-	size_t i, j, k;
+	size_t i, k;
 	bool first = true;
 
 	for (i = from; i <= to; i++) {
 		const struct hf_event *e = &ev[i];
-		int rank, sum = 0, side = e->side >= 0 ? e->side : 0;
+		int rank;
 		bool seen = false;
 
 		if (e->type != HF_EV_MELD)
@@ -603,16 +613,7 @@ turn_melds(struct rbuf *b, const struct hf_view *v, const struct hf_event *ev, s
 					rbuf_add(b, " ");
 				render_group(b, &ev[k].group);
 			}
-		for (j = 0; j < n; j++)
-			if (ev[j].type == HF_EV_MELD && ev[j].side == e->side && ev[j].meld == e->meld)
-				sum += group_total(&ev[j].group);
-		if (!round_over && side < v->nsides && e->meld < v->sides[side].nmelds) {
-			const struct hf_meld *m = &v->sides[side].melds[e->meld];
-			bool fresh = m->naturals + m->twos + m->jokers == sum;
-
-			rbuf_printf(b, " (%s %s", fresh ? "new" : "on the", render_rank_plural(rank));
-		} else
-			rbuf_printf(b, " (%s", render_rank_plural(rank));
+		rbuf_printf(b, " (%s%s", meld_fresh(v, ev, n, e, round_over), render_rank_plural(rank));
 		/* the canasta it closed, said with it */
 		for (k = from; k <= to; k++)
 			if (ev[k].type == HF_EV_CLOSED && ev[k].side == e->side && ev[k].meld == e->meld)
