@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "e2e.h"
 #include "ircclient.h"
 #include "ircserver.h"
 #include "proc.h"
@@ -22,7 +23,6 @@ static int
 setup(void **state)
 {
 	char db[512], text[2048];
-	FILE *f;
 
 	(void)state;
 	if (!ircserver_available("ngircd") || ircserver_init(&srv, "ngircd") != 0 || ircserver_start(&srv) != 0)
@@ -35,11 +35,7 @@ setup(void **state)
 	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\n"
 	         "channels = #cards, #nohint\n",
 	         db, srv.port);
-	if ((f = fopen(conf, "w")) == NULL)
-		return -1;
-	fputs(text, f);
-	fclose(f);
-	return 0;
+	return e2e_write_file(conf, text);
 }
 
 static int
