@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fakemx.h"
+#include "httpcall.h"
 
 static const char *
 script_path(void)
@@ -69,62 +70,16 @@ fakemx_stop(struct fakemx *f)
 	}
 }
 
-struct buf { char *p; size_t n; };
-
-static size_t
-collect(char *p, size_t size, size_t n, void *data)
-{
-	struct buf *b = data;
-	char *q = realloc(b->p, b->n + size * n + 1);
-
-	if (q == NULL)
-		return 0;
-	b->p = q;
-	memcpy(b->p + b->n, p, size * n);
-	b->n += size * n;
-	b->p[b->n] = '\0';
-	return size * n;
-}
-
 json_t *
 fakemx_call(struct fakemx *f, const char *method, const char *path, const char *token, const char *body,
             long *status)
 {
-	CURL *e = curl_easy_init();
-	struct curl_slist *h = NULL;
-	struct buf b = { NULL, 0 };
 	char url[2048], auth[512];
-	json_t *j = NULL;
-	long st = 0;
 
-	if (e == NULL)
-		return NULL;
 	snprintf(url, sizeof url, "%s%s", f->base, path);
-	curl_easy_setopt(e, CURLOPT_URL, url);
-	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, method);
-	curl_easy_setopt(e, CURLOPT_TIMEOUT, 20L);
-	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, collect);
-	curl_easy_setopt(e, CURLOPT_WRITEDATA, &b);
-	if (token != NULL) {
+	if (token != NULL)
 		snprintf(auth, sizeof auth, "Authorization: Bearer %s", token);
-		h = curl_slist_append(h, auth);
-	}
-	if (body != NULL) {
-		h = curl_slist_append(h, "Content-Type: application/json");
-		curl_easy_setopt(e, CURLOPT_POSTFIELDS, body);
-	}
-	curl_easy_setopt(e, CURLOPT_HTTPHEADER, h);
-	if (curl_easy_perform(e) == CURLE_OK) {
-		curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &st);
-		if (b.p != NULL)
-			j = json_loads(b.p, 0, NULL);
-	}
-	if (status != NULL)
-		*status = st;
-	free(b.p);
-	curl_slist_free_all(h);
-	curl_easy_cleanup(e);
-	return j;
+	return httpcall_json(method, url, token != NULL ? auth : NULL, body, NULL, NULL, status);
 }
 
 int
