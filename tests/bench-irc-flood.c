@@ -13,6 +13,7 @@
 #include "e2e.h"
 #include "ircclient.h"
 #include "ircserver.h"
+#include "probe.h"
 
 #define FLOODERS   50
 #define PLAYERS    2
@@ -20,8 +21,6 @@
 #define QUESTION_MS 6000    /* a player waiting for their turn asks something this often */
 #define ANSWER_MS  60000    /* a command not answered in this long is counted unanswered */
 #define MAX_LAT    4096
-
-struct probe { long rss_kb, fds; };
 
 /* One client of the soak: an ircclient for the setup, then read here without blocking. */
 struct peer {
@@ -56,40 +55,6 @@ static int64_t
 now_ms(void)
 {
 	return ircclient_now_us() / 1000;
-}
-
-static struct probe
-probe(pid_t pid)
-{
-	struct probe p = { -1, 0 };
-	char path[64], line[256];
-	struct dirent *de;
-	FILE *f;
-	DIR *d;
-
-	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
-	if ((f = fopen(path, "r")) != NULL) {
-		while (fgets(line, sizeof line, f) != NULL)
-			if (sscanf(line, "VmRSS: %ld", &p.rss_kb) == 1)
-				break;
-		fclose(f);
-	}
-	snprintf(path, sizeof path, "/proc/%ld/fd", (long)pid);
-	if ((d = opendir(path)) != NULL) {
-		while ((de = readdir(d)) != NULL)
-			p.fds += de->d_name[0] != '.';
-		closedir(d);
-	}
-	return p;
-}
-
-static void
-peak(struct probe *most, struct probe p)
-{
-	if (p.rss_kb > most->rss_kb)
-		most->rss_kb = p.rss_kb;
-	if (p.fds > most->fds)
-		most->fds = p.fds;
 }
 
 static int

@@ -10,13 +10,12 @@
 
 #include "e2e.h"
 #include "fakemx.h"
+#include "probe.h"
 
 #define STORM      1000   /* invites */
 #define FORGED_EVERY 10   /* one storm invite in this many claims to be ann's direct chat */
 #define REMOTE_EVERY 7    /* one in this many comes from another homeserver */
 #define GAMES      4      /* storm rooms where eve starts a game of her own (max_tables_per_user's default) */
-
-struct probe { long rss_kb, fds; };
 
 static int64_t
 now_ms(void)
@@ -25,41 +24,6 @@ now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-/* The daemon's resident set and open file descriptors. */
-static struct probe
-probe(pid_t pid)
-{
-	struct probe p = { -1, 0 };
-	char path[64], line[256];
-	struct dirent *de;
-	FILE *f;
-	DIR *d;
-
-	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
-	if ((f = fopen(path, "r")) != NULL) {
-		while (fgets(line, sizeof line, f) != NULL)
-			if (sscanf(line, "VmRSS: %ld", &p.rss_kb) == 1)
-				break;
-		fclose(f);
-	}
-	snprintf(path, sizeof path, "/proc/%ld/fd", (long)pid);
-	if ((d = opendir(path)) != NULL) {
-		while ((de = readdir(d)) != NULL)
-			p.fds += de->d_name[0] != '.';
-		closedir(d);
-	}
-	return p;
-}
-
-static void
-peak(struct probe *most, struct probe p)
-{
-	if (p.rss_kb > most->rss_kb)
-		most->rss_kb = p.rss_kb;
-	if (p.fds > most->fds)
-		most->fds = p.fds;
 }
 
 static bool
