@@ -328,13 +328,15 @@ asker_step(struct asker *a, int64_t now, bool ask)
 		a->waiting = false;
 	}
 	if (ask && !a->waiting && now >= a->next) {
+		/* counted before asking: the daemon may say "not sent again"
+		 * before this process reads its log */
+		if (a->log != NULL)
+			a->suppressed_seen = count_in_file(a->log, a->said);
 		ircclient_send(&a->c, "PRIVMSG %s :!pile", a->chan);
 		a->t_query = now;
 		a->next = now + 3000;
 		a->asked++;
 		a->waiting = true;
-		if (a->log != NULL)
-			a->suppressed_seen = count_in_file(a->log, a->said);
 	}
 	return 0;
 }
