@@ -36,15 +36,17 @@ test_answers(void **state)
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(irc_queue_push(&q, "#a", "turn", 4), 0);
 	assert_int_equal(irc_queue_push(&q, "#a", "turn", 4), -1);
-	/* the game's lines first, IRC_QUEUE_FIRST_RUN in a row, then the answer */
+	/* the game's line first, then the answer (one question, no backlog)
+	 * after that one line, then the game's lines */
 	pop(&q, buf, sizeof buf);
 	assert_string_equal(buf, "turn 1");
-	for (int i = 1; i < IRC_QUEUE_FIRST_RUN; i++) {
+	pop(&q, buf, sizeof buf);
+	assert_string_equal(buf, "pile 2");
+	for (int i = 0; i < 3; i++) {
 		pop(&q, buf, sizeof buf);
 		assert_string_equal(buf, "turn");
 	}
-	pop(&q, buf, sizeof buf);
-	assert_string_equal(buf, "pile 2");
+	assert_int_equal(q.lines, 0);
 	irc_queue_clear(&q);
 	assert_int_equal(q.lines, 0);
 }
@@ -80,8 +82,8 @@ test_idle_lane_first(void **state)
  * wait for it), room #b has a turn now and then, a flooder's answers pile up
  * in his own lane, and a watcher (no seat) asks a question every 3 s.
  * Nobody waits behind the flooder's backlog: #b's lines go within two lines
- * of being queued, the watcher's answers behind the games' lines (a run of
- * IRC_QUEUE_FIRST_RUN) and at most one line of the flooder's, and the
+ * of being queued, the watcher's answers behind one game line (and #b's,
+ * if it woke first), and the
  * flooder gets only what the others leave. */
 static void
 test_flooder_and_second_room(void **state)
@@ -128,9 +130,9 @@ test_flooder_and_second_room(void **state)
 	 * lane that woke before theirs (two), and the bucket's 2 s; the game's
 	 * lines go before strangers' answers */
 	assert_true(worst_b <= 6000);
-	/* the watcher (no seat) waits behind the games: IRC_QUEUE_FIRST_RUN of
-	 * their lines, and the flooder's line if it came first, at most twice */
-	assert_true(worst_w <= 2 * (IRC_QUEUE_FIRST_RUN + 1) * 2000 + 2000);
+	/* the watcher (no seat, one question at a time) waits for one game
+	 * line and a line of #b's if it woke first, and the bucket's 2 s */
+	assert_true(worst_w <= 3 * 2000);
 	/* 300 lines went out in 600 s: the flooder got what the others left */
 	assert_true(flood_lines < a_lines / 2);
 	assert_true(a_lines >= 60);
@@ -140,7 +142,8 @@ test_flooder_and_second_room(void **state)
 /* 50 strangers, each asking in a lane of their own, never put a game's
  * next line (or a player's answer) behind theirs: it goes within two lines
  * however many of them wait, and they still get one line in
- * IRC_QUEUE_FIRST_RUN + 1 while the games are busy. */
+ * IRC_QUEUE_FIRST_RUN + 1 while the games are busy (a flood: no question
+ * of theirs goes after a single game line, as a lone bystander's does). */
 static void
 test_strangers_wait_behind_the_game(void **state)
 {
@@ -175,6 +178,58 @@ test_strangers_wait_behind_the_game(void **state)
 	}
 	assert_true(strangers >= 40 / (IRC_QUEUE_FIRST_RUN + 1));
 	assert_true(strangers <= 40 / (IRC_QUEUE_FIRST_RUN + 1) + 1);
+	irc_queue_clear(&q);
+}
+
+/* The pace bench's busy room on a fake clock, at the shipped pace (burst
+ * 5, a line per 2 s): two rooms whose computers always have a line
+ * waiting, a bystander (no seat) asking !pile every 3 s, and a flooder
+ * whose answers pile up in his lane.  The bystander's question goes after
+ * one game line at most, so she waits two lines (4 s) however busy the
+ * games are; the flooder's backlog gets no more than one line in
+ * IRC_QUEUE_FIRST_RUN + 1, and the games the rest. */
+static void
+test_bystander_beside_busy_rooms(void **state)
+{
+	struct irc_queue q;
+	struct irc_bucket b;
+	char buf[64];
+	int64_t now, w_at = -1, worst_w = 0;
+	int game = 0, flood = 0, answered = 0;
+
+	(void)state;
+	irc_queue_init(&q, 40);
+	irc_bucket_init(&b, 5, 2000);
+	for (now = 0; now < 600000; now += 100) {
+		if (irc_queue_count(&q, "#t1") == 0)
+			irc_queue_push(&q, "#t1", "t1", 2);
+		if (irc_queue_count(&q, "#t2") == 0)
+			irc_queue_push(&q, "#t2", "t2", 2);
+		if (now % 1000 == 0 && irc_queue_count(&q, "answers dave") < 40)
+			irc_queue_push_key(&q, "answers dave", (uint64_t)now + 1, "dave", 4);
+		if (now % 3000 == 0 && w_at < 0) {
+			irc_queue_push_key(&q, "answers carol", 1, "carol", 5);
+			w_at = now;
+		}
+		while (q.lines > 0 && irc_bucket_wait(&b, now) == 0) {
+			irc_bucket_take(&b, now);
+			pop(&q, buf, sizeof buf);
+			if (strcmp(buf, "carol") == 0) {
+				if (now - w_at > worst_w)
+					worst_w = now - w_at;
+				w_at = -1;
+				answered++;
+			}
+			game += buf[0] == 't';
+			flood += strcmp(buf, "dave") == 0;
+		}
+	}
+	assert_true(answered >= 100);
+	/* the bucket's next token, one game line, then hers */
+	assert_true(worst_w <= 2 * 2000);
+	/* what carol leaves goes one line in IRC_QUEUE_FIRST_RUN + 1 to dave */
+	assert_true(flood <= (game + flood) / (IRC_QUEUE_FIRST_RUN + 1) + 1);
+	assert_true(game >= 150);
 	irc_queue_clear(&q);
 }
 
@@ -226,6 +281,7 @@ main(void)
 		cmocka_unit_test(test_idle_lane_first),
 		cmocka_unit_test(test_flooder_and_second_room),
 		cmocka_unit_test(test_strangers_wait_behind_the_game),
+		cmocka_unit_test(test_bystander_beside_busy_rooms),
 		cmocka_unit_test(test_rewrite),
 	};
 

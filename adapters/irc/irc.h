@@ -128,13 +128,16 @@ int irc_base64(char *dst, size_t dstlen, const unsigned char *src, size_t len);
  * channel or player cannot starve the others; a lane that had nothing
  * queued goes next.  Lanes are of two classes: the first (a game's lane, a
  * player's answers) is served before the rest, but never more than
- * IRC_QUEUE_FIRST_RUN lines in a row while the rest wait.  A line is one
+ * IRC_QUEUE_FIRST_RUN lines in a row while the rest wait; while no more
+ * than IRC_QUEUE_FEW_RESTS lanes of the rest wait, one with a single
+ * question (no backlog) goes after one line of the first class.  A line is one
  * that must be delivered (key 0) or part of an answer (its key): a newer
  * answer replaces an older one still queued (irc_queue_drop). */
 struct irc_qline;
 struct irc_qtarget;
 
 #define IRC_QUEUE_FIRST_RUN 3
+#define IRC_QUEUE_FEW_RESTS 2
 
 struct irc_queue {
 	struct irc_qtarget *head, *tail;  /* targets with lines, in serving order */

@@ -226,18 +226,46 @@ irc_queue_count_keep(const struct irc_queue *q, const char *target)
 	return (t = find(q, name)) != NULL ? t->nkeep : 0;
 }
 
+/* A stranger's question that may go after one game line: the first lane
+ * of the rest that had nothing queued and has not been served since (one
+ * question, not a backlog), when no more than IRC_QUEUE_FEW_RESTS lanes of
+ * the rest wait (a bystander or two, not a flood); NULL if none. */
+static struct irc_qtarget *
+quick_rest(struct irc_queue *q, struct irc_qtarget **prev)
+{
+	struct irc_qtarget *t, *p = NULL, *found = NULL;
+	size_t rests = 0;
+
+	for (t = q->head; t != NULL; p = t, t = t->next) {
+		if (t->first)
+			continue;
+		if (++rests > IRC_QUEUE_FEW_RESTS)
+			return NULL;
+		if (found == NULL && t->fresh) {
+			found = t;
+			*prev = p;
+		}
+	}
+	return found;
+}
+
 /* The lane served next: the first in order of the class whose turn it is.
  * The games' lanes (and the players' answers) go first, but after
  * IRC_QUEUE_FIRST_RUN of their lines in a row a waiting lane of the rest
  * goes: 50 strangers' questions, each in a lane of its own, would otherwise
  * put the game's next line behind 50 of theirs, and a stranger still gets a
- * line in IRC_QUEUE_FIRST_RUN + 1 however busy the games are. */
+ * line in IRC_QUEUE_FIRST_RUN + 1 however busy the games are.  A bystander
+ * with one question (quick_rest) waits for one game line only, so that she
+ * is answered within two lines beside two busy tables, or beside a
+ * flooder, whose backlog keeps to its line in IRC_QUEUE_FIRST_RUN + 1. */
 static struct irc_qtarget *
 next_lane(struct irc_queue *q, struct irc_qtarget **prev)
 {
 	bool want = q->run < IRC_QUEUE_FIRST_RUN;
 	struct irc_qtarget *t, *p = NULL;
 
+	if (q->run > 0 && (t = quick_rest(q, prev)) != NULL)
+		return t;
 	for (t = q->head; t != NULL && t->first != want; p = t, t = t->next)
 		;
 	if (t == NULL) {
