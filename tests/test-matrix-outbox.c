@@ -169,6 +169,54 @@ test_strangers_wait_behind_the_game(void **state)
 	memstore_free(ms);
 }
 
+/* Two busy rooms, a flooder's backlog, and a bystander asking one
+ * question at a time: hers goes after one room message at most (at
+ * Synapse's default pace, a send in 5 s, four sends would be 20 s); the
+ * flooder keeps to one send in MATRIX_OUTBOX_FIRST_RUN + 1. */
+static void
+test_bystander_after_one_message(void **state)
+{
+	struct memstore *ms = memstore_new();
+	struct matrix_store st = store_of(ms);
+	struct matrix_outbox *o = matrix_outbox_new(&st);
+	struct matrix_out *m, *hers = NULL;
+	int i, waited = 0, worst = 0, asked = 0, flood = 0, sends = 0;
+	char key[16];
+
+	(void)state;
+	for (i = 0; i < 400; i++) {
+		if (matrix_outbox_count_room(o, "!t1:hs") < 2)
+			matrix_outbox_add(o, "!t1:hs", NULL, NULL, "t1", NULL, NULL, 0);
+		if (matrix_outbox_count_room(o, "!t2:hs") < 2)
+			matrix_outbox_add(o, "!t2:hs", NULL, NULL, "t2", NULL, NULL, 0);
+		snprintf(key, sizeof key, "q%d", i);
+		matrix_outbox_add_key(o, "!t1:hs", NULL, NULL, "dave", NULL, NULL, 0, key, "@dave:hs");
+		/* she starts once dave's answers are a backlog (two strangers
+		 * asking at once are served in turn) */
+		if (hers == NULL && i >= 12 && i % 3 == 0) {
+			hers = matrix_outbox_add_key(o, "!t1:hs", NULL, NULL, "carol", NULL, NULL, 0, "pile", "@carol:hs");
+			waited = 0;
+			asked++;
+		}
+		m = send_next(o);
+		sends++;
+		flood += strcmp(m->body, "dave") == 0;
+		waited++;
+		if (m == hers) {
+			if (waited > worst)
+				worst = waited;
+			hers = NULL;
+		}
+		matrix_outbox_done(o, m);
+	}
+	assert_true(asked >= 100);
+	/* one room message, then hers */
+	assert_true(worst <= 2);
+	assert_true(flood <= sends / (MATRIX_OUTBOX_FIRST_RUN + 1) + 1);
+	matrix_outbox_free(o);
+	memstore_free(ms);
+}
+
 /* A room's lane is bounded: one room cannot make every room's hands drop;
  * and answers wait apart, per asker, so a flood of them pushes no game's
  * line out. */
@@ -340,6 +388,7 @@ main(void)
 		cmocka_unit_test(test_rooms_round_robin),
 		cmocka_unit_test(test_lane_bound),
 		cmocka_unit_test(test_strangers_wait_behind_the_game),
+		cmocka_unit_test(test_bystander_after_one_message),
 		cmocka_unit_test(test_supersede),
 		cmocka_unit_test(test_private_waits_for_its_room),
 		cmocka_unit_test(test_backoff),

@@ -162,10 +162,13 @@ void matrix_outbox_player(struct matrix_outbox *o, struct matrix_out *m);
  * account is paused; else the lanes in turn (round-robin), each its oldest
  * message with a room, unless that one waits for a retry; the rooms' lanes
  * (and the players' answers) first, but never more than
- * MATRIX_OUTBOX_FIRST_RUN in a row while a stranger's answer may go.
+ * MATRIX_OUTBOX_FIRST_RUN in a row while a stranger's answer may go;
+ * while no more than MATRIX_OUTBOX_FEW_RESTS strangers' lanes wait, one
+ * with a single question (no backlog) goes after one room message.
  * O(lanes).  NULL if none; *wait_ms then says when to look again (-1:
  * nothing is waiting). */
 #define MATRIX_OUTBOX_FIRST_RUN 3
+#define MATRIX_OUTBOX_FEW_RESTS 2
 struct matrix_out *matrix_outbox_next(struct matrix_outbox *o, int64_t now, int64_t *wait_ms);
 /* m's send has started: nothing else goes until it is done or retried. */
 void   matrix_outbox_flying(struct matrix_outbox *o, struct matrix_out *m);

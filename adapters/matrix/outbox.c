@@ -464,6 +464,50 @@ lane_next(struct matrix_lane *l, int64_t now, int64_t *wait_ms)
 	return NULL;
 }
 
+/* l was served: to the back of the ring, the others keeping their order. */
+static void
+lane_served(struct matrix_outbox *o, struct matrix_lane *l)
+{
+	o->run = lane_first(l) ? o->run + (o->run < MATRIX_OUTBOX_FIRST_RUN) : 0;
+	l->fresh = false;
+	if (l == o->ring) {
+		o->ring = l->rnext;
+	} else {
+		l->rprev->rnext = l->rnext;
+		l->rnext->rprev = l->rprev;
+		l->rnext = o->ring;
+		l->rprev = o->ring->rprev;
+		l->rprev->rnext = l;
+		o->ring->rprev = l;
+	}
+}
+
+/* A stranger's question that may go after one room message: the first
+ * lane of the rest that had nothing queued and has not been served since
+ * (one question, not a backlog), while no more than
+ * MATRIX_OUTBOX_FEW_RESTS lanes of the rest wait (a bystander or two, not
+ * a flood); NULL if none. */
+static struct matrix_out *
+quick_rest(struct matrix_outbox *o, int64_t now, int64_t *wait_ms, struct matrix_lane **lane)
+{
+	struct matrix_lane *l = o->ring;
+	struct matrix_out *found = NULL, *m;
+	size_t rests = 0;
+
+	do {
+		if (!lane_first(l) && l->n > 0) {
+			if (++rests > MATRIX_OUTBOX_FEW_RESTS)
+				return NULL;
+			if (found == NULL && l->fresh && (m = lane_next(l, now, wait_ms)) != NULL) {
+				found = m;
+				*lane = l;
+			}
+		}
+		l = l->rnext;
+	} while (l != o->ring);
+	return found;
+}
+
 struct matrix_out *
 matrix_outbox_next(struct matrix_outbox *o, int64_t now, int64_t *wait_ms)
 {
@@ -477,6 +521,11 @@ matrix_outbox_next(struct matrix_outbox *o, int64_t now, int64_t *wait_ms)
 		*wait_ms = o->paused_until - now;
 		return NULL;
 	}
+	/* a bystander's one question, after one room message */
+	if (o->run > 0 && (m = quick_rest(o, now, wait_ms, &l)) != NULL) {
+		lane_served(o, l);
+		return m;
+	}
 	/* round-robin: each lane with something to send, in turn; the rooms'
 	 * and the players' first, MATRIX_OUTBOX_FIRST_RUN in a row at most
 	 * while a stranger's answer may go (50 strangers' lanes would otherwise
@@ -487,19 +536,7 @@ matrix_outbox_next(struct matrix_outbox *o, int64_t now, int64_t *wait_ms)
 		l = o->ring;
 		do {
 			if ((pass == 1 || lane_first(l) == want) && (m = lane_next(l, now, wait_ms)) != NULL) {
-				o->run = lane_first(l) ? o->run + (o->run < MATRIX_OUTBOX_FIRST_RUN) : 0;
-				l->fresh = false;
-				/* served: to the back of the ring, the others keeping their order */
-				if (l == o->ring) {
-					o->ring = l->rnext;
-				} else {
-					l->rprev->rnext = l->rnext;
-					l->rnext->rprev = l->rprev;
-					l->rnext = o->ring;
-					l->rprev = o->ring->rprev;
-					l->rprev->rnext = l;
-					o->ring->rprev = l;
-				}
+				lane_served(o, l);
 				return m;
 			}
 			l = l->rnext;
