@@ -323,9 +323,17 @@ cutter_next(struct style_cutter *c, bool lines)
 			q--; /* an empty line at a cut goes too */
 	}
 	if (q == 0 || lines) {
+		/* after a clause mark (" · ") where there is one in the second
+		 * half: a clause, the prompt at a turn line's end above all
+		 * ("alice: your turn (!draw or !pickup)"), goes whole to the
+		 * next piece; else at a space */
 		for (q = cut; q > cut / 2; q--)
-			if (c->m[q] == ' ')
+			if (c->m[q] == ' ' && q >= 3 && memcmp(c->m + q - 3, STYLE_CLAUSE, 3) == 0)
 				break;
+		if (q <= cut / 2)
+			for (q = cut; q > cut / 2; q--)
+				if (c->m[q] == ' ')
+					break;
 		if (q <= cut / 2)
 			q = cut;
 	}

@@ -112,10 +112,17 @@ typedef void style_encode_fn(void *ctx, struct rbuf *out, const char *m, size_t 
  * enclen bytes): most adapters send that as it is. */
 typedef void style_piece_fn(void *ctx, const char *m, size_t len, const char *enc, size_t enclen);
 
+/* The mark between the clauses of one line (" · " in "discarded 7 · pile
+ * 7, 1 card · alice: your turn"): style_split cuts after one by
+ * preference. */
+#define STYLE_CLAUSE " \xc2\xb7"
+
 /* Cuts styled text into pieces whose encoding by enc is at most max bytes
  * (max below 16 counts as 16), and calls fn with each, in order.  A cut never
- * falls inside a character or a command; it falls at a space in the second
- * half of the piece where there is one (the spaces at the cut are dropped),
+ * falls inside a character or a command; it falls after a clause mark
+ * (STYLE_CLAUSE and a space) in the second half of the piece where there is
+ * one, else at a space in the second half where there is one (the spaces at
+ * the cut are dropped),
  * and roles open at a cut are closed at the end of one piece and opened again
  * at the start of the next.  With lines, every line break ends a piece and is
  * in none (empty lines are skipped): one piece per line at least, as IRC

@@ -213,6 +213,31 @@ test_split_words(void **state)
 	assert_string_equal(p.s[0], "short");
 }
 
+/* A line too long is cut after its last clause mark (" · ") that fits in
+ * the second half: the prompt at a turn line's end goes whole to the next
+ * line, never "(!draw or" / "!pickup)". */
+static void
+test_split_clauses(void **state)
+{
+	struct pieces p = { .n = 0, .enc = enc_plain };
+	const char *m = "Ada drew 2 cards, discarded 7 · pile 7, 1 card · stock 231 · "
+	                ST_PLAYER "alice" ST_END ": your turn (" ST_COMMAND "draw" ST_END " or " ST_COMMAND "pickup"
+	                ST_END ")";
+
+	(void)state;
+	/* the budget ends inside the prompt, after "or" */
+	style_split(m, strlen(m), 88, true, enc_plain, NULL, collect, &p);
+	assert_int_equal(p.n, 2);
+	assert_string_equal(plain_of(p.s[0]), "Ada drew 2 cards, discarded 7 · pile 7, 1 card · stock 231 ·");
+	assert_string_equal(plain_of(p.s[1]), "alice: your turn (!draw or !pickup)");
+	/* a clause mark in the first half only: at a space, as before */
+	p.n = 0;
+	m = "a · bravo charlie delta echo foxtrot golf hotel";
+	style_split(m, strlen(m), 30, true, enc_plain, NULL, collect, &p);
+	assert_string_equal(p.s[0], "a · bravo charlie delta echo");
+	assert_string_equal(p.s[1], "foxtrot golf hotel");
+}
+
 /* A role open at a cut is closed at the end of one piece and opened again on the next. */
 static void
 test_split_reopens(void **state)
@@ -332,6 +357,7 @@ main(void)
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_valid),
 		cmocka_unit_test(test_split_words),
+		cmocka_unit_test(test_split_clauses),
 		cmocka_unit_test(test_split_reopens),
 		cmocka_unit_test(test_split_boundaries),
 		cmocka_unit_test(test_split_lines),
