@@ -291,6 +291,17 @@ cutter_char(const struct style_cutter *c, size_t at)
 	return k > 0 ? k : 1;
 }
 
+/* The last space in the second half of m[0..cut], after a clause mark
+ * (STYLE_CLAUSE) if clause; 0 if none. */
+static size_t
+cutter_space(const struct style_cutter *c, size_t cut, bool clause)
+{
+	for (size_t q = cut; q > cut / 2; q--)
+		if (c->m[q] == ' ' && (!clause || (q >= 3 && memcmp(c->m + q - 3, STYLE_CLAUSE, 3) == 0)))
+			return q;
+	return 0;
+}
+
 /* Where the next piece ends: the longest that fits, then moved back to a
  * line break or a space, and out of a command. */
 static size_t
@@ -327,14 +338,7 @@ cutter_next(struct style_cutter *c, bool lines)
 		 * half: a clause, the prompt at a turn line's end above all
 		 * ("alice: your turn (!draw or !pickup)"), goes whole to the
 		 * next piece; else at a space */
-		for (q = cut; q > cut / 2; q--)
-			if (c->m[q] == ' ' && q >= 3 && memcmp(c->m + q - 3, STYLE_CLAUSE, 3) == 0)
-				break;
-		if (q <= cut / 2)
-			for (q = cut; q > cut / 2; q--)
-				if (c->m[q] == ' ')
-					break;
-		if (q <= cut / 2)
+		if ((q = cutter_space(c, cut, true)) == 0 && (q = cutter_space(c, cut, false)) == 0)
 			q = cut;
 	}
 	/* a command is never cut in two: "!dr" "!aw" would mean nothing */
