@@ -132,11 +132,7 @@ test_four_play_with_slash_commands_and_buttons(void **state)
 	json_decref(m);
 
 	/* no hand was ever public; nobody but the player to move was pinged; every interaction answered in time */
-	assert_int_equal(dcplay_audit(p), 0);
-	assert_int_equal(dcplay_unanswered(p), 0);
-	assert_int_equal(dcplay_refused(p), 0);
-	assert_int_equal(fakedc_violations(&p->f, true), 0);
-	assert_int_equal(dcplay_stop(p), 0);
+	dcplay_end(p);
 }
 
 static bool
@@ -202,11 +198,7 @@ test_private_dm_for_everyone(void **state)
 	assert_non_null(m = dcplay_reply(p, id, "Your hand", 10000));
 	assert_true(json_is_true(json_object_get(m, "ephemeral")));
 	json_decref(m);
-	assert_int_equal(dcplay_audit(p), 0);
-	assert_int_equal(dcplay_unanswered(p), 0);
-	assert_int_equal(dcplay_refused(p), 0);
-	assert_int_equal(fakedc_violations(&p->f, true), 0);
-	assert_int_equal(dcplay_stop(p), 0);
+	dcplay_end(p);
 }
 
 /* Per player, with !private: privmsg is a DM, notice (the default here) the
@@ -250,11 +242,7 @@ test_private_choice_per_player(void **state)
 	assert_int_equal(dm_count(p, 2, ""), 0);
 	assert_non_null(dcplay_button(turn, "My hand"));
 	json_decref(turn);
-	assert_int_equal(dcplay_audit(p), 0);
-	assert_int_equal(dcplay_unanswered(p), 0);
-	assert_int_equal(dcplay_refused(p), 0);
-	assert_int_equal(fakedc_violations(&p->f, true), 0);
-	assert_int_equal(dcplay_stop(p), 0);
+	dcplay_end(p);
 }
 
 /* message_commands = yes: "!draw"-style lines and "@handfoot draw" work,
@@ -381,11 +369,7 @@ test_global_commands_long_answers_and_silence(void **state)
 	json_decref(s);
 	assert_true(deferred >= 1);
 	assert_int_equal(deleted, deferred);
-	assert_int_equal(dcplay_audit(p), 0);
-	assert_int_equal(dcplay_unanswered(p), 0);
-	assert_int_equal(dcplay_refused(p), 0);
-	assert_int_equal(fakedc_violations(&p->f, true), 0);
-	assert_int_equal(dcplay_stop(p), 0);
+	dcplay_end(p);
 }
 
 /* A member who may manage messages in the channel moderates it: they end a
@@ -417,11 +401,7 @@ test_moderator_ends_a_table(void **state)
 	assert_true(dcplay_public(m, NULL));
 	assert_non_null(strstr(json_string_value(json_object_get(m, "content")), "The game is over"));
 	json_decref(m);
-	assert_int_equal(dcplay_audit(p), 0);
-	assert_int_equal(dcplay_unanswered(p), 0);
-	assert_int_equal(dcplay_refused(p), 0);
-	assert_int_equal(fakedc_violations(&p->f, true), 0);
-	assert_int_equal(dcplay_stop(p), 0);
+	dcplay_end(p);
 }
 
 int

@@ -273,11 +273,7 @@ test_restart_mid_game(void **state)
 	assert_non_null(m = dcplay_reply(p, id, "You drew ", 10000));
 	assert_true(json_is_true(json_object_get(m, "ephemeral")));
 	json_decref(m);
-	assert_int_equal(dcplay_audit(p), 0);
-	assert_int_equal(dcplay_unanswered(p), 0);
-	assert_int_equal(dcplay_refused(p), 0);
-	assert_int_equal(fakedc_violations(&p->f, true), 0);
-	assert_int_equal(dcplay_stop(p), 0);
+	dcplay_end(p);
 }
 
 /* Channel posts the fake answered with status. */
@@ -432,11 +428,7 @@ test_reload(void **state)
 	}
 	json_decref(s);
 	still_playing(p, who);
-	assert_int_equal(dcplay_audit(p), 0);
-	assert_int_equal(dcplay_unanswered(p), 0);
-	assert_int_equal(dcplay_refused(p), 0);
-	assert_int_equal(fakedc_violations(&p->f, true), 0);
-	assert_int_equal(dcplay_stop(p), 0);
+	dcplay_end(p);
 }
 
 int

@@ -1,10 +1,14 @@
 /* dcplay.c: a guild on the fake Discord, its players' slash commands and button presses, and checks on all the bot said there. */
+#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <cmocka.h>
 
 #include "dcplay.h"
 
@@ -401,4 +405,14 @@ dcplay_unanswered(struct dcplay *p)
 		}
 	json_decref(s);
 	return bad;
+}
+
+void
+dcplay_end(struct dcplay *p)
+{
+	assert_int_equal(dcplay_audit(p), 0);
+	assert_int_equal(dcplay_unanswered(p), 0);
+	assert_int_equal(dcplay_refused(p), 0);
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
+	assert_int_equal(dcplay_stop(p), 0);
 }

@@ -82,5 +82,9 @@ int     dcplay_audit(struct dcplay *p);
 int     dcplay_refused(struct dcplay *p);
 /* Every interaction acknowledged, none late: the number that are not. */
 int     dcplay_unanswered(struct dcplay *p);
+/* How every game on the fake ends (cmocka assertions): the audit clean,
+ * every interaction answered, nothing refused, the fake's protocol rules
+ * kept, and the daemon stopped cleanly. */
+void    dcplay_end(struct dcplay *p);
 
 #endif
