@@ -45,28 +45,78 @@ endif
 BASE_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -MMD -MP
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-# Debian packages: what building needs, and what the tests start or use.
-BUILD_DEBS = gcc make pkg-config libc6-dev libcmocka-dev libcurl4-openssl-dev \
-             libjansson-dev libsqlite3-dev libsystemd-dev \
-             libwebsockets-dev
-TEST_DEBS  = ngircd inspircd atheme-services openssl python3 python3-websockets systemd sqlite3 man-db
-FUZZ_DEBS  = clang libclang-rt-14-dev
+# ---------------------------------------------------------------- libraries
+# Found with pkg-config (PKG_CONFIG_PATH / PKG_CONFIG_LIBDIR as usual), never
+# by asking a package manager.  The core needs libcurl and sqlite3; each
+# optional part is built when its libraries are found, or as asked:
+#   WITH_MATRIX=no|yes   the Matrix adapter        (jansson)
+#   WITH_DISCORD=no|yes  the Discord adapter       (jansson, libwebsockets)
+#   WITH_WEB=no|yes      the web table adapter     (jansson, libwebsockets)
+#   WITH_SYSTEMD=no|yes  readiness and watchdog    (libsystemd)
+# A part left out is left out of the build, the adapter table and the tests.
+# cmocka is needed by the tests only.
+have = $(shell pkg-config --exists $(1) 2>/dev/null && echo yes || echo no)
+ifndef WITH_MATRIX
+WITH_MATRIX := $(call have,jansson)
+endif
+ifndef WITH_DISCORD
+WITH_DISCORD := $(call have,jansson libwebsockets)
+endif
+ifndef WITH_WEB
+WITH_WEB := $(call have,jansson libwebsockets)
+endif
+ifndef WITH_SYSTEMD
+WITH_SYSTEMD := $(call have,libsystemd)
+endif
+
+PKGS := libcurl sqlite3
+ifneq ($(filter yes,$(WITH_MATRIX) $(WITH_DISCORD) $(WITH_WEB)),)
+PKGS += jansson
+endif
+ifneq ($(filter yes,$(WITH_DISCORD) $(WITH_WEB)),)
+PKGS += libwebsockets
+endif
+ifeq ($(WITH_SYSTEMD),yes)
+PKGS += libsystemd
+endif
+# Where a missing library comes from on Debian, for the message.
+DEB_libcurl = libcurl4-openssl-dev
+DEB_sqlite3 = libsqlite3-dev
+DEB_jansson = libjansson-dev
+DEB_libwebsockets = libwebsockets-dev
+DEB_libsystemd = libsystemd-dev
+DEB_cmocka = libcmocka-dev
+
+# The parts compiled in, as macros for adapters/adapters.c and bot/notify.c.
+WITH_DEFS := $(if $(filter yes,$(WITH_MATRIX)),-DHF_WITH_MATRIX) \
+             $(if $(filter yes,$(WITH_DISCORD)),-DHF_WITH_DISCORD) \
+             $(if $(filter yes,$(WITH_WEB)),-DHF_WITH_WEB) \
+             $(if $(filter yes,$(WITH_SYSTEMD)),-DHF_WITH_SYSTEMD)
 
 # Recursively expanded, so pkg-config runs after the packages are installed.
-PKGS = libcurl jansson sqlite3 libsystemd libwebsockets
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) cmocka 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
-CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
+PKG_CFLAGS  = $(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(WITH_DEFS)
+PKG_LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+# The tests' helpers speak JSON to the fake services whenever jansson is there.
+TEST_PKGS   = cmocka $(if $(filter yes,$(call have,jansson)),jansson)
+CMOCKA_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
+CMOCKA_LIBS = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
+
+# Sources are found by folder; the parts left out are filtered by name.
+OUT_NAMES := $(if $(filter no,$(WITH_MATRIX)),matrix fakemx) \
+             $(if $(filter no,$(WITH_DISCORD)),discord fakedc dcplay) \
+             $(if $(filter no,$(WITH_WEB)),web) \
+             $(if $(filter no,$(WITH_MATRIX) $(WITH_DISCORD) $(WITH_WEB)),checkdocs)
+left_out = $(foreach f,$(1),$(if $(strip $(foreach n,$(OUT_NAMES),$(findstring $(n),$(f)))),,$(f)))
 
 LIB_SRC     := $(sort $(wildcard lib/*.c))
 ENGINE_SRC  := $(sort $(wildcard engine/*.c))
 BOT_SRC     := $(sort $(filter-out bot/main.c,$(wildcard bot/*.c)))
-ADAPTER_SRC := $(sort $(wildcard adapters/*.c adapters/*/*.c))
-TESTLIB_SRC := $(sort $(wildcard tests/lib/*.c))
-UNIT_SRC    := $(sort $(wildcard tests/test-*.c))
-E2E_SRC     := $(sort $(wildcard tests/e2e-*.c))
-BENCH_SRC   := $(sort $(wildcard tests/bench-*.c))
-FUZZ_SRC    := $(sort $(wildcard tests/fuzz-*.c))
+ADAPTER_SRC := $(call left_out,$(sort $(wildcard adapters/*.c adapters/*/*.c)))
+TESTLIB_SRC := $(call left_out,$(sort $(wildcard tests/lib/*.c)))
+UNIT_SRC    := $(call left_out,$(sort $(wildcard tests/test-*.c)))
+E2E_SRC     := $(call left_out,$(sort $(wildcard tests/e2e-*.c)))
+BENCH_SRC   := $(call left_out,$(sort $(wildcard tests/bench-*.c)))
+FUZZ_SRC    := $(call left_out,$(sort $(wildcard tests/fuzz-*.c)))
 # The adapter API: the only bot header an adapter may include (with lib/'s).
 API_HDR     := bot/adapter.h
 # The only lib/ header the engine may include.
@@ -75,119 +125,107 @@ ENGINE_LIB_HDR := lib/utf8.h
 # Include paths enforce the layering (see docs/DESIGN.md): each floor is
 # compiled seeing only what it may use.
 LIB_INC     = -Ilib
-ENGINE_INC  = -Iengine -I$(1)/engine-api
+ENGINE_INC  = -Iengine -I$(B)/engine-api
 BOT_INC     = -Ibot -Iengine -Ilib
-ADAPTER_INC = -Iadapters -I$(1)/api -Ilib
+ADAPTER_INC = -Iadapters -I$(B)/api -Ilib
 TEST_INC    = -Itests/lib -Ibot -Iengine -Iadapters -Ilib
 
-# $(call objs,BUILDDIR,SOURCES)
-objs = $(patsubst %.c,$(1)/obj/%.o,$(2))
+# $(call objs,SOURCES)
+objs = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
 .PHONY: all run test unit e2e bench fuzz install uninstall clean deps deps-test deps-fuzz \
-        check-deps check-deps-test check-layers check-docs unit-build
+        check-deps check-deps-test check-layers check-docs unit-build asan-build check-build \
+        package package-test
 .DEFAULT_GOAL := all
 
 # ---------------------------------------------------------------- packages
-# $(call need_debs,PACKAGES,TARGET): installs what is missing when TARGET is
-# "install" and we are root; otherwise names what is missing, and fails.
-define need_debs
-	@missing=""; for p in $(1); do \
-	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$(2)" = install ] && [ "$$(id -u)" = 0 ]; then \
-	    echo "installing Debian packages:$$missing"; \
-	    export DEBIAN_FRONTEND=noninteractive; \
-	    apt-get install -y --no-install-recommends $$missing || \
-	      { apt-get update && apt-get install -y --no-install-recommends $$missing; } || exit 1; \
-	  else \
-	    echo "handfoot needs these Debian packages:$$missing"; \
-	    echo "install them as root:  apt-get install -y$$missing   (or: make $(2))"; \
-	    exit 1; \
-	  fi; \
-	fi
-endef
-
-# What installs, and what only checks.
+# Installing is tools/setup-debian's alone (as root; it names what is missing
+# otherwise).  The build itself only checks, with pkg-config.
 deps:
-	$(call need_debs,$(BUILD_DEBS),install)
-deps-test: deps
-	$(call need_debs,$(TEST_DEBS),install)
-deps-fuzz: deps
-	$(call need_debs,$(FUZZ_DEBS),install)
+	@sh tools/setup-debian build
+deps-test:
+	@sh tools/setup-debian test
+deps-fuzz:
+	@sh tools/setup-debian fuzz
 check-deps:
-	$(call need_debs,$(BUILD_DEBS),deps)
+	@missing=""; for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  for p in $$missing; do case $$p in \
+	    libcurl) d=$(DEB_libcurl);; sqlite3) d=$(DEB_sqlite3);; jansson) d=$(DEB_jansson);; \
+	    libwebsockets) d=$(DEB_libwebsockets);; libsystemd) d=$(DEB_libsystemd);; *) d="?";; esac; \
+	    echo "handfoot needs the library $$p ($$p.pc not found by pkg-config; on Debian: $$d)"; done; \
+	  echo "install them (as root on Debian: make deps), or leave the part out (WITH_MATRIX=no ...)"; exit 1; \
+	fi
 check-deps-test: check-deps
-	$(call need_debs,$(TEST_DEBS),deps-test)
+	@pkg-config --exists cmocka 2>/dev/null || \
+	  { echo "the tests need the library cmocka (cmocka.pc not found by pkg-config; on Debian: $(DEB_cmocka))"; exit 1; }
 
-# ---------------------------------------------------------------- one build tree
-# $(call build_tree,DIR,EXTRA_CFLAGS): libraries, programs and tests in DIR.
-define build_tree
-$(1)/obj/lib/%.o: lib/%.c | check-deps
-	@mkdir -p $$(@D)
-	$$(CC) $$(BASE_CFLAGS) $(2) $$(LIB_INC) $$(PKG_CFLAGS) -c $$< -o $$@
-$(1)/obj/engine/%.o: engine/%.c $(addprefix $(1)/engine-api/,$(notdir $(ENGINE_LIB_HDR))) | check-deps
-	@mkdir -p $$(@D)
-	$$(CC) $$(BASE_CFLAGS) $(2) $$(call ENGINE_INC,$(1)) -c $$< -o $$@
-$(1)/obj/bot/%.o: bot/%.c | check-deps
-	@mkdir -p $$(@D)
-	$$(CC) $$(BASE_CFLAGS) $(2) $$(BOT_INC) $$(PKG_CFLAGS) -c $$< -o $$@
+# ---------------------------------------------------------------- the build tree
+# One set of rules for $(B); the sanitizer tree is the same Makefile run again
+# with B=$(B)/asan and the sanitizers in EXTRA_CFLAGS (see asan-build).
+EXTRA_CFLAGS ?=
+CF = $(BASE_CFLAGS) $(EXTRA_CFLAGS)
+
+$(B)/obj/lib/%.o: lib/%.c | check-deps
+	@mkdir -p $(@D)
+	$(CC) $(CF) $(LIB_INC) $(PKG_CFLAGS) -c $< -o $@
+$(B)/obj/engine/%.o: engine/%.c $(addprefix $(B)/engine-api/,$(notdir $(ENGINE_LIB_HDR))) | check-deps
+	@mkdir -p $(@D)
+	$(CC) $(CF) $(ENGINE_INC) -c $< -o $@
+$(B)/obj/bot/%.o: bot/%.c | check-deps
+	@mkdir -p $(@D)
+	$(CC) $(CF) $(BOT_INC) $(PKG_CFLAGS) -c $< -o $@
 # main.c is the composition root: the one bot file that sees the adapter table.
-$(1)/obj/bot/main.o: bot/main.c | check-deps
-	@mkdir -p $$(@D)
-	$$(CC) $$(BASE_CFLAGS) $(2) $$(BOT_INC) -Iadapters $$(PKG_CFLAGS) -c $$< -o $$@
-$(1)/obj/adapters/%.o: adapters/%.c $(addprefix $(1)/api/,$(notdir $(API_HDR))) | check-deps
-	@mkdir -p $$(@D)
-	$$(CC) $$(BASE_CFLAGS) $(2) $$(call ADAPTER_INC,$(1)) $$(PKG_CFLAGS) -c $$< -o $$@
-$(1)/obj/tools/%.o: tools/%.c | check-deps
-	@mkdir -p $$(@D)
-	$$(CC) $$(BASE_CFLAGS) $(2) -Iengine -c $$< -o $$@
-$(1)/obj/tests/%.o: tests/%.c | check-deps
-	@mkdir -p $$(@D)
-	$$(CC) $$(BASE_CFLAGS) $(2) $$(TEST_INC) $$(PKG_CFLAGS) -c $$< -o $$@
-$(addprefix $(1)/api/,$(notdir $(API_HDR))): $(1)/api/%.h: bot/%.h
-	@mkdir -p $$(@D)
-	cp $$< $$@
-$(addprefix $(1)/engine-api/,$(notdir $(ENGINE_LIB_HDR))): $(1)/engine-api/%.h: lib/%.h
-	@mkdir -p $$(@D)
-	cp $$< $$@
-$(1)/libhflib.a: $(call objs,$(1),$(LIB_SRC))
-	@mkdir -p $$(@D); rm -f $$@; $$(if $$^,ar rcs $$@ $$^,printf "!<arch>\n" > $$@)
+$(B)/obj/bot/main.o: bot/main.c | check-deps
+	@mkdir -p $(@D)
+	$(CC) $(CF) $(BOT_INC) -Iadapters $(PKG_CFLAGS) -c $< -o $@
+$(B)/obj/adapters/%.o: adapters/%.c $(addprefix $(B)/api/,$(notdir $(API_HDR))) | check-deps
+	@mkdir -p $(@D)
+	$(CC) $(CF) $(ADAPTER_INC) $(PKG_CFLAGS) -c $< -o $@
+$(B)/obj/tools/%.o: tools/%.c | check-deps
+	@mkdir -p $(@D)
+	$(CC) $(CF) -Iengine -c $< -o $@
+$(B)/obj/tests/%.o: tests/%.c | check-deps check-deps-test
+	@mkdir -p $(@D)
+	$(CC) $(CF) $(TEST_INC) $(PKG_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
+$(addprefix $(B)/api/,$(notdir $(API_HDR))): $(B)/api/%.h: bot/%.h
+	@mkdir -p $(@D)
+	cp $< $@
+$(addprefix $(B)/engine-api/,$(notdir $(ENGINE_LIB_HDR))): $(B)/engine-api/%.h: lib/%.h
+	@mkdir -p $(@D)
+	cp $< $@
+$(B)/libhflib.a: $(call objs,$(LIB_SRC))
+	@mkdir -p $(@D); rm -f $@; $(if $^,ar rcs $@ $^,printf "!<arch>\n" > $@)
 # The engine's public symbols: the functions its one public header declares.
-$(1)/engine.syms: engine/handfoot.h
-	@mkdir -p $$(@D)
-	sed -n -E 's/^[^#/ \t][^(]*[ *](hf_[a-z0-9_]+)\(.*/\1/p' $$< | sort -u > $$@
+$(B)/engine.syms: engine/handfoot.h
+	@mkdir -p $(@D)
+	sed -n -E 's/^[^#/ \t][^(]*[ *](hf_[a-z0-9_]+)\(.*/\1/p' $< | sort -u > $@
 # One object, partially linked, whose only global symbols are those: a user
 # of the library cannot reach (or collide with) the engine's internals.
-$(1)/libhfengine.a: $(call objs,$(1),$(ENGINE_SRC)) $(1)/engine.syms
-	@mkdir -p $$(@D); rm -f $$@
-	$$(CC) -r -nostdlib -o $(1)/obj/engine.o $$(filter %.o,$$^)
-	objcopy --keep-global-symbols=$(1)/engine.syms $(1)/obj/engine.o
-	ar rcs $$@ $(1)/obj/engine.o
-$(1)/libhfbot.a: $(call objs,$(1),$(BOT_SRC))
-	@mkdir -p $$(@D); rm -f $$@; $$(if $$^,ar rcs $$@ $$^,printf "!<arch>\n" > $$@)
-$(1)/libhfadapters.a: $(call objs,$(1),$(ADAPTER_SRC))
-	@mkdir -p $$(@D); rm -f $$@; $$(if $$^,ar rcs $$@ $$^,printf "!<arch>\n" > $$@)
-$(1)/handfoot: $(1)/obj/bot/main.o $(1)/libhfadapters.a $(1)/libhfbot.a $(1)/libhfengine.a $(1)/libhflib.a
-	$$(CC) $(2) -o $$@ $$< $$(filter %.a,$$^) $$(PKG_LIBS)
-$(1)/handfoot-sim: $(1)/obj/tools/handfoot-sim.o $(1)/libhfengine.a $(1)/libhflib.a
-	$$(CC) $(2) -o $$@ $$^ -lm
-$(1)/tests/%: $(1)/obj/tests/%.o $(call objs,$(1),$(TESTLIB_SRC)) $(1)/libhfadapters.a $(1)/libhfbot.a \
-              $(call objs,$(1),$(ENGINE_SRC)) $(1)/libhflib.a
-	@mkdir -p $$(@D)
-	$$(CC) $(2) -o $$@ $$< $$(call objs,$(1),$(TESTLIB_SRC)) $(1)/libhfadapters.a $(1)/libhfbot.a \
-	  $$(call objs,$(1),$(ENGINE_SRC)) $(1)/libhflib.a $$(PKG_LIBS) $$(CMOCKA_LIBS)
-endef
+$(B)/libhfengine.a: $(call objs,$(ENGINE_SRC)) $(B)/engine.syms
+	@mkdir -p $(@D); rm -f $@
+	$(CC) -r -nostdlib -o $(B)/obj/engine.o $(filter %.o,$^)
+	objcopy --keep-global-symbols=$(B)/engine.syms $(B)/obj/engine.o
+	ar rcs $@ $(B)/obj/engine.o
+$(B)/libhfbot.a: $(call objs,$(BOT_SRC))
+	@mkdir -p $(@D); rm -f $@; $(if $^,ar rcs $@ $^,printf "!<arch>\n" > $@)
+$(B)/libhfadapters.a: $(call objs,$(ADAPTER_SRC))
+	@mkdir -p $(@D); rm -f $@; $(if $^,ar rcs $@ $^,printf "!<arch>\n" > $@)
+$(B)/handfoot: $(B)/obj/bot/main.o $(B)/libhfadapters.a $(B)/libhfbot.a $(B)/libhfengine.a $(B)/libhflib.a
+	$(CC) $(EXTRA_CFLAGS) -o $@ $< $(filter %.a,$^) $(PKG_LIBS)
+$(B)/handfoot-sim: $(B)/obj/tools/handfoot-sim.o $(B)/libhfengine.a $(B)/libhflib.a
+	$(CC) $(EXTRA_CFLAGS) -o $@ $^ -lm
+# Tests link the engine's objects (internals visible) rather than its library.
+$(B)/tests/%: $(B)/obj/tests/%.o $(call objs,$(TESTLIB_SRC)) $(B)/libhfadapters.a $(B)/libhfbot.a \
+              $(call objs,$(ENGINE_SRC)) $(B)/libhflib.a
+	@mkdir -p $(@D)
+	$(CC) $(EXTRA_CFLAGS) -o $@ $< $(call objs,$(TESTLIB_SRC)) $(B)/libhfadapters.a $(B)/libhfbot.a \
+	  $(call objs,$(ENGINE_SRC)) $(B)/libhflib.a $(PKG_LIBS) $(CMOCKA_LIBS)
 
-$(eval $(call build_tree,$(B),))
-$(eval $(call build_tree,$(B)/asan,$(SAN_FLAGS)))
+-include $(shell find $(B) -name '*.d' -not -path '$(B)/asan/*' 2>/dev/null)
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
-
-# Generated files kept, not deleted as intermediates after each build.
-.SECONDARY: $(foreach d,$(B) $(B)/asan,$(addprefix $(d)/api/,$(notdir $(API_HDR))) \
-              $(addprefix $(d)/engine-api/,$(notdir $(ENGINE_LIB_HDR))) $(d)/engine.syms) \
-            $(addprefix $(B)/fuzz/api/,$(notdir $(API_HDR)))
+# Nothing built is deleted as an intermediate (objects, copied headers, symbol lists).
+.SECONDARY:
 
 PROGS      = $(if $(wildcard bot/main.c),$(B)/handfoot) $(if $(wildcard tools/handfoot-sim.c),$(B)/handfoot-sim)
 UNIT_BIN   = $(patsubst tests/%.c,$(B)/tests/%,$(UNIT_SRC))
@@ -208,10 +246,16 @@ run: deps
 # Each test program is run on its own; tests/run-tests prints one summary line.
 test: deps-test
 	@$(MAKE) --no-print-directory check-layers check-docs unit-build
+	@$(MAKE) --no-print-directory check-build
 	@rm -rf $(B)/e2e-logs
 	@HANDFOOT_BUILD=$(B) sh tests/run-tests $(UNIT_BIN) $(ASAN_BIN) $(E2E_BIN)
 
-unit-build: $(UNIT_BIN) $(ASAN_BIN) $(E2E_BIN) $(PROGS) $(if $(wildcard bot/main.c),$(B)/asan/handfoot)
+unit-build: $(UNIT_BIN) $(E2E_BIN) $(PROGS) asan-build
+
+# The sanitizer tree: the daemon and the unit tests again, under ASan+UBSan.
+asan-build:
+	@$(MAKE) --no-print-directory B=$(B)/asan EXTRA_CFLAGS='$(SAN_FLAGS)' \
+	  $(if $(wildcard bot/main.c),$(B)/asan/handfoot) $(ASAN_BIN)
 
 unit: all $(UNIT_BIN) | check-deps-test
 	@HANDFOOT_BUILD=$(B) sh tests/run-tests $(UNIT_BIN)
@@ -222,6 +266,11 @@ e2e: all $(E2E_BIN) | check-deps-test
 
 check-layers:
 	@sh tests/check-layers
+
+# The build beyond Debian: each WITH_*=no, and pkg-config answering from a
+# folder of .pc files with no dpkg on the PATH (tests/check-build).
+check-build:
+	@sh tests/check-build $(B)
 
 # The configuration keys and commands against the man page and README (needs handfoot).
 check-docs: all

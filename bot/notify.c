@@ -1,11 +1,64 @@
 /* notify.c: sd_notify messages to the service manager, and the watchdog pinged from a loop timer. */
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#ifdef HF_WITH_SYSTEMD
 #include <systemd/sd-daemon.h>
+#else
+/* Built without libsystemd (WITH_SYSTEMD=no): the notify protocol itself,
+ * which is small and stable (sd_notify(3)): one datagram of "KEY=value"
+ * lines to the AF_UNIX socket in $NOTIFY_SOCKET ("@" for the abstract
+ * namespace), and the watchdog period from $WATCHDOG_USEC when
+ * $WATCHDOG_PID is unset or ours. */
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+static int
+sd_notify(int unset_environment, const char *state)
+{
+	const char *path = getenv("NOTIFY_SOCKET");
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	size_t n;
+	int fd, rc;
+
+	(void)unset_environment;
+	if (path == NULL || (path[0] != '/' && path[0] != '@') || (n = strlen(path)) >= sizeof sa.sun_path)
+		return 0;
+	memcpy(sa.sun_path, path, n);
+	if (sa.sun_path[0] == '@')
+		sa.sun_path[0] = '\0';
+	if ((fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
+		return -1;
+	rc = sendto(fd, state, strlen(state), MSG_NOSIGNAL, (struct sockaddr *)&sa,
+	            (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n)) < 0 ? -1 : 1;
+	close(fd);
+	return rc;
+}
+
+static int
+sd_watchdog_enabled(int unset_environment, uint64_t *usec)
+{
+	const char *u = getenv("WATCHDOG_USEC"), *p = getenv("WATCHDOG_PID");
+	char *end;
+	unsigned long long v;
+
+	(void)unset_environment;
+	*usec = 0;
+	if (u == NULL || (p != NULL && strtol(p, NULL, 10) != (long)getpid()))
+		return 0;
+	v = strtoull(u, &end, 10);
+	if (end == u || *end != '\0' || v == 0)
+		return 0;
+	*usec = v;
+	return 1;
+}
+#endif
 
 #include "loop.h"
 #include "notify.h"

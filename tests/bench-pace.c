@@ -11,7 +11,9 @@
 
 #include "e2e.h"
 #include "fake.h"
+#ifdef HF_WITH_MATRIX
 #include "fakemx.h"
+#endif
 #include "ircclient.h"
 #include "ircserver.h"
 #include "loop.h"
@@ -572,6 +574,7 @@ out:
 	return rc;
 }
 
+#ifdef HF_WITH_MATRIX
 /* ------------------------------------------------------------------ Matrix */
 
 /* The bot's messages in room from index *from on, as (body, origin_server_ts); caller decrefs. */
@@ -798,6 +801,7 @@ out:
 	fakemx_stop(&f);
 	return rc;
 }
+#endif
 
 /* ------------------------------------------------------------------ the loop and hard */
 
@@ -911,8 +915,10 @@ main(void)
 		rc = 1;
 	if ((only == NULL || strcmp(only, "flood") == 0) && irc_flood(env_int("BENCH_PACE_FLOOD_SECS", 90)) != 0)
 		rc = 1;
+#ifdef HF_WITH_MATRIX
 	if ((only == NULL || strcmp(only, "matrix") == 0) && matrix_solo(env_int("BENCH_PACE_MX_TURNS", 8)) != 0)
 		rc = 1;
+#endif
 	if ((only == NULL || strcmp(only, "fold") == 0) && fold_hard(env_int("BENCH_PACE_FOLDS", 40)) != 0)
 		rc = 1;
 	printf("bench-pace: %d figure%s off target\n", failures, failures == 1 ? "" : "s");

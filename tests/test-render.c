@@ -10,7 +10,9 @@
 
 #include "bot.h"
 #include "irc/irc.h"
+#ifdef HF_WITH_MATRIX
 #include "matrix/matrix.h"
+#endif
 
 static const char *const names[HF_MAX_SEATS] = { "ann", "bob", "cat", "dan" };
 
@@ -302,12 +304,14 @@ test_encoders(void **state)
 	rbuf_reset(&out);
 	irc_format(&out, b.s, b.len, "!", false);
 	assert_null(strpbrk(out.s, "\x02\x03\x0f"));
+#ifdef HF_WITH_MATRIX
 	/* Matrix: HTML beside the plain body */
 	rbuf_reset(&out);
 	matrix_html(&out, b.s, b.len, "!");
 	assert_non_null(strstr(out.s, "<b>ann &amp; cat</b> (score 0): <font color=\"#cc0000\">[K×7 clean]</font>, "
 	                              "<font color=\"#555555\">[9×5 +2 2 dirty]</font>"));
 	assert_non_null(strstr(out.s, "<br><b>bob &amp; dan</b>"));
+#endif
 	rbuf_free(&out);
 	rbuf_free(&b);
 	hf_game_free(g);
