@@ -1,9 +1,10 @@
 # handfoot: the one Makefile (build, run, test, bench, fuzz, install).
 #
-# Plain `make` builds and never installs anything: when a Debian package is
-# missing it says which, and stops.  `make deps` installs the build packages
-# (as root); `make run` and `make test` call it (and deps-test) first, so
-# that they set up a fresh Debian 12 machine, then build in a sub-make.
+# Plain `make` builds and never installs anything: it finds its libraries with
+# pkg-config, and when one is missing it names it (and its Debian package) and
+# stops.  Installing packages is tools/setup-debian's alone: `make deps`,
+# `make run` and `make test` call it first (as root it installs what is
+# missing; as anyone else it names it), then build in a sub-make.
 #
 # Sources are found by folder, so adding a file never means editing this:
 #   lib/*.c                -> $(B)/libhflib.a      (the bottom floor: -Ilib only)
@@ -144,7 +145,7 @@ objs = $(patsubst %.c,$(B)/obj/%.o,$(1))
 deps:
 	@sh tools/setup-debian build
 deps-test:
-	@sh tools/setup-debian test
+	@sh tools/setup-debian test package
 deps-fuzz:
 	@sh tools/setup-debian fuzz
 check-deps:
@@ -212,9 +213,9 @@ $(B)/libhfbot.a: $(call objs,$(BOT_SRC))
 $(B)/libhfadapters.a: $(call objs,$(ADAPTER_SRC))
 	@mkdir -p $(@D); rm -f $@; $(if $^,ar rcs $@ $^,printf "!<arch>\n" > $@)
 $(B)/handfoot: $(B)/obj/bot/main.o $(B)/libhfadapters.a $(B)/libhfbot.a $(B)/libhfengine.a $(B)/libhflib.a
-	$(CC) $(EXTRA_CFLAGS) -o $@ $< $(filter %.a,$^) $(PKG_LIBS)
+	$(CC) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $< $(filter %.a,$^) $(PKG_LIBS)
 $(B)/handfoot-sim: $(B)/obj/tools/handfoot-sim.o $(B)/libhfengine.a $(B)/libhflib.a
-	$(CC) $(EXTRA_CFLAGS) -o $@ $^ -lm
+	$(CC) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ -lm
 # Tests link the engine's objects (internals visible) rather than its library.
 $(B)/tests/%: $(B)/obj/tests/%.o $(call objs,$(TESTLIB_SRC)) $(B)/libhfadapters.a $(B)/libhfbot.a \
               $(call objs,$(ENGINE_SRC)) $(B)/libhflib.a
@@ -246,7 +247,7 @@ run: deps
 # Each test program is run on its own; tests/run-tests prints one summary line.
 test: deps-test
 	@$(MAKE) --no-print-directory check-layers check-docs unit-build
-	@$(MAKE) --no-print-directory check-build
+	@$(MAKE) --no-print-directory check-build package-test
 	@rm -rf $(B)/e2e-logs
 	@HANDFOOT_BUILD=$(B) sh tests/run-tests $(UNIT_BIN) $(ASAN_BIN) $(E2E_BIN)
 
@@ -271,6 +272,14 @@ check-layers:
 # folder of .pc files with no dpkg on the PATH (tests/check-build).
 check-build:
 	@sh tests/check-build $(B)
+
+# The Debian package: built, linted, installed, run, purged (as root: tests/check-package).
+package:
+	@mkdir -p $(B)/pkg && rm -rf $(B)/pkg/src && mkdir $(B)/pkg/src && \
+	  git ls-files -z | xargs -0 tar -cf - | tar -xf - -C $(B)/pkg/src && \
+	  cd $(B)/pkg/src && dpkg-buildpackage -us -uc -b
+package-test:
+	@sh tests/check-package $(B)
 
 # The configuration keys and commands against the man page and README (needs handfoot).
 check-docs: all
