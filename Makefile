@@ -223,7 +223,8 @@ $(B)/tests/%: $(B)/obj/tests/%.o $(call objs,$(TESTLIB_SRC)) $(B)/libhfadapters.
 	$(CC) $(EXTRA_CFLAGS) -o $@ $< $(call objs,$(TESTLIB_SRC)) $(B)/libhfadapters.a $(B)/libhfbot.a \
 	  $(call objs,$(ENGINE_SRC)) $(B)/libhflib.a $(PKG_LIBS) $(CMOCKA_LIBS)
 
--include $(shell find $(B) -name '*.d' -not -path '$(B)/asan/*' 2>/dev/null)
+-include $(shell find $(B) \( -path '$(B)/asan' -o -path '$(B)/pkg' -o -path '$(B)/check-*' \) -prune \
+                 -o -name '*.d' -type f -print 2>/dev/null)
 
 # Nothing built is deleted as an intermediate (objects, copied headers, symbol lists).
 .SECONDARY:

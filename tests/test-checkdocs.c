@@ -24,7 +24,7 @@ checked(const char *edit, char *out, size_t len)
 	else
 		snprintf(bin, sizeof bin, "%s/%s/handfoot", getcwd(cwd, sizeof cwd) != NULL ? cwd : ".", e2e_build());
 	assert_int_equal(e2e_tmpdir(dir, sizeof dir, "docs"), 0);
-	assert_int_equal(e2e_sh(out, len, "cp -r README.md bot engine adapters config tests '%s'/", dir), 0);
+	assert_int_equal(e2e_sh(out, len, "cp -r ./*.md LICENSE docs bot engine adapters config tests '%s'/", dir), 0);
 	if (edit != NULL)
 		assert_int_equal(e2e_sh(out, len, "cd '%s' && %s", dir, edit), 0);
 	rc = e2e_sh(out, len, "cd '%s' && sh tests/check-docs '%s'", dir, bin);
@@ -66,18 +66,42 @@ static void
 test_house_rules_table(void **state)
 {
 	(void)state;
-	expect_refused("sed -i '/^| `frozen` |/d' README.md",
-	               "house rule frozen (engine/house.c) is not in the README's House rules table");
-	expect_refused("sed -i 's/^| `frozen` |/| `melted` |/' README.md",
-	               "README's House rules table lists melted, which engine/house.c does not know");
+	expect_refused("sed -i '/^| `frozen` |/d' docs/PLAYING.md",
+	               "house rule frozen (engine/house.c) is not in docs/PLAYING.md's House rules table");
+	expect_refused("sed -i 's/^| `frozen` |/| `melted` |/' docs/PLAYING.md",
+	               "docs/PLAYING.md's House rules table lists melted, which engine/house.c does not know");
 }
 
 static void
 test_commands_table(void **state)
 {
 	(void)state;
-	expect_refused("sed -i '/^| `!discard/d' README.md",
-	               "command discard (bot/cmd-*.c) is not in the README's command table");
+	expect_refused("sed -i '/^| `!discard/d' docs/PLAYING.md",
+	               "command discard (bot/cmd-*.c) is not in docs/PLAYING.md's command table");
+}
+
+/* A key is described once, in the man page: twice there, or again in a
+ * Markdown table, is refused. */
+static void
+test_key_documented_twice(void **state)
+{
+	(void)state;
+	expect_refused("printf '| `ai_delay` | 1500 | again |\\n' >> docs/OPERATING.md",
+	               "docs/OPERATING.md describes the key ai_delay again");
+	expect_refused("printf '.TP\\n.BR turn_timeout \\n.TP\\n.BR turn_timeout \\n' > m && "
+	               "sed -i '/^\\.SH.*\\[bot\\]/r m' config/handfoot.conf.5",
+	               "[bot] turn_timeout is documented");
+}
+
+/* Every link between the documents resolves: a file, and a heading. */
+static void
+test_dead_links(void **state)
+{
+	(void)state;
+	expect_refused("printf '[gone](docs/NOWHERE.md)\\n' >> README.md",
+	               "README.md links to docs/NOWHERE.md: no such file");
+	expect_refused("printf '[gone](OPERATING.md#no-such-heading)\\n' >> docs/PLAYING.md",
+	               "docs/PLAYING.md links to OPERATING.md#no-such-heading: no such heading");
 }
 
 int
@@ -88,6 +112,8 @@ main(void)
 		cmocka_unit_test(test_key_in_adapter_folder),
 		cmocka_unit_test(test_house_rules_table),
 		cmocka_unit_test(test_commands_table),
+		cmocka_unit_test(test_key_documented_twice),
+		cmocka_unit_test(test_dead_links),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -228,8 +228,8 @@ static void plain(char *s)
 
 /*
  * The documentation says what the engine does: docs/RULES.md's parameter
- * table gives every house-rule key's value in every preset, and the README's
- * house-rule table every key with its values.  (Run from the top folder, as
+ * table gives every house-rule key's value in every preset, and
+ * docs/PLAYING.md's house-rule table every key with its values.  (Run from the top folder, as
  * make test does.)
  */
 static void docs_tables_match_the_engine(void **state)
@@ -274,7 +274,7 @@ static void docs_tables_match_the_engine(void **state)
 	}
 	fclose(f);
 
-	f = fopen("README.md", "r");
+	f = fopen("docs/PLAYING.md", "r");
 	assert_non_null(f);
 	in_table = false;
 	while (fgets(line, sizeof line, f) != NULL) {
@@ -294,9 +294,9 @@ static void docs_tables_match_the_engine(void **state)
 		for (k = 0; k < nkeys && strcmp(keys[k].key, cell[0]) != 0; k++)
 			;
 		if (k == nkeys)
-			fail_msg("README.md: no house-rule key \"%s\"", cell[0]);
+			fail_msg("docs/PLAYING.md: no house-rule key \"%s\"", cell[0]);
 		if (strcmp(cell[1], keys[k].values) != 0)
-			fail_msg("README.md: %s takes %s, the engine says %s", cell[0], cell[1], keys[k].values);
+			fail_msg("docs/PLAYING.md: %s takes %s, the engine says %s", cell[0], cell[1], keys[k].values);
 		seen_readme[k]++;
 	}
 	fclose(f);
