@@ -7,6 +7,7 @@
 #include "adapter.h"
 #include "irc/client.h"
 #include "loop.h"
+#include "xorshift.h"
 
 #define TARGET_QUEUE    40              /* lines waiting per target before we refuse more */
 #define PROTO_QUEUE     64
@@ -45,9 +46,8 @@ irc_start(struct adapter *a)
 {
 	struct irc *c = a->priv;
 
-	c->rng = (uint64_t)loop_now(a->loop) ^ (uint64_t)(uintptr_t)c ^ UINT64_C(0x9E3779B97F4A7C15);
-	if (c->rng == 0)
-		c->rng = 1;
+	/* jitter only: the clock and the instance are seed enough */
+	c->rng = xorshift_seed((uint64_t)loop_now(a->loop) ^ (uint64_t)(uintptr_t)c);
 	c->stopping = false;
 	/* secrets in clear over a network: said once, at start (not to this machine) */
 	if (!c->tls && !irc_config_loopback(c->server)) {

@@ -3,19 +3,12 @@
 #include <string.h>
 
 #include "bot.h"
+#include "hash.h"
 
 static uint32_t
 session_hash(const struct adapter *ad, const char *room)
 {
-	uint32_t h = 2166136261u;
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)ad->id; *p; p++)
-		h = (h ^ *p) * 16777619u;
-	h = (h ^ 0xff) * 16777619u;
-	for (p = (const unsigned char *)room; *p; p++)
-		h = (h ^ *p) * 16777619u;
-	return h;
+	return hash_fnv32_str(hash_fnv32_add(hash_fnv32_str(HASH_FNV32_INIT, ad->id), 0xff), room);
 }
 
 /* ---- the player index: (adapter, user id) -> the tables they sit at */

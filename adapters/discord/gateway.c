@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "adapter.h"
+#include "backoff.h"
 #include "gateway.h"
 #include "xmalloc.h"
 
@@ -207,14 +208,11 @@ rand01(struct discord_gateway *g)
 static int64_t
 backoff(struct discord_gateway *g)
 {
-	int64_t base;
+	static const struct backoff after_fails = { .first_ms = 1000, .max_ms = DISCORD_GW_BACKOFF_MAX, .jitter_pct = 50 };
 
 	if (g->fails == 0)
 		return (int64_t)(rand01(g) * 1000);
-	base = g->fails >= 7 ? DISCORD_GW_BACKOFF_MAX : (int64_t)1000 << (g->fails - 1);
-	if (base > DISCORD_GW_BACKOFF_MAX)
-		base = DISCORD_GW_BACKOFF_MAX;
-	return base - (int64_t)(rand01(g) * (double)base / 2);
+	return backoff_delay(&after_fails, g->fails, g->random != NULL ? g->random(g->random_ctx) : UINT32_C(1) << 31);
 }
 
 static void

@@ -5,6 +5,7 @@
 
 #include "client.h"
 #include "loop.h"
+#include "xorshift.h"
 
 static void register_refuse(struct irc *c, const char *why);
 
@@ -17,7 +18,7 @@ irc_register_next_nick(struct irc *c)
 	if (c->nick_try <= 2)
 		snprintf(n, sizeof n, "%.28s%s", c->nick, c->nick_try == 1 ? "_" : "__");
 	else
-		snprintf(n, sizeof n, "%.12s%03u", c->nick, (unsigned)(irc_conn_random(c) % 1000));
+		snprintf(n, sizeof n, "%.12s%03u", c->nick, (unsigned)(xorshift_next(&c->rng) % 1000));
 	irc_text_copy(c->cur_nick, sizeof c->cur_nick, n);
 	irc_send_proto(c, "NICK %s", n);
 }
