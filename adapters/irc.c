@@ -7,6 +7,7 @@
 #include "adapter.h"
 #include "irc/client.h"
 #include "loop.h"
+#include "secret.h"
 #include "xorshift.h"
 
 #define TARGET_QUEUE    40              /* lines waiting per target before we refuse more */
@@ -26,9 +27,9 @@ irc_init(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errlen)
 	irc_queue_init(&c->out, TARGET_QUEUE);
 	return 0;
 fail:
-	memset(c->sasl_pass, 0, sizeof c->sasl_pass);
-	memset(c->ns_pass, 0, sizeof c->ns_pass);
-	memset(c->server_pass, 0, sizeof c->server_pass);
+	secret_wipe(c->sasl_pass, sizeof c->sasl_pass);
+	secret_wipe(c->ns_pass, sizeof c->ns_pass);
+	secret_wipe(c->server_pass, sizeof c->server_pass);
 	free(c);
 	a->priv = NULL;
 	return -1;
@@ -93,9 +94,9 @@ irc_free(struct adapter *a)
 	irc_users_clear(&c->users);
 	for (int i = 0; i < c->nchans; i++)
 		irc_chan_forget_recent(&c->chans[i]);
-	memset(c->sasl_pass, 0, sizeof c->sasl_pass);
-	memset(c->ns_pass, 0, sizeof c->ns_pass);
-	memset(c->server_pass, 0, sizeof c->server_pass);
+	secret_wipe(c->sasl_pass, sizeof c->sasl_pass);
+	secret_wipe(c->ns_pass, sizeof c->ns_pass);
+	secret_wipe(c->server_pass, sizeof c->server_pass);
 	free(c);
 	a->priv = NULL;
 }

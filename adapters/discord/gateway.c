@@ -7,6 +7,7 @@
 #include "adapter.h"
 #include "backoff.h"
 #include "gateway.h"
+#include "secret.h"
 #include "xmalloc.h"
 
 #define NOT_DUE (-1)
@@ -91,8 +92,7 @@ send_json(struct discord_gateway *g, json_t *p)
 	if (text != NULL) {
 		push(g, DISCORD_GW_SEND, 0, text, NULL);
 		/* the text may hold the token */
-		memset(text, 0, strlen(text));
-		free(text);
+		secret_free(text);
 	}
 }
 
@@ -117,7 +117,7 @@ discord_gateway_act_free(struct discord_gw_act *a)
 	if (a->text != NULL) {
 		/* a SEND holds the token: leave nothing of it in freed memory */
 		if (a->kind == DISCORD_GW_SEND)
-			memset(a->text, 0, strlen(a->text));
+			secret_wipe(a->text, strlen(a->text));
 		free(a->text);
 	}
 	json_decref(a->d);
@@ -334,7 +334,7 @@ discord_gateway_free(struct discord_gateway *g)
 		return;
 	while (discord_gateway_next(g, &a))
 		discord_gateway_act_free(&a);
-	memset(g->token, 0, sizeof g->token);
+	secret_wipe(g->token, sizeof g->token);
 	free(g);
 }
 

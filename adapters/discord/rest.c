@@ -6,6 +6,7 @@
 #include "backoff.h"
 #include "loop.h"
 #include "rest.h"
+#include "secret.h"
 #include "xmalloc.h"
 
 struct discord_rest {
@@ -192,7 +193,7 @@ discord_rest_free(struct discord_rest *r)
 		req_free(q);
 	}
 	discord_limit_free(r->limit);
-	memset(r->auth, 0, sizeof r->auth);
+	secret_wipe(r->auth, sizeof r->auth);
 	free(r);
 }
 

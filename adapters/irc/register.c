@@ -5,6 +5,7 @@
 
 #include "client.h"
 #include "loop.h"
+#include "secret.h"
 #include "xorshift.h"
 
 static void register_refuse(struct irc *c, const char *why);
@@ -129,14 +130,14 @@ register_sasl(struct irc *c)
 	n = 2 * ul + 2 + pl;
 	if (irc_base64(b64, sizeof b64, raw, n) < 0)
 		return;
-	memset(raw, 0, sizeof raw);
+	secret_wipe(raw, sizeof raw);
 	/* 400-byte chunks; a payload that fills the last chunk exactly ends with "+" */
 	n = strlen(b64);
 	for (off = 0; off < n; off += 400)
 		irc_send_proto(c, "AUTHENTICATE %.400s", b64 + off);
 	if (n % 400 == 0)
 		irc_send_proto(c, "AUTHENTICATE +");
-	memset(b64, 0, sizeof b64);
+	secret_wipe(b64, sizeof b64);
 }
 
 void

@@ -5,6 +5,7 @@
 
 #include "http.h"
 #include "matrix.h"
+#include "secret.h"
 
 static void req_pump(struct matrix_client *c);
 
@@ -22,11 +23,8 @@ req_unlink(struct matrix_client *c, struct matrix_req *r)
 static void
 body_wipe(struct matrix_req *r)
 {
-	if (r->body != NULL) {
-		memset(r->body, 0, strlen(r->body));
-		free(r->body);
-		r->body = NULL;
-	}
+	secret_free(r->body);
+	r->body = NULL;
 }
 
 static void
@@ -108,7 +106,7 @@ req_launch(struct matrix_client *c, struct matrix_req *r)
 		snprintf(auth, sizeof auth, "Authorization: Bearer %s", c->token);
 		r->hdrs = curl_slist_append(r->hdrs, auth);
 		/* the header holds the token: wipe our copy */
-		memset(auth, 0, sizeof auth);
+		secret_wipe(auth, sizeof auth);
 	}
 	curl_easy_setopt(r->easy, CURLOPT_HTTPHEADER, r->hdrs);
 	body_wipe(r);
