@@ -40,13 +40,15 @@ struct bot_event {
 	                         * message), 0 if none: replies to it carry it as reply_to */
 };
 
-/* How a private line should go (IRC: NOTICE or PRIVMSG). DEFAULT lets the
+/* How a private line should reach its player, named for what the player
+ * sees; each adapter maps it to what its service has.  DEFAULT lets the
  * adapter's own setting decide: a player who chose is told apart from one
  * who never did. */
 enum adapter_private {
 	PRIVATE_DEFAULT = 0,
-	PRIVATE_NOTICE,
-	PRIVATE_PRIVMSG
+	PRIVATE_QUIET,          /* shown privately beside the room (IRC NOTICE, Discord ephemeral) */
+	PRIVATE_CONVERSATION    /* in a direct conversation (IRC query PRIVMSG, Matrix direct room,
+	                         * Discord DM); where a service has only this (Matrix), both go here */
 };
 
 enum adapter_msg_kind {

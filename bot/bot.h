@@ -634,6 +634,8 @@ const struct cmd_entry *const *cmd_table(size_t *n);
 void cmd_run(struct cmd_ctx *c, char *line);
 /* "NAME: usage: !meld CARDS", for c->entry. */
 void cmd_usage(struct cmd_ctx *c);
+/* A player's stored !private choice ("notice" preference: "1" or "0"), read back. */
+enum adapter_private cmd_private_stored(const char *value);
 /* Speaks to the user: in the room (public), or privately (private). */
 void reply(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void reply_private(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -239,8 +239,9 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 		}
 		target = u->nick;
 		irc_nicks_bind(c, u);
-		/* the player's choice wins; the section's "private" key is for the rest */
-		if (m->private_as == PRIVATE_NOTICE || (m->private_as == PRIVATE_DEFAULT && c->private_notice))
+		/* the player's choice wins; the section's "private" key is for the
+		 * rest.  PRIVATE_QUIET is a NOTICE, PRIVATE_CONVERSATION a query (PRIVMSG) */
+		if (m->private_as == PRIVATE_QUIET || (m->private_as == PRIVATE_DEFAULT && c->private_notice))
 			cmd = "NOTICE";
 		/* a line about a game waits behind what that channel was told before
 		 * it (a round's end before the next round's hand) */

@@ -183,6 +183,8 @@ matrix_client_send(struct matrix_client *c, const struct adapter_msg *m)
 	if (m->kind == MSG_PRIVATE) {
 		if (!matrix_text_id_ok(m->user_id, '@'))
 			return -1;
+		/* every private_as: Matrix has no line shown to one member of a
+		 * room, only the direct conversation (PRIVATE_CONVERSATION) */
 		o.room = matrix_direct_room(c, m->user_id);
 	} else {
 		if (!matrix_text_id_ok(o.room, '!'))
