@@ -38,6 +38,10 @@ struct bot_event {
 	int64_t ts_ms;          /* server time if known, else 0 */
 	uint64_t ref;           /* the adapter's own handle for this event (an interaction, a
 	                         * message), 0 if none: replies to it carry it as reply_to */
+	const char *command;    /* MESSAGE: a structured command's name ("meld"), from a service
+	                         * that has them (Discord's slash commands and buttons); text is
+	                         * then its arguments ("9 9 2", or ""), run as they are, with no
+	                         * prefix or address looked for.  NULL: text is a typed line. */
 };
 
 /* How a private line should reach its player, named for what the player

@@ -632,6 +632,9 @@ const struct cmd_entry *cmd_find(const char *name, char *why, size_t whylen);
 const struct cmd_entry *const *cmd_table(size_t *n);
 /* Checks and runs one command line (already cleaned, prefix stripped). */
 void cmd_run(struct cmd_ctx *c, char *line);
+/* The same for a command already apart from its arguments (a structured
+ * command, or a line's first word): the one path every command takes. */
+void cmd_run_named(struct cmd_ctx *c, const char *name, const char *args);
 /* "NAME: usage: !meld CARDS", for c->entry. */
 void cmd_usage(struct cmd_ctx *c);
 /* A player's stored !private choice ("notice" preference: "1" or "0"), read back. */
