@@ -10,6 +10,7 @@
 #include <curl/curl.h>
 
 #include "e2e.h"
+#include "figures.h"
 #include "fake.h"
 #include "fakemx.h"
 #include "ircclient.h"
@@ -81,10 +82,7 @@ static int failures;
 static void
 figure(const char *what, double value, const char *unit, double target)
 {
-	bool met = value >= 0 && value <= target;
-
-	printf("  %-58s %8.2f %-3s target <= %-6g %s\n", what, value, unit, target, met ? "met" : "NOT MET");
-	if (!met)
+	if (!figure_add("bench-pace", what, value, unit, FIGURE_AT_MOST, target))
 		failures++;
 }
 
