@@ -21,16 +21,25 @@ last_private(struct fake *f, const char *user)
 	return NULL;
 }
 
-static void
-test_private_choice(void **state)
+/* alice and bob in a duel in #g, dealt. */
+static struct fake *
+duel(void)
 {
 	struct fake *f = fake_new(":memory:", "flood_burst = 100");
-	const struct fake_msg *m;
 
-	(void)state;
 	fake_say(f, "#g", "alice", "!new duel");
 	fake_say(f, "#g", "bob", "!join");
 	fake_say(f, "#g", "alice", "!start");
+	return f;
+}
+
+static void
+test_private_choice(void **state)
+{
+	struct fake *f = duel();
+	const struct fake_msg *m;
+
+	(void)state;
 	/* nobody chose: the adapter's own setting decides */
 	assert_non_null(m = last_private(f, "alice"));
 	assert_int_equal(m->private_as, PRIVATE_DEFAULT);
@@ -101,13 +110,10 @@ test_private_stored_values(void **state)
 static void
 test_private_plain_words(void **state)
 {
-	struct fake *f = fake_new(":memory:", "flood_burst = 100");
+	struct fake *f = duel();
 	const struct fake_msg *m;
 
 	(void)state;
-	fake_say(f, "#g", "alice", "!new duel");
-	fake_say(f, "#g", "bob", "!join");
-	fake_say(f, "#g", "alice", "!start");
 	fake_say(f, "#g", "alice", "!private direct");
 	fake_say(f, "#g", "alice", "!hand");
 	assert_non_null(m = last_private(f, "alice"));
