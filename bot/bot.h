@@ -335,6 +335,10 @@ size_t session_player_tables(struct sessions *ss, const struct adapter *ad, cons
 /* Seat names, for renderers. */
 void session_names(const struct session *s, const char *names[HF_MAX_SEATS]);
 int  session_humans(const struct session *s);
+/* Who the table waits for: the seat a timer should act for, a computer (or
+ * stand-in) first, else the first person waiting (*machine false); -1 if
+ * none.  The session's own state: flow.c and tell.c both ask it. */
+int  session_waiting(const struct session *s, bool *machine);
 
 /* ------------------------------------------------------------------ flood.c */
 /* One bucket per user of an adapter, whatever the room: a user's allowance
@@ -541,9 +545,6 @@ void bot_session_end(struct bot *b, struct session *s);
 /* Applies action for seat: engine, store (committed), what is told (tell.c),
  * timers.  0, 1 if the game ended (the session is gone), or -1 with why. */
 int  flow_apply(struct bot *b, struct session *s, int seat, const struct hf_action *a, char *why, size_t whylen);
-/* The seat a timer should act for: a computer (or stand-in) first, else the
- * first person waiting (*machine false); -1 if none. */
-int  flow_waiting(const struct session *s, bool *machine);
 /* Deals: creates the game of an open table and starts play. */
 int  flow_start(struct bot *b, struct session *s, char *why, size_t whylen);
 /* Re-arms the session's timer for whoever must act now. */

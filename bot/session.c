@@ -281,6 +281,28 @@ session_names(const struct session *s, const char *names[HF_MAX_SEATS])
 		names[i] = i < s->nseats ? s->seats[i].name : "?";
 }
 
+/* A computer (or stand-in) first: the timer acts for it; else the first human. */
+int
+session_waiting(const struct session *s, bool *machine)
+{
+	int seats[HF_MAX_SEATS], n, i, human = -1;
+
+	*machine = false;
+	if (s->g == NULL || hf_game_phase(s->g) == HF_PHASE_OVER)
+		return -1;
+	n = hf_game_waiting(s->g, seats);
+	for (i = 0; i < n; i++) {
+		const struct seat *st = &s->seats[seats[i]];
+		if (st->ai >= 0 || st->away) {
+			*machine = true;
+			return seats[i];
+		}
+		if (human < 0)
+			human = seats[i];
+	}
+	return human;
+}
+
 int
 session_humans(const struct session *s)
 {

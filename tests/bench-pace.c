@@ -845,7 +845,7 @@ fold_hard(int folds)
 	loop_set_clock(f->loop, NULL, NULL);   /* the bound on a fold is in real time */
 	fake_say(f, "#g", "alice", "!play 4 classic");
 	while (timed < folds && (s = fake_session(f, "#g")) != NULL && s->g != NULL) {
-		seat = flow_waiting(s, &machine);
+		seat = session_waiting(s, &machine);
 		if (seat >= 0 && !machine) {
 			if (fold > 0)
 				add(&whole, fold);
