@@ -7,6 +7,8 @@
 #include "adapter.h"
 #include "irc/client.h"
 #include "loop.h"
+#include "secret.h"
+#include "xorshift.h"
 
 #define TARGET_QUEUE    40              /* lines waiting per target before we refuse more */
 #define PROTO_QUEUE     64
@@ -25,9 +27,9 @@ irc_init(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errlen)
 	irc_queue_init(&c->out, TARGET_QUEUE);
 	return 0;
 fail:
-	memset(c->sasl_pass, 0, sizeof c->sasl_pass);
-	memset(c->ns_pass, 0, sizeof c->ns_pass);
-	memset(c->server_pass, 0, sizeof c->server_pass);
+	secret_wipe(c->sasl_pass, sizeof c->sasl_pass);
+	secret_wipe(c->ns_pass, sizeof c->ns_pass);
+	secret_wipe(c->server_pass, sizeof c->server_pass);
 	free(c);
 	a->priv = NULL;
 	return -1;
@@ -45,9 +47,8 @@ irc_start(struct adapter *a)
 {
 	struct irc *c = a->priv;
 
-	c->rng = (uint64_t)loop_now(a->loop) ^ (uint64_t)(uintptr_t)c ^ UINT64_C(0x9E3779B97F4A7C15);
-	if (c->rng == 0)
-		c->rng = 1;
+	/* jitter only: the clock and the instance are seed enough */
+	c->rng = xorshift_seed((uint64_t)loop_now(a->loop) ^ (uint64_t)(uintptr_t)c);
 	c->stopping = false;
 	/* secrets in clear over a network: said once, at start (not to this machine) */
 	if (!c->tls && !irc_config_loopback(c->server)) {
@@ -93,9 +94,9 @@ irc_free(struct adapter *a)
 	irc_users_clear(&c->users);
 	for (int i = 0; i < c->nchans; i++)
 		irc_chan_forget_recent(&c->chans[i]);
-	memset(c->sasl_pass, 0, sizeof c->sasl_pass);
-	memset(c->ns_pass, 0, sizeof c->ns_pass);
-	memset(c->server_pass, 0, sizeof c->server_pass);
+	secret_wipe(c->sasl_pass, sizeof c->sasl_pass);
+	secret_wipe(c->ns_pass, sizeof c->ns_pass);
+	secret_wipe(c->server_pass, sizeof c->server_pass);
 	free(c);
 	a->priv = NULL;
 }

@@ -5,6 +5,7 @@
 
 #include "adapter.h"
 #include "matrix/matrix.h"
+#include "secret.h"
 
 struct matrix {
 	struct adapter *a;
@@ -112,8 +113,8 @@ read_config(struct adapter_cfg *ac, struct matrix_config *cfg, char *err, size_t
 static void
 wipe(struct matrix_config *cfg)
 {
-	memset(cfg->password, 0, sizeof cfg->password);
-	memset(cfg->token, 0, sizeof cfg->token);
+	secret_wipe(cfg->password, sizeof cfg->password);
+	secret_wipe(cfg->token, sizeof cfg->token);
 }
 
 static int

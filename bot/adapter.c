@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "bot.h"
+#include "secret.h"
 
 void
 adapter_emit(struct adapter *a, const struct bot_event *ev)
@@ -82,7 +83,7 @@ adapter_read_secret(const char *path, char *buf, size_t len, char *err, size_t e
 		buf[n] = '\0';
 	}
 	if (line != NULL) {
-		memset(line, 0, cap);
+		secret_wipe(line, cap);
 		free(line);
 	}
 	return n == 0 ? -1 : 0;

@@ -38,15 +38,21 @@ struct bot_event {
 	int64_t ts_ms;          /* server time if known, else 0 */
 	uint64_t ref;           /* the adapter's own handle for this event (an interaction, a
 	                         * message), 0 if none: replies to it carry it as reply_to */
+	const char *command;    /* MESSAGE: a structured command's name ("meld"), from a service
+	                         * that has them (Discord's slash commands and buttons); text is
+	                         * then its arguments ("9 9 2", or ""), run as they are, with no
+	                         * prefix or address looked for.  NULL: text is a typed line. */
 };
 
-/* How a private line should go (IRC: NOTICE or PRIVMSG). DEFAULT lets the
+/* How a private line should reach its player, named for what the player
+ * sees; each adapter maps it to what its service has.  DEFAULT lets the
  * adapter's own setting decide: a player who chose is told apart from one
  * who never did. */
 enum adapter_private {
 	PRIVATE_DEFAULT = 0,
-	PRIVATE_NOTICE,
-	PRIVATE_PRIVMSG
+	PRIVATE_QUIET,          /* shown privately beside the room (IRC NOTICE, Discord ephemeral) */
+	PRIVATE_CONVERSATION    /* in a direct conversation (IRC query PRIVMSG, Matrix direct room,
+	                         * Discord DM); where a service has only this (Matrix), both go here */
 };
 
 enum adapter_msg_kind {

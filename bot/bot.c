@@ -297,7 +297,11 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 	if (ev->notice || text == NULL || ev->user_id == NULL || ev->user_id[0] == '\0' ||
 	    strlen(ev->user_id) >= sizeof s->seats[0].user_id || !text_plain(ev->user_id))
 		return;
-	if (plen > 0 && strncmp(text, prefix, plen) == 0)
+	if (ev->command != NULL) {
+		/* a structured command: its name is given, text is its arguments */
+		if (ev->command[0] == '\0' || strlen(ev->command) > 32 || !text_plain(ev->command))
+			return;
+	} else if (plen > 0 && strncmp(text, prefix, plen) == 0)
 		text += plen;
 	else if (plen == 0 && text[0] == '!')
 		text++;
@@ -358,7 +362,7 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 	if (c.s != NULL)
 		c.seat = session_seat_of(c.s, ev->user_id);
 
-	if (strlen(text) > BOT_MAX_INPUT) {
+	if (strlen(text) + (ev->command != NULL ? strlen(ev->command) + 1 : 0) > BOT_MAX_INPUT) {
 		reply(&c, "That line is too long (%d bytes at most).", BOT_MAX_INPUT);
 		free(c.many);
 		return;
@@ -368,7 +372,10 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 	/* Someone the computer was standing in for is back. */
 	if (c.s != NULL && c.seat >= 0 && c.s->seats[c.seat].away)
 		flow_back(b, c.s, c.seat);
-	cmd_run(&c, line);
+	if (ev->command != NULL)
+		cmd_run_named(&c, ev->command, line);
+	else
+		cmd_run(&c, line);
 	if (c.moved)
 		flood_refund(b->flood, a->id, ev->user_id, loop_now(b->loop), b->cfg->flood_burst, b->cfg->flood_refill_ms);
 	free(c.many);

@@ -335,6 +335,10 @@ size_t session_player_tables(struct sessions *ss, const struct adapter *ad, cons
 /* Seat names, for renderers. */
 void session_names(const struct session *s, const char *names[HF_MAX_SEATS]);
 int  session_humans(const struct session *s);
+/* Who the table waits for: the seat a timer should act for, a computer (or
+ * stand-in) first, else the first person waiting (*machine false); -1 if
+ * none.  The session's own state: flow.c and tell.c both ask it. */
+int  session_waiting(const struct session *s, bool *machine);
 
 /* ------------------------------------------------------------------ flood.c */
 /* One bucket per user of an adapter, whatever the room: a user's allowance
@@ -541,9 +545,6 @@ void bot_session_end(struct bot *b, struct session *s);
 /* Applies action for seat: engine, store (committed), what is told (tell.c),
  * timers.  0, 1 if the game ended (the session is gone), or -1 with why. */
 int  flow_apply(struct bot *b, struct session *s, int seat, const struct hf_action *a, char *why, size_t whylen);
-/* The seat a timer should act for: a computer (or stand-in) first, else the
- * first person waiting (*machine false); -1 if none. */
-int  flow_waiting(const struct session *s, bool *machine);
 /* Deals: creates the game of an open table and starts play. */
 int  flow_start(struct bot *b, struct session *s, char *why, size_t whylen);
 /* Re-arms the session's timer for whoever must act now. */
@@ -632,8 +633,13 @@ const struct cmd_entry *cmd_find(const char *name, char *why, size_t whylen);
 const struct cmd_entry *const *cmd_table(size_t *n);
 /* Checks and runs one command line (already cleaned, prefix stripped). */
 void cmd_run(struct cmd_ctx *c, char *line);
+/* The same for a command already apart from its arguments (a structured
+ * command, or a line's first word): the one path every command takes. */
+void cmd_run_named(struct cmd_ctx *c, const char *name, const char *args);
 /* "NAME: usage: !meld CARDS", for c->entry. */
 void cmd_usage(struct cmd_ctx *c);
+/* A player's stored !private choice ("notice" preference: "1" or "0"), read back. */
+enum adapter_private cmd_private_stored(const char *value);
 /* Speaks to the user: in the room (public), or privately (private). */
 void reply(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void reply_private(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

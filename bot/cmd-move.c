@@ -5,71 +5,29 @@
 #include "bot.h"
 
 /* Asking the partners is pointless when the side could not go out anyway:
- * said at once, naming what is missing, before anyone is asked.  From the
- * seat's view (its side's canastas, its partners' feet), as the engine
- * checks it when the player goes out; false with why if not ready. */
+ * said at once, with what is missing (the engine's hf_game_out_ready),
+ * before anyone is asked.  Only where the engine would take the ask at all
+ * (tried on a copy): its own refusal (the phase, nobody to ask, asked
+ * already) comes first. */
 static bool
-cmd_move_out_ready(const struct session *s, int seat, char *why, size_t whylen)
+cmd_move_ask_pointless(const struct session *s, int seat, const struct hf_action *a, char *why, size_t whylen)
 {
-	const struct hf_rules *r = &s->rules;
-	struct hf_view v;
-	int have[5] = { 0 }, total = 0, need_total, i, side, n = 0, short_by[6] = { 0 }, nshort = 0, k, sum = 0;
-	static const char *const kind[6] = { "", "clean", "dirty", "wild", "sevens", "more" };
-	const int need[5] = { 0, r->need_clean, r->need_dirty, r->need_wild, r->need_sevens };
-	char missing[128] = "";
-	size_t o = 0;
+	struct hf_game *g;
+	char scratch[HF_ERRLEN];
+	bool taken;
 
-	hf_game_view(s->g, seat, &v);
-	side = v.seats[seat].side;
-	if (!r->ask_partner || v.phase != HF_PHASE_PLAY || v.asked_this_turn)
-		return true;   /* the engine says what is wrong then */
-	for (i = 0; i < v.nseats; i++)
-		n += i != seat && v.seats[i].side == side;
-	if (n == 0)
-		return true;
-	for (i = 0; i < v.sides[side].nmelds; i++)
-		if (v.sides[side].melds[i].kind != HF_KIND_OPEN && v.sides[side].melds[i].kind < 5) {
-			have[v.sides[side].melds[i].kind]++;
-			total++;
-		}
-	need_total = r->need_total + (r->need_total_plus_players ? v.nseats : 0);
-	if (!r->short_out_allowed) {
-		/* what is missing, kind by kind, then of any kind */
-		for (i = 1; i < 5; i++)
-			if ((short_by[i] = need[i] - have[i]) > 0)
-				sum += short_by[i];
-			else
-				short_by[i] = 0;
-		short_by[5] = need_total - total - sum;
-		for (i = 1; i < 6; i++)
-			nshort += short_by[i] > 0;
-		if (nshort > 0) {
-			for (i = 1, k = 0; i < 6; i++)
-				if (short_by[i] > 0) {
-					o += (size_t)snprintf(missing + o, sizeof missing - o, "%s%d %s", k == 0 ? "" :
-					                      k == nshort - 1 ? " and " : ", ", short_by[i], kind[i]);
-					k++;
-					sum = short_by[i];
-				}
-			snprintf(why, whylen, "your side still needs %s canasta%s to go out: nobody was asked", missing,
-			         nshort == 1 && sum == 1 ? "" : "s");
-			return false;
-		}
+	if (a->type != HF_ACT_OUT || hf_game_out_ready(s->g, seat, why, whylen))
+		return false;
+	if ((g = hf_game_clone(s->g)) == NULL)
+		return false;
+	taken = hf_apply(g, seat, a, scratch, sizeof scratch) == HF_OK;
+	hf_game_free(g);
+	if (taken) {
+		size_t n = strlen(why);
+
+		snprintf(why + n, whylen - n, ": nobody was asked");
 	}
-	for (i = 0; i < v.nseats; i++) {
-		if (i == seat || v.seats[i].side != side)
-			continue;
-		if (r->partner_foot == HF_PARTNERS_IN_FOOT && !v.seats[i].in_foot) {
-			snprintf(why, whylen, "every partner must be playing from the foot before you go out: nobody was asked");
-			return false;
-		}
-		if (r->partner_foot == HF_PARTNERS_PLAYED_FOOT && v.seats[i].foot_turns < 1) {
-			snprintf(why, whylen, "every partner must have played a turn from the foot before you go out: "
-			         "nobody was asked");
-			return false;
-		}
-	}
-	return true;
+	return taken;
 }
 
 /* A move is "verb args" in the engine's action text: the command's name is
@@ -84,7 +42,7 @@ cmd_move_exec(struct cmd_ctx *c)
 
 	snprintf(text, sizeof text, "%s%s%s", c->entry->name, c->args[0] ? " " : "", c->args);
 	if (hf_action_parse(&a, text, why, sizeof why) != HF_OK ||
-	    (a.type == HF_ACT_OUT && !cmd_move_out_ready(c->s, c->seat, why, sizeof why)) ||
+	    cmd_move_ask_pointless(c->s, c->seat, &a, why, sizeof why) ||
 	    flow_apply(c->bot, c->s, c->seat, &a, why, sizeof why) < 0) {
 		size_t n = strlen(why);
 

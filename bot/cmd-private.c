@@ -1,15 +1,29 @@
-/* cmd-private.c: !private: how private lines reach you (IRC NOTICE or PRIVMSG). */
+/* cmd-private.c: !private: how private lines reach you (quietly beside the room, or in a direct conversation), and how that choice is stored. */
 #include <string.h>
 #include <strings.h>
 
 #include "bot.h"
+
+/* Stored as since the first version ("1": notice, "0": privmsg), so that
+ * what is stored reads the same either way across an upgrade or back. */
+enum adapter_private
+cmd_private_stored(const char *value)
+{
+	return strcmp(value, "1") == 0 ? PRIVATE_QUIET : PRIVATE_CONVERSATION;
+}
+
+static const char *
+cmd_private_store_value(enum adapter_private as)
+{
+	return as == PRIVATE_QUIET ? "1" : "0";
+}
 
 static enum cmd_retval
 cmd_private_exec(struct cmd_ctx *c)
 {
 	static const char *const said[] = {
 		[PRIVATE_DEFAULT] = "as this network's default (you have not chosen)",
-		[PRIVATE_NOTICE] = "as notice", [PRIVATE_PRIVMSG] = "as privmsg",
+		[PRIVATE_QUIET] = "as notice", [PRIVATE_CONVERSATION] = "as privmsg",
 	};
 	enum adapter_private as;
 	struct session *s;
@@ -20,16 +34,18 @@ cmd_private_exec(struct cmd_ctx *c)
 		reply_answer(c, "private", "%s: your private lines come %s.", c->user_name, said[as]);
 		return CMD_RETURN_NORMAL;
 	}
-	if (strcasecmp(c->argv[0], "notice") == 0)
-		as = PRIVATE_NOTICE;
-	else if (strcasecmp(c->argv[0], "privmsg") == 0 || strcasecmp(c->argv[0], "msg") == 0)
-		as = PRIVATE_PRIVMSG;
+	/* IRC's words, which the players know, and what they mean anywhere */
+	if (strcasecmp(c->argv[0], "notice") == 0 || strcasecmp(c->argv[0], "quiet") == 0)
+		as = PRIVATE_QUIET;
+	else if (strcasecmp(c->argv[0], "privmsg") == 0 || strcasecmp(c->argv[0], "msg") == 0 ||
+	         strcasecmp(c->argv[0], "direct") == 0)
+		as = PRIVATE_CONVERSATION;
 	else {
 		cmd_usage(c);
 		return CMD_RETURN_ERROR;
 	}
-	/* stored as before ("1" notice, "0" privmsg); no row means no choice */
-	store_pref_set(c->bot->store, c->ad->id, c->user_id, "notice", as == PRIVATE_NOTICE ? "1" : "0");
+	/* no row means no choice */
+	store_pref_set(c->bot->store, c->ad->id, c->user_id, "notice", cmd_private_store_value(as));
 	for (s = c->bot->sessions.all; s != NULL; s = s->all_next)
 		if (s->ad == c->ad && (i = session_seat_of(s, c->user_id)) >= 0)
 			s->seats[i].private_as = as;

@@ -165,34 +165,45 @@ cmd_usage(struct cmd_ctx *c)
 void
 cmd_run(struct cmd_ctx *c, char *line)
 {
-	char why[256], *argv[BOT_MAX_ARGS + 1], *args;
-	const struct cmd_entry *e;
-	int argc;
+	char name[BOT_MAX_INPUT + 1];
+	size_t n;
 
 	while (*line == ' ')
 		line++;
-	args = line + strcspn(line, " ");
+	if ((n = strcspn(line, " ")) == 0)
+		return;
+	snprintf(name, sizeof name, "%.*s", (int)n, line);
+	cmd_run_named(c, name, line + n);
+}
+
+void
+cmd_run_named(struct cmd_ctx *c, const char *name, const char *args)
+{
+	char why[256], *argv[BOT_MAX_ARGS + 1];
+	const struct cmd_entry *e;
+	int argc;
+
+	if (name[0] == '\0')
+		return;
 	while (*args == ' ')
 		args++;
 	c->args = args;
 	/* The words are split from a copy: handlers get both forms. */
 	char copy[BOT_MAX_INPUT + 1];
-	snprintf(copy, sizeof copy, "%s", line);
-	argc = text_split(copy, argv, BOT_MAX_ARGS);
-	if (argc == 0)
-		return;
+	snprintf(copy, sizeof copy, "%s", args);
+	argc = text_split(copy, argv + 1, BOT_MAX_ARGS - 1);
 	if (argc < 0) {
 		reply_refuse(c, "%s: too many words (%d at most).", c->user_name, BOT_MAX_ARGS);
 		return;
 	}
-	if ((e = cmd_find(argv[0], why, sizeof why)) == NULL) {
+	if ((e = cmd_find(name, why, sizeof why)) == NULL) {
 		reply_refuse(c, "%s: %s", c->user_name, why);
 		return;
 	}
 	c->entry = e;
-	c->argc = argc - 1;
+	c->argc = argc;
 	c->argv = argv + 1;
-	argv[argc] = NULL;
+	argv[argc + 1] = NULL;
 	if (c->argc < e->min_args || (e->max_args >= 0 && c->argc > e->max_args)) {
 		cmd_usage(c);
 		return;

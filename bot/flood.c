@@ -2,21 +2,14 @@
 #include <string.h>
 
 #include "bot.h"
+#include "hash.h"
 
 static uint64_t
 flood_key(const char *a, const char *u)
 {
-	uint64_t h = 1469598103934665603ull;
-	const char *parts[2] = { a, u };
-	const unsigned char *p;
-	int i;
+	uint64_t h = hash_fnv64_add(hash_fnv64_str(HASH_FNV64_INIT, a), 0xff);
 
-	for (i = 0; i < 2; i++) {
-		for (p = (const unsigned char *)parts[i]; *p; p++)
-			h = (h ^ *p) * 1099511628211ull;
-		h = (h ^ 0xff) * 1099511628211ull;
-	}
-	return h | 1;   /* 0 marks a free slot */
+	return hash_fnv64_add(hash_fnv64_str(h, u), 0xff) | 1;   /* 0 marks a free slot */
 }
 
 /* Tokens earned since the slot was last looked at. */

@@ -37,28 +37,6 @@ flow_arm(struct bot *b, struct session *s, int kind, int64_t at)
 	s->timer_kind = kind;
 }
 
-/* The seat a timer should act for: a computer (or stand-in) first, else the first human waiting. */
-int
-flow_waiting(const struct session *s, bool *machine)
-{
-	int seats[HF_MAX_SEATS], n, i, human = -1;
-
-	*machine = false;
-	if (s->g == NULL || hf_game_phase(s->g) == HF_PHASE_OVER)
-		return -1;
-	n = hf_game_waiting(s->g, seats);
-	for (i = 0; i < n; i++) {
-		const struct seat *st = &s->seats[seats[i]];
-		if (st->ai >= 0 || st->away) {
-			*machine = true;
-			return seats[i];
-		}
-		if (human < 0)
-			human = seats[i];
-	}
-	return human;
-}
-
 void
 flow_schedule(struct bot *b, struct session *s)
 {
@@ -75,7 +53,7 @@ flow_schedule(struct bot *b, struct session *s)
 			flow_arm(b, s, TIMER_EXPIRE, s->created + (int64_t)c->table_expiry * 1000);
 		return;
 	}
-	if (s->state != SESS_PLAYING || (w = flow_waiting(s, &machine)) < 0)
+	if (s->state != SESS_PLAYING || (w = session_waiting(s, &machine)) < 0)
 		return;
 	if (w != s->wait_seat) {
 		s->wait_seat = (int8_t)w;
@@ -299,7 +277,7 @@ flow_ai(struct bot *b, struct session *s)
 	int moves, seat;
 
 	for (moves = 0; moves < FLOW_AI_MOVES; moves++) {
-		if ((seat = flow_waiting(s, &machine)) < 0 || !machine)
+		if ((seat = session_waiting(s, &machine)) < 0 || !machine)
 			return;
 		if (moves > 0 && loop_now(b->loop) - t0 >= FLOW_FOLD_MS) {
 			flow_cancel(b, s);

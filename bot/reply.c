@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bot.h"
+#include "hash.h"
 #include "loop.h"
 
 void
@@ -82,14 +83,14 @@ uint32_t
 reply_hand_hash(const struct hf_view *v)
 {
 	const struct hf_seat_view *me = &v->seats[v->seat];
-	uint32_t h = 2166136261u;
+	uint32_t h = HASH_FNV32_INIT;
 	size_t i;
 
 	for (i = 0; i < HF_NCARD; i++)
-		h = (h ^ v->hand[i]) * 16777619u;
-	h = (h ^ me->in_foot) * 16777619u;
-	h = (h ^ me->foot_count) * 16777619u;
-	h = (h ^ v->round) * 16777619u;
+		h = hash_fnv32_add(h, v->hand[i]);
+	h = hash_fnv32_add(h, me->in_foot);
+	h = hash_fnv32_add(h, (uint32_t)me->foot_count);
+	h = hash_fnv32_add(h, (uint32_t)v->round);
 	return h | 1;   /* 0: nothing sent yet */
 }
 
@@ -228,16 +229,14 @@ reply_clear(struct reply *r)
 static uint64_t
 reply_hash(uint64_t h, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)(s != NULL ? s : ""); *p; p++)
-		h = (h ^ *p) * 1099511628211ull;
-	return (h ^ 0xff) * 1099511628211ull;
+	return hash_fnv64_add(hash_fnv64_str(h, s), 0xff);
 }
 
 /* Where an answer goes: its adapter, kind and target. */
 static uint64_t
 reply_target(const struct adapter *ad, enum adapter_msg_kind kind, const char *target)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = HASH_FNV64_INIT;
 
 	h = reply_hash(h, ad->id);
 	h = reply_hash(h, kind == MSG_ROOM ? "room" : "private");
@@ -251,7 +250,7 @@ reply_ident(const struct reply *r)
 	uint64_t h = reply_target(r->ad, r->kind, r->kind == MSG_ROOM ? r->room : r->user_id);
 
 	/* a player who changes how private lines reach them is answered anew */
-	h = (h ^ (uint64_t)r->private_as) * 1099511628211ull;
+	h = hash_fnv64_add(h, (uint64_t)r->private_as);
 	return reply_hash(h, r->key) | 1;
 }
 
@@ -272,7 +271,7 @@ static bool
 reply_repeated(struct bot *b, const struct reply *r, uint64_t ident)
 {
 	struct reply_said *sd = &b->replies.said[ident % REPLY_SAID];
-	uint64_t text = reply_hash(1469598103934665603ull, r->styled);
+	uint64_t text = reply_hash(HASH_FNV64_INIT, r->styled);
 	int64_t now = loop_now(b->loop);
 
 	if (sd->ident == ident && sd->text == text && now - sd->at < REPLY_SAME_MS)

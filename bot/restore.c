@@ -113,7 +113,7 @@ restore_seat(void *ctx, int64_t game, const struct store_seat *st)
 	if (st->ai < 0)
 		session_player_add(&r->b->sessions, s, st->user_id);
 	if (st->ai < 0 && store_pref_get(r->b->store, s->ad->id, st->user_id, "notice", buf, sizeof buf) == 0)
-		seat->private_as = strcmp(buf, "1") == 0 ? PRIVATE_NOTICE : PRIVATE_PRIVMSG;
+		seat->private_as = cmd_private_stored(buf);
 	if (st->seat + 1 > s->nseats)
 		s->nseats = st->seat + 1;
 }

@@ -3,19 +3,12 @@
 #include <string.h>
 
 #include "bot.h"
+#include "hash.h"
 
 static uint32_t
 session_hash(const struct adapter *ad, const char *room)
 {
-	uint32_t h = 2166136261u;
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)ad->id; *p; p++)
-		h = (h ^ *p) * 16777619u;
-	h = (h ^ 0xff) * 16777619u;
-	for (p = (const unsigned char *)room; *p; p++)
-		h = (h ^ *p) * 16777619u;
-	return h;
+	return hash_fnv32_str(hash_fnv32_add(hash_fnv32_str(HASH_FNV32_INIT, ad->id), 0xff), room);
 }
 
 /* ---- the player index: (adapter, user id) -> the tables they sit at */
@@ -286,6 +279,28 @@ session_names(const struct session *s, const char *names[HF_MAX_SEATS])
 
 	for (i = 0; i < HF_MAX_SEATS; i++)
 		names[i] = i < s->nseats ? s->seats[i].name : "?";
+}
+
+/* A computer (or stand-in) first: the timer acts for it; else the first human. */
+int
+session_waiting(const struct session *s, bool *machine)
+{
+	int seats[HF_MAX_SEATS], n, i, human = -1;
+
+	*machine = false;
+	if (s->g == NULL || hf_game_phase(s->g) == HF_PHASE_OVER)
+		return -1;
+	n = hf_game_waiting(s->g, seats);
+	for (i = 0; i < n; i++) {
+		const struct seat *st = &s->seats[seats[i]];
+		if (st->ai >= 0 || st->away) {
+			*machine = true;
+			return seats[i];
+		}
+		if (human < 0)
+			human = seats[i];
+	}
+	return human;
 }
 
 int

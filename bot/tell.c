@@ -125,7 +125,7 @@ tell_ping(struct session *s, struct rbuf *out)
 {
 	struct hf_view v;
 	bool machine;
-	int w = flow_waiting(s, &machine);
+	int w = session_waiting(s, &machine);
 	const char *sep = out->len ? " · " : "";
 
 	if (w < 0 || machine || w == s->wait_seat)
@@ -343,7 +343,7 @@ tell_action(struct bot *b, struct session *s, int actor, const struct hf_action 
 		}
 	}
 	over = hf_game_phase(s->g) == HF_PHASE_OVER;
-	w = flow_waiting(s, &machine);
+	w = session_waiting(s, &machine);
 	/* Told now: when a person must act (with the ping), when the round or
 	 * the game ends, or when a table the computer plays alone has gone
 	 * round once; else held, so that computer turns go out together. */

@@ -329,6 +329,13 @@ void        hf_game_census(const struct hf_game *g, uint32_t counts[HF_NCARD]);
 void        hf_game_shoe(const struct hf_game *g, uint32_t counts[HF_NCARD]);
 /* Checks the internal invariants; returns false with a sentence if one is broken. */
 bool        hf_game_check(const struct hf_game *g, char *why, size_t whylen);
+/* Whether seat's side has what going out needs besides the cards in hand:
+ * its closed canastas (or the rules let it go out short of them) and its
+ * partners' feet.  If not, false and why says what is missing ("your side
+ * still needs 1 clean and 2 more canastas to go out").  The phase, the
+ * hand and the partners' permission are not counted: hf_apply says those,
+ * and this is what makes asking for permission worth it. */
+bool        hf_game_out_ready(const struct hf_game *g, int seat, char *why, size_t whylen);
 
 /* ------------------------------------------------------------------ views */
 

@@ -308,18 +308,51 @@ join(const struct lists *l, bool needs, char *buf, size_t len)
 	}
 }
 
+/* The side's closed canastas, by kind (n[HF_KIND_OPEN] stays 0); returns them all. */
+static int
+count_closed(const struct hf_meld *melds, int nmelds, int n[HF_KIND_SEVENS + 1])
+{
+	int all = 0;
+
+	for (int i = 0; i < nmelds; i++)
+		if (melds[i].kind != HF_KIND_OPEN && melds[i].kind <= HF_KIND_SEVENS) {
+			n[melds[i].kind]++;
+			all++;
+		}
+	return all;
+}
+
+int
+legal_missing(const struct hf_rules *r, const struct hf_meld *melds, int nmelds, int nseats, char *buf, size_t len)
+{
+	static const char *const what[HF_KIND_SEVENS + 1] = { "", "clean", "dirty", "wild", "sevens" };
+	const int need[HF_KIND_SEVENS + 1] = { 0, r->need_clean, r->need_dirty, r->need_wild, r->need_sevens };
+	int n[HF_KIND_SEVENS + 1] = { 0 }, all = count_closed(melds, nmelds, n), sum = 0, more;
+	struct lists l = { 0 };
+
+	for (int k = HF_KIND_CLEAN; k <= HF_KIND_SEVENS; k++)
+		if (need[k] > n[k]) {
+			add(&l, need[k] - n[k], 0, what[k]);
+			sum += need[k] - n[k];
+		}
+	/* the total counts every closed canasta, those over a kind's need too */
+	more = legal_need_total(r, nseats) - all - sum;
+	if (more > 0) {
+		add(&l, more, 0, "more");
+		sum += more;
+	}
+	if (len > 0)
+		join(&l, true, buf, len);
+	return sum;
+}
+
 enum hf_err
 legal_canastas(const struct hf_rules *r, const struct hf_meld *melds, int nmelds, int nseats, bool *short_out,
                char *why, size_t len)
 {
-	int n[HF_KIND_SEVENS + 1] = { 0 }, all = 0, total = legal_need_total(r, nseats);
+	int n[HF_KIND_SEVENS + 1] = { 0 }, all = count_closed(melds, nmelds, n), total = legal_need_total(r, nseats);
 	bool missing;
 
-	for (int i = 0; i < nmelds; i++)
-		if (melds[i].kind != HF_KIND_OPEN) {
-			n[melds[i].kind]++;
-			all++;
-		}
 	*short_out = false;
 	missing = n[HF_KIND_CLEAN] < r->need_clean || n[HF_KIND_DIRTY] < r->need_dirty ||
 	          n[HF_KIND_WILD] < r->need_wild || n[HF_KIND_SEVENS] < r->need_sevens || all < total;

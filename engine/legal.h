@@ -76,6 +76,10 @@ int  legal_need_total(const struct hf_rules *r, int nseats);
 /* The side's closed canastas allow going out; *short_out: only with the severe penalty. */
 enum hf_err legal_canastas(const struct hf_rules *r, const struct hf_meld *melds, int nmelds, int nseats,
                            bool *short_out, char *why, size_t len);
+/* The canastas the side still lacks to go out (0: none), in buf as "1
+ * clean and 2 more" (kinds first, then of any kind). */
+int  legal_missing(const struct hf_rules *r, const struct hf_meld *melds, int nmelds, int nseats, char *buf,
+                   size_t len);
 /* What one partner's foot allows. */
 enum legal_go legal_partner(const struct hf_rules *r, bool in_foot, int foot_turns);
 /* The seat may go out with this table (its side's, after the melds of this move). */

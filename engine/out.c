@@ -14,6 +14,35 @@ out_check(const struct hf_game *g, int seat, bool *short_out, char *why, size_t 
 	return legal_out(&p, p.melds, p.nmelds, short_out, why, len);
 }
 
+bool
+hf_game_out_ready(const struct hf_game *g, int seat, char *why, size_t len)
+{
+	struct legal_pos p;
+	bool short_out;
+	char missing[96];
+	int n;
+
+	if (seat < 0 || seat >= g->nseats) {
+		hf_fail(HF_E_NOT_TURN, why, len, "there is no seat %d at this table", seat + 1);
+		return false;
+	}
+	game_pos(g, seat, &p);
+	if (legal_canastas(p.r, p.melds, p.nmelds, p.nseats, &short_out, NULL, 0) != HF_OK) {
+		n = legal_missing(p.r, p.melds, p.nmelds, p.nseats, missing, sizeof missing);
+		hf_fail(HF_E_GO_OUT, why, len, "your side still needs %s canasta%s to go out", missing, n == 1 ? "" : "s");
+		return false;
+	}
+	if (p.go == LEGAL_GO_PARTNER_FOOT) {
+		hf_fail(HF_E_GO_OUT, why, len, "every partner must be playing from the foot before you go out");
+		return false;
+	}
+	if (p.go == LEGAL_GO_PARTNER_TURN) {
+		hf_fail(HF_E_GO_OUT, why, len, "every partner must have played a turn from the foot before you go out");
+		return false;
+	}
+	return true;
+}
+
 void
 out_go(struct hf_game *g, int seat, bool short_out)
 {

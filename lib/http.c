@@ -2,9 +2,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "http.h"
 #include "loop.h"
+#include "secret.h"
 #include "xmalloc.h"
 
 struct http_req {
@@ -211,4 +213,63 @@ http_remove(struct http *h, CURL *easy)
 	*prev = r->next;
 	curl_multi_remove_handle(h->multi, easy);
 	free(r);
+}
+
+size_t
+http_body_write(char *p, size_t size, size_t n, void *body)
+{
+	struct http_body *b = body;
+	size_t len = size * n;
+
+	if (b->len > b->max || len > b->max - b->len) {
+		b->too_big = true;
+		return 0;
+	}
+	b->s = xrealloc(b->s, b->len + len + 1);
+	memcpy(b->s + b->len, p, len);
+	b->len += len;
+	b->s[b->len] = '\0';
+	return len;
+}
+
+void
+http_body_free(struct http_body *b)
+{
+	if (b->s != NULL)
+		secret_wipe(b->s, b->len);
+	free(b->s);
+	b->s = NULL;
+	b->len = 0;
+	b->too_big = false;
+}
+
+CURL *
+http_json_easy(const struct http_json_req *q, struct http_body *in, struct curl_slist **hdrs)
+{
+	CURL *e = curl_easy_init();
+
+	if (e == NULL)
+		return NULL;
+	/* libcurl keeps its own copies of the URL and the body */
+	curl_easy_setopt(e, CURLOPT_URL, q->url);
+	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, q->connect_ms);
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, q->timeout_ms);
+	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, http_body_write);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, in);
+	curl_easy_setopt(e, CURLOPT_USERAGENT, q->user_agent);
+	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	if (q->ca_file != NULL && q->ca_file[0] != '\0')
+		curl_easy_setopt(e, CURLOPT_CAINFO, q->ca_file);
+	*hdrs = curl_slist_append(*hdrs, "Accept: application/json");
+	if (q->body != NULL) {
+		*hdrs = curl_slist_append(*hdrs, "Content-Type: application/json");
+		curl_easy_setopt(e, CURLOPT_COPYPOSTFIELDS, q->body);
+	}
+	if (strcmp(q->method, "GET") != 0 && strcmp(q->method, "POST") != 0)
+		curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, q->method);
+	else if (strcmp(q->method, "POST") == 0 && q->body == NULL)
+		curl_easy_setopt(e, CURLOPT_COPYPOSTFIELDS, q->empty_post != NULL ? q->empty_post : "");
+	return e;
 }

@@ -2,6 +2,9 @@
 #ifndef HF_HTTP_H
 #define HF_HTTP_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include <curl/curl.h>
 
 struct loop;
@@ -34,5 +37,36 @@ int          http_add(struct http *h, CURL *easy, http_done_fn *fn, void *data);
 int          http_add_stream(struct http *h, CURL *easy, http_done_fn *fn, void *data);
 /* Takes easy off the multi handle at any time; no callback follows. */
 void         http_remove(struct http *h, CURL *easy);
+
+/* A response body, collected up to max bytes and kept NUL-terminated: give
+ * http_body_write as CURLOPT_WRITEFUNCTION and the struct as
+ * CURLOPT_WRITEDATA.  One byte more than max stops the transfer
+ * (CURLE_WRITE_ERROR) and sets too_big: a server cannot fill our memory. */
+struct http_body {
+	char *s;        /* NULL until the first byte */
+	size_t len;
+	size_t max;
+	bool too_big;
+};
+size_t       http_body_write(char *p, size_t size, size_t n, void *body);
+/* A JSON request to a web API (Matrix, Discord), set up alike for every
+ * adapter. */
+struct http_json_req {
+	const char *url;
+	const char *method;       /* GET, POST, PUT, DELETE... */
+	const char *body;         /* NULL: none; libcurl keeps a copy */
+	const char *empty_post;   /* what a POST without a body sends */
+	const char *user_agent;
+	const char *ca_file;      /* "" or NULL: the system's */
+	long connect_ms, timeout_ms;
+};
+/* A new easy handle for q: http and https only, no signals, its timeouts,
+ * any encoding, the answer into *in (http_body_write); "Accept:
+ * application/json" (and the Content-Type of a body) appended to *hdrs,
+ * which the caller may add to and must set as CURLOPT_HTTPHEADER.  NULL if
+ * libcurl cannot make one. */
+CURL        *http_json_easy(const struct http_json_req *q, struct http_body *in, struct curl_slist **hdrs);
+/* Wipes (an answer may hold a token) and frees what was collected; b is empty again, max kept. */
+void         http_body_free(struct http_body *b);
 
 #endif

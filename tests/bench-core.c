@@ -1,4 +1,4 @@
-/* bench-core.c: the core's cost per command (p50, p99, SQLite commit included), memory for 10,000 games, restore time. */
+/* bench-core.c: the core's cost per command (p50, p99, SQLite commit included), memory for 10,000 games, restore time; exits 1 when one misses its target. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "fake.h"
+#include "figures.h"
 
 static double
 now_us(void)
@@ -52,6 +53,12 @@ sample_add(struct samples *s, double us)
 		s->v[s->n++] = us;
 }
 
+static double
+sample_p99(const struct samples *s)
+{
+	return s->n > 0 ? s->v[s->n * 99 / 100] : -1;
+}
+
 static void
 sample_print(const char *what, struct samples *s)
 {
@@ -75,7 +82,7 @@ timed(struct fake *f, const char *room, const char *user, const char *text, bool
 }
 
 /* Commands of a human in duel games: look, draw, discard the cheapest card. */
-static void
+static bool
 bench_commands(const char *db)
 {
 	struct fake *f = fake_new(db, "flood_burst = 1000\nai_delay = 0");
@@ -114,15 +121,18 @@ bench_commands(const char *db)
 	}
 	fake_free(f);
 	free(v);
-	printf("core per command (SQLite commit of each move included; target p99 < 50 us):\n");
+	printf("core per command (SQLite commit of each move included):\n");
 	sample_print("all", &all);
 	sample_print("looks", &looks);
 	sample_print("moves", &moves);
+	return figure_add("bench-core", "core per command, p99 (a move's SQLite commit included)", sample_p99(&all),
+	                  "us", FIGURE_AT_MOST, 50);
 }
 
-static void
+static bool
 bench_games(const char *db)
 {
+	bool ok;
 	struct fake *f;
 	long before = rss_kb(), after;
 	char room[32], user[32];
@@ -139,13 +149,17 @@ bench_games(const char *db)
 		fake_clear(f);
 	}
 	after = rss_kb();
-	printf("memory: 10000 games in progress: RSS +%.1f MB (target < 256 MB)\n", (after - before) / 1024.0);
+	ok = figure_add("bench-core", "memory: 10000 games in progress, RSS growth", (after - before) / 1024.0, "MB",
+	                FIGURE_AT_MOST, 256);
 	fake_free(f);
 	t = now_us();
 	f = fake_new(db, "ai_delay = 60000");
 	t = now_us() - t;
-	printf("restore: %zu games in %.2f s (target < 2 s)\n", f->bot->sessions.count, t / 1e6);
+	printf("restore: %zu games\n", f->bot->sessions.count);
+	ok &= figure_add("bench-core", "restore: 10000 games at start", t / 1e6, "s", FIGURE_AT_MOST, 2);
+	ok &= figure_add("bench-core", "restore: games back", (double)f->bot->sessions.count, "", FIGURE_AT_LEAST, 10000);
 	fake_free(f);
+	return ok;
 }
 
 /* "bench-core commands" runs only the per-command part (for perf record). */
@@ -154,17 +168,18 @@ main(int argc, char **argv)
 {
 	char db[] = "/tmp/hf-bench-XXXXXX", path[64];
 	int fd = mkstemp(db);
+	bool ok;
 
 	close(fd);
 	unlink(db);
-	bench_commands(db);
+	ok = bench_commands(db);
 	unlink(db);
 	if (argc < 2 || strcmp(argv[1], "commands") != 0)
-		bench_games(db);
+		ok &= bench_games(db);
 	unlink(db);
 	snprintf(path, sizeof path, "%s-wal", db);
 	unlink(path);
 	snprintf(path, sizeof path, "%s-shm", db);
 	unlink(path);
-	return 0;
+	return ok ? 0 : 1;
 }

@@ -6,6 +6,7 @@
 #include <curl/curl.h>
 
 #include "dcplay.h"
+#include "figures.h"
 
 #define STEADY     300    /* commands at a steady pace */
 #define STEADY_MS  40     /* one every this many ms: 25 a second */
@@ -32,6 +33,8 @@ pct(const double *v, size_t n, double p)
 static int
 run(struct dcplay *p, const char *what, int n, int gap_ms, double *ms)
 {
+	char figure[96];
+	bool ok;
 	char (*ids)[32] = calloc((size_t)n, sizeof *ids);
 	int got = 0;
 
@@ -67,10 +70,16 @@ run(struct dcplay *p, const char *what, int n, int gap_ms, double *ms)
 	}
 	free(ids);
 	qsort(ms, (size_t)got, sizeof *ms, cmp);
-	printf("%-34s %4d/%d answered  p50 %6.1f ms  p90 %6.1f ms  p99 %6.1f ms  max %6.1f ms  (target: p99 well "
-	       "under %.0f ms)\n", what, got, n, pct(ms, (size_t)got, 0.5), pct(ms, (size_t)got, 0.9),
-	       pct(ms, (size_t)got, 0.99), ms[got - 1], DEADLINE);
-	return got == n ? 0 : -1;
+	printf("%-34s %4d/%d answered  p50 %6.1f ms  p90 %6.1f ms  p99 %6.1f ms  max %6.1f ms\n", what, got, n,
+	       pct(ms, (size_t)got, 0.5), pct(ms, (size_t)got, 0.9), pct(ms, (size_t)got, 0.99),
+	       got > 0 ? ms[got - 1] : -1.0);
+	snprintf(figure, sizeof figure, "%s interactions answered", what);
+	ok = figure_add("bench-discord", figure, got, "", FIGURE_AT_LEAST, n);
+	/* Discord's own limit: no answer within 3 s and the interaction is lost */
+	snprintf(figure, sizeof figure, "%s answer p99", what);
+	ok &= figure_add("bench-discord", figure, got > 0 ? pct(ms, (size_t)got, 0.99) : -1.0, "ms", FIGURE_AT_MOST,
+	                 DEADLINE);
+	return ok ? 0 : -1;
 }
 
 int

@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 
 #include "e2e.h"
+#include "figures.h"
 #include "ircclient.h"
 #include "ircserver.h"
 #include "probe.h"
@@ -409,7 +410,11 @@ main(void)
 	printf("  hands told to their owners: %d; seen by anyone else: %d\n", s.hands, s.leaks);
 	printf("  lines the bot could not queue (a full per-target queue): %d; lines all clients read: %ld\n",
 	       count_log(d.log, "could not be queued") + count_log(d.log, "dropped"), s.lines_in);
-	rc = s.leaks == 0 && s.unanswered == 0 && s.nlat == s.asked && turns_flood > 0 ? 0 : 1;
+	rc = 0;
+	rc |= !figure_add("bench-irc-flood", "flood: hands seen by anyone but their owner", s.leaks, "", FIGURE_AT_MOST, 0);
+	rc |= !figure_add("bench-irc-flood", "flood: players' commands unanswered", s.unanswered, "", FIGURE_AT_MOST, 0);
+	rc |= !figure_add("bench-irc-flood", "flood: players' commands answered", s.nlat, "", FIGURE_AT_LEAST, s.asked);
+	rc |= !figure_add("bench-irc-flood", "flood: turns played during the flood", turns_flood, "", FIGURE_AT_LEAST, 1);
 	fflush(stdout);
 	if (rc != 0)
 		fprintf(stderr, "bench-irc-flood: a check failed (daemon log: %s)\n", d.log);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "e2e.h"
+#include "figures.h"
 #include "ircclient.h"
 #include "ircserver.h"
 
@@ -91,8 +92,8 @@ run(struct ircserver *srv, int n)
 	       pct(relay, n, 50), pct(relay, n, 99));
 	printf("  bot reply to !stats (command to answer):  p50 %7.0f us   p99 %7.0f us\n",
 	       pct(bot, n, 50), pct(bot, n, 99));
-	printf("  ratio bot p50 / relay p50: %.2f (target: within 2.5)\n", pct(bot, n, 50) / pct(relay, n, 50));
-	rc = 0;
+	rc = figure_add("bench-irc", "bot answer p50 / server relay p50", pct(bot, n, 50) / pct(relay, n, 50), "",
+	                FIGURE_AT_MOST, 2.5) ? 0 : 1;
 stop:
 	if (rc != 0)
 		fprintf(stderr, "bench-irc: no answer in time (daemon log: %s)\n", d.log);

@@ -9,6 +9,7 @@
 #include <curl/curl.h>
 
 #include "e2e.h"
+#include "figures.h"
 #include "fakemx.h"
 #include "probe.h"
 
@@ -337,7 +338,15 @@ main(void)
 	printf("\n  hands: %d in %d rooms (ann's and %d games of eve's); with anyone but their owner: %d\n", nhands, nhroom,
 	       games, bad);
 	printf("  ann's !hand after the storm: %s\n", ann_hand ? "her hand, in her direct room" : "no answer");
-	rc = bad == 0 && nlat == asked && ann_hand && unanswered == 0 && forged_in == 0 && remote_in == 0 ? 0 : 1;
+	rc = 0;
+	rc |= !figure_add("bench-matrix-storm", "storm: hands with anyone but their owner", bad, "", FIGURE_AT_MOST, 0);
+	rc |= !figure_add("bench-matrix-storm", "storm: ann's questions answered", nlat, "", FIGURE_AT_LEAST, asked);
+	rc |= !figure_add("bench-matrix-storm", "storm: ann's hand after the storm", ann_hand ? 1 : 0, "", FIGURE_AT_LEAST,
+	                  1);
+	rc |= !figure_add("bench-matrix-storm", "storm: invites unanswered", unanswered, "", FIGURE_AT_MOST, 0);
+	rc |= !figure_add("bench-matrix-storm", "storm: forged invites joined", forged_in, "", FIGURE_AT_MOST, 0);
+	rc |= !figure_add("bench-matrix-storm", "storm: another homeserver's invites joined", remote_in, "",
+	                  FIGURE_AT_MOST, 0);
 	fflush(stdout);
 	if (rc != 0)
 		fprintf(stderr, "bench-matrix-storm: a check failed (daemon log: %s)\n", d.log);

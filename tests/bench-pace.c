@@ -10,6 +10,7 @@
 #include <curl/curl.h>
 
 #include "e2e.h"
+#include "figures.h"
 #include "fake.h"
 #ifdef HF_WITH_MATRIX
 #include "fakemx.h"
@@ -83,10 +84,7 @@ static int failures;
 static void
 figure(const char *what, double value, const char *unit, double target)
 {
-	bool met = value >= 0 && value <= target;
-
-	printf("  %-58s %8.2f %-3s target <= %-6g %s\n", what, value, unit, target, met ? "met" : "NOT MET");
-	if (!met)
+	if (!figure_add("bench-pace", what, value, unit, FIGURE_AT_MOST, target))
 		failures++;
 }
 
@@ -851,7 +849,7 @@ fold_hard(int folds)
 	loop_set_clock(f->loop, NULL, NULL);   /* the bound on a fold is in real time */
 	fake_say(f, "#g", "alice", "!play 4 classic");
 	while (timed < folds && (s = fake_session(f, "#g")) != NULL && s->g != NULL) {
-		seat = flow_waiting(s, &machine);
+		seat = session_waiting(s, &machine);
 		if (seat >= 0 && !machine) {
 			if (fold > 0)
 				add(&whole, fold);

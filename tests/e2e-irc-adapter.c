@@ -199,9 +199,9 @@ adapter_emit(struct adapter *a, const struct bot_event *ev)
 		m.supersede = key;
 		m.asker = ev->user_id;
 		if (strcmp(ev->text, "!pingpm") == 0)
-			m.private_as = PRIVATE_PRIVMSG;
+			m.private_as = PRIVATE_CONVERSATION;
 		else if (strcmp(ev->text, "!pingnotice") == 0)
-			m.private_as = PRIVATE_NOTICE;
+			m.private_as = PRIVATE_QUIET;
 		a->ops->send(a, &m);
 	} else if (strcmp(ev->text, "!who") == 0 && ev->room != NULL) {
 		/* a stray CR never reaches the wire; a line break is a new line, never a new command */

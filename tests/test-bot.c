@@ -469,6 +469,54 @@ test_restore(void **state)
 	unlink(db);
 }
 
+static void
+command_event(struct fake *f, const char *user, const char *name, const char *args)
+{
+	struct bot_event ev = { .type = BOT_EV_MESSAGE, .room = "#g", .user_id = user, .user_name = user,
+	                        .command = name, .text = args };
+
+	adapter_emit(f->ad, &ev);
+	reply_flush(f->bot);
+}
+
+/* A structured command (Discord's slash commands and buttons) takes the
+ * typed line's path: no prefix needed, the same checks, and another
+ * player's turn command refused by the core, in its own words. */
+static void
+test_structured_command(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	struct session *s;
+	const char *other;
+
+	(void)state;
+	command_event(f, "alice", "new", "duel");
+	assert_non_null(fake_find(f, "opens a duel table"));
+	command_event(f, "bob", "join", "");
+	command_event(f, "alice", "start", "");
+	assert_non_null(s = fake_session(f, "#g"));
+	other = s->seats[1 - hf_game_turn(s->g)].user_id;
+	fake_clear(f);
+	command_event(f, other, "draw", "");
+	assert_non_null(fake_find(f, "draw refused: it is not your turn"));
+	/* the arguments are never read as a line of their own */
+	fake_clear(f);
+	command_event(f, other, "help", "!abort");
+	assert_null(fake_find(f, "abort refused"));
+	assert_non_null(fake_session(f, "#g"));
+	/* a name that is no command is answered as a typed one is */
+	fake_clear(f);
+	command_event(f, other, "zzz", "");
+	assert_non_null(fake_find(f, "zzz"));
+	/* too many words, as typed */
+	fake_clear(f);
+	command_event(f, other, "meld", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 "
+	              "30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 "
+	              "63 64 65");
+	assert_non_null(fake_find(f, "too many words"));
+	fake_free(f);
+}
+
 /* No player can forge a mark: names and text are cleaned of control bytes on the way in. */
 static void
 test_no_forged_marks(void **state)
@@ -612,6 +660,7 @@ main(void)
 		cmocka_unit_test(test_render_events),
 		cmocka_unit_test(test_out_refused_at_once),
 		cmocka_unit_test(test_no_forged_marks),
+		cmocka_unit_test(test_structured_command),
 		cmocka_unit_test(test_reply_to_and_prompt),
 		cmocka_unit_test(test_adapter_commands),
 		cmocka_unit_test(test_help_pickup),

@@ -1,4 +1,4 @@
-/* test-http.c: the shared curl multi handle on the loop: connections open at once are capped, in all and per host. */
+/* test-http.c: the shared curl multi handle on the loop: connections open at once are capped, in all and per host; the capped body collector. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -154,10 +154,43 @@ test_connections_in_all_capped(void **state)
 	assert_true(seen <= HTTP_MAX_CONNECTIONS);
 }
 
+/* Pieces are joined and kept NUL-terminated; exactly max bytes pass, one
+ * more stops the transfer (0 written: CURLE_WRITE_ERROR). */
+static void
+test_body_capped(void **state)
+{
+	struct http_body b = { .max = 10 };
+	char piece[] = "hello";
+
+	(void)state;
+	assert_int_equal(http_body_write(piece, 1, 5, &b), 5);
+	assert_int_equal(http_body_write(piece, 5, 1, &b), 5);
+	assert_int_equal(b.len, 10);
+	assert_string_equal(b.s, "hellohello");
+	assert_false(b.too_big);
+	assert_int_equal(http_body_write(piece, 1, 1, &b), 0);
+	assert_true(b.too_big);
+	assert_int_equal(b.len, 10);
+	http_body_free(&b);
+	assert_null(b.s);
+	assert_int_equal(b.len, 0);
+	assert_int_equal(b.max, 10);
+	/* an empty piece on an empty body, and a piece alone over the cap */
+	assert_int_equal(http_body_write(piece, 1, 0, &b), 0);
+	assert_false(b.too_big);
+	http_body_free(&b);
+	b.max = 4;
+	assert_int_equal(http_body_write(piece, 1, 5, &b), 0);
+	assert_true(b.too_big);
+	assert_null(b.s);
+	http_body_free(&b);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_body_capped),
 		cmocka_unit_test(test_connections_per_host_capped),
 		cmocka_unit_test(test_connections_in_all_capped),
 	};

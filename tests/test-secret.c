@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "adapter.h"
+#include "secret.h"
 
 static void
 put(const char *path, const char *text)
@@ -143,10 +144,31 @@ test_too_long_secret_is_refused(void **state)
 	rmdir(dir);
 }
 
+/* secret_wipe zeroes what it is given, all of it and nothing past it. */
+static void
+test_wipe_zeroes(void **state)
+{
+	char buf[64];
+	char *s = strdup("hunter2");
+
+	(void)state;
+	memset(buf, 'x', sizeof buf);
+	secret_wipe(buf + 8, 40);
+	for (size_t i = 0; i < sizeof buf; i++)
+		assert_int_equal(buf[i], i >= 8 && i < 48 ? 0 : 'x');
+	secret_wipe(NULL, 0);
+	secret_wipe(buf, 0);
+	assert_int_equal(buf[0], 'x');
+	assert_non_null(s);
+	secret_free(s);
+	secret_free(NULL);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wipe_zeroes),
 		cmocka_unit_test(test_readable_secret_is_warned_about),
 		cmocka_unit_test(test_too_long_secret_is_refused),
 		cmocka_unit_test(test_relative_name_comes_from_credentials_directory),

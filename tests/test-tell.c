@@ -333,12 +333,12 @@ test_fold_bounded(void **state)
 	fake_say(f, "#g", "alice", cmd);
 	/* every look at the clock: 10 ms of the computer's work */
 	f->clock_step = 10;
-	while (parts < 100 && flow_waiting(s, &machine) != alice) {
+	while (parts < 100 && session_waiting(s, &machine) != alice) {
 		before = s->nactions;
 		fake_advance(f, 0);
 		if (s->nactions != before)
 			parts++;
-		if (flow_waiting(s, &machine) != alice)
+		if (session_waiting(s, &machine) != alice)
 			assert_int_equal(f->room_sends, sends);   /* held until the fold is done */
 	}
 	f->clock_step = 0;

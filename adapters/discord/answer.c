@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "answer.h"
+#include "secret.h"
 #include "text.h"
 #include "xmalloc.h"
 
@@ -159,7 +160,7 @@ ans_free(struct ans *x)
 		free(w);
 	}
 	/* the token answers for 15 minutes: leave nothing of it */
-	memset(x->token, 0, sizeof x->token);
+	secret_wipe(x->token, sizeof x->token);
 	free(x);
 }
 

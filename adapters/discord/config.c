@@ -6,6 +6,7 @@
 #include "adapter.h"
 #include "config.h"
 #include "rest.h"
+#include "secret.h"
 
 static int
 read_guilds(struct adapter_cfg *ac, const char *list, struct discord_config *cfg, char *err, size_t errlen)
@@ -99,7 +100,7 @@ discord_config_read(struct adapter_cfg *ac, struct discord_config *cfg, char *er
 void
 discord_config_wipe(struct discord_config *cfg)
 {
-	memset(cfg->token, 0, sizeof cfg->token);
+	secret_wipe(cfg->token, sizeof cfg->token);
 }
 
 bool

@@ -8,10 +8,12 @@
 #include "interaction.h"
 #include "loop.h"
 
-/* Hands the bot one line from user in channel, as said by player "discord:<id>". */
+/* Hands the bot one line from user in channel, as said by player
+ * "discord:<id>": a typed line, or (command not NULL) a command and its
+ * arguments. */
 static void
 emit(struct discord_client *c, uint64_t ref, const char *user, const char *name, const char *channel, bool direct,
-     const char *text)
+     const char *command, const char *text)
 {
 	char player[DISCORD_ID_LEN + 16];
 	struct bot_event ev = { .type = BOT_EV_MESSAGE };
@@ -21,6 +23,7 @@ emit(struct discord_client *c, uint64_t ref, const char *user, const char *name,
 	ev.room = channel;
 	ev.user_id = player;
 	ev.user_name = name;
+	ev.command = command;
 	ev.text = text;
 	ev.direct = direct;
 	ev.ref = ref;
@@ -32,7 +35,8 @@ on_interaction(struct discord_client *c, json_t *d)
 {
 	struct discord_interaction ia;
 	const char *why;
-	char line[DISCORD_MAX_IN + DISCORD_MAX_NAME + 8];
+	char name[DISCORD_MAX_IN + 1];
+	size_t n;
 	uint64_t ref;
 
 	if (c->ans == NULL)
@@ -53,18 +57,15 @@ on_interaction(struct discord_client *c, json_t *d)
 		discord_outbox_say_private(c, ref, "This bot does not play in this server.");
 		return;
 	}
-	if (ia.kind == DISCORD_IA_BUTTON && ia.target[0] != '\0' && strcmp(ia.target, ia.user_id) != 0) {
-		/* the turn line's buttons are the player's to move: no one else's press reaches the game */
-		snprintf(line, sizeof line, "It is not your turn: these buttons are for <@%s>.", ia.target);
-		discord_outbox_say_private(c, ref, line);
-		return;
-	}
-	/* "NAME: line": the form that reaches the bot whatever the room's command prefix is */
-	snprintf(line, sizeof line, "%s: %s", c->self_name, ia.line);
+	/* the command as Discord gives it (interaction.c: its name, then its
+	 * options; a button's action): the core runs it as it is, and refuses
+	 * another player's press of a turn button in its own words */
+	n = strcspn(ia.line, " ");
+	snprintf(name, sizeof name, "%.*s", (int)n, ia.line);
 	snprintf(c->cur_user, sizeof c->cur_user, "%s", ia.user_id);
 	snprintf(c->cur_channel, sizeof c->cur_channel, "%s", ia.channel_id);
 	c->cur_moderator = ia.moderator;
-	emit(c, ref, ia.user_id, ia.user_name, ia.channel_id, ia.direct, line);
+	emit(c, ref, ia.user_id, ia.user_name, ia.channel_id, ia.direct, name, ia.line + n + strspn(ia.line + n, " "));
 	c->cur_user[0] = c->cur_channel[0] = '\0';
 	c->cur_moderator = false;
 	discord_outbox_again(c, ref, ia.user_id, ia.channel_id, ia.line);
@@ -99,7 +100,7 @@ on_message(struct discord_client *c, json_t *d)
 	}
 	discord_recent_event(c->recent, strtoull(m.id, NULL, 10), DISCORD_RECENT_MESSAGE, m.user_id, m.channel_id);
 	discord_recent_set_name(c->recent, m.user_id, m.user_name);
-	emit(c, strtoull(m.id, NULL, 10), m.user_id, m.user_name, m.channel_id, m.direct, text);
+	emit(c, strtoull(m.id, NULL, 10), m.user_id, m.user_name, m.channel_id, m.direct, NULL, text);
 }
 
 /* Discord says it only in an interaction (its member's permissions in the

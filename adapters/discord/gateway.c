@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "adapter.h"
+#include "backoff.h"
 #include "gateway.h"
+#include "secret.h"
 #include "xmalloc.h"
 
 #define NOT_DUE (-1)
@@ -90,8 +92,7 @@ send_json(struct discord_gateway *g, json_t *p)
 	if (text != NULL) {
 		push(g, DISCORD_GW_SEND, 0, text, NULL);
 		/* the text may hold the token */
-		memset(text, 0, strlen(text));
-		free(text);
+		secret_free(text);
 	}
 }
 
@@ -116,7 +117,7 @@ discord_gateway_act_free(struct discord_gw_act *a)
 	if (a->text != NULL) {
 		/* a SEND holds the token: leave nothing of it in freed memory */
 		if (a->kind == DISCORD_GW_SEND)
-			memset(a->text, 0, strlen(a->text));
+			secret_wipe(a->text, strlen(a->text));
 		free(a->text);
 	}
 	json_decref(a->d);
@@ -207,14 +208,11 @@ rand01(struct discord_gateway *g)
 static int64_t
 backoff(struct discord_gateway *g)
 {
-	int64_t base;
+	static const struct backoff after_fails = { .first_ms = 1000, .max_ms = DISCORD_GW_BACKOFF_MAX, .jitter_pct = 50 };
 
 	if (g->fails == 0)
 		return (int64_t)(rand01(g) * 1000);
-	base = g->fails >= 7 ? DISCORD_GW_BACKOFF_MAX : (int64_t)1000 << (g->fails - 1);
-	if (base > DISCORD_GW_BACKOFF_MAX)
-		base = DISCORD_GW_BACKOFF_MAX;
-	return base - (int64_t)(rand01(g) * (double)base / 2);
+	return backoff_delay(&after_fails, g->fails, g->random != NULL ? g->random(g->random_ctx) : UINT32_C(1) << 31);
 }
 
 static void
@@ -336,7 +334,7 @@ discord_gateway_free(struct discord_gateway *g)
 		return;
 	while (discord_gateway_next(g, &a))
 		discord_gateway_act_free(&a);
-	memset(g->token, 0, sizeof g->token);
+	secret_wipe(g->token, sizeof g->token);
 	free(g);
 }
 

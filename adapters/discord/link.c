@@ -10,6 +10,7 @@
 #include "loop.h"
 #include "ws.h"
 #include "xmalloc.h"
+#include "xorshift.h"
 
 struct discord_link {
 	struct loop *loop;
@@ -30,10 +31,7 @@ link_random(void *ctx)
 {
 	struct discord_link *k = ctx;
 
-	k->rng ^= k->rng >> 12;
-	k->rng ^= k->rng << 25;
-	k->rng ^= k->rng >> 27;
-	return (uint32_t)((k->rng * 0x2545F4914F6CDD1DULL) >> 32);
+	return xorshift_next32(&k->rng);
 }
 
 static int64_t
@@ -156,8 +154,9 @@ discord_link_new(struct loop *l, const struct discord_gw_config *cfg, const char
 	k->host = *host;
 	k->timer_due = -1;
 	if (c.random == NULL) {
-		if (getrandom(&k->rng, sizeof k->rng, 0) != (ssize_t)sizeof k->rng || k->rng == 0)
-			k->rng = (uint64_t)loop_now(l) | 1;
+		if (getrandom(&k->rng, sizeof k->rng, 0) != (ssize_t)sizeof k->rng)
+			k->rng = (uint64_t)loop_now(l);
+		k->rng = xorshift_seed(k->rng);
 		c.random = link_random;
 		c.random_ctx = k;
 	}

@@ -356,8 +356,8 @@ mode_of(const struct discord_client *c, enum adapter_private as)
 {
 	/* !private on Discord: "privmsg" (or "msg") is a DM, "notice" a line only they can see */
 	switch (as) {
-	case PRIVATE_PRIVMSG: return DISCORD_PRIVATE_DM;
-	case PRIVATE_NOTICE: return DISCORD_PRIVATE_EPHEMERAL;
+	case PRIVATE_CONVERSATION: return DISCORD_PRIVATE_DM;
+	case PRIVATE_QUIET: return DISCORD_PRIVATE_EPHEMERAL;
 	default: return c->cfg.private_mode;
 	}
 }

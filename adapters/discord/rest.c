@@ -3,8 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backoff.h"
 #include "loop.h"
 #include "rest.h"
+#include "secret.h"
 #include "xmalloc.h"
 
 struct discord_rest {
@@ -191,7 +193,7 @@ discord_rest_free(struct discord_rest *r)
 		req_free(q);
 	}
 	discord_limit_free(r->limit);
-	memset(r->auth, 0, sizeof r->auth);
+	secret_wipe(r->auth, sizeof r->auth);
 	free(r);
 }
 
@@ -306,11 +308,8 @@ read_429(json_t *body, struct discord_limit_hdr *h)
 		h->global = true;
 }
 
-static int64_t
-backoff(int tries)
-{
-	return tries >= 4 ? 8000 : (int64_t)1000 << (tries - 1);
-}
+/* After a network error or a 5xx: 1, 2, 4, then 8 s. */
+static const struct backoff retry_5xx = { .first_ms = 1000, .max_ms = 8000 };
 
 void
 discord_rest_answer(struct discord_rest *r, struct discord_rest_req *q, long status,
@@ -339,7 +338,7 @@ discord_rest_answer(struct discord_rest *r, struct discord_rest_req *q, long sta
 	}
 	if ((status == 0 || status == 500 || status == 502 || status == 503 || status == 504) &&
 	    ++q->tries < DISCORD_REST_TRIES) {
-		q->not_before = now + backoff(q->tries);
+		q->not_before = now + backoff_delay(&retry_5xx, q->tries, 0);
 		json_decref(body);
 		kick(r);
 		return;

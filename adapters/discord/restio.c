@@ -25,9 +25,7 @@ struct creq {
 	CURL *easy;
 	struct curl_slist *hdrs;
 	struct discord_limit_hdr h;
-	char *in;
-	size_t nin;
-	bool too_big;
+	struct http_body in;
 };
 
 static size_t
@@ -39,29 +37,13 @@ on_header(char *p, size_t size, size_t n, void *data)
 	return size * n;
 }
 
-static size_t
-on_body(char *p, size_t size, size_t n, void *data)
-{
-	struct creq *c = data;
-	size_t len = size * n;
-	if (c->nin + len > DISCORD_REST_MAX_BODY) {
-		c->too_big = true;
-		return 0;
-	}
-	c->in = xrealloc(c->in, c->nin + len + 1);
-	memcpy(c->in + c->nin, p, len);
-	c->nin += len;
-	c->in[c->nin] = '\0';
-	return len;
-}
-
 static void
 creq_free(struct creq *c)
 {
 	if (c->easy != NULL)
 		curl_easy_cleanup(c->easy);
 	curl_slist_free_all(c->hdrs);
-	free(c->in);
+	http_body_free(&c->in);
 	free(c);
 }
 
@@ -75,7 +57,7 @@ on_done(struct http *h, CURL *easy, CURLcode rc, void *data)
 	if (rc == CURLE_OK)
 		curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
 	c->q->io = NULL;
-	discord_rest_answer(c->r, c->q, status, &c->h, c->in, c->nin);
+	discord_rest_answer(c->r, c->q, status, &c->h, c->in.s, c->in.len);
 	creq_free(c);
 }
 
@@ -83,42 +65,27 @@ static int
 io_start(void *ctx, struct discord_rest *r, struct discord_rest_req *q)
 {
 	struct discord_restio *x = ctx;
+	const struct http_json_req hq = { .url = q->url, .method = q->method, .body = q->body, .empty_post = "",
+	                                  .user_agent = DISCORD_USER_AGENT, .ca_file = x->ca_file,
+	                                  .connect_ms = 10000L,
+	                                  .timeout_ms = (q->flags & DISCORD_REST_INTERACTION) ? TIMEOUT_MS_ANSWER
+	                                                                                      : TIMEOUT_MS };
 	struct creq *c = xcalloc(1, sizeof *c);
 
-	if ((c->easy = curl_easy_init()) == NULL) {
+	if ((c->easy = http_json_easy(&hq, &c->in, &c->hdrs)) == NULL) {
 		free(c);
 		return -1;
 	}
 	c->x = x;
 	c->r = r;
 	c->q = q;
+	c->in.max = DISCORD_REST_MAX_BODY;
 	discord_limit_hdr_init(&c->h);
-	curl_easy_setopt(c->easy, CURLOPT_URL, q->url);
-	curl_easy_setopt(c->easy, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c->easy, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c->easy, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-	curl_easy_setopt(c->easy, CURLOPT_TIMEOUT_MS, (q->flags & DISCORD_REST_INTERACTION) ? TIMEOUT_MS_ANSWER
-	                                                                                  : TIMEOUT_MS);
 	curl_easy_setopt(c->easy, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(c->easy, CURLOPT_HEADERDATA, c);
-	curl_easy_setopt(c->easy, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(c->easy, CURLOPT_WRITEDATA, c);
-	curl_easy_setopt(c->easy, CURLOPT_USERAGENT, DISCORD_USER_AGENT);
-	curl_easy_setopt(c->easy, CURLOPT_ACCEPT_ENCODING, "");
-	if (x->ca_file[0] != '\0')
-		curl_easy_setopt(c->easy, CURLOPT_CAINFO, x->ca_file);
-	c->hdrs = curl_slist_append(c->hdrs, "Accept: application/json");
 	/* the interaction endpoints are authorised by the token in their path */
 	if (!(q->flags & DISCORD_REST_INTERACTION))
 		c->hdrs = curl_slist_append(c->hdrs, discord_rest_auth(r));
-	if (q->body != NULL) {
-		c->hdrs = curl_slist_append(c->hdrs, "Content-Type: application/json");
-		curl_easy_setopt(c->easy, CURLOPT_POSTFIELDS, q->body);
-	}
-	if (strcmp(q->method, "GET") != 0 && strcmp(q->method, "POST") != 0)
-		curl_easy_setopt(c->easy, CURLOPT_CUSTOMREQUEST, q->method);
-	else if (strcmp(q->method, "POST") == 0 && q->body == NULL)
-		curl_easy_setopt(c->easy, CURLOPT_POSTFIELDS, "");
 	curl_easy_setopt(c->easy, CURLOPT_HTTPHEADER, c->hdrs);
 	if (http_add(x->http, c->easy, on_done, c) < 0) {
 		creq_free(c);

@@ -12,6 +12,7 @@
 
 #include "adapter.h"
 #include "loop.h"
+#include "secret.h"
 #include "ws.h"
 #include "xmalloc.h"
 
@@ -96,7 +97,7 @@ item_free(struct item *it)
 {
 	if (it->text != NULL && it->kind == CMD_SEND)
 		/* a gateway payload may hold the token */
-		memset(it->text, 0, it->len + LWS_PRE);
+		secret_wipe(it->text, it->len + LWS_PRE);
 	free(it->text);
 	free(it);
 }

@@ -9,6 +9,7 @@
 #include <curl/curl.h>
 
 #include "adapter.h"
+#include "backoff.h"
 #include "irc.h"
 
 #define IRC_MAX_CHANS   64              /* a bit per channel in struct irc_user */
@@ -77,8 +78,8 @@ struct irc {
 	long long flush_timer, tick_timer, retry_timer;
 	int64_t connected_at, last_rx, ping_sent, joins_sent_at, drop_logged;
 	int64_t nick_polled, nick_tried;  /* the last ISON, the last NICK back to ours */
-	int attempts;
-	uint64_t rng;
+	struct backoff retry;        /* reconnects: reset once up */
+	uint64_t rng;               /* xorshift: jitter and made-up nicks */
 
 	/* what this connection learnt */
 	char cur_nick[64];
@@ -154,7 +155,6 @@ void     irc_conn_watch(struct irc *c, bool want_write);
 void     irc_conn_log(struct irc *c, const char *dir, const char *line);
 /* "irc://host:port" or "ircs://host:port": the server as the log names it. */
 void     irc_conn_where(const struct irc *c, char *buf, size_t len);
-uint64_t irc_conn_random(struct irc *c);
 
 /* The handlers of events.c's table take the line as parsed: one per command
  * or numeric (or a few alike), in the file of their concept. */

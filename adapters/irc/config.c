@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "client.h"
+#include "secret.h"
 
 static int
 cfg_str(struct adapter_cfg *cfg, const char *key, const char *def, char *dst, size_t len,
@@ -210,8 +211,8 @@ irc_config_reload(struct adapter *a, struct adapter_cfg *cfg, struct rbuf *appli
 out:
 	for (int i = 0; i < fresh->nchans; i++)
 		irc_chan_forget_recent(&fresh->chans[i]);
-	memset(fresh->sasl_pass, 0, sizeof fresh->sasl_pass);
-	memset(fresh->ns_pass, 0, sizeof fresh->ns_pass);
-	memset(fresh->server_pass, 0, sizeof fresh->server_pass);
+	secret_wipe(fresh->sasl_pass, sizeof fresh->sasl_pass);
+	secret_wipe(fresh->ns_pass, sizeof fresh->ns_pass);
+	secret_wipe(fresh->server_pass, sizeof fresh->server_pass);
 	free(fresh);
 }

@@ -13,20 +13,11 @@
 #include "http.h"
 #include "log.h"
 #include "loop.h"
+#include "xorshift.h"
 
 #define REGISTER_MS     60000           /* registration must finish within this */
 #define UP_WAIT_MS      15000           /* joins that do not answer are given up after this */
 #define BACKOFF_MIN_MS  2000
-
-uint64_t
-irc_conn_random(struct irc *c)
-{
-	/* xorshift64*: jitter only, seeded from the clock and the instance */
-	c->rng ^= c->rng >> 12;
-	c->rng ^= c->rng << 25;
-	c->rng ^= c->rng >> 27;
-	return c->rng * UINT64_C(2685821657736338717);
-}
 
 /* A line as it may appear in the log: secrets redacted, controls dropped. */
 void
@@ -170,15 +161,14 @@ on_retry(struct loop *l, long long id, void *data)
 static int64_t
 schedule_retry(struct irc *c)
 {
-	int64_t delay = BACKOFF_MIN_MS;
+	int64_t delay;
 
-	for (int i = 0; i < c->attempts && delay < c->reconnect_max_ms; i++)
-		delay *= 2;
-	if (delay > c->reconnect_max_ms)
-		delay = c->reconnect_max_ms;
+	c->retry.first_ms = BACKOFF_MIN_MS;
+	c->retry.max_ms = c->reconnect_max_ms;   /* as the last reload left it */
 	/* +-25% jitter: many bots cut by one netsplit do not all come back at once */
-	delay = delay * 3 / 4 + (int64_t)(irc_conn_random(c) % (uint64_t)(delay / 2 + 1));
-	c->attempts++;
+	c->retry.jitter_pct = 50;
+	c->retry.centred = true;
+	delay = backoff_next(&c->retry, xorshift_next32(&c->rng));
 	c->retry_timer = loop_timer_add(c->a->loop, delay, on_retry, c);
 	return delay;
 }
@@ -311,7 +301,7 @@ irc_conn_connect(struct irc *c)
 	c->connected_at = loop_now(c->a->loop);
 	irc_conn_where(c, where, sizeof where);
 	/* the first attempt is told; a retry's outcome is its one line */
-	adapter_log(c->a, c->attempts == 0 ? LOG_LVL_INFO : LOG_LVL_DEBUG, "connecting to %s", where);
+	adapter_log(c->a, c->retry.fails == 0 ? LOG_LVL_INFO : LOG_LVL_DEBUG, "connecting to %s", where);
 	if (http_add_stream(c->a->http, c->easy, on_connected, c) != 0) {
 		curl_easy_cleanup(c->easy);
 		c->easy = NULL;

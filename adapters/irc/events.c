@@ -38,7 +38,7 @@ events_up(struct irc *c)
 	if (c->up)
 		return;
 	c->up = true;
-	c->attempts = 0;
+	backoff_reset(&c->retry);
 	irc_conn_where(c, where, sizeof where);
 	adapter_log(c->a, LOG_LVL_NOTICE, "up on %s as %s", where, c->cur_nick);
 	irc_events_emit(c, BOT_EV_UP, NULL, NULL, NULL, false, false, 0);

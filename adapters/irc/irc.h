@@ -85,10 +85,11 @@ void        irc_parse_casefold(char *dst, size_t dstlen, const char *src);
 bool        irc_parse_same(const char *a, const char *b);
 
 /* ------------------------------------------------------------------ text.c */
-/* Incoming text: mIRC formatting codes (colours with their digits) are
- * taken out, as the IRC wire format's, never the bot's business; invalid
- * UTF-8 becomes '?', and every control character is dropped.  Writes at most
- * dstlen-1 bytes (on a character boundary) and returns them. */
+/* Incoming text: mIRC formatting codes (colours with their digits) and C0
+ * controls are taken out, as the IRC wire format's, never the bot's
+ * business; then utf8_clean: invalid UTF-8 dropped, hostile characters
+ * (C1, bidi overrides) and runs of spaces one space, none at the ends.
+ * Writes at most dstlen-1 bytes (on a character boundary) and returns them. */
 size_t irc_text_in(char *dst, size_t dstlen, const char *src);
 /* A message's text for the bot: only the mIRC formatting codes are taken
  * out (the bot cleans the rest, once, for every service); cut to dstlen-1

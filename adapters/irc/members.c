@@ -4,16 +4,15 @@
 #include <string.h>
 
 #include "client.h"
+#include "hash.h"
 
 /* A short tag of an address, for the id of a stranger wearing a player's
  * nick: the same stranger comes back as the same id. */
 static void
 members_tag(const char *addr, char *tag, size_t len)
 {
-	uint32_t h = 2166136261u;
+	uint32_t h = hash_fnv32_str(HASH_FNV32_INIT, addr);
 
-	for (const unsigned char *p = (const unsigned char *)addr; *p != '\0'; p++)
-		h = (h ^ *p) * 16777619u;
 	snprintf(tag, len, "%06x", (unsigned)(h & 0xffffff));
 }
 

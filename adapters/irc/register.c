@@ -5,6 +5,8 @@
 
 #include "client.h"
 #include "loop.h"
+#include "secret.h"
+#include "xorshift.h"
 
 static void register_refuse(struct irc *c, const char *why);
 
@@ -17,7 +19,7 @@ irc_register_next_nick(struct irc *c)
 	if (c->nick_try <= 2)
 		snprintf(n, sizeof n, "%.28s%s", c->nick, c->nick_try == 1 ? "_" : "__");
 	else
-		snprintf(n, sizeof n, "%.12s%03u", c->nick, (unsigned)(irc_conn_random(c) % 1000));
+		snprintf(n, sizeof n, "%.12s%03u", c->nick, (unsigned)(xorshift_next(&c->rng) % 1000));
 	irc_text_copy(c->cur_nick, sizeof c->cur_nick, n);
 	irc_send_proto(c, "NICK %s", n);
 }
@@ -128,14 +130,14 @@ register_sasl(struct irc *c)
 	n = 2 * ul + 2 + pl;
 	if (irc_base64(b64, sizeof b64, raw, n) < 0)
 		return;
-	memset(raw, 0, sizeof raw);
+	secret_wipe(raw, sizeof raw);
 	/* 400-byte chunks; a payload that fills the last chunk exactly ends with "+" */
 	n = strlen(b64);
 	for (off = 0; off < n; off += 400)
 		irc_send_proto(c, "AUTHENTICATE %.400s", b64 + off);
 	if (n % 400 == 0)
 		irc_send_proto(c, "AUTHENTICATE +");
-	memset(b64, 0, sizeof b64);
+	secret_wipe(b64, sizeof b64);
 }
 
 void

@@ -6,6 +6,7 @@
 #include <curl/curl.h>
 
 #include "client.h"
+#include "hash.h"
 #include "loop.h"
 
 static int64_t
@@ -180,18 +181,12 @@ irc_send_piece(void *ctx, const char *m, size_t len, const char *text, size_t te
 static uint64_t
 answer_key(const char *target, const char *supersede)
 {
-	uint64_t h = 1469598103934665603ull;
 	char folded[64];
 
 	if (supersede == NULL)
 		return 0;
 	irc_parse_casefold(folded, sizeof folded, target);
-	for (const unsigned char *p = (const unsigned char *)folded; *p; p++)
-		h = (h ^ *p) * 1099511628211ull;
-	h = (h ^ 0x1f) * 1099511628211ull;
-	for (const unsigned char *p = (const unsigned char *)supersede; *p; p++)
-		h = (h ^ *p) * 1099511628211ull;
-	return h | 1;
+	return hash_fnv64_str(hash_fnv64_add(hash_fnv64_str(HASH_FNV64_INIT, folded), 0x1f), supersede) | 1;
 }
 
 /* Queues a styled message to target in lane: its parts joined into as few
@@ -244,8 +239,9 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 		}
 		target = u->nick;
 		irc_nicks_bind(c, u);
-		/* the player's choice wins; the section's "private" key is for the rest */
-		if (m->private_as == PRIVATE_NOTICE || (m->private_as == PRIVATE_DEFAULT && c->private_notice))
+		/* the player's choice wins; the section's "private" key is for the
+		 * rest.  PRIVATE_QUIET is a NOTICE, PRIVATE_CONVERSATION a query (PRIVMSG) */
+		if (m->private_as == PRIVATE_QUIET || (m->private_as == PRIVATE_DEFAULT && c->private_notice))
 			cmd = "NOTICE";
 		/* a line about a game waits behind what that channel was told before
 		 * it (a round's end before the next round's hand) */
@@ -254,10 +250,8 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 	/* answers wait apart, one lane per asker: they never hold a game back,
 	 * nor wait behind it, and a flood of questions delays only its asker */
 	if (m->supersede != NULL) {
-		uint64_t h = 1469598103934665603ull;
+		uint64_t h = hash_fnv64_str(HASH_FNV64_INIT, m->asker != NULL ? m->asker : lane);
 
-		for (const unsigned char *p = (const unsigned char *)(m->asker != NULL ? m->asker : lane); *p; p++)
-			h = (h ^ *p) * 1099511628211ull;
 		snprintf(answers, sizeof answers, "answers %016llx", (unsigned long long)h);
 		lane = answers;
 	}

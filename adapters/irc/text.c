@@ -29,43 +29,22 @@ size_t
 irc_text_in(char *dst, size_t dstlen, const char *src)
 {
 	const unsigned char *s = (const unsigned char *)src;
-	size_t o = 0, len = strlen(src);
+	size_t o = 0;
 
 	if (dstlen == 0)
 		return 0;
-	for (size_t i = 0; i < len;) {
-		unsigned char c = s[i];
-		uint32_t cp;
-		size_t n;
-
-		if (c < 0x20 || c == 0x7F) {
-			if (c == 0x03 || c == 0x04)
-				i += colour_args(s + i + 1, c);
-			else if (c == '\t' && o + 1 < dstlen)
-				dst[o++] = ' ';
-			i++;
-			continue;
-		}
-		if ((n = utf8_decode(src + i, len - i, &cp)) == 0) {
-			if (o + 1 >= dstlen)
-				break;
-			dst[o++] = '?';
-			i++;
-			continue;
-		}
-		/* C1 controls, bidi overrides...: as hostile as C0 ones */
-		if (utf8_hostile(cp)) {
-			i += n;
-			continue;
-		}
-		if (o + n >= dstlen)
-			break;
-		memcpy(dst + o, s + i, n);
-		o += n;
-		i += n;
+	/* the wire's own codes out first (a tab as a space); the rest is the
+	 * one cleaning every service's text has, which also drops a character
+	 * this cut leaves half */
+	for (size_t i = 0; s[i] != '\0' && o + 1 < dstlen; i++) {
+		if (s[i] == 0x03 || s[i] == 0x04)
+			i += colour_args(s + i + 1, s[i]);
+		else if (s[i] == '\t')
+			dst[o++] = ' ';
+		else if (s[i] >= 0x20 && s[i] != 0x7F)
+			dst[o++] = (char)s[i];
 	}
-	dst[o] = '\0';
-	return o;
+	return utf8_clean(dst, o, dst, dstlen, dstlen - 1);
 }
 
 size_t

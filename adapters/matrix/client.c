@@ -6,6 +6,7 @@
 
 #include "loop.h"
 #include "matrix.h"
+#include "secret.h"
 
 void
 matrix_client_log(struct matrix_client *c, int level, const char *fmt, ...)
@@ -182,6 +183,8 @@ matrix_client_send(struct matrix_client *c, const struct adapter_msg *m)
 	if (m->kind == MSG_PRIVATE) {
 		if (!matrix_text_id_ok(m->user_id, '@'))
 			return -1;
+		/* every private_as: Matrix has no line shown to one member of a
+		 * room, only the direct conversation (PRIVATE_CONVERSATION) */
 		o.room = matrix_direct_room(c, m->user_id);
 	} else {
 		if (!matrix_text_id_ok(o.room, '!'))
@@ -228,8 +231,8 @@ matrix_client_free(struct matrix_client *c)
 	matrix_strlist_free(c->joined_enc, c->nenc);
 	matrix_strlist_free(c->joining, c->njoining);
 	matrix_strlist_free(c->joined, c->njoined);
-	memset(c->token, 0, sizeof c->token);
-	memset(c->cfg.password, 0, sizeof c->cfg.password);
-	memset(c->cfg.token, 0, sizeof c->cfg.token);
+	secret_wipe(c->token, sizeof c->token);
+	secret_wipe(c->cfg.password, sizeof c->cfg.password);
+	secret_wipe(c->cfg.token, sizeof c->cfg.token);
 	free(c);
 }

@@ -6,6 +6,7 @@
 
 #include "loop.h"
 #include "matrix.h"
+#include "secret.h"
 
 static void whoami_start(struct matrix_client *c);
 static void filter_start(struct matrix_client *c);
@@ -173,8 +174,5 @@ matrix_login_start(struct matrix_client *c)
 	if (text == NULL || (c->sync_req = matrix_req_start_now(c, "POST", MATRIX_API "/login", text, on_login,
 	                                                    MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) == NULL)
 		matrix_login_failed(c, "login", 0, NULL, -1);
-	if (text != NULL) {
-		memset(text, 0, strlen(text)); /* it held the password */
-		free(text);
-	}
+	secret_free(text);   /* it held the password */
 }

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "adapter.h"
+#include "http.h"
 #include "rbuf.h"
 #include "style.h"
 #include "xmalloc.h"
@@ -333,10 +334,7 @@ struct matrix_req {
 	long timeout_ms;
 	bool now;                       /* the login chain or the sync: never waits */
 	struct curl_slist *hdrs;
-	char *in;                       /* the response body */
-	size_t nin;
-	size_t max;
-	bool too_big;
+	struct http_body in;            /* the response body, up to in.max bytes */
 	char what[128];                 /* method and path without the query, for logs */
 	matrix_req_done_fn *done;
 	struct matrix_out *msg;         /* a send */
@@ -357,7 +355,7 @@ struct matrix_req {
 
 /* Starts (or queues) a request: path below the homeserver (with its query),
  * an optional JSON body. The response comes to done with its HTTP status (0:
- * no answer, r->errcode says why; r->too_big if it was over max bytes).
+ * no answer, r->errcode says why; r->in.too_big if it was over max bytes).
  * NULL if it cannot be started or queued. */
 struct matrix_req *matrix_req_start(struct matrix_client *c, const char *method, const char *path,
                                     const char *json, matrix_req_done_fn *done, long timeout_ms, size_t max);

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "backoff.h"
+#include "hash.h"
 #include "matrix.h"
 
 #define KEY_PREFIX "out/"
@@ -49,11 +51,7 @@ struct matrix_outbox {
 static uint32_t
 lane_hash(const char *s)
 {
-	uint32_t h = 2166136261u;
-
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		h = (h ^ *p) * 16777619u;
-	return h;
+	return hash_fnv32_str(HASH_FNV32_INIT, s);
 }
 
 static struct matrix_lane *
@@ -603,11 +601,9 @@ matrix_outbox_done(struct matrix_outbox *o, struct matrix_out *m)
 int64_t
 matrix_outbox_backoff(int tries)
 {
-	int64_t ms = 500;
+	static const struct backoff b = { .first_ms = 500, .max_ms = 30000 };
 
-	for (int i = 1; i < tries && ms < 30000; i++)
-		ms *= 2;
-	return ms < 30000 ? ms : 30000;
+	return backoff_delay(&b, tries, 0);
 }
 
 void

@@ -219,14 +219,14 @@ on_sync(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 
 	(void)body;
 	c->sync_req = NULL;
-	if (r->too_big && (size_t)c->sync_level + 1 < NLEVELS) {
+	if (r->in.too_big && (size_t)c->sync_level + 1 < NLEVELS) {
 		c->sync_level++;
 		matrix_client_log(c, LOG_LVL_WARNING, "the /sync answer is over the %u MiB limit: asking again for %s",
 		                  MATRIX_SYNC_MAX_BYTES >> 20, levels[c->sync_level].what);
 		matrix_poll_start(c);
 		return;
 	}
-	if (r->too_big) {
+	if (r->in.too_big) {
 		/* nothing left to leave out: only time can help */
 		matrix_login_failed(c, "sync", 0, "over the size limit even without any room", -1);
 		return;
@@ -241,7 +241,7 @@ on_sync(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 		matrix_login_failed(c, "sync", status, r->errcode, r->retry_ms);
 		return;
 	}
-	if (matrix_sync_parse(r->in != NULL ? r->in : "", r->nin, c->self, initial, &s, &why) < 0) {
+	if (matrix_sync_parse(r->in.s != NULL ? r->in.s : "", r->in.len, c->self, initial, &s, &why) < 0) {
 		matrix_login_failed(c, why, status, NULL, -1);
 		return;
 	}

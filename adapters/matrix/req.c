@@ -5,25 +5,9 @@
 
 #include "http.h"
 #include "matrix.h"
+#include "secret.h"
 
 static void req_pump(struct matrix_client *c);
-
-static size_t
-on_body(char *p, size_t size, size_t n, void *data)
-{
-	struct matrix_req *r = data;
-	size_t len = size * n;
-
-	if (r->nin + len > r->max) {
-		r->too_big = true;
-		return 0;
-	}
-	r->in = xrealloc(r->in, r->nin + len + 1);
-	memcpy(r->in + r->nin, p, len);
-	r->nin += len;
-	r->in[r->nin] = '\0';
-	return len;
-}
 
 static void
 req_unlink(struct matrix_client *c, struct matrix_req *r)
@@ -39,11 +23,8 @@ req_unlink(struct matrix_client *c, struct matrix_req *r)
 static void
 body_wipe(struct matrix_req *r)
 {
-	if (r->body != NULL) {
-		memset(r->body, 0, strlen(r->body));
-		free(r->body);
-		r->body = NULL;
-	}
+	secret_free(r->body);
+	r->body = NULL;
 }
 
 static void
@@ -54,7 +35,7 @@ req_free(struct matrix_req *r)
 	body_wipe(r);
 	free(r->url);
 	curl_slist_free_all(r->hdrs);
-	free(r->in);
+	http_body_free(&r->in);
 	free(r->arg);
 	free(r->user);
 	free(r);
@@ -87,18 +68,18 @@ on_done(struct http *h, CURL *easy, CURLcode rc, void *data)
 		c->nactive--;
 	if (rc == CURLE_OK) {
 		curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
-		if (r->in != NULL)
-			body = json_loadb(r->in, r->nin, 0, NULL);
+		if (r->in.s != NULL)
+			body = json_loadb(r->in.s, r->in.len, 0, NULL);
 		if (status == 429) {
 			if (curl_easy_getinfo(easy, CURLINFO_RETRY_AFTER, &after) != CURLE_OK)
 				after = -1;
 			r->retry_ms = matrix_req_wait_ms(body, after);
 		}
 		r->errcode = json_string_value(json_object_get(body, "errcode"));
-	} else if (r->too_big) {
+	} else if (r->in.too_big) {
 		/* said as what it is: the server did answer */
 		r->errcode = "answer over the size limit";
-		matrix_client_log(c, LOG_LVL_WARNING, "%s: the answer is over %zu bytes, the limit: dropped", r->what, r->max);
+		matrix_client_log(c, LOG_LVL_WARNING, "%s: the answer is over %zu bytes, the limit: dropped", r->what, r->in.max);
 	} else {
 		r->errcode = curl_easy_strerror(rc);
 		matrix_client_log(c, LOG_LVL_DEBUG, "%s: no answer: %s", r->what, r->errcode);
@@ -113,38 +94,20 @@ on_done(struct http *h, CURL *easy, CURLcode rc, void *data)
 static int
 req_launch(struct matrix_client *c, struct matrix_req *r)
 {
+	const struct http_json_req q = { .url = r->url, .method = r->method, .body = r->body, .empty_post = "{}",
+	                                 .user_agent = "handfoot", .ca_file = c->cfg.ca_file,
+	                                 .connect_ms = 20000L, .timeout_ms = r->timeout_ms };
 	char auth[1100];
 
-	if ((r->easy = curl_easy_init()) == NULL)
+	if ((r->easy = http_json_easy(&q, &r->in, &r->hdrs)) == NULL)
 		return -1;
-	/* libcurl keeps its own copies of the URL and the body */
-	curl_easy_setopt(r->easy, CURLOPT_URL, r->url);
-	curl_easy_setopt(r->easy, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(r->easy, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(r->easy, CURLOPT_CONNECTTIMEOUT_MS, 20000L);
-	curl_easy_setopt(r->easy, CURLOPT_TIMEOUT_MS, r->timeout_ms);
-	curl_easy_setopt(r->easy, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(r->easy, CURLOPT_WRITEDATA, r);
-	curl_easy_setopt(r->easy, CURLOPT_USERAGENT, "handfoot");
-	curl_easy_setopt(r->easy, CURLOPT_ACCEPT_ENCODING, "");
-	if (c->cfg.ca_file[0] != '\0')
-		curl_easy_setopt(r->easy, CURLOPT_CAINFO, c->cfg.ca_file);
-	r->hdrs = curl_slist_append(r->hdrs, "Accept: application/json");
 	/* the token of now: a queued request goes with the newest one */
 	if (c->token[0] != '\0') {
 		snprintf(auth, sizeof auth, "Authorization: Bearer %s", c->token);
 		r->hdrs = curl_slist_append(r->hdrs, auth);
 		/* the header holds the token: wipe our copy */
-		memset(auth, 0, sizeof auth);
+		secret_wipe(auth, sizeof auth);
 	}
-	if (r->body != NULL) {
-		r->hdrs = curl_slist_append(r->hdrs, "Content-Type: application/json");
-		curl_easy_setopt(r->easy, CURLOPT_COPYPOSTFIELDS, r->body);
-	}
-	if (strcmp(r->method, "GET") != 0 && strcmp(r->method, "POST") != 0)
-		curl_easy_setopt(r->easy, CURLOPT_CUSTOMREQUEST, r->method);
-	else if (strcmp(r->method, "POST") == 0 && r->body == NULL)
-		curl_easy_setopt(r->easy, CURLOPT_COPYPOSTFIELDS, "{}");
 	curl_easy_setopt(r->easy, CURLOPT_HTTPHEADER, r->hdrs);
 	body_wipe(r);
 	if (http_add(c->http, r->easy, on_done, r) < 0)
@@ -202,7 +165,7 @@ req_new(struct matrix_client *c, const char *method, const char *path, const cha
 
 	r->c = c;
 	r->done = done;
-	r->max = max;
+	r->in.max = max;
 	r->retry_ms = -1;
 	r->timeout_ms = timeout_ms;
 	r->now = now;

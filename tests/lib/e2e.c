@@ -1,4 +1,9 @@
 /* e2e.c: end-to-end test helpers: shell commands, temp dirs, the daemon started with its log captured. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -48,6 +53,30 @@ e2e_secret_note(const char *secret)
 	fclose(f);
 }
 
+int
+e2e_secrets_in(const char *path)
+{
+	char list[600], *secrets, *log, *line, *save = NULL;
+	int found = 0;
+
+	snprintf(list, sizeof list, "%s/secrets.list", e2e_logdir());
+	if ((log = e2e_read_file(path)) == NULL)
+		return -1;
+	if ((secrets = e2e_read_file(list)) == NULL) {
+		free(log);
+		return 0;
+	}
+	for (line = strtok_r(secrets, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save))
+		if (line[0] != '\0' && strstr(log, line) != NULL) {
+			/* the file is named, the secret is not repeated */
+			fprintf(stderr, "e2e: %s holds a secret given to the daemon\n", path);
+			found++;
+		}
+	free(secrets);
+	free(log);
+	return found;
+}
+
 static int
 status_of(int st)
 {
@@ -56,6 +85,24 @@ status_of(int st)
 	if (WIFSIGNALED(st))
 		return 128 + WTERMSIG(st);
 	return -1;
+}
+
+static void close_in(struct e2e_daemon *d);
+
+/* The daemon has exited: its status kept, and its log checked for every
+ * secret noted so far (by this test or any before it).  A leak fails the
+ * test that made it, whatever the order the tests run in. */
+static int
+exited(struct e2e_daemon *d, int st)
+{
+	close_in(d);
+	d->pid = 0;
+	d->status = status_of(st);
+	/* cmocka's failure: the running test fails and its teardown still
+	 * stops the servers it started; outside a test the program exits */
+	if (d->log[0] != '\0' && e2e_secrets_in(d->log) > 0)
+		fail_msg("a secret reached the daemon's log %s", d->log);
+	return d->status;
 }
 
 int
@@ -261,11 +308,8 @@ e2e_daemon_alive(struct e2e_daemon *d)
 {
 	int st;
 
-	if (d->pid > 0 && waitpid(d->pid, &st, WNOHANG) == d->pid) {
-		close_in(d);
-		d->pid = 0;
-		d->status = status_of(st);
-	}
+	if (d->pid > 0 && waitpid(d->pid, &st, WNOHANG) == d->pid)
+		exited(d, st);
 	return d->pid > 0;
 }
 
@@ -285,12 +329,8 @@ e2e_daemon_wait(struct e2e_daemon *d, int timeout_ms)
 	for (int waited = 0; waited <= timeout_ms; waited += 20) {
 		pid_t r = waitpid(d->pid, &st, WNOHANG);
 
-		if (r == d->pid) {
-			close_in(d);
-			d->pid = 0;
-			d->status = status_of(st);
-			return d->status;
-		}
+		if (r == d->pid)
+			return exited(d, st);
 		if (r < 0)
 			return -1;
 		e2e_sleep_ms(20);
@@ -298,8 +338,7 @@ e2e_daemon_wait(struct e2e_daemon *d, int timeout_ms)
 	fprintf(stderr, "e2e: the daemon did not exit within %d ms: killed\n", timeout_ms);
 	kill(d->pid, SIGKILL);
 	waitpid(d->pid, &st, 0);
-	close_in(d);
-	d->pid = 0;
+	exited(d, st);
 	d->status = -1;
 	return -1;
 }

@@ -5,8 +5,13 @@
  *     $HANDFOOT_BUILD/e2e-logs/<tag>-<pid>.log (HANDFOOT_BUILD defaults to "build");
  *   - note every password or token the test hands the daemon with
  *     e2e_secret_note(): it is appended to $HANDFOOT_BUILD/e2e-logs/secrets.list;
- *   - tests/e2e-zz-secrets.c runs last (names sort) and fails if any noted
- *     secret appears in any *.log there.  `make test` empties the folder first.
+ *   - once the daemon has exited (e2e_daemon_wait, e2e_daemon_alive), its log
+ *     is checked for every secret noted so far: a leak fails the running
+ *     cmocka test there (naming the log), so the test that made it fails,
+ *     whatever order the tests run in;
+ *   - tests/e2e-zz-secrets.c checks that check, and sweeps every *.log there
+ *     (in any order: it needs no other test to have run).  `make test`
+ *     empties the folder first.
  */
 #ifndef HF_E2E_H
 #define HF_E2E_H
@@ -19,8 +24,12 @@
 const char *e2e_build(void);
 /* The log folder, created if missing. */
 const char *e2e_logdir(void);
-/* Records a secret given to the daemon, for e2e-zz-secrets. */
+/* Records a secret given to the daemon, for the check of every daemon log. */
 void e2e_secret_note(const char *secret);
+/* How many noted secrets the file at path holds (each named on stderr by
+ * the file, never repeated); 0 if none or nothing was noted, -1 if path
+ * cannot be read. */
+int  e2e_secrets_in(const char *path);
 
 /* Runs a /bin/sh command; its stdout and stderr go to out (cut to len).
  * Returns its exit status, 128+N if killed by signal N, -1 if it could not run. */

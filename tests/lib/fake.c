@@ -136,7 +136,7 @@ fake_line(void *ctx, const char *piece, size_t len, const char *text, size_t tex
 		x->actions[i] = m->actions[i];
 	x->nactions = m->nactions;
 	x->reply_to = m->reply_to;
-	x->notice = m->private_as == PRIVATE_NOTICE;
+	x->notice = m->private_as == PRIVATE_QUIET;
 	x->private_as = (int)m->private_as;
 	snprintf(x->key, sizeof x->key, "%s", m->supersede ? m->supersede : "");
 	x->player = m->player;

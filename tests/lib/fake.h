@@ -19,7 +19,7 @@ struct fake_msg {
 	const char *actions[8];
 	size_t nactions;
 	uint64_t reply_to;
-	bool notice;             /* private_as == PRIVATE_NOTICE */
+	bool notice;             /* private_as == PRIVATE_QUIET */
 	int private_as;          /* enum adapter_private */
 	char key[96];            /* supersede: an answer's key, "" for what must be delivered */
 	bool player;             /* an answer to a seated player (adapter_msg.player) */
