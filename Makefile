@@ -19,10 +19,11 @@
 #   tools/handfoot-sim.c   -> $(B)/handfoot-sim
 #   tests/lib/*.c          -> linked into every test program (with the engine's
 #                             objects, internals visible, rather than its library)
-#   tests/test-*.c         -> unit tests (cmocka), run plain and under ASan+UBSan
-#   tests/e2e-*.c          -> end-to-end tests (cmocka) against the real binary
-#   tests/bench-*.c        -> benchmarks, run by `make bench`
-#   tests/fuzz-*.c         -> libFuzzer targets, run by `make fuzz`
+#   tests/unit/*.c         -> unit tests (cmocka), run plain and under ASan+UBSan
+#   tests/e2e/*.c          -> end-to-end tests (cmocka) against the real binary
+#   tests/bench/*.c        -> benchmarks, run by `make bench`
+#   tests/fuzz/*.c         -> libFuzzer targets, run by `make fuzz`
+#   (every test program is built as $(B)/tests/NAME; see tests/README.md)
 
 PREFIX     ?= /usr/local
 SBINDIR    ?= $(PREFIX)/sbin
@@ -114,10 +115,10 @@ ENGINE_SRC  := $(sort $(wildcard engine/*.c))
 BOT_SRC     := $(sort $(filter-out bot/main.c,$(wildcard bot/*.c)))
 ADAPTER_SRC := $(call left_out,$(sort $(wildcard adapters/*.c adapters/*/*.c)))
 TESTLIB_SRC := $(call left_out,$(sort $(wildcard tests/lib/*.c)))
-UNIT_SRC    := $(call left_out,$(sort $(wildcard tests/test-*.c)))
-E2E_SRC     := $(call left_out,$(sort $(wildcard tests/e2e-*.c)))
-BENCH_SRC   := $(call left_out,$(sort $(wildcard tests/bench-*.c)))
-FUZZ_SRC    := $(call left_out,$(sort $(wildcard tests/fuzz-*.c)))
+UNIT_SRC    := $(call left_out,$(sort $(wildcard tests/unit/*.c)))
+E2E_SRC     := $(call left_out,$(sort $(wildcard tests/e2e/*.c)))
+BENCH_SRC   := $(call left_out,$(sort $(wildcard tests/bench/*.c)))
+FUZZ_SRC    := $(call left_out,$(sort $(wildcard tests/fuzz/*.c)))
 # The adapter API: the only bot header an adapter may include (with lib/'s).
 API_HDR     := bot/adapter.h
 # The only lib/ header the engine may include.
@@ -217,11 +218,17 @@ $(B)/handfoot: $(B)/obj/bot/main.o $(B)/libhfadapters.a $(B)/libhfbot.a $(B)/lib
 $(B)/handfoot-sim: $(B)/obj/tools/handfoot-sim.o $(B)/libhfengine.a $(B)/libhflib.a
 	$(CC) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ -lm
 # Tests link the engine's objects (internals visible) rather than its library.
-$(B)/tests/%: $(B)/obj/tests/%.o $(call objs,$(TESTLIB_SRC)) $(B)/libhfadapters.a $(B)/libhfbot.a \
-              $(call objs,$(ENGINE_SRC)) $(B)/libhflib.a
+# Every test program lands in $(B)/tests/, whatever folder of tests/ it is from.
+TEST_LINK = $(call objs,$(TESTLIB_SRC)) $(B)/libhfadapters.a $(B)/libhfbot.a $(call objs,$(ENGINE_SRC)) $(B)/libhflib.a
+$(B)/tests/%: $(B)/obj/tests/unit/%.o $(TEST_LINK)
 	@mkdir -p $(@D)
-	$(CC) $(EXTRA_CFLAGS) -o $@ $< $(call objs,$(TESTLIB_SRC)) $(B)/libhfadapters.a $(B)/libhfbot.a \
-	  $(call objs,$(ENGINE_SRC)) $(B)/libhflib.a $(PKG_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_LINK) $(PKG_LIBS) $(CMOCKA_LIBS)
+$(B)/tests/%: $(B)/obj/tests/e2e/%.o $(TEST_LINK)
+	@mkdir -p $(@D)
+	$(CC) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_LINK) $(PKG_LIBS) $(CMOCKA_LIBS)
+$(B)/tests/%: $(B)/obj/tests/bench/%.o $(TEST_LINK)
+	@mkdir -p $(@D)
+	$(CC) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_LINK) $(PKG_LIBS) $(CMOCKA_LIBS)
 
 -include $(shell find $(B) \( -path '$(B)/asan' -o -path '$(B)/pkg' -o -path '$(B)/check-*' \) -prune \
                  -o -name '*.d' -type f -print 2>/dev/null)
@@ -230,10 +237,10 @@ $(B)/tests/%: $(B)/obj/tests/%.o $(call objs,$(TESTLIB_SRC)) $(B)/libhfadapters.
 .SECONDARY:
 
 PROGS      = $(if $(wildcard bot/main.c),$(B)/handfoot) $(if $(wildcard tools/handfoot-sim.c),$(B)/handfoot-sim)
-UNIT_BIN   = $(patsubst tests/%.c,$(B)/tests/%,$(UNIT_SRC))
-ASAN_BIN   = $(patsubst tests/%.c,$(B)/asan/tests/%,$(UNIT_SRC))
-E2E_BIN    = $(patsubst tests/%.c,$(B)/tests/%,$(E2E_SRC))
-BENCH_BIN  = $(patsubst tests/%.c,$(B)/tests/%,$(BENCH_SRC))
+UNIT_BIN   = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
+ASAN_BIN   = $(patsubst tests/unit/%.c,$(B)/asan/tests/%,$(UNIT_SRC))
+E2E_BIN    = $(patsubst tests/e2e/%.c,$(B)/tests/%,$(E2E_SRC))
+BENCH_BIN  = $(patsubst tests/bench/%.c,$(B)/tests/%,$(BENCH_SRC))
 
 all: $(PROGS)
 
@@ -291,9 +298,9 @@ bench: deps-test
 	@HANDFOOT_BUILD=$(B) sh tests/run-bench $(BENCH_BIN)
 
 # ---------------------------------------------------------------- fuzz
-FUZZ_BIN = $(patsubst tests/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
+FUZZ_BIN = $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 FUZZ_FLAGS = -fsanitize=fuzzer,address,undefined -g -O1 -std=c11 -D_GNU_SOURCE
-$(B)/fuzz/%: tests/%.c $(LIB_SRC) $(ENGINE_SRC) $(BOT_SRC) $(ADAPTER_SRC) $(addprefix $(B)/fuzz/api/,$(notdir $(API_HDR)))
+$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(ENGINE_SRC) $(BOT_SRC) $(ADAPTER_SRC) $(addprefix $(B)/fuzz/api/,$(notdir $(API_HDR)))
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $(TEST_INC) -I$(B)/fuzz/api -Iadapters $(PKG_CFLAGS) -o $@ $< $(LIB_SRC) $(ENGINE_SRC) $(BOT_SRC) $(ADAPTER_SRC) $(PKG_LIBS)
 $(addprefix $(B)/fuzz/api/,$(notdir $(API_HDR))): $(B)/fuzz/api/%.h: bot/%.h
@@ -304,7 +311,7 @@ fuzz: deps-fuzz
 	@for f in $(FUZZ_BIN); do \
 	  n=$$(basename $$f); mkdir -p $(B)/fuzz/corpus-$$n; \
 	  echo "== $$n for $(FUZZ_TIME)s"; \
-	  $$f -max_total_time=$(FUZZ_TIME) -print_final_stats=1 $(B)/fuzz/corpus-$$n tests/corpus/$$n 2>&1 | tail -n 12 || exit 1; \
+	  $$f -max_total_time=$(FUZZ_TIME) -print_final_stats=1 $(B)/fuzz/corpus-$$n tests/fuzz/corpus/$$n 2>&1 | tail -n 12 || exit 1; \
 	done
 
 # ---------------------------------------------------------------- install

@@ -9,7 +9,7 @@
  *     is checked for every secret noted so far: a leak fails the running
  *     cmocka test there (naming the log), so the test that made it fails,
  *     whatever order the tests run in;
- *   - tests/e2e-zz-secrets.c checks that check, and sweeps every *.log there
+ *   - tests/e2e/e2e-secrets.c checks that check, and sweeps every *.log there
  *     (in any order: it needs no other test to have run).  `make test`
  *     empties the folder first.
  */

@@ -18,7 +18,7 @@ script_path(void)
 
 	if (s != NULL)
 		return s;
-	return access("tests/fake-discord.py", R_OK) == 0 ? "tests/fake-discord.py" : "../tests/fake-discord.py";
+	return access("tests/fakes/fake-discord.py", R_OK) == 0 ? "tests/fakes/fake-discord.py" : "../tests/fakes/fake-discord.py";
 }
 
 /* Debian's interpreter: python3-websockets is installed for it, not for any other python3 on PATH. */

@@ -1,4 +1,4 @@
-/* fakedc.h: starts tests/fake-discord.py on free loopback ports and drives it (test controls, REST calls, state). */
+/* fakedc.h: starts tests/fakes/fake-discord.py on free loopback ports and drives it (test controls, REST calls, state). */
 #ifndef HF_TEST_FAKEDC_H
 #define HF_TEST_FAKEDC_H
 

@@ -18,7 +18,7 @@ script_path(void)
 
 	if (s != NULL)
 		return s;
-	return access("tests/fake-matrix.py", R_OK) == 0 ? "tests/fake-matrix.py" : "../tests/fake-matrix.py";
+	return access("tests/fakes/fake-matrix.py", R_OK) == 0 ? "tests/fakes/fake-matrix.py" : "../tests/fakes/fake-matrix.py";
 }
 
 int

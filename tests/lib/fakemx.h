@@ -1,4 +1,4 @@
-/* fakemx.h: starts tests/fake-matrix.py and talks to it (control endpoints, and client calls as a test user). */
+/* fakemx.h: starts tests/fakes/fake-matrix.py and talks to it (control endpoints, and client calls as a test user). */
 #ifndef HF_TEST_FAKEMX_H
 #define HF_TEST_FAKEMX_H
 

@@ -149,7 +149,7 @@ test_unit_verifies(void **state)
 
 /* Memory, tasks and files bounded; and no SystemCallFilter= denying execve,
  * which systemd applies before it runs ExecStart= (the daemon denies itself
- * exec instead: tests/e2e-noexec.c). */
+ * exec instead: tests/e2e/e2e-noexec.c). */
 static void
 test_unit_bounds_resources(void **state)
 {

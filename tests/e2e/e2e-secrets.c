@@ -1,4 +1,4 @@
-/* e2e-zz-secrets.c: the check that no noted password or token reaches a daemon log, which every e2e test's daemon gets once it exits (tests/lib/e2e.c); then a sweep of the logs there.  Needs no other test to run first. */
+/* e2e-secrets.c: the check that no noted password or token reaches a daemon log, which every e2e test's daemon gets once it exits (tests/lib/e2e.c); then a sweep of the logs there.  Needs no other test to run first. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

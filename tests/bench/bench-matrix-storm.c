@@ -186,7 +186,7 @@ main(void)
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	if (storm == NULL || fakemx_start(&f) < 0) {
-		printf("bench-matrix-storm: python3 or tests/fake-matrix.py missing: skipped\n");
+		printf("bench-matrix-storm: python3 or tests/fakes/fake-matrix.py missing: skipped\n");
 		return 0;
 	}
 	fakemx_user(&f, "bot", "storm-pw", bot, sizeof bot);
