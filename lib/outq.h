@@ -87,6 +87,8 @@ size_t outq_supersede(struct outq *q, const struct outq_msg *m);
  * counted) or removes it (outq_remove: sent). */
 struct outq_item *outq_next(struct outq *q, enum outq_ready (*ready)(void *ctx, void *payload), void *ctx);
 void *outq_payload(const struct outq_item *it);
+/* it answers a seated player after all (known once queued): first-class. */
+void outq_set_player(struct outq *q, struct outq_item *it);
 /* In flight: never superseded nor evicted, nor dropped with its lane. */
 void outq_take(struct outq *q, struct outq_item *it);
 /* Back to waiting (a retry). */
