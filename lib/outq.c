@@ -14,6 +14,7 @@ struct outq_item {
 	char *key;                       /* NULL: must be delivered */
 	bool first;                      /* makes its lane first-class */
 	bool taken;                      /* in flight */
+	bool head;                       /* starts a message (the pieces of an answer share key and target) */
 	size_t bytes;
 	void *payload;
 };
@@ -23,6 +24,7 @@ struct outq_lane {
 	struct outq_lane *prev, *next;   /* the serving order */
 	struct outq_item *head, *tail;
 	size_t n, nkeep, nfirst, bytes;
+	size_t nmsgs;                    /* messages: runs of pieces */
 	bool fresh;                      /* had nothing queued, and has not been served since */
 };
 
@@ -153,6 +155,11 @@ item_unlink(struct outq *q, struct outq_item *it)
 	struct outq_lane *l = it->lane;
 	void *payload = it->payload;
 
+	/* a message's first piece gone, its next piece starts it */
+	if (it->head && it->next != NULL && !it->next->head)
+		it->next->head = true;
+	else
+		l->nmsgs -= it->head;
 	if (it->prev != NULL)
 		it->prev->next = it->next;
 	else
@@ -278,6 +285,10 @@ outq_push(struct outq *q, const struct outq_msg *m)
 	it->first = m->lane != NULL ? !m->rest : m->key == NULL || m->player;
 	it->bytes = m->bytes;
 	it->payload = m->payload;
+	/* the next piece of the answer queued last in this lane, or a message of its own */
+	it->head = l->tail == NULL || it->key == NULL || !same(l->tail->key, it->key) ||
+	           !same(l->tail->target, it->target);
+	l->nmsgs += it->head;
 	it->prev = l->tail;
 	if (l->tail != NULL)
 		l->tail->next = it;
@@ -336,21 +347,24 @@ lane_ready(struct outq_lane *l, enum outq_ready (*ready)(void *ctx, void *payloa
 }
 
 /* A stranger's question that may go after one first-class item: the first
- * lane of the rest that had nothing queued and has not been served since
- * (one question, not a backlog), while no more than OUTQ_FEW_RESTS lanes of
- * the rest wait (a bystander or two, not a flood); NULL if none. */
+ * lane of the rest that had nothing queued, has not been served since, and
+ * holds one message (one question, not a backlog), while no more than
+ * OUTQ_FEW_RESTS such lanes wait (a bystander or two, not 50 strangers at
+ * once).  A backlog (a flooder's lane, served already or holding several
+ * answers) is not counted: it keeps to its item in OUTQ_FIRST_RUN + 1 and
+ * never costs a bystander the quick turn.  NULL if none. */
 static struct outq_item *
 quick_rest(struct outq *q, enum outq_ready (*ready)(void *ctx, void *payload), void *ctx)
 {
 	struct outq_item *found = NULL, *it;
-	size_t rests = 0;
+	size_t one = 0;
 
 	for (struct outq_lane *l = q->head; l != NULL; l = l->next) {
-		if (lane_first(l))
+		if (lane_first(l) || !l->fresh || l->nmsgs != 1)
 			continue;
-		if (++rests > OUTQ_FEW_RESTS)
+		if (++one > OUTQ_FEW_RESTS)
 			return NULL;
-		if (found == NULL && l->fresh && (it = lane_ready(l, ready, ctx)) != NULL)
+		if (found == NULL && (it = lane_ready(l, ready, ctx)) != NULL)
 			found = it;
 	}
 	return found;

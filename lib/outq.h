@@ -19,10 +19,12 @@
  *   before the rest, but never more than OUTQ_FIRST_RUN items in a row while
  *   a lane of the rest can go (50 strangers get one item in
  *   OUTQ_FIRST_RUN + 1, and never put a game's next line behind 50 of theirs).
- * - Quick turn.  While no more than OUTQ_FEW_RESTS lanes of the rest wait (a
- *   bystander or two, not a flood), one of them that had nothing queued and
- *   has not been served since (one question, not a backlog) goes after a
- *   single first-class item.
+ * - Quick turn.  A lane of the rest that had nothing queued and has not
+ *   been served since (one question, not a backlog) goes after a single
+ *   first-class item, while no more than OUTQ_FEW_RESTS such lanes wait (a
+ *   bystander or two, not 50 strangers at once); a backlog (a flooder's
+ *   lane, served already) does not count, so a flood never costs a
+ *   bystander's first question its quick turn.
  * - Supersede.  A newer answer replaces the same answer (key) to the same
  *   target still waiting in its lane (outq_supersede).
  * - Caps.  Items and bytes per lane and in all; when full, an item that

@@ -313,6 +313,60 @@ test_bystander_after_one_message(void **state)
 	outq_free(q);
 }
 
+/* A flood just started: dave's 30 questions are a backlog (his lane was
+ * served once, and holds many), and two bystanders ask one question each at once.  Each
+ * gets the quick turn after one game line: the flooder's backlog does not
+ * count as a bystander, so it never costs them the quick turn (the first
+ * question after a flood waited a rest turn, one line in four, behind the
+ * other: 8 lines, 16 s on IRC). */
+static void
+test_bystanders_beside_a_flooders_backlog(void **state)
+{
+	int drops, carol = -1, erin = -1;
+	struct outq *q = new_q(40, 0, &drops);
+	char key[16];
+
+	(void)state;
+	for (int i = 0; i < 30; i++) {
+		snprintf(key, sizeof key, "q%d", i);
+		answer(q, "#cards", key, "dave", false, "dave");
+	}
+	say(q, "#cards", "turn");
+	while (strcmp(pop(q), "dave") != 0)
+		;
+	answer(q, "#other", "pile", "erin", false, "erin");
+	answer(q, "#cards", "pile", "carol", false, "carol");
+	for (int i = 0; i < 4; i++) {
+		const char *s;
+
+		if (outq_count(q, "#cards") < 2)
+			say(q, "#cards", "turn");
+		s = pop(q);
+		erin = strcmp(s, "erin") == 0 ? i : erin;
+		carol = strcmp(s, "carol") == 0 ? i : carol;
+	}
+	assert_int_equal(erin, 1);
+	assert_int_equal(carol, 3);
+	outq_free(q);
+
+	/* the flood's first burst (three questions at once: a backlog from the
+	 * start) does not take the quick turn before a bystander's one
+	 * question, two lines long (two pieces of one answer) */
+	q = new_q(40, 0, &drops);
+	say(q, "#cards", "turn");
+	say(q, "#cards", "turn");
+	assert_string_equal(pop(q), "turn");
+	answer(q, "#cards", "pile", "dave", false, "dave");
+	answer(q, "#cards", "table", "dave", false, "dave");
+	answer(q, "#cards", "who", "dave", false, "dave");
+	answer(q, "#other", "rules", "erin", false, "erin 1");
+	assert_non_null(outq_push(q, &(struct outq_msg){ .target = "#other", .key = "rules", .asker = "erin",
+	                                                 .payload = (void *)"erin 2" }));
+	assert_string_equal(pop(q), "erin 1");
+	assert_string_equal(pop(q), "turn");
+	outq_free(q);
+}
+
 /* Supersede: only the same key to the same target, and never one in
  * flight; private lines about a game wait in its room's lane, in order. */
 static void
@@ -508,6 +562,7 @@ main(void)
 		cmocka_unit_test(test_strangers_wait_behind_the_game),
 		cmocka_unit_test(test_bystander_beside_busy_rooms),
 		cmocka_unit_test(test_bystander_after_one_message),
+		cmocka_unit_test(test_bystanders_beside_a_flooders_backlog),
 		cmocka_unit_test(test_supersede_and_private_lines),
 		cmocka_unit_test(test_caps_drop_answers_first),
 		cmocka_unit_test(test_drops),
