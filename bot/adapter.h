@@ -118,17 +118,11 @@ struct adapter_msg {
 };
 
 /* Pacing (every chat service has a budget; the core spends it with care and
- * each adapter keeps to its own): an adapter that queues keeps one queue per
- * room, served round-robin so that no room waits on another's lines.  A
- * MSG_PRIVATE message whose room is set belongs to that room's queue, after
- * what was queued for the room before it (a round's end before the next
- * round's hand), though it goes to the user.  Answers wait apart, in one
- * queue per asker: a flood of questions delays its asker's answers only.  A
- * queue that had nothing waiting goes next (the least recently served
- * first): a quiet room, or one question, waits for one line, not for a round
- * of the busy ones.  pending() counts what must be delivered (supersede
- * NULL) only: a room's computer players never wait on answers, nor on
- * another room. */
+ * each adapter keeps to its own): an adapter that queues orders its sends
+ * with lib/outq, the one policy (docs/OUTQ.md): a lane per room with the
+ * private lines of its game, a lane per asker for answers, the games and
+ * seated players first, supersede, and pending() counting what must be
+ * delivered (supersede NULL) only. */
 
 /* The bot's commands, for services that declare them (Discord's slash
  * commands): from the command table, in its order. */

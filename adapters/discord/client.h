@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "adapter.h"
+#include "outq.h"
 #include "again.h"
 #include "config.h"
 #include "recent.h"
@@ -64,6 +65,7 @@ struct discord_client {
 	int64_t answer_due;
 	int url_tries;
 	struct discord_out *batch, **batch_tail;
+	struct outq *lanes;                 /* channel lines waiting their turn (lib/outq), NULL until one */
 	struct discord_dm *dms;
 	struct discord_req *reqs;
 	uint64_t nonce;                     /* channel posts' nonces: a retried request never posts twice */

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "outq.h"
 #include "rbuf.h"
 #include "style.h"
 #include "xmalloc.h"
@@ -124,27 +125,20 @@ void    irc_bucket_take(struct irc_bucket *b, int64_t now);
 int irc_base64(char *dst, size_t dstlen, const unsigned char *src, size_t len);
 
 /* ------------------------------------------------------------------ queue.c */
-/* Output queues, one per lane (a channel with its players' private lines,
- * one asker's answers, or a nick), served round-robin so that one busy
- * channel or player cannot starve the others; a lane that had nothing
- * queued goes next.  Lanes are of two classes: the first (a game's lane, a
- * player's answers) is served before the rest, but never more than
- * IRC_QUEUE_FIRST_RUN lines in a row while the rest wait; while no more
- * than IRC_QUEUE_FEW_RESTS lanes of the rest wait, one with a single
- * question (no backlog) goes after one line of the first class.  A line is one
- * that must be delivered (key 0) or part of an answer (its key): a newer
- * answer replaces an older one still queued (irc_queue_drop). */
-struct irc_qline;
-struct irc_qtarget;
-
-#define IRC_QUEUE_FIRST_RUN 3
-#define IRC_QUEUE_FEW_RESTS 2
+/* Output queues on lib/outq (docs/OUTQ.md: lanes, the games first, the
+ * quick turn of a lone stranger, answers replaced): a lane is a channel
+ * with its players' private lines, one asker's answers, or a nick; a line
+ * is one that must be delivered (key 0) or part of an answer (its key): a
+ * newer answer replaces an older one still queued (irc_queue_drop).  Lane
+ * names are case-folded here. */
+#define IRC_QUEUE_FIRST_RUN OUTQ_FIRST_RUN
+#define IRC_QUEUE_FEW_RESTS OUTQ_FEW_RESTS
+#define IRC_QUEUE_LANE      128      /* a lane's name, case-folded, at most */
 
 struct irc_queue {
-	struct irc_qtarget *head, *tail;  /* targets with lines, in serving order */
+	struct outq *oq;                  /* NULL until the first line */
 	size_t lines;
 	size_t max_per_target;
-	unsigned run;                     /* first-class lines served in a row */
 };
 
 void   irc_queue_init(struct irc_queue *q, size_t max_per_target);
@@ -169,6 +163,10 @@ size_t irc_queue_rewrite(struct irc_queue *q, int (*fn)(void *ctx, const char *l
                                                        size_t buflen), void *ctx);
 /* Takes the next line into buf (NUL-terminated); its length, 0 if none. */
 size_t irc_queue_pop(struct irc_queue *q, char *buf, size_t buflen);
+/* Drops the lines waiting in lane (a channel whose messages are refused, a
+ * nick gone); how many. */
+size_t irc_queue_drop_lane(struct irc_queue *q, const char *lane);
+/* Drops every line (it may be used again). */
 void   irc_queue_clear(struct irc_queue *q);
 
 /* ------------------------------------------------------------------ users.c */

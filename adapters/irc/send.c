@@ -216,7 +216,7 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 {
 	struct irc *c = a->priv;
 	const char *target, *lane, *cmd = "PRIVMSG";
-	char answers[64];
+	char answers[IRC_QUEUE_LANE];
 
 	if (m->styled == NULL)
 		return -1;
@@ -247,12 +247,12 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 		 * it (a round's end before the next round's hand) */
 		lane = m->room != NULL && irc_chan_find(c, m->room) >= 0 ? c->chans[irc_chan_find(c, m->room)].name : target;
 	}
-	/* answers wait apart, one lane per asker: they never hold a game back,
-	 * nor wait behind it, and a flood of questions delays only its asker */
-	if (m->supersede != NULL) {
-		uint64_t h = hash_fnv64_str(HASH_FNV64_INIT, m->asker != NULL ? m->asker : lane);
+	/* the lane (lib/outq): the room's, or, for an answer, its asker's */
+	{
+		struct outq_msg om = { .room = m->kind == MSG_PRIVATE && lane != target ? lane : NULL,
+		                       .target = target, .key = m->supersede, .asker = m->asker };
 
-		snprintf(answers, sizeof answers, "answers %016llx", (unsigned long long)h);
+		outq_lane_name(&om, answers, sizeof answers);
 		lane = answers;
 	}
 	return queue_styled(c, cmd, target, lane, m);

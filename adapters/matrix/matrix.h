@@ -11,6 +11,7 @@
 
 #include "adapter.h"
 #include "http.h"
+#include "outq.h"
 #include "rbuf.h"
 #include "style.h"
 #include "xmalloc.h"
@@ -106,8 +107,6 @@ struct matrix_store {
 	            void (*fn)(void *fctx, const char *key, const char *value), void *fctx);
 };
 
-struct matrix_lane;
-
 struct matrix_out {
 	uint64_t seq;
 	char *txn;             /* the transaction id, fixed when queued */
@@ -124,8 +123,7 @@ struct matrix_out {
 	bool in_flight;
 	bool player;           /* an answer to a seated player (adapter_msg.player): its lane goes first */
 	struct matrix_out *next, *prev;    /* every message, in order */
-	struct matrix_out *lnext, *lprev;  /* its lane, in order */
-	struct matrix_lane *ln;
+	struct outq_item *it;               /* its place in its lane (lib/outq) */
 };
 
 struct matrix_outbox;
@@ -168,8 +166,8 @@ void matrix_outbox_player(struct matrix_outbox *o, struct matrix_out *m);
  * with a single question (no backlog) goes after one room message.
  * O(lanes).  NULL if none; *wait_ms then says when to look again (-1:
  * nothing is waiting). */
-#define MATRIX_OUTBOX_FIRST_RUN 3
-#define MATRIX_OUTBOX_FEW_RESTS 2
+#define MATRIX_OUTBOX_FIRST_RUN OUTQ_FIRST_RUN
+#define MATRIX_OUTBOX_FEW_RESTS OUTQ_FEW_RESTS
 struct matrix_out *matrix_outbox_next(struct matrix_outbox *o, int64_t now, int64_t *wait_ms);
 /* m's send has started: nothing else goes until it is done or retried. */
 void   matrix_outbox_flying(struct matrix_outbox *o, struct matrix_out *m);

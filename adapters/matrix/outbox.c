@@ -1,4 +1,4 @@
-/* outbox.c: the persisted send queue: a txn id fixed before the first try; one lane per room, served round-robin, the rooms' and players' before strangers', bounded each; answers replaced by newer ones; one send in flight for the account, which a 429 makes wait. */
+/* outbox.c: the persisted send queue: a txn id fixed before the first try; its lanes are lib/outq's (rooms and players before strangers, answers replaced, bounded); one send in flight for the account, which a 429 makes wait. */
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -14,116 +14,16 @@
 #define KEY_SEQ    "out_seq"
 #define KEY_SALT   "txn_salt"
 
-/* One room's messages (and those of private messages about a game played
- * there), in order; lanes with messages are in a ring, served in turn. */
-struct matrix_lane {
-	char *name;
-	struct matrix_out *first, *last;
-	size_t n, nkeep;               /* messages, and those that must be delivered */
-	struct matrix_lane *rnext, *rprev;  /* the ring */
-	struct matrix_lane *hnext;     /* hash chain */
-	bool fresh;                    /* had nothing queued, and has not been served since */
-	size_t nplayer;                /* players' answers waiting (matrix_outbox_player) */
-};
-
-/* A room's lane, or one with a player's answer: served before strangers'. */
-static bool
-lane_first(const struct matrix_lane *l)
-{
-	return l->nkeep > 0 || l->nplayer > 0;
-}
-
-#define LANE_BUCKETS 256
-
 struct matrix_outbox {
 	struct matrix_store st;
 	struct matrix_out *head, *tail;    /* every message, in order (persisted order) */
 	size_t n;
 	uint64_t seq;
 	char salt[17];
-	struct matrix_lane *lanes[LANE_BUCKETS];
-	struct matrix_lane *ring;          /* the lane served next */
+	struct outq *q;                    /* the lanes: who goes next */
 	struct matrix_out *flying;         /* the one send in flight */
-	unsigned run;                      /* first-class sends in a row */
 	int64_t paused_until;              /* the account waits (a 429) until then */
 };
-
-static uint32_t
-lane_hash(const char *s)
-{
-	return hash_fnv32_str(HASH_FNV32_INIT, s);
-}
-
-static struct matrix_lane *
-lane_find(struct matrix_outbox *o, const char *name, bool create)
-{
-	struct matrix_lane **b = &o->lanes[lane_hash(name) % LANE_BUCKETS], *l;
-
-	for (l = *b; l != NULL; l = l->hnext)
-		if (strcmp(l->name, name) == 0)
-			return l;
-	if (!create)
-		return NULL;
-	l = xcalloc(1, sizeof *l);
-	l->name = xstrdup(name);
-	l->hnext = *b;
-	*b = l;
-	return l;
-}
-
-static void
-lane_free(struct matrix_outbox *o, struct matrix_lane *l)
-{
-	struct matrix_lane **b = &o->lanes[lane_hash(l->name) % LANE_BUCKETS];
-
-	while (*b != l)
-		b = &(*b)->hnext;
-	*b = l->hnext;
-	free(l->name);
-	free(l);
-}
-
-static void
-ring_add(struct matrix_outbox *o, struct matrix_lane *l)
-{
-	struct matrix_lane *at;
-
-	l->fresh = true;
-	if (o->ring == NULL) {
-		l->rnext = l->rprev = l;
-		o->ring = l;
-		return;
-	}
-	/* A lane that had nothing queued goes next, after the others that just
-	 * woke up (least recently served first): a quiet room's message, or
-	 * one answer, waits for one send, not a round of the busy rooms; a
-	 * lane served goes round to the back, so none can take more. */
-	for (at = o->ring; at->fresh && at->rnext != o->ring; at = at->rnext)
-		;
-	if (at->fresh) {
-		at = o->ring;   /* every lane is fresh: l is last of them */
-	}
-	l->rnext = at;
-	l->rprev = at->rprev;
-	l->rprev->rnext = l;
-	at->rprev = l;
-	if (at == o->ring && !o->ring->fresh)
-		o->ring = l;
-}
-
-static void
-ring_del(struct matrix_outbox *o, struct matrix_lane *l)
-{
-	if (l->rnext == l) {
-		o->ring = NULL;
-	} else {
-		l->rprev->rnext = l->rnext;
-		l->rnext->rprev = l->rprev;
-		if (o->ring == l)
-			o->ring = l->rnext;
-	}
-	l->rnext = l->rprev = NULL;
-}
 
 static void
 out_free(struct matrix_out *m)
@@ -144,22 +44,23 @@ out_free(struct matrix_out *m)
 	free(m);
 }
 
-/* The lane a message waits in: its game room, else its own target. */
-static const char *
-lane_of(const struct matrix_out *m)
+/* What outq knows of m: its lane (persisted with it), where it goes, its key, its class. */
+static struct outq_msg
+msg_of(const struct matrix_out *m)
 {
-	if (m->lane != NULL)
-		return m->lane;
-	if (m->context != NULL)
-		return m->context;
-	return m->room != NULL && m->user == NULL ? m->room : m->user;
+	return (struct outq_msg){ .lane = m->lane, .target = m->user != NULL ? m->user : m->room, .key = m->key,
+	                          .rest = m->key != NULL && !m->player, .bytes = strlen(m->body),
+	                          .payload = (void *)m };
 }
 
-static void
+/* Into its lane, and at the end of the persisted order; -1 if the caps refuse it. */
+static int
 append(struct matrix_outbox *o, struct matrix_out *m)
 {
-	struct matrix_lane *l;
+	struct outq_msg om = msg_of(m);
 
+	if ((m->it = outq_push(o->q, &om)) == NULL)
+		return -1;
 	m->next = NULL;
 	m->prev = o->tail;
 	if (o->tail != NULL)
@@ -168,28 +69,13 @@ append(struct matrix_outbox *o, struct matrix_out *m)
 		o->head = m;
 	o->tail = m;
 	o->n++;
-	if (m->lane == NULL)
-		m->lane = xstrdup(lane_of(m));
-	l = lane_find(o, m->lane, true);
-	m->ln = l;
-	m->lnext = NULL;
-	m->lprev = l->last;
-	if (l->last != NULL)
-		l->last->lnext = m;
-	else
-		l->first = m;
-	l->last = m;
-	if (l->n++ == 0)
-		ring_add(o, l);
-	l->nkeep += m->key == NULL;
+	return 0;
 }
 
-/* Takes m out of the queue (not the store). */
+/* Takes m out of the persisted order (not its lane, not the store). */
 static void
 unlink_out(struct matrix_outbox *o, struct matrix_out *m)
 {
-	struct matrix_lane *l = m->ln;
-
 	if (m->prev != NULL)
 		m->prev->next = m->next;
 	else
@@ -199,20 +85,6 @@ unlink_out(struct matrix_outbox *o, struct matrix_out *m)
 	else
 		o->tail = m->prev;
 	o->n--;
-	if (m->lprev != NULL)
-		m->lprev->lnext = m->lnext;
-	else
-		l->first = m->lnext;
-	if (m->lnext != NULL)
-		m->lnext->lprev = m->lprev;
-	else
-		l->last = m->lprev;
-	l->nkeep -= m->key == NULL;
-	l->nplayer -= m->player;
-	if (--l->n == 0) {
-		ring_del(o, l);
-		lane_free(o, l);
-	}
 	if (o->flying == m)
 		o->flying = NULL;
 }
@@ -221,6 +93,33 @@ static void
 key_of(uint64_t seq, char *key, size_t len)
 {
 	snprintf(key, len, KEY_PREFIX "%016" PRIx64, seq);
+}
+
+/* Out of the persisted order and the store (its lane is done with it). */
+static void
+forget_out(struct matrix_outbox *o, struct matrix_out *m)
+{
+	char key[64];
+
+	unlink_out(o, m);
+	key_of(m->seq, key, sizeof key);
+	o->st.del(o->st.ctx, key);
+	out_free(m);
+}
+
+/* outq dropped m (a newer answer replaced it, or a cap made room). */
+static void
+dropped(void *ctx, void *payload)
+{
+	forget_out(ctx, payload);
+}
+
+/* Done with m: out of its lane, the queue and the store. */
+static void
+forget(struct matrix_outbox *o, struct matrix_out *m)
+{
+	outq_remove(o->q, m->it);
+	forget_out(o, m);
 }
 
 static char *
@@ -307,7 +206,17 @@ load_one(void *ctx, const char *key, const char *value)
 	json_decref(j);
 	if (seq > o->seq)
 		o->seq = seq;
-	append(o, m);
+	if (m->lane == NULL) {
+		struct outq_msg om = { .room = m->context, .target = m->user != NULL ? m->user : m->room, .key = m->key };
+		char lane[2 * MATRIX_MAX_ID];
+
+		outq_lane_name(&om, lane, sizeof lane);
+		m->lane = xstrdup(lane);
+	}
+	if (append(o, m) < 0) {
+		o->st.del(o->st.ctx, key);
+		out_free(m);
+	}
 }
 
 struct matrix_outbox *
@@ -318,6 +227,8 @@ matrix_outbox_new(const struct matrix_store *st)
 	unsigned char rnd[8];
 
 	o->st = *st;
+	o->q = outq_new(&(struct outq_limits){ .lane_items = MATRIX_OUTBOX_LANE, .items = MATRIX_OUTBOX_MAX },
+	                dropped, o);
 	if (st->get(st->ctx, KEY_SEQ, buf, sizeof buf) >= 0)
 		o->seq = strtoull(buf, NULL, 10);
 	/* A salt kept with the queue keeps txn ids unique even if the state is
@@ -341,9 +252,11 @@ matrix_outbox_free(struct matrix_outbox *o)
 	while (o->head != NULL) {
 		struct matrix_out *m = o->head;
 
+		outq_remove(o->q, m->it);
 		unlink_out(o, m);
 		out_free(m);
 	}
+	outq_free(o->q);
 	free(o);
 }
 
@@ -353,66 +266,26 @@ same(const char *a, const char *b)
 	return a != NULL && b != NULL && strcmp(a, b) == 0;
 }
 
-/* Whether a and b go to the same place: the same room, or the same player. */
-static bool
-same_target(const struct matrix_out *a, const char *room, const char *user)
-{
-	return user != NULL ? same(a->user, user) : a->user == NULL && same(a->room, room);
-}
-
-/* Done with m: out of the queue and the store. */
-static void
-forget(struct matrix_outbox *o, struct matrix_out *m)
-{
-	char key[64];
-
-	unlink_out(o, m);
-	key_of(m->seq, key, sizeof key);
-	o->st.del(o->st.ctx, key);
-	out_free(m);
-}
-
 struct matrix_out *
 matrix_outbox_add_key(struct matrix_outbox *o, const char *room, const char *user, const char *context,
                       const char *body, const char *html, const char *const *mentions, size_t nmentions,
                       const char *key, const char *asker)
 {
-	struct matrix_out *m, *p, *next;
-	struct matrix_lane *l;
-	char txn[64], seqs[32], lanebuf[2 * MATRIX_MAX_ID];
-	const char *lane;
+	struct matrix_out *m;
+	struct outq_msg om = { .room = context, .target = user != NULL ? user : room, .key = key, .asker = asker };
+	char txn[64], seqs[32], lane[2 * MATRIX_MAX_ID];
 
 	if (body == NULL || (room == NULL && user == NULL))
 		return NULL;
-	/* a game's room; answers apart, one lane per asker: they never hold a
-	 * game back, nor wait behind it, and a flood of questions delays only
-	 * its asker */
-	if (key != NULL)
-		snprintf(lanebuf, sizeof lanebuf, "answers %s", asker != NULL ? asker : user != NULL ? user : room);
-	else
-		snprintf(lanebuf, sizeof lanebuf, "%s", context != NULL ? context : user != NULL ? user : room);
-	lane = lanebuf;
-	l = lane_find(o, lane, false);
-	/* a newer answer replaces the same one still waiting */
-	if (key != NULL && l != NULL)
-		for (p = l->first; p != NULL; p = next) {
-			next = p->lnext;
-			if (!p->in_flight && same(p->key, key) && same_target(p, room, user)) {
-				forget(o, p);
-				l = lane_find(o, lane, false);
-				if (l == NULL)
-					break;
-			}
-		}
-	/* bounded per lane, so that no room (and no asker) can crowd out the others */
-	if (l != NULL && l->n >= MATRIX_OUTBOX_LANE)
-		return NULL;
-	if (o->n >= MATRIX_OUTBOX_MAX)
-		return NULL;
+	/* the lane (lib/outq): a game's room, or the asker's; a newer answer
+	 * replaces the same one still waiting there */
+	outq_lane_name(&om, lane, sizeof lane);
+	om.lane = lane;
+	outq_supersede(o->q, &om);
 	m = xcalloc(1, sizeof *m);
-	m->seq = ++o->seq;
+	m->seq = o->seq + 1;
 	snprintf(txn, sizeof txn, "hf.%s.%" PRIu64, o->salt, m->seq);
-	snprintf(seqs, sizeof seqs, "%" PRIu64, o->seq);
+	snprintf(seqs, sizeof seqs, "%" PRIu64, m->seq);
 	m->txn = xstrdup(txn);
 	m->room = opt_dup(room);
 	m->user = opt_dup(user);
@@ -427,12 +300,17 @@ matrix_outbox_add_key(struct matrix_outbox *o, const char *room, const char *use
 			if (mentions[i] != NULL)
 				m->mentions[m->nmentions++] = xstrdup(mentions[i]);
 	}
-	/* persisted before it is ever tried: a retry after a restart reuses the txn id */
-	if (o->st.set(o->st.ctx, KEY_SEQ, seqs) < 0 || persist(o, m) < 0) {
+	/* bounded per lane and in all (outq's caps) */
+	if (append(o, m) < 0) {
 		out_free(m);
 		return NULL;
 	}
-	append(o, m);
+	/* persisted before it is ever tried: a retry after a restart reuses the txn id */
+	o->seq = m->seq;
+	if (o->st.set(o->st.ctx, KEY_SEQ, seqs) < 0 || persist(o, m) < 0) {
+		forget(o, m);
+		return NULL;
+	}
 	return m;
 }
 
@@ -443,114 +321,52 @@ matrix_outbox_add(struct matrix_outbox *o, const char *room, const char *user, c
 	return matrix_outbox_add_key(o, room, user, context, body, html, mentions, nmentions, NULL, NULL);
 }
 
-/* The message lane l may send now: its oldest with a room (a private
- * message whose direct room is being made does not hold the others); NULL
- * if it waits, *wait_ms lowered to when it may go if that is known. */
-static struct matrix_out *
-lane_next(struct matrix_lane *l, int64_t now, int64_t *wait_ms)
+/* What matrix_outbox_next asks of each lane's messages in turn. */
+struct ready {
+	int64_t now, *wait_ms;
+};
+
+/* A private message whose direct room is being made does not hold its lane;
+ * one waiting for a retry does, and says when it may go. */
+static enum outq_ready
+ready(void *ctx, void *payload)
 {
-	for (struct matrix_out *m = l->first; m != NULL; m = m->lnext) {
-		if (m->room == NULL)
-			continue;
-		if (m->not_before > now) {
-			if (*wait_ms < 0 || m->not_before - now < *wait_ms)
-				*wait_ms = m->not_before - now;
-			return NULL;
-		}
-		return m;
+	struct ready *r = ctx;
+	const struct matrix_out *m = payload;
+
+	if (m->room == NULL)
+		return OUTQ_SKIP;
+	if (m->not_before > r->now) {
+		if (*r->wait_ms < 0 || m->not_before - r->now < *r->wait_ms)
+			*r->wait_ms = m->not_before - r->now;
+		return OUTQ_WAIT;
 	}
-	return NULL;
-}
-
-/* l was served: to the back of the ring, the others keeping their order. */
-static void
-lane_served(struct matrix_outbox *o, struct matrix_lane *l)
-{
-	o->run = lane_first(l) ? o->run + (o->run < MATRIX_OUTBOX_FIRST_RUN) : 0;
-	l->fresh = false;
-	if (l == o->ring) {
-		o->ring = l->rnext;
-	} else {
-		l->rprev->rnext = l->rnext;
-		l->rnext->rprev = l->rprev;
-		l->rnext = o->ring;
-		l->rprev = o->ring->rprev;
-		l->rprev->rnext = l;
-		o->ring->rprev = l;
-	}
-}
-
-/* A stranger's question that may go after one room message: the first
- * lane of the rest that had nothing queued and has not been served since
- * (one question, not a backlog), while no more than
- * MATRIX_OUTBOX_FEW_RESTS lanes of the rest wait (a bystander or two, not
- * a flood); NULL if none. */
-static struct matrix_out *
-quick_rest(struct matrix_outbox *o, int64_t now, int64_t *wait_ms, struct matrix_lane **lane)
-{
-	struct matrix_lane *l = o->ring;
-	struct matrix_out *found = NULL, *m;
-	size_t rests = 0;
-
-	do {
-		if (!lane_first(l) && l->n > 0) {
-			if (++rests > MATRIX_OUTBOX_FEW_RESTS)
-				return NULL;
-			if (found == NULL && l->fresh && (m = lane_next(l, now, wait_ms)) != NULL) {
-				found = m;
-				*lane = l;
-			}
-		}
-		l = l->rnext;
-	} while (l != o->ring);
-	return found;
+	return OUTQ_GO;
 }
 
 struct matrix_out *
 matrix_outbox_next(struct matrix_outbox *o, int64_t now, int64_t *wait_ms)
 {
-	struct matrix_lane *l;
-	struct matrix_out *m;
+	struct ready r = { now, wait_ms };
+	struct outq_item *it;
 
 	*wait_ms = -1;
-	if (o->flying != NULL || o->ring == NULL)
+	if (o->flying != NULL || o->head == NULL)
 		return NULL;
 	if (o->paused_until > now) {
 		*wait_ms = o->paused_until - now;
 		return NULL;
 	}
-	/* a bystander's one question, after one room message */
-	if (o->run > 0 && (m = quick_rest(o, now, wait_ms, &l)) != NULL) {
-		lane_served(o, l);
-		return m;
-	}
-	/* round-robin: each lane with something to send, in turn; the rooms'
-	 * and the players' first, MATRIX_OUTBOX_FIRST_RUN in a row at most
-	 * while a stranger's answer may go (50 strangers' lanes would otherwise
-	 * put a game's next message behind 50 of theirs) */
-	for (int pass = 0; pass < 2; pass++) {
-		bool want = o->run < MATRIX_OUTBOX_FIRST_RUN;
-
-		l = o->ring;
-		do {
-			if ((pass == 1 || lane_first(l) == want) && (m = lane_next(l, now, wait_ms)) != NULL) {
-				lane_served(o, l);
-				return m;
-			}
-			l = l->rnext;
-		} while (l != o->ring);
-	}
-	return NULL;
+	return (it = outq_next(o->q, ready, &r)) != NULL ? outq_payload(it) : NULL;
 }
 
 void
 matrix_outbox_player(struct matrix_outbox *o, struct matrix_out *m)
 {
-	(void)o;
-	if (m == NULL || m->player || m->ln == NULL)
+	if (m == NULL || m->player || m->it == NULL)
 		return;
 	m->player = true;
-	m->ln->nplayer++;
+	outq_set_player(o->q, m->it);
 }
 
 void
@@ -558,6 +374,7 @@ matrix_outbox_flying(struct matrix_outbox *o, struct matrix_out *m)
 {
 	m->in_flight = true;
 	o->flying = m;
+	outq_take(o->q, m->it);
 }
 
 bool
@@ -612,6 +429,7 @@ matrix_outbox_retry(struct matrix_outbox *o, struct matrix_out *m, int64_t now, 
 	m->in_flight = false;
 	if (o->flying == m)
 		o->flying = NULL;
+	outq_untake(o->q, m->it);
 	m->tries++;
 	if (retry_ms < 0)
 		retry_ms = matrix_outbox_backoff(m->tries);
@@ -651,7 +469,5 @@ matrix_outbox_count(const struct matrix_outbox *o)
 size_t
 matrix_outbox_count_room(struct matrix_outbox *o, const char *room)
 {
-	struct matrix_lane *l = lane_find(o, room, false);
-
-	return l != NULL ? l->nkeep : 0;
+	return outq_pending(o->q, room);
 }

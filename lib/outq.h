@@ -1,0 +1,125 @@
+/* outq.h: the one outbound scheduler of every adapter that queues: who speaks when (lanes, games first, the quick turn of a lone stranger, supersede, caps, counts); the adapter keeps only its pacing. */
+#ifndef HF_OUTQ_H
+#define HF_OUTQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The policy (docs/OUTQ.md):
+ * - Lanes.  Every item waits in a lane: a room's lane holds the room's
+ *   messages and the private lines of the game played there, in the order
+ *   they were queued (a round's end before the next round's hand); an
+ *   answer (an item with a supersede key) waits in its asker's lane, so a
+ *   flood of questions delays its asker only.
+ * - Order.  Lanes with items are served round-robin, one item a turn; a lane
+ *   served goes to the back; a lane that had nothing queued goes next, after
+ *   the others that just woke up (least recently served first).
+ * - Games first.  A lane is first-class while it holds an item that must be
+ *   delivered or a seated player's answer; first-class lanes are served
+ *   before the rest, but never more than OUTQ_FIRST_RUN items in a row while
+ *   a lane of the rest can go (50 strangers get one item in
+ *   OUTQ_FIRST_RUN + 1, and never put a game's next line behind 50 of theirs).
+ * - Quick turn.  A lane of the rest that had nothing queued and has not
+ *   been served since (one question, not a backlog) goes after a single
+ *   first-class item, while no more than OUTQ_FEW_RESTS such lanes wait (a
+ *   bystander or two, not 50 strangers at once); a backlog (a flooder's
+ *   lane, served already) does not count, so a flood never costs a
+ *   bystander's first question its quick turn.
+ * - Supersede.  A newer answer replaces the same answer (key) to the same
+ *   target still waiting in its lane (outq_supersede).
+ * - Caps.  Items and bytes per lane and in all; when full, an item that
+ *   must be delivered makes room by dropping waiting answers (of its lane,
+ *   then of the others), never another item that must be delivered.
+ * - Counts.  outq_pending: what must be delivered in a room's lane, taken
+ *   items included (the bot paces computer seats on it); outq_queued: all.
+ * No clock: an adapter whose items wait for a time (a retry) says so through
+ * the ready callback of outq_next. */
+
+#define OUTQ_FIRST_RUN 3
+#define OUTQ_FEW_RESTS 2
+
+struct outq;
+struct outq_item;
+
+/* 0: no limit. */
+struct outq_limits {
+	size_t lane_items, lane_bytes;   /* per lane */
+	size_t items, bytes;             /* in all */
+};
+
+/* One item to queue.  Strings are copied. */
+struct outq_msg {
+	const char *room;       /* the room whose lane it waits in (a private line about its game), or NULL */
+	const char *target;     /* where it goes: the room, or the user (required) */
+	const char *key;        /* an answer's supersede key; NULL: it must be delivered, in its order */
+	const char *asker;      /* an answer: whose question it answers (NULL: target) */
+	bool player;            /* an answer to a seated player: served with the games' lines */
+	const char *lane;       /* NULL: the lane above; else this lane, as is (a protocol queue, a CTCP reply) */
+	bool rest;              /* with lane: not first-class though it must be delivered (a CTCP reply) */
+	size_t bytes;           /* its size, for the byte caps */
+	void *payload;          /* the adapter's: never looked into */
+};
+
+/* What the ready callback of outq_next says of a lane's item. */
+enum outq_ready {
+	OUTQ_GO = 0,            /* it may go now */
+	OUTQ_SKIP,              /* not yet, but the lane's next may (a DM whose channel is being opened) */
+	OUTQ_WAIT               /* not yet, and the lane waits with it (a retry's delay) */
+};
+
+/* drop frees a payload that outq drops itself (superseded, evicted by a
+ * cap, a lane or target dropped, cleared); it must not call outq. */
+struct outq *outq_new(const struct outq_limits *lim, void (*drop)(void *ctx, void *payload), void *ctx);
+/* Drops every item, taken ones too, and frees q. */
+void outq_free(struct outq *q);
+
+/* The lane m waits in, into buf (NUL-terminated, cut to len). */
+void outq_lane_name(const struct outq_msg *m, char *buf, size_t len);
+/* Queues m at the end of its lane; the item, or NULL if the caps refuse it
+ * (and no answer could make room).  Does not supersede: see below. */
+struct outq_item *outq_push(struct outq *q, const struct outq_msg *m);
+/* Drops the answers with m->key to m->target still waiting (not taken) in
+ * m's lane: the newer m replaces them.  How many items went. */
+size_t outq_supersede(struct outq *q, const struct outq_msg *m);
+
+/* The item to send next, NULL if none may go.  ready (NULL: every item
+ * may) is asked about a lane's items in order until one may go or the lane
+ * waits; a taken item makes its lane wait.  The item's lane is served (to
+ * the back); the adapter then takes it (outq_take: in flight, it stays
+ * counted) or removes it (outq_remove: sent). */
+struct outq_item *outq_next(struct outq *q, enum outq_ready (*ready)(void *ctx, void *payload), void *ctx);
+void *outq_payload(const struct outq_item *it);
+/* it answers a seated player after all (known once queued): first-class. */
+void outq_set_player(struct outq *q, struct outq_item *it);
+/* In flight: never superseded nor evicted, nor dropped with its lane. */
+void outq_take(struct outq *q, struct outq_item *it);
+/* Back to waiting (a retry). */
+void outq_untake(struct outq *q, struct outq_item *it);
+/* Out of the queue (sent, or given up); its payload, which the adapter frees. */
+void *outq_remove(struct outq *q, struct outq_item *it);
+
+/* Items that must be delivered waiting (or taken) in lane: a room's count. */
+size_t outq_pending(const struct outq *q, const char *lane);
+/* Items waiting (or taken) in lane. */
+size_t outq_count(const struct outq *q, const char *lane);
+/* Every item, taken or not. */
+size_t outq_queued(const struct outq *q);
+/* Lanes with items. */
+size_t outq_lanes(const struct outq *q);
+
+/* Drops the items of lane that are not taken (a room whose sends are
+ * refused, an asker gone); how many. */
+size_t outq_drop_lane(struct outq *q, const char *lane);
+/* Drops every item to target that is not taken, in any lane (a user who
+ * quit, a channel left); how many. */
+size_t outq_drop_target(struct outq *q, const char *target);
+/* Drops every item that is not taken (a connection lost for good); how many. */
+size_t outq_drop_all(struct outq *q);
+/* Passes every item not taken to fn in lane order: keep it (0), drop it
+ * (< 0), or it was changed (> 0: fn may have replaced *payload, *bytes and
+ * the target, into target[targetlen]).  Lanes left empty go.  How many
+ * dropped or changed. */
+size_t outq_rewrite(struct outq *q, int (*fn)(void *ctx, void **payload, size_t *bytes, char *target,
+                                             size_t targetlen), void *ctx);
+
+#endif

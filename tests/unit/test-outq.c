@@ -1,0 +1,574 @@
+/* test-outq.c: the one outbound scheduler on a fake clock: lanes round-robin, idle lanes first, strangers behind the games, the quick turn of a lone bystander, a flooder kept to one item in four, supersede, caps, drops. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "outq.h"
+
+/* Payloads are string literals; what the queue drops is counted. */
+static void
+dropped(void *ctx, void *payload)
+{
+	(void)payload;
+	(*(int *)ctx)++;
+}
+
+static struct outq *
+new_q(size_t lane_items, size_t items, int *drops)
+{
+	struct outq_limits lim = { .lane_items = lane_items, .items = items };
+
+	*drops = 0;
+	return outq_new(&lim, dropped, drops);
+}
+
+/* A message that must be delivered to room. */
+static struct outq_item *
+say(struct outq *q, const char *room, const char *text)
+{
+	struct outq_msg m = { .target = room, .payload = (void *)text, .bytes = strlen(text) };
+
+	return outq_push(q, &m);
+}
+
+/* An answer (key) to asker's question, to target; a newer one replaces the older. */
+static struct outq_item *
+answer(struct outq *q, const char *target, const char *key, const char *asker, bool player, const char *text)
+{
+	struct outq_msg m = { .target = target, .key = key, .asker = asker, .player = player,
+	                      .payload = (void *)text, .bytes = strlen(text) };
+
+	outq_supersede(q, &m);
+	return outq_push(q, &m);
+}
+
+/* What goes next (sent: out of the queue), "" if nothing. */
+static const char *
+pop(struct outq *q)
+{
+	struct outq_item *it = outq_next(q, NULL, NULL);
+
+	return it != NULL ? outq_remove(q, it) : "";
+}
+
+/* IRC's pace: a burst of 5 lines, then one every 2 s. */
+struct bucket {
+	int64_t at;
+	double tokens;
+};
+
+static bool
+bucket_take(struct bucket *b, int64_t now)
+{
+	b->tokens += (double)(now - b->at) / 2000.0;
+	if (b->tokens > 5)
+		b->tokens = 5;
+	b->at = now;
+	if (b->tokens < 1)
+		return false;
+	b->tokens -= 1;
+	return true;
+}
+
+/* A newer answer replaces the same one still queued; pending counts only
+ * what must be delivered; a full lane refuses. */
+static void
+test_answers(void **state)
+{
+	int drops;
+	struct outq *q = new_q(4, 0, &drops);
+
+	(void)state;
+	assert_non_null(say(q, "#a", "turn 1"));
+	assert_non_null(answer(q, "#a", "pile", "x", false, "pile 1"));
+	assert_non_null(answer(q, "#a", "pile", "x", false, "pile 2"));
+	assert_int_equal(drops, 1);
+	assert_int_equal(outq_count(q, "answers x"), 1);
+	assert_int_equal(outq_pending(q, "answers x"), 0);
+	assert_int_equal(outq_pending(q, "#a"), 1);
+	for (int i = 0; i < 3; i++)
+		assert_non_null(say(q, "#a", "turn"));
+	assert_null(say(q, "#a", "turn"));
+	assert_int_equal(outq_queued(q), 5);
+	/* the game's line first, then the answer (one question, no backlog)
+	 * after that one line, then the game's lines */
+	assert_string_equal(pop(q), "turn 1");
+	assert_string_equal(pop(q), "pile 2");
+	for (int i = 0; i < 3; i++)
+		assert_string_equal(pop(q), "turn");
+	assert_int_equal(outq_queued(q), 0);
+	assert_int_equal(outq_lanes(q), 0);
+	outq_free(q);
+}
+
+/* A lane that had nothing queued is served next (least recently served
+ * first); one that was served goes to the back. */
+static void
+test_idle_lane_first(void **state)
+{
+	int drops;
+	struct outq *q = new_q(40, 0, &drops);
+
+	(void)state;
+	for (int i = 0; i < 5; i++)
+		say(q, "#busy", "busy");
+	pop(q);
+	say(q, "#quiet", "quiet");
+	assert_string_equal(pop(q), "quiet");
+	/* two lanes waking together keep their order */
+	say(q, "#one", "one");
+	say(q, "#two", "two");
+	assert_string_equal(pop(q), "one");
+	assert_string_equal(pop(q), "two");
+	outq_free(q);
+	assert_int_equal(drops, 4);
+}
+
+/* On a fake clock, at IRC's pace: room #a's computers put out a fold of two
+ * lines whenever their lane is empty (they wait for it), room #b has a turn
+ * now and then, a flooder's answers pile up in his own lane, and a watcher
+ * (no seat) asks a question every 3 s.  Nobody waits behind the flooder's
+ * backlog, and the flooder gets only what the others leave. */
+static void
+test_flooder_and_second_room(void **state)
+{
+	int drops;
+	struct outq *q = new_q(40, 0, &drops);
+	struct bucket b = { 0, 5 };
+	int64_t now, b_at = -1, w_at = -1, worst_b = 0, worst_w = 0;
+	int a_lines = 0, flood_lines = 0;
+	char key[32];
+
+	(void)state;
+	for (now = 0; now < 600000; now += 100) {
+		if (outq_pending(q, "#a") == 0) {
+			say(q, "#a", "a fold 1");
+			say(q, "#a", "a fold 2");
+		}
+		if (now % 1000 == 0 && outq_count(q, "answers eve") < 40) {
+			snprintf(key, sizeof key, "q%lld", (long long)now);
+			answer(q, "#a", key, "eve", false, "eve");
+		}
+		if (now % 20000 == 5000) {
+			say(q, "#b", "b turn");
+			b_at = now;
+		}
+		if (now % 3000 == 1500 && w_at < 0) {
+			answer(q, "#a", "pile", "carol", false, "carol");
+			w_at = now;
+		}
+		while (outq_queued(q) > 0 && bucket_take(&b, now)) {
+			const char *s = pop(q);
+
+			if (strcmp(s, "b turn") == 0 && now - b_at > worst_b)
+				worst_b = now - b_at;
+			if (strcmp(s, "carol") == 0) {
+				if (now - w_at > worst_w)
+					worst_w = now - w_at;
+				w_at = -1;
+			}
+			a_lines += strncmp(s, "a fold", 6) == 0;
+			flood_lines += strcmp(s, "eve") == 0;
+		}
+	}
+	/* at most a line of each other lane that woke before, and the bucket's 2 s */
+	assert_true(worst_b <= 6000);
+	assert_true(worst_w <= 3 * 2000);
+	assert_true(flood_lines < a_lines / 2);
+	assert_true(a_lines >= 60);
+	outq_free(q);
+}
+
+/* 50 strangers, each asking in a lane of their own, never put a game's next
+ * line (or a player's answer) behind theirs, and still get one item in
+ * OUTQ_FIRST_RUN + 1 while the games are busy. */
+static void
+test_strangers_wait_behind_the_game(void **state)
+{
+	int drops, strangers = 0;
+	struct outq *q = new_q(40, 0, &drops);
+	char asker[32];
+	const char *s;
+
+	(void)state;
+	for (int i = 0; i < 50; i++) {
+		snprintf(asker, sizeof asker, "flood%02d", i);
+		answer(q, "#cards", "who", asker, false, "stranger");
+		answer(q, "#cards", "pile", asker, false, "stranger");
+		answer(q, "#cards", "hand", asker, false, "stranger");
+	}
+	pop(q);
+	say(q, "#cards", "turn");
+	if (strcmp(s = pop(q), "turn") != 0)
+		s = pop(q);
+	assert_string_equal(s, "turn");
+	answer(q, "#cards", "pile", "alice", true, "alice");
+	if (strcmp(s = pop(q), "alice") != 0)
+		s = pop(q);
+	assert_string_equal(s, "alice");
+	for (int i = 0; i < 40; i++) {
+		if (outq_count(q, "#cards") < 2)
+			say(q, "#cards", "turn");
+		strangers += strcmp(pop(q), "stranger") == 0;
+	}
+	assert_true(strangers >= 40 / (OUTQ_FIRST_RUN + 1));
+	assert_true(strangers <= 40 / (OUTQ_FIRST_RUN + 1) + 1);
+	outq_free(q);
+}
+
+/* The pace bench's busy room on a fake clock, at IRC's pace: two rooms whose
+ * computers always have a line waiting, a bystander asking every 3 s, and a
+ * flooder whose answers pile up.  The bystander goes after one game line,
+ * so she waits two lines (4 s); the flooder gets one in OUTQ_FIRST_RUN + 1. */
+static void
+test_bystander_beside_busy_rooms(void **state)
+{
+	int drops;
+	struct outq *q = new_q(40, 0, &drops);
+	struct bucket b = { 0, 5 };
+	int64_t now, w_at = -1, worst_w = 0;
+	int game = 0, flood = 0, answered = 0;
+	char key[32];
+
+	(void)state;
+	for (now = 0; now < 600000; now += 100) {
+		if (outq_count(q, "#t1") == 0)
+			say(q, "#t1", "t1");
+		if (outq_count(q, "#t2") == 0)
+			say(q, "#t2", "t2");
+		if (now % 1000 == 0 && outq_count(q, "answers dave") < 40) {
+			snprintf(key, sizeof key, "q%lld", (long long)now);
+			answer(q, "#t1", key, "dave", false, "dave");
+		}
+		if (now % 3000 == 0 && w_at < 0) {
+			answer(q, "#t2", "pile", "carol", false, "carol");
+			w_at = now;
+		}
+		while (outq_queued(q) > 0 && bucket_take(&b, now)) {
+			const char *s = pop(q);
+
+			if (strcmp(s, "carol") == 0) {
+				if (now - w_at > worst_w)
+					worst_w = now - w_at;
+				w_at = -1;
+				answered++;
+			}
+			game += s[0] == 't';
+			flood += strcmp(s, "dave") == 0;
+		}
+	}
+	assert_true(answered >= 100);
+	assert_true(worst_w <= 2 * 2000);
+	assert_true(flood <= (game + flood) / (OUTQ_FIRST_RUN + 1) + 1);
+	assert_true(game >= 150);
+	outq_free(q);
+}
+
+/* Matrix's pace, one send at a time: two busy rooms, a flooder's backlog, a
+ * bystander asking one question at a time: hers goes after one room
+ * message at most (at Synapse's pace four sends would be 20 s). */
+static void
+test_bystander_after_one_message(void **state)
+{
+	int drops, waited = 0, worst = 0, asked = 0, flood = 0, sends = 0;
+	struct outq *q = new_q(200, 0, &drops);
+	struct outq_item *hers = NULL, *it;
+	char key[16];
+
+	(void)state;
+	for (int i = 0; i < 400; i++) {
+		if (outq_pending(q, "!t1") < 2)
+			say(q, "!t1", "t1");
+		if (outq_pending(q, "!t2") < 2)
+			say(q, "!t2", "t2");
+		snprintf(key, sizeof key, "q%d", i);
+		answer(q, "!t1", key, "@dave", false, "dave");
+		if (hers == NULL && i >= 12 && i % 3 == 0) {
+			hers = answer(q, "!t1", "pile", "@carol", false, "carol");
+			waited = 0;
+			asked++;
+		}
+		it = outq_next(q, NULL, NULL);
+		assert_non_null(it);
+		outq_take(q, it);
+		/* in flight, still counted */
+		assert_int_equal(outq_queued(q), outq_count(q, "!t1") + outq_count(q, "!t2") +
+		                 outq_count(q, "answers @dave") + outq_count(q, "answers @carol"));
+		sends++;
+		flood += strcmp(outq_payload(it), "dave") == 0;
+		waited++;
+		if (it == hers) {
+			worst = waited > worst ? waited : worst;
+			hers = NULL;
+		}
+		outq_remove(q, it);
+	}
+	assert_true(asked >= 100);
+	assert_true(worst <= 2);
+	assert_true(flood <= sends / (OUTQ_FIRST_RUN + 1) + 1);
+	outq_free(q);
+}
+
+/* A flood just started: dave's 30 questions are a backlog (his lane was
+ * served once, and holds many), and two bystanders ask one question each at once.  Each
+ * gets the quick turn after one game line: the flooder's backlog does not
+ * count as a bystander, so it never costs them the quick turn (the first
+ * question after a flood waited a rest turn, one line in four, behind the
+ * other: 8 lines, 16 s on IRC). */
+static void
+test_bystanders_beside_a_flooders_backlog(void **state)
+{
+	int drops, carol = -1, erin = -1;
+	struct outq *q = new_q(40, 0, &drops);
+	char key[16];
+
+	(void)state;
+	for (int i = 0; i < 30; i++) {
+		snprintf(key, sizeof key, "q%d", i);
+		answer(q, "#cards", key, "dave", false, "dave");
+	}
+	say(q, "#cards", "turn");
+	while (strcmp(pop(q), "dave") != 0)
+		;
+	answer(q, "#other", "pile", "erin", false, "erin");
+	answer(q, "#cards", "pile", "carol", false, "carol");
+	for (int i = 0; i < 4; i++) {
+		const char *s;
+
+		if (outq_count(q, "#cards") < 2)
+			say(q, "#cards", "turn");
+		s = pop(q);
+		erin = strcmp(s, "erin") == 0 ? i : erin;
+		carol = strcmp(s, "carol") == 0 ? i : carol;
+	}
+	assert_int_equal(erin, 1);
+	assert_int_equal(carol, 3);
+	outq_free(q);
+
+	/* the flood's first burst (three questions at once: a backlog from the
+	 * start) does not take the quick turn before a bystander's one
+	 * question, two lines long (two pieces of one answer) */
+	q = new_q(40, 0, &drops);
+	say(q, "#cards", "turn");
+	say(q, "#cards", "turn");
+	assert_string_equal(pop(q), "turn");
+	answer(q, "#cards", "pile", "dave", false, "dave");
+	answer(q, "#cards", "table", "dave", false, "dave");
+	answer(q, "#cards", "who", "dave", false, "dave");
+	answer(q, "#other", "rules", "erin", false, "erin 1");
+	assert_non_null(outq_push(q, &(struct outq_msg){ .target = "#other", .key = "rules", .asker = "erin",
+	                                                 .payload = (void *)"erin 2" }));
+	assert_string_equal(pop(q), "erin 1");
+	assert_string_equal(pop(q), "turn");
+	outq_free(q);
+}
+
+/* Supersede: only the same key to the same target, and never one in
+ * flight; private lines about a game wait in its room's lane, in order. */
+static void
+test_supersede_and_private_lines(void **state)
+{
+	int drops;
+	struct outq *q = new_q(40, 0, &drops);
+	struct outq_item *first;
+	struct outq_msg hand = { .room = "!g", .target = "@ann", .payload = (void *)"ann's hand" };
+
+	(void)state;
+	first = answer(q, "!g", "pile", NULL, false, "Pile: 7");
+	assert_ptr_equal(outq_next(q, NULL, NULL), first);
+	outq_take(q, first);
+	answer(q, "!g", "pile", NULL, false, "Pile: 8");
+	say(q, "!g", "a turn");
+	answer(q, "!g", "pile", NULL, false, "Pile: 9");
+	answer(q, "@ann", "hand", NULL, false, "ann 1");
+	answer(q, "@bob", "hand", NULL, false, "bob 1");
+	answer(q, "@ann", "hand", NULL, false, "ann 2");
+	assert_int_equal(drops, 2);
+	assert_int_equal(outq_queued(q), 5);
+	outq_remove(q, first);
+	/* a round's end, then the next round's hand, in the room's lane */
+	outq_push(q, &hand);
+	assert_int_equal(outq_count(q, "!g"), 2);
+	assert_int_equal(outq_pending(q, "!g"), 2);
+	assert_string_equal(pop(q), "a turn");
+	assert_int_equal(outq_pending(q, "!g"), 1);
+	/* the answers, each in its own lane, and the hand last in its lane */
+	for (int i = 0; i < 4; i++) {
+		const char *s = pop(q);
+
+		assert_true(strcmp(s, "Pile: 9") == 0 || strcmp(s, "ann 2") == 0 || strcmp(s, "bob 1") == 0 ||
+		            strcmp(s, "ann's hand") == 0);
+	}
+	assert_int_equal(outq_queued(q), 0);
+	outq_free(q);
+}
+
+/* Caps: a full lane or queue refuses an answer, and an item that must be
+ * delivered makes room by dropping answers (its lane's first), never
+ * another item that must be delivered. */
+static void
+test_caps_drop_answers_first(void **state)
+{
+	int drops;
+	struct outq *q = new_q(3, 5, &drops);
+	struct outq_limits lim = { .lane_bytes = 10 };
+	struct outq_msg m = { .room = "#a", .target = "bob", .key = "hand", .player = true, .lane = "#a",
+	                      .payload = (void *)"bob's hand" };
+
+	(void)state;
+	/* an answer in a room's own lane (a lane given) */
+	assert_non_null(outq_push(q, &m));
+	say(q, "#a", "turn 1");
+	say(q, "#a", "turn 2");
+	assert_non_null(say(q, "#a", "turn 3"));
+	assert_int_equal(drops, 1);
+	assert_null(say(q, "#a", "turn 4"));
+	answer(q, "#b", "k1", "eve", false, "eve 1");
+	answer(q, "#b", "k2", "eve", false, "eve 2");
+	assert_null(answer(q, "#b", "k3", "eve", false, "eve 3"));
+	/* the queue is full: the oldest waiting answer goes for a room's line */
+	assert_non_null(say(q, "#c", "c"));
+	assert_int_equal(drops, 2);
+	assert_int_equal(outq_count(q, "answers eve"), 1);
+	assert_non_null(say(q, "#c", "c"));
+	assert_int_equal(drops, 3);
+	assert_null(say(q, "#c", "c"));
+	assert_int_equal(outq_queued(q), 5);
+	outq_free(q);
+	/* bytes per lane */
+	q = outq_new(&lim, dropped, &drops);
+	assert_non_null(say(q, "#a", "12345"));
+	assert_non_null(say(q, "#a", "12345"));
+	assert_null(say(q, "#a", "1"));
+	assert_non_null(say(q, "#b", "1"));
+	outq_free(q);
+}
+
+/* A lane dropped (a room whose sends are refused), a target dropped (a user
+ * who quit), everything dropped; an item in flight stays. */
+static void
+test_drops(void **state)
+{
+	int drops;
+	struct outq *q = new_q(40, 0, &drops);
+	struct outq_msg hand = { .room = "#a", .target = "ann", .payload = (void *)"hand" };
+	struct outq_item *it;
+
+	(void)state;
+	say(q, "#a", "a1");
+	say(q, "#a", "a2");
+	outq_push(q, &hand);
+	answer(q, "ann", "pile", "ann", false, "pile");
+	say(q, "#b", "b1");
+	it = outq_next(q, NULL, NULL);
+	assert_string_equal(outq_payload(it), "a1");
+	outq_take(q, it);
+	assert_int_equal(outq_drop_target(q, "ann"), 2);
+	assert_int_equal(outq_count(q, "answers ann"), 0);
+	assert_int_equal(outq_drop_lane(q, "#a"), 1);
+	assert_int_equal(outq_count(q, "#a"), 1);
+	assert_int_equal(outq_drop_all(q), 1);
+	assert_int_equal(outq_queued(q), 1);
+	assert_int_equal(drops, 4);
+	outq_untake(q, it);
+	assert_int_equal(outq_drop_all(q), 1);
+	assert_int_equal(outq_lanes(q), 0);
+	outq_free(q);
+}
+
+/* The ready callback: an item that cannot go yet but lets the lane's next
+ * one go (SKIP), or holds its lane (WAIT); other lanes go meanwhile. */
+static enum outq_ready
+ready(void *ctx, void *payload)
+{
+	(void)ctx;
+	return strncmp(payload, "skip", 4) == 0 ? OUTQ_SKIP : strncmp(payload, "wait", 4) == 0 ? OUTQ_WAIT : OUTQ_GO;
+}
+
+static void
+test_ready(void **state)
+{
+	int drops;
+	struct outq *q = new_q(40, 0, &drops);
+	struct outq_item *it;
+
+	(void)state;
+	say(q, "#a", "skip");
+	say(q, "#a", "a");
+	say(q, "#b", "wait");
+	say(q, "#b", "b");
+	say(q, "#c", "c");
+	it = outq_next(q, ready, NULL);
+	assert_string_equal(outq_payload(it), "a");
+	outq_remove(q, it);
+	it = outq_next(q, ready, NULL);
+	assert_string_equal(outq_payload(it), "c");
+	outq_remove(q, it);
+	assert_null(outq_next(q, ready, NULL));
+	outq_free(q);
+}
+
+/* Rewrite: an item changed keeps its place, one dropped goes, and a lane
+ * left empty leaves the serving order. */
+static int
+rewrite_b(void *ctx, void **payload, size_t *bytes, char *target, size_t len)
+{
+	(void)ctx;
+	if (((const char *)*payload)[0] == 'x')
+		return -1;
+	if (strcmp(*payload, "b1") == 0) {
+		*payload = (void *)"B1";
+		*bytes = 2;
+		snprintf(target, len, "#B");
+		return 1;
+	}
+	return 0;
+}
+
+static void
+test_rewrite(void **state)
+{
+	int drops;
+	struct outq *q = new_q(8, 0, &drops);
+
+	(void)state;
+	say(q, "#a", "x1");
+	say(q, "#b", "b1");
+	answer(q, "#b", "k", "#b", false, "x2");
+	say(q, "#b", "b2");
+	say(q, "#a", "x3");
+	assert_int_equal(outq_rewrite(q, rewrite_b, NULL), 4);
+	assert_int_equal(outq_queued(q), 2);
+	assert_int_equal(outq_count(q, "#a"), 0);
+	assert_int_equal(outq_pending(q, "#b"), 2);
+	assert_int_equal(outq_drop_target(q, "#B"), 1);
+	assert_string_equal(pop(q), "b2");
+	assert_string_equal(pop(q), "");
+	assert_int_equal(outq_lanes(q), 0);
+	outq_free(q);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_answers),
+		cmocka_unit_test(test_idle_lane_first),
+		cmocka_unit_test(test_flooder_and_second_room),
+		cmocka_unit_test(test_strangers_wait_behind_the_game),
+		cmocka_unit_test(test_bystander_beside_busy_rooms),
+		cmocka_unit_test(test_bystander_after_one_message),
+		cmocka_unit_test(test_bystanders_beside_a_flooders_backlog),
+		cmocka_unit_test(test_supersede_and_private_lines),
+		cmocka_unit_test(test_caps_drop_answers_first),
+		cmocka_unit_test(test_drops),
+		cmocka_unit_test(test_ready),
+		cmocka_unit_test(test_rewrite),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
