@@ -48,12 +48,12 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 # Debian packages: what building needs, and what the tests start or use.
 BUILD_DEBS = gcc make pkg-config libc6-dev libcmocka-dev libcurl4-openssl-dev \
              libjansson-dev libsqlite3-dev libsystemd-dev \
-             libwebsockets-dev
-TEST_DEBS  = ngircd inspircd atheme-services openssl python3 python3-websockets systemd sqlite3 man-db
+             libwebsockets-dev libssl-dev
+TEST_DEBS  = ngircd inspircd atheme-services openssl python3 python3-websockets systemd sqlite3 man-db chromium
 FUZZ_DEBS  = clang libclang-rt-14-dev
 
 # Recursively expanded, so pkg-config runs after the packages are installed.
-PKGS = libcurl jansson sqlite3 libsystemd libwebsockets
+PKGS = libcurl jansson sqlite3 libsystemd libwebsockets libcrypto
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) cmocka 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
@@ -67,6 +67,8 @@ UNIT_SRC    := $(sort $(wildcard tests/test-*.c))
 E2E_SRC     := $(sort $(wildcard tests/e2e-*.c))
 BENCH_SRC   := $(sort $(wildcard tests/bench-*.c))
 FUZZ_SRC    := $(sort $(wildcard tests/fuzz-*.c))
+# The web table's page, embedded in the binary at build time (tools/embed-assets.sh).
+WEB_PAGE    := $(sort $(wildcard adapters/web/page/*))
 # The adapter API: the only bot header an adapter may include (with lib/'s).
 API_HDR     := bot/adapter.h
 # The only lib/ header the engine may include.
@@ -166,7 +168,13 @@ $(1)/libhfengine.a: $(call objs,$(1),$(ENGINE_SRC)) $(1)/engine.syms
 	ar rcs $$@ $(1)/obj/engine.o
 $(1)/libhfbot.a: $(call objs,$(1),$(BOT_SRC))
 	@mkdir -p $$(@D); rm -f $$@; $$(if $$^,ar rcs $$@ $$^,printf "!<arch>\n" > $$@)
-$(1)/libhfadapters.a: $(call objs,$(1),$(ADAPTER_SRC))
+$(1)/gen/web-assets.c: $(WEB_PAGE) tools/embed-assets.sh
+	@mkdir -p $$(@D)
+	sh tools/embed-assets.sh $(WEB_PAGE) > $$@
+$(1)/obj/gen/web-assets.o: $(1)/gen/web-assets.c $(addprefix $(1)/api/,$(notdir $(API_HDR))) | check-deps
+	@mkdir -p $$(@D)
+	$$(CC) $$(BASE_CFLAGS) $(2) $$(call ADAPTER_INC,$(1)) -Iadapters/web -c $$< -o $$@
+$(1)/libhfadapters.a: $(call objs,$(1),$(ADAPTER_SRC)) $(if $(WEB_PAGE),$(1)/obj/gen/web-assets.o)
 	@mkdir -p $$(@D); rm -f $$@; $$(if $$^,ar rcs $$@ $$^,printf "!<arch>\n" > $$@)
 $(1)/handfoot: $(1)/obj/bot/main.o $(1)/libhfadapters.a $(1)/libhfbot.a $(1)/libhfengine.a $(1)/libhflib.a
 	$$(CC) $(2) -o $$@ $$< $$(filter %.a,$$^) $$(PKG_LIBS)
@@ -198,7 +206,7 @@ BENCH_BIN  = $(patsubst tests/%.c,$(B)/tests/%,$(BENCH_SRC))
 all: $(PROGS)
 
 # ---------------------------------------------------------------- run
-RUN_ARGS ?= --rules classic --players 4
+RUN_ARGS ?= --rules classic --players 4 --web 127.0.0.1:8088
 run: deps
 	@$(MAKE) --no-print-directory all
 	@mkdir -p var
@@ -234,9 +242,11 @@ bench: deps-test
 # ---------------------------------------------------------------- fuzz
 FUZZ_BIN = $(patsubst tests/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 FUZZ_FLAGS = -fsanitize=fuzzer,address,undefined -g -O1 -std=c11 -D_GNU_SOURCE
-$(B)/fuzz/%: tests/%.c $(LIB_SRC) $(ENGINE_SRC) $(BOT_SRC) $(ADAPTER_SRC) $(addprefix $(B)/fuzz/api/,$(notdir $(API_HDR)))
+$(B)/fuzz/%: tests/%.c $(LIB_SRC) $(ENGINE_SRC) $(BOT_SRC) $(ADAPTER_SRC) $(addprefix $(B)/fuzz/api/,$(notdir $(API_HDR))) \
+             $(if $(WEB_PAGE),$(B)/gen/web-assets.c)
 	@mkdir -p $(@D)
-	clang $(FUZZ_FLAGS) $(TEST_INC) -I$(B)/fuzz/api -Iadapters $(PKG_CFLAGS) -o $@ $< $(LIB_SRC) $(ENGINE_SRC) $(BOT_SRC) $(ADAPTER_SRC) $(PKG_LIBS)
+	clang $(FUZZ_FLAGS) $(TEST_INC) -I$(B)/fuzz/api -Iadapters $(if $(WEB_PAGE),-Iadapters/web) $(PKG_CFLAGS) -o $@ $< \
+	  $(LIB_SRC) $(ENGINE_SRC) $(BOT_SRC) $(ADAPTER_SRC) $(if $(WEB_PAGE),$(B)/gen/web-assets.c) $(PKG_LIBS)
 $(addprefix $(B)/fuzz/api/,$(notdir $(API_HDR))): $(B)/fuzz/api/%.h: bot/%.h
 	@mkdir -p $(@D)
 	cp $< $@

@@ -8,12 +8,14 @@ extern const struct adapter_ops console_adapter_ops;
 extern const struct adapter_ops discord_adapter_ops;
 extern const struct adapter_ops irc_adapter_ops;
 extern const struct adapter_ops matrix_adapter_ops;
+extern const struct adapter_ops web_adapter_ops;
 
 static const struct adapter_ops *const adapters_list[] = {
 	&console_adapter_ops,
 	&discord_adapter_ops,
 	&irc_adapter_ops,
 	&matrix_adapter_ops,
+	&web_adapter_ops,
 };
 
 const struct adapter_ops *const *

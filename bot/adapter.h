@@ -213,8 +213,10 @@ struct adapter_ops {
 	void (*view)(struct adapter *a, const struct adapter_view *v);
 	/* Optional, with view: a link to table's page (seat -1: for anyone,
 	 * what the room sees) or to seat's private page, written to url.  The
-	 * same link each time unless renew (or none yet): a renewed link
-	 * replaces the old one, which dies.  0, or -1 if none can be made. */
+	 * table's link is the same each time; a seat's is made once and kept
+	 * only as a hash, so it cannot be shown again: asked without renew
+	 * when it exists, 1 (url untouched).  renew (or none yet): a new link,
+	 * which replaces the old one (that dies).  0, or -1 if none can be made. */
 	int  (*link)(struct adapter *a, int64_t table, int seat, bool renew, char *url, size_t len);
 };
 

@@ -504,7 +504,8 @@ void view_flush(struct bot *b);
 /* A table is ending: its last public view, over (its links die). */
 void view_end(struct bot *b, struct session *s);
 /* A link to s's page (seat -1) or to seat's (renew: a new one, the old one
- * dies), from the first adapter that makes links: 0, or -1 if none does. */
+ * dies), from the first adapter that makes links: 0; 1 if seat's exists
+ * and cannot be shown again (adapter_ops.link); -1 if no adapter makes one. */
 int  view_link(struct bot *b, struct session *s, int seat, bool renew, char *url, size_t len);
 
 /* ------------------------------------------------------------------ bot.c */

@@ -90,11 +90,13 @@ view_link(struct bot *b, struct session *s, int seat, bool renew, char *url, siz
 	for (i = 0; i < b->nadapters; i++) {
 		struct adapter *a = &b->adapters[i]->ad;
 
-		if (a->ops->link != NULL && a->ops->link(a, s->id, seat, renew, url, len) == 0) {
-			/* a page opened on it is drawn at once, even for a table that has not moved since */
-			s->view_dirty = true;
-			return 0;
-		}
+		int r;
+
+		if (a->ops->link == NULL || (r = a->ops->link(a, s->id, seat, renew, url, len)) < 0)
+			continue;
+		/* a page opened on it is drawn at once, even for a table that has not moved since */
+		s->view_dirty = true;
+		return r;
 	}
 	return -1;
 }
