@@ -572,8 +572,12 @@ on_ws(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, s
 			return 0;
 		/* a page that speaks is alive */
 		lws_set_timeout(wsi, PENDING_TIMEOUT_USER_REASON_BASE, (int)s->w->conf.idle_s);
-		if (lws_frame_is_binary(wsi) || c->nrx + len > WEB_MAX_FRAME) {
-			conn_close(c, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, "frames are text, 1024 bytes at most");
+		if (lws_frame_is_binary(wsi)) {
+			conn_close(c, LWS_CLOSE_STATUS_UNACCEPTABLE_OPCODE, "frames are text");
+			return 0;
+		}
+		if (c->nrx + len > WEB_MAX_FRAME) {
+			conn_close(c, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, "a frame is 1024 bytes at most");
 			return 0;
 		}
 		c->rx = xrealloc(c->rx, c->nrx + len + 1);
