@@ -47,7 +47,7 @@ setup(void **state)
 	ircserver_path(&srv, "hf.db", db, sizeof db);
 	ircserver_path(&srv, "handfoot.conf", conf, sizeof conf);
 	snprintf(text, sizeof text,
-	         "[bot]\nprefix = !\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nai_budget = 300\n"
+	         "[bot]\nprefix = !\ndatabase = %s\nai_delay = 400\nturn_reminder = 0\nai_budget = 300\n"
 	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\nchannels = #cards\n"
 	         "flood_rate = 0\nflood_burst = 100\ncolors = no\n"
 	         "[web test]\nlisten = 127.0.0.1:%d\n",
@@ -260,8 +260,18 @@ test_a_turn_by_clicks_and_one_from_irc(void **state)
 	assert_int_equal(cdp_until(&browser, "document.getElementById('seats').textContent.includes('bob')", 10000), 0);
 	assert_true(eval_true("document.getElementById('mine').hidden"));
 	assert_true(eval_true("document.querySelectorAll('#hand .pick').length === 0"));
+
+	/* the computer plays both seats on: the pictures of a table in play, melds and canastas on it */
+	ircclient_send(&alice, "PRIVMSG #cards :!auto");
+	ircclient_send(&bob, "PRIVMSG #cards :!auto");
+	assert_int_equal(cdp_until(&browser, "document.querySelectorAll('.meld').length >= 6 &&"
+	                           " document.querySelectorAll('.meld.clean, .meld.dirty').length >= 1", 120000), 0);
 	shot("web-table-desktop.png", 1280, 800, false);
 	shot("web-table-phone.png", 390, 844, true);
+	assert_int_equal(cdp_goto(&browser, apage), 0);
+	assert_int_equal(cdp_until(&browser, "document.querySelectorAll('#hand .pick').length > 0", 10000), 0);
+	shot("web-hand-play-desktop.png", 1280, 800, false);
+	shot("web-hand-play-phone.png", 390, 844, true);
 
 	/* the four-colour option */
 	assert_int_equal(cdp_click(&browser, "'#four'"), 0);

@@ -41,7 +41,8 @@ var Cards = (function () {
     if (c.wild) svg.appendChild(el("rect", { x: 1, y: 1, width: 58, height: 12, rx: 6, "class": "band" }));
     svg.appendChild(el("text", { x: 6, y: 26, "class": "corner" }, c.rank));
     if (c.suit) svg.appendChild(el("text", { x: 6, y: 44, "class": "csuit" }, c.suit));
-    svg.appendChild(el("text", { x: 33, y: 70, "class": "pip", "text-anchor": "middle" },
+    /* the big sign sits right of the middle: in a fan only the corner of a card shows, whole */
+    svg.appendChild(el("text", { x: 41, y: 72, "class": "pip", "text-anchor": "middle" },
       c.suit && c.kind !== "joker" ? c.suit : (c.kind === "joker" ? "\u2605" : c.rank)));
     if (c.wild) svg.appendChild(el("text", { x: 54, y: 10, "class": "wildmark", "text-anchor": "end" }, "wild"));
     return svg;
