@@ -275,7 +275,8 @@ wsc_read(struct wsc *c, int ms)
 			int64_t left = end - now_ms();
 			ssize_t r;
 
-			if (left <= 0 || poll(&p, 1, (int)left) <= 0)
+			/* ms 0: what is there already, without waiting */
+			if (poll(&p, 1, left > 0 ? (int)left : 0) <= 0)
 				return 0;
 			if (c->capin - c->nin < 65536) {
 				c->capin = c->capin * 2 + 65536;
