@@ -39,7 +39,9 @@ var Cards = (function () {
     svg.setAttribute("class", "card k-" + c.kind + (c.wild ? " wild" : ""));
     svg.appendChild(el("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, "class": "edge" }));
     if (c.wild) svg.appendChild(el("rect", { x: 1, y: 1, width: 58, height: 12, rx: 6, "class": "band" }));
-    svg.appendChild(el("text", { x: 6, y: 26, "class": "corner" }, c.rank));
+    /* "10" and "JK" are two signs: narrower, so a fan's strip shows them whole */
+    svg.appendChild(el("text", { x: c.rank.length > 1 ? 3 : 6, y: 26, "class": "corner" +
+      (c.rank.length > 1 ? " two" : "") }, c.rank));
     if (c.suit) svg.appendChild(el("text", { x: 6, y: 44, "class": "csuit" }, c.suit));
     /* the big sign sits right of the middle: in a fan only the corner of a card shows, whole */
     svg.appendChild(el("text", { x: 41, y: 72, "class": "pip", "text-anchor": "middle" },
