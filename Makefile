@@ -53,7 +53,7 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 # optional part is built when its libraries are found, or as asked:
 #   WITH_MATRIX=no|yes   the Matrix adapter        (jansson)
 #   WITH_DISCORD=no|yes  the Discord adapter       (jansson, libwebsockets)
-#   WITH_WEB=no|yes      the web table adapter     (jansson, libwebsockets)
+#   WITH_WEB=no|yes      the web table adapter     (jansson, libwebsockets, libcrypto)
 #   WITH_SYSTEMD=no|yes  readiness and watchdog    (libsystemd)
 # A part left out is left out of the build, the adapter table and the tests.
 # cmocka is needed by the tests only.
@@ -65,7 +65,7 @@ ifndef WITH_DISCORD
 WITH_DISCORD := $(call have,jansson libwebsockets)
 endif
 ifndef WITH_WEB
-WITH_WEB := $(call have,jansson libwebsockets)
+WITH_WEB := $(call have,jansson libwebsockets libcrypto)
 endif
 ifndef WITH_SYSTEMD
 WITH_SYSTEMD := $(call have,libsystemd)
@@ -78,6 +78,9 @@ endif
 ifneq ($(filter yes,$(WITH_DISCORD) $(WITH_WEB)),)
 PKGS += libwebsockets
 endif
+ifeq ($(WITH_WEB),yes)
+PKGS += libcrypto
+endif
 ifeq ($(WITH_SYSTEMD),yes)
 PKGS += libsystemd
 endif
@@ -87,6 +90,7 @@ DEB_sqlite3 = libsqlite3-dev
 DEB_jansson = libjansson-dev
 DEB_libwebsockets = libwebsockets-dev
 DEB_libsystemd = libsystemd-dev
+DEB_libcrypto = libssl-dev
 DEB_cmocka = libcmocka-dev
 
 # The parts compiled in, as macros for adapters/adapters.c and bot/notify.c.
@@ -119,6 +123,8 @@ UNIT_SRC    := $(call left_out,$(sort $(wildcard tests/unit/*.c)))
 E2E_SRC     := $(call left_out,$(sort $(wildcard tests/e2e/*.c)))
 BENCH_SRC   := $(call left_out,$(sort $(wildcard tests/bench/*.c)))
 FUZZ_SRC    := $(call left_out,$(sort $(wildcard tests/fuzz/*.c)))
+# The web table's page, embedded in the binary at build time (tools/embed-assets.sh).
+WEB_PAGE    := $(if $(filter yes,$(WITH_WEB)),$(sort $(wildcard adapters/web/page/*)))
 # The adapter API: the only bot header an adapter may include (with lib/'s).
 API_HDR     := bot/adapter.h
 # The only lib/ header the engine may include.
@@ -154,7 +160,8 @@ check-deps:
 	if [ -n "$$missing" ]; then \
 	  for p in $$missing; do case $$p in \
 	    libcurl) d=$(DEB_libcurl);; sqlite3) d=$(DEB_sqlite3);; jansson) d=$(DEB_jansson);; \
-	    libwebsockets) d=$(DEB_libwebsockets);; libsystemd) d=$(DEB_libsystemd);; *) d="?";; esac; \
+	    libwebsockets) d=$(DEB_libwebsockets);; libsystemd) d=$(DEB_libsystemd);; \
+	    libcrypto) d=$(DEB_libcrypto);; *) d="?";; esac; \
 	    echo "handfoot needs the library $$p ($$p.pc not found by pkg-config; on Debian: $$d)"; done; \
 	  echo "install them (as root on Debian: make deps), or leave the part out (WITH_MATRIX=no ...)"; exit 1; \
 	fi
@@ -211,7 +218,13 @@ $(B)/libhfengine.a: $(call objs,$(ENGINE_SRC)) $(B)/engine.syms
 	ar rcs $@ $(B)/obj/engine.o
 $(B)/libhfbot.a: $(call objs,$(BOT_SRC))
 	@mkdir -p $(@D); rm -f $@; $(if $^,ar rcs $@ $^,printf "!<arch>\n" > $@)
-$(B)/libhfadapters.a: $(call objs,$(ADAPTER_SRC))
+$(B)/gen/web-assets.c: $(WEB_PAGE) tools/embed-assets.sh
+	@mkdir -p $(@D)
+	sh tools/embed-assets.sh $(WEB_PAGE) > $@
+$(B)/obj/gen/web-assets.o: $(B)/gen/web-assets.c $(addprefix $(B)/api/,$(notdir $(API_HDR))) | check-deps
+	@mkdir -p $(@D)
+	$(CC) $(CF) $(ADAPTER_INC) -Iadapters/web -c $< -o $@
+$(B)/libhfadapters.a: $(call objs,$(ADAPTER_SRC)) $(if $(WEB_PAGE),$(B)/obj/gen/web-assets.o)
 	@mkdir -p $(@D); rm -f $@; $(if $^,ar rcs $@ $^,printf "!<arch>\n" > $@)
 $(B)/handfoot: $(B)/obj/bot/main.o $(B)/libhfadapters.a $(B)/libhfbot.a $(B)/libhfengine.a $(B)/libhflib.a
 	$(CC) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $< $(filter %.a,$^) $(PKG_LIBS)
@@ -245,7 +258,7 @@ BENCH_BIN  = $(patsubst tests/bench/%.c,$(B)/tests/%,$(BENCH_SRC))
 all: $(PROGS)
 
 # ---------------------------------------------------------------- run
-RUN_ARGS ?= --rules classic --players 4
+RUN_ARGS ?= --rules classic --players 4 $(if $(filter yes,$(WITH_WEB)),--web 127.0.0.1:8088)
 run: deps
 	@$(MAKE) --no-print-directory all
 	@mkdir -p var
@@ -300,9 +313,11 @@ bench: deps-test
 # ---------------------------------------------------------------- fuzz
 FUZZ_BIN = $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 FUZZ_FLAGS = -fsanitize=fuzzer,address,undefined -g -O1 -std=c11 -D_GNU_SOURCE
-$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(ENGINE_SRC) $(BOT_SRC) $(ADAPTER_SRC) $(addprefix $(B)/fuzz/api/,$(notdir $(API_HDR)))
+$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(ENGINE_SRC) $(BOT_SRC) $(ADAPTER_SRC) $(addprefix $(B)/fuzz/api/,$(notdir $(API_HDR))) \
+             $(if $(WEB_PAGE),$(B)/gen/web-assets.c)
 	@mkdir -p $(@D)
-	clang $(FUZZ_FLAGS) $(TEST_INC) -I$(B)/fuzz/api -Iadapters $(PKG_CFLAGS) -o $@ $< $(LIB_SRC) $(ENGINE_SRC) $(BOT_SRC) $(ADAPTER_SRC) $(PKG_LIBS)
+	clang $(FUZZ_FLAGS) $(TEST_INC) -I$(B)/fuzz/api -Iadapters $(if $(WEB_PAGE),-Iadapters/web) $(PKG_CFLAGS) -o $@ $< \
+	  $(LIB_SRC) $(ENGINE_SRC) $(BOT_SRC) $(ADAPTER_SRC) $(if $(WEB_PAGE),$(B)/gen/web-assets.c) $(PKG_LIBS)
 $(addprefix $(B)/fuzz/api/,$(notdir $(API_HDR))): $(B)/fuzz/api/%.h: bot/%.h
 	@mkdir -p $(@D)
 	cp $< $@

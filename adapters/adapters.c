@@ -8,6 +8,7 @@ extern const struct adapter_ops console_adapter_ops;
 extern const struct adapter_ops discord_adapter_ops;
 extern const struct adapter_ops irc_adapter_ops;
 extern const struct adapter_ops matrix_adapter_ops;
+extern const struct adapter_ops web_adapter_ops;
 
 /* The optional services are in the table when the build has them (the
  * Makefile's WITH_* switches define HF_WITH_*). */
@@ -19,6 +20,9 @@ static const struct adapter_ops *const adapters_list[] = {
 	&irc_adapter_ops,
 #ifdef HF_WITH_MATRIX
 	&matrix_adapter_ops,
+#endif
+#ifdef HF_WITH_WEB
+	&web_adapter_ops,
 #endif
 };
 

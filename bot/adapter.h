@@ -148,6 +148,23 @@ struct adapter_command {
  * adapter_cfg_*; keys never looked up are reported as unknown, with their line. */
 struct adapter_cfg;
 
+/* A table as data (ops->view), in the JSON of docs/WEB.md ("v": 1): the
+ * sides' melds (each with its kind: open, clean, dirty, wild, sevens), red
+ * 3s, the seats with names and hand and foot counts, the pile's top, size
+ * and frozen state, the stock, whose turn and its phase, the scores by
+ * round and the last round's sheets; for a seat, also its hand grouped in
+ * the order the game reads it, its foot waiting, and the commands it may
+ * use now.  A public view holds no card the room cannot see. */
+struct adapter_view {
+	int64_t table;             /* the game's id: stable for the table's life, unique */
+	const char *adapter_id;    /* the adapter the table plays on ("irc/libera") */
+	const char *room;          /* its room there */
+	int seat;                  /* -1: the public view; else this seat's private view */
+	const char *json;          /* the view, one JSON object */
+	size_t len;
+	bool over;                 /* the table is gone: forget it and its links */
+};
+
 struct adapter_ops {
 	const char *type;          /* the section type: "irc", "matrix", "console" */
 	/* Reads the configuration and allocates a->priv; no I/O yet. -1 with err set on error. */
@@ -186,6 +203,21 @@ struct adapter_ops {
 	 * messages).  On a stop the bot waits, a few seconds at most, for 0
 	 * before it calls stop: what a player was told goes out. */
 	size_t (*queued)(struct adapter *a);
+	/* Optional, for an adapter that draws tables (a web view): the core
+	 * hands it views as data, never game state.  Called on the loop, in the
+	 * loop turn a table changed (with its room's line), once with the
+	 * public view (seat -1: what the room sees) and once per seated person
+	 * with that seat's private view; v->over: the table is gone, its links
+	 * die (the last public view comes with it).  Every table of every
+	 * adapter is handed to every adapter that has this op. */
+	void (*view)(struct adapter *a, const struct adapter_view *v);
+	/* Optional, with view: a link to table's page (seat -1: for anyone,
+	 * what the room sees) or to seat's private page, written to url.  The
+	 * table's link is the same each time; a seat's is made once and kept
+	 * only as a hash, so it cannot be shown again: asked without renew
+	 * when it exists, 1 (url untouched).  renew (or none yet): a new link,
+	 * which replaces the old one (that dies).  0, or -1 if none can be made. */
+	int  (*link)(struct adapter *a, int64_t table, int seat, bool renew, char *url, size_t len);
 };
 
 struct adapter {
@@ -203,6 +235,15 @@ struct adapter {
 /* Hands an event to the bot; it is handled (and every resulting game action
  * committed) before this returns. */
 void adapter_emit(struct adapter *a, const struct bot_event *ev);
+
+/* "This link's seat says LINE" (an adapter that draws tables, from a
+ * page): runs LINE ("meld 9 9 2", no prefix) as seat's player typing it in
+ * table's room, on the table's own adapter: the same checks, the same room
+ * line, the same private answer.  What the core answered that player
+ * privately meanwhile (a refusal, a hint) is copied to answer, in styled
+ * text ("" if nothing).  0, or -1 with answer saying why (no such table or
+ * seat, a computer's seat). */
+int  adapter_act(struct adapter *a, int64_t table, int seat, const char *line, char *answer, size_t len);
 
 /* Tells the bot the adapter's own name, once known and after each change, so
  * that "NAME: draw", "NAME, draw" and "NAME draw" (any case) work as commands.

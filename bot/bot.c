@@ -58,6 +58,7 @@ bot_before_sleep(struct loop *l, void *data)
 
 	(void)l;
 	reply_flush(b);
+	view_flush(b);
 	if (b->store != NULL)
 		store_checkpoint(b->store, BOT_CHECKPOINT_FRAMES);
 }
@@ -69,6 +70,7 @@ bot_session_end(struct bot *b, struct session *s)
 {
 	flow_cancel(b, s);
 	tell_flush(b, s, false);
+	view_end(b, s);
 	tell_free(s);
 	session_remove(&b->sessions, s);
 }

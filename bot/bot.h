@@ -287,6 +287,7 @@ struct session {
 	char *broken;            /* restored but not playable (a move this version refuses): why, told
 	                          * to the room when its adapter is up, and the table then closed */
 	bool refused_told;       /* the owner was told the room refuses messages */
+	bool view_dirty;         /* changed since its views were last handed to adapters that draw (view.c) */
 	struct tell tell;
 	uint32_t hash;
 	struct session *next;    /* hash chain */
@@ -497,6 +498,20 @@ void resume_table(struct bot *b, struct session *s);
 /* On a's first "up" after a restore: every restored table of a told, its timers armed. */
 void resume_adapter(struct bot *b, struct adapter *a);
 
+/* ------------------------------------------------------------------ view.c */
+/* The table as data for adapters that draw it (adapter_ops.view): seat -1
+ * the public view, else that seat's; JSON, docs/WEB.md. */
+void view_json(struct rbuf *out, const struct session *s, int seat);
+/* Hands the views of every changed table to the adapters that draw (the
+ * loop's before-sleep hook, with the replies). */
+void view_flush(struct bot *b);
+/* A table is ending: its last public view, over (its links die). */
+void view_end(struct bot *b, struct session *s);
+/* A link to s's page (seat -1) or to seat's (renew: a new one, the old one
+ * dies), from the first adapter that makes links: 0; 1 if seat's exists
+ * and cannot be shown again (adapter_ops.link); -1 if no adapter makes one. */
+int  view_link(struct bot *b, struct session *s, int seat, bool renew, char *url, size_t len);
+
 /* ------------------------------------------------------------------ bot.c */
 struct bot {
 	struct loop *loop;
@@ -659,7 +674,7 @@ CMD_ENTRY(draw); CMD_ENTRY(pickup); CMD_ENTRY(meld); CMD_ENTRY(discard); CMD_ENT
 CMD_ENTRY(yes); CMD_ENTRY(no); CMD_ENTRY(hand); CMD_ENTRY(table); CMD_ENTRY(pile);
 CMD_ENTRY(score); CMD_ENTRY(rules); CMD_ENTRY(who); CMD_ENTRY(abort); CMD_ENTRY(stats);
 CMD_ENTRY(top); CMD_ENTRY(help); CMD_ENTRY(private); CMD_ENTRY(auto); CMD_ENTRY(play); CMD_ENTRY(tell);
-CMD_ENTRY(hint);
+CMD_ENTRY(hint); CMD_ENTRY(watch); CMD_ENTRY(web);
 #undef CMD_ENTRY
 
 #endif

@@ -75,6 +75,7 @@ void
 flow_away(struct bot *b, struct session *s, int seat, bool away)
 {
 	s->seats[seat].away = away;
+	s->view_dirty = true;
 	store_away_set(b->store, s->id, seat, away);
 }
 
@@ -184,6 +185,25 @@ flow_save_seats(struct bot *b, struct session *s)
 	return store_seats_set(b->store, s->id, st, s->nseats);
 }
 
+/* Where an adapter draws tables: the table's page on the deal's line, and
+ * each person's own page to them alone (a seat's link never goes to a room). */
+static void
+flow_links(struct bot *b, struct session *s, struct rbuf *deal)
+{
+	char url[512], line[640];
+	int i;
+
+	if (view_link(b, s, -1, false, url, sizeof url) < 0)
+		return;
+	rbuf_printf(deal, " Watch: %s", url);
+	for (i = 0; i < s->nseats; i++) {
+		if (s->seats[i].ai >= 0 || view_link(b, s, i, true, url, sizeof url) < 0)
+			continue;
+		snprintf(line, sizeof line, "Your cards on a page you can play from (keep the link to yourself): %s", url);
+		reply_seat(b, s, i, line);
+	}
+}
+
 int
 flow_start(struct bot *b, struct session *s, char *why, size_t whylen)
 {
@@ -222,6 +242,7 @@ flow_start(struct bot *b, struct session *s, char *why, size_t whylen)
 		render_side_name(&out, &v, i, names);
 	}
 	rbuf_add(&out, ".");
+	flow_links(b, s, &out);
 	tell_line(s, out.s);
 	rbuf_free(&out);
 	tell_action(b, s, -1, NULL, NULL);

@@ -55,7 +55,7 @@ usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: handfoot [-c FILE] [-t]\n"
-	        "       handfoot --console [--rules \"PRESET [key=value ...]\"] [--players N] [--seed N]\n"
+	        "       handfoot --console [--rules \"PRESET [key=value ...]\"] [--players N] [--seed N] [--web ADDR:PORT]\n"
 	        "                [--db PATH] [--ai-delay MS] [--level easy|normal|hard]\n"
 	        "       handfoot --version\n"
 	        "  -c FILE     configuration (default /etc/handfoot/handfoot.conf)\n"
@@ -65,12 +65,12 @@ usage(FILE *f)
 
 /* The console's embedded configuration, from the command line. */
 static struct bot_config *
-console_config(const char *db, const char *rules, int players, int delay, const char *level, char *err,
-               size_t errlen)
+console_config(const char *db, const char *rules, int players, int delay, const char *level, const char *web,
+               char *err, size_t errlen)
 {
 	char text[1024];
 
-	if (strpbrk(rules, "\n;#[]") != NULL || strpbrk(db, "\n;") != NULL) {
+	if (strpbrk(rules, "\n;#[]") != NULL || strpbrk(db, "\n;") != NULL || strpbrk(web, "\n;#[]") != NULL) {
 		snprintf(err, errlen, "--rules and --db take plain text");
 		return NULL;
 	}
@@ -89,8 +89,11 @@ console_config(const char *db, const char *rules, int players, int delay, const 
 	         "log_level = notice\n"
 	         "[console]\n"
 	         "prefix =\n"
-	         "start = play %d %s\n",
-	         db, rules, level, delay, players, rules);
+	         "start = play %d %s\n"
+	         "%s%s%s",
+	         db, rules, level, delay, players, rules,
+	         /* --web: the table on a page too, its link on the deal's line */
+	         web[0] ? "[web console]\nlisten = " : "", web, web[0] ? "\n" : "");
 	return config_load_string(text, "(console defaults)", err, errlen);
 }
 
@@ -105,12 +108,13 @@ main(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "ai-delay", required_argument, NULL, 'D' },
 		{ "level", required_argument, NULL, 'L' },
+		{ "web", required_argument, NULL, 'W' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *conf = "/etc/handfoot/handfoot.conf", *rules = "classic", *db = "./var/handfoot.db";
-	const char *level = "normal";
+	const char *level = "normal", *web = "";
 	bool console = false, check = false, seeded = false;
 	int players = 0, delay = 200, opt;
 	struct fixed_seed seed = { 0 };
@@ -135,6 +139,7 @@ main(int argc, char **argv)
 		case 'd': db = optarg; break;
 		case 'D': delay = atoi(optarg); break;
 		case 'L': level = optarg; break;
+		case 'W': web = optarg; break;
 		case 'V': printf("handfoot %s\n", BOT_VERSION); return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -147,7 +152,7 @@ main(int argc, char **argv)
 	if (console) {
 		if (strcmp(db, "./var/handfoot.db") == 0)
 			mkdir("./var", 0755);
-		cfg = console_config(db, rules, players, delay, level, err, sizeof err);
+		cfg = console_config(db, rules, players, delay, level, web, err, sizeof err);
 	} else
 		cfg = config_read(conf, err, sizeof err);
 	if (cfg == NULL) {

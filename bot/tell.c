@@ -297,6 +297,8 @@ tell_action(struct bot *b, struct session *s, int actor, const struct hf_action 
 	int w, stepped = -1;
 	struct rbuf line = { 0 };
 
+	/* the pages of this table are drawn again in this loop turn, with the room's line */
+	s->view_dirty = true;
 	if (tell_moves(b, s)) {
 		tell_each_move(b, s, actor, a);
 		return;

@@ -1,0 +1,156 @@
+/* web.h: the web table adapter's own header: its config, the tables it is handed, links, frames, the server thread. */
+#ifndef HF_WEB_H
+#define HF_WEB_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct adapter;
+struct loop;
+struct lws_context;
+
+#define WEB_TOKEN_BYTES   16           /* 128 bits from getrandom */
+#define WEB_TOKEN_CHARS   (WEB_TOKEN_BYTES * 2)
+#define WEB_HASH_BYTES    32           /* SHA-256 of the token: all that is kept */
+#define WEB_MAX_FRAME     1024         /* the longest frame a page may send */
+#define WEB_MAX_CMD       200          /* the longest command in it */
+#define WEB_MAX_SEATS     6            /* HF_MAX_SEATS: the adapter does not see the engine */
+#define WEB_ANSWER_MAX    4096
+
+/* ------------------------------------------------------------------ cap.c */
+/* A new capability: its token as text (WEB_TOKEN_CHARS hex + NUL) and its
+ * hash.  -1 if the system's random source failed. */
+int  web_cap_new(char token[WEB_TOKEN_CHARS + 1], uint8_t hash[WEB_HASH_BYTES]);
+/* The hash of a token as a page presents it; -1 if it is not one (length, characters). */
+int  web_cap_hash(const char *token, size_t len, uint8_t hash[WEB_HASH_BYTES]);
+/* Constant time: whether two hashes are the same. */
+bool web_cap_equal(const uint8_t a[WEB_HASH_BYTES], const uint8_t b[WEB_HASH_BYTES]);
+
+/* ------------------------------------------------------------------ frame.c */
+/* What a page may send: one JSON object, {"v":1,"type":"act","cmd":"meld 9 9 2"} or {"v":1,"type":"ping"}. */
+enum web_frame_type { WEB_FRAME_ACT = 1, WEB_FRAME_PING };
+struct web_frame {
+	enum web_frame_type type;
+	char cmd[WEB_MAX_CMD + 1]; /* ACT: a command the page offers, its arguments checked for shape */
+};
+/* Parses one frame (len bytes, not NUL-terminated): 0, or -1 with why. */
+int  web_frame_parse(const char *buf, size_t len, struct web_frame *f, char *why, size_t whylen);
+
+/* ------------------------------------------------------------------ blob.c */
+/* An immutable message shared by every socket it goes to, LWS_PRE bytes before it. */
+struct web_blob {
+	unsigned refs;             /* changed under the web's lock only */
+	size_t len;
+	unsigned char *data;       /* LWS_PRE bytes, then len bytes, then a NUL */
+};
+struct web_blob *web_blob_new(const char *s, size_t len);
+struct web_blob *web_blob_ref(struct web_blob *b);
+void web_blob_unref(struct web_blob *b);
+
+/* ------------------------------------------------------------------ tables.c */
+/* A table as the web knows it: its links (hashes) and its last views. */
+struct web_table {
+	int64_t id;
+	bool has_public;
+	char public_token[WEB_TOKEN_CHARS + 1];     /* the table's link is public: it is in the room's line */
+	uint8_t public_hash[WEB_HASH_BYTES];
+	bool has_seat[WEB_MAX_SEATS];
+	uint8_t seat_hash[WEB_MAX_SEATS][WEB_HASH_BYTES];
+	struct web_blob *view[WEB_MAX_SEATS + 1];   /* [0] public, [1 + seat] */
+	struct web_table *next;
+};
+struct web_tables {
+	struct web_table *head;
+	size_t n;
+};
+struct web_table *web_tables_get(struct web_tables *t, int64_t id, bool create);
+void web_tables_del(struct web_tables *t, int64_t id);
+void web_tables_free(struct web_tables *t);
+/* The table and seat (-1: public) a link's hash opens; false if none (constant time per link). */
+bool web_tables_find(const struct web_tables *t, const uint8_t hash[WEB_HASH_BYTES], int64_t *table, int *seat);
+
+/* ------------------------------------------------------------------ the adapter (web.c) and its thread (server.c) */
+/* Items between the loop and the server thread. */
+enum web_item_kind {
+	WEB_IT_VIEW = 1,   /* loop -> thread: table/seat has a new view (blob) */
+	WEB_IT_OVER,       /* loop -> thread: table is gone: last view (blob), then close */
+	WEB_IT_REVOKE,     /* loop -> thread: the link hash died: close its sockets */
+	WEB_IT_ANSWER,     /* loop -> thread: conn gets text (a blob) */
+	WEB_IT_ACT,        /* thread -> loop: conn (table, seat) says text */
+	WEB_IT_LOG         /* thread -> loop: a line for the log (code: level) */
+};
+struct web_item {
+	enum web_item_kind kind;
+	int64_t table;
+	int seat;
+	uint64_t conn;
+	int code;
+	uint8_t hash[WEB_HASH_BYTES];
+	struct web_blob *blob;
+	char *text;
+	struct web_item *next;
+};
+struct web_queue { struct web_item *head, *tail; };
+void web_queue_push(struct web_queue *q, struct web_item *it);
+struct web_item *web_queue_take(struct web_queue *q);
+void web_item_free(struct web_item *it);
+
+struct web_conf {
+	char host[128];            /* listen address */
+	int port;
+	char base_url[256];        /* ends with '/' */
+	char origin[256];          /* scheme://host[:port] of base_url: what a page's Origin must be */
+	char cert[256], key[256];
+	long max_conns, max_per_addr;
+	long idle_s;               /* a socket that says nothing this long is dropped (the page pings) */
+	long slow_s;               /* a socket that has not taken its update this long is dropped */
+};
+
+struct web_server;
+
+struct web {
+	struct adapter *a;
+	struct web_conf conf;
+	int efd;                   /* thread -> loop */
+	pthread_mutex_t lock;      /* guards tables, the queues, blob refs */
+	struct web_tables tables;
+	struct web_queue to_thread, to_loop;
+	struct web_server *srv;
+	bool started;
+	bool failed;               /* start failed: no link is made */
+};
+
+/* server.c: starts the server thread (listening): 0, or -1 with err. */
+int  web_server_start(struct web *w, char *err, size_t errlen);
+/* Wakes the thread to read to_thread. */
+void web_server_wake(struct web *w);
+void web_server_stop(struct web *w);
+/* The port listened on (tests ask for port 0). */
+int  web_server_port(const struct web *w);
+
+/* routes.c: what a GET of path answers (the thread's; w->lock not held). */
+struct web_reply {
+	int status;
+	const char *type;          /* Content-Type */
+	const unsigned char *body; /* static, or owned (free_body) */
+	size_t len;
+	bool free_body;
+	bool no_store;
+};
+void web_route(struct web *w, const char *path, struct web_reply *r);
+/* The Content-Security-Policy every answer carries. */
+size_t web_csp(const struct web *w, char *buf, size_t len);
+
+/* assets (generated from adapters/web/page/ at build time) */
+struct web_asset {
+	const char *name;
+	const unsigned char *data;
+	size_t len;
+};
+extern const struct web_asset web_assets[];
+extern const size_t web_nassets;
+const struct web_asset *web_asset_find(const char *name);
+
+#endif

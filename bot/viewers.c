@@ -1,0 +1,162 @@
+/* viewers.c: the adapters that draw tables: views handed to them, their links, and actions from their pages. */
+#include <string.h>
+
+#include "bot.h"
+#include "loop.h"
+#include "style.h"
+
+static bool
+viewers_any(const struct bot *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nadapters; i++)
+		if (b->adapters[i]->ad.ops->view != NULL)
+			return true;
+	return false;
+}
+
+/* Hands one view (seat -1: the public one) to every adapter that draws. */
+static void
+viewers_hand(struct bot *b, struct session *s, int seat, bool over)
+{
+	struct adapter_view av;
+	struct rbuf json = { 0 };
+	size_t i;
+
+	view_json(&json, s, seat);
+	memset(&av, 0, sizeof av);
+	av.table = s->id;
+	av.adapter_id = s->ad->id;
+	av.room = s->room;
+	av.seat = seat;
+	av.json = json.s;
+	av.len = json.len;
+	av.over = over;
+	for (i = 0; i < b->nadapters; i++) {
+		struct adapter *a = &b->adapters[i]->ad;
+
+		if (a->ops->view != NULL)
+			a->ops->view(a, &av);
+	}
+	rbuf_free(&json);
+}
+
+static void
+viewers_table(struct bot *b, struct session *s)
+{
+	int i;
+
+	s->view_dirty = false;
+	if (s->g == NULL)
+		return;
+	viewers_hand(b, s, -1, false);
+	for (i = 0; i < s->nseats; i++)
+		if (s->seats[i].ai < 0)
+			viewers_hand(b, s, i, false);
+}
+
+void
+view_flush(struct bot *b)
+{
+	struct session *s;
+
+	if (!viewers_any(b))
+		return;
+	for (s = b->sessions.all; s != NULL; s = s->all_next)
+		if (s->view_dirty)
+			viewers_table(b, s);
+}
+
+void
+view_end(struct bot *b, struct session *s)
+{
+	int i;
+
+	if (s->g == NULL || !viewers_any(b))
+		return;
+	/* each seat's last view first: the final hands are the players' own */
+	for (i = 0; i < s->nseats; i++)
+		if (s->seats[i].ai < 0)
+			viewers_hand(b, s, i, false);
+	viewers_hand(b, s, -1, true);
+}
+
+int
+view_link(struct bot *b, struct session *s, int seat, bool renew, char *url, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < b->nadapters; i++) {
+		struct adapter *a = &b->adapters[i]->ad;
+
+		int r;
+
+		if (a->ops->link == NULL || (r = a->ops->link(a, s->id, seat, renew, url, len)) < 0)
+			continue;
+		/* a page opened on it is drawn at once, even for a table that has not moved since */
+		s->view_dirty = true;
+		return r;
+	}
+	return -1;
+}
+
+static struct session *
+viewers_find(struct bot *b, int64_t table)
+{
+	struct session *s;
+
+	for (s = b->sessions.all; s != NULL; s = s->all_next)
+		if (s->id == table && s->g != NULL)
+			return s;
+	return NULL;
+}
+
+int
+adapter_act(struct adapter *a, int64_t table, int seat, const char *line, char *answer, size_t len)
+{
+	struct bot *b = a->host;
+	struct session *s = viewers_find(b, table);
+	struct bot_event ev;
+	struct rbuf text = { 0 }, said = { 0 };
+	char user[sizeof s->seats[0].user_id], room[sizeof s->room], name[sizeof s->seats[0].name];
+	struct adapter *ad;
+	size_t from, i;
+
+	if (len > 0)
+		answer[0] = '\0';
+	if (s == NULL || s->state != SESS_PLAYING) {
+		snprintf(answer, len, "This game is over.");
+		return -1;
+	}
+	if (seat < 0 || seat >= s->nseats || s->seats[seat].ai >= 0) {
+		snprintf(answer, len, "That seat is not a person's.");
+		return -1;
+	}
+	/* the session may end during the command: keep what identifies the player */
+	snprintf(user, sizeof user, "%s", s->seats[seat].user_id);
+	snprintf(room, sizeof room, "%s", s->room);
+	snprintf(name, sizeof name, "%s", s->seats[seat].name);
+	ad = s->ad;
+	rbuf_printf(&text, "%s%s", bot_adapter_of(ad)->prefix[0] ? bot_adapter_of(ad)->prefix : "!", line);
+	memset(&ev, 0, sizeof ev);
+	ev.type = BOT_EV_MESSAGE;
+	ev.room = room;
+	ev.user_id = user;
+	ev.user_name = name;
+	ev.text = text.s;
+	from = b->replies.n;
+	bot_event(b, ad, &ev);
+	/* what the player was told privately meanwhile: the page shows it beside the cards */
+	for (i = from; i < b->replies.n; i++) {
+		const struct reply *r = &b->replies.v[i];
+
+		if (r->ad == ad && r->kind == MSG_PRIVATE && r->user_id != NULL && strcmp(r->user_id, user) == 0 &&
+		    r->styled != NULL)
+			rbuf_printf(&said, "%s%s", said.len ? "\n" : "", r->styled);
+	}
+	snprintf(answer, len, "%s", said.s != NULL ? said.s : "");
+	rbuf_free(&text);
+	rbuf_free(&said);
+	return 0;
+}

@@ -1,0 +1,294 @@
+/* e2e-web-browser.c: a real browser (headless chromium over DevTools): alice plays a whole turn by clicking on her page while bob plays from IRC (ngircd) at the same table; screenshots for the docs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "cdp.h"
+#include "e2e.h"
+#include "ircclient.h"
+#include "ircserver.h"
+#include "proc.h"
+
+static struct ircserver srv;
+static struct proc daemon_proc;
+static struct cdp browser;
+static char conf[512], base[64], shots[512];
+static int web_port;
+
+static int
+setup(void **state)
+{
+	char db[512], text[2048];
+	const char *dir = getenv("HANDFOOT_SHOTS");
+
+	(void)state;
+	if (!cdp_available()) {
+		print_message("chromium is not installed (make deps-test installs it)\n");
+		return -1;
+	}
+	if (!ircserver_available("ngircd") || ircserver_init(&srv, "ngircd") != 0 || ircserver_start(&srv) != 0)
+		return -1;
+	web_port = ircserver_free_port();
+	snprintf(base, sizeof base, "http://127.0.0.1:%d", web_port);
+	/* screenshots: where HANDFOOT_SHOTS says (docs/, to refresh them), else the build folder */
+	snprintf(shots, sizeof shots, "%s", dir != NULL && dir[0] ? dir : "");
+	if (shots[0] == '\0') {
+		snprintf(shots, sizeof shots, "%s/screens", e2e_build());
+		mkdir(shots, 0755);
+	}
+	ircserver_path(&srv, "hf.db", db, sizeof db);
+	ircserver_path(&srv, "handfoot.conf", conf, sizeof conf);
+	snprintf(text, sizeof text,
+	         "[bot]\nprefix = !\ndatabase = %s\nai_delay = 400\nturn_reminder = 0\nai_budget = 300\n"
+	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\nchannels = #cards\n"
+	         "flood_rate = 0\nflood_burst = 100\ncolors = no\n"
+	         "[web test]\nlisten = 127.0.0.1:%d\n",
+	         db, srv.port, web_port);
+	if (e2e_write_file(conf, text) < 0)
+		return -1;
+	return cdp_start(&browser);
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	cdp_stop(&browser);
+	if (daemon_proc.pid > 0) {
+		kill(daemon_proc.pid, SIGTERM);
+		proc_end(&daemon_proc);
+	}
+	ircserver_free(&srv);
+	return 0;
+}
+
+/* The link's path on the first line (from from on) holding a and b. */
+static void
+find_link(struct ircclient *c, size_t from, const char *a, const char *b, char *url, size_t len)
+{
+	size_t k;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		for (k = from; k < c->nlines; k++) {
+			const char *t;
+
+			if (strstr(c->lines[k], a) && strstr(c->lines[k], b) && (t = strstr(c->lines[k], "/t/")) != NULL) {
+				snprintf(url, len, "%s%.35s", base, t);
+				return;
+			}
+		}
+		ircclient_drain(c, 100);
+	}
+	fail_msg("no line with %s and %s", a, b);
+}
+
+static bool
+eval_true(const char *expr)
+{
+	json_t *v = cdp_eval(&browser, expr);
+	bool t = json_is_true(v);
+
+	json_decref(v);
+	return t;
+}
+
+static char *
+eval_text(const char *expr)
+{
+	json_t *v = cdp_eval(&browser, expr);
+	char *s = json_is_string(v) ? strdup(json_string_value(v)) : NULL;
+
+	json_decref(v);
+	return s;
+}
+
+/* bob's turn, typed on IRC: draw, then discard a natural card of his hand. */
+static void
+bob_turn(struct ircclient *bob)
+{
+	char line[2048], card[16];
+	const char *h, *p;
+	size_t mark = bob->nlines;
+
+	ircclient_send(bob, "PRIVMSG #cards :!draw");
+	assert_int_equal(ircclient_wait(bob, 10000, line, sizeof line, "NOTICE bob :", "You drew", NULL), 0);
+	(void)mark;
+	/* "You drew 8 5 · Your hand (13): A K×2 J 9 8 ... | foot: ..." : the first natural */
+	h = strstr(line, "You drew");
+	h = h != NULL ? strstr(h, "): ") : NULL;
+	assert_non_null(h);
+	for (p = h + 3; *p && *p != '|';) {
+		size_t n = strcspn(p, " ×");
+
+		snprintf(card, sizeof card, "%.*s", (int)n, p);
+		if (card[0] != '2' && card[0] != '3' && strcmp(card, "JK") != 0 && n > 0)
+			break;
+		card[0] = '\0';
+		p += strcspn(p, " ");
+		p += strspn(p, " ");
+	}
+	assert_true(card[0] != '\0');
+	ircclient_send(bob, "PRIVMSG #cards :!discard %s", card);
+	if (ircclient_wait(bob, 10000, line, sizeof line, "PRIVMSG #cards :", "bob", "discarded", NULL) != 0) {
+		for (size_t k = 0; k < bob->nlines; k++)
+			print_message("bob: %s\n", bob->lines[k]);
+		fail_msg("bob's turn was not told");
+	}
+}
+
+/* Marks the first natural card of the hand for a click. */
+static void
+mark_natural(void)
+{
+	assert_true(eval_true("(() => { const b = [...document.querySelectorAll('#hand .pick')].find(e =>"
+	                      " !/two|joker|three/.test(e.getAttribute('aria-label')));"
+	                      " if (!b) return false; b.id = 'pick-me'; return true; })()"));
+}
+
+static void
+shot(const char *name, int w, int h, bool mobile)
+{
+	char path[700];
+
+	assert_int_equal(cdp_size(&browser, w, h, mobile), 0);
+	e2e_sleep_ms(300);
+	snprintf(path, sizeof path, "%s/%s", shots, name);
+	assert_int_equal(cdp_screenshot(&browser, path, false), 0);
+}
+
+static void
+test_a_turn_by_clicks_and_one_from_irc(void **state)
+{
+	struct ircclient alice, bob;
+	const char *argv[] = { "-c", conf, NULL };
+	char pub[128], apage[128], bpage[128], *text;
+	size_t mark;
+
+	(void)state;
+	alice.pump = bob.pump = NULL;
+	assert_int_equal(ircclient_connect(&alice, srv.port, "alice"), 0);
+	assert_int_equal(ircclient_connect(&bob, srv.port, "bob"), 0);
+	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
+	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
+	assert_int_equal(proc_start(&daemon_proc, argv), 0);
+	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
+
+	ircclient_send(&alice, "PRIVMSG #cards :!new duel");
+	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "PRIVMSG #cards :", "opens", NULL), 0);
+	ircclient_send(&bob, "PRIVMSG #cards :!join");
+	assert_int_equal(ircclient_wait(&bob, 10000, NULL, 0, "PRIVMSG #cards :", "bob sits", NULL), 0);
+	mark = alice.nlines;
+	ircclient_send(&alice, "PRIVMSG #cards :!start");
+	find_link(&alice, mark, "PRIVMSG #cards :", "Watch: ", pub, sizeof pub);
+	find_link(&alice, mark, "NOTICE alice :", "play from", apage, sizeof apage);
+	find_link(&bob, 0, "NOTICE bob :", "play from", bpage, sizeof bpage);
+	ircclient_drain(&bob, 300);
+
+	/* alice's page, on a phone */
+	assert_int_equal(cdp_size(&browser, 390, 844, true), 0);
+	assert_int_equal(cdp_goto(&browser, apage), 0);
+	assert_int_equal(cdp_until(&browser, "document.querySelectorAll('#hand .pick').length > 0", 10000), 0);
+	/* every card has a text alternative; the hand is sorted as the game reads it */
+	assert_true(eval_true("[...document.querySelectorAll('#hand .pick')].every(b => b.getAttribute('aria-label'))"));
+	assert_true(eval_true("[...document.querySelectorAll('.cardbox')].every(b => b.getAttribute('aria-label'))"));
+	/* no cookie, ever */
+	assert_true(eval_true("document.cookie === ''"));
+
+	if (eval_true("document.querySelector('.act-draw') === null")) {
+		/* bob is first: he plays from IRC, alice's page shows it */
+		bob_turn(&bob);
+	}
+	assert_int_equal(cdp_until(&browser, "document.querySelector('.act-draw') !== null", 10000), 0);
+	shot("web-hand-phone.png", 390, 844, true);
+
+	/* the keyboard selects a card too */
+	mark_natural();
+	assert_true(eval_true("(() => { document.getElementById('pick-me').focus(); return true; })()"));
+	cdp_key(&browser, " ");
+	assert_int_equal(cdp_until(&browser, "document.getElementById('pick-me').getAttribute('aria-pressed') === 'true'",
+	                           5000), 0);
+	cdp_key(&browser, " ");
+	assert_int_equal(cdp_until(&browser, "document.getElementById('pick-me').getAttribute('aria-pressed') === 'false'",
+	                           5000), 0);
+
+	/* the turn, by clicks: draw */
+	mark = alice.nlines;
+	assert_int_equal(cdp_click(&browser, "'.act-draw'"), 0);
+	assert_int_equal(cdp_until(&browser, "document.querySelector('.act-discard') !== null", 10000), 0);
+	/* a refused action shows the engine's sentence: one card is no meld */
+	mark_natural();
+	assert_int_equal(cdp_click(&browser, "'#pick-me'"), 0);
+	assert_int_equal(cdp_click(&browser, "'.act-meld'"), 0);
+	assert_int_equal(cdp_until(&browser, "document.getElementById('answer').textContent.length > 0", 10000), 0);
+	text = eval_text("document.getElementById('answer').textContent");
+	assert_non_null(text);
+	print_message("refused: %s\n", text);
+	assert_null(strstr(text, "Select"));
+	free(text);
+	/* then discard a natural */
+	mark_natural();
+	assert_int_equal(cdp_click(&browser, "'#pick-me'"), 0);
+	assert_int_equal(cdp_click(&browser, "'.act-discard'"), 0);
+	/* the room heard alice's turn as usual */
+	assert_int_equal(ircclient_wait(&bob, 10000, NULL, 0, "PRIVMSG #cards :", "alice", "discarded", NULL), 0);
+	assert_int_equal(cdp_until(&browser, "document.querySelector('.act-draw') === null", 10000), 0);
+	assert_int_equal(cdp_until(&browser, "document.getElementById('turn').textContent.includes('bob')", 10000), 0);
+
+	/* bob plays from IRC: alice's page shows his turn, and hers again */
+	bob_turn(&bob);
+	assert_int_equal(cdp_until(&browser, "document.getElementById('turn').textContent.includes('your turn')", 10000),
+	                 0);
+	assert_int_equal(cdp_until(&browser, "document.querySelector('.act-draw') !== null", 10000), 0);
+	shot("web-hand-desktop.png", 1280, 800, false);
+
+	/* bob's page shows the same table from his seat */
+	assert_int_equal(cdp_goto(&browser, bpage), 0);
+	assert_int_equal(cdp_until(&browser, "document.getElementById('turn').textContent.includes('alice')", 10000), 0);
+	assert_true(eval_true("document.querySelector('.act-draw') === null"));
+
+	/* the table's page for anyone: no hand, no action */
+	assert_int_equal(cdp_goto(&browser, pub), 0);
+	assert_int_equal(cdp_until(&browser, "document.getElementById('seats').textContent.includes('bob')", 10000), 0);
+	assert_true(eval_true("document.getElementById('mine').hidden"));
+	assert_true(eval_true("document.querySelectorAll('#hand .pick').length === 0"));
+
+	/* the computer plays both seats on: the pictures of a table in play, melds and canastas on it */
+	ircclient_send(&alice, "PRIVMSG #cards :!auto");
+	ircclient_send(&bob, "PRIVMSG #cards :!auto");
+	assert_int_equal(cdp_until(&browser, "document.querySelectorAll('.meld').length >= 6 &&"
+	                           " document.querySelectorAll('.meld.clean, .meld.dirty').length >= 1", 120000), 0);
+	shot("web-table-desktop.png", 1280, 800, false);
+	shot("web-table-phone.png", 390, 844, true);
+	assert_int_equal(cdp_goto(&browser, apage), 0);
+	assert_int_equal(cdp_until(&browser, "document.querySelectorAll('#hand .pick').length > 0", 10000), 0);
+	shot("web-hand-play-desktop.png", 1280, 800, false);
+	shot("web-hand-play-phone.png", 390, 844, true);
+
+	/* the four-colour option */
+	assert_int_equal(cdp_click(&browser, "'#four'"), 0);
+	assert_int_equal(cdp_until(&browser, "document.body.classList.contains('four')", 5000), 0);
+
+	ircclient_close(&alice);
+	ircclient_close(&bob);
+	kill(daemon_proc.pid, SIGTERM);
+	assert_int_equal(proc_end(&daemon_proc), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_a_turn_by_clicks_and_one_from_irc, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

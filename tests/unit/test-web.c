@@ -1,0 +1,165 @@
+/* test-web.c: the web table's capability links (made, hashed, found, replaced, forgotten) and the frames a page may send. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "web/web.h"
+
+static void
+test_tokens_are_128_random_bits(void **state)
+{
+	char a[WEB_TOKEN_CHARS + 1], b[WEB_TOKEN_CHARS + 1];
+	uint8_t ha[WEB_HASH_BYTES], hb[WEB_HASH_BYTES], again[WEB_HASH_BYTES];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(web_cap_new(a, ha), 0);
+	assert_int_equal(web_cap_new(b, hb), 0);
+	assert_int_equal(strlen(a), 32);
+	for (i = 0; i < 32; i++)
+		assert_non_null(strchr("0123456789abcdef", a[i]));
+	assert_string_not_equal(a, b);
+	assert_false(web_cap_equal(ha, hb));
+	/* the hash is what the page's token hashes to, and nothing else does */
+	assert_int_equal(web_cap_hash(a, strlen(a), again), 0);
+	assert_true(web_cap_equal(ha, again));
+	assert_memory_not_equal(ha, a, 16);
+	/* SHA-256 of a known token */
+	assert_int_equal(web_cap_hash("00000000000000000000000000000000", 32, again), 0);
+	assert_int_equal(again[0], 0x84);
+	assert_int_equal(again[31], 0x5a);
+}
+
+static void
+test_malformed_tokens_refused(void **state)
+{
+	uint8_t h[WEB_HASH_BYTES];
+
+	(void)state;
+	assert_int_equal(web_cap_hash("", 0, h), -1);
+	assert_int_equal(web_cap_hash("0123456789abcdef0123456789abcde", 31, h), -1);
+	assert_int_equal(web_cap_hash("0123456789abcdef0123456789abcdef0", 33, h), -1);
+	assert_int_equal(web_cap_hash("0123456789ABCDEF0123456789abcdef", 32, h), -1);
+	assert_int_equal(web_cap_hash("0123456789abcdef0123456789abcde/", 32, h), -1);
+	assert_int_equal(web_cap_hash("../../../etc/passwd?xxxxxxxxxxxx", 32, h), -1);
+}
+
+static void
+test_links_find_their_table_and_seat(void **state)
+{
+	struct web_tables t = { 0 };
+	struct web_table *x, *y;
+	char tok[WEB_TOKEN_CHARS + 1], seat1[WEB_TOKEN_CHARS + 1], guess[WEB_TOKEN_CHARS + 1];
+	uint8_t h[WEB_HASH_BYTES], hs[WEB_HASH_BYTES], hg[WEB_HASH_BYTES];
+	int64_t table = 0;
+	int seat = 9;
+
+	(void)state;
+	x = web_tables_get(&t, 7, true);
+	y = web_tables_get(&t, 8, true);
+	assert_ptr_equal(web_tables_get(&t, 7, false), x);
+	assert_null(web_tables_get(&t, 9, false));
+	assert_int_equal(web_cap_new(tok, h), 0);
+	memcpy(x->public_hash, h, sizeof h);
+	x->has_public = true;
+	assert_int_equal(web_cap_new(seat1, hs), 0);
+	memcpy(y->seat_hash[1], hs, sizeof hs);
+	y->has_seat[1] = true;
+
+	assert_true(web_tables_find(&t, h, &table, &seat));
+	assert_int_equal(table, 7);
+	assert_int_equal(seat, -1);
+	assert_true(web_tables_find(&t, hs, &table, &seat));
+	assert_int_equal(table, 8);
+	assert_int_equal(seat, 1);
+	/* a guess opens nothing */
+	assert_int_equal(web_cap_new(guess, hg), 0);
+	assert_false(web_tables_find(&t, hg, &table, &seat));
+	/* replaced: the old hash is gone */
+	memcpy(y->seat_hash[1], hg, sizeof hg);
+	assert_false(web_tables_find(&t, hs, &table, &seat));
+	assert_true(web_tables_find(&t, hg, &table, &seat));
+	/* the game over: the table and every link of it are forgotten */
+	web_tables_del(&t, 8);
+	assert_false(web_tables_find(&t, hg, &table, &seat));
+	assert_true(web_tables_find(&t, h, &table, &seat));
+	web_tables_free(&t);
+	assert_false(web_tables_find(&t, h, &table, &seat));
+}
+
+static int
+parse(const char *s, struct web_frame *f)
+{
+	char why[128];
+
+	return web_frame_parse(s, strlen(s), f, why, sizeof why);
+}
+
+static void
+test_frames_a_page_sends(void **state)
+{
+	struct web_frame f;
+
+	(void)state;
+	assert_int_equal(parse("{\"v\":1,\"type\":\"ping\"}", &f), 0);
+	assert_int_equal(f.type, WEB_FRAME_PING);
+	assert_int_equal(parse("{\"v\":1,\"type\":\"act\",\"cmd\":\"meld 9 9 2\"}", &f), 0);
+	assert_int_equal(f.type, WEB_FRAME_ACT);
+	assert_string_equal(f.cmd, "meld 9 9 2");
+	assert_int_equal(parse("{\"type\":\"act\",\"v\":1,\"cmd\":\"meld K: 2, 9 9 9\"}", &f), 0);
+	assert_string_equal(f.cmd, "meld K: 2, 9 9 9");
+	assert_int_equal(parse("{\"v\":1,\"type\":\"act\",\"cmd\":\"draw\"}", &f), 0);
+	assert_int_equal(parse("{\"v\":1,\"type\":\"act\",\"cmd\":\"discard 3h\"}", &f), 0);
+}
+
+static void
+test_frames_refused(void **state)
+{
+	struct web_frame f;
+	char big[2048];
+
+	(void)state;
+	/* not JSON, not an object, another version, unknown or extra fields */
+	assert_int_equal(parse("draw", &f), -1);
+	assert_int_equal(parse("[1]", &f), -1);
+	assert_int_equal(parse("{\"v\":2,\"type\":\"ping\"}", &f), -1);
+	assert_int_equal(parse("{\"v\":\"1\",\"type\":\"ping\"}", &f), -1);
+	assert_int_equal(parse("{\"v\":1,\"type\":\"ping\",\"x\":1}", &f), -1);
+	assert_int_equal(parse("{\"v\":1,\"type\":\"say\",\"cmd\":\"draw\"}", &f), -1);
+	assert_int_equal(parse("{\"v\":1,\"type\":\"act\",\"cmd\":\"draw\",\"cmd\":\"out\"}", &f), -1);
+	/* commands a page does not offer, or that carry more than cards */
+	assert_int_equal(parse("{\"v\":1,\"type\":\"act\",\"cmd\":\"abort\"}", &f), -1);
+	assert_int_equal(parse("{\"v\":1,\"type\":\"act\",\"cmd\":\"new classic\"}", &f), -1);
+	assert_int_equal(parse("{\"v\":1,\"type\":\"act\",\"cmd\":\"meld 9\\n!abort\"}", &f), -1);
+	assert_int_equal(parse("{\"v\":1,\"type\":\"act\",\"cmd\":\"meld 9; abort\"}", &f), -1);
+	assert_int_equal(parse("{\"v\":1,\"type\":\"act\",\"cmd\":\"\"}", &f), -1);
+	assert_int_equal(parse("{\"v\":1,\"type\":\"act\",\"cmd\":\"drawx\"}", &f), -1);
+	assert_int_equal(parse("{\"v\":1,\"type\":\"act\",\"cmd\":7}", &f), -1);
+	assert_int_equal(web_frame_parse("{\"v\":1,\"type\":\"ping\"}\0x", 23, &f, big, sizeof big), -1);
+	assert_int_equal(web_frame_parse("\xff\xfe", 2, &f, big, sizeof big), -1);
+	/* oversized */
+	memset(big, ' ', sizeof big);
+	memcpy(big, "{\"v\":1,\"type\":\"ping\"}", 21);
+	assert_int_equal(web_frame_parse(big, WEB_MAX_FRAME + 1, &f, big + 1500, 100), -1);
+	snprintf(big, sizeof big, "{\"v\":1,\"type\":\"act\",\"cmd\":\"meld %0300d\"}", 9);
+	assert_int_equal(parse(big, &f), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tokens_are_128_random_bits),
+		cmocka_unit_test(test_malformed_tokens_refused),
+		cmocka_unit_test(test_links_find_their_table_and_seat),
+		cmocka_unit_test(test_frames_a_page_sends),
+		cmocka_unit_test(test_frames_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
