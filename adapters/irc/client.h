@@ -43,6 +43,34 @@ struct irc_chan {
 	int nrecent;
 };
 
+/* ------------------------------------------------------------------ refused.c */
+#define IRC_REFUSED_WHO   64    /* nicks private lines went to lately: their id and room */
+#define IRC_REFUSED_SENT  32    /* private lines sent lately, which a refusal may answer */
+#define IRC_REFUSED_RETRY 32    /* target-limited lines waiting to go again */
+
+struct irc_sent {
+	char nick[64];
+	char line[IRC_MAX_LINE + 1];
+	int64_t at;
+	int tries;              /* times it was refused and sent again before */
+	bool live;              /* no refusal answered it yet */
+};
+
+struct irc_refused {
+	struct { char nick[64], id[96], room[64]; } who[IRC_REFUSED_WHO];
+	unsigned who_next;
+	struct irc_sent sent[IRC_REFUSED_SENT];
+	unsigned sent_next;
+	struct irc_retry {
+		char nick[64];
+		char line[IRC_MAX_LINE + 1];
+		int64_t due;        /* when it goes again; 0: free, or queued */
+		int tries;
+		bool queued;        /* back in the queue, not sent yet */
+	} retry[IRC_REFUSED_RETRY];
+	long long timer;        /* for the first retry due */
+};
+
 struct irc {
 	struct adapter *a;
 
@@ -55,6 +83,7 @@ struct irc {
 	char sasl_mech[16], sasl_user[64], sasl_pass[256];
 	char ns_pass[256], server_pass[256];
 	bool join_on_invite, private_notice, colors, sasl_required;
+	bool private_auto;          /* private = auto: NOTICE unless the network drops them silently */
 	long burst, rate_ms, ping_interval_ms, ping_timeout_ms, reconnect_max_ms, nick_poll_ms;
 
 	/* channels: configured first, then those we were invited to */
@@ -93,6 +122,7 @@ struct irc {
 	bool monitor;               /* ISUPPORT MONITOR: the server tells when our nick frees */
 	bool monitoring;            /* MONITOR + nick sent on this connection */
 	bool whox;                  /* ISUPPORT WHOX: WHO tells accounts too */
+	bool notice_silent;         /* ISUPPORT CALLERID: a NOTICE to a +g user is dropped without a word */
 	bool refusing;              /* SASL failed and sasl_required: QUIT sent, reconnecting */
 	bool welcomed;              /* 376/422 handled */
 	bool up;                    /* BOT_EV_UP emitted for this connection */
@@ -101,6 +131,7 @@ struct irc {
 	struct irc_users users;
 	long nick_saved;            /* "nick/..." entries in the adapter state, about */
 	struct irc_modes modes;     /* which channel modes moderate, from ISUPPORT */
+	struct irc_refused refused; /* private lines the server refused, and those sent lately */
 };
 
 /* ------------------------------------------------------------------ chan.c */
@@ -238,8 +269,20 @@ void irc_events_emit(struct irc *c, enum bot_event_type type, const char *room, 
 /* Emits UP once every channel answered (or at once when force). */
 void irc_events_check_up(struct irc *c, bool force);
 
+/* ------------------------------------------------------------------ refused.c */
+/* A private line for user_id about room goes to nick: whom a refusal names. */
+void irc_refused_for(struct irc *c, const char *nick, const char *user_id, const char *room);
+/* A line written to the server (private lines are remembered a while). */
+void irc_refused_sent(struct irc *c, const char *line, size_t len);
+void irc_refused_target(struct irc *c, const struct irc_msg *m);      /* ERR_TARGCHANGE 707, 439 */
+void irc_refused_callerid(struct irc *c, const struct irc_msg *m);    /* ERR_TARGUMODEG 716, 717 */
+void irc_refused_registered(struct irc *c, const struct irc_msg *m);  /* 486, 477, 531 */
+void irc_refused_reset(struct irc *c);
+
 /* ------------------------------------------------------------------ send.c */
 void   irc_send_flush(struct irc *c);
+/* A line taken from the queues to be written now: kept where a refusal or colours may want it again. */
+void   irc_send_written(struct irc *c, char *line, size_t *n);
 void   irc_send_proto(struct irc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int    irc_send(struct adapter *a, const struct adapter_msg *m);
 size_t irc_send_pending(struct adapter *a, const char *room);

@@ -81,7 +81,7 @@ irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen
 	TRY(adapter_cfg_bool(cfg, "join_on_invite", false, &c->join_on_invite, err, errlen));
 	TRY(adapter_cfg_int(cfg, "flood_burst", 5, 1, 100, &c->burst, err, errlen));
 	TRY(adapter_cfg_int(cfg, "flood_rate", 2000, 0, 60000, &c->rate_ms, err, errlen));
-	TRY(cfg_str(cfg, "private", "notice", mode, sizeof mode, err, errlen));
+	TRY(cfg_str(cfg, "private", "auto", mode, sizeof mode, err, errlen));
 	TRY(adapter_cfg_bool(cfg, "colors", true, &c->colors, err, errlen));
 	if (adapter_cfg_int(cfg, "ping_interval", 120, 5, 3600, &v, err, errlen) != 0)
 		bad = -1;
@@ -100,12 +100,13 @@ irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen
 	}
 	c->nick_poll_ms = v * 1000;
 #undef TRY
-	if (strcmp(mode, "notice") == 0)
+	c->private_auto = strcmp(mode, "auto") == 0;
+	if (strcmp(mode, "notice") == 0 || c->private_auto)
 		c->private_notice = true;
 	else if (strcmp(mode, "privmsg") == 0)
 		c->private_notice = false;
 	else {
-		adapter_cfg_error(cfg, "private", err, errlen, "must be notice or privmsg");
+		adapter_cfg_error(cfg, "private", err, errlen, "must be auto, notice or privmsg");
 		bad = -1;
 	}
 	for (char *p = c->nick; *p != '\0'; p++)
@@ -190,6 +191,7 @@ irc_config_reload(struct adapter *a, struct adapter_cfg *cfg, struct rbuf *appli
 	irc_chan_reconfigure(c, fresh);
 	c->colors = fresh->colors;
 	c->private_notice = fresh->private_notice;
+	c->private_auto = fresh->private_auto;
 	c->join_on_invite = fresh->join_on_invite;
 	c->sasl_required = fresh->sasl_required;
 	c->ping_interval_ms = fresh->ping_interval_ms;

@@ -219,6 +219,7 @@ irc_conn_disconnect(struct irc *c, const char *why)
 	irc_queue_clear(&c->proto);
 	/* who wears a nick next time is anyone's guess: private lines go */
 	irc_send_forget(c, NULL, NULL);
+	irc_refused_reset(c);
 	irc_users_clear(&c->users);
 	for (int i = 0; i < c->nchans; i++) {
 		c->chans[i].joined = c->chans[i].in = c->chans[i].plain = false;
@@ -303,7 +304,8 @@ irc_conn_connect(struct irc *c)
 	c->cap_sasl = c->cap_account_tag = c->cap_extjoin = c->cap_account_notify = false;
 	c->cap_batch = c->cap_server_time = c->cap_listing = c->cap_requested = false;
 	c->cap_ended = c->sasl_ok = c->welcomed = c->refusing = false;
-	c->monitor = c->monitoring = c->whox = false;
+	c->monitor = c->monitoring = c->whox = c->notice_silent = false;
+	irc_refused_reset(c);
 	c->ping_sent = 0;
 	memset(c->history_batches, 0, sizeof c->history_batches);
 	irc_bucket_init(&c->bucket, (int)c->burst, c->rate_ms);

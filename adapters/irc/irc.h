@@ -38,6 +38,12 @@
 #define ERR_BADCHANNELKEY    "475"
 #define ERR_NEEDREGGEDNICK   "477"
 #define ERR_SECUREONLYCHAN   "489"
+#define ERR_TARGETTOOFAST    "439"   /* UnrealIRCd: target change too fast */
+#define ERR_NONONREG         "486"   /* the target takes messages from identified users only */
+#define ERR_CANTSENDTOUSER   "531"   /* InspIRCd */
+#define ERR_TARGCHANGE       "707"   /* Solanum: targets changing too fast, message dropped */
+#define ERR_TARGUMODEG       "716"   /* the target's +g (caller id) */
+#define RPL_TARGNOTIFY       "717"
 #define RPL_LOGGEDIN         "900"
 #define ERR_NICKLOCKED       "902"
 #define RPL_SASLSUCCESS      "903"

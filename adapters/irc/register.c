@@ -231,6 +231,8 @@ irc_register_isupport(struct irc *c, const struct irc_msg *m)
 			c->monitor = true;
 		else if (strcmp(t, "WHOX") == 0)
 			c->whox = true;
+		else if (strcmp(t, "CALLERID") == 0 || strncmp(t, "CALLERID=", 9) == 0)
+			c->notice_silent = true;
 		else if (strncmp(t, "PREFIX=", 7) == 0) {
 			const char *close = strchr(t, ')');
 

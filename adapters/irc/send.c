@@ -48,6 +48,15 @@ send_to_channel(struct irc *c, char *line, size_t *n)
 		irc_chan_outgoing(c, i, line, n);
 }
 
+/* A line taken from the queues to be written now (line and *n may change). */
+void
+irc_send_written(struct irc *c, char *line, size_t *n)
+{
+	send_to_channel(c, line, n);
+	irc_refused_sent(c, line, *n);
+	irc_conn_log(c, ">", line);
+}
+
 /* Writes what it can: the pending line, then protocol lines, then paced messages. */
 void
 irc_send_flush(struct irc *c)
@@ -89,8 +98,7 @@ irc_send_flush(struct irc *c)
 		}
 		/* protocol lines skip the wait but still spend a token */
 		irc_bucket_take(&c->bucket, loop_now(c->a->loop));
-		send_to_channel(c, line, &n);
-		irc_conn_log(c, ">", line);
+		irc_send_written(c, line, &n);
 		memcpy(c->wbuf, line, n);
 		memcpy(c->wbuf + n, "\r\n", 2);
 		c->wlen = n + 2;
@@ -244,8 +252,12 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 		}
 		target = u->nick;
 		irc_nicks_bind(c, u);
+		irc_refused_for(c, target, m->user_id, m->room);
 		/* the player's choice wins; the section's "private" key is for the rest */
-		if (m->private_as == PRIVATE_NOTICE || (m->private_as == PRIVATE_DEFAULT && c->private_notice))
+		/* where a +g user's NOTICE is dropped without a word (Solanum,
+		 * CALLERID in ISUPPORT), "auto" sends PRIVMSG, which is answered 716 */
+		if (m->private_as == PRIVATE_NOTICE ||
+		    (m->private_as == PRIVATE_DEFAULT && c->private_notice && !(c->private_auto && c->notice_silent)))
 			cmd = "NOTICE";
 		/* a line about a game waits behind what that channel was told before
 		 * it (a round's end before the next round's hand) */

@@ -90,6 +90,7 @@ ircsim_collect(struct ircsim *s)
 		if ((n = irc_queue_pop(&s->irc->proto, line, sizeof line)) == 0 &&
 		    (n = irc_queue_pop(&s->irc->out, line, sizeof line)) == 0)
 			break;
+		irc_send_written(s->irc, line, &n);   /* as if written: what a refusal answers */
 		if (s->nsent == s->cap) {
 			s->cap = s->cap ? s->cap * 2 : 256;
 			s->sent = xreallocarray(s->sent, s->cap, sizeof *s->sent);

@@ -1,0 +1,164 @@
+/* test-irc-refused.c: what real networks refuse (ircsim as Solanum, InspIRCd, UnrealIRCd answer): private lines refused and told, target limits retried, kills backed off, joins and ISUPPORT. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ircsim.h"
+
+/* alice sits at a duel against the computer: her hand went out by cmd ("NOTICE" or "PRIVMSG"). */
+static void
+alice_plays(struct ircsim *s, const char *cmd)
+{
+	char want[64];
+
+	ircsim_line(s, ":alice!a@home.test JOIN #cards");
+	ircsim_line(s, ":alice!a@home.test PRIVMSG #cards :!play 2 duel");
+	snprintf(want, sizeof want, "%s alice :Your hand", cmd);
+	assert_non_null(ircsim_sent(s, want, NULL));
+}
+
+/* Lines told to the room that alice's private line did not reach her. */
+static size_t
+told_unreachable(struct ircsim *s, const char *how)
+{
+	size_t n = 0;
+
+	ircsim_collect(s);
+	for (size_t i = s->seen; i < s->nsent; i++)
+		n += strstr(s->sent[i], "PRIVMSG #cards :alice: your private line did not reach you") != NULL &&
+		     strstr(s->sent[i], how) != NULL;
+	return n;
+}
+
+/* Solanum: 707 drops the hand; the room tells alice once, and the hand
+ * goes again when a slot frees (one a minute). */
+static void
+test_target_change_told_and_retried(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+
+	(void)state;
+	assert_non_null(s);
+	alice_plays(s, "NOTICE");
+	ircsim_forget(s);
+	ircsim_line(s, ":irc.test 707 HandFoot alice :Targets changing too fast, message dropped");
+	assert_int_equal(told_unreachable(s, "/msg HandFoot hand"), 1);
+	assert_null(ircsim_sent(s, "NOTICE alice :Your hand", NULL));
+	/* a second refusal soon after is not told again */
+	ircsim_advance(s, 30000);
+	assert_null(ircsim_sent(s, "NOTICE alice :Your hand", NULL));
+	ircsim_line(s, ":irc.test 707 HandFoot alice :Targets changing too fast, message dropped");
+	assert_int_equal(told_unreachable(s, "/msg HandFoot hand"), 1);
+	ircsim_advance(s, 31000);
+	assert_non_null(ircsim_sent(s, "NOTICE alice :Your hand", NULL));
+	ircsim_free(s);
+}
+
+/* UnrealIRCd: 439 says how long to wait. */
+static void
+test_target_too_fast_waits_as_asked(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+
+	(void)state;
+	assert_non_null(s);
+	alice_plays(s, "NOTICE");
+	ircsim_forget(s);
+	ircsim_line(s, ":irc.test 439 HandFoot alice :Message target change too fast. Please wait 5 seconds");
+	assert_int_equal(told_unreachable(s, "/msg HandFoot"), 1);
+	ircsim_advance(s, 6000);
+	assert_non_null(ircsim_sent(s, "NOTICE alice :Your hand", NULL));
+	ircsim_free(s);
+}
+
+/* +g: 716 on a PRIVMSG; alice is told to /accept the bot. */
+static void
+test_callerid_told(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+
+	(void)state;
+	assert_non_null(s);
+	alice_plays(s, "NOTICE");
+	ircsim_forget(s);
+	ircsim_line(s, ":irc.test 716 HandFoot alice :is in +g mode (server-side ignore.)");
+	ircsim_line(s, ":irc.test 717 HandFoot alice :has been informed that you messaged them.");
+	assert_int_equal(told_unreachable(s, "/accept HandFoot"), 1);
+	ircsim_free(s);
+}
+
+/* +R: Solanum's 486, InspIRCd's 477 with a nick (not a refused join), InspIRCd 4's 531. */
+static void
+test_registered_only_told(void **state)
+{
+	static const char *const lines[] = {
+		":irc.test 486 HandFoot alice :You must log in with services to message this user",
+		":irc.test 477 HandFoot alice :You need to be identified to a registered account to message this user",
+		":irc.test 531 HandFoot alice :You are not permitted to send private messages to this user",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+
+		assert_non_null(s);
+		alice_plays(s, "NOTICE");
+		ircsim_forget(s);
+		ircsim_line(s, lines[i]);
+		assert_int_equal(told_unreachable(s, ""), 1);
+		assert_false(s->irc->chans[0].failed);
+		ircsim_free(s);
+	}
+}
+
+/* 477 with a channel is still a refused join. */
+static void
+test_registered_channel_is_a_join(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+	int i;
+
+	(void)state;
+	assert_non_null(s);
+	assert_true((i = irc_chan_add(s->irc, "#reg", true)) >= 0);
+	ircsim_line(s, ":irc.test 477 HandFoot #reg :Cannot join channel (+R)");
+	assert_true(s->irc->chans[i].failed);
+	ircsim_free(s);
+}
+
+/* Where ISUPPORT says CALLERID (Solanum), a NOTICE to a +g user is
+ * dropped without a word: hands go by PRIVMSG, unless the player chose. */
+static void
+test_callerid_network_sends_privmsg(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+
+	(void)state;
+	assert_non_null(s);
+	ircsim_line(s, ":irc.test 005 HandFoot CALLERID=g :are supported");
+	alice_plays(s, "PRIVMSG");
+	ircsim_line(s, ":alice!a@home.test PRIVMSG #cards :!private notice");
+	ircsim_forget(s);
+	ircsim_line(s, ":alice!a@home.test PRIVMSG #cards :!hand");
+	assert_non_null(ircsim_sent(s, "NOTICE alice :Your hand", NULL));
+	ircsim_free(s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_target_change_told_and_retried),
+		cmocka_unit_test(test_target_too_fast_waits_as_asked),
+		cmocka_unit_test(test_callerid_told),
+		cmocka_unit_test(test_registered_only_told),
+		cmocka_unit_test(test_registered_channel_is_a_join),
+		cmocka_unit_test(test_callerid_network_sends_privmsg),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
