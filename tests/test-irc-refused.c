@@ -6,9 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "ircsim.h"
+#include "log.h"
+#include "loop.h"
 
 /* alice sits at a duel against the computer: her hand went out by cmd ("NOTICE" or "PRIVMSG"). */
 static void
@@ -149,6 +153,113 @@ test_callerid_network_sends_privmsg(void **state)
 	ircsim_free(s);
 }
 
+/* The link drops (the server closed it after lines, if any): the wait
+ * before the next attempt, in seconds, as the log line says it; and the
+ * reason it names, in why. */
+static long
+dropped(struct ircsim *s, const char *const *lines, char *why, size_t whylen)
+{
+	char path[] = "/tmp/hf-irc-log-XXXXXX", buf[8192];
+	int fd = mkstemp(path), saved = dup(2), was = log_level;
+	const char *p, *q;
+	ssize_t n;
+	long secs = -1;
+
+	assert_true(fd >= 0 && saved >= 0);
+	fflush(stderr);
+	dup2(fd, 2);
+	log_level = LOG_LVL_WARNING;
+	for (; lines != NULL && *lines != NULL; lines++)
+		ircsim_line(s, *lines);
+	irc_conn_disconnect(s->irc, "connection closed by the server");
+	fflush(stderr);
+	log_level = was;
+	dup2(saved, 2);
+	close(saved);
+	n = pread(fd, buf, sizeof buf - 1, 0);
+	close(fd);
+	unlink(path);
+	buf[n > 0 ? n : 0] = '\0';
+	if ((p = strstr(buf, "disconnected from ")) != NULL && (q = strstr(p, "; next attempt in ")) != NULL) {
+		secs = strtol(q + 18, NULL, 10);
+		snprintf(why, whylen, "%.*s", (int)(q - p), p);
+	}
+	/* no connection is tried in these tests: the next attempt is ours */
+	loop_timer_del(s->loop, s->irc->retry_timer);
+	s->irc->retry_timer = 0;
+	return secs;
+}
+
+/* Back up as the server would have it after a reconnect (no socket). */
+static void
+back_up(struct ircsim *s)
+{
+	s->irc->state = IRC_REGISTERING;
+	s->irc->welcomed = false;
+	ircsim_line(s, ":irc.test 001 HandFoot :Welcome");
+	ircsim_line(s, ":irc.test 376 HandFoot :End of MOTD");
+	ircsim_line(s, ":HandFoot!hf@bot.test JOIN #cards");
+	ircsim_line(s, ":irc.test 315 HandFoot #cards :End of WHO list");
+	assert_true(s->irc->up);
+}
+
+/* Killed at once after each reconnect: the backoff grows (it was reset
+ * at every connection: back every 2 s for good); after a minute up it
+ * starts again from 2 s. */
+static void
+test_backoff_resets_only_when_stable(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+	char why[256];
+
+	(void)state;
+	assert_non_null(s);
+	assert_true(dropped(s, NULL, why, sizeof why) <= 3);
+	back_up(s);
+	ircsim_advance(s, 5000);
+	assert_true(dropped(s, NULL, why, sizeof why) >= 3);
+	back_up(s);
+	ircsim_advance(s, 5000);
+	assert_true(dropped(s, NULL, why, sizeof why) >= 6);
+	back_up(s);
+	ircsim_advance(s, 61000);
+	assert_true(dropped(s, NULL, why, sizeof why) <= 3);
+	ircsim_free(s);
+}
+
+/* A K-line, an excess flood, a KILL, a throttle: a hard backoff, and the log says why. */
+static void
+test_hard_quits_back_off(void **state)
+{
+	static const struct {
+		const char *lines[3];
+		const char *said;
+		long at_least;
+	} cases[] = {
+		{ { "ERROR :Closing Link: 127.0.0.1 (K-Lined: spam)", NULL }, "banned (K-line)", 3600 },
+		{ { ":irc.test 465 HandFoot :You are banned from this server- spam", "ERROR :Closing Link: HandFoot[127.0.0.1] (Banned)", NULL },
+		  "banned", 3600 },
+		{ { "ERROR :Closing Link: 127.0.0.1 (Excess Flood)", NULL }, "excess flood", 60 },
+		{ { ":oper!o@staff.test KILL HandFoot :go away", "ERROR :Closing Link: irc.test (Killed (oper (go away)))", NULL },
+		  "killed", 60 },
+		{ { "ERROR :Trying to reconnect too fast.", NULL }, "throttled", 60 },
+		{ { "ERROR :Your host is trying to (re)connect too fast -- throttled", NULL }, "throttled", 60 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+		char why[256] = "";
+		long secs;
+
+		assert_non_null(s);
+		secs = dropped(s, cases[i].lines, why, sizeof why);
+		if (secs < cases[i].at_least || strstr(why, cases[i].said) == NULL)
+			fail_msg("case %zu: %ld s, \"%s\"", i, secs, why);
+		ircsim_free(s);
+	}
+}
+
 int
 main(void)
 {
@@ -159,6 +270,8 @@ main(void)
 		cmocka_unit_test(test_registered_only_told),
 		cmocka_unit_test(test_registered_channel_is_a_join),
 		cmocka_unit_test(test_callerid_network_sends_privmsg),
+		cmocka_unit_test(test_backoff_resets_only_when_stable),
+		cmocka_unit_test(test_hard_quits_back_off),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -107,6 +107,9 @@ struct irc {
 	int64_t connected_at, last_rx, ping_sent, joins_sent_at, drop_logged;
 	int64_t nick_polled, nick_tried;  /* the last ISON, the last NICK back to ours */
 	int attempts;
+	int64_t up_at;              /* when BOT_EV_UP was emitted for this connection */
+	int64_t retry_floor_ms;     /* the next wait is at least this (a kill, a ban: quit.c) */
+	char closing_why[256];      /* the server's reason for closing the link, "" if none */
 	uint64_t rng;
 
 	/* what this connection learnt */
@@ -189,6 +192,15 @@ uint64_t irc_conn_random(struct irc *c);
 
 /* The handlers of events.c's table take the line as parsed: one per command
  * or numeric (or a few alike), in the file of their concept. */
+
+/* ------------------------------------------------------------------ quit.c */
+void        irc_quit_error(struct irc *c, const struct irc_msg *m);    /* ERROR */
+void        irc_quit_banned(struct irc *c, const struct irc_msg *m);   /* ERR_YOUREBANNEDCREEP */
+void        irc_quit_kill(struct irc *c, const struct irc_msg *m);     /* KILL */
+/* The link is gone: the server's reason if it gave one, else why; the backoff reset after a stable period. */
+const char *irc_quit_down(struct irc *c, const char *why, bool was_up);
+/* The next wait: at least what the last quit asks; the ask is spent. */
+int64_t     irc_quit_floor(struct irc *c, int64_t delay);
 
 /* ------------------------------------------------------------------ register.c */
 void irc_register_cap_end(struct irc *c);

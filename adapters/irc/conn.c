@@ -179,6 +179,7 @@ schedule_retry(struct irc *c)
 	/* +-25% jitter: many bots cut by one netsplit do not all come back at once */
 	delay = delay * 3 / 4 + (int64_t)(irc_conn_random(c) % (uint64_t)(delay / 2 + 1));
 	c->attempts++;
+	delay = irc_quit_floor(c, delay);
 	c->retry_timer = loop_timer_add(c->a->loop, delay, on_retry, c);
 	return delay;
 }
@@ -200,6 +201,7 @@ irc_conn_disconnect(struct irc *c, const char *why)
 	int64_t delay;
 
 	c->gen++;
+	why = irc_quit_down(c, why, was_up);
 	if (c->fd >= 0)
 		loop_unwatch(c->a->loop, c->fd);
 	c->fd = -1;
@@ -235,6 +237,7 @@ irc_conn_disconnect(struct irc *c, const char *why)
 	irc_conn_where(c, where, sizeof where);
 	adapter_log(c->a, LOG_LVL_WARNING, "%s %s: %s; next attempt in %lld s",
 	            was_connected ? "disconnected from" : "cannot connect to", where, why, (long long)(delay + 500) / 1000);
+	c->closing_why[0] = '\0';
 }
 
 static void
@@ -305,6 +308,7 @@ irc_conn_connect(struct irc *c)
 	c->cap_batch = c->cap_server_time = c->cap_listing = c->cap_requested = false;
 	c->cap_ended = c->sasl_ok = c->welcomed = c->refusing = false;
 	c->monitor = c->monitoring = c->whox = c->notice_silent = false;
+	c->closing_why[0] = '\0';
 	irc_refused_reset(c);
 	c->ping_sent = 0;
 	memset(c->history_batches, 0, sizeof c->history_batches);

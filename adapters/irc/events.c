@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "loop.h"
 
 void
 irc_events_emit(struct irc *c, enum bot_event_type type, const char *room, struct irc_user *u, const char *text,
@@ -38,7 +39,7 @@ events_up(struct irc *c)
 	if (c->up)
 		return;
 	c->up = true;
-	c->attempts = 0;
+	c->up_at = loop_now(c->a->loop);   /* the backoff starts again once up a while (quit.c) */
 	irc_conn_where(c, where, sizeof where);
 	adapter_log(c->a, LOG_LVL_NOTICE, "up on %s as %s", where, c->cur_nick);
 	irc_events_emit(c, BOT_EV_UP, NULL, NULL, NULL, false, false, 0);
@@ -69,15 +70,6 @@ events_pong(struct irc *c, const struct irc_msg *m)
 	c->ping_sent = 0;
 }
 
-static void
-events_error(struct irc *c, const struct irc_msg *m)
-{
-	char why[200];
-
-	irc_text_in(why, sizeof why, m->nparams > 0 ? m->params[0] : "");
-	adapter_log(c->a, LOG_LVL_WARNING, "server closed the link: %s", why);
-}
-
 /* Every command and numeric the adapter acts on; any other line is ignored. */
 static const struct irc_handler {
 	const char *command;
@@ -85,7 +77,9 @@ static const struct irc_handler {
 } events_table[] = {
 	{ "PING", events_ping },
 	{ "PONG", events_pong },
-	{ "ERROR", events_error },
+	{ "ERROR", irc_quit_error },
+	{ "KILL", irc_quit_kill },
+	{ ERR_YOUREBANNEDCREEP, irc_quit_banned },
 	/* what users say */
 	{ "PRIVMSG", irc_message_privmsg },
 	{ "NOTICE", irc_message_notice },

@@ -36,6 +36,7 @@
 #define ERR_INVITEONLYCHAN   "473"
 #define ERR_BANNEDFROMCHAN   "474"
 #define ERR_BADCHANNELKEY    "475"
+#define ERR_YOUREBANNEDCREEP "465"   /* K-lined (or throttled) */
 #define ERR_NEEDREGGEDNICK   "477"
 #define ERR_SECUREONLYCHAN   "489"
 #define ERR_TARGETTOOFAST    "439"   /* UnrealIRCd: target change too fast */
