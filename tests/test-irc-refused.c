@@ -260,6 +260,70 @@ test_hard_quits_back_off(void **state)
 	}
 }
 
+/* The bot joins #chan on an invitation, and learns its members (NAMES with their modes, WHO). */
+static void
+joined_with(struct ircsim *s, const char *chan, const char *names)
+{
+	char line[256];
+
+	snprintf(line, sizeof line, ":HandFoot!hf@bot.test JOIN %s", chan);
+	ircsim_line(s, line);
+	snprintf(line, sizeof line, ":irc.test 353 HandFoot = %s :%s HandFoot", chan, names);
+	ircsim_line(s, line);
+	snprintf(line, sizeof line, ":irc.test 366 HandFoot %s :End of NAMES list", chan);
+	ircsim_line(s, line);
+	snprintf(line, sizeof line, ":irc.test 315 HandFoot %s :End of WHO list", chan);
+	ircsim_line(s, line);
+}
+
+/* join_on_invite: an invitation from someone who is no operator of the
+ * channel is not taken (the bot leaves once it sees); an operator's is,
+ * and so is one from invite_from; no more than invite_max channels. */
+static void
+test_invites_from_operators_only(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, "join_on_invite = yes\ninvite_from = dave\ninvite_max = 3\n");
+
+	(void)state;
+	assert_non_null(s);
+	ircsim_line(s, ":bob!b@home.test INVITE HandFoot #fun");
+	assert_non_null(ircsim_sent(s, "JOIN #fun", NULL));
+	joined_with(s, "#fun", "@carol bob");
+	assert_non_null(ircsim_sent(s, "PART #fun", NULL));
+	ircsim_line(s, ":HandFoot!hf@bot.test PART #fun");
+	ircsim_forget(s);
+	ircsim_line(s, ":carol!c@home.test INVITE HandFoot #fun");
+	assert_non_null(ircsim_sent(s, "JOIN #fun", NULL));
+	joined_with(s, "#fun", "@carol bob");
+	assert_null(ircsim_sent(s, "PART #fun", NULL));
+	ircsim_line(s, ":dave!d@home.test INVITE HandFoot #two");
+	joined_with(s, "#two", "dave");
+	assert_null(ircsim_sent(s, "PART #two", NULL));
+	ircsim_line(s, ":carol!c@home.test INVITE HandFoot #three");
+	joined_with(s, "#three", "@carol");
+	ircsim_forget(s);
+	/* three invited channels: a fourth invitation is not taken */
+	ircsim_line(s, ":carol!c@home.test INVITE HandFoot #four");
+	assert_null(ircsim_sent(s, "JOIN #four", NULL));
+	ircsim_free(s);
+}
+
+/* A configured channel that is +i refused the join (473): an invitation
+ * from anyone lets the bot in, join_on_invite or not. */
+static void
+test_invite_to_configured_channel(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, "channels = #cards #priv\n");
+
+	(void)state;
+	assert_non_null(s);
+	ircsim_line(s, ":irc.test 473 HandFoot #priv :Cannot join channel (+i)");
+	ircsim_forget(s);
+	ircsim_line(s, ":op!o@home.test INVITE HandFoot #priv");
+	assert_non_null(ircsim_sent(s, "JOIN #priv", NULL));
+	ircsim_free(s);
+}
+
 int
 main(void)
 {
@@ -272,6 +336,8 @@ main(void)
 		cmocka_unit_test(test_callerid_network_sends_privmsg),
 		cmocka_unit_test(test_backoff_resets_only_when_stable),
 		cmocka_unit_test(test_hard_quits_back_off),
+		cmocka_unit_test(test_invites_from_operators_only),
+		cmocka_unit_test(test_invite_to_configured_channel),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

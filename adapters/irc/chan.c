@@ -70,19 +70,16 @@ irc_chan_remove(struct irc *c, int i)
 	}
 }
 
+/* Joins channel i (with its key, if configured with one), paced. */
 void
-irc_chan_invited(struct irc *c, const struct irc_msg *m)
+irc_chan_join(struct irc *c, int i)
 {
-	if (m->nparams < 2 || !irc_parse_same(m->params[0], c->cur_nick) || !c->join_on_invite)
+	if (c->state != IRC_READY)
 		return;
-	if (irc_chan_find(c, m->params[1]) >= 0 || !irc_chan_valid(m->params[1]))
-		return;
-	if (irc_chan_add(c, m->params[1], false) < 0)
-		return;
-	/* remembered, so that a restart joins it again */
-	adapter_state_set(c->a, c->chans[irc_chan_find(c, m->params[1])].name, "invited");
-	adapter_log(c->a, LOG_LVL_NOTICE, "invited to %s", m->params[1]);
-	irc_send_proto(c, "JOIN %s", m->params[1]);
+	if (c->chans[i].key[0] != '\0')
+		irc_send_paced(c, "JOIN %s %s", c->chans[i].name, c->chans[i].key);
+	else
+		irc_send_paced(c, "JOIN %s", c->chans[i].name);
 }
 
 void
@@ -226,15 +223,16 @@ irc_chan_reconfigure(struct irc *c, const struct irc *fresh)
 	for (j = 0; j < fresh->nchans; j++) {
 		if ((i = irc_chan_find(c, fresh->chans[j].name)) >= 0) {
 			c->chans[i].configured = true;
+			memcpy(c->chans[i].key, fresh->chans[j].key, sizeof c->chans[i].key);
 			continue;
 		}
 		if ((i = irc_chan_add(c, fresh->chans[j].name, true)) < 0) {
 			adapter_log(c->a, LOG_LVL_WARNING, "cannot add %s: too many channels", fresh->chans[j].name);
 			continue;
 		}
+		memcpy(c->chans[i].key, fresh->chans[j].key, sizeof c->chans[i].key);
 		adapter_log(c->a, LOG_LVL_NOTICE, "joining %s (added to channels)", c->chans[i].name);
-		if (c->state == IRC_READY)
-			irc_send_proto(c, "JOIN %s", c->chans[i].name);
+		irc_chan_join(c, i);
 	}
 	for (i = c->nchans; i-- > 0;) {
 		struct irc_chan *ch = &c->chans[i];
@@ -248,7 +246,7 @@ irc_chan_reconfigure(struct irc *c, const struct irc *fresh)
 		}
 		adapter_log(c->a, LOG_LVL_NOTICE, "leaving %s (no longer in channels)", ch->name);
 		if (ch->in && c->state == IRC_READY)
-			irc_send_proto(c, "PART %s :no longer configured", ch->name);
+			irc_send_paced(c, "PART %s :no longer configured", ch->name);
 		irc_chan_remove(c, i);
 	}
 }

@@ -15,6 +15,7 @@
 #define IRC_NICK_KEEP   2000            /* remembered renames ("nick/..." state) per network */
 #define IRC_NICK_TTL_MS (7LL * 86400 * 1000) /* a remembered rename or address is trusted this long */
 #define IRC_CHAN_RECENT 8               /* coloured lines kept per channel, to send again plain */
+#define IRC_JOIN_CHANS  5               /* channels in one JOIN line at most */
 #define IRC_RBUF_SIZE   (2 * IRC_MAX_WIRE + 2)
 
 enum irc_conn_state { IRC_IDLE, IRC_CONNECTING, IRC_REGISTERING, IRC_READY };
@@ -38,6 +39,9 @@ struct irc_chan {
 	bool in;              /* our JOIN came back (the WHO may still run) */
 	bool plain;           /* the channel refuses colours: plain text there */
 	bool refused_told;    /* a refused message was logged (and the bot told) on this connection */
+	char key[64];         /* the channel key from the configuration ("#chan key"), "" if none */
+	char inviter[64];     /* who invited us, until the members are known (invite.c); "" if none */
+	bool inviter_ok;      /* they are on invite_from */
 	/* the last coloured lines sent, to send again plain if colours are refused */
 	struct { char *line; int64_t at; } recent[IRC_CHAN_RECENT];
 	int nrecent;
@@ -83,6 +87,9 @@ struct irc {
 	char sasl_mech[16], sasl_user[64], sasl_pass[256];
 	char ns_pass[256], server_pass[256];
 	bool join_on_invite, private_notice, colors, sasl_required;
+	char conf_chans[1024];      /* the configured channels, "#a,#b" (kept when a kick removes one) */
+	char invite_from[512];      /* invite_from: nicks and "acct:NAME"s whose invitations are taken */
+	int invite_max;             /* invite_max: invited channels at most */
 	bool private_auto;          /* private = auto: NOTICE unless the network drops them silently */
 	long burst, rate_ms, ping_interval_ms, ping_timeout_ms, reconnect_max_ms, nick_poll_ms;
 
@@ -102,6 +109,8 @@ struct irc {
 	size_t wlen, woff;
 	struct irc_queue proto;     /* PONG, CAP, AUTHENTICATE...: always first */
 	struct irc_queue out;       /* messages, per target, round-robin */
+	struct irc_queue paced;     /* JOIN, WHO, PART, IDENTIFY: protocol lines paced as messages, in turn with them */
+	bool paced_turn;            /* the last paced line went from paced */
 	struct irc_bucket bucket;
 	long long flush_timer, tick_timer, retry_timer;
 	int64_t connected_at, last_rx, ping_sent, joins_sent_at, drop_logged;
@@ -147,7 +156,8 @@ int  irc_chan_find(struct irc *c, const char *name);
 int  irc_chan_add(struct irc *c, const char *name, bool configured);
 /* Forgets channel i; the last one moves into its place. */
 void irc_chan_remove(struct irc *c, int i);
-void irc_chan_invited(struct irc *c, const struct irc_msg *m);           /* INVITE */
+/* Joins channel i (with its key), paced; nothing unless registered. */
+void irc_chan_join(struct irc *c, int i);
 void irc_chan_join_failed(struct irc *c, const struct irc_msg *m);       /* ERR_CHANNELISFULL... */
 
 void irc_chan_cannot_send(struct irc *c, const struct irc_msg *m);      /* ERR_CANNOTSENDTOCHAN, 408 */
@@ -156,6 +166,11 @@ void irc_chan_outgoing(struct irc *c, int i, char *line, size_t *len);
 void irc_chan_forget_recent(struct irc_chan *ch);
 /* SIGHUP: the configured channels are now those of fresh: new ones joined, dropped ones parted. */
 void irc_chan_reconfigure(struct irc *c, const struct irc *fresh);
+
+/* ------------------------------------------------------------------ invite.c */
+void irc_invite_got(struct irc *c, const struct irc_msg *m);            /* INVITE */
+/* Channel i's members are known: leaves it if whoever invited us is no operator there. */
+void irc_invite_check(struct irc *c, int i);
 
 /* ------------------------------------------------------------------ config.c */
 int  irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen);
@@ -296,6 +311,8 @@ void   irc_send_flush(struct irc *c);
 /* A line taken from the queues to be written now: kept where a refusal or colours may want it again. */
 void   irc_send_written(struct irc *c, char *line, size_t *n);
 void   irc_send_proto(struct irc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A protocol line that waits for the bucket (once registered), before any message. */
+void   irc_send_paced(struct irc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int    irc_send(struct adapter *a, const struct adapter_msg *m);
 size_t irc_send_pending(struct adapter *a, const char *room);
 /* Private lines still queued for nick: to newnick (the same person renamed)

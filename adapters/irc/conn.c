@@ -219,6 +219,7 @@ irc_conn_disconnect(struct irc *c, const char *why)
 	c->rlen = c->wlen = c->woff = 0;
 	c->rskip = false;
 	irc_queue_clear(&c->proto);
+	irc_queue_clear(&c->paced);
 	/* who wears a nick next time is anyone's guess: private lines go */
 	irc_send_forget(c, NULL, NULL);
 	irc_refused_reset(c);

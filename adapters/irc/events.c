@@ -105,7 +105,7 @@ static const struct irc_handler {
 	{ RPL_WHOSPCRPL, irc_members_who },
 	{ RPL_ENDOFWHO, irc_members_who_end },
 	/* our channels */
-	{ "INVITE", irc_chan_invited },
+	{ "INVITE", irc_invite_got },
 	{ ERR_NOSUCHCHANNEL, irc_chan_join_failed },
 	{ ERR_TOOMANYCHANNELS, irc_chan_join_failed },
 	{ ERR_CHANNELISFULL, irc_chan_join_failed },

@@ -159,9 +159,9 @@ irc_members_join(struct irc *c, const struct irc_msg *m)
 		 * that hands go to the right people from the first line on; the
 		 * channel counts as joined when the list ends */
 		if (c->whox)
-			irc_send_proto(c, "WHO %s %%tcuhnfa,77", c->chans[i].name);
+			irc_send_paced(c, "WHO %s %%tcuhnfa,77", c->chans[i].name);
 		else
-			irc_send_proto(c, "WHO %s", c->chans[i].name);
+			irc_send_paced(c, "WHO %s", c->chans[i].name);
 		return;
 	}
 	if ((i = irc_chan_find(c, m->params[0])) < 0 || (u = irc_members_source(c, m)) == NULL)
@@ -351,6 +351,7 @@ irc_members_who_end(struct irc *c, const struct irc_msg *m)
 	if (m->nparams < 2 || (i = irc_chan_find(c, m->params[1])) < 0 || !c->chans[i].in)
 		return;
 	c->chans[i].joined = true;
+	irc_invite_check(c, i);
 	irc_events_check_up(c, false);
 }
 

@@ -196,25 +196,33 @@ irc_register_motd_end(struct irc *c, const struct irc_msg *m)
 	c->welcomed = true;
 	c->state = IRC_READY;
 	if (c->bot_mode[0] != '\0')
-		irc_send_proto(c, "MODE %s +%s", c->cur_nick, c->bot_mode);
+		irc_send_paced(c, "MODE %s +%s", c->cur_nick, c->bot_mode);
 	if (c->ns_pass[0] != '\0' && !c->sasl_ok)
-		irc_send_proto(c, "PRIVMSG NickServ :IDENTIFY %s %s", c->nick, c->ns_pass);
+		irc_send_paced(c, "PRIVMSG NickServ :IDENTIFY %s %s", c->nick, c->ns_pass);
 	irc_regain_start(c);
-	/* JOIN #a,#b,... in as few lines as fit */
+	/* JOIN #a,#b,... in lines of IRC_JOIN_CHANS channels at most, paced
+	 * (each channel's WHO follows its echo): a server counts a JOIN's
+	 * channels as commands of their own */
 	list[0] = '\0';
-	for (int i = 0; i < c->nchans; i++) {
+	for (int i = 0, k = 0; i < c->nchans; i++) {
 		size_t n = strlen(c->chans[i].name);
 
 		c->chans[i].joined = c->chans[i].failed = false;
-		if (len + n + 1 >= sizeof list) {
-			irc_send_proto(c, "JOIN %s", list);
+		if (c->chans[i].key[0] != '\0') {
+			irc_chan_join(c, i);   /* a key goes with its channel alone */
+			continue;
+		}
+		if (len + n + 1 >= sizeof list || k == IRC_JOIN_CHANS) {
+			irc_send_paced(c, "JOIN %s", list);
 			len = 0;
+			k = 0;
 			list[0] = '\0';
 		}
 		len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? "," : "", c->chans[i].name);
+		k++;
 	}
 	if (len > 0)
-		irc_send_proto(c, "JOIN %s", list);
+		irc_send_paced(c, "JOIN %s", list);
 	c->joins_sent_at = loop_now(c->a->loop);
 	irc_events_check_up(c, false);
 }

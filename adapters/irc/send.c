@@ -88,13 +88,19 @@ irc_send_flush(struct irc *c)
 		if ((n = irc_queue_pop(&c->proto, line, sizeof line)) == 0) {
 			int64_t wait;
 
-			if (c->state != IRC_READY || c->out.lines == 0)
+			if (c->state != IRC_READY || (c->out.lines == 0 && c->paced.lines == 0))
 				return;
 			if ((wait = irc_bucket_wait(&c->bucket, loop_now(c->a->loop))) > 0) {
 				schedule_flush(c, wait);
 				return;
 			}
-			n = irc_queue_pop(&c->out, line, sizeof line);
+			/* paced protocol lines and messages take turns: 20 channels'
+			 * WHOs must not hold a game back for 40 s, nor it them */
+			c->paced_turn = !c->paced_turn;
+			if ((c->paced_turn || c->out.lines == 0) && (n = irc_queue_pop(&c->paced, line, sizeof line)) > 0)
+				;
+			else
+				n = irc_queue_pop(&c->out, line, sizeof line);
 		}
 		/* protocol lines skip the wait but still spend a token */
 		irc_bucket_take(&c->bucket, loop_now(c->a->loop));
@@ -106,17 +112,13 @@ irc_send_flush(struct irc *c)
 	}
 }
 
-/* Queues a protocol line (printf-style); it goes before any message. */
-void __attribute__((format(printf, 2, 3)))
-irc_send_proto(struct irc *c, const char *fmt, ...)
+/* A protocol line (printf-style) into q, and a flush. */
+static void
+send_line(struct irc *c, struct irc_queue *q, const char *fmt, va_list ap)
 {
 	char line[IRC_MAX_LINE + 1];
-	va_list ap;
-	int n;
+	int n = vsnprintf(line, sizeof line, fmt, ap);
 
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
 	if (n < 0)
 		return;
 	if ((size_t)n > IRC_MAX_LINE - 2)
@@ -125,9 +127,34 @@ irc_send_proto(struct irc *c, const char *fmt, ...)
 	for (int i = 0; i < n; i++)
 		if (line[i] == '\r' || line[i] == '\n' || line[i] == '\0')
 			line[i] = ' ';
-	if (irc_queue_push(&c->proto, "", line, (size_t)n) != 0)
+	if (irc_queue_push(q, "", line, (size_t)n) != 0)
 		adapter_log(c->a, LOG_LVL_WARNING, "protocol queue full: line dropped");
 	irc_send_flush(c);
+}
+
+/* Queues a protocol line (printf-style); it goes before any message, at
+ * once: what registration and keep-alive need (it still spends a token). */
+void __attribute__((format(printf, 2, 3)))
+irc_send_proto(struct irc *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	send_line(c, &c->proto, fmt, ap);
+	va_end(ap);
+}
+
+/* Queues a protocol line that waits for the bucket like a message, before
+ * any message: Solanum quits a client past 20 unread lines ("Excess
+ * Flood"), and 20 channels' JOINs and WHOs at once were more. */
+void __attribute__((format(printf, 2, 3)))
+irc_send_paced(struct irc *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	send_line(c, &c->paced, fmt, ap);
+	va_end(ap);
 }
 
 /* The longest text in "CMD target :text" that the server can relay with our prefix. */
