@@ -110,7 +110,7 @@ irc_queued(struct adapter *a)
 
 	if (c == NULL || c->state != IRC_READY || c->easy == NULL)
 		return 0;
-	return c->out.lines + c->proto.lines + c->paced.lines + (c->woff < c->wlen ? 1 : 0);
+	return c->out.lines + c->proto.lines + c->paced.lines + (c->held_len > 0) + (c->woff < c->wlen ? 1 : 0);
 }
 
 const struct adapter_ops irc_adapter_ops = {

@@ -103,11 +103,50 @@ test_many_channels_no_excess_flood(void **state)
 	stop(f);
 }
 
+/* alice holds #cards (+o, the first in) and sets +f 5:3: five lines in
+ * three seconds from one user kick them. After idle, six questions from
+ * two people (three each) are answered in the room at once: the bot must
+ * not be kicked (with the connection's burst of 5 it was). */
+static void
+test_channel_flood_mode_never_trips(void **state)
+{
+	struct fix *f = *state;
+	struct ircclient alice, bob;
+	static const char *const asks[] = { "!top", "!table", "!who", "!score", "!stats", "!rules" };
+	size_t said = 0;
+
+	alice.pump = bob.pump = NULL;
+	assert_int_equal(ircclient_connect(&alice, f->srv.port, "alice"), 0);
+	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
+	assert_int_equal(ircclient_connect(&bob, f->srv.port, "bob"), 0);
+	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
+	ircclient_send(&alice, "MODE #cards +f 5:3");
+	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "MODE #cards +f", NULL), 0);
+	start(f, "networks-flood-mode", "channels = #cards\n");
+	assert_int_equal(ircclient_wait(&alice, 60000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
+	assert_int_equal(e2e_daemon_wait_log(&f->d, ": up", 60000), 0);
+	/* idle: every bucket full */
+	ircclient_drain(&alice, 12000);
+	for (size_t i = 0; i < sizeof asks / sizeof asks[0]; i++)
+		ircclient_send(i % 2 ? &bob : &alice, "PRIVMSG #cards :%s", asks[i]);
+	ircclient_drain(&bob, 100);
+	ircclient_drain(&alice, 15000);
+	for (size_t i = 0; i < alice.nlines; i++)
+		said += alice.lines[i] != NULL && strstr(alice.lines[i], ":HandFoot!") != NULL &&
+		        strstr(alice.lines[i], "PRIVMSG #cards :") != NULL;
+	assert_false(ircclient_saw(&alice, "KICK #cards HandFoot", NULL));
+	assert_true(said >= 5);
+	ircclient_close(&bob);
+	ircclient_close(&alice);
+	stop(f);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_many_channels_no_excess_flood, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_channel_flood_mode_never_trips, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

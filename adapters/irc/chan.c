@@ -48,6 +48,7 @@ irc_chan_add(struct irc *c, const char *name, bool configured)
 	memset(&c->chans[i], 0, sizeof c->chans[i]);
 	irc_text_copy(c->chans[i].name, sizeof c->chans[i].name, name);
 	c->chans[i].configured = configured;
+	irc_bucket_init(&c->chans[i].bucket, c->burst < IRC_CHAN_BURST ? (int)c->burst : IRC_CHAN_BURST, c->rate_ms);
 	return i;
 }
 

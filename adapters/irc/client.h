@@ -15,6 +15,7 @@
 #define IRC_NICK_KEEP   2000            /* remembered renames ("nick/..." state) per network */
 #define IRC_NICK_TTL_MS (7LL * 86400 * 1000) /* a remembered rename or address is trusted this long */
 #define IRC_CHAN_RECENT 8               /* coloured lines kept per channel, to send again plain */
+#define IRC_CHAN_BURST  3               /* lines to one channel at once after idle: +f 5:3 never trips */
 #define IRC_JOIN_CHANS  5               /* channels in one JOIN line at most */
 #define IRC_RBUF_SIZE   (2 * IRC_MAX_WIRE + 2)
 
@@ -40,6 +41,7 @@ struct irc_chan {
 	bool plain;           /* the channel refuses colours: plain text there */
 	bool refused_told;    /* a refused message was logged (and the bot told) on this connection */
 	char key[64];         /* the channel key from the configuration ("#chan key"), "" if none */
+	struct irc_bucket bucket; /* this channel's own pace: IRC_CHAN_BURST at once (flood modes, +f) */
 	char inviter[64];     /* who invited us, until the members are known (invite.c); "" if none */
 	bool inviter_ok;      /* they are on invite_from */
 	/* the last coloured lines sent, to send again plain if colours are refused */
@@ -111,6 +113,8 @@ struct irc {
 	struct irc_queue out;       /* messages, per target, round-robin */
 	struct irc_queue paced;     /* JOIN, WHO, PART, IDENTIFY: protocol lines paced as messages, in turn with them */
 	bool paced_turn;            /* the last paced line went from paced */
+	char held[IRC_MAX_LINE + 1]; /* a channel's line taken from out, waiting for that channel's pace */
+	size_t held_len;
 	struct irc_bucket bucket;
 	long long flush_timer, tick_timer, retry_timer;
 	int64_t connected_at, last_rx, ping_sent, joins_sent_at, drop_logged;

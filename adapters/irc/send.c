@@ -57,7 +57,64 @@ irc_send_written(struct irc *c, char *line, size_t *n)
 	irc_conn_log(c, ">", line);
 }
 
-/* Writes what it can: the pending line, then protocol lines, then paced messages. */
+/* The channel a message line goes to (PRIVMSG/NOTICE #chan), its index; -1 if none of ours. */
+static int
+line_channel(struct irc *c, const char *line)
+{
+	char target[64];
+	size_t skip = strncmp(line, "PRIVMSG ", 8) == 0 ? 8 : strncmp(line, "NOTICE ", 7) == 0 ? 7 : 0;
+	size_t len;
+
+	if (skip == 0 || (len = strcspn(line + skip, " ")) == 0 || len >= sizeof target)
+		return -1;
+	memcpy(target, line + skip, len);
+	target[len] = '\0';
+	return irc_chan_is(target) ? irc_chan_find(c, target) : -1;
+}
+
+/* The next paced line into line (its length; 0: none may go yet, a flush is
+ * scheduled): paced protocol lines and messages in turn, each channel's
+ * lines no faster than its own bucket allows (a line that must wait for
+ * it is held, and everything waits behind it: a lane's order is kept). */
+static size_t
+next_paced(struct irc *c, char *line, size_t size)
+{
+	int64_t now = loop_now(c->a->loop), wait;
+	size_t n;
+	int i;
+
+	if (c->state != IRC_READY || (c->out.lines == 0 && c->paced.lines == 0 && c->held_len == 0))
+		return 0;
+	if ((wait = irc_bucket_wait(&c->bucket, now)) > 0) {
+		schedule_flush(c, wait);
+		return 0;
+	}
+	if (c->held_len == 0) {
+		/* paced protocol lines and messages take turns: 20 channels'
+		 * WHOs must not hold a game back for 40 s, nor it them */
+		c->paced_turn = !c->paced_turn;
+		if ((c->paced_turn || c->out.lines == 0) && (n = irc_queue_pop(&c->paced, line, size)) > 0)
+			return n;
+		if ((n = irc_queue_pop(&c->out, line, size)) == 0)
+			return 0;
+		memcpy(c->held, line, n + 1);
+		c->held_len = n;
+	}
+	if ((i = line_channel(c, c->held)) >= 0) {
+		if ((wait = irc_bucket_wait(&c->chans[i].bucket, now)) > 0) {
+			schedule_flush(c, wait);
+			return 0;
+		}
+		irc_bucket_take(&c->chans[i].bucket, now);
+	}
+	n = c->held_len < size ? c->held_len : size - 1;
+	memcpy(line, c->held, n);
+	line[n] = '\0';
+	c->held_len = 0;
+	return n;
+}
+
+/* Writes what it can: the pending line, then protocol lines, then paced lines. */
 void
 irc_send_flush(struct irc *c)
 {
@@ -85,23 +142,8 @@ irc_send_flush(struct irc *c)
 			c->woff = c->wlen = 0;
 			irc_conn_watch(c, false);
 		}
-		if ((n = irc_queue_pop(&c->proto, line, sizeof line)) == 0) {
-			int64_t wait;
-
-			if (c->state != IRC_READY || (c->out.lines == 0 && c->paced.lines == 0))
-				return;
-			if ((wait = irc_bucket_wait(&c->bucket, loop_now(c->a->loop))) > 0) {
-				schedule_flush(c, wait);
-				return;
-			}
-			/* paced protocol lines and messages take turns: 20 channels'
-			 * WHOs must not hold a game back for 40 s, nor it them */
-			c->paced_turn = !c->paced_turn;
-			if ((c->paced_turn || c->out.lines == 0) && (n = irc_queue_pop(&c->paced, line, sizeof line)) > 0)
-				;
-			else
-				n = irc_queue_pop(&c->out, line, sizeof line);
-		}
+		if ((n = irc_queue_pop(&c->proto, line, sizeof line)) == 0 && (n = next_paced(c, line, sizeof line)) == 0)
+			return;
 		/* protocol lines skip the wait but still spend a token */
 		irc_bucket_take(&c->bucket, loop_now(c->a->loop));
 		irc_send_written(c, line, &n);
@@ -312,7 +354,10 @@ irc_send_pending(struct adapter *a, const char *room)
 	struct irc *c = a->priv;
 	int i = irc_chan_find(c, room);
 
-	return i < 0 ? 0 : irc_queue_count_keep(&c->out, c->chans[i].name);
+	if (i < 0)
+		return 0;
+	/* a line held for the channel's pace is still to go */
+	return irc_queue_count_keep(&c->out, c->chans[i].name) + (c->held_len > 0 && line_channel(c, c->held) == i);
 }
 
 /* A private line's rewrite (irc_send_forget): nick NULL for every private line. */
