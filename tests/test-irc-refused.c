@@ -324,6 +324,69 @@ test_invite_to_configured_channel(void **state)
 	ircsim_free(s);
 }
 
+/* Solanum without chghost: alice identifies mid-game and is cloaked: a
+ * QUIT "Changing host" and a JOIN from the new host. Not a quit: the hand
+ * queued for her stays hers, and she is the same player after. */
+static void
+test_fake_quit_keeps_the_player(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+
+	(void)state;
+	assert_non_null(s);
+	alice_plays(s, "NOTICE");
+	ircsim_forget(s);
+	s->hold = true;
+	ircsim_line(s, ":alice!a@home.test PRIVMSG #cards :!hand");
+	ircsim_line(s, ":alice!a@home.test QUIT :Changing host");
+	ircsim_line(s, ":alice!a@user/alice JOIN #cards");
+	s->hold = false;
+	assert_non_null(ircsim_sent(s, "NOTICE alice :Your hand", NULL));
+	ircsim_forget(s);
+	ircsim_line(s, ":alice!a@user/alice PRIVMSG #cards :!hand");
+	assert_non_null(ircsim_sent(s, "NOTICE alice :Your hand", NULL));
+	ircsim_free(s);
+}
+
+/* With chghost the same cloak is one CHGHOST line: followed, alice stays alice. */
+static void
+test_chghost_followed(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+
+	(void)state;
+	assert_non_null(s);
+	alice_plays(s, "NOTICE");
+	ircsim_forget(s);
+	ircsim_line(s, ":alice!a@home.test CHGHOST a user/alice");
+	ircsim_line(s, ":alice!a@user/alice PRIVMSG #cards :!hand");
+	assert_non_null(ircsim_sent(s, "NOTICE alice :Your hand", NULL));
+	ircsim_free(s);
+}
+
+/* Identifying by NickServ: the joins wait for the login (900), so that a
+ * channel for registered users lets the bot in and sees its cloak. */
+static void
+test_joins_wait_for_identification(void **state)
+{
+	char path[] = "/tmp/hf-ns-XXXXXX", extra[128];
+	int fd = mkstemp(path);
+	struct ircsim *s;
+
+	(void)state;
+	assert_int_equal(write(fd, "s3cret\n", 7), 7);
+	close(fd);
+	snprintf(extra, sizeof extra, "nickserv_password_file = %s\n", path);
+	s = ircsim_new(":memory:", NULL, extra);
+	assert_non_null(s);
+	assert_non_null(ircsim_sent(s, "PRIVMSG NickServ :IDENTIFY HandFoot s3cret", NULL));
+	assert_null(ircsim_sent(s, "JOIN #cards", NULL));
+	ircsim_line(s, ":irc.test 900 HandFoot HandFoot!hf@bot.test HandFoot :You are now logged in as HandFoot");
+	assert_non_null(ircsim_sent(s, "JOIN #cards", NULL));
+	ircsim_free(s);
+	unlink(path);
+}
+
 int
 main(void)
 {
@@ -338,6 +401,9 @@ main(void)
 		cmocka_unit_test(test_hard_quits_back_off),
 		cmocka_unit_test(test_invites_from_operators_only),
 		cmocka_unit_test(test_invite_to_configured_channel),
+		cmocka_unit_test(test_fake_quit_keeps_the_player),
+		cmocka_unit_test(test_chghost_followed),
+		cmocka_unit_test(test_joins_wait_for_identification),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

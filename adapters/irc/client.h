@@ -15,6 +15,7 @@
 #define IRC_NICK_KEEP   2000            /* remembered renames ("nick/..." state) per network */
 #define IRC_NICK_TTL_MS (7LL * 86400 * 1000) /* a remembered rename or address is trusted this long */
 #define IRC_CHAN_RECENT 8               /* coloured lines kept per channel, to send again plain */
+#define IRC_REHOST_MS   30000           /* a QUIT "Changing host" waits this long for its JOIN */
 #define IRC_CHAN_BURST  3               /* lines to one channel at once after idle: +f 5:3 never trips */
 #define IRC_JOIN_CHANS  5               /* channels in one JOIN line at most */
 #define IRC_RBUF_SIZE   (2 * IRC_MAX_WIRE + 2)
@@ -117,6 +118,7 @@ struct irc {
 	size_t held_len;
 	struct irc_bucket bucket;
 	long long flush_timer, tick_timer, retry_timer;
+	long long join_timer;       /* joins wait for NickServ's login (register.c) until it fires */
 	int64_t connected_at, last_rx, ping_sent, joins_sent_at, drop_logged;
 	int64_t nick_polled, nick_tried;  /* the last ISON, the last NICK back to ours */
 	int attempts;
@@ -249,6 +251,7 @@ void irc_members_part(struct irc *c, const struct irc_msg *m);           /* PART
 void irc_members_kick(struct irc *c, const struct irc_msg *m);           /* KICK */
 void irc_members_quit(struct irc *c, const struct irc_msg *m);           /* QUIT */
 void irc_members_nick(struct irc *c, const struct irc_msg *m);           /* NICK */
+void irc_members_chghost(struct irc *c, const struct irc_msg *m);        /* CHGHOST */
 void irc_members_account(struct irc *c, const struct irc_msg *m);        /* ACCOUNT */
 void irc_members_names(struct irc *c, const struct irc_msg *m);          /* RPL_NAMREPLY */
 void irc_members_who(struct irc *c, const struct irc_msg *m);            /* RPL_WHOREPLY, RPL_WHOSPCRPL */

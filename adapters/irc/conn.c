@@ -214,6 +214,10 @@ irc_conn_disconnect(struct irc *c, const char *why)
 		loop_timer_del(c->a->loop, c->flush_timer);
 		c->flush_timer = 0;
 	}
+	if (c->join_timer != 0) {
+		loop_timer_del(c->a->loop, c->join_timer);
+		c->join_timer = 0;
+	}
 	c->state = IRC_IDLE;
 	c->up = false;
 	c->rlen = c->wlen = c->woff = 0;

@@ -98,6 +98,7 @@ static const struct irc_handler {
 	{ "KICK", irc_members_kick },
 	{ "QUIT", irc_members_quit },
 	{ "NICK", irc_members_nick },
+	{ "CHGHOST", irc_members_chghost },
 	{ "ACCOUNT", irc_members_account },
 	{ RPL_NAMREPLY, irc_members_names },
 	{ "MODE", irc_modes_mode },

@@ -195,6 +195,8 @@ struct irc_user {
 	bool unsure;                     /* nick-keyed, first seen after a gap: who they are waits
 	                                  * for their address (no private line goes to them) */
 	bool bound;                      /* their address recorded for their id on this connection */
+	int64_t rehost_at;               /* a QUIT "Changing host" (no chghost): the same person's JOIN
+	                                  * with a new host follows; 0 if none */
 	uint64_t chans;                  /* bit i: in the adapter's channel i */
 	uint64_t mod[IRC_MOD_LEVELS];    /* bit i of mod[k]: holds the k-th moderating prefix mode
 	                                  * (modes.c) in channel i */

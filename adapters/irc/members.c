@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "loop.h"
 
 /* A short tag of an address, for the id of a stranger wearing a player's
  * nick: the same stranger comes back as the same id. */
@@ -53,6 +54,17 @@ members_resolve(struct irc *c, struct irc_user *u)
 	irc_users_set_first(&c->users, u, u->key, NULL);
 }
 
+/* u, the same person, now shows addr (CHGHOST, or a fake QUIT and JOIN):
+ * the same id; their address is recorded again with their next private line. */
+static void
+members_rehost(struct irc *c, struct irc_user *u, const char *addr)
+{
+	(void)c;
+	irc_text_copy(u->addr, sizeof u->addr, addr);
+	u->rehost_at = 0;
+	u->bound = false;
+}
+
 /* The user with that nick (addr: "user@host" if the line tells it, else
  * NULL), or a new one, resolved. */
 static struct irc_user *
@@ -60,6 +72,12 @@ members_get(struct irc *c, const char *nick, const char *addr)
 {
 	struct irc_user *u = irc_users_find(&c->users, nick);
 
+	if (u != NULL && addr != NULL && u->rehost_at != 0 && u->addr[0] != '\0' && strcmp(u->addr, addr) != 0 &&
+	    loop_now(c->a->loop) - u->rehost_at < IRC_REHOST_MS) {
+		/* the same person under a new host (a cloak as they identified) */
+		members_rehost(c, u, addr);
+		return u;
+	}
 	if (u != NULL && addr != NULL && u->addr[0] != '\0' && strcmp(u->addr, addr) != 0) {
 		/* someone else wears the nick: the one we knew left without our seeing it */
 		irc_nicks_forget(c, u);
@@ -238,11 +256,35 @@ irc_members_quit(struct irc *c, const struct irc_msg *m)
 	irc_regain_freed(c, m->nick);
 	if ((u = irc_users_find(&c->users, m->nick)) == NULL)
 		return;
+	/* Solanum without chghost: a QUIT "Changing host" and JOINs under the
+	 * new host: no quit at all; what is queued for them stays theirs */
+	if (m->nparams > 0 && strcmp(m->params[0], "Changing host") == 0) {
+		u->rehost_at = loop_now(c->a->loop);
+		return;
+	}
 	irc_events_emit(c, BOT_EV_LEAVE, NULL, u, NULL, false, false, 0);
 	/* what was queued for them must not reach whoever takes the nick next */
 	irc_send_forget(c, u->nick, NULL);
 	irc_nicks_forget(c, u);
 	irc_users_remove(&c->users, u);
+}
+
+/* CHGHOST "newuser newhost": someone's address changed (a cloak); they stay who they are. */
+void
+irc_members_chghost(struct irc *c, const struct irc_msg *m)
+{
+	struct irc_user *u;
+	char addr[200];
+
+	if (m->nparams < 2 || m->nick == NULL)
+		return;
+	snprintf(addr, sizeof addr, "%.63s@%.120s", m->params[0], m->params[1]);
+	if (irc_members_from_us(c, m)) {
+		irc_text_copy(c->userhost, sizeof c->userhost, addr);
+		return;
+	}
+	if ((u = irc_users_find(&c->users, m->nick)) != NULL)
+		members_rehost(c, u, addr);
 }
 
 void

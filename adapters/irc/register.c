@@ -6,6 +6,8 @@
 #include "client.h"
 #include "loop.h"
 
+#define REGISTER_IDENTIFY_MS 10000      /* joins wait this long at most for NickServ's login */
+
 static void register_refuse(struct irc *c, const char *why);
 
 void
@@ -33,7 +35,7 @@ irc_register_cap_end(struct irc *c)
 
 static const char *const wanted_caps[] = {
 	"server-time", "message-tags", "account-tag", "account-notify", "extended-join",
-	"batch", "multi-prefix", "cap-notify", NULL
+	"batch", "multi-prefix", "cap-notify", "chghost", "userhost-in-names", NULL
 };
 
 static bool
@@ -183,33 +185,26 @@ irc_register_cap(struct irc *c, const struct irc_msg *m)
 	}
 }
 
-/* After the MOTD (or its absence): bot mode, NickServ, joins. */
-void
-irc_register_motd_end(struct irc *c, const struct irc_msg *m)
+/* The joins, in lines of IRC_JOIN_CHANS channels at most, paced (each
+ * channel's WHO follows its echo): a server counts a JOIN's channels as
+ * commands of their own; a channel with a key goes alone. */
+static void
+register_join_all(struct irc *c)
 {
 	char list[IRC_MAX_LINE - 16];
 	size_t len = 0;
 
-	(void)m;
-	if (c->welcomed)
-		return;
-	c->welcomed = true;
-	c->state = IRC_READY;
-	if (c->bot_mode[0] != '\0')
-		irc_send_paced(c, "MODE %s +%s", c->cur_nick, c->bot_mode);
-	if (c->ns_pass[0] != '\0' && !c->sasl_ok)
-		irc_send_paced(c, "PRIVMSG NickServ :IDENTIFY %s %s", c->nick, c->ns_pass);
-	irc_regain_start(c);
-	/* JOIN #a,#b,... in lines of IRC_JOIN_CHANS channels at most, paced
-	 * (each channel's WHO follows its echo): a server counts a JOIN's
-	 * channels as commands of their own */
+	if (c->join_timer != 0) {
+		loop_timer_del(c->a->loop, c->join_timer);
+		c->join_timer = 0;
+	}
 	list[0] = '\0';
 	for (int i = 0, k = 0; i < c->nchans; i++) {
 		size_t n = strlen(c->chans[i].name);
 
 		c->chans[i].joined = c->chans[i].failed = false;
 		if (c->chans[i].key[0] != '\0') {
-			irc_chan_join(c, i);   /* a key goes with its channel alone */
+			irc_chan_join(c, i);
 			continue;
 		}
 		if (len + n + 1 >= sizeof list || k == IRC_JOIN_CHANS) {
@@ -225,6 +220,45 @@ irc_register_motd_end(struct irc *c, const struct irc_msg *m)
 		irc_send_paced(c, "JOIN %s", list);
 	c->joins_sent_at = loop_now(c->a->loop);
 	irc_events_check_up(c, false);
+}
+
+static int64_t
+on_join_timer(struct loop *l, long long id, void *data)
+{
+	struct irc *c = data;
+
+	(void)l;
+	(void)id;
+	c->join_timer = 0;
+	adapter_log(c->a, LOG_LVL_WARNING, "NickServ did not log us in within %d s: joining anyway",
+	            REGISTER_IDENTIFY_MS / 1000);
+	register_join_all(c);
+	return LOOP_NOMORE;
+}
+
+/* After the MOTD (or its absence): bot mode, NickServ, joins.  When the
+ * bot identifies to NickServ, the joins wait for the login (900) or the
+ * cloak (396): a channel for registered users refuses an unidentified
+ * JOIN (477), and the JOIN would show the uncloaked host. */
+void
+irc_register_motd_end(struct irc *c, const struct irc_msg *m)
+{
+	(void)m;
+	if (c->welcomed)
+		return;
+	c->welcomed = true;
+	c->state = IRC_READY;
+	if (c->bot_mode[0] != '\0')
+		irc_send_paced(c, "MODE %s +%s", c->cur_nick, c->bot_mode);
+	irc_regain_start(c);
+	if (c->ns_pass[0] != '\0' && !c->sasl_ok) {
+		irc_send_paced(c, "PRIVMSG NickServ :IDENTIFY %s %s", c->nick, c->ns_pass);
+		c->joins_sent_at = loop_now(c->a->loop);
+		if (c->join_timer == 0)
+			c->join_timer = loop_timer_add(c->a->loop, REGISTER_IDENTIFY_MS, on_join_timer, c);
+		return;
+	}
+	register_join_all(c);
 }
 
 void
@@ -278,6 +312,8 @@ irc_register_host(struct irc *c, const struct irc_msg *m)
 
 	if (m->nparams > 1 && c->userhost[0] != '\0' && (at = strchr(c->userhost, '@')) != NULL)
 		snprintf(at + 1, sizeof c->userhost - (size_t)(at + 1 - c->userhost), "%.120s", m->params[1]);
+	if (c->join_timer != 0)
+		register_join_all(c);   /* cloaked: identified */
 }
 
 void
@@ -285,6 +321,8 @@ irc_register_logged_in(struct irc *c, const struct irc_msg *m)
 {
 	(void)m;
 	adapter_log(c->a, LOG_LVL_INFO, "logged in to services");
+	if (c->join_timer != 0)
+		register_join_all(c);
 }
 
 void
