@@ -387,6 +387,88 @@ test_joins_wait_for_identification(void **state)
 	unlink(path);
 }
 
+/* Lines sent with needle since the last ircsim_forget. */
+static size_t
+count_sent(struct ircsim *s, const char *needle)
+{
+	size_t n = 0;
+
+	ircsim_collect(s);
+	for (size_t i = s->seen; i < s->nsent; i++)
+		n += strstr(s->sent[i], needle) != NULL;
+	return n;
+}
+
+/* A refused join goes again, later each time (30 s, then 60 s); a bad name (479) never. */
+static void
+test_refused_joins_retried(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, "channels = #cards, #full, #bad\n");
+
+	(void)state;
+	assert_non_null(s);
+	ircsim_line(s, ":irc.test 471 HandFoot #full :Cannot join channel (+l)");
+	ircsim_line(s, ":irc.test 479 HandFoot #bad :Illegal channel name");
+	ircsim_forget(s);
+	ircsim_advance(s, 31000);
+	assert_int_equal(count_sent(s, "JOIN #full"), 1);
+	ircsim_line(s, ":irc.test 480 HandFoot #full :Cannot join channel (throttled)");
+	ircsim_advance(s, 31000);
+	assert_int_equal(count_sent(s, "JOIN #full"), 1);
+	ircsim_advance(s, 30000);
+	assert_int_equal(count_sent(s, "JOIN #full"), 2);
+	ircsim_advance(s, 3600000);
+	assert_int_equal(count_sent(s, "JOIN #bad"), 0);
+	ircsim_free(s);
+}
+
+/* Solanum's +f forward: 470, then our JOIN to the other channel: left at once, never adopted. */
+static void
+test_forward_never_adopted(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, "channels = #cards, #full\n");
+
+	(void)state;
+	assert_non_null(s);
+	ircsim_line(s, ":irc.test 470 HandFoot #full ##overflow :Forwarding to another channel");
+	ircsim_line(s, ":HandFoot!hf@bot.test JOIN ##overflow");
+	assert_non_null(ircsim_sent(s, "PART ##overflow", NULL));
+	assert_true(irc_chan_find(s->irc, "##overflow") < 0);
+	assert_true(s->irc->chans[irc_chan_find(s->irc, "#full")].failed);
+	ircsim_free(s);
+}
+
+/* 437 naming a channel (held after a split) is a refused join, not our nick refused. */
+static void
+test_unavailable_channel_is_no_nick(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, "channels = #cards, #held\n");
+
+	(void)state;
+	assert_non_null(s);
+	ircsim_forget(s);
+	ircsim_line(s, ":irc.test 437 HandFoot #held :Nick/channel is temporarily unavailable");
+	assert_null(ircsim_sent(s, "NICK ", NULL));
+	assert_string_equal(s->irc->cur_nick, "HandFoot");
+	assert_true(s->irc->chans[irc_chan_find(s->irc, "#held")].failed);
+	ircsim_free(s);
+}
+
+/* "#club secret": a key, joined with it. */
+static void
+test_channel_keys(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, "channels = #cards, #club secret, #open\n");
+
+	(void)state;
+	assert_non_null(s);
+	s->seen = 0;
+	assert_non_null(ircsim_sent(s, "JOIN #club secret", NULL));
+	assert_non_null(ircsim_sent(s, "JOIN #cards,#open", NULL));
+	assert_true(irc_chan_find(s->irc, "secret") < 0);
+	ircsim_free(s);
+}
+
 int
 main(void)
 {
@@ -404,6 +486,10 @@ main(void)
 		cmocka_unit_test(test_fake_quit_keeps_the_player),
 		cmocka_unit_test(test_chghost_followed),
 		cmocka_unit_test(test_joins_wait_for_identification),
+		cmocka_unit_test(test_refused_joins_retried),
+		cmocka_unit_test(test_forward_never_adopted),
+		cmocka_unit_test(test_unavailable_channel_is_no_nick),
+		cmocka_unit_test(test_channel_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -83,17 +83,86 @@ irc_chan_join(struct irc *c, int i)
 		irc_send_paced(c, "JOIN %s", c->chans[i].name);
 }
 
+/* Refused joins go again, later each time: 30 s, doubling, at most
+ * CHAN_RETRY_MAX_MS; a bad name (479) never. */
+#define CHAN_RETRY_MS     30000
+#define CHAN_RETRY_MAX_MS (30 * 60 * 1000)
+
+static void chan_schedule(struct irc *c);
+
+static int64_t
+on_chan_retry(struct loop *l, long long id, void *data)
+{
+	struct irc *c = data;
+	int64_t now = loop_now(l);
+
+	(void)id;
+	c->chan_timer = 0;
+	for (int i = 0; i < c->nchans; i++) {
+		struct irc_chan *ch = &c->chans[i];
+
+		if (ch->retry_at == 0 || ch->retry_at > now || ch->in)
+			continue;
+		ch->retry_at = 0;
+		adapter_log(c->a, LOG_LVL_INFO, "joining %s again", ch->name);
+		irc_chan_join(c, i);
+	}
+	chan_schedule(c);
+	return LOOP_NOMORE;
+}
+
+/* The timer for the first refused join due to go again. */
+static void
+chan_schedule(struct irc *c)
+{
+	int64_t first = 0, now = loop_now(c->a->loop);
+
+	for (int i = 0; i < c->nchans; i++)
+		if (c->chans[i].retry_at != 0 && (first == 0 || c->chans[i].retry_at < first))
+			first = c->chans[i].retry_at;
+	if (c->chan_timer != 0)
+		loop_timer_del(c->a->loop, c->chan_timer);
+	c->chan_timer = first != 0 ? loop_timer_add(c->a->loop, first > now ? first - now : 0, on_chan_retry, c) : 0;
+}
+
+/* A join refused: 403, 405, 471, 473-475, 477, 489, 470 (forwarded: the
+ * forward is never adopted, members.c), 479 (a bad name), 480 (throttled),
+ * and 437 naming a channel (held after a split). */
 void
 irc_chan_join_failed(struct irc *c, const struct irc_msg *m)
 {
+	int64_t wait;
 	int i;
 
 	if (m->nparams < 2 || (i = irc_chan_find(c, m->params[1])) < 0)
 		return;
 	adapter_log(c->a, LOG_LVL_WARNING, "cannot join %s: %s", c->chans[i].name,
-	            m->nparams > 2 ? m->params[2] : m->command);
+	            m->nparams > 2 ? m->params[m->nparams - 1] : m->command);
 	c->chans[i].failed = true;
+	if (strcmp(m->command, ERR_BADCHANNAME) != 0) {
+		wait = CHAN_RETRY_MS;
+		for (int k = 0; k < c->chans[i].join_tries && wait < CHAN_RETRY_MAX_MS; k++)
+			wait *= 2;
+		if (wait > CHAN_RETRY_MAX_MS)
+			wait = CHAN_RETRY_MAX_MS;
+		c->chans[i].join_tries++;
+		c->chans[i].retry_at = loop_now(c->a->loop) + wait;
+		chan_schedule(c);
+	}
 	irc_events_check_up(c, false);
+}
+
+/* A new connection: the joins start afresh. */
+void
+irc_chan_retry_reset(struct irc *c)
+{
+	for (int i = 0; i < c->nchans; i++) {
+		c->chans[i].retry_at = 0;
+		c->chans[i].join_tries = 0;
+	}
+	if (c->chan_timer != 0)
+		loop_timer_del(c->a->loop, c->chan_timer);
+	c->chan_timer = 0;
 }
 
 /* Lines to a channel older than this are not sent again when colours turn out refused. */

@@ -41,6 +41,8 @@ struct irc_chan {
 	bool in;              /* our JOIN came back (the WHO may still run) */
 	bool plain;           /* the channel refuses colours: plain text there */
 	bool refused_told;    /* a refused message was logged (and the bot told) on this connection */
+	int64_t retry_at;     /* a refused join goes again then (chan.c); 0 if not */
+	int join_tries;       /* joins refused in a row */
 	char key[64];         /* the channel key from the configuration ("#chan key"), "" if none */
 	struct irc_bucket bucket; /* this channel's own pace: IRC_CHAN_BURST at once (flood modes, +f) */
 	char inviter[64];     /* who invited us, until the members are known (invite.c); "" if none */
@@ -118,6 +120,7 @@ struct irc {
 	size_t held_len;
 	struct irc_bucket bucket;
 	long long flush_timer, tick_timer, retry_timer;
+	long long chan_timer;       /* the next refused join to try again */
 	long long join_timer;       /* joins wait for NickServ's login (register.c) until it fires */
 	int64_t connected_at, last_rx, ping_sent, joins_sent_at, drop_logged;
 	int64_t nick_polled, nick_tried;  /* the last ISON, the last NICK back to ours */
@@ -165,6 +168,7 @@ void irc_chan_remove(struct irc *c, int i);
 /* Joins channel i (with its key), paced; nothing unless registered. */
 void irc_chan_join(struct irc *c, int i);
 void irc_chan_join_failed(struct irc *c, const struct irc_msg *m);       /* ERR_CHANNELISFULL... */
+void irc_chan_retry_reset(struct irc *c);                               /* a new connection */
 
 void irc_chan_cannot_send(struct irc *c, const struct irc_msg *m);      /* ERR_CANNOTSENDTOCHAN, 408 */
 /* A line about to go to channel i: kept if coloured (to go again plain); stripped if i is plain. */

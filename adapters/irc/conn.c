@@ -218,6 +218,7 @@ irc_conn_disconnect(struct irc *c, const char *why)
 		loop_timer_del(c->a->loop, c->join_timer);
 		c->join_timer = 0;
 	}
+	irc_chan_retry_reset(c);
 	c->state = IRC_IDLE;
 	c->up = false;
 	c->rlen = c->wlen = c->woff = 0;

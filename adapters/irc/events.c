@@ -70,6 +70,16 @@ events_pong(struct irc *c, const struct irc_msg *m)
 	c->ping_sent = 0;
 }
 
+/* ERR_UNAVAILRESOURCE (437): a channel held after a split is a refused join; a nick, a refused nick. */
+static void
+events_unavailable(struct irc *c, const struct irc_msg *m)
+{
+	if (m->nparams > 1 && irc_chan_is(m->params[1]))
+		irc_chan_join_failed(c, m);
+	else
+		irc_register_nick_refused(c, m);
+}
+
 /* Every command and numeric the adapter acts on; any other line is ignored. */
 static const struct irc_handler {
 	const char *command;
@@ -110,6 +120,9 @@ static const struct irc_handler {
 	{ ERR_NOSUCHCHANNEL, irc_chan_join_failed },
 	{ ERR_TOOMANYCHANNELS, irc_chan_join_failed },
 	{ ERR_CHANNELISFULL, irc_chan_join_failed },
+	{ ERR_LINKCHANNEL, irc_chan_join_failed },
+	{ ERR_BADCHANNAME, irc_chan_join_failed },
+	{ ERR_THROTTLE, irc_chan_join_failed },
 	{ ERR_INVITEONLYCHAN, irc_chan_join_failed },
 	{ ERR_BANNEDFROMCHAN, irc_chan_join_failed },
 	{ ERR_BADCHANNELKEY, irc_chan_join_failed },
@@ -136,7 +149,7 @@ static const struct irc_handler {
 	{ ERR_ERRONEUSNICKNAME, irc_register_nick_refused },
 	{ ERR_NICKNAMEINUSE, irc_register_nick_refused },
 	{ ERR_NICKCOLLISION, irc_register_nick_refused },
-	{ ERR_UNAVAILRESOURCE, irc_register_nick_refused },
+	{ ERR_UNAVAILRESOURCE, events_unavailable },
 };
 
 void

@@ -32,12 +32,15 @@
 #define ERR_NICKNAMEINUSE    "433"
 #define ERR_NICKCOLLISION    "436"
 #define ERR_UNAVAILRESOURCE  "437"
+#define ERR_LINKCHANNEL      "470"   /* forwarded to another channel (+f on Solanum) */
 #define ERR_CHANNELISFULL    "471"
 #define ERR_INVITEONLYCHAN   "473"
 #define ERR_BANNEDFROMCHAN   "474"
 #define ERR_BADCHANNELKEY    "475"
 #define ERR_YOUREBANNEDCREEP "465"   /* K-lined (or throttled) */
 #define ERR_NEEDREGGEDNICK   "477"
+#define ERR_BADCHANNAME      "479"
+#define ERR_THROTTLE         "480"   /* Solanum: join throttled */
 #define ERR_SECUREONLYCHAN   "489"
 #define ERR_TARGETTOOFAST    "439"   /* UnrealIRCd: target change too fast */
 #define ERR_NONONREG         "486"   /* the target takes messages from identified users only */

@@ -166,10 +166,17 @@ irc_members_join(struct irc *c, const struct irc_msg *m)
 	if (m->nparams < 1 || m->nick == NULL)
 		return;
 	if (irc_members_from_us(c, m)) {
-		if ((i = irc_chan_add(c, m->params[0], false)) < 0)
+		/* only a channel we asked for: a forward (+f, 470) or a join we
+		 * never sent is left at once, never adopted */
+		if ((i = irc_chan_find(c, m->params[0])) < 0) {
+			adapter_log(c->a, LOG_LVL_NOTICE, "put in %s, which I did not ask for: leaving", m->params[0]);
+			irc_send_paced(c, "PART %s :not a channel I asked for", m->params[0]);
 			return;
+		}
 		c->chans[i].in = true;
 		c->chans[i].failed = false;
+		c->chans[i].retry_at = 0;
+		c->chans[i].join_tries = 0;
 		c->chans[i].refused_told = false;
 		if (m->user != NULL && m->host != NULL)
 			snprintf(c->userhost, sizeof c->userhost, "%.63s@%.120s", m->user, m->host);
