@@ -469,6 +469,85 @@ test_channel_keys(void **state)
 	ircsim_free(s);
 }
 
+/* CASEMAPPING=ascii (InspIRCd 4): "Hand{F}" is not the bot "Hand[F]": their PART is theirs. */
+static void
+test_ascii_casemapping(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+	int i;
+
+	(void)state;
+	assert_non_null(s);
+	ircsim_line(s, ":HandFoot!hf@bot.test NICK Hand[F]");
+	ircsim_line(s, ":irc.test 005 Hand[F] CASEMAPPING=ascii :are supported");
+	ircsim_line(s, ":Hand{F}!x@other.test JOIN #cards");
+	ircsim_line(s, ":Hand{F}!x@other.test PART #cards");
+	assert_true((i = irc_chan_find(s->irc, "#cards")) >= 0);
+	assert_true(s->irc->chans[i].in);
+	ircsim_free(s);
+}
+
+/* Our nick taken while registering: the next one fits NICKLEN (else the
+ * length of ours), never longer: a server cuts it, and the cut one is taken too. */
+static void
+test_fallback_nick_fits(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+	const char *sent;
+
+	(void)state;
+	assert_non_null(s);
+	irc_text_copy(s->irc->nick, sizeof s->irc->nick, "HandFootBot42");
+	s->irc->state = IRC_REGISTERING;
+	s->irc->nick_try = 0;
+	ircsim_forget(s);
+	ircsim_line(s, ":irc.test 433 * HandFootBot42 :Nickname is already in use");
+	assert_non_null(sent = ircsim_sent(s, "NICK ", NULL));
+	assert_true(strlen(sent) - 5 <= 13);
+	ircsim_line(s, ":irc.test 005 * NICKLEN=9 :are supported");
+	for (int k = 0; k < 3; k++) {
+		ircsim_forget(s);
+		ircsim_line(s, ":irc.test 433 * x :Nickname is already in use");
+		assert_non_null(sent = ircsim_sent(s, "NICK ", NULL));
+		assert_true(strlen(sent) - 5 <= 9);
+	}
+	ircsim_free(s);
+}
+
+/* Solanum rate-limits WHO (263, and a 315 for "*"): the channel's WHO goes again later. */
+static void
+test_rate_limited_who_again(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, "channels = #cards, #big\n");
+
+	(void)state;
+	assert_non_null(s);
+	ircsim_line(s, ":HandFoot!hf@bot.test JOIN #big");
+	assert_non_null(ircsim_sent(s, "WHO #big", NULL));
+	ircsim_line(s, ":irc.test 263 HandFoot WHO :This command could not be completed because it has been used recently, "
+	               "and is rate-limited");
+	ircsim_line(s, ":irc.test 315 HandFoot * :End of /WHO list.");
+	ircsim_forget(s);
+	ircsim_advance(s, 11000);
+	assert_non_null(ircsim_sent(s, "WHO #big", NULL));
+	ircsim_free(s);
+}
+
+/* userhost-in-names: NAMES gives each member's address, as WHO would. */
+static void
+test_userhost_in_names(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+	struct irc_user *u;
+
+	(void)state;
+	assert_non_null(s);
+	ircsim_line(s, ":irc.test 353 HandFoot = #cards :@alice!a@home.test HandFoot!hf@bot.test");
+	assert_non_null(u = irc_users_find(&s->irc->users, "alice"));
+	assert_string_equal(u->addr, "a@home.test");
+	ircsim_free(s);
+}
+
 int
 main(void)
 {
@@ -490,6 +569,10 @@ main(void)
 		cmocka_unit_test(test_forward_never_adopted),
 		cmocka_unit_test(test_unavailable_channel_is_no_nick),
 		cmocka_unit_test(test_channel_keys),
+		cmocka_unit_test(test_ascii_casemapping),
+		cmocka_unit_test(test_fallback_nick_fits),
+		cmocka_unit_test(test_rate_limited_who_again),
+		cmocka_unit_test(test_userhost_in_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "client.h"
 #include "loop.h"
@@ -11,6 +12,12 @@ bool
 irc_chan_is(const char *s)
 {
 	return s[0] == '#' || s[0] == '&' || s[0] == '+' || s[0] == '!';
+}
+
+bool
+irc_chan_typed(const struct irc *c, const char *s)
+{
+	return s[0] != '\0' && strchr(c->chantypes[0] != '\0' ? c->chantypes : "#&", s[0]) != NULL;
 }
 
 bool
@@ -30,7 +37,7 @@ int
 irc_chan_find(struct irc *c, const char *name)
 {
 	for (int i = 0; i < c->nchans; i++)
-		if (irc_parse_same(c->chans[i].name, name))
+		if (irc_parse_same_as(c->chans[i].name, name, c->ascii_casemap))
 			return i;
 	return -1;
 }
@@ -101,6 +108,11 @@ on_chan_retry(struct loop *l, long long id, void *data)
 	for (int i = 0; i < c->nchans; i++) {
 		struct irc_chan *ch = &c->chans[i];
 
+		if (ch->who_at != 0 && ch->who_at <= now) {
+			ch->who_at = 0;
+			if (ch->in && !ch->joined)
+				irc_members_who_send(c, i);
+		}
 		if (ch->retry_at == 0 || ch->retry_at > now || ch->in)
 			continue;
 		ch->retry_at = 0;
@@ -117,9 +129,12 @@ chan_schedule(struct irc *c)
 {
 	int64_t first = 0, now = loop_now(c->a->loop);
 
-	for (int i = 0; i < c->nchans; i++)
+	for (int i = 0; i < c->nchans; i++) {
 		if (c->chans[i].retry_at != 0 && (first == 0 || c->chans[i].retry_at < first))
 			first = c->chans[i].retry_at;
+		if (c->chans[i].who_at != 0 && (first == 0 || c->chans[i].who_at < first))
+			first = c->chans[i].who_at;
+	}
 	if (c->chan_timer != 0)
 		loop_timer_del(c->a->loop, c->chan_timer);
 	c->chan_timer = first != 0 ? loop_timer_add(c->a->loop, first > now ? first - now : 0, on_chan_retry, c) : 0;
@@ -152,13 +167,39 @@ irc_chan_join_failed(struct irc *c, const struct irc_msg *m)
 	irc_events_check_up(c, false);
 }
 
+/* RPL_TRYAGAIN (263) "me WHO :...rate-limited" (Solanum; its 315 names
+ * "*"): the oldest WHO without an end goes again later, 10 s doubling. */
+void
+irc_chan_try_again(struct irc *c, const struct irc_msg *m)
+{
+	if (m->nparams < 2 || strcasecmp(m->params[1], "WHO") != 0)
+		return;
+	for (int i = 0; i < c->nchans; i++) {
+		struct irc_chan *ch = &c->chans[i];
+		int64_t wait = 10000;
+
+		if (!ch->who_wait)
+			continue;
+		ch->who_wait = false;
+		for (int k = 0; k < ch->who_tries && wait < 600000; k++)
+			wait *= 2;
+		ch->who_tries++;
+		ch->who_at = loop_now(c->a->loop) + wait;
+		adapter_log(c->a, LOG_LVL_INFO, "WHO %s rate-limited by the server: again in %lld s", ch->name,
+		            (long long)wait / 1000);
+		chan_schedule(c);
+		return;
+	}
+}
+
 /* A new connection: the joins start afresh. */
 void
 irc_chan_retry_reset(struct irc *c)
 {
 	for (int i = 0; i < c->nchans; i++) {
-		c->chans[i].retry_at = 0;
-		c->chans[i].join_tries = 0;
+		c->chans[i].retry_at = c->chans[i].who_at = 0;
+		c->chans[i].join_tries = c->chans[i].who_tries = 0;
+		c->chans[i].who_wait = false;
 	}
 	if (c->chan_timer != 0)
 		loop_timer_del(c->a->loop, c->chan_timer);

@@ -43,6 +43,9 @@ struct irc_chan {
 	bool refused_told;    /* a refused message was logged (and the bot told) on this connection */
 	int64_t retry_at;     /* a refused join goes again then (chan.c); 0 if not */
 	int join_tries;       /* joins refused in a row */
+	bool who_wait;        /* our WHO is sent, its end not seen */
+	int64_t who_at;       /* a rate-limited WHO (263) goes again then; 0 if not */
+	int who_tries;
 	char key[64];         /* the channel key from the configuration ("#chan key"), "" if none */
 	struct irc_bucket bucket; /* this channel's own pace: IRC_CHAN_BURST at once (flood modes, +f) */
 	char inviter[64];     /* who invited us, until the members are known (invite.c); "" if none */
@@ -143,6 +146,10 @@ struct irc {
 	bool monitor;               /* ISUPPORT MONITOR: the server tells when our nick frees */
 	bool monitoring;            /* MONITOR + nick sent on this connection */
 	bool whox;                  /* ISUPPORT WHOX: WHO tells accounts too */
+	bool ascii_casemap;         /* ISUPPORT CASEMAPPING=ascii: []\~ are not {}|^ */
+	int nicklen;                /* ISUPPORT NICKLEN, 0 if not told */
+	char chantypes[8];          /* ISUPPORT CHANTYPES ("#&" until told) */
+	char statusmsg[8];          /* ISUPPORT STATUSMSG ("@+" until told) */
 	bool notice_silent;         /* ISUPPORT CALLERID: a NOTICE to a +g user is dropped without a word */
 	bool refusing;              /* SASL failed and sasl_required: QUIT sent, reconnecting */
 	bool welcomed;              /* 376/422 handled */
@@ -159,6 +166,8 @@ struct irc {
 /* A channel name by its first character; a valid one to join. */
 bool irc_chan_is(const char *s);
 bool irc_chan_valid(const char *s);
+/* A channel name on this network: its first character among ISUPPORT's CHANTYPES. */
+bool irc_chan_typed(const struct irc *c, const char *s);
 /* Index of the channel in c->chans; -1 if not there. */
 int  irc_chan_find(struct irc *c, const char *name);
 /* Adds a channel (or finds it); -1 if the name is bad or the list full. */
@@ -169,6 +178,7 @@ void irc_chan_remove(struct irc *c, int i);
 void irc_chan_join(struct irc *c, int i);
 void irc_chan_join_failed(struct irc *c, const struct irc_msg *m);       /* ERR_CHANNELISFULL... */
 void irc_chan_retry_reset(struct irc *c);                               /* a new connection */
+void irc_chan_try_again(struct irc *c, const struct irc_msg *m);        /* RPL_TRYAGAIN */
 
 void irc_chan_cannot_send(struct irc *c, const struct irc_msg *m);      /* ERR_CANNOTSENDTOCHAN, 408 */
 /* A line about to go to channel i: kept if coloured (to go again plain); stripped if i is plain. */
@@ -260,6 +270,8 @@ void irc_members_account(struct irc *c, const struct irc_msg *m);        /* ACCO
 void irc_members_names(struct irc *c, const struct irc_msg *m);          /* RPL_NAMREPLY */
 void irc_members_who(struct irc *c, const struct irc_msg *m);            /* RPL_WHOREPLY, RPL_WHOSPCRPL */
 void irc_members_who_end(struct irc *c, const struct irc_msg *m);        /* RPL_ENDOFWHO */
+/* Asks who is in channel i (WHO, or WHOX), paced. */
+void irc_members_who_send(struct irc *c, int i);
 /* Whether the line comes from us. */
 bool irc_members_from_us(struct irc *c, const struct irc_msg *m);
 /* The user a line is from, with the account its tags tell (NULL for servers). */

@@ -315,6 +315,10 @@ irc_conn_connect(struct irc *c)
 	c->cap_ended = c->sasl_ok = c->welcomed = c->refusing = false;
 	c->monitor = c->monitoring = c->whox = c->notice_silent = false;
 	c->closing_why[0] = '\0';
+	c->ascii_casemap = false;
+	c->nicklen = 0;
+	irc_text_copy(c->chantypes, sizeof c->chantypes, "#&");
+	irc_text_copy(c->statusmsg, sizeof c->statusmsg, "@+");
 	irc_refused_reset(c);
 	c->ping_sent = 0;
 	memset(c->history_batches, 0, sizeof c->history_batches);

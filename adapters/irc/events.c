@@ -115,6 +115,7 @@ static const struct irc_handler {
 	{ RPL_WHOREPLY, irc_members_who },
 	{ RPL_WHOSPCRPL, irc_members_who },
 	{ RPL_ENDOFWHO, irc_members_who_end },
+	{ RPL_TRYAGAIN, irc_chan_try_again },
 	/* our channels */
 	{ "INVITE", irc_invite_got },
 	{ ERR_NOSUCHCHANNEL, irc_chan_join_failed },

@@ -53,7 +53,8 @@ irc_invite_got(struct irc *c, const struct irc_msg *m)
 	struct irc_user *u;
 	int i;
 
-	if (m->nparams < 2 || !irc_parse_same(m->params[0], c->cur_nick) || !irc_chan_valid(m->params[1]))
+	if (m->nparams < 2 || !irc_parse_same_as(m->params[0], c->cur_nick, c->ascii_casemap) ||
+	    !irc_chan_valid(m->params[1]) || !irc_chan_typed(c, m->params[1]))
 		return;
 	name = m->params[1];
 	if ((i = irc_chan_find(c, name)) >= 0 && c->chans[i].in)

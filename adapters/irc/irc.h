@@ -15,6 +15,7 @@
  * the IRCv3 SASL specification (events.c dispatches on them). */
 #define RPL_WELCOME          "001"
 #define RPL_ISUPPORT         "005"
+#define RPL_TRYAGAIN         "263"   /* a command rate-limited (Solanum: WHO) */
 #define RPL_ISON             "303"
 #define RPL_ENDOFWHO         "315"
 #define RPL_WHOREPLY         "352"
@@ -93,6 +94,10 @@ int64_t     irc_parse_time(const char *s);
 void        irc_parse_casefold(char *dst, size_t dstlen, const char *src);
 /* Whether a and b are the same nick or channel under that case mapping (63 bytes compared). */
 bool        irc_parse_same(const char *a, const char *b);
+/* The same under ISUPPORT CASEMAPPING: ascii (only A-Z fold; InspIRCd 4's
+ * default) or rfc1459 ([]\~ fold to {}|^ too). */
+void        irc_parse_fold(char *dst, size_t dstlen, const char *src, bool ascii);
+bool        irc_parse_same_as(const char *a, const char *b, bool ascii);
 
 /* ------------------------------------------------------------------ text.c */
 /* Incoming text: mIRC formatting codes (colours with their digits) are

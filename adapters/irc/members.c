@@ -131,7 +131,7 @@ irc_members_holder(struct irc *c, const char *id)
 bool
 irc_members_from_us(struct irc *c, const struct irc_msg *m)
 {
-	return m->nick != NULL && irc_parse_same(m->nick, c->cur_nick);
+	return m->nick != NULL && irc_parse_same_as(m->nick, c->cur_nick, c->ascii_casemap);
 }
 
 /* The user a message is from, with the account its tags tell (NULL for servers). */
@@ -157,6 +157,19 @@ irc_members_source(struct irc *c, const struct irc_msg *m)
 	return u;
 }
 
+/* Who is who in channel i: every member's address (and account, with
+ * WHOX), so that hands go to the right people from the first line on; the
+ * channel counts as joined when the list ends. */
+void
+irc_members_who_send(struct irc *c, int i)
+{
+	c->chans[i].who_wait = true;
+	if (c->whox)
+		irc_send_paced(c, "WHO %s %%tcuhnfa,77", c->chans[i].name);
+	else
+		irc_send_paced(c, "WHO %s", c->chans[i].name);
+}
+
 void
 irc_members_join(struct irc *c, const struct irc_msg *m)
 {
@@ -180,13 +193,7 @@ irc_members_join(struct irc *c, const struct irc_msg *m)
 		c->chans[i].refused_told = false;
 		if (m->user != NULL && m->host != NULL)
 			snprintf(c->userhost, sizeof c->userhost, "%.63s@%.120s", m->user, m->host);
-		/* who is who: every member's address (and account, with WHOX), so
-		 * that hands go to the right people from the first line on; the
-		 * channel counts as joined when the list ends */
-		if (c->whox)
-			irc_send_paced(c, "WHO %s %%tcuhnfa,77", c->chans[i].name);
-		else
-			irc_send_paced(c, "WHO %s", c->chans[i].name);
+		irc_members_who_send(c, i);
 		return;
 	}
 	if ((i = irc_chan_find(c, m->params[0])) < 0 || (u = irc_members_source(c, m)) == NULL)
@@ -245,7 +252,7 @@ irc_members_kick(struct irc *c, const struct irc_msg *m)
 	if (m->nparams < 2 || (i = irc_chan_find(c, m->params[0])) < 0)
 		return;
 	/* kicked: we respect it and do not rejoin until restarted or invited */
-	if (irc_parse_same(m->params[1], c->cur_nick)) {
+	if (irc_parse_same_as(m->params[1], c->cur_nick, c->ascii_casemap)) {
 		adapter_log(c->a, LOG_LVL_WARNING, "kicked from %s", c->chans[i].name);
 		members_we_left(c, i);
 	} else {
@@ -306,7 +313,7 @@ irc_members_nick(struct irc *c, const struct irc_msg *m)
 	if (irc_members_from_us(c, m)) {
 		irc_text_copy(c->cur_nick, sizeof c->cur_nick, newnick);
 		adapter_set_self(c->a, c->cur_nick); /* "NewNick: draw" addresses the bot */
-		if (irc_parse_same(c->cur_nick, c->nick))
+		if (irc_parse_same_as(c->cur_nick, c->nick, c->ascii_casemap))
 			irc_regain_ours(c);
 		return;
 	}
@@ -330,7 +337,7 @@ irc_members_nick(struct irc *c, const struct irc_msg *m)
 void
 irc_members_names(struct irc *c, const struct irc_msg *m)
 {
-	char buf[IRC_MAX_LINE + 1], *tok, *save = NULL;
+	char buf[IRC_MAX_LINE + 1], *tok, *save = NULL, *addr;
 	int i;
 
 	/* 353 me = #chan :@op +voice nick */
@@ -345,8 +352,12 @@ irc_members_names(struct irc *c, const struct irc_msg *m)
 		while (*tok != '\0' && (strchr(c->prefix_chars, *tok) != NULL || strchr("~&@%+", *tok) != NULL))
 			tok++;
 		nsym = (size_t)(tok - symbols);
-		tok[strcspn(tok, "!")] = '\0'; /* userhost-in-names */
-		if (*tok == '\0' || irc_parse_same(tok, c->cur_nick) || (u = members_get(c, tok, NULL)) == NULL)
+		/* userhost-in-names: "nick!user@host", the address without a WHO */
+		addr = strchr(tok, '!');
+		if (addr != NULL)
+			*addr++ = '\0';
+		if (*tok == '\0' || irc_parse_same_as(tok, c->cur_nick, c->ascii_casemap) ||
+		    (u = members_get(c, tok, addr != NULL && strchr(addr, '@') != NULL ? addr : NULL)) == NULL)
 			continue;
 		u->chans |= UINT64_C(1) << i;
 		irc_modes_names(c, u, i, symbols, nsym);
@@ -379,7 +390,7 @@ irc_members_who(struct irc *c, const struct irc_msg *m)
 		host = m->params[3];
 		nick = m->params[5];
 	}
-	if (irc_parse_same(nick, c->cur_nick))
+	if (irc_parse_same_as(nick, c->cur_nick, c->ascii_casemap))
 		return;
 	snprintf(addr, sizeof addr, "%.63s@%.120s", user, host);
 	if ((u = members_get(c, nick, addr)) == NULL)
@@ -400,6 +411,7 @@ irc_members_who_end(struct irc *c, const struct irc_msg *m)
 	if (m->nparams < 2 || (i = irc_chan_find(c, m->params[1])) < 0 || !c->chans[i].in)
 		return;
 	c->chans[i].joined = true;
+	c->chans[i].who_wait = false;
 	irc_invite_check(c, i);
 	irc_events_check_up(c, false);
 }

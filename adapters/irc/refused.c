@@ -25,7 +25,8 @@ private_target(const struct irc *c, const char *line, char *nick, size_t len)
 		return false;
 	n = strcspn(t, " ");
 	/* a status message ("@#chan") is a channel's */
-	if (n == 0 || n >= len || irc_chan_is(t) || (strchr(c->prefix_chars, t[0]) != NULL && irc_chan_is(t + 1)))
+	if (n == 0 || n >= len || irc_chan_is(t) || irc_chan_typed(c, t) ||
+	    (strchr(c->statusmsg[0] != '\0' ? c->statusmsg : c->prefix_chars, t[0]) != NULL && irc_chan_is(t + 1)))
 		return false;
 	memcpy(nick, t, n);
 	nick[n] = '\0';

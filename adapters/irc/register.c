@@ -1,5 +1,6 @@
 /* register.c: registration: CAP negotiation, SASL PLAIN/EXTERNAL, nick taken, then NickServ and the joins. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -14,12 +15,18 @@ void
 irc_register_next_nick(struct irc *c)
 {
 	char n[40];
+	/* the longest nick the server takes: NICKLEN, else RFC 1459's 9, or
+	 * ours if longer (it was taken); a server cuts a longer one, and the
+	 * cut nick is as taken as ours: registration went round in circles */
+	int len = (int)strlen(c->nick), max = c->nicklen > 0 ? c->nicklen : len > 9 ? len : 9;
 
+	if (max > 30)
+		max = 30;
 	c->nick_try++;
 	if (c->nick_try <= 2)
-		snprintf(n, sizeof n, "%.28s%s", c->nick, c->nick_try == 1 ? "_" : "__");
+		snprintf(n, sizeof n, "%.*s%s", max - c->nick_try, c->nick, c->nick_try == 1 ? "_" : "__");
 	else
-		snprintf(n, sizeof n, "%.12s%03u", c->nick, (unsigned)(irc_conn_random(c) % 1000));
+		snprintf(n, sizeof n, "%.*s%03u", max - 3, c->nick, (unsigned)(irc_conn_random(c) % 1000));
 	irc_text_copy(c->cur_nick, sizeof c->cur_nick, n);
 	irc_send_proto(c, "NICK %s", n);
 }
@@ -275,6 +282,14 @@ irc_register_isupport(struct irc *c, const struct irc_msg *m)
 			c->whox = true;
 		else if (strcmp(t, "CALLERID") == 0 || strncmp(t, "CALLERID=", 9) == 0)
 			c->notice_silent = true;
+		else if (strncmp(t, "CASEMAPPING=", 12) == 0)
+			c->ascii_casemap = strcmp(t + 12, "ascii") == 0;
+		else if (strncmp(t, "NICKLEN=", 8) == 0)
+			c->nicklen = atoi(t + 8) > 0 && atoi(t + 8) < 60 ? atoi(t + 8) : 0;
+		else if (strncmp(t, "CHANTYPES=", 10) == 0)
+			irc_text_copy(c->chantypes, sizeof c->chantypes, t + 10);
+		else if (strncmp(t, "STATUSMSG=", 10) == 0)
+			irc_text_copy(c->statusmsg, sizeof c->statusmsg, t + 10);
 		else if (strncmp(t, "PREFIX=", 7) == 0) {
 			const char *close = strchr(t, ')');
 
