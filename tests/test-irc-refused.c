@@ -548,6 +548,70 @@ test_userhost_in_names(void **state)
 	ircsim_free(s);
 }
 
+/* An old client's latin-1 is read as latin-1, not as '?'. */
+static void
+test_latin1_decoded(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+
+	(void)state;
+	assert_non_null(s);
+	ircsim_forget(s);
+	ircsim_line(s, ":alice!a@home.test PRIVMSG #cards :!caf\xe9");
+	assert_non_null(ircsim_sent(s, "unknown command \"caf\xc3\xa9\"", NULL));
+	ircsim_free(s);
+}
+
+/* alice is logged in to services (acct:alice): a hand queued when the
+ * link drops goes to her after the reconnect, under her new nick; a
+ * nick-keyed player's is dropped, as whoever wears the nick next is anyone. */
+static void
+test_identified_lines_kept_across_reconnect(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+	char why[256];
+
+	(void)state;
+	assert_non_null(s);
+	ircsim_line(s, ":alice!a@home.test JOIN #cards");
+	ircsim_line(s, ":alice!a@home.test ACCOUNT alice");
+	ircsim_line(s, ":alice!a@home.test PRIVMSG #cards :!play 2 duel");
+	assert_non_null(ircsim_sent(s, "NOTICE alice :Your hand", NULL));
+	ircsim_forget(s);
+	s->hold = true;
+	ircsim_line(s, ":alice!a@home.test PRIVMSG #cards :!hand");
+	dropped(s, NULL, why, sizeof why);
+	s->hold = false;
+	back_up(s);
+	ircsim_line(s, ":alice_!a@home.test JOIN #cards");
+	ircsim_line(s, ":alice_!a@home.test ACCOUNT alice");
+	assert_non_null(ircsim_sent(s, "NOTICE alice_ :Your hand", NULL));
+	ircsim_free(s);
+}
+
+/* IRCv3 sts: over plain TCP "sts=port=6697" moves the bot to TLS on that
+ * port; over TLS the policy is kept for its duration, for later connections. */
+static void
+test_sts_honoured(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+	char why[256], buf[64];
+
+	(void)state;
+	assert_non_null(s);
+	dropped(s, (const char *const[]){ ":irc.test CAP * LS :server-time sts=port=6697,duration=300", NULL }, why,
+	        sizeof why);
+	assert_int_equal(s->irc->sts_port, 6697);
+	assert_true(irc_sts_tls(s->irc));
+	assert_int_equal(irc_sts_port(s->irc), 6697);
+	assert_int_equal(adapter_state_get(s->ad, "sts", buf, sizeof buf), -1);
+	back_up(s);
+	ircsim_line(s, ":irc.test CAP * LS :server-time sts=duration=300");
+	assert_int_equal(adapter_state_get(s->ad, "sts", buf, sizeof buf), 0);
+	assert_int_equal(strtol(buf, NULL, 10), 6697);
+	ircsim_free(s);
+}
+
 int
 main(void)
 {
@@ -573,6 +637,9 @@ main(void)
 		cmocka_unit_test(test_fallback_nick_fits),
 		cmocka_unit_test(test_rate_limited_who_again),
 		cmocka_unit_test(test_userhost_in_names),
+		cmocka_unit_test(test_latin1_decoded),
+		cmocka_unit_test(test_identified_lines_kept_across_reconnect),
+		cmocka_unit_test(test_sts_honoured),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -83,6 +83,16 @@ struct irc_refused {
 	long long timer;        /* for the first retry due */
 };
 
+/* ------------------------------------------------------------------ keep.c */
+#define IRC_KEEP_LINES 64       /* private lines of identified players kept across a reconnect */
+
+struct irc_kept {
+	char id[96];            /* "acct:..." */
+	char cmd[8];            /* PRIVMSG or NOTICE */
+	char text[IRC_MAX_LINE + 1];
+	int64_t at;
+};
+
 struct irc {
 	struct adapter *a;
 
@@ -98,6 +108,7 @@ struct irc {
 	char conf_chans[1024];      /* the configured channels, "#a,#b" (kept when a kick removes one) */
 	char invite_from[512];      /* invite_from: nicks and "acct:NAME"s whose invitations are taken */
 	int invite_max;             /* invite_max: invited channels at most */
+	long sts_port;              /* IRCv3 sts: TLS on this port instead of the configuration's; 0 if none */
 	bool private_auto;          /* private = auto: NOTICE unless the network drops them silently */
 	long burst, rate_ms, ping_interval_ms, ping_timeout_ms, reconnect_max_ms, nick_poll_ms;
 
@@ -160,6 +171,8 @@ struct irc {
 	long nick_saved;            /* "nick/..." entries in the adapter state, about */
 	struct irc_modes modes;     /* which channel modes moderate, from ISUPPORT */
 	struct irc_refused refused; /* private lines the server refused, and those sent lately */
+	struct irc_kept kept[IRC_KEEP_LINES]; /* identified players' lines over a reconnect (keep.c) */
+	int nkept;
 };
 
 /* ------------------------------------------------------------------ chan.c */
@@ -328,6 +341,21 @@ void irc_refused_target(struct irc *c, const struct irc_msg *m);      /* ERR_TAR
 void irc_refused_callerid(struct irc *c, const struct irc_msg *m);    /* ERR_TARGUMODEG 716, 717 */
 void irc_refused_registered(struct irc *c, const struct irc_msg *m);  /* 486, 477, 531 */
 void irc_refused_reset(struct irc *c);
+
+/* ------------------------------------------------------------------ keep.c */
+/* The link is lost: queued private lines of account holders are kept (the rest go as before). */
+void irc_keep_disconnected(struct irc *c);
+/* Kept lines whose account is seen again are queued to its nick (after every line read). */
+void irc_keep_resend(struct irc *c);
+
+/* ------------------------------------------------------------------ sts.c */
+/* CAP LS offered "sts=value": a move to TLS, or the policy kept. */
+void irc_sts_offered(struct irc *c, const char *value);
+/* Before connecting: a kept policy for this server moves us to TLS. */
+void irc_sts_load(struct irc *c);
+/* TLS and the port to use: the configuration's, or the policy's. */
+bool irc_sts_tls(const struct irc *c);
+long irc_sts_port(const struct irc *c);
 
 /* ------------------------------------------------------------------ send.c */
 void   irc_send_flush(struct irc *c);

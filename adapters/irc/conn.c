@@ -188,8 +188,8 @@ void
 irc_conn_where(const struct irc *c, char *buf, size_t len)
 {
 	/* the scheme of what we speak, not libcurl's: IRC, in TLS or not */
-	snprintf(buf, len, strchr(c->server, ':') != NULL ? "%s://[%s]:%ld" : "%s://%s:%ld", c->tls ? "ircs" : "irc",
-	         c->server, c->port);
+	snprintf(buf, len, strchr(c->server, ':') != NULL ? "%s://[%s]:%ld" : "%s://%s:%ld", irc_sts_tls(c) ? "ircs" : "irc",
+	         c->server, irc_sts_port(c));
 }
 
 /* Drops the connection; unless stopping, reports DOWN and schedules a reconnect. */
@@ -226,6 +226,7 @@ irc_conn_disconnect(struct irc *c, const char *why)
 	irc_queue_clear(&c->proto);
 	irc_queue_clear(&c->paced);
 	/* who wears a nick next time is anyone's guess: private lines go */
+	irc_keep_disconnected(c);
 	irc_send_forget(c, NULL, NULL);
 	irc_refused_reset(c);
 	irc_users_clear(&c->users);
@@ -289,8 +290,9 @@ irc_conn_connect(struct irc *c)
 	/* libcurl's CONNECT_ONLY with an http(s) URL: a TCP connection, plus the
 	 * TLS handshake (certificate and host name checked, SNI sent) for https;
 	 * no HTTP request is ever sent */
+	irc_sts_load(c);
 	snprintf(url, sizeof url, strchr(c->server, ':') != NULL ? "%s://[%s]:%ld" : "%s://%s:%ld",
-	         c->tls ? "https" : "http", c->server, c->port);
+	         irc_sts_tls(c) ? "https" : "http", c->server, irc_sts_port(c));
 	curl_easy_setopt(c->easy, CURLOPT_URL, url);
 	curl_easy_setopt(c->easy, CURLOPT_PROXY, "");      /* no $http_proxy: IRC goes direct */
 	curl_easy_setopt(c->easy, CURLOPT_NOSIGNAL, 1L);

@@ -3,14 +3,37 @@
 #include <string.h>
 
 #include "client.h"
+#include "utf8.h"
 #include "loop.h"
+
+/* Text that is not UTF-8 is taken for latin-1 (old clients, some networks'
+ * defaults), each byte the code point of its value, into buf (cut on a
+ * character boundary); UTF-8 as it is. */
+static const char *
+events_latin1(const char *text, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (utf8_valid(text, strlen(text)))
+		return text;
+	for (const unsigned char *p = (const unsigned char *)text; *p != '\0' && n + 3 < size; p++) {
+		if (*p < 0x80) {
+			buf[n++] = (char)*p;
+		} else {
+			buf[n++] = (char)(0xc0 | (*p >> 6));
+			buf[n++] = (char)(0x80 | (*p & 0x3f));
+		}
+	}
+	buf[n] = '\0';
+	return buf;
+}
 
 void
 irc_events_emit(struct irc *c, enum bot_event_type type, const char *room, struct irc_user *u, const char *text,
                 bool direct, bool notice, int64_t ts)
 {
 	struct bot_event ev;
-	char id[96], name[64], clean[IRC_MAX_LINE + 1];
+	char id[96], name[64], clean[IRC_MAX_LINE + 1], latin[2 * IRC_MAX_LINE + 1];
 
 	memset(&ev, 0, sizeof ev);
 	ev.type = type;
@@ -22,7 +45,7 @@ irc_events_emit(struct irc *c, enum bot_event_type type, const char *room, struc
 		ev.user_name = name;
 	}
 	if (text != NULL) {
-		irc_text_unformat(clean, sizeof clean, text);
+		irc_text_unformat(clean, sizeof clean, events_latin1(text, latin, sizeof latin));
 		ev.text = clean;
 	}
 	ev.direct = direct;
@@ -164,6 +187,7 @@ irc_events_line(struct irc *c, char *line, size_t len)
 	for (i = 0; i < sizeof events_table / sizeof events_table[0]; i++)
 		if (strcmp(m.command, events_table[i].command) == 0) {
 			events_table[i].fn(c, &m);
-			return;
+			break;
 		}
+	irc_keep_resend(c);
 }

@@ -81,7 +81,12 @@ cap_collect(struct irc *c, const char *list, char *req, size_t reqlen)
 
 		if (eq != NULL)
 			*eq = '\0';
-		if (strcmp(tok, "sasl") == 0) {
+		if (strcmp(tok, "sts") == 0) {
+			irc_sts_offered(c, eq != NULL ? eq + 1 : "");
+			if (c->state == IRC_IDLE)
+				return;     /* gone, to come back over TLS */
+			take = false;
+		} else if (strcmp(tok, "sasl") == 0) {
 			irc_text_copy(c->sasl_offer, sizeof c->sasl_offer, eq != NULL ? eq + 1 : "");
 			take = c->sasl_mech[0] != '\0' && mech_offered(c) && c->state == IRC_REGISTERING;
 		} else {
@@ -161,7 +166,7 @@ irc_register_cap(struct irc *c, const struct irc_msg *m)
 			req[0] = '\0';
 		c->cap_listing = more;
 		cap_collect(c, list, req, sizeof c->cap_req);
-		if (more)
+		if (more || c->state == IRC_IDLE)
 			return;
 		if (req[0] != '\0') {
 			c->cap_requested = true;
