@@ -25,6 +25,7 @@ irc_init(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errlen)
 		goto fail;
 	irc_queue_init(&c->proto, PROTO_QUEUE);
 	irc_queue_init(&c->out, TARGET_QUEUE);
+	irc_queue_init(&c->paced, PROTO_QUEUE);
 	return 0;
 fail:
 	secret_wipe(c->sasl_pass, sizeof c->sasl_pass);
@@ -91,6 +92,7 @@ irc_free(struct adapter *a)
 		irc_stop(a, NULL);
 	irc_queue_clear(&c->out);
 	irc_queue_clear(&c->proto);
+	irc_queue_clear(&c->paced);
 	irc_users_clear(&c->users);
 	for (int i = 0; i < c->nchans; i++)
 		irc_chan_forget_recent(&c->chans[i]);
@@ -109,7 +111,7 @@ irc_queued(struct adapter *a)
 
 	if (c == NULL || c->state != IRC_READY || c->easy == NULL)
 		return 0;
-	return c->out.lines + c->proto.lines + (c->woff < c->wlen ? 1 : 0);
+	return c->out.lines + c->proto.lines + c->paced.lines + (c->held_len > 0) + (c->woff < c->wlen ? 1 : 0);
 }
 
 const struct adapter_ops irc_adapter_ops = {

@@ -285,6 +285,30 @@ bot_room_refused(struct bot *b, struct adapter *a, const struct bot_event *ev)
 	log_msg(LOG_LVL_NOTICE, "%s %s: messages refused (%s): the owner is told", a->id, s->room, why);
 }
 
+/* A private line refused for a seated player (their user modes, the
+ * network's target limit): the room tells them, in one short line and at
+ * most once in BOT_UNREACHABLE_MS, how to get their lines (the adapter's
+ * text says how); anyone else's failure is only logged. */
+#define BOT_UNREACHABLE_MS (5 * 60 * 1000)
+
+static void
+bot_private_refused(struct bot *b, struct adapter *a, const struct bot_event *ev)
+{
+	struct session *s = ev->room != NULL ? session_find(&b->sessions, a, ev->room) : NULL;
+	int64_t now = loop_now(b->loop);
+	char why[200];
+	int seat;
+
+	log_msg(LOG_LVL_NOTICE, "%s: a private message to %s failed: %s", a->id, ev->user_id,
+	        ev->text ? ev->text : "?");
+	if (s == NULL || (seat = session_seat_of(s, ev->user_id)) < 0 ||
+	    (s->seats[seat].unreachable_told != 0 && now - s->seats[seat].unreachable_told < BOT_UNREACHABLE_MS))
+		return;
+	s->seats[seat].unreachable_told = now;
+	bot_clean_copy(why, sizeof why, ev->text != NULL ? ev->text : "refused by the network");
+	reply_table(b, s, "%s: your private line did not reach you (%s).", s->seats[seat].name, why);
+}
+
 static void
 bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 {
@@ -409,6 +433,8 @@ bot_event(struct bot *b, struct adapter *a, const struct bot_event *ev)
 	case BOT_EV_SEND_FAILED:
 		if (ev->user_id == NULL && ev->room != NULL)
 			bot_room_refused(b, a, ev);
+		else if (ev->user_id != NULL)
+			bot_private_refused(b, a, ev);
 		else
 			log_msg(LOG_LVL_NOTICE, "%s: a private message to %s failed: %s", a->id,
 			        ev->user_id ? ev->user_id : "?", ev->text ? ev->text : "?");

@@ -247,6 +247,7 @@ struct seat {
 	enum adapter_private private_as; /* how this player wants private lines */
 	bool abort_vote;
 	uint32_t hand_told;      /* reply_hand_hash of the hand last sent to them, 0 none */
+	int64_t unreachable_told; /* when the room last heard their private lines fail (ms), 0 never */
 };
 
 /* What the room has still to hear (tell.c): the turn in progress, and turns

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "client.h"
 #include "loop.h"
@@ -11,6 +12,12 @@ bool
 irc_chan_is(const char *s)
 {
 	return s[0] == '#' || s[0] == '&' || s[0] == '+' || s[0] == '!';
+}
+
+bool
+irc_chan_typed(const struct irc *c, const char *s)
+{
+	return s[0] != '\0' && strchr(c->chantypes[0] != '\0' ? c->chantypes : "#&", s[0]) != NULL;
 }
 
 bool
@@ -30,7 +37,7 @@ int
 irc_chan_find(struct irc *c, const char *name)
 {
 	for (int i = 0; i < c->nchans; i++)
-		if (irc_parse_same(c->chans[i].name, name))
+		if (irc_parse_same_as(c->chans[i].name, name, c->ascii_casemap))
 			return i;
 	return -1;
 }
@@ -48,6 +55,7 @@ irc_chan_add(struct irc *c, const char *name, bool configured)
 	memset(&c->chans[i], 0, sizeof c->chans[i]);
 	irc_text_copy(c->chans[i].name, sizeof c->chans[i].name, name);
 	c->chans[i].configured = configured;
+	irc_bucket_init(&c->chans[i].bucket, c->burst < IRC_CHAN_BURST ? (int)c->burst : IRC_CHAN_BURST, c->rate_ms);
 	return i;
 }
 
@@ -70,32 +78,132 @@ irc_chan_remove(struct irc *c, int i)
 	}
 }
 
+/* Joins channel i (with its key, if configured with one), paced. */
 void
-irc_chan_invited(struct irc *c, const struct irc_msg *m)
+irc_chan_join(struct irc *c, int i)
 {
-	if (m->nparams < 2 || !irc_parse_same(m->params[0], c->cur_nick) || !c->join_on_invite)
+	if (c->state != IRC_READY)
 		return;
-	if (irc_chan_find(c, m->params[1]) >= 0 || !irc_chan_valid(m->params[1]))
-		return;
-	if (irc_chan_add(c, m->params[1], false) < 0)
-		return;
-	/* remembered, so that a restart joins it again */
-	adapter_state_set(c->a, c->chans[irc_chan_find(c, m->params[1])].name, "invited");
-	adapter_log(c->a, LOG_LVL_NOTICE, "invited to %s", m->params[1]);
-	irc_send_proto(c, "JOIN %s", m->params[1]);
+	if (c->chans[i].key[0] != '\0')
+		irc_send_paced(c, "JOIN %s %s", c->chans[i].name, c->chans[i].key);
+	else
+		irc_send_paced(c, "JOIN %s", c->chans[i].name);
 }
 
+/* Refused joins go again, later each time: 30 s, doubling, at most
+ * CHAN_RETRY_MAX_MS; a bad name (479) never. */
+#define CHAN_RETRY_MS     30000
+#define CHAN_RETRY_MAX_MS (30 * 60 * 1000)
+
+static void chan_schedule(struct irc *c);
+
+static int64_t
+on_chan_retry(struct loop *l, long long id, void *data)
+{
+	struct irc *c = data;
+	int64_t now = loop_now(l);
+
+	(void)id;
+	c->chan_timer = 0;
+	for (int i = 0; i < c->nchans; i++) {
+		struct irc_chan *ch = &c->chans[i];
+
+		if (ch->who_at != 0 && ch->who_at <= now) {
+			ch->who_at = 0;
+			if (ch->in && !ch->joined)
+				irc_members_who_send(c, i);
+		}
+		if (ch->retry_at == 0 || ch->retry_at > now || ch->in)
+			continue;
+		ch->retry_at = 0;
+		adapter_log(c->a, LOG_LVL_INFO, "joining %s again", ch->name);
+		irc_chan_join(c, i);
+	}
+	chan_schedule(c);
+	return LOOP_NOMORE;
+}
+
+/* The timer for the first refused join due to go again. */
+static void
+chan_schedule(struct irc *c)
+{
+	int64_t first = 0, now = loop_now(c->a->loop);
+
+	for (int i = 0; i < c->nchans; i++) {
+		if (c->chans[i].retry_at != 0 && (first == 0 || c->chans[i].retry_at < first))
+			first = c->chans[i].retry_at;
+		if (c->chans[i].who_at != 0 && (first == 0 || c->chans[i].who_at < first))
+			first = c->chans[i].who_at;
+	}
+	if (c->chan_timer != 0)
+		loop_timer_del(c->a->loop, c->chan_timer);
+	c->chan_timer = first != 0 ? loop_timer_add(c->a->loop, first > now ? first - now : 0, on_chan_retry, c) : 0;
+}
+
+/* A join refused: 403, 405, 471, 473-475, 477, 489, 470 (forwarded: the
+ * forward is never adopted, members.c), 479 (a bad name), 480 (throttled),
+ * and 437 naming a channel (held after a split). */
 void
 irc_chan_join_failed(struct irc *c, const struct irc_msg *m)
 {
+	int64_t wait;
 	int i;
 
 	if (m->nparams < 2 || (i = irc_chan_find(c, m->params[1])) < 0)
 		return;
 	adapter_log(c->a, LOG_LVL_WARNING, "cannot join %s: %s", c->chans[i].name,
-	            m->nparams > 2 ? m->params[2] : m->command);
+	            m->nparams > 2 ? m->params[m->nparams - 1] : m->command);
 	c->chans[i].failed = true;
+	if (strcmp(m->command, ERR_BADCHANNAME) != 0) {
+		wait = CHAN_RETRY_MS;
+		for (int k = 0; k < c->chans[i].join_tries && wait < CHAN_RETRY_MAX_MS; k++)
+			wait *= 2;
+		if (wait > CHAN_RETRY_MAX_MS)
+			wait = CHAN_RETRY_MAX_MS;
+		c->chans[i].join_tries++;
+		c->chans[i].retry_at = loop_now(c->a->loop) + wait;
+		chan_schedule(c);
+	}
 	irc_events_check_up(c, false);
+}
+
+/* RPL_TRYAGAIN (263) "me WHO :...rate-limited" (Solanum; its 315 names
+ * "*"): the oldest WHO without an end goes again later, 10 s doubling. */
+void
+irc_chan_try_again(struct irc *c, const struct irc_msg *m)
+{
+	if (m->nparams < 2 || strcasecmp(m->params[1], "WHO") != 0)
+		return;
+	for (int i = 0; i < c->nchans; i++) {
+		struct irc_chan *ch = &c->chans[i];
+		int64_t wait = 10000;
+
+		if (!ch->who_wait)
+			continue;
+		ch->who_wait = false;
+		for (int k = 0; k < ch->who_tries && wait < 600000; k++)
+			wait *= 2;
+		ch->who_tries++;
+		ch->who_at = loop_now(c->a->loop) + wait;
+		adapter_log(c->a, LOG_LVL_INFO, "WHO %s rate-limited by the server: again in %lld s", ch->name,
+		            (long long)wait / 1000);
+		chan_schedule(c);
+		return;
+	}
+}
+
+/* A new connection: the joins start afresh. */
+void
+irc_chan_retry_reset(struct irc *c)
+{
+	for (int i = 0; i < c->nchans; i++) {
+		c->chans[i].retry_at = c->chans[i].who_at = 0;
+		c->chans[i].join_tries = c->chans[i].who_tries = 0;
+		c->chans[i].who_wait = false;
+	}
+	if (c->chan_timer != 0)
+		loop_timer_del(c->a->loop, c->chan_timer);
+	c->chan_timer = 0;
 }
 
 /* Lines to a channel older than this are not sent again when colours turn out refused. */
@@ -226,15 +334,16 @@ irc_chan_reconfigure(struct irc *c, const struct irc *fresh)
 	for (j = 0; j < fresh->nchans; j++) {
 		if ((i = irc_chan_find(c, fresh->chans[j].name)) >= 0) {
 			c->chans[i].configured = true;
+			memcpy(c->chans[i].key, fresh->chans[j].key, sizeof c->chans[i].key);
 			continue;
 		}
 		if ((i = irc_chan_add(c, fresh->chans[j].name, true)) < 0) {
 			adapter_log(c->a, LOG_LVL_WARNING, "cannot add %s: too many channels", fresh->chans[j].name);
 			continue;
 		}
+		memcpy(c->chans[i].key, fresh->chans[j].key, sizeof c->chans[i].key);
 		adapter_log(c->a, LOG_LVL_NOTICE, "joining %s (added to channels)", c->chans[i].name);
-		if (c->state == IRC_READY)
-			irc_send_proto(c, "JOIN %s", c->chans[i].name);
+		irc_chan_join(c, i);
 	}
 	for (i = c->nchans; i-- > 0;) {
 		struct irc_chan *ch = &c->chans[i];
@@ -248,7 +357,7 @@ irc_chan_reconfigure(struct irc *c, const struct irc *fresh)
 		}
 		adapter_log(c->a, LOG_LVL_NOTICE, "leaving %s (no longer in channels)", ch->name);
 		if (ch->in && c->state == IRC_READY)
-			irc_send_proto(c, "PART %s :no longer configured", ch->name);
+			irc_send_paced(c, "PART %s :no longer configured", ch->name);
 		irc_chan_remove(c, i);
 	}
 }

@@ -16,6 +16,9 @@
 #define IRC_NICK_KEEP   2000            /* remembered renames ("nick/..." state) per network */
 #define IRC_NICK_TTL_MS (7LL * 86400 * 1000) /* a remembered rename or address is trusted this long */
 #define IRC_CHAN_RECENT 8               /* coloured lines kept per channel, to send again plain */
+#define IRC_REHOST_MS   30000           /* a QUIT "Changing host" waits this long for its JOIN */
+#define IRC_CHAN_BURST  3               /* lines to one channel at once after idle: +f 5:3 never trips */
+#define IRC_JOIN_CHANS  5               /* channels in one JOIN line at most */
 #define IRC_RBUF_SIZE   (2 * IRC_MAX_WIRE + 2)
 
 enum irc_conn_state { IRC_IDLE, IRC_CONNECTING, IRC_REGISTERING, IRC_READY };
@@ -39,9 +42,56 @@ struct irc_chan {
 	bool in;              /* our JOIN came back (the WHO may still run) */
 	bool plain;           /* the channel refuses colours: plain text there */
 	bool refused_told;    /* a refused message was logged (and the bot told) on this connection */
+	int64_t retry_at;     /* a refused join goes again then (chan.c); 0 if not */
+	int join_tries;       /* joins refused in a row */
+	bool who_wait;        /* our WHO is sent, its end not seen */
+	int64_t who_at;       /* a rate-limited WHO (263) goes again then; 0 if not */
+	int who_tries;
+	char key[64];         /* the channel key from the configuration ("#chan key"), "" if none */
+	struct irc_bucket bucket; /* this channel's own pace: IRC_CHAN_BURST at once (flood modes, +f) */
+	char inviter[64];     /* who invited us, until the members are known (invite.c); "" if none */
+	bool inviter_ok;      /* they are on invite_from */
 	/* the last coloured lines sent, to send again plain if colours are refused */
 	struct { char *line; int64_t at; } recent[IRC_CHAN_RECENT];
 	int nrecent;
+};
+
+/* ------------------------------------------------------------------ refused.c */
+#define IRC_REFUSED_WHO   64    /* nicks private lines went to lately: their id and room */
+#define IRC_REFUSED_SENT  32    /* private lines sent lately, which a refusal may answer */
+#define IRC_REFUSED_RETRY 32    /* target-limited lines waiting to go again */
+
+struct irc_sent {
+	char nick[64];
+	char line[IRC_MAX_LINE + 1];
+	int64_t at;
+	int tries;              /* times it was refused and sent again before */
+	bool live;              /* no refusal answered it yet */
+};
+
+struct irc_refused {
+	struct { char nick[64], id[96], room[64]; } who[IRC_REFUSED_WHO];
+	unsigned who_next;
+	struct irc_sent sent[IRC_REFUSED_SENT];
+	unsigned sent_next;
+	struct irc_retry {
+		char nick[64];
+		char line[IRC_MAX_LINE + 1];
+		int64_t due;        /* when it goes again; 0: free, or queued */
+		int tries;
+		bool queued;        /* back in the queue, not sent yet */
+	} retry[IRC_REFUSED_RETRY];
+	long long timer;        /* for the first retry due */
+};
+
+/* ------------------------------------------------------------------ keep.c */
+#define IRC_KEEP_LINES 64       /* private lines of identified players kept across a reconnect */
+
+struct irc_kept {
+	char id[96];            /* "acct:..." */
+	char cmd[8];            /* PRIVMSG or NOTICE */
+	char text[IRC_MAX_LINE + 1];
+	int64_t at;
 };
 
 struct irc {
@@ -56,6 +106,11 @@ struct irc {
 	char sasl_mech[16], sasl_user[64], sasl_pass[256];
 	char ns_pass[256], server_pass[256];
 	bool join_on_invite, private_notice, colors, sasl_required;
+	char conf_chans[1024];      /* the configured channels, "#a,#b" (kept when a kick removes one) */
+	char invite_from[512];      /* invite_from: nicks and "acct:NAME"s whose invitations are taken */
+	int invite_max;             /* invite_max: invited channels at most */
+	long sts_port;              /* IRCv3 sts: TLS on this port instead of the configuration's; 0 if none */
+	bool private_auto;          /* private = auto: NOTICE unless the network drops them silently */
 	long burst, rate_ms, ping_interval_ms, ping_timeout_ms, reconnect_max_ms, nick_poll_ms;
 
 	/* channels: configured first, then those we were invited to */
@@ -74,11 +129,20 @@ struct irc {
 	size_t wlen, woff;
 	struct irc_queue proto;     /* PONG, CAP, AUTHENTICATE...: always first */
 	struct irc_queue out;       /* messages, per target, round-robin */
+	struct irc_queue paced;     /* JOIN, WHO, PART, IDENTIFY: protocol lines paced as messages, in turn with them */
+	bool paced_turn;            /* the last paced line went from paced */
+	char held[IRC_MAX_LINE + 1]; /* a channel's line taken from out, waiting for that channel's pace */
+	size_t held_len;
 	struct irc_bucket bucket;
 	long long flush_timer, tick_timer, retry_timer;
+	long long chan_timer;       /* the next refused join to try again */
+	long long join_timer;       /* joins wait for NickServ's login (register.c) until it fires */
 	int64_t connected_at, last_rx, ping_sent, joins_sent_at, drop_logged;
 	int64_t nick_polled, nick_tried;  /* the last ISON, the last NICK back to ours */
-	struct backoff retry;        /* reconnects: reset once up */
+	struct backoff retry;        /* reconnects: reset once up a while (quit.c) */
+	int64_t up_at;              /* when BOT_EV_UP was emitted for this connection */
+	int64_t retry_floor_ms;     /* the next wait is at least this (a kill, a ban: quit.c) */
+	char closing_why[256];      /* the server's reason for closing the link, "" if none */
 	uint64_t rng;               /* xorshift: jitter and made-up nicks */
 
 	/* what this connection learnt */
@@ -94,6 +158,11 @@ struct irc {
 	bool monitor;               /* ISUPPORT MONITOR: the server tells when our nick frees */
 	bool monitoring;            /* MONITOR + nick sent on this connection */
 	bool whox;                  /* ISUPPORT WHOX: WHO tells accounts too */
+	bool ascii_casemap;         /* ISUPPORT CASEMAPPING=ascii: []\~ are not {}|^ */
+	int nicklen;                /* ISUPPORT NICKLEN, 0 if not told */
+	char chantypes[8];          /* ISUPPORT CHANTYPES ("#&" until told) */
+	char statusmsg[8];          /* ISUPPORT STATUSMSG ("@+" until told) */
+	bool notice_silent;         /* ISUPPORT CALLERID: a NOTICE to a +g user is dropped without a word */
 	bool refusing;              /* SASL failed and sasl_required: QUIT sent, reconnecting */
 	bool welcomed;              /* 376/422 handled */
 	bool up;                    /* BOT_EV_UP emitted for this connection */
@@ -102,20 +171,28 @@ struct irc {
 	struct irc_users users;
 	long nick_saved;            /* "nick/..." entries in the adapter state, about */
 	struct irc_modes modes;     /* which channel modes moderate, from ISUPPORT */
+	struct irc_refused refused; /* private lines the server refused, and those sent lately */
+	struct irc_kept kept[IRC_KEEP_LINES]; /* identified players' lines over a reconnect (keep.c) */
+	int nkept;
 };
 
 /* ------------------------------------------------------------------ chan.c */
 /* A channel name by its first character; a valid one to join. */
 bool irc_chan_is(const char *s);
 bool irc_chan_valid(const char *s);
+/* A channel name on this network: its first character among ISUPPORT's CHANTYPES. */
+bool irc_chan_typed(const struct irc *c, const char *s);
 /* Index of the channel in c->chans; -1 if not there. */
 int  irc_chan_find(struct irc *c, const char *name);
 /* Adds a channel (or finds it); -1 if the name is bad or the list full. */
 int  irc_chan_add(struct irc *c, const char *name, bool configured);
 /* Forgets channel i; the last one moves into its place. */
 void irc_chan_remove(struct irc *c, int i);
-void irc_chan_invited(struct irc *c, const struct irc_msg *m);           /* INVITE */
+/* Joins channel i (with its key), paced; nothing unless registered. */
+void irc_chan_join(struct irc *c, int i);
 void irc_chan_join_failed(struct irc *c, const struct irc_msg *m);       /* ERR_CHANNELISFULL... */
+void irc_chan_retry_reset(struct irc *c);                               /* a new connection */
+void irc_chan_try_again(struct irc *c, const struct irc_msg *m);        /* RPL_TRYAGAIN */
 
 void irc_chan_cannot_send(struct irc *c, const struct irc_msg *m);      /* ERR_CANNOTSENDTOCHAN, 408 */
 /* A line about to go to channel i: kept if coloured (to go again plain); stripped if i is plain. */
@@ -123,6 +200,11 @@ void irc_chan_outgoing(struct irc *c, int i, char *line, size_t *len);
 void irc_chan_forget_recent(struct irc_chan *ch);
 /* SIGHUP: the configured channels are now those of fresh: new ones joined, dropped ones parted. */
 void irc_chan_reconfigure(struct irc *c, const struct irc *fresh);
+
+/* ------------------------------------------------------------------ invite.c */
+void irc_invite_got(struct irc *c, const struct irc_msg *m);            /* INVITE */
+/* Channel i's members are known: leaves it if whoever invited us is no operator there. */
+void irc_invite_check(struct irc *c, int i);
 
 /* ------------------------------------------------------------------ config.c */
 int  irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen);
@@ -159,6 +241,15 @@ void     irc_conn_where(const struct irc *c, char *buf, size_t len);
 /* The handlers of events.c's table take the line as parsed: one per command
  * or numeric (or a few alike), in the file of their concept. */
 
+/* ------------------------------------------------------------------ quit.c */
+void        irc_quit_error(struct irc *c, const struct irc_msg *m);    /* ERROR */
+void        irc_quit_banned(struct irc *c, const struct irc_msg *m);   /* ERR_YOUREBANNEDCREEP */
+void        irc_quit_kill(struct irc *c, const struct irc_msg *m);     /* KILL */
+/* The link is gone: the server's reason if it gave one, else why; the backoff reset after a stable period. */
+const char *irc_quit_down(struct irc *c, const char *why, bool was_up);
+/* The next wait: at least what the last quit asks; the ask is spent. */
+int64_t     irc_quit_floor(struct irc *c, int64_t delay);
+
 /* ------------------------------------------------------------------ register.c */
 void irc_register_cap_end(struct irc *c);
 /* Registration ends without the SASL login required: QUIT and retry later (true), else false. */
@@ -187,10 +278,13 @@ void irc_members_part(struct irc *c, const struct irc_msg *m);           /* PART
 void irc_members_kick(struct irc *c, const struct irc_msg *m);           /* KICK */
 void irc_members_quit(struct irc *c, const struct irc_msg *m);           /* QUIT */
 void irc_members_nick(struct irc *c, const struct irc_msg *m);           /* NICK */
+void irc_members_chghost(struct irc *c, const struct irc_msg *m);        /* CHGHOST */
 void irc_members_account(struct irc *c, const struct irc_msg *m);        /* ACCOUNT */
 void irc_members_names(struct irc *c, const struct irc_msg *m);          /* RPL_NAMREPLY */
 void irc_members_who(struct irc *c, const struct irc_msg *m);            /* RPL_WHOREPLY, RPL_WHOSPCRPL */
 void irc_members_who_end(struct irc *c, const struct irc_msg *m);        /* RPL_ENDOFWHO */
+/* Asks who is in channel i (WHO, or WHOX), paced. */
+void irc_members_who_send(struct irc *c, int i);
 /* Whether the line comes from us. */
 bool irc_members_from_us(struct irc *c, const struct irc_msg *m);
 /* The user a line is from, with the account its tags tell (NULL for servers). */
@@ -238,9 +332,38 @@ void irc_events_emit(struct irc *c, enum bot_event_type type, const char *room, 
 /* Emits UP once every channel answered (or at once when force). */
 void irc_events_check_up(struct irc *c, bool force);
 
+/* ------------------------------------------------------------------ refused.c */
+/* A private line for user_id about room goes to nick: whom a refusal names. */
+void irc_refused_for(struct irc *c, const char *nick, const char *user_id, const char *room);
+/* A line written to the server (private lines are remembered a while). */
+void irc_refused_sent(struct irc *c, const char *line, size_t len);
+void irc_refused_target(struct irc *c, const struct irc_msg *m);      /* ERR_TARGCHANGE 707, 439 */
+void irc_refused_callerid(struct irc *c, const struct irc_msg *m);    /* ERR_TARGUMODEG 716, 717 */
+void irc_refused_registered(struct irc *c, const struct irc_msg *m);  /* 486, 477, 531 */
+void irc_refused_reset(struct irc *c);
+
+/* ------------------------------------------------------------------ keep.c */
+/* The link is lost: queued private lines of account holders are kept (the rest go as before). */
+void irc_keep_disconnected(struct irc *c);
+/* Kept lines whose account is seen again are queued to its nick (after every line read). */
+void irc_keep_resend(struct irc *c);
+
+/* ------------------------------------------------------------------ sts.c */
+/* CAP LS offered "sts=value": a move to TLS, or the policy kept. */
+void irc_sts_offered(struct irc *c, const char *value);
+/* Before connecting: a kept policy for this server moves us to TLS. */
+void irc_sts_load(struct irc *c);
+/* TLS and the port to use: the configuration's, or the policy's. */
+bool irc_sts_tls(const struct irc *c);
+long irc_sts_port(const struct irc *c);
+
 /* ------------------------------------------------------------------ send.c */
 void   irc_send_flush(struct irc *c);
+/* A line taken from the queues to be written now: kept where a refusal or colours may want it again. */
+void   irc_send_written(struct irc *c, char *line, size_t *n);
 void   irc_send_proto(struct irc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A protocol line that waits for the bucket (once registered), before any message. */
+void   irc_send_paced(struct irc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int    irc_send(struct adapter *a, const struct adapter_msg *m);
 size_t irc_send_pending(struct adapter *a, const char *room);
 /* Private lines still queued for nick: to newnick (the same person renamed)

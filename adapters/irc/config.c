@@ -60,7 +60,7 @@ irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen
 {
 	char chans[1024], *tok, *save = NULL, mode[16];
 	long v;
-	int bad = 0;
+	int bad = 0, i;
 
 #define TRY(x) do { if ((x) != 0) bad = -1; } while (0)
 	TRY(cfg_str(cfg, "server", "localhost", c->server, sizeof c->server, err, errlen));
@@ -80,9 +80,13 @@ irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen
 	TRY(adapter_cfg_bool(cfg, "sasl_required", true, &c->sasl_required, err, errlen));
 	TRY(read_secret(cfg, "nickserv_password_file", c->ns_pass, sizeof c->ns_pass, err, errlen));
 	TRY(adapter_cfg_bool(cfg, "join_on_invite", false, &c->join_on_invite, err, errlen));
+	TRY(cfg_str(cfg, "invite_from", "", c->invite_from, sizeof c->invite_from, err, errlen));
+	if (adapter_cfg_int(cfg, "invite_max", 8, 0, IRC_MAX_CHANS, &v, err, errlen) != 0)
+		bad = -1;
+	c->invite_max = (int)v;
 	TRY(adapter_cfg_int(cfg, "flood_burst", 5, 1, 100, &c->burst, err, errlen));
 	TRY(adapter_cfg_int(cfg, "flood_rate", 2000, 0, 60000, &c->rate_ms, err, errlen));
-	TRY(cfg_str(cfg, "private", "notice", mode, sizeof mode, err, errlen));
+	TRY(cfg_str(cfg, "private", "auto", mode, sizeof mode, err, errlen));
 	TRY(adapter_cfg_bool(cfg, "colors", true, &c->colors, err, errlen));
 	if (adapter_cfg_int(cfg, "ping_interval", 120, 5, 3600, &v, err, errlen) != 0)
 		bad = -1;
@@ -101,12 +105,13 @@ irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen
 	}
 	c->nick_poll_ms = v * 1000;
 #undef TRY
-	if (strcmp(mode, "notice") == 0)
+	c->private_auto = strcmp(mode, "auto") == 0;
+	if (strcmp(mode, "notice") == 0 || c->private_auto)
 		c->private_notice = true;
 	else if (strcmp(mode, "privmsg") == 0)
 		c->private_notice = false;
 	else {
-		adapter_cfg_error(cfg, "private", err, errlen, "must be notice or privmsg");
+		adapter_cfg_error(cfg, "private", err, errlen, "must be auto, notice or privmsg");
 		bad = -1;
 	}
 	for (char *p = c->nick; *p != '\0'; p++)
@@ -138,12 +143,21 @@ irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen
 			bad = -1;
 		}
 	}
-	for (tok = strtok_r(chans, ", ", &save); tok != NULL; tok = strtok_r(NULL, ", ", &save))
-		if (irc_chan_add(c, tok, true) < 0) {
+	/* "#a, #b key, #c": a word that is no channel name is the key of the one before */
+	for (tok = strtok_r(chans, ", ", &save), i = -1; tok != NULL; tok = strtok_r(NULL, ", ", &save)) {
+		if (!irc_chan_is(tok) && i >= 0 && c->chans[i].key[0] == '\0' && strlen(tok) < sizeof c->chans[i].key) {
+			irc_text_copy(c->chans[i].key, sizeof c->chans[i].key, tok);
+			continue;
+		}
+		if ((i = irc_chan_add(c, tok, true)) < 0) {
 			adapter_cfg_error(cfg, "channels", err, errlen, "bad channel name \"%s\" (or too many)", tok);
 			bad = -1;
 			break;
 		}
+		if (strlen(c->conf_chans) + strlen(c->chans[i].name) + 2 < sizeof c->conf_chans)
+			snprintf(c->conf_chans + strlen(c->conf_chans), sizeof c->conf_chans - strlen(c->conf_chans), "%s%s",
+			         c->conf_chans[0] != '\0' ? "," : "", c->chans[i].name);
+	}
 	return bad;
 }
 
@@ -191,7 +205,11 @@ irc_config_reload(struct adapter *a, struct adapter_cfg *cfg, struct rbuf *appli
 	irc_chan_reconfigure(c, fresh);
 	c->colors = fresh->colors;
 	c->private_notice = fresh->private_notice;
+	c->private_auto = fresh->private_auto;
 	c->join_on_invite = fresh->join_on_invite;
+	c->invite_max = fresh->invite_max;
+	memcpy(c->invite_from, fresh->invite_from, sizeof c->invite_from);
+	memcpy(c->conf_chans, fresh->conf_chans, sizeof c->conf_chans);
 	c->sasl_required = fresh->sasl_required;
 	c->ping_interval_ms = fresh->ping_interval_ms;
 	c->ping_timeout_ms = fresh->ping_timeout_ms;
@@ -201,11 +219,14 @@ irc_config_reload(struct adapter *a, struct adapter_cfg *cfg, struct rbuf *appli
 		c->burst = fresh->burst;
 		c->rate_ms = fresh->rate_ms;
 		irc_bucket_init(&c->bucket, (int)c->burst, c->rate_ms);
+		for (int i = 0; i < c->nchans; i++)
+			irc_bucket_init(&c->chans[i].bucket, c->burst < IRC_CHAN_BURST ? (int)c->burst : IRC_CHAN_BURST,
+			                c->rate_ms);
 	}
 	memcpy(c->sasl_pass, fresh->sasl_pass, sizeof c->sasl_pass);
 	memcpy(c->ns_pass, fresh->ns_pass, sizeof c->ns_pass);
 	memcpy(c->server_pass, fresh->server_pass, sizeof c->server_pass);
-	rbuf_add(applied, "channels colors private join_on_invite sasl_required ping_interval ping_timeout "
+	rbuf_add(applied, "channels colors private join_on_invite invite_from invite_max sasl_required ping_interval ping_timeout "
 	                  "reconnect_max nick_poll flood_burst flood_rate sasl_password_file "
 	                  "nickserv_password_file password_file");
 out:

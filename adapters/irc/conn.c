@@ -169,6 +169,7 @@ schedule_retry(struct irc *c)
 	c->retry.jitter_pct = 50;
 	c->retry.centred = true;
 	delay = backoff_next(&c->retry, xorshift_next32(&c->rng));
+	delay = irc_quit_floor(c, delay);
 	c->retry_timer = loop_timer_add(c->a->loop, delay, on_retry, c);
 	return delay;
 }
@@ -177,8 +178,8 @@ void
 irc_conn_where(const struct irc *c, char *buf, size_t len)
 {
 	/* the scheme of what we speak, not libcurl's: IRC, in TLS or not */
-	snprintf(buf, len, strchr(c->server, ':') != NULL ? "%s://[%s]:%ld" : "%s://%s:%ld", c->tls ? "ircs" : "irc",
-	         c->server, c->port);
+	snprintf(buf, len, strchr(c->server, ':') != NULL ? "%s://[%s]:%ld" : "%s://%s:%ld", irc_sts_tls(c) ? "ircs" : "irc",
+	         c->server, irc_sts_port(c));
 }
 
 /* Drops the connection; unless stopping, reports DOWN and schedules a reconnect. */
@@ -190,6 +191,7 @@ irc_conn_disconnect(struct irc *c, const char *why)
 	int64_t delay;
 
 	c->gen++;
+	why = irc_quit_down(c, why, was_up);
 	if (c->fd >= 0)
 		loop_unwatch(c->a->loop, c->fd);
 	c->fd = -1;
@@ -202,13 +204,21 @@ irc_conn_disconnect(struct irc *c, const char *why)
 		loop_timer_del(c->a->loop, c->flush_timer);
 		c->flush_timer = 0;
 	}
+	if (c->join_timer != 0) {
+		loop_timer_del(c->a->loop, c->join_timer);
+		c->join_timer = 0;
+	}
+	irc_chan_retry_reset(c);
 	c->state = IRC_IDLE;
 	c->up = false;
 	c->rlen = c->wlen = c->woff = 0;
 	c->rskip = false;
 	irc_queue_clear(&c->proto);
+	irc_queue_clear(&c->paced);
 	/* who wears a nick next time is anyone's guess: private lines go */
+	irc_keep_disconnected(c);
 	irc_send_forget(c, NULL, NULL);
+	irc_refused_reset(c);
 	irc_users_clear(&c->users);
 	for (int i = 0; i < c->nchans; i++) {
 		c->chans[i].joined = c->chans[i].in = c->chans[i].plain = false;
@@ -224,6 +234,7 @@ irc_conn_disconnect(struct irc *c, const char *why)
 	irc_conn_where(c, where, sizeof where);
 	adapter_log(c->a, LOG_LVL_WARNING, "%s %s: %s; next attempt in %lld s",
 	            was_connected ? "disconnected from" : "cannot connect to", where, why, (long long)(delay + 500) / 1000);
+	c->closing_why[0] = '\0';
 }
 
 static void
@@ -269,8 +280,9 @@ irc_conn_connect(struct irc *c)
 	/* libcurl's CONNECT_ONLY with an http(s) URL: a TCP connection, plus the
 	 * TLS handshake (certificate and host name checked, SNI sent) for https;
 	 * no HTTP request is ever sent */
+	irc_sts_load(c);
 	snprintf(url, sizeof url, strchr(c->server, ':') != NULL ? "%s://[%s]:%ld" : "%s://%s:%ld",
-	         c->tls ? "https" : "http", c->server, c->port);
+	         irc_sts_tls(c) ? "https" : "http", c->server, irc_sts_port(c));
 	curl_easy_setopt(c->easy, CURLOPT_URL, url);
 	curl_easy_setopt(c->easy, CURLOPT_PROXY, "");      /* no $http_proxy: IRC goes direct */
 	curl_easy_setopt(c->easy, CURLOPT_NOSIGNAL, 1L);
@@ -293,7 +305,13 @@ irc_conn_connect(struct irc *c)
 	c->cap_sasl = c->cap_account_tag = c->cap_extjoin = c->cap_account_notify = false;
 	c->cap_batch = c->cap_server_time = c->cap_listing = c->cap_requested = false;
 	c->cap_ended = c->sasl_ok = c->welcomed = c->refusing = false;
-	c->monitor = c->monitoring = c->whox = false;
+	c->monitor = c->monitoring = c->whox = c->notice_silent = false;
+	c->closing_why[0] = '\0';
+	c->ascii_casemap = false;
+	c->nicklen = 0;
+	irc_text_copy(c->chantypes, sizeof c->chantypes, "#&");
+	irc_text_copy(c->statusmsg, sizeof c->statusmsg, "@+");
+	irc_refused_reset(c);
 	c->ping_sent = 0;
 	memset(c->history_batches, 0, sizeof c->history_batches);
 	irc_bucket_init(&c->bucket, (int)c->burst, c->rate_ms);

@@ -16,6 +16,7 @@
  * the IRCv3 SASL specification (events.c dispatches on them). */
 #define RPL_WELCOME          "001"
 #define RPL_ISUPPORT         "005"
+#define RPL_TRYAGAIN         "263"   /* a command rate-limited (Solanum: WHO) */
 #define RPL_ISON             "303"
 #define RPL_ENDOFWHO         "315"
 #define RPL_WHOREPLY         "352"
@@ -33,12 +34,22 @@
 #define ERR_NICKNAMEINUSE    "433"
 #define ERR_NICKCOLLISION    "436"
 #define ERR_UNAVAILRESOURCE  "437"
+#define ERR_LINKCHANNEL      "470"   /* forwarded to another channel (+f on Solanum) */
 #define ERR_CHANNELISFULL    "471"
 #define ERR_INVITEONLYCHAN   "473"
 #define ERR_BANNEDFROMCHAN   "474"
 #define ERR_BADCHANNELKEY    "475"
+#define ERR_YOUREBANNEDCREEP "465"   /* K-lined (or throttled) */
 #define ERR_NEEDREGGEDNICK   "477"
+#define ERR_BADCHANNAME      "479"
+#define ERR_THROTTLE         "480"   /* Solanum: join throttled */
 #define ERR_SECUREONLYCHAN   "489"
+#define ERR_TARGETTOOFAST    "439"   /* UnrealIRCd: target change too fast */
+#define ERR_NONONREG         "486"   /* the target takes messages from identified users only */
+#define ERR_CANTSENDTOUSER   "531"   /* InspIRCd */
+#define ERR_TARGCHANGE       "707"   /* Solanum: targets changing too fast, message dropped */
+#define ERR_TARGUMODEG       "716"   /* the target's +g (caller id) */
+#define RPL_TARGNOTIFY       "717"
 #define RPL_LOGGEDIN         "900"
 #define ERR_NICKLOCKED       "902"
 #define RPL_SASLSUCCESS      "903"
@@ -84,6 +95,10 @@ int64_t     irc_parse_time(const char *s);
 void        irc_parse_casefold(char *dst, size_t dstlen, const char *src);
 /* Whether a and b are the same nick or channel under that case mapping (63 bytes compared). */
 bool        irc_parse_same(const char *a, const char *b);
+/* The same under ISUPPORT CASEMAPPING: ascii (only A-Z fold; InspIRCd 4's
+ * default) or rfc1459 ([]\~ fold to {}|^ too). */
+void        irc_parse_fold(char *dst, size_t dstlen, const char *src, bool ascii);
+bool        irc_parse_same_as(const char *a, const char *b, bool ascii);
 
 /* ------------------------------------------------------------------ text.c */
 /* Incoming text: mIRC formatting codes (colours with their digits) and C0
@@ -187,6 +202,8 @@ struct irc_user {
 	bool unsure;                     /* nick-keyed, first seen after a gap: who they are waits
 	                                  * for their address (no private line goes to them) */
 	bool bound;                      /* their address recorded for their id on this connection */
+	int64_t rehost_at;               /* a QUIT "Changing host" (no chghost): the same person's JOIN
+	                                  * with a new host follows; 0 if none */
 	uint64_t chans;                  /* bit i: in the adapter's channel i */
 	uint64_t mod[IRC_MOD_LEVELS];    /* bit i of mod[k]: holds the k-th moderating prefix mode
 	                                  * (modes.c) in channel i */

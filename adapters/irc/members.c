@@ -5,6 +5,7 @@
 
 #include "client.h"
 #include "hash.h"
+#include "loop.h"
 
 /* A short tag of an address, for the id of a stranger wearing a player's
  * nick: the same stranger comes back as the same id. */
@@ -52,6 +53,17 @@ members_resolve(struct irc *c, struct irc_user *u)
 	irc_users_set_first(&c->users, u, u->key, NULL);
 }
 
+/* u, the same person, now shows addr (CHGHOST, or a fake QUIT and JOIN):
+ * the same id; their address is recorded again with their next private line. */
+static void
+members_rehost(struct irc *c, struct irc_user *u, const char *addr)
+{
+	(void)c;
+	irc_text_copy(u->addr, sizeof u->addr, addr);
+	u->rehost_at = 0;
+	u->bound = false;
+}
+
 /* The user with that nick (addr: "user@host" if the line tells it, else
  * NULL), or a new one, resolved. */
 static struct irc_user *
@@ -59,6 +71,12 @@ members_get(struct irc *c, const char *nick, const char *addr)
 {
 	struct irc_user *u = irc_users_find(&c->users, nick);
 
+	if (u != NULL && addr != NULL && u->rehost_at != 0 && u->addr[0] != '\0' && strcmp(u->addr, addr) != 0 &&
+	    loop_now(c->a->loop) - u->rehost_at < IRC_REHOST_MS) {
+		/* the same person under a new host (a cloak as they identified) */
+		members_rehost(c, u, addr);
+		return u;
+	}
 	if (u != NULL && addr != NULL && u->addr[0] != '\0' && strcmp(u->addr, addr) != 0) {
 		/* someone else wears the nick: the one we knew left without our seeing it */
 		irc_nicks_forget(c, u);
@@ -112,7 +130,7 @@ irc_members_holder(struct irc *c, const char *id)
 bool
 irc_members_from_us(struct irc *c, const struct irc_msg *m)
 {
-	return m->nick != NULL && irc_parse_same(m->nick, c->cur_nick);
+	return m->nick != NULL && irc_parse_same_as(m->nick, c->cur_nick, c->ascii_casemap);
 }
 
 /* The user a message is from, with the account its tags tell (NULL for servers). */
@@ -138,6 +156,19 @@ irc_members_source(struct irc *c, const struct irc_msg *m)
 	return u;
 }
 
+/* Who is who in channel i: every member's address (and account, with
+ * WHOX), so that hands go to the right people from the first line on; the
+ * channel counts as joined when the list ends. */
+void
+irc_members_who_send(struct irc *c, int i)
+{
+	c->chans[i].who_wait = true;
+	if (c->whox)
+		irc_send_paced(c, "WHO %s %%tcuhnfa,77", c->chans[i].name);
+	else
+		irc_send_paced(c, "WHO %s", c->chans[i].name);
+}
+
 void
 irc_members_join(struct irc *c, const struct irc_msg *m)
 {
@@ -147,20 +178,21 @@ irc_members_join(struct irc *c, const struct irc_msg *m)
 	if (m->nparams < 1 || m->nick == NULL)
 		return;
 	if (irc_members_from_us(c, m)) {
-		if ((i = irc_chan_add(c, m->params[0], false)) < 0)
+		/* only a channel we asked for: a forward (+f, 470) or a join we
+		 * never sent is left at once, never adopted */
+		if ((i = irc_chan_find(c, m->params[0])) < 0) {
+			adapter_log(c->a, LOG_LVL_NOTICE, "put in %s, which I did not ask for: leaving", m->params[0]);
+			irc_send_paced(c, "PART %s :not a channel I asked for", m->params[0]);
 			return;
+		}
 		c->chans[i].in = true;
 		c->chans[i].failed = false;
+		c->chans[i].retry_at = 0;
+		c->chans[i].join_tries = 0;
 		c->chans[i].refused_told = false;
 		if (m->user != NULL && m->host != NULL)
 			snprintf(c->userhost, sizeof c->userhost, "%.63s@%.120s", m->user, m->host);
-		/* who is who: every member's address (and account, with WHOX), so
-		 * that hands go to the right people from the first line on; the
-		 * channel counts as joined when the list ends */
-		if (c->whox)
-			irc_send_proto(c, "WHO %s %%tcuhnfa,77", c->chans[i].name);
-		else
-			irc_send_proto(c, "WHO %s", c->chans[i].name);
+		irc_members_who_send(c, i);
 		return;
 	}
 	if ((i = irc_chan_find(c, m->params[0])) < 0 || (u = irc_members_source(c, m)) == NULL)
@@ -219,7 +251,7 @@ irc_members_kick(struct irc *c, const struct irc_msg *m)
 	if (m->nparams < 2 || (i = irc_chan_find(c, m->params[0])) < 0)
 		return;
 	/* kicked: we respect it and do not rejoin until restarted or invited */
-	if (irc_parse_same(m->params[1], c->cur_nick)) {
+	if (irc_parse_same_as(m->params[1], c->cur_nick, c->ascii_casemap)) {
 		adapter_log(c->a, LOG_LVL_WARNING, "kicked from %s", c->chans[i].name);
 		members_we_left(c, i);
 	} else {
@@ -237,11 +269,35 @@ irc_members_quit(struct irc *c, const struct irc_msg *m)
 	irc_regain_freed(c, m->nick);
 	if ((u = irc_users_find(&c->users, m->nick)) == NULL)
 		return;
+	/* Solanum without chghost: a QUIT "Changing host" and JOINs under the
+	 * new host: no quit at all; what is queued for them stays theirs */
+	if (m->nparams > 0 && strcmp(m->params[0], "Changing host") == 0) {
+		u->rehost_at = loop_now(c->a->loop);
+		return;
+	}
 	irc_events_emit(c, BOT_EV_LEAVE, NULL, u, NULL, false, false, 0);
 	/* what was queued for them must not reach whoever takes the nick next */
 	irc_send_forget(c, u->nick, NULL);
 	irc_nicks_forget(c, u);
 	irc_users_remove(&c->users, u);
+}
+
+/* CHGHOST "newuser newhost": someone's address changed (a cloak); they stay who they are. */
+void
+irc_members_chghost(struct irc *c, const struct irc_msg *m)
+{
+	struct irc_user *u;
+	char addr[200];
+
+	if (m->nparams < 2 || m->nick == NULL)
+		return;
+	snprintf(addr, sizeof addr, "%.63s@%.120s", m->params[0], m->params[1]);
+	if (irc_members_from_us(c, m)) {
+		irc_text_copy(c->userhost, sizeof c->userhost, addr);
+		return;
+	}
+	if ((u = irc_users_find(&c->users, m->nick)) != NULL)
+		members_rehost(c, u, addr);
 }
 
 void
@@ -256,7 +312,7 @@ irc_members_nick(struct irc *c, const struct irc_msg *m)
 	if (irc_members_from_us(c, m)) {
 		irc_text_copy(c->cur_nick, sizeof c->cur_nick, newnick);
 		adapter_set_self(c->a, c->cur_nick); /* "NewNick: draw" addresses the bot */
-		if (irc_parse_same(c->cur_nick, c->nick))
+		if (irc_parse_same_as(c->cur_nick, c->nick, c->ascii_casemap))
 			irc_regain_ours(c);
 		return;
 	}
@@ -280,7 +336,7 @@ irc_members_nick(struct irc *c, const struct irc_msg *m)
 void
 irc_members_names(struct irc *c, const struct irc_msg *m)
 {
-	char buf[IRC_MAX_LINE + 1], *tok, *save = NULL;
+	char buf[IRC_MAX_LINE + 1], *tok, *save = NULL, *addr;
 	int i;
 
 	/* 353 me = #chan :@op +voice nick */
@@ -295,8 +351,12 @@ irc_members_names(struct irc *c, const struct irc_msg *m)
 		while (*tok != '\0' && (strchr(c->prefix_chars, *tok) != NULL || strchr("~&@%+", *tok) != NULL))
 			tok++;
 		nsym = (size_t)(tok - symbols);
-		tok[strcspn(tok, "!")] = '\0'; /* userhost-in-names */
-		if (*tok == '\0' || irc_parse_same(tok, c->cur_nick) || (u = members_get(c, tok, NULL)) == NULL)
+		/* userhost-in-names: "nick!user@host", the address without a WHO */
+		addr = strchr(tok, '!');
+		if (addr != NULL)
+			*addr++ = '\0';
+		if (*tok == '\0' || irc_parse_same_as(tok, c->cur_nick, c->ascii_casemap) ||
+		    (u = members_get(c, tok, addr != NULL && strchr(addr, '@') != NULL ? addr : NULL)) == NULL)
 			continue;
 		u->chans |= UINT64_C(1) << i;
 		irc_modes_names(c, u, i, symbols, nsym);
@@ -329,7 +389,7 @@ irc_members_who(struct irc *c, const struct irc_msg *m)
 		host = m->params[3];
 		nick = m->params[5];
 	}
-	if (irc_parse_same(nick, c->cur_nick))
+	if (irc_parse_same_as(nick, c->cur_nick, c->ascii_casemap))
 		return;
 	snprintf(addr, sizeof addr, "%.63s@%.120s", user, host);
 	if ((u = members_get(c, nick, addr)) == NULL)
@@ -350,6 +410,8 @@ irc_members_who_end(struct irc *c, const struct irc_msg *m)
 	if (m->nparams < 2 || (i = irc_chan_find(c, m->params[1])) < 0 || !c->chans[i].in)
 		return;
 	c->chans[i].joined = true;
+	c->chans[i].who_wait = false;
+	irc_invite_check(c, i);
 	irc_events_check_up(c, false);
 }
 

@@ -174,7 +174,7 @@ irc_parse_time(const char *s)
 }
 
 void
-irc_parse_casefold(char *dst, size_t dstlen, const char *src)
+irc_parse_fold(char *dst, size_t dstlen, const char *src, bool ascii)
 {
 	size_t i;
 
@@ -185,6 +185,8 @@ irc_parse_casefold(char *dst, size_t dstlen, const char *src)
 
 		if (c >= 'A' && c <= 'Z')
 			c += 'a' - 'A';
+		else if (ascii)
+			;
 		else if (c == '[')
 			c = '{';
 		else if (c == ']')
@@ -196,6 +198,22 @@ irc_parse_casefold(char *dst, size_t dstlen, const char *src)
 		dst[i] = c;
 	}
 	dst[i] = '\0';
+}
+
+void
+irc_parse_casefold(char *dst, size_t dstlen, const char *src)
+{
+	irc_parse_fold(dst, dstlen, src, false);
+}
+
+bool
+irc_parse_same_as(const char *a, const char *b, bool ascii)
+{
+	char x[64], y[64];
+
+	irc_parse_fold(x, sizeof x, a, ascii);
+	irc_parse_fold(y, sizeof y, b, ascii);
+	return strcmp(x, y) == 0;
 }
 
 bool

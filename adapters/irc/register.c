@@ -1,5 +1,6 @@
 /* register.c: registration: CAP negotiation, SASL PLAIN/EXTERNAL, nick taken, then NickServ and the joins. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -8,18 +9,26 @@
 #include "secret.h"
 #include "xorshift.h"
 
+#define REGISTER_IDENTIFY_MS 10000      /* joins wait this long at most for NickServ's login */
+
 static void register_refuse(struct irc *c, const char *why);
 
 void
 irc_register_next_nick(struct irc *c)
 {
 	char n[40];
+	/* the longest nick the server takes: NICKLEN, else RFC 1459's 9, or
+	 * ours if longer (it was taken); a server cuts a longer one, and the
+	 * cut nick is as taken as ours: registration went round in circles */
+	int len = (int)strlen(c->nick), max = c->nicklen > 0 ? c->nicklen : len > 9 ? len : 9;
 
+	if (max > 30)
+		max = 30;
 	c->nick_try++;
 	if (c->nick_try <= 2)
-		snprintf(n, sizeof n, "%.28s%s", c->nick, c->nick_try == 1 ? "_" : "__");
+		snprintf(n, sizeof n, "%.*s%s", max - c->nick_try, c->nick, c->nick_try == 1 ? "_" : "__");
 	else
-		snprintf(n, sizeof n, "%.12s%03u", c->nick, (unsigned)(xorshift_next(&c->rng) % 1000));
+		snprintf(n, sizeof n, "%.*s%03u", max - 3, c->nick, (unsigned)(xorshift_next(&c->rng) % 1000));
 	irc_text_copy(c->cur_nick, sizeof c->cur_nick, n);
 	irc_send_proto(c, "NICK %s", n);
 }
@@ -35,7 +44,7 @@ irc_register_cap_end(struct irc *c)
 
 static const char *const wanted_caps[] = {
 	"server-time", "message-tags", "account-tag", "account-notify", "extended-join",
-	"batch", "multi-prefix", "cap-notify", NULL
+	"batch", "multi-prefix", "cap-notify", "chghost", "userhost-in-names", NULL
 };
 
 static bool
@@ -74,7 +83,12 @@ cap_collect(struct irc *c, const char *list, char *req, size_t reqlen)
 
 		if (eq != NULL)
 			*eq = '\0';
-		if (strcmp(tok, "sasl") == 0) {
+		if (strcmp(tok, "sts") == 0) {
+			irc_sts_offered(c, eq != NULL ? eq + 1 : "");
+			if (c->state == IRC_IDLE)
+				return;     /* gone, to come back over TLS */
+			take = false;
+		} else if (strcmp(tok, "sasl") == 0) {
 			irc_text_copy(c->sasl_offer, sizeof c->sasl_offer, eq != NULL ? eq + 1 : "");
 			take = c->sasl_mech[0] != '\0' && mech_offered(c) && c->state == IRC_REGISTERING;
 		} else {
@@ -154,7 +168,7 @@ irc_register_cap(struct irc *c, const struct irc_msg *m)
 			req[0] = '\0';
 		c->cap_listing = more;
 		cap_collect(c, list, req, sizeof c->cap_req);
-		if (more)
+		if (more || c->state == IRC_IDLE)
 			return;
 		if (req[0] != '\0') {
 			c->cap_requested = true;
@@ -185,40 +199,80 @@ irc_register_cap(struct irc *c, const struct irc_msg *m)
 	}
 }
 
-/* After the MOTD (or its absence): bot mode, NickServ, joins. */
-void
-irc_register_motd_end(struct irc *c, const struct irc_msg *m)
+/* The joins, in lines of IRC_JOIN_CHANS channels at most, paced (each
+ * channel's WHO follows its echo): a server counts a JOIN's channels as
+ * commands of their own; a channel with a key goes alone. */
+static void
+register_join_all(struct irc *c)
 {
 	char list[IRC_MAX_LINE - 16];
 	size_t len = 0;
 
+	if (c->join_timer != 0) {
+		loop_timer_del(c->a->loop, c->join_timer);
+		c->join_timer = 0;
+	}
+	list[0] = '\0';
+	for (int i = 0, k = 0; i < c->nchans; i++) {
+		size_t n = strlen(c->chans[i].name);
+
+		c->chans[i].joined = c->chans[i].failed = false;
+		if (c->chans[i].key[0] != '\0') {
+			irc_chan_join(c, i);
+			continue;
+		}
+		if (len + n + 1 >= sizeof list || k == IRC_JOIN_CHANS) {
+			irc_send_paced(c, "JOIN %s", list);
+			len = 0;
+			k = 0;
+			list[0] = '\0';
+		}
+		len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? "," : "", c->chans[i].name);
+		k++;
+	}
+	if (len > 0)
+		irc_send_paced(c, "JOIN %s", list);
+	c->joins_sent_at = loop_now(c->a->loop);
+	irc_events_check_up(c, false);
+}
+
+static int64_t
+on_join_timer(struct loop *l, long long id, void *data)
+{
+	struct irc *c = data;
+
+	(void)l;
+	(void)id;
+	c->join_timer = 0;
+	adapter_log(c->a, LOG_LVL_WARNING, "NickServ did not log us in within %d s: joining anyway",
+	            REGISTER_IDENTIFY_MS / 1000);
+	register_join_all(c);
+	return LOOP_NOMORE;
+}
+
+/* After the MOTD (or its absence): bot mode, NickServ, joins.  When the
+ * bot identifies to NickServ, the joins wait for the login (900) or the
+ * cloak (396): a channel for registered users refuses an unidentified
+ * JOIN (477), and the JOIN would show the uncloaked host. */
+void
+irc_register_motd_end(struct irc *c, const struct irc_msg *m)
+{
 	(void)m;
 	if (c->welcomed)
 		return;
 	c->welcomed = true;
 	c->state = IRC_READY;
 	if (c->bot_mode[0] != '\0')
-		irc_send_proto(c, "MODE %s +%s", c->cur_nick, c->bot_mode);
-	if (c->ns_pass[0] != '\0' && !c->sasl_ok)
-		irc_send_proto(c, "PRIVMSG NickServ :IDENTIFY %s %s", c->nick, c->ns_pass);
+		irc_send_paced(c, "MODE %s +%s", c->cur_nick, c->bot_mode);
 	irc_regain_start(c);
-	/* JOIN #a,#b,... in as few lines as fit */
-	list[0] = '\0';
-	for (int i = 0; i < c->nchans; i++) {
-		size_t n = strlen(c->chans[i].name);
-
-		c->chans[i].joined = c->chans[i].failed = false;
-		if (len + n + 1 >= sizeof list) {
-			irc_send_proto(c, "JOIN %s", list);
-			len = 0;
-			list[0] = '\0';
-		}
-		len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? "," : "", c->chans[i].name);
+	if (c->ns_pass[0] != '\0' && !c->sasl_ok) {
+		irc_send_paced(c, "PRIVMSG NickServ :IDENTIFY %s %s", c->nick, c->ns_pass);
+		c->joins_sent_at = loop_now(c->a->loop);
+		if (c->join_timer == 0)
+			c->join_timer = loop_timer_add(c->a->loop, REGISTER_IDENTIFY_MS, on_join_timer, c);
+		return;
 	}
-	if (len > 0)
-		irc_send_proto(c, "JOIN %s", list);
-	c->joins_sent_at = loop_now(c->a->loop);
-	irc_events_check_up(c, false);
+	register_join_all(c);
 }
 
 void
@@ -233,6 +287,16 @@ irc_register_isupport(struct irc *c, const struct irc_msg *m)
 			c->monitor = true;
 		else if (strcmp(t, "WHOX") == 0)
 			c->whox = true;
+		else if (strcmp(t, "CALLERID") == 0 || strncmp(t, "CALLERID=", 9) == 0)
+			c->notice_silent = true;
+		else if (strncmp(t, "CASEMAPPING=", 12) == 0)
+			c->ascii_casemap = strcmp(t + 12, "ascii") == 0;
+		else if (strncmp(t, "NICKLEN=", 8) == 0)
+			c->nicklen = atoi(t + 8) > 0 && atoi(t + 8) < 60 ? atoi(t + 8) : 0;
+		else if (strncmp(t, "CHANTYPES=", 10) == 0)
+			irc_text_copy(c->chantypes, sizeof c->chantypes, t + 10);
+		else if (strncmp(t, "STATUSMSG=", 10) == 0)
+			irc_text_copy(c->statusmsg, sizeof c->statusmsg, t + 10);
 		else if (strncmp(t, "PREFIX=", 7) == 0) {
 			const char *close = strchr(t, ')');
 
@@ -270,6 +334,8 @@ irc_register_host(struct irc *c, const struct irc_msg *m)
 
 	if (m->nparams > 1 && c->userhost[0] != '\0' && (at = strchr(c->userhost, '@')) != NULL)
 		snprintf(at + 1, sizeof c->userhost - (size_t)(at + 1 - c->userhost), "%.120s", m->params[1]);
+	if (c->join_timer != 0)
+		register_join_all(c);   /* cloaked: identified */
 }
 
 void
@@ -277,6 +343,8 @@ irc_register_logged_in(struct irc *c, const struct irc_msg *m)
 {
 	(void)m;
 	adapter_log(c->a, LOG_LVL_INFO, "logged in to services");
+	if (c->join_timer != 0)
+		register_join_all(c);
 }
 
 void

@@ -49,7 +49,73 @@ send_to_channel(struct irc *c, char *line, size_t *n)
 		irc_chan_outgoing(c, i, line, n);
 }
 
-/* Writes what it can: the pending line, then protocol lines, then paced messages. */
+/* A line taken from the queues to be written now (line and *n may change). */
+void
+irc_send_written(struct irc *c, char *line, size_t *n)
+{
+	send_to_channel(c, line, n);
+	irc_refused_sent(c, line, *n);
+	irc_conn_log(c, ">", line);
+}
+
+/* The channel a message line goes to (PRIVMSG/NOTICE #chan), its index; -1 if none of ours. */
+static int
+line_channel(struct irc *c, const char *line)
+{
+	char target[64];
+	size_t skip = strncmp(line, "PRIVMSG ", 8) == 0 ? 8 : strncmp(line, "NOTICE ", 7) == 0 ? 7 : 0;
+	size_t len;
+
+	if (skip == 0 || (len = strcspn(line + skip, " ")) == 0 || len >= sizeof target)
+		return -1;
+	memcpy(target, line + skip, len);
+	target[len] = '\0';
+	return irc_chan_is(target) ? irc_chan_find(c, target) : -1;
+}
+
+/* The next paced line into line (its length; 0: none may go yet, a flush is
+ * scheduled): paced protocol lines and messages in turn, each channel's
+ * lines no faster than its own bucket allows (a line that must wait for
+ * it is held, and everything waits behind it: a lane's order is kept). */
+static size_t
+next_paced(struct irc *c, char *line, size_t size)
+{
+	int64_t now = loop_now(c->a->loop), wait;
+	size_t n;
+	int i;
+
+	if (c->state != IRC_READY || (c->out.lines == 0 && c->paced.lines == 0 && c->held_len == 0))
+		return 0;
+	if ((wait = irc_bucket_wait(&c->bucket, now)) > 0) {
+		schedule_flush(c, wait);
+		return 0;
+	}
+	if (c->held_len == 0) {
+		/* paced protocol lines and messages take turns: 20 channels'
+		 * WHOs must not hold a game back for 40 s, nor it them */
+		c->paced_turn = !c->paced_turn;
+		if ((c->paced_turn || c->out.lines == 0) && (n = irc_queue_pop(&c->paced, line, size)) > 0)
+			return n;
+		if ((n = irc_queue_pop(&c->out, line, size)) == 0)
+			return 0;
+		memcpy(c->held, line, n + 1);
+		c->held_len = n;
+	}
+	if ((i = line_channel(c, c->held)) >= 0) {
+		if ((wait = irc_bucket_wait(&c->chans[i].bucket, now)) > 0) {
+			schedule_flush(c, wait);
+			return 0;
+		}
+		irc_bucket_take(&c->chans[i].bucket, now);
+	}
+	n = c->held_len < size ? c->held_len : size - 1;
+	memcpy(line, c->held, n);
+	line[n] = '\0';
+	c->held_len = 0;
+	return n;
+}
+
+/* Writes what it can: the pending line, then protocol lines, then paced lines. */
 void
 irc_send_flush(struct irc *c)
 {
@@ -77,21 +143,11 @@ irc_send_flush(struct irc *c)
 			c->woff = c->wlen = 0;
 			irc_conn_watch(c, false);
 		}
-		if ((n = irc_queue_pop(&c->proto, line, sizeof line)) == 0) {
-			int64_t wait;
-
-			if (c->state != IRC_READY || c->out.lines == 0)
-				return;
-			if ((wait = irc_bucket_wait(&c->bucket, loop_now(c->a->loop))) > 0) {
-				schedule_flush(c, wait);
-				return;
-			}
-			n = irc_queue_pop(&c->out, line, sizeof line);
-		}
+		if ((n = irc_queue_pop(&c->proto, line, sizeof line)) == 0 && (n = next_paced(c, line, sizeof line)) == 0)
+			return;
 		/* protocol lines skip the wait but still spend a token */
 		irc_bucket_take(&c->bucket, loop_now(c->a->loop));
-		send_to_channel(c, line, &n);
-		irc_conn_log(c, ">", line);
+		irc_send_written(c, line, &n);
 		memcpy(c->wbuf, line, n);
 		memcpy(c->wbuf + n, "\r\n", 2);
 		c->wlen = n + 2;
@@ -99,17 +155,13 @@ irc_send_flush(struct irc *c)
 	}
 }
 
-/* Queues a protocol line (printf-style); it goes before any message. */
-void __attribute__((format(printf, 2, 3)))
-irc_send_proto(struct irc *c, const char *fmt, ...)
+/* A protocol line (printf-style) into q, and a flush. */
+static void
+send_line(struct irc *c, struct irc_queue *q, const char *fmt, va_list ap)
 {
 	char line[IRC_MAX_LINE + 1];
-	va_list ap;
-	int n;
+	int n = vsnprintf(line, sizeof line, fmt, ap);
 
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
 	if (n < 0)
 		return;
 	if ((size_t)n > IRC_MAX_LINE - 2)
@@ -118,9 +170,34 @@ irc_send_proto(struct irc *c, const char *fmt, ...)
 	for (int i = 0; i < n; i++)
 		if (line[i] == '\r' || line[i] == '\n' || line[i] == '\0')
 			line[i] = ' ';
-	if (irc_queue_push(&c->proto, "", line, (size_t)n) != 0)
+	if (irc_queue_push(q, "", line, (size_t)n) != 0)
 		adapter_log(c->a, LOG_LVL_WARNING, "protocol queue full: line dropped");
 	irc_send_flush(c);
+}
+
+/* Queues a protocol line (printf-style); it goes before any message, at
+ * once: what registration and keep-alive need (it still spends a token). */
+void __attribute__((format(printf, 2, 3)))
+irc_send_proto(struct irc *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	send_line(c, &c->proto, fmt, ap);
+	va_end(ap);
+}
+
+/* Queues a protocol line that waits for the bucket like a message, before
+ * any message: Solanum quits a client past 20 unread lines ("Excess
+ * Flood"), and 20 channels' JOINs and WHOs at once were more. */
+void __attribute__((format(printf, 2, 3)))
+irc_send_paced(struct irc *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	send_line(c, &c->paced, fmt, ap);
+	va_end(ap);
 }
 
 /* The longest text in "CMD target :text" that the server can relay with our prefix. */
@@ -239,9 +316,13 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 		}
 		target = u->nick;
 		irc_nicks_bind(c, u);
+		irc_refused_for(c, target, m->user_id, m->room);
 		/* the player's choice wins; the section's "private" key is for the
 		 * rest.  PRIVATE_QUIET is a NOTICE, PRIVATE_CONVERSATION a query (PRIVMSG) */
-		if (m->private_as == PRIVATE_QUIET || (m->private_as == PRIVATE_DEFAULT && c->private_notice))
+		/* where a +g user's NOTICE is dropped without a word (Solanum,
+		 * CALLERID in ISUPPORT), "auto" sends PRIVMSG, which is answered 716 */
+		if (m->private_as == PRIVATE_QUIET ||
+		    (m->private_as == PRIVATE_DEFAULT && c->private_notice && !(c->private_auto && c->notice_silent)))
 			cmd = "NOTICE";
 		/* a line about a game waits behind what that channel was told before
 		 * it (a round's end before the next round's hand) */
@@ -267,7 +348,10 @@ irc_send_pending(struct adapter *a, const char *room)
 	struct irc *c = a->priv;
 	int i = irc_chan_find(c, room);
 
-	return i < 0 ? 0 : irc_queue_count_keep(&c->out, c->chans[i].name);
+	if (i < 0)
+		return 0;
+	/* a line held for the channel's pace is still to go */
+	return irc_queue_count_keep(&c->out, c->chans[i].name) + (c->held_len > 0 && line_channel(c, c->held) == i);
 }
 
 /* A private line's rewrite (irc_send_forget): nick NULL for every private line. */

@@ -207,7 +207,7 @@ start_inspircd(struct ircserver *s)
 	    "dhfile=\"\" requestclientcert=\"yes\" hash=\"sha256\">\n"
 	    "<connect allow=\"*\" timeout=\"60\" threshold=\"10\" commandrate=\"1000\" pingfreq=\"120\" "
 	    "hardsendq=\"1048576\" softsendq=\"8192\" recvq=\"8192\" localmax=\"100\" globalmax=\"100\" "
-	    "useident=\"no\">\n"
+	    "useident=\"no\" %s>\n"
 	    "<dns server=\"127.0.0.1\" timeout=\"1\">\n"
 	    "<options prefixquit=\"Quit: \" hostintopic=\"yes\">\n"
 	    "<security hideserver=\"\" userstats=\"Pu\">\n"
@@ -220,8 +220,9 @@ start_inspircd(struct ircserver *s)
 	    "<module name=\"sslinfo\">\n"
 	    "<module name=\"hidechans\">\n"
 	    /* +c refuses colours (404); MONITOR tells a nick's holder left */
-	    "<module name=\"blockcolor\">\n<module name=\"monitor\">\n",
-	    s->dir, s->dir, s->dir, s->port, s->tls_port, s->dir, s->dir, s->dir);
+	    "<module name=\"blockcolor\">\n<module name=\"monitor\">\n%s",
+	    s->dir, s->dir, s->dir, s->port, s->tls_port, s->dir, s->dir, s->connect_extra != NULL ? s->connect_extra : "",
+	    s->dir, s->conf_extra != NULL ? s->conf_extra : "");
 	if (s->services)
 		n += snprintf(conf + n, sizeof conf - (size_t)n,
 		    "<module name=\"spanningtree\">\n"

@@ -13,6 +13,8 @@ struct ircserver {
 	int link_port;          /* InspIRCd: server link for Atheme */
 	bool penalties;         /* ngircd: keep its flood penalties (default off for speed) */
 	bool services;          /* InspIRCd: start Atheme too */
+	const char *connect_extra; /* InspIRCd: more attributes of the <connect> class ("fakelag=\"no\""), or NULL */
+	const char *conf_extra;    /* InspIRCd: more configuration (modules, their tags), or NULL */
 	pid_t pid, services_pid;
 };
 

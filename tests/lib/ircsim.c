@@ -32,8 +32,10 @@ ircsim_new(const char *db, const char *bot_extra, const char *irc_extra)
 	snprintf(text, sizeof text,
 	         "[bot]\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nturn_timeout = 0\nlog_level = err\n"
 	         "flood_burst = 1000\nflood_refill = 1\n%s\n"
-	         "[irc sim]\nserver = 127.0.0.1\ntls = no\nnick = HandFoot\nchannels = #cards\n%s\n",
-	         db, bot_extra != NULL ? bot_extra : "", irc_extra != NULL ? irc_extra : "");
+	         "[irc sim]\nserver = 127.0.0.1\ntls = no\nnick = HandFoot\n%s%s\n",
+	         db, bot_extra != NULL ? bot_extra : "",
+	         irc_extra != NULL && strstr(irc_extra, "channels =") != NULL ? "" : "channels = #cards\n",
+	         irc_extra != NULL ? irc_extra : "");
 	if ((cfg = config_load_string(text, "sim", err, sizeof err)) == NULL) {
 		fprintf(stderr, "ircsim: %s\n", err);
 		free(s);
@@ -88,8 +90,10 @@ ircsim_collect(struct ircsim *s)
 
 	for (;;) {
 		if ((n = irc_queue_pop(&s->irc->proto, line, sizeof line)) == 0 &&
+		    (n = irc_queue_pop(&s->irc->paced, line, sizeof line)) == 0 &&
 		    (n = irc_queue_pop(&s->irc->out, line, sizeof line)) == 0)
 			break;
+		irc_send_written(s->irc, line, &n);   /* as if written: what a refusal answers */
 		if (s->nsent == s->cap) {
 			s->cap = s->cap ? s->cap * 2 : 256;
 			s->sent = xreallocarray(s->sent, s->cap, sizeof *s->sent);

@@ -25,8 +25,8 @@ struct ircsim {
 };
 
 /* A bot on database db (":memory:" is fine) with one IRC adapter "irc/sim"
- * (nick HandFoot, channel #cards; bot_extra and irc_extra appended to their
- * sections), registered and in its channels as the server would have it:
+ * (nick HandFoot, channel #cards unless irc_extra names channels; bot_extra
+ * and irc_extra appended to their sections), registered and in its channels as the server would have it:
  * nothing goes on a network.  NULL if the configuration is refused. */
 struct ircsim *ircsim_new(const char *db, const char *bot_extra, const char *irc_extra);
 void ircsim_free(struct ircsim *s);

@@ -1,0 +1,273 @@
+/* refused.c: a private line the server refused (target limits, the player's +g or +R, a missing nick): the player told how to get it, a target-limited line sent again when a slot frees. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client.h"
+#include "loop.h"
+
+#define SENT_KEEP_MS   30000            /* a refusal answers a line sent this recently */
+#define TARGET_WAIT_MS 60000            /* Solanum frees one target slot a minute */
+#define RETRY_TRIES    3                /* a target-limited line is sent again this often at most */
+
+/* The target of a private line "PRIVMSG nick :..." into nick; false for a channel or another command. */
+static bool
+private_target(const struct irc *c, const char *line, char *nick, size_t len)
+{
+	const char *t;
+	size_t n;
+
+	if (strncmp(line, "PRIVMSG ", 8) == 0)
+		t = line + 8;
+	else if (strncmp(line, "NOTICE ", 7) == 0)
+		t = line + 7;
+	else
+		return false;
+	n = strcspn(t, " ");
+	/* a status message ("@#chan") is a channel's */
+	if (n == 0 || n >= len || irc_chan_is(t) || irc_chan_typed(c, t) ||
+	    (strchr(c->statusmsg[0] != '\0' ? c->statusmsg : c->prefix_chars, t[0]) != NULL && irc_chan_is(t + 1)))
+		return false;
+	memcpy(nick, t, n);
+	nick[n] = '\0';
+	return true;
+}
+
+void
+irc_refused_for(struct irc *c, const char *nick, const char *user_id, const char *room)
+{
+	struct irc_refused *r = &c->refused;
+	int i, slot = -1;
+
+	for (i = 0; i < IRC_REFUSED_WHO; i++) {
+		if (r->who[i].nick[0] != '\0' && irc_parse_same(r->who[i].nick, nick)) {
+			slot = i;
+			break;
+		}
+		if (slot < 0 && r->who[i].nick[0] == '\0')
+			slot = i;
+	}
+	if (slot < 0)
+		slot = (int)(r->who_next++ % IRC_REFUSED_WHO);
+	irc_text_copy(r->who[slot].nick, sizeof r->who[slot].nick, nick);
+	irc_text_copy(r->who[slot].id, sizeof r->who[slot].id, user_id);
+	irc_text_copy(r->who[slot].room, sizeof r->who[slot].room, room != NULL ? room : "");
+}
+
+void
+irc_refused_sent(struct irc *c, const char *line, size_t len)
+{
+	struct irc_refused *r = &c->refused;
+	char nick[64];
+	struct irc_sent *s;
+
+	if (!private_target(c, line, nick, sizeof nick) || len >= sizeof s->line)
+		return;
+	s = &r->sent[r->sent_next++ % IRC_REFUSED_SENT];
+	s->tries = 0;
+	/* a line sent again: its tries go on counting */
+	for (int i = 0; i < IRC_REFUSED_RETRY; i++)
+		if (r->retry[i].queued && strcmp(r->retry[i].line, line) == 0) {
+			s->tries = r->retry[i].tries;
+			memset(&r->retry[i], 0, sizeof r->retry[i]);
+			break;
+		}
+	irc_text_copy(s->nick, sizeof s->nick, nick);
+	memcpy(s->line, line, len);
+	s->line[len] = '\0';
+	s->at = loop_now(c->a->loop);
+	s->live = true;
+}
+
+/* The oldest line sent lately to nick that no refusal answered yet: the one this refusal is about. */
+static struct irc_sent *
+sent_to(struct irc *c, const char *nick)
+{
+	struct irc_refused *r = &c->refused;
+	int64_t now = loop_now(c->a->loop);
+	struct irc_sent *best = NULL;
+
+	for (int i = 0; i < IRC_REFUSED_SENT; i++) {
+		struct irc_sent *s = &r->sent[i];
+
+		if (s->live && now - s->at <= SENT_KEEP_MS && irc_parse_same(s->nick, nick) &&
+		    (best == NULL || s->at < best->at))
+			best = s;
+	}
+	return best;
+}
+
+/* Tells the core that nick's private line was refused, and why and what to do. */
+static void
+refused_tell(struct irc *c, const char *nick, const char *why)
+{
+	struct irc_refused *r = &c->refused;
+	struct bot_event ev;
+	char id[96], name[64], key[64];
+	const char *room = NULL;
+	struct irc_user *u;
+
+	memset(&ev, 0, sizeof ev);
+	irc_text_in(name, sizeof name, nick);
+	if ((u = irc_users_find(&c->users, name)) != NULL)
+		irc_users_id(u, id, sizeof id);
+	else {
+		irc_parse_casefold(key, sizeof key, name);
+		snprintf(id, sizeof id, "nick:%s", key);
+	}
+	for (int i = 0; i < IRC_REFUSED_WHO; i++)
+		if (r->who[i].nick[0] != '\0' && irc_parse_same(r->who[i].nick, nick)) {
+			irc_text_copy(id, sizeof id, r->who[i].id);
+			room = r->who[i].room[0] != '\0' ? r->who[i].room : NULL;
+			break;
+		}
+	adapter_log(c->a, LOG_LVL_INFO, "a private line to %s was refused: %s", name, why);
+	ev.type = BOT_EV_SEND_FAILED;
+	ev.room = room;
+	ev.user_id = id;
+	ev.user_name = name;
+	ev.text = why;
+	adapter_emit(c->a, &ev);
+}
+
+static void schedule_retry(struct irc *c);
+
+/* The seconds a 439 asks us to wait ("... Please wait 12 seconds"); TARGET_WAIT_MS if it says none. */
+static int64_t
+wait_asked(const char *text)
+{
+	const char *p = strstr(text, "wait ");
+	long s;
+
+	if (p == NULL || (s = strtol(p + 5, NULL, 10)) <= 0 || s > 3600)
+		return TARGET_WAIT_MS;
+	return s * 1000;
+}
+
+/* ERR_TARGCHANGE (Solanum 707), ERR_TARGETTOOFAST (UnrealIRCd 439): too
+ * many new targets; the line is dropped by the server.  It goes again when
+ * a slot frees; the player hears why once, and that a line to the bot
+ * lets it answer them at once (a reply costs no slot). */
+void
+irc_refused_target(struct irc *c, const struct irc_msg *m)
+{
+	struct irc_refused *r = &c->refused;
+	struct irc_sent *s;
+	char why[256];
+
+	if (m->nparams < 2 || irc_chan_is(m->params[1]))
+		return;
+	if ((s = sent_to(c, m->params[1])) != NULL) {
+		s->live = false;
+		if (s->tries < RETRY_TRIES) {
+			struct irc_retry *q = NULL;
+
+			for (int i = 0; i < IRC_REFUSED_RETRY && q == NULL; i++)
+				if (r->retry[i].due == 0 && !r->retry[i].queued)
+					q = &r->retry[i];
+			if (q != NULL) {
+				memcpy(q->line, s->line, sizeof q->line);
+				irc_text_copy(q->nick, sizeof q->nick, s->nick);
+				q->tries = s->tries + 1;
+				q->due = loop_now(c->a->loop) +
+				         (strcmp(m->command, "439") == 0 && m->nparams > 2 ? wait_asked(m->params[2]) : TARGET_WAIT_MS);
+				schedule_retry(c);
+			}
+		}
+	}
+	snprintf(why, sizeof why, "the network limits whom I may message: it comes again within a minute, or "
+	         "/msg %s hand", c->cur_nick);
+	refused_tell(c, m->params[1], why);
+}
+
+/* ERR_TARGUMODEG (716): the player's +g (caller id) refuses us.
+ * RPL_TARGNOTIFY (717) only says they were told: nothing to do. */
+void
+irc_refused_callerid(struct irc *c, const struct irc_msg *m)
+{
+	char why[256];
+
+	if (m->nparams < 2 || irc_chan_is(m->params[1]))
+		return;
+	if (strcmp(m->command, "717") == 0)
+		return;
+	snprintf(why, sizeof why, "your +g mode refuses it: /accept %s, or !private privmsg", c->cur_nick);
+	if (sent_to(c, m->params[1]) != NULL)
+		sent_to(c, m->params[1])->live = false;
+	refused_tell(c, m->params[1], why);
+}
+
+/* ERR_NONONREG (486), InspIRCd's ERR_NEEDREGGEDNICK with a nick (477) and
+ * ERR_CANTSENDTOUSER (531): the player takes private lines only from
+ * identified users, or refuses ours; 477 with a channel is a refused join. */
+void
+irc_refused_registered(struct irc *c, const struct irc_msg *m)
+{
+	char why[256];
+
+	if (m->nparams < 2)
+		return;
+	if (irc_chan_is(m->params[1])) {
+		if (strcmp(m->command, ERR_NEEDREGGEDNICK) == 0)
+			irc_chan_join_failed(c, m);
+		return;
+	}
+	if (sent_to(c, m->params[1]) != NULL)
+		sent_to(c, m->params[1])->live = false;
+	if (strcmp(m->command, "531") == 0)
+		snprintf(why, sizeof why, "your user modes refuse my private messages: allow them, or ask for !hand");
+	else
+		snprintf(why, sizeof why, "you take private messages from identified users only (+R): /mode %s -R",
+		         m->params[0]);
+	refused_tell(c, m->params[1], why);
+}
+
+/* Target-limited lines whose wait is over go again, behind what the player waits for. */
+static int64_t
+on_retry(struct loop *l, long long id, void *data)
+{
+	struct irc *c = data;
+	struct irc_refused *r = &c->refused;
+	int64_t now = loop_now(l);
+
+	(void)id;
+	r->timer = 0;
+	for (int i = 0; i < IRC_REFUSED_RETRY; i++) {
+		struct irc_retry *q = &r->retry[i];
+
+		if (q->due == 0 || q->due > now)
+			continue;
+		q->due = 0;
+		/* the queue keeps no tries: irc_refused_sent finds them here by the line */
+		q->queued = irc_queue_push(&c->out, q->nick, q->line, strlen(q->line)) == 0;
+		if (!q->queued)
+			adapter_log(c->a, LOG_LVL_WARNING, "a private line to %s could not be queued again", q->nick);
+	}
+	schedule_retry(c);
+	irc_send_flush(c);
+	return LOOP_NOMORE;
+}
+
+/* The timer for the first line due to go again, if any. */
+static void
+schedule_retry(struct irc *c)
+{
+	struct irc_refused *r = &c->refused;
+	int64_t first = 0, now = loop_now(c->a->loop);
+
+	for (int i = 0; i < IRC_REFUSED_RETRY; i++)
+		if (r->retry[i].due != 0 && (first == 0 || r->retry[i].due < first))
+			first = r->retry[i].due;
+	if (r->timer != 0)
+		loop_timer_del(c->a->loop, r->timer);
+	r->timer = first != 0 ? loop_timer_add(c->a->loop, first > now ? first - now : 0, on_retry, c) : 0;
+}
+
+/* A new connection (or none): nothing sent on the old one can be refused now; lines waiting to go again are dropped. */
+void
+irc_refused_reset(struct irc *c)
+{
+	if (c->refused.timer != 0)
+		loop_timer_del(c->a->loop, c->refused.timer);
+	memset(&c->refused, 0, sizeof c->refused);
+}

@@ -1,0 +1,152 @@
+/* e2e-irc-networks.c: the daemon on InspIRCd configured as strict as real networks: a connect class that quits a flooding client (no fake lag), channel flood modes (+f), caller id (+g). */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "e2e.h"
+#include "ircclient.h"
+#include "ircserver.h"
+
+struct fix {
+	struct ircserver srv;
+	struct e2e_daemon d;
+	char conf[512], db[512];
+};
+
+/* A client past 10 s of command penalty is quit with "Excess Flood", as
+ * Solanum quits one past 20 unread lines: no fake lag to save it. */
+static const char strict_class[] = "fakelag=\"no\" maxchans=\"40\"";
+static const char strict_modules[] =
+	"<module name=\"messageflood\">\n<module name=\"callerid\">\n<callerid maxaccepts=\"16\" tracknick=\"no\" "
+	"cooldown=\"60\">\n";
+
+static int
+setup(void **state)
+{
+	struct fix *f = calloc(1, sizeof *f);
+
+	if (f == NULL || !ircserver_available("inspircd") || ircserver_init(&f->srv, "inspircd") != 0)
+		return -1;
+	f->srv.connect_extra = strict_class;
+	f->srv.conf_extra = strict_modules;
+	if (ircserver_start(&f->srv) != 0)
+		return -1;
+	ircserver_path(&f->srv, "hf.db", f->db, sizeof f->db);
+	ircserver_path(&f->srv, "handfoot.conf", f->conf, sizeof f->conf);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fix *f = *state;
+
+	if (f->d.pid > 0)
+		e2e_daemon_wait(&f->d, 0);
+	ircserver_free(&f->srv);
+	free(f);
+	return 0;
+}
+
+/* The daemon with the shipped pace (flood_burst 5, flood_rate 2000) unless irc_extra says otherwise. */
+static void
+start(struct fix *f, const char *tag, const char *irc_extra)
+{
+	char text[4096];
+
+	snprintf(text, sizeof text,
+	         "[bot]\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nturn_timeout = 0\nlog_level = debug\n"
+	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\nreconnect_max = 4\n%s\n",
+	         f->db, f->srv.port, irc_extra);
+	assert_int_equal(e2e_write_file(f->conf, text), 0);
+	assert_int_equal(e2e_daemon_start(&f->d, tag, f->conf, NULL), 0);
+}
+
+static void
+stop(struct fix *f)
+{
+	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
+	assert_int_equal(e2e_daemon_wait(&f->d, 15000), 0);
+}
+
+/* 24 channels: their JOINs and WHOs go through the pacing, and the
+ * server never quits the bot for flooding (all at once, it did). */
+static void
+test_many_channels_no_excess_flood(void **state)
+{
+	struct fix *f = *state;
+	struct ircclient alice;
+	char chans[512] = "channels =";
+
+	for (int i = 1; i <= 24; i++)
+		snprintf(chans + strlen(chans), sizeof chans - strlen(chans), " #c%d", i);
+	strcat(chans, "\n");
+	alice.pump = NULL;
+	assert_int_equal(ircclient_connect(&alice, f->srv.port, "alice"), 0);
+	assert_int_equal(ircclient_join(&alice, "#c24"), 0);
+	start(f, "networks-flood", chans);
+	assert_int_equal(ircclient_wait(&alice, 90000, NULL, 0, ":HandFoot!", "JOIN", "#c24", NULL), 0);
+	assert_int_equal(e2e_daemon_wait_log(&f->d, ": up", 90000), 0);
+	ircclient_send(&alice, "PRIVMSG #c24 :!play 2 duel");
+	assert_int_equal(ircclient_wait(&alice, 30000, NULL, 0, " alice :Your hand", NULL), 0);
+	assert_false(e2e_daemon_log_has(&f->d, "Excess Flood"));
+	assert_false(e2e_daemon_log_has(&f->d, "disconnected"));
+	ircclient_close(&alice);
+	stop(f);
+}
+
+/* alice holds #cards (+o, the first in) and sets +f 5:3: five lines in
+ * three seconds from one user kick them. After idle, six questions from
+ * two people (three each) are answered in the room at once: the bot must
+ * not be kicked (with the connection's burst of 5 it was). */
+static void
+test_channel_flood_mode_never_trips(void **state)
+{
+	struct fix *f = *state;
+	struct ircclient alice, bob;
+	static const char *const asks[] = { "!top", "!table", "!who", "!score", "!stats", "!rules" };
+	size_t said = 0;
+
+	alice.pump = bob.pump = NULL;
+	assert_int_equal(ircclient_connect(&alice, f->srv.port, "alice"), 0);
+	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
+	assert_int_equal(ircclient_connect(&bob, f->srv.port, "bob"), 0);
+	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
+	ircclient_send(&alice, "MODE #cards +f 5:3");
+	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "MODE #cards +f", NULL), 0);
+	start(f, "networks-flood-mode", "channels = #cards\n");
+	assert_int_equal(ircclient_wait(&alice, 60000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
+	assert_int_equal(e2e_daemon_wait_log(&f->d, ": up", 60000), 0);
+	/* idle: every bucket full */
+	ircclient_drain(&alice, 12000);
+	for (size_t i = 0; i < sizeof asks / sizeof asks[0]; i++)
+		ircclient_send(i % 2 ? &bob : &alice, "PRIVMSG #cards :%s", asks[i]);
+	ircclient_drain(&bob, 100);
+	ircclient_drain(&alice, 15000);
+	for (size_t i = 0; i < alice.nlines; i++)
+		said += alice.lines[i] != NULL && strstr(alice.lines[i], ":HandFoot!") != NULL &&
+		        strstr(alice.lines[i], "PRIVMSG #cards :") != NULL;
+	assert_false(ircclient_saw(&alice, "KICK #cards HandFoot", NULL));
+	assert_true(said >= 5);
+	ircclient_close(&bob);
+	ircclient_close(&alice);
+	stop(f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_many_channels_no_excess_flood, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_channel_flood_mode_never_trips, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
