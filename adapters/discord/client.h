@@ -101,6 +101,10 @@ int    discord_outbox_send(struct discord_client *c, const struct adapter_msg *m
 size_t discord_outbox_pending(struct discord_client *c, const char *room);
 /* Everything still to go out, every room and person (a stop waits for 0). */
 size_t discord_outbox_queued(struct discord_client *c);
+/* Drops the channel lines still waiting in their lanes for channel (its
+ * posts refused), or every one with channel NULL (the token refused); how
+ * many.  What REST holds already is REST's. */
+size_t discord_outbox_drop(struct discord_client *c, const char *channel);
 /* Runs the answers' ops and re-arms their timer (after begin, say, result). */
 void   discord_outbox_answers(struct discord_client *c);
 /* After the bot had interaction ref from user in channel (its command line): if it

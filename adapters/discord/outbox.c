@@ -742,6 +742,14 @@ discord_outbox_pending(struct discord_client *c, const char *room)
 }
 
 size_t
+discord_outbox_drop(struct discord_client *c, const char *channel)
+{
+	if (c->lanes == NULL)
+		return 0;
+	return channel != NULL ? outq_drop_target(c->lanes, channel) : outq_drop_all(c->lanes);
+}
+
+size_t
 discord_outbox_queued(struct discord_client *c)
 {
 	size_t n = 0;
