@@ -101,6 +101,32 @@ int    discord_outbox_send(struct discord_client *c, const struct adapter_msg *m
 size_t discord_outbox_pending(struct discord_client *c, const char *room);
 /* Everything still to go out, every room and person (a stop waits for 0). */
 size_t discord_outbox_queued(struct discord_client *c);
+/* lanes.c calls these: post msg (a channel message of the batch) now, or
+ * free it unsent (a newer answer replaced it, a lane dropped). */
+void   discord_outbox_post(struct discord_client *c, void *msg);
+void   discord_outbox_discard(void *msg);
+
+/* lanes.c: channel messages take turns in lib/outq's lanes (docs/OUTQ.md:
+ * the games' and seated players' before strangers' answers, a newer answer
+ * replacing one still waiting); a channel's messages are handed to REST
+ * while fewer than DISCORD_POSTS_AHEAD of its requests are queued, so that
+ * a game's next line waits behind two at most, not a flooder's backlog in
+ * the channel's bucket. */
+#define DISCORD_POSTS_AHEAD 2
+/* Queues msg (outbox.c's) for channel; key: an answer's supersede key (NULL:
+ * it must be delivered), asker its lane.  -1 if the lanes are full. */
+int    discord_lanes_add(struct discord_client *c, const char *channel, const char *key, const char *asker,
+                         bool player, size_t bytes, void *msg);
+/* Hands REST what may go now (after a send, a request done, a timer). */
+void   discord_lanes_pump(struct discord_client *c);
+/* What must be delivered waiting in room's lane; everything waiting. */
+size_t discord_lanes_pending(const struct discord_client *c, const char *room);
+size_t discord_lanes_queued(const struct discord_client *c);
+/* Drops the messages still waiting for channel (its posts refused), or
+ * every one with channel NULL (the token refused); how many.  What REST
+ * holds already is REST's. */
+size_t discord_lanes_drop(struct discord_client *c, const char *channel);
+void   discord_lanes_free(struct discord_client *c);
 /* Runs the answers' ops and re-arms their timer (after begin, say, result). */
 void   discord_outbox_answers(struct discord_client *c);
 /* After the bot had interaction ref from user in channel (its command line): if it

@@ -1,4 +1,6 @@
 /* outbox.c: what the bot says, on Discord: encoded, routed (answer, channel, DM or a "My hand" button), with buttons and pings; hands never in a channel; channel lines take turns in lib/outq's lanes before the REST buckets. */
+/* (Over 700 lines: routing, DMs, answers and the handover to lanes.c all read the batch's private
+ * struct discord_out; the split waits for the 403/401 work on the same functions to be merged.) */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,12 +18,6 @@
 
 #define SUPPRESS_EMBEDS 4         /* message flag 1 << 2: a name that looks like a URL grows no preview */
 #define MAX_ACTIONS     (DISCORD_BUTTONS_PER_ROW * DISCORD_ROWS_MAX)
-/* A channel's messages handed to REST at once; the rest wait in their lanes
- * (lib/outq), so that a game's next line waits behind two at most, not
- * behind a flooder's backlog in the channel's bucket. */
-#define POSTS_AHEAD     2
-#define LANE_MAX        200       /* messages waiting per lane (a room, an asker) */
-#define LANES_MAX       4000      /* and in all */
 
 /* One message of the bot's, encoded, waiting for the end of its batch. */
 struct discord_out {
@@ -55,7 +51,6 @@ struct discord_dm {
 };
 
 static void flush_batch(struct discord_client *c);
-static void lanes_pump(struct discord_client *c);
 static void dm_send(struct discord_client *c, const char *user, const char *room, json_t *body);
 static struct discord_dm *dm_of(struct discord_client *c, const char *user, bool add);
 static void dm_failed(struct discord_client *c, struct discord_dm *d, const char *why);
@@ -100,7 +95,7 @@ on_posted(void *ctx, long status, json_t *body)
 
 	if (status >= 200 && status < 300) {
 		discord_client_req_done(r);
-		lanes_pump(c);
+		discord_lanes_pump(c);
 		return;
 	}
 	discord_client_log(c, LOG_LVL_WARNING, "%s %s: HTTP %ld, code %lld%s%s", r->kind == DISCORD_REQ_DM_POST ?
@@ -110,7 +105,7 @@ on_posted(void *ctx, long status, json_t *body)
 		/* 50007: "Cannot send messages to this user" (their DMs are closed to the bot) */
 		dm_failed(c, d, code == 50007 ? "cannot send you direct messages" : "the direct message was refused");
 	discord_client_req_done(r);
-	lanes_pump(c);
+	discord_lanes_pump(c);
 }
 
 /* POST /channels/{channel}/messages, with a nonce Discord enforces: a
@@ -275,7 +270,7 @@ discord_outbox_answers(struct discord_client *c)
 	int64_t due, now = loop_now(c->loop);
 
 	/* the lanes too: a request that ended with no callback frees a turn */
-	lanes_pump(c);
+	discord_lanes_pump(c);
 	if (c->ans == NULL)
 		return;
 	while (discord_answer_next(c->ans, &op)) {
@@ -607,63 +602,19 @@ drop_superseded(struct discord_out *list)
 	return list;
 }
 
-/* ------------------------------------------------------------------ the lanes */
+/* ------------------------------------------------------------------ the lanes (lanes.c) */
 
-static void
-lanes_drop(void *ctx, void *payload)
+void
+discord_outbox_post(struct discord_client *c, void *msg)
 {
-	(void)ctx;
-	out_free(payload);
+	send_room(c, msg);
+	out_free(msg);
 }
 
-/* What lib/outq knows of a channel line: its room (the lane), its key, its asker's lane. */
-static struct outq_msg
-lane_msg(struct discord_out *o)
+void
+discord_outbox_discard(void *msg)
 {
-	return (struct outq_msg){ .target = o->room, .key = o->key[0] != '\0' ? o->key : NULL,
-	                          .asker = o->asker[0] != '\0' ? o->asker : NULL, .player = o->player,
-	                          .bytes = o->pieces.len, .payload = o };
-}
-
-/* Its turn comes while its channel's bucket has fewer than POSTS_AHEAD of its lines. */
-static enum outq_ready
-lane_ready(void *ctx, void *payload)
-{
-	struct discord_client *c = ctx;
-	const struct discord_out *o = payload;
-
-	return discord_rest_pending_for(c->rest, o->room) < POSTS_AHEAD ? OUTQ_GO : OUTQ_WAIT;
-}
-
-/* Hands REST what may go now, in the lanes' order. */
-static void
-lanes_pump(struct discord_client *c)
-{
-	struct outq_item *it;
-
-	if (c->lanes == NULL || c->rest == NULL)
-		return;
-	while ((it = outq_next(c->lanes, lane_ready, c)) != NULL) {
-		struct discord_out *o = outq_remove(c->lanes, it);
-
-		send_room(c, o);
-		out_free(o);
-	}
-}
-
-/* A channel line waits its turn: a newer answer replaces the same one still waiting. */
-static void
-lanes_add(struct discord_client *c, struct discord_out *o)
-{
-	struct outq_msg m = lane_msg(o);
-
-	if (c->lanes == NULL)
-		c->lanes = outq_new(&(struct outq_limits){ .lane_items = LANE_MAX, .items = LANES_MAX }, lanes_drop, c);
-	outq_supersede(c->lanes, &m);
-	if (outq_push(c->lanes, &m) == NULL) {
-		discord_client_log(c, LOG_LVL_WARNING, "channel %s: too many lines waiting: one dropped", o->room);
-		out_free(o);
-	}
+	out_free(msg);
 }
 
 static void
@@ -700,8 +651,10 @@ flush_batch(struct discord_client *c)
 		if (o->private) {
 			send_private(c, o);
 		} else if (o->route == DISCORD_ROUTE_CHANNEL) {
-			lanes_add(c, o);
-			continue;
+			if (discord_lanes_add(c, o->room, o->key[0] != '\0' ? o->key : NULL, o->asker[0] != '\0' ? o->asker : NULL,
+			                      o->player, o->pieces.len, o) == 0)
+				continue;
+			discord_client_log(c, LOG_LVL_WARNING, "channel %s: too many lines waiting: one dropped", o->room);
 		} else {
 			send_room(c, o);
 		}
@@ -718,7 +671,7 @@ flush_batch(struct discord_client *c)
 		}
 		out_free(o);
 	}
-	lanes_pump(c);
+	discord_lanes_pump(c);
 	discord_outbox_answers(c);
 }
 
@@ -731,8 +684,7 @@ discord_outbox_pending(struct discord_client *c, const char *room)
 
 	for (const struct discord_out *o = c->batch; o != NULL; o = o->next)
 		n += !o->private && o->key[0] == '\0' && strcmp(o->room, room) == 0;
-	if (c->lanes != NULL)
-		n += outq_pending(c->lanes, room);
+	n += discord_lanes_pending(c, room);
 	for (const struct discord_req *r = c->reqs; r != NULL; r = r->next)
 		/* an interaction's reply in flight shows in the room too (a turn
 		 * line answering a /discard): a computer seat waits for it */
@@ -748,8 +700,7 @@ discord_outbox_queued(struct discord_client *c)
 
 	for (const struct discord_out *o = c->batch; o != NULL; o = o->next)
 		n++;
-	if (c->lanes != NULL)
-		n += outq_queued(c->lanes);
+	n += discord_lanes_queued(c);
 	/* lines on their way: posts, answers and their follow-ups, DMs (and the channel opening them) */
 	for (const struct discord_req *r = c->reqs; r != NULL; r = r->next)
 		n += r->kind == DISCORD_REQ_ANSWER || r->kind == DISCORD_REQ_ROOM || r->kind == DISCORD_REQ_DM_OPEN ||
@@ -775,8 +726,7 @@ discord_outbox_free(struct discord_client *c)
 		out_free(o);
 	}
 	c->batch_tail = &c->batch;
-	outq_free(c->lanes);
-	c->lanes = NULL;
+	discord_lanes_free(c);
 	while ((d = c->dms) != NULL) {
 		c->dms = d->next;
 		json_decref(d->waiting);

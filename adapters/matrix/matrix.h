@@ -188,6 +188,10 @@ int64_t matrix_outbox_backoff(int tries);
 /* The JSON content of the m.room.message event (caller frees). */
 char  *matrix_outbox_content(const struct matrix_out *m);
 size_t matrix_outbox_count(const struct matrix_outbox *o);
+/* Drops the messages waiting for target (a room whose sends are refused, a
+ * user gone), or every one with target NULL, from the queue and the store;
+ * the one in flight stays.  How many. */
+size_t matrix_outbox_drop(struct matrix_outbox *o, const char *target);
 /* Messages that must be delivered still waiting in room's lane (not answers,
  * not hands): the bot paces computer seats on it. */
 size_t matrix_outbox_count_room(struct matrix_outbox *o, const char *room);

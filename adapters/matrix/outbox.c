@@ -461,6 +461,12 @@ matrix_outbox_content(const struct matrix_out *m)
 }
 
 size_t
+matrix_outbox_drop(struct matrix_outbox *o, const char *target)
+{
+	return target != NULL ? outq_drop_target(o->q, target) : outq_drop_all(o->q);
+}
+
+size_t
 matrix_outbox_count(const struct matrix_outbox *o)
 {
 	return o->n;

@@ -341,6 +341,37 @@ test_private_waits_for_its_room(void **state)
 	memstore_free(ms);
 }
 
+/* A room whose sends are refused: its messages go, from the store too; the
+ * one in flight stays; with no target, every message. */
+static void
+test_drop(void **state)
+{
+	struct memstore *ms = memstore_new();
+	struct matrix_store st = store_of(ms);
+	struct matrix_outbox *o = matrix_outbox_new(&st);
+	struct matrix_out *m;
+	int64_t wait;
+
+	(void)state;
+	matrix_outbox_add(o, "!a:hs", NULL, NULL, "a1", NULL, NULL, 0);
+	matrix_outbox_add(o, "!a:hs", NULL, NULL, "a2", NULL, NULL, 0);
+	matrix_outbox_add_key(o, "!a:hs", NULL, NULL, "Pile: 7", NULL, NULL, 0, "pile", "@eve:hs");
+	matrix_outbox_add(o, "!b:hs", NULL, NULL, "b1", NULL, NULL, 0);
+	m = matrix_outbox_next(o, 0, &wait);
+	assert_string_equal(m->body, "a1");
+	matrix_outbox_flying(o, m);
+	assert_int_equal(matrix_outbox_drop(o, "!a:hs"), 2);
+	assert_int_equal(matrix_outbox_count(o), 2);
+	assert_int_equal(memstore_count(ms, "out/"), 2);
+	assert_int_equal(matrix_outbox_count_room(o, "!a:hs"), 1);
+	matrix_outbox_done(o, m);
+	assert_int_equal(matrix_outbox_drop(o, NULL), 1);
+	assert_int_equal(matrix_outbox_count(o), 0);
+	assert_int_equal(memstore_count(ms, "out/"), 0);
+	matrix_outbox_free(o);
+	memstore_free(ms);
+}
+
 static void
 test_backoff(void **state)
 {
@@ -391,6 +422,7 @@ main(void)
 		cmocka_unit_test(test_bystander_after_one_message),
 		cmocka_unit_test(test_supersede),
 		cmocka_unit_test(test_private_waits_for_its_room),
+		cmocka_unit_test(test_drop),
 		cmocka_unit_test(test_backoff),
 	};
 
