@@ -49,6 +49,17 @@ members_resolve(struct irc *c, struct irc_user *u)
 			irc_users_set_first(&c->users, u, u->key, tag);
 			return;
 		}
+	} else if (u->account[0] == '\0' && irc_nicks_seated(c, u->key)) {
+		/* a seated player's nick and no record of where her lines went:
+		 * nothing tells the wearer is her, so not her seat */
+		if (u->addr[0] == '\0') {
+			irc_users_set_first(&c->users, u, u->key, NULL);
+			u->unsure = true;
+			return;
+		}
+		members_tag(u->addr, tag, sizeof tag);
+		irc_users_set_first(&c->users, u, u->key, tag);
+		return;
 	}
 	irc_users_set_first(&c->users, u, u->key, NULL);
 }

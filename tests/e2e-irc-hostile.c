@@ -1,0 +1,196 @@
+/* e2e-irc-hostile.c: the daemon on ngircd, at the shipped flood defaults, against strangers who flood it to take a seat, fill its tables or silence a player (issue 24). */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "e2e.h"
+#include "ircclient.h"
+#include "ircserver.h"
+
+struct fix {
+	struct ircserver srv;
+	struct e2e_daemon d;
+	char conf[512], db[512];
+};
+
+static int
+setup(void **state)
+{
+	struct fix *f = calloc(1, sizeof *f);
+
+	if (f == NULL || !ircserver_available("ngircd") || ircserver_init(&f->srv, "ngircd") != 0 ||
+	    ircserver_start(&f->srv) != 0)
+		return -1;
+	ircserver_path(&f->srv, "hf.db", f->db, sizeof f->db);
+	ircserver_path(&f->srv, "handfoot.conf", f->conf, sizeof f->conf);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fix *f = *state;
+
+	if (f->d.pid > 0)
+		e2e_daemon_wait(&f->d, 0);
+	ircserver_free(&f->srv);
+	free(f);
+	return 0;
+}
+
+/* irc_extra "": the shipped defaults, no flood key in either section. */
+static void
+write_conf_with(struct fix *f, const char *irc_extra)
+{
+	char text[1024];
+
+	snprintf(text, sizeof text,
+	         "[bot]\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nturn_timeout = 0\n\n"
+	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\nchannels = #cards\n"
+	         "reconnect_max = 4\n%s",
+	         f->db, f->srv.port, irc_extra);
+	assert_int_equal(e2e_write_file(f->conf, text), 0);
+}
+
+static void
+write_conf(struct fix *f)
+{
+	write_conf_with(f, "");
+}
+
+static void
+start(struct fix *f, const char *tag)
+{
+	assert_int_equal(e2e_daemon_start(&f->d, tag, f->conf, NULL), 0);
+}
+
+static void
+stop(struct fix *f)
+{
+	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
+	assert_int_equal(e2e_daemon_wait(&f->d, 15000), 0);
+}
+
+static void
+client(struct ircclient *c, struct fix *f, const char *nick, const char *from, const char *chan)
+{
+	c->pump = NULL;
+	assert_int_equal(ircclient_connect_from(c, f->srv.port, nick, from), 0);
+	if (chan != NULL)
+		assert_int_equal(ircclient_join(c, chan), 0);
+}
+
+/* The one number a query on the daemon's database gives. */
+static long
+db_number(struct fix *f, const char *sql)
+{
+	char out[256];
+
+	int rc = e2e_sh(out, sizeof out, "sqlite3 %s \"%s\"", f->db, sql);
+
+	if (rc != 0)
+		print_error("sqlite3: %s\n", out);
+	assert_int_equal(rc, 0);
+	return strtol(out, NULL, 10);
+}
+
+static bool
+saw_hand(const struct ircclient *c, const char *nick)
+{
+	char want[96];
+
+	snprintf(want, sizeof want, "NOTICE %s :Your ", nick);
+	return ircclient_saw(c, want, NULL);
+}
+
+/* alice sits at a duel, is dealt her hand, and quits while it is her turn. */
+static void
+alice_plays_and_quits(struct fix *f)
+{
+	struct ircclient alice;
+
+	client(&alice, f, "alice", "127.0.0.2", "#cards");
+	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
+	ircclient_send(&alice, "PRIVMSG #cards :!play 2 duel");
+	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
+	if (!ircclient_saw(&alice, "PRIVMSG #cards :", "alice: your turn"))
+		assert_int_equal(ircclient_wait(&alice, 60000, NULL, 0, "PRIVMSG #cards :", "alice: your turn", NULL), 0);
+	ircclient_close(&alice);
+}
+
+/* The stranger wearing "alice" asks for her hand: no seat, no hand. */
+static void
+stranger_has_no_seat(struct ircclient *mallory)
+{
+	ircclient_send(mallory, "PRIVMSG #cards :!hand");
+	assert_int_equal(ircclient_wait(mallory, 60000, NULL, 0, "PRIVMSG #cards :", "no seat", NULL), 0);
+	ircclient_drain(mallory, 500);
+	assert_false(saw_hand(mallory, "alice"));
+}
+
+/* Issue 24 (high): a flood of private questions from rotating nicks pushed
+ * a quit player's host record out of the newest 1,500, and whoever took her
+ * nick from another host was given her seat and hand.  The records are now
+ * written for seated players only, so the flood writes none (the old code
+ * wrote one per nick: a flood of 4,100 flushed alice's); and a seated
+ * player's nick with no record at all (as after such a flush) is worn by a
+ * stranger, whatever a restart in between. */
+static void
+test_flood_does_not_flush_a_quit_players_record(void **state)
+{
+	struct fix *f = *state;
+	struct ircclient flooder, mallory, trudy;
+	const int nicks = 8;
+
+	write_conf(f);
+	start(f, "hostile-identity");
+	alice_plays_and_quits(f);
+	/* a third host asks !private under rotating nicks, each a DM-only stranger */
+	client(&flooder, f, "flood0", "127.0.0.4", NULL);
+	for (int i = 1; i <= nicks; i++) {
+		ircclient_send(&flooder, "NICK flood%d", i);
+		ircclient_send(&flooder, "PRIVMSG HandFoot :!private");
+	}
+	/* the server has passed every line on to the bot when it answers this */
+	ircclient_send(&flooder, "PING :flood-done");
+	assert_int_equal(ircclient_wait(&flooder, 20000, NULL, 0, "PONG", "flood-done", NULL), 0);
+	/* (their answers go out at the pace of a stranger's, long after: the
+	 * bot reads its one connection in order, so mallory's answer below
+	 * comes after every one of these was handled) */
+	client(&mallory, f, "alice", "127.0.0.3", "#cards");
+	stranger_has_no_seat(&mallory);
+	ircclient_close(&flooder);
+	ircclient_close(&mallory);
+	/* only alice, who is seated, has a record of where her lines go (the
+	 * daemon holds its database alone: read once it is stopped) */
+	stop(f);
+	assert_int_equal(db_number(f, "SELECT count(*) FROM adapter_state WHERE key LIKE 'seen/%'"), 1);
+	/* had her record been flushed all the same, whoever wears her nick next,
+	 * from a host of their own, is still a stranger, restart or not */
+	assert_int_equal(db_number(f, "DELETE FROM adapter_state WHERE key='seen/alice'; SELECT changes()"), 1);
+	client(&trudy, f, "alice", "127.0.0.5", "#cards");
+	start(f, "hostile-identity2");
+	assert_int_equal(ircclient_wait(&trudy, 30000, NULL, 0, "PRIVMSG #cards :", "Back after a restart", NULL), 0);
+	stranger_has_no_seat(&trudy);
+	ircclient_close(&trudy);
+	stop(f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_flood_does_not_flush_a_quit_players_record, setup, teardown),
+	};
+
+	signal(SIGPIPE, SIG_IGN);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
