@@ -350,9 +350,13 @@ struct flood_slot {
 	int32_t tokens_milli;
 	bool warned;
 };
+#define FLOOD_KEY_LEN 16
 struct flood {
 	struct flood_slot slots[FLOOD_SLOTS];
+	uint8_t key[FLOOD_KEY_LEN];   /* the slots' hash key: secret, new at each start */
 };
+/* Empties the table and sets its key (random: bot_new draws one). */
+void flood_init(struct flood *f, const uint8_t key[FLOOD_KEY_LEN]);
 enum flood_verdict { FLOOD_OK, FLOOD_WARN, FLOOD_DROP };
 enum flood_verdict flood_check(struct flood *f, const char *adapter, const char *user, int64_t now, int burst,
                                int refill_ms);

@@ -66,6 +66,22 @@ write_conf(struct fix *f)
 	write_conf_with(f, "");
 }
 
+/* The bot's own flood defaults, the connection's pace quick (the bot's
+ * answers are not what is looked at). */
+static void
+write_conf_quick(struct fix *f)
+{
+	write_conf_with(f, "flood_burst = 20\nflood_rate = 100\n");
+}
+
+/* Waits until the server has passed on every line c sent before. */
+static void
+synced(struct ircclient *c, const char *tag)
+{
+	ircclient_send(c, "PING :%s", tag);
+	assert_int_equal(ircclient_wait(c, 20000, NULL, 0, "PONG", tag, NULL), 0);
+}
+
 static void
 start(struct fix *f, const char *tag)
 {
@@ -184,11 +200,72 @@ test_flood_does_not_flush_a_quit_players_record(void **state)
 	stop(f);
 }
 
+/* The flood table's set of (adapter, user) as the daemon found it until
+ * issue 24: an unkeyed FNV-1a, 4096 slots in sets of 4. */
+static unsigned
+fnv_flood_set(const char *adapter, const char *user)
+{
+	uint64_t h = 1469598103934665603ull;
+	const char *parts[2] = { adapter, user };
+
+	for (int i = 0; i < 2; i++) {
+		for (const unsigned char *p = (const unsigned char *)parts[i]; *p; p++)
+			h = (h ^ *p) * 1099511628211ull;
+		h = (h ^ 0xff) * 1099511628211ull;
+	}
+	return (unsigned)((h | 1) % 1024);
+}
+
+/* Issue 24 (medium): a stranger silenced a chosen player.  Five nicks
+ * computed offline to share alice's slot set drained their buckets and
+ * rotated through it: alice was handed a drained bucket with its warning
+ * given, and her commands vanished without a word.  The table is keyed with
+ * a secret now, and a slot taken over starts afresh. */
+static void
+test_colliding_ids_do_not_silence_a_player(void **state)
+{
+	static const char *const topics[] = { "draw", "meld", "discard", "pickup" };
+	struct fix *f = *state;
+	struct ircclient alice, mal;
+	char ids[5][16], id[32], tag[16];
+	int n = 0;
+
+	for (int i = 0; n < 5; i++) {
+		snprintf(ids[n], sizeof ids[n], "m%d", i);
+		snprintf(id, sizeof id, "nick:%s", ids[n]);
+		if (fnv_flood_set("irc/test", id) == fnv_flood_set("irc/test", "nick:alice"))
+			n++;
+	}
+	write_conf_quick(f);
+	start(f, "hostile-collide");
+	client(&alice, f, "alice", "127.0.0.2", "#cards");
+	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
+	ircclient_send(&alice, "PRIVMSG #cards :!help hand");
+	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "PRIVMSG #cards :", "hand", NULL), 0);
+	client(&mal, f, "mal", "127.0.0.4", NULL);
+	for (int round = 0; round < 4; round++) {
+		/* each colliding nick spends its burst and more, in private */
+		for (int k = 0; k < 5; k++) {
+			ircclient_send(&mal, "NICK %s", ids[k]);
+			for (int i = 0; i < (round == 0 ? 7 : 2); i++)
+				ircclient_send(&mal, "PRIVMSG HandFoot :!private");
+		}
+		snprintf(tag, sizeof tag, "round%d", round);
+		synced(&mal, tag);
+		ircclient_send(&alice, "PRIVMSG #cards :!help %s", topics[round]);
+		assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "PRIVMSG #cards :", topics[round], NULL), 0);
+	}
+	ircclient_close(&mal);
+	ircclient_close(&alice);
+	stop(f);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_flood_does_not_flush_a_quit_players_record, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_colliding_ids_do_not_silence_a_player, setup, teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
