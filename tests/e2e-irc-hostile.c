@@ -260,12 +260,54 @@ test_colliding_ids_do_not_silence_a_player(void **state)
 	stop(f);
 }
 
+/* Issue 24 (medium): the users table filled and newcomers were ignored.
+ * Every line made an entry, one for a nick in none of the bot's channels
+ * was never removed, and at 8,192 new users got nothing: 8,250 NICK +
+ * NOTICE lines from one connection, and a new player's !help was never
+ * answered until the bot reconnected.  Those who only speak to the bot
+ * are kept in a small table now, the oldest forgotten first. */
+static void
+test_dm_flood_does_not_fill_the_users_table(void **state)
+{
+	struct fix *f = *state;
+	struct ircclient bob, mal;
+	char tag[16];
+
+	write_conf(f);
+	start(f, "hostile-users");
+	client(&mal, f, "mal", "127.0.0.4", NULL);
+	client(&bob, f, "bob", "127.0.0.5", NULL);
+	/* (the bot in its channel first: the flood is what it sees next) */
+	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
+	if (!ircclient_saw(&bob, ":HandFoot!", "JOIN"))
+		assert_int_equal(ircclient_wait(&bob, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
+	ircclient_send(&bob, "PART #cards");
+	assert_int_equal(ircclient_wait(&bob, 20000, NULL, 0, "PART", "#cards", NULL), 0);
+	for (int i = 0; i < 8250; i++) {
+		ircclient_send(&mal, "NICK n%d", i);
+		ircclient_send(&mal, "NOTICE HandFoot :hello");
+		if (i % 500 == 499) {
+			snprintf(tag, sizeof tag, "n%d", i);
+			synced(&mal, tag);
+		}
+	}
+	synced(&mal, "done");
+	/* bob, whom the bot never saw in its channel, comes (back) to play */
+	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
+	ircclient_send(&bob, "PRIVMSG #cards :!help");
+	assert_int_equal(ircclient_wait(&bob, 30000, NULL, 0, "PRIVMSG #cards :", "bob", NULL), 0);
+	ircclient_close(&mal);
+	ircclient_close(&bob);
+	stop(f);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_flood_does_not_flush_a_quit_players_record, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_colliding_ids_do_not_silence_a_player, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dm_flood_does_not_fill_the_users_table, setup, teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

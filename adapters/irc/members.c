@@ -78,6 +78,7 @@ members_get(struct irc *c, const char *nick, const char *addr)
 		u = NULL;
 	}
 	if (u != NULL) {
+		u->heard = ++c->users.clock;
 		if (addr != NULL && u->addr[0] == '\0') {
 			irc_text_copy(u->addr, sizeof u->addr, addr);
 			if (u->unsure) {
