@@ -34,7 +34,8 @@ Test controls (no auth), JSON in and out:
                         server's @everyone may do, no MANAGE_MESSAGES)}]}
   POST /_fake/user     {id, username, global_name, dm_open}
   POST /_fake/interaction {kind: "command"|"component", user_id, guild_id (absent: a DM), channel_id,
-                        name, options: {name: value}, custom_id, message_id} -> {id, token}
+                        name, options: {name: value}, custom_id, message_id, repeat (N at once: 1)}
+                        -> {id, token} (the last's)
   POST /_fake/message  {channel_id, user_id, content} -> {id}
   POST /_fake/gateway  {action: "reconnect" | "invalid_session" (resumable) | "close" (code) | "drop"
                         | "ack" (on) | "heartbeat"}
@@ -932,6 +933,18 @@ def create_dm(body):
 # ------------------------------------------------------------------ test controls
 
 def ctl_interaction(b):
+    # "repeat": N: N of the same at once (a member's flood), the last returned
+    n = b.get("repeat", 1)
+    if not isinstance(n, int) or not 1 <= n <= 10000:
+        return 400, {"message": "repeat: 1 to 10000"}
+    for _ in range(n):
+        st, out = ctl_interaction_one(b)
+        if st != 200:
+            break
+    return st, out
+
+
+def ctl_interaction_one(b):
     uid = b.get("user_id")
     if uid not in W.users:
         return 400, {"message": "unknown user"}
