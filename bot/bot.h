@@ -336,6 +336,9 @@ size_t session_player_tables(struct sessions *ss, const struct adapter *ad, cons
 void session_names(const struct session *s, const char *names[HF_MAX_SEATS]);
 int  session_humans(const struct session *s);
 
+/* A table's rules as stored ("PRESET key=value ..."): a longer set is refused. */
+#define HF_RULES_TEXT 1024
+
 /* ------------------------------------------------------------------ flood.c */
 /* One bucket per user of an adapter, whatever the room: a user's allowance
  * (flood_burst, flood_refill) is stricter than a connection's send rate, so
