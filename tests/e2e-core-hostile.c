@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "e2e.h"
 #include "proc.h"
 
 static struct proc p;
@@ -56,11 +57,37 @@ test_long_house_rules_survive_a_restart(void **state)
 	unlink(db);
 }
 
+/* Issue 24 (low): secrets in core dumps.  The daemon makes itself
+ * undumpable at start: a process of its own user can no longer read its
+ * memory or environment (nor a crash leave a core file with the token).
+ * Run as nobody, the daemon's /proc/PID/environ is read by another
+ * process of nobody's: it must be refused. */
+static void
+test_daemon_is_not_dumpable(void **state)
+{
+	char out[512], db[64];
+	int rc;
+
+	(void)state;
+	if (geteuid() != 0 || e2e_sh(out, sizeof out, "command -v setpriv") != 0)
+		skip();
+	snprintf(db, sizeof db, "/tmp/hf-e2e-dump-%d.db", (int)getpid());
+	rc = e2e_sh(out, sizeof out,
+	            "setpriv --reuid=65534 --regid=65534 --clear-groups sh -c '"
+	            "sleep 4 | %s/handfoot --console --players 2 --rules duel --db %s >/dev/null 2>&1 & pid=$!; "
+	            "sleep 1; if cat /proc/$pid/environ >/dev/null 2>&1; then echo readable; else echo hidden; fi; "
+	            "kill $pid'; rm -f %s %s-wal %s-shm",
+	            e2e_build(), db, db, db, db);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "hidden"));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_long_house_rules_survive_a_restart),
+		cmocka_unit_test(test_daemon_is_not_dumpable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
