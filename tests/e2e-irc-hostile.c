@@ -301,6 +301,30 @@ test_dm_flood_does_not_fill_the_users_table(void **state)
 	stop(f);
 }
 
+/* Issue 24 (smaller): anyone could change a room's !tell when no table was
+ * open, for every game to come.  The room's moderators decide now (on IRC
+ * its operators: alice, who made the channel). */
+static void
+test_stranger_cannot_change_tell(void **state)
+{
+	struct fix *f = *state;
+	struct ircclient alice, mallory;
+
+	write_conf_quick(f);
+	client(&alice, f, "alice", "127.0.0.2", "#cards");
+	start(f, "hostile-tell");
+	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
+	client(&mallory, f, "mallory", "127.0.0.3", "#cards");
+	ircclient_send(&mallory, "PRIVMSG #cards :!tell moves");
+	assert_int_equal(ircclient_wait(&mallory, 20000, NULL, 0, "PRIVMSG #cards :", "only a moderator", NULL), 0);
+	ircclient_send(&alice, "PRIVMSG #cards :!tell moves");
+	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "PRIVMSG #cards :", "every move as it is made", NULL),
+	                 0);
+	ircclient_close(&mallory);
+	ircclient_close(&alice);
+	stop(f);
+}
+
 int
 main(void)
 {
@@ -308,6 +332,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_flood_does_not_flush_a_quit_players_record, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_colliding_ids_do_not_silence_a_player, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dm_flood_does_not_fill_the_users_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stranger_cannot_change_tell, setup, teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
