@@ -325,6 +325,52 @@ test_stranger_cannot_change_tell(void **state)
 	stop(f);
 }
 
+/* docs/RESOURCES.md: the bounded tables filled to their bounds at once (the
+ * users of no channel past 256, private questions from rotating nicks,
+ * nicks sharing the seated player's flood set under the old hash), and the
+ * seated player is still served: her hand, her move. */
+static void
+test_seated_player_served_with_tables_full(void **state)
+{
+	struct fix *f = *state;
+	struct ircclient alice, mal;
+	char ids[5][16], id[32], tag[16];
+	int n = 0;
+
+	for (int i = 0; n < 5; i++) {
+		snprintf(ids[n], sizeof ids[n], "m%d", i);
+		snprintf(id, sizeof id, "nick:%s", ids[n]);
+		if (fnv_flood_set("irc/test", id) == fnv_flood_set("irc/test", "nick:alice"))
+			n++;
+	}
+	write_conf_quick(f);
+	client(&alice, f, "alice", "127.0.0.2", "#cards");
+	start(f, "hostile-full");
+	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
+	ircclient_send(&alice, "PRIVMSG #cards :!play 2 duel");
+	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
+	client(&mal, f, "mal", "127.0.0.4", NULL);
+	for (int i = 0; i < 300; i++) {
+		ircclient_send(&mal, "NICK u%d", i);
+		ircclient_send(&mal, i % 10 == 0 ? "PRIVMSG HandFoot :!private" : "NOTICE HandFoot :hello");
+		if (i % 100 == 99) {
+			snprintf(tag, sizeof tag, "u%d", i);
+			synced(&mal, tag);
+		}
+	}
+	for (int k = 0; k < 5; k++) {
+		ircclient_send(&mal, "NICK %s", ids[k]);
+		for (int i = 0; i < 7; i++)
+			ircclient_send(&mal, "PRIVMSG HandFoot :!private");
+	}
+	synced(&mal, "full");
+	ircclient_send(&alice, "PRIVMSG #cards :!hand");
+	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
+	ircclient_close(&mal);
+	ircclient_close(&alice);
+	stop(f);
+}
+
 int
 main(void)
 {
@@ -333,6 +379,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_colliding_ids_do_not_silence_a_player, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dm_flood_does_not_fill_the_users_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stranger_cannot_change_tell, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_seated_player_served_with_tables_full, setup, teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
