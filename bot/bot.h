@@ -177,7 +177,7 @@ struct store_seat {
 	int team;
 };
 struct store_stats {
-	char user_id[96], name[64];
+	char adapter[96], user_id[96], name[64];
 	int games, wins;
 	long long points;
 };
@@ -195,14 +195,18 @@ int     store_checkpoint(struct store *st, int min_frames);
 int     store_begin(struct store *st);
 int     store_commit(struct store *st);
 int     store_rollback(struct store *st);
-int     store_stats_add(struct store *st, const char *user_id, const char *name, int win, long long points);
-/* The statistics of who: the player with that user id, else the players of
- * that name (any case; names are not unique), most games first, up to max of
- * them in out.  Returns how many match (at most STORE_STATS_COUNT_MAX). */
+/* A finished game of user_id on adapter (its id, "irc/libera"): records
+ * are per adapter and user id, as "nick:x" on two networks is two people. */
+int     store_stats_add(struct store *st, const char *adapter, const char *user_id, const char *name, int win,
+                        long long points);
+/* The statistics of who: the player with that user id on adapter, else the
+ * players of that name on any adapter (any case; names are not unique), most
+ * games first, up to max of them in out.  Returns how many match (at most
+ * STORE_STATS_COUNT_MAX). */
 #define STORE_STATS_COUNT_MAX 100
-int     store_stats_find(struct store *st, const char *who, struct store_stats *out, int max);
+int     store_stats_find(struct store *st, const char *adapter, const char *who, struct store_stats *out, int max);
 /* The same when exactly one matches: 0, else -1. */
-int     store_stats_get(struct store *st, const char *who, struct store_stats *out);
+int     store_stats_get(struct store *st, const char *adapter, const char *who, struct store_stats *out);
 int     store_stats_top(struct store *st, struct store_stats *out, int max);
 int     store_pref_get(struct store *st, const char *adapter, const char *user_id, const char *key,
                        char *buf, size_t len);
