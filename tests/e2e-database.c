@@ -124,7 +124,7 @@ test_old_games_pruned_at_start(void **state)
 	/* as if the first had ended 40 days ago, the second 10 */
 	assert_int_equal(e2e_sh(out, sizeof out, "sqlite3 %s \"UPDATE games SET ended=strftime('%%s','now')-40*86400 "
 	                        "WHERE id=1; UPDATE games SET ended=strftime('%%s','now')-10*86400 WHERE id=2; "
-	                        "INSERT INTO stats VALUES('ann','ann',3,1,500);\"", db), 0);
+	                        "INSERT INTO stats VALUES('console','ann','ann',3,1,500);\"", db), 0);
 	daemon_run_once(&d, conf, NULL);
 	assert_true(e2e_daemon_log_has(&d, "forgot 1 finished game ended over 30 days ago"));
 	assert_int_equal(e2e_sh(out, sizeof out, "sqlite3 %s \"SELECT group_concat(id) FROM games; "
