@@ -188,6 +188,8 @@ int64_t store_game_new(struct store *st, const struct store_game *g);
 int     store_game_state(struct store *st, int64_t id, const char *state, int nplayers, int nsides,
                          uint64_t seed);
 int     store_seats_set(struct store *st, int64_t id, const struct store_seat *seats, int n);
+/* Deletes a game and all its rows (one that ended with nothing worth keeping). */
+int     store_game_forget(struct store *st, int64_t id);
 int     store_action_add(struct store *st, int64_t game, uint32_t seq, int seat, const char *text);
 /* Copies the WAL into the database if it holds at least min_frames (and at
  * least one) pages; called between commands, never inside one. Frames copied, or -1. */

@@ -14,7 +14,8 @@ enum {
 	Q_GAME_NEW, Q_GAME_STATE, Q_SEATS_DEL, Q_SEAT_ADD, Q_ACTION_ADD, Q_BEGIN, Q_COMMIT, Q_ROLLBACK, Q_SP, Q_SP_RELEASE, Q_SP_ROLLBACK,
 	Q_STATS_CLAIM, Q_STATS_ADD, Q_STATS_GET, Q_STATS_NAME, Q_STATS_TOP, Q_PREF_GET, Q_PREF_SET, Q_KV_GET, Q_KV_SET, Q_KV_DEL, Q_KV_EACH,
 	Q_LOAD_GAMES, Q_LOAD_SEATS, Q_LOAD_ACTIONS, Q_PRUNE_MARK, Q_PRUNE_PICK, Q_PRUNE_ACTIONS, Q_PRUNE_SEATS,
-	Q_PRUNE_GAMES, Q_PRUNE_AWAY, Q_PRUNE_WAITS, Q_AWAY_SET, Q_WAIT_SET, Q_LOAD_AWAY, Q_LOAD_WAITS, Q_COUNT
+	Q_PRUNE_GAMES, Q_PRUNE_AWAY, Q_PRUNE_WAITS, Q_FORGET_ACTIONS, Q_FORGET_SEATS, Q_FORGET_AWAY, Q_FORGET_WAITS,
+	Q_FORGET_GAME, Q_AWAY_SET, Q_WAIT_SET, Q_LOAD_AWAY, Q_LOAD_WAITS, Q_COUNT
 };
 
 static const char *const sql[Q_COUNT] = {
@@ -70,6 +71,12 @@ static const char *const sql[Q_COUNT] = {
 	[Q_PRUNE_GAMES] = "DELETE FROM games WHERE id IN (SELECT id FROM temp.prune)",
 	[Q_PRUNE_AWAY] = "DELETE FROM seat_state WHERE game IN (SELECT id FROM temp.prune)",
 	[Q_PRUNE_WAITS] = "DELETE FROM waits WHERE game IN (SELECT id FROM temp.prune)",
+	/* one game that ended with nothing worth keeping (store_game_forget) */
+	[Q_FORGET_ACTIONS] = "DELETE FROM actions WHERE game=?",
+	[Q_FORGET_SEATS] = "DELETE FROM seats WHERE game=?",
+	[Q_FORGET_AWAY] = "DELETE FROM seat_state WHERE game=?",
+	[Q_FORGET_WAITS] = "DELETE FROM waits WHERE game=?",
+	[Q_FORGET_GAME] = "DELETE FROM games WHERE id=?",
 	/* seat state: who the computer plays for, and the clock of the one waited for */
 	[Q_AWAY_SET] = "INSERT OR REPLACE INTO seat_state(game, seat, away) VALUES(?,?,?)",
 	[Q_WAIT_SET] = "INSERT OR REPLACE INTO waits(game, seat, since, reminded) VALUES(?,?,?,?)",
@@ -564,6 +571,27 @@ fail:
 	store_rollback(st);
 	sqlite3_exec(st->db, "DELETE FROM temp.prune", NULL, NULL, NULL);
 	return -1;
+}
+
+int
+store_game_forget(struct store *st, int64_t id)
+{
+	static const int qs[] = { Q_FORGET_ACTIONS, Q_FORGET_SEATS, Q_FORGET_AWAY, Q_FORGET_WAITS, Q_FORGET_GAME };
+	bool own = sqlite3_get_autocommit(st->db) != 0;
+
+	if (own && store_begin(st) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++) {
+		sqlite3_stmt *q = store_q(st, qs[i]);
+
+		sqlite3_bind_int64(q, 1, id);
+		if (store_done(st, q) < 0) {
+			if (own)
+				store_rollback(st);
+			return -1;
+		}
+	}
+	return own ? store_commit(st) : 0;
 }
 
 static const char *

@@ -154,6 +154,15 @@ table_remove_seat(struct session *s, int seat)
 void
 table_close(struct bot *b, struct session *s, const char *state)
 {
+	/* an aborted or abandoned game gives no statistics and is never played
+	 * again: its rows go now, not in 30 days, so that !play and !abort in a
+	 * loop do not grow the database (issue 24); game_retention = 0 keeps
+	 * every game, these too */
+	if (b->cfg->game_retention > 0 && (strcmp(state, "aborted") == 0 || strcmp(state, "abandoned") == 0) &&
+	    store_game_forget(b->store, s->id) == 0) {
+		bot_session_end(b, s);
+		return;
+	}
 	store_game_state(b->store, s->id, state, s->nseats, s->nsides, s->seed);
 	bot_session_end(b, s);
 }

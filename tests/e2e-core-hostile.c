@@ -82,12 +82,40 @@ test_daemon_is_not_dumpable(void **state)
 	assert_non_null(strstr(out, "hidden"));
 }
 
+/* Issue 24 (smaller): every !play left its row for 30 days after its
+ * !abort, so a loop of them grew the database at the flood rate.  An
+ * aborted table's rows go at once now. */
+static void
+test_play_abort_loop_leaves_no_rows(void **state)
+{
+	char db[] = "/tmp/hf-e2e-XXXXXX", out[256];
+	size_t at = 0;
+	int fd = mkstemp(db);
+
+	(void)state;
+	close(fd);
+	unlink(db);
+	console(db, "abort");
+	for (int i = 0; i < 20; i++) {
+		proc_send(&p, "play 2 duel");
+		assert_true(proc_wait(&p, "Dealing duel for 2", &at, 10000));
+		proc_send(&p, "abort");
+		assert_true(proc_wait(&p, "The game is over", &at, 10000));
+	}
+	proc_close_input(&p);
+	assert_int_equal(proc_end(&p), 0);
+	assert_int_equal(e2e_sh(out, sizeof out, "sqlite3 %s \"SELECT count(*) FROM games\"", db), 0);
+	assert_string_equal(out, "0\n");
+	e2e_sh(out, sizeof out, "rm -f %s %s-wal %s-shm", db, db, db);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_long_house_rules_survive_a_restart),
 		cmocka_unit_test(test_daemon_is_not_dumpable),
+		cmocka_unit_test(test_play_abort_loop_leaves_no_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
