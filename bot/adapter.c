@@ -89,6 +89,14 @@ adapter_read_secret(const char *path, char *buf, size_t len, char *err, size_t e
 	return n == 0 ? -1 : 0;
 }
 
+bool
+adapter_seated(struct adapter *a, const char *user_id)
+{
+	struct bot *b = a->host;
+
+	return user_id != NULL && session_player_tables(&b->sessions, a, user_id, NULL, 0) > 0;
+}
+
 int
 adapter_state_get(struct adapter *a, const char *key, char *buf, size_t len)
 {

@@ -274,6 +274,11 @@ void adapter_cfg_error(struct adapter_cfg *cfg, const char *key, char *err, size
  * in $CREDENTIALS_DIRECTORY first (systemd LoadCredential=). Never logged. */
 int  adapter_read_secret(const char *path, char *buf, size_t len, char *err, size_t errlen);
 
+/* Whether user_id holds a seat at a table of this adapter now (open or in
+ * play): what an adapter remembers about a person across gaps it keeps for
+ * players only, so that strangers cannot grow it nor flush it. */
+bool adapter_seated(struct adapter *a, const char *user_id);
+
 /* Small persistent key-value store per adapter (Matrix next_batch, outbox...),
  * in the bot's database.  get returns -1 if absent. */
 int  adapter_state_get(struct adapter *a, const char *key, char *buf, size_t len);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bot.h"
 #include "http.h"
@@ -20,6 +21,27 @@ bot_seed_random(void *ctx)
 	if (getrandom(&v, sizeof v, 0) != sizeof v)
 		v = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull;
 	return v;
+}
+
+/* The flood table's key: from the kernel's generator; should it fail, a
+ * mix of what an attacker outside cannot read to the nanosecond. */
+static void
+bot_flood_key(uint8_t key[FLOOD_KEY_LEN])
+{
+	size_t got = 0;
+	ssize_t n;
+
+	while (got < FLOOD_KEY_LEN && (n = getrandom(key + got, FLOOD_KEY_LEN - got, 0)) > 0)
+		got += (size_t)n;
+	if (got < FLOOD_KEY_LEN) {
+		struct timespec ts;
+		uint64_t v[2];
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		v[0] = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) * 0x9e3779b97f4a7c15ull;
+		v[1] = ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)key ^ (uint64_t)time(NULL);
+		memcpy(key, v, FLOOD_KEY_LEN);
+	}
 }
 
 uint64_t
@@ -108,6 +130,12 @@ bot_new(struct loop *l, struct bot_config *cfg, const struct adapter_ops *const 
 	b->ops = ops;
 	b->nops = nops;
 	b->flood = xcalloc(1, sizeof *b->flood);
+	{
+		uint8_t key[FLOOD_KEY_LEN];
+
+		bot_flood_key(key);
+		flood_init(b->flood, key);
+	}
 	b->seed_fn = bot_seed_random;
 	b->wall_fn = bot_wall_real;
 	bot_commands_build(b);

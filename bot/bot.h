@@ -177,7 +177,7 @@ struct store_seat {
 	int team;
 };
 struct store_stats {
-	char user_id[96], name[64];
+	char adapter[96], user_id[96], name[64];
 	int games, wins;
 	long long points;
 };
@@ -188,6 +188,8 @@ int64_t store_game_new(struct store *st, const struct store_game *g);
 int     store_game_state(struct store *st, int64_t id, const char *state, int nplayers, int nsides,
                          uint64_t seed);
 int     store_seats_set(struct store *st, int64_t id, const struct store_seat *seats, int n);
+/* Deletes a game and all its rows (one that ended with nothing worth keeping). */
+int     store_game_forget(struct store *st, int64_t id);
 int     store_action_add(struct store *st, int64_t game, uint32_t seq, int seat, const char *text);
 /* Copies the WAL into the database if it holds at least min_frames (and at
  * least one) pages; called between commands, never inside one. Frames copied, or -1. */
@@ -195,14 +197,18 @@ int     store_checkpoint(struct store *st, int min_frames);
 int     store_begin(struct store *st);
 int     store_commit(struct store *st);
 int     store_rollback(struct store *st);
-int     store_stats_add(struct store *st, const char *user_id, const char *name, int win, long long points);
-/* The statistics of who: the player with that user id, else the players of
- * that name (any case; names are not unique), most games first, up to max of
- * them in out.  Returns how many match (at most STORE_STATS_COUNT_MAX). */
+/* A finished game of user_id on adapter (its id, "irc/libera"): records
+ * are per adapter and user id, as "nick:x" on two networks is two people. */
+int     store_stats_add(struct store *st, const char *adapter, const char *user_id, const char *name, int win,
+                        long long points);
+/* The statistics of who: the player with that user id on adapter, else the
+ * players of that name on any adapter (any case; names are not unique), most
+ * games first, up to max of them in out.  Returns how many match (at most
+ * STORE_STATS_COUNT_MAX). */
 #define STORE_STATS_COUNT_MAX 100
-int     store_stats_find(struct store *st, const char *who, struct store_stats *out, int max);
+int     store_stats_find(struct store *st, const char *adapter, const char *who, struct store_stats *out, int max);
 /* The same when exactly one matches: 0, else -1. */
-int     store_stats_get(struct store *st, const char *who, struct store_stats *out);
+int     store_stats_get(struct store *st, const char *adapter, const char *who, struct store_stats *out);
 int     store_stats_top(struct store *st, struct store_stats *out, int max);
 int     store_pref_get(struct store *st, const char *adapter, const char *user_id, const char *key,
                        char *buf, size_t len);
@@ -342,6 +348,9 @@ int  session_humans(const struct session *s);
  * none.  The session's own state: flow.c and tell.c both ask it. */
 int  session_waiting(const struct session *s, bool *machine);
 
+/* A table's rules as stored ("PRESET key=value ..."): a longer set is refused. */
+#define HF_RULES_TEXT 1024
+
 /* ------------------------------------------------------------------ flood.c */
 /* One bucket per user of an adapter, whatever the room: a user's allowance
  * (flood_burst, flood_refill) is stricter than a connection's send rate, so
@@ -356,9 +365,13 @@ struct flood_slot {
 	int32_t tokens_milli;
 	bool warned;
 };
+#define FLOOD_KEY_LEN 16
 struct flood {
 	struct flood_slot slots[FLOOD_SLOTS];
+	uint8_t key[FLOOD_KEY_LEN];   /* the slots' hash key: secret, new at each start */
 };
+/* Empties the table and sets its key (random: bot_new draws one). */
+void flood_init(struct flood *f, const uint8_t key[FLOOD_KEY_LEN]);
 enum flood_verdict { FLOOD_OK, FLOOD_WARN, FLOOD_DROP };
 enum flood_verdict flood_check(struct flood *f, const char *adapter, const char *user, int64_t now, int burst,
                                int refill_ms);

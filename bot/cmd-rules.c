@@ -37,7 +37,7 @@ cmd_rules_exec(struct cmd_ctx *c)
 {
 	struct hf_rules r;
 	struct rbuf out = { 0 };
-	char buf[4096], why[HF_ERRLEN], text[256], key[160];
+	char buf[4096], why[HF_ERRLEN], text[HF_RULES_TEXT], key[160];
 	int n = 4;
 
 	if (c->argc > 0 || c->s == NULL) {

@@ -1,5 +1,6 @@
 /* cmd-stats.c: !stats: a player's record across games, by user id or name; a name two players share is said so. */
 #include <stdio.h>
+#include <string.h>
 
 #include "bot.h"
 
@@ -12,7 +13,7 @@ cmd_stats_exec(struct cmd_ctx *c)
 	const char *who = c->argc > 0 ? c->argv[0] : c->user_id;
 	char list[512], key[160];
 	size_t o = 0;
-	int n = store_stats_find(c->bot->store, who, st, STATS_LISTED), i;
+	int n = store_stats_find(c->bot->store, c->ad->id, who, st, STATS_LISTED), i;
 
 	/* one player's record replaces an older one of theirs still waiting, not another's */
 	snprintf(key, sizeof key, "stats/%s", who);
@@ -24,8 +25,10 @@ cmd_stats_exec(struct cmd_ctx *c)
 		/* never one of them picked for the other: their ids tell them apart */
 		list[0] = '\0';
 		for (i = 0; i < n && i < STATS_LISTED && o < sizeof list; i++)
-			o += (size_t)snprintf(list + o, sizeof list - o, "%s%s (%d game%s)", i ? ", " : "", st[i].user_id,
-			                      st[i].games, st[i].games == 1 ? "" : "s");
+			o += (size_t)snprintf(list + o, sizeof list - o, "%s%s%s%s (%d game%s)", i ? ", " : "", st[i].user_id,
+			                      strcmp(st[i].adapter, c->ad->id) != 0 && st[i].adapter[0] != '\0' ? " on " : "",
+			                      strcmp(st[i].adapter, c->ad->id) != 0 ? st[i].adapter : "", st[i].games,
+			                      st[i].games == 1 ? "" : "s");
 		reply_answer(c, key, "%d players are called %s: %s%s. Ask for one by id: " CMD("stats") " %s", n, st[0].name,
 		             list, n > STATS_LISTED ? ", ..." : "", st[0].user_id);
 		return CMD_RETURN_NORMAL;

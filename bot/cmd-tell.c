@@ -41,6 +41,13 @@ cmd_tell_exec(struct cmd_ctx *c)
 		reply_refuse(c, "%s: only the table's owner can change that while the table is open.", c->user_name);
 		return CMD_RETURN_ERROR;
 	}
+	/* with none, the room's: its moderators decide, where the service has
+	 * any (anyone flipped it for every game to come) */
+	if (s == NULL && c->ad->ops->is_moderator != NULL && !c->ad->ops->is_moderator(c->ad, c->room, c->user_id)) {
+		reply_refuse(c, "%s: only a moderator of this room can change that while no table is open.",
+		             c->user_name);
+		return CMD_RETURN_ERROR;
+	}
 	if (tell_set(c->bot, c->ad, c->room, moves) < 0) {
 		reply_refuse(c, "%s: that could not be saved; try again.", c->user_name);
 		return CMD_RETURN_ERROR;

@@ -1,15 +1,28 @@
-/* flood.c: a token bucket per user (across rooms); a flooder's excess is dropped, with one warning; no collision hands out a fresh bucket. */
+/* flood.c: a token bucket per user (across rooms), in a table keyed with a secret drawn at each start; a flooder's excess is dropped, with one warning. */
 #include <string.h>
 
 #include "bot.h"
-#include "hash.h"
+#include "siphash.h"
 
-static uint64_t
-flood_key(const char *a, const char *u)
+void
+flood_init(struct flood *f, const uint8_t key[FLOOD_KEY_LEN])
 {
-	uint64_t h = hash_fnv64_add(hash_fnv64_str(HASH_FNV64_INIT, a), 0xff);
+	memset(f->slots, 0, sizeof f->slots);
+	memcpy(f->key, key, sizeof f->key);
+}
 
-	return hash_fnv64_add(hash_fnv64_str(h, u), 0xff) | 1;   /* 0 marks a free slot */
+/* Keyed (SipHash): with a plain hash, ids that share a player's set were
+ * computed offline, and five of them silenced her.  The key is new at each
+ * start and never leaves the process, so no id can be chosen to collide. */
+static uint64_t
+flood_key(const struct flood *f, const char *a, const char *u)
+{
+	struct siphash h;
+
+	siphash_init(&h, f->key);
+	siphash_add(&h, a, strlen(a) + 1);   /* with its NUL: ("ab", "c") is not ("a", "bc") */
+	siphash_add(&h, u, strlen(u));
+	return siphash_end(&h) | 1;          /* 0 marks a free slot */
 }
 
 /* Tokens earned since the slot was last looked at. */
@@ -26,10 +39,13 @@ flood_refill(struct flood_slot *s, int64_t now, int64_t full, int refill_ms)
 }
 
 /* The user's slot in its set.  A newcomer takes a free slot, or one whose
- * bucket is full again (forgetting an idle user loses nothing); with none,
- * it takes over the least recently used slot with its bucket as it is: two
- * users that collide share one allowance, never get a fresh one each time
- * (which let two crafted nicks alternate without limit). */
+ * bucket is full again (forgetting an idle user loses nothing), else the
+ * least recently used one, afresh: a full bucket, never warned.  Never the
+ * slot's drained bucket or its warning: that let strangers who shared a
+ * player's set hand her their spent allowance, and her commands vanished
+ * without a word.  (Ids that share a set can no longer be chosen: the
+ * table's key is secret; one who rotates ids gets a bucket per id, as a
+ * newcomer always did.) */
 static struct flood_slot *
 flood_slot(struct flood *f, uint64_t key, int64_t now, int64_t full, int refill_ms)
 {
@@ -47,16 +63,16 @@ flood_slot(struct flood *f, uint64_t key, int64_t now, int64_t full, int refill_
 		if (set[i].tokens_milli >= full)
 			s = &set[i];
 	}
-	if (s != NULL) {
-		s->tokens_milli = (int32_t)full;
-		s->last_ms = now;
-		s->warned = false;
-	} else {
+	if (s == NULL) {
 		s = &set[0];
 		for (i = 1; i < FLOOD_WAYS; i++)
 			if (set[i].seen_ms < s->seen_ms)
 				s = &set[i];
 	}
+	s->tokens_milli = (int32_t)full;
+	s->last_ms = now;
+	s->seen_ms = now;
+	s->warned = false;
 	s->key = key;
 	return s;
 }
@@ -65,7 +81,7 @@ void
 flood_refund(struct flood *f, const char *adapter, const char *user, int64_t now, int burst, int refill_ms)
 {
 	int64_t full = (int64_t)burst * 1000;
-	struct flood_slot *s = flood_slot(f, flood_key(adapter, user), now, full, refill_ms);
+	struct flood_slot *s = flood_slot(f, flood_key(f, adapter, user), now, full, refill_ms);
 
 	flood_refill(s, now, full, refill_ms);
 	s->tokens_milli = (int32_t)(s->tokens_milli + 1000 > full ? full : s->tokens_milli + 1000);
@@ -75,7 +91,7 @@ enum flood_verdict
 flood_check(struct flood *f, const char *adapter, const char *user, int64_t now, int burst, int refill_ms)
 {
 	int64_t full = (int64_t)burst * 1000;
-	struct flood_slot *s = flood_slot(f, flood_key(adapter, user), now, full, refill_ms);
+	struct flood_slot *s = flood_slot(f, flood_key(f, adapter, user), now, full, refill_ms);
 
 	s->seen_ms = now;
 	flood_refill(s, now, full, refill_ms);

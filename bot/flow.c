@@ -97,7 +97,7 @@ flow_over(struct bot *b, struct session *s)
 		store_game_state(b->store, s->id, "over", s->nseats, s->nsides, s->seed);
 		for (i = 0; i < s->nseats; i++)
 			if (s->seats[i].ai < 0)
-				store_stats_add(b->store, s->seats[i].user_id, s->seats[i].name,
+				store_stats_add(b->store, s->ad->id, s->seats[i].user_id, s->seats[i].name,
 				                winner >= 0 && hf_game_side_of(s->g, i) == winner,
 				                hf_game_score(s->g, hf_game_side_of(s->g, i)));
 		if (store_commit(b->store) < 0)

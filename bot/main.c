@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 
 #include "adapters.h"
@@ -127,6 +128,10 @@ main(int argc, char **argv)
 	size_t ntable;
 	char err[8192], bad[16384];
 
+	/* before any secret is read: no core dump (systemd-coredump keeps one
+	 * outside the sandbox) and no ptrace by another process of the same
+	 * user would ever show the token or a password */
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	log_init();
 	while ((opt = getopt_long(argc, argv, "c:th", longopts, NULL)) != -1) {
 		switch (opt) {

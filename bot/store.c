@@ -12,9 +12,10 @@
 
 enum {
 	Q_GAME_NEW, Q_GAME_STATE, Q_SEATS_DEL, Q_SEAT_ADD, Q_ACTION_ADD, Q_BEGIN, Q_COMMIT, Q_ROLLBACK, Q_SP, Q_SP_RELEASE, Q_SP_ROLLBACK,
-	Q_STATS_ADD, Q_STATS_GET, Q_STATS_NAME, Q_STATS_TOP, Q_PREF_GET, Q_PREF_SET, Q_KV_GET, Q_KV_SET, Q_KV_DEL, Q_KV_EACH,
+	Q_STATS_CLAIM, Q_STATS_ADD, Q_STATS_GET, Q_STATS_NAME, Q_STATS_TOP, Q_PREF_GET, Q_PREF_SET, Q_KV_GET, Q_KV_SET, Q_KV_DEL, Q_KV_EACH,
 	Q_LOAD_GAMES, Q_LOAD_SEATS, Q_LOAD_ACTIONS, Q_PRUNE_MARK, Q_PRUNE_PICK, Q_PRUNE_ACTIONS, Q_PRUNE_SEATS,
-	Q_PRUNE_GAMES, Q_PRUNE_AWAY, Q_PRUNE_WAITS, Q_AWAY_SET, Q_WAIT_SET, Q_LOAD_AWAY, Q_LOAD_WAITS, Q_COUNT
+	Q_PRUNE_GAMES, Q_PRUNE_AWAY, Q_PRUNE_WAITS, Q_FORGET_ACTIONS, Q_FORGET_SEATS, Q_FORGET_AWAY, Q_FORGET_WAITS,
+	Q_FORGET_GAME, Q_AWAY_SET, Q_WAIT_SET, Q_LOAD_AWAY, Q_LOAD_WAITS, Q_COUNT
 };
 
 static const char *const sql[Q_COUNT] = {
@@ -31,13 +32,19 @@ static const char *const sql[Q_COUNT] = {
 	[Q_SP] = "SAVEPOINT seats",
 	[Q_SP_RELEASE] = "RELEASE seats",
 	[Q_SP_ROLLBACK] = "ROLLBACK TO seats",
-	[Q_STATS_ADD] = "INSERT INTO stats(user_id, name, games, wins, points) VALUES(?1,?2,1,?3,?4)"
-	                " ON CONFLICT(user_id) DO UPDATE SET name=?2, games=games+1, wins=wins+?3, points=points+?4",
-	[Q_STATS_GET] = "SELECT user_id, name, games, wins, points FROM stats WHERE user_id=?1",
+	/* a row of before the adapter was kept (its games pruned since) goes to
+	 * the first adapter on which that id finishes a game */
+	[Q_STATS_CLAIM] = "UPDATE OR IGNORE stats SET adapter=?1 WHERE adapter='' AND user_id=?2",
+	/* keyed by adapter and user id: "nick:x" on two IRC networks are two people */
+	[Q_STATS_ADD] = "INSERT INTO stats(adapter, user_id, name, games, wins, points) VALUES(?1,?2,?3,1,?4,?5)"
+	                " ON CONFLICT(adapter, user_id) DO UPDATE SET name=?3, games=games+1, wins=wins+?4,"
+	                " points=points+?5",
+	[Q_STATS_GET] = "SELECT adapter, user_id, name, games, wins, points FROM stats"
+	                " WHERE user_id=?2 AND adapter IN (?1, '') ORDER BY adapter DESC LIMIT 1",
 	/* names are not unique: two players may both be "alice" */
-	[Q_STATS_NAME] = "SELECT user_id, name, games, wins, points FROM stats"
-	                 " WHERE name=?1 COLLATE NOCASE ORDER BY games DESC, user_id LIMIT ?2",
-	[Q_STATS_TOP] = "SELECT user_id, name, games, wins, points FROM stats"
+	[Q_STATS_NAME] = "SELECT adapter, user_id, name, games, wins, points FROM stats"
+	                 " WHERE name=?1 COLLATE NOCASE ORDER BY games DESC, adapter, user_id LIMIT ?2",
+	[Q_STATS_TOP] = "SELECT adapter, user_id, name, games, wins, points FROM stats"
 	                " ORDER BY wins DESC, points DESC, games ASC LIMIT ?",
 	[Q_PREF_GET] = "SELECT value FROM prefs WHERE adapter=? AND user_id=? AND key=?",
 	[Q_PREF_SET] = "INSERT OR REPLACE INTO prefs(adapter, user_id, key, value) VALUES(?,?,?,?)",
@@ -64,6 +71,12 @@ static const char *const sql[Q_COUNT] = {
 	[Q_PRUNE_GAMES] = "DELETE FROM games WHERE id IN (SELECT id FROM temp.prune)",
 	[Q_PRUNE_AWAY] = "DELETE FROM seat_state WHERE game IN (SELECT id FROM temp.prune)",
 	[Q_PRUNE_WAITS] = "DELETE FROM waits WHERE game IN (SELECT id FROM temp.prune)",
+	/* one game that ended with nothing worth keeping (store_game_forget) */
+	[Q_FORGET_ACTIONS] = "DELETE FROM actions WHERE game=?",
+	[Q_FORGET_SEATS] = "DELETE FROM seats WHERE game=?",
+	[Q_FORGET_AWAY] = "DELETE FROM seat_state WHERE game=?",
+	[Q_FORGET_WAITS] = "DELETE FROM waits WHERE game=?",
+	[Q_FORGET_GAME] = "DELETE FROM games WHERE id=?",
 	/* seat state: who the computer plays for, and the clock of the one waited for */
 	[Q_AWAY_SET] = "INSERT OR REPLACE INTO seat_state(game, seat, away) VALUES(?,?,?)",
 	[Q_WAIT_SET] = "INSERT OR REPLACE INTO waits(game, seat, since, reminded) VALUES(?,?,?,?)",
@@ -95,8 +108,8 @@ static const char schema[] =
 	" name TEXT NOT NULL, ai INTEGER NOT NULL, team INTEGER NOT NULL DEFAULT -1, PRIMARY KEY(game, seat));"
 	"CREATE TABLE IF NOT EXISTS actions(game INTEGER NOT NULL, seq INTEGER NOT NULL, seat INTEGER NOT NULL,"
 	" text TEXT NOT NULL, PRIMARY KEY(game, seq)) WITHOUT ROWID;"
-	"CREATE TABLE IF NOT EXISTS stats(user_id TEXT PRIMARY KEY, name TEXT NOT NULL, games INTEGER NOT NULL,"
-	" wins INTEGER NOT NULL, points INTEGER NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS stats(adapter TEXT NOT NULL, user_id TEXT NOT NULL, name TEXT NOT NULL,"
+	" games INTEGER NOT NULL, wins INTEGER NOT NULL, points INTEGER NOT NULL, PRIMARY KEY(adapter, user_id));"
 	"CREATE TABLE IF NOT EXISTS prefs(adapter TEXT NOT NULL, user_id TEXT NOT NULL, key TEXT NOT NULL,"
 	" value TEXT NOT NULL, PRIMARY KEY(adapter, user_id, key));"
 	"CREATE TABLE IF NOT EXISTS adapter_state(adapter TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,"
@@ -116,6 +129,17 @@ static const struct {
 } migrations[] = {
 	/* games.ended: when a finished game was first seen so (store_prune) */
 	{ "SELECT ended FROM games LIMIT 0", "ALTER TABLE games ADD COLUMN ended INTEGER" },
+	/* stats keyed by (adapter, user id): each old row goes to the adapter of
+	 * the id's last game still kept, else to '' (claimed by the next game) */
+	{ "SELECT adapter FROM stats LIMIT 0",
+	  "SAVEPOINT stats_adapter;"
+	  "CREATE TABLE stats_by_adapter(adapter TEXT NOT NULL, user_id TEXT NOT NULL, name TEXT NOT NULL,"
+	  " games INTEGER NOT NULL, wins INTEGER NOT NULL, points INTEGER NOT NULL, PRIMARY KEY(adapter, user_id));"
+	  "INSERT INTO stats_by_adapter SELECT coalesce((SELECT g.adapter FROM seats s JOIN games g ON g.id=s.game"
+	  " WHERE s.user_id=stats.user_id ORDER BY g.id DESC LIMIT 1), ''), user_id, name, games, wins, points FROM stats;"
+	  "DROP TABLE stats;"
+	  "ALTER TABLE stats_by_adapter RENAME TO stats;"
+	  "RELEASE stats_adapter;" },
 };
 
 static int
@@ -352,34 +376,43 @@ int store_commit(struct store *st) { return store_done(st, store_q(st, Q_COMMIT)
 int store_rollback(struct store *st) { return store_done(st, store_q(st, Q_ROLLBACK)); }
 
 int
-store_stats_add(struct store *st, const char *user_id, const char *name, int win, long long points)
+store_stats_add(struct store *st, const char *adapter, const char *user_id, const char *name, int win,
+                long long points)
 {
-	sqlite3_stmt *q = store_q(st, Q_STATS_ADD);
+	sqlite3_stmt *q = store_q(st, Q_STATS_CLAIM);
 
-	bind_text(q, 1, user_id);
-	bind_text(q, 2, name);
-	sqlite3_bind_int(q, 3, win);
-	sqlite3_bind_int64(q, 4, points);
+	bind_text(q, 1, adapter);
+	bind_text(q, 2, user_id);
+	if (store_done(st, q) < 0)
+		return -1;
+	q = store_q(st, Q_STATS_ADD);
+	bind_text(q, 1, adapter);
+	bind_text(q, 2, user_id);
+	bind_text(q, 3, name);
+	sqlite3_bind_int(q, 4, win);
+	sqlite3_bind_int64(q, 5, points);
 	return store_done(st, q);
 }
 
 static void
 stats_row(sqlite3_stmt *q, struct store_stats *o)
 {
-	snprintf(o->user_id, sizeof o->user_id, "%s", (const char *)sqlite3_column_text(q, 0));
-	snprintf(o->name, sizeof o->name, "%s", (const char *)sqlite3_column_text(q, 1));
-	o->games = sqlite3_column_int(q, 2);
-	o->wins = sqlite3_column_int(q, 3);
-	o->points = sqlite3_column_int64(q, 4);
+	snprintf(o->adapter, sizeof o->adapter, "%s", (const char *)sqlite3_column_text(q, 0));
+	snprintf(o->user_id, sizeof o->user_id, "%s", (const char *)sqlite3_column_text(q, 1));
+	snprintf(o->name, sizeof o->name, "%s", (const char *)sqlite3_column_text(q, 2));
+	o->games = sqlite3_column_int(q, 3);
+	o->wins = sqlite3_column_int(q, 4);
+	o->points = sqlite3_column_int64(q, 5);
 }
 
 int
-store_stats_find(struct store *st, const char *who, struct store_stats *out, int max)
+store_stats_find(struct store *st, const char *adapter, const char *who, struct store_stats *out, int max)
 {
 	sqlite3_stmt *q = store_q(st, Q_STATS_GET);
 	int n = 0;
 
-	bind_text(q, 1, who);
+	bind_text(q, 1, adapter);
+	bind_text(q, 2, who);
 	if (max > 0 && sqlite3_step(q) == SQLITE_ROW) {
 		stats_row(q, out);
 		n = 1;
@@ -398,9 +431,9 @@ store_stats_find(struct store *st, const char *who, struct store_stats *out, int
 }
 
 int
-store_stats_get(struct store *st, const char *who, struct store_stats *out)
+store_stats_get(struct store *st, const char *adapter, const char *who, struct store_stats *out)
 {
-	return store_stats_find(st, who, out, 1) == 1 ? 0 : -1;
+	return store_stats_find(st, adapter, who, out, 1) == 1 ? 0 : -1;
 }
 
 int
@@ -538,6 +571,27 @@ fail:
 	store_rollback(st);
 	sqlite3_exec(st->db, "DELETE FROM temp.prune", NULL, NULL, NULL);
 	return -1;
+}
+
+int
+store_game_forget(struct store *st, int64_t id)
+{
+	static const int qs[] = { Q_FORGET_ACTIONS, Q_FORGET_SEATS, Q_FORGET_AWAY, Q_FORGET_WAITS, Q_FORGET_GAME };
+	bool own = sqlite3_get_autocommit(st->db) != 0;
+
+	if (own && store_begin(st) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++) {
+		sqlite3_stmt *q = store_q(st, qs[i]);
+
+		sqlite3_bind_int64(q, 1, id);
+		if (store_done(st, q) < 0) {
+			if (own)
+				store_rollback(st);
+			return -1;
+		}
+	}
+	return own ? store_commit(st) : 0;
 }
 
 static const char *

@@ -14,7 +14,8 @@ table_open(struct cmd_ctx *c, const char *rules_text, char *why, size_t whylen)
 	struct store_game g;
 	struct session *s;
 	struct hf_rules r;
-	char text[256];
+	char text[HF_RULES_TEXT];
+	size_t need;
 
 	if (c->room == NULL || c->direct) {
 		snprintf(why, whylen, "Open a table in a room, not in a private message.");
@@ -22,6 +23,13 @@ table_open(struct cmd_ctx *c, const char *rules_text, char *why, size_t whylen)
 	}
 	if (hf_rules_parse(&r, rules_text[0] ? rules_text : b->cfg->rules, why, whylen) != HF_OK)
 		return NULL;
+	/* stored whole or not at all: a cut copy came back after a restart
+	 * without its last keys (hints=no lost), or broken inside one */
+	if ((need = hf_rules_format(&r, text, sizeof text)) >= sizeof text) {
+		snprintf(why, whylen, "Those house rules are too long to keep (%zu characters written out, at most %zu): "
+		         "leave out some keys.", need, sizeof text - 1);
+		return NULL;
+	}
 	if (!table_may_sit(b, c->ad, c->user_id, c->user_name, true, why, whylen))
 		return NULL;
 	if ((s = session_add(&b->sessions, c->ad, c->room)) == NULL) {
@@ -32,7 +40,6 @@ table_open(struct cmd_ctx *c, const char *rules_text, char *why, size_t whylen)
 	s->created = loop_now(b->loop);
 	s->state = SESS_OPEN;
 	snprintf(s->owner, sizeof s->owner, "%s", c->user_id);
-	hf_rules_format(&r, text, sizeof text);
 	memset(&g, 0, sizeof g);
 	g.adapter = c->ad->id;
 	g.room = c->room;
@@ -147,6 +154,15 @@ table_remove_seat(struct session *s, int seat)
 void
 table_close(struct bot *b, struct session *s, const char *state)
 {
+	/* an aborted or abandoned game gives no statistics and is never played
+	 * again: its rows go now, not in 30 days, so that !play and !abort in a
+	 * loop do not grow the database (issue 24); game_retention = 0 keeps
+	 * every game, these too */
+	if (b->cfg->game_retention > 0 && (strcmp(state, "aborted") == 0 || strcmp(state, "abandoned") == 0) &&
+	    store_game_forget(b->store, s->id) == 0) {
+		bot_session_end(b, s);
+		return;
+	}
 	store_game_state(b->store, s->id, state, s->nseats, s->nsides, s->seed);
 	bot_session_end(b, s);
 }

@@ -27,7 +27,7 @@ struct waiting {
 
 struct ans {
 	uint64_t ref;
-	char id[21], token[601], channel[21];
+	char id[21], token[601], channel[21], user[21];
 	bool button;
 	int64_t created, last;
 	enum state st;
@@ -197,19 +197,62 @@ find(struct discord_answer *a, uint64_t ref)
 	return NULL;
 }
 
+static void forget(struct discord_answer *a, struct ans *x);
+
+/* Answered, and nothing more on its way: what can be forgotten without
+ * leaving anyone "thinking..." or an answer unsent. */
+static bool
+settled(const struct ans *x)
+{
+	return x->st != ST_NEW && x->st != ST_ACKING && !x->loading && x->wait == NULL;
+}
+
+/* Makes room by forgetting the settled interaction idle longest, of user
+ * (NULL: anyone's); false if none is settled. */
+static bool
+evict_oldest(struct discord_answer *a, const char *user)
+{
+	struct ans *old = NULL;
+
+	for (struct ans *x = a->list; x != NULL; x = x->next)
+		if (settled(x) && (user == NULL || strcmp(x->user, user) == 0) && (old == NULL || x->last <= old->last))
+			old = x;
+	if (old == NULL)
+		return false;
+	forget(a, old);
+	return true;
+}
+
+static size_t
+count_of(const struct discord_answer *a, const char *user)
+{
+	size_t n = 0;
+
+	for (const struct ans *x = a->list; x != NULL; x = x->next)
+		n += strcmp(x->user, user) == 0;
+	return n;
+}
+
 int
 discord_answer_begin(struct discord_answer *a, uint64_t ref, const char *id, const char *token,
-                     const char *channel_id, bool button, int64_t now)
+                     const char *channel_id, const char *user_id, bool button, int64_t now)
 {
 	struct ans *x;
 	size_t tn = strlen(token);
 
-	if (ref == 0 || find(a, ref) != NULL || a->n >= DISCORD_ANSWER_MAX || !discord_text_snowflake(id) ||
+	if (ref == 0 || find(a, ref) != NULL || !discord_text_snowflake(id) || !discord_text_snowflake(user_id) ||
 	    !discord_text_snowflake(channel_id) || tn == 0 || tn >= sizeof x->token ||
 	    strspn(token, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~") != tn)
 		return -1;
+	/* one member's flood never fills the table against the others: their
+	 * own answered ones make room, else they wait for them */
+	if (count_of(a, user_id) >= DISCORD_ANSWER_PER_USER && !evict_oldest(a, user_id))
+		return -1;
+	if (a->n >= DISCORD_ANSWER_MAX && !evict_oldest(a, NULL))
+		return -1;
 	x = xcalloc(1, sizeof *x);
 	x->ref = ref;
+	snprintf(x->user, sizeof x->user, "%s", user_id);
 	snprintf(x->id, sizeof x->id, "%s", id);
 	memcpy(x->token, token, tn + 1);
 	snprintf(x->channel, sizeof x->channel, "%s", channel_id);
@@ -353,7 +396,7 @@ discord_answer_tick(struct discord_answer *a, int64_t now)
 
 	for (x = a->list; x != NULL; x = next) {
 		next = x->next;
-		if (now - x->created >= DISCORD_ANSWER_TOKEN_MS) {
+		if (now - x->created >= DISCORD_ANSWER_TOKEN_MS || (settled(x) && now - x->last >= DISCORD_ANSWER_IDLE_MS)) {
 			forget(a, x);
 			continue;
 		}
@@ -387,6 +430,8 @@ discord_answer_due(const struct discord_answer *a)
 			d = x->created + DISCORD_ANSWER_DEFER_MS;
 		if (x->st == ST_DEFERRED && x->loading && x->last + DISCORD_ANSWER_SETTLE_MS < d)
 			d = x->last + DISCORD_ANSWER_SETTLE_MS;
+		if (settled(x) && x->last + DISCORD_ANSWER_IDLE_MS < d)
+			d = x->last + DISCORD_ANSWER_IDLE_MS;
 		if (due == NOT_DUE || d < due)
 			due = d;
 	}

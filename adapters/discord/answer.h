@@ -14,6 +14,8 @@
 #define DISCORD_ANSWER_SETTLE_MS  5000              /* a deferred "thinking..." nobody filled is deleted after */
 #define DISCORD_ANSWER_TOKEN_MS   (15 * 60 * 1000)
 #define DISCORD_ANSWER_MAX        4096              /* interactions remembered at once */
+#define DISCORD_ANSWER_PER_USER   16                /* of them one user's */
+#define DISCORD_ANSWER_IDLE_MS    60000             /* an answered one is forgotten after this long idle */
 
 /* What to send, in order: method and path below api_url, and the body (may be NULL). */
 enum discord_answer_kind {
@@ -39,9 +41,14 @@ struct discord_answer;
 struct discord_answer *discord_answer_new(const char *app_id);
 void discord_answer_free(struct discord_answer *a);
 
-/* An interaction to answer; ref is the caller's handle for it (bot_event.ref). -1 if refused (too many, bad ids). */
+/* An interaction to answer, by user_id; ref is the caller's handle for it
+ * (bot_event.ref).  One answered and idle for DISCORD_ANSWER_IDLE_MS is
+ * forgotten (a late reply goes another way); at DISCORD_ANSWER_PER_USER of
+ * the user's, or DISCORD_ANSWER_MAX in all, the oldest settled one (the
+ * user's, then anyone's) makes room.  -1 if refused: a repeat, bad ids, or
+ * all of the user's (or everyone's) still waiting for their first answer. */
 int  discord_answer_begin(struct discord_answer *a, uint64_t ref, const char *id, const char *token,
-                          const char *channel_id, bool button, int64_t now);
+                          const char *channel_id, const char *user_id, bool button, int64_t now);
 /* A reply to interaction ref: msg is a message body (content, components,
  * allowed_mentions...), taken; private: only the user who used it sees it.
  * -1 if ref is unknown or expired (msg is freed: send it another way). */
@@ -49,7 +56,7 @@ int  discord_answer_say(struct discord_answer *a, uint64_t ref, bool private, js
 /* The answer to an op of kind for ref: the HTTP status (0: none), and Discord's JSON error code if any. */
 void discord_answer_result(struct discord_answer *a, uint64_t ref, enum discord_answer_kind kind, long status,
                            int code, int64_t now);
-/* Defers what is about to miss 3 s, deletes unfilled defers, forgets old interactions. */
+/* Defers what is about to miss 3 s, deletes unfilled defers, forgets old and idle interactions. */
 void discord_answer_tick(struct discord_answer *a, int64_t now);
 /* When discord_answer_tick should run next (absolute ms), or -1. */
 int64_t discord_answer_due(const struct discord_answer *a);

@@ -46,9 +46,11 @@ on_interaction(struct discord_client *c, json_t *d)
 		return;
 	}
 	ref = strtoull(ia.id, NULL, 10);
-	if (discord_answer_begin(c->ans, ref, ia.id, ia.token, ia.channel_id, ia.kind == DISCORD_IA_BUTTON,
+	if (discord_answer_begin(c->ans, ref, ia.id, ia.token, ia.channel_id, ia.user_id, ia.kind == DISCORD_IA_BUTTON,
 	                         loop_now(c->loop)) < 0) {
-		discord_client_log(c, LOG_LVL_WARNING, "interaction %s not answered (a repeat, or too many at once)", ia.id);
+		/* at debug: a member's flood of them must not flood the log too */
+		discord_client_log(c, LOG_LVL_DEBUG, "interaction %s not answered (a repeat, or too many of %s's at once)",
+		                   ia.id, ia.user_id);
 		return;
 	}
 	discord_recent_event(c->recent, ref, DISCORD_RECENT_INTERACTION, ia.user_id, ia.channel_id);

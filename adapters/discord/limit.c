@@ -349,13 +349,18 @@ discord_limit_release(struct discord_limit *l, const char *route, const char *ma
 			p->known = true;
 			p->limit = h->limit;
 			p->remaining = h->remaining;
-			p->reset_at = now + h->reset_after_ms + MARGIN_MS;
+			/* a server's word, up to an hour: a week's reset would silence the bot */
+			p->reset_at = now + (h->reset_after_ms < DISCORD_RETRY_MAX_MS ? h->reset_after_ms : DISCORD_RETRY_MAX_MS) +
+			              MARGIN_MS;
 		}
 	}
 	if (status != 429)
 		return;
 	/* rate-limits.mdx: wait retry_after; a global one holds every request back */
 	retry = h != NULL && h->retry_after_ms >= 0 ? h->retry_after_ms : 1000;
+	/* up to an hour: a server asking for 7 days is not obeyed for 7 days */
+	if (retry > DISCORD_RETRY_MAX_MS)
+		retry = DISCORD_RETRY_MAX_MS;
 	retry += MARGIN_MS;
 	if (h != NULL && h->global) {
 		if (now + retry > l->global_until)

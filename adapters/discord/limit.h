@@ -10,6 +10,7 @@
 #define DISCORD_GLOBAL_PER_S  50
 #define DISCORD_LIMIT_BUSY    (-1)   /* acquire: a request of the bucket is in flight: wait for its answer */
 #define DISCORD_LIMIT_IDLE_MS (10 * 60 * 1000)  /* an idle, unblocked bucket is forgotten after this */
+#define DISCORD_RETRY_MAX_MS  (60 * 60 * 1000)   /* the longest wait a server's 429 or reset is granted */
 
 /* What a response said about limits (headers, and a 429's body). */
 struct discord_limit_hdr {

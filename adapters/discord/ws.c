@@ -42,6 +42,7 @@ struct conn {
 	int close_code;        /* ours, to send once writable */
 	int peer_code;         /* theirs, from the close frame */
 	struct queue out;
+	size_t nout;           /* bytes in out */
 	char *rx;
 	size_t nrx;
 	bool rx_too_big;
@@ -62,6 +63,7 @@ struct discord_ws {
 	pthread_mutex_t lock;
 	struct queue cmds;     /* main -> thread */
 	struct queue evs;      /* thread -> main */
+	size_t cmds_bytes, evs_bytes;   /* what each holds, capped at DISCORD_WS_MAX_QUEUE */
 	bool stopping;
 
 	/* the thread's own */
@@ -132,19 +134,38 @@ item_new(int kind, unsigned gen, int code, const char *text, size_t len, size_t 
 
 /* ------------------------------------------------------------------ thread -> main */
 
-/* Thread side: hands an event to the loop. */
-static void
-post(struct discord_ws *w, int kind, unsigned gen, int code, const char *text, size_t len)
+/* Thread side: hands an event to the loop; false (nothing queued) if a
+ * message of len would take the queue past DISCORD_WS_MAX_QUEUE bytes: the
+ * loop has fallen that far behind the gateway (a hostile one's big
+ * dispatches once grew the daemon past 500 MiB in 30 s). */
+static bool
+post_capped(struct discord_ws *w, int kind, unsigned gen, int code, const char *text, size_t len)
 {
-	struct item *it = item_new(kind, gen, code, text, len, 0);
+	struct item *it;
 	uint64_t one = 1;
 	ssize_t r;
 
+	pthread_mutex_lock(&w->lock);
+	if (kind == DISCORD_WS_TEXT && w->evs_bytes + len > DISCORD_WS_MAX_QUEUE) {
+		pthread_mutex_unlock(&w->lock);
+		return false;
+	}
+	w->evs_bytes += len;
+	pthread_mutex_unlock(&w->lock);
+	it = item_new(kind, gen, code, text, len, 0);
 	pthread_mutex_lock(&w->lock);
 	q_push(&w->evs, it);
 	pthread_mutex_unlock(&w->lock);
 	r = write(w->efd, &one, sizeof one);
 	(void)r;
+	return true;
+}
+
+/* The same for what is small and must be said (open, closed, a log line). */
+static void
+post(struct discord_ws *w, int kind, unsigned gen, int code, const char *text, size_t len)
+{
+	(void)post_capped(w, kind, gen, code, text, len);
 }
 
 static void post_log(struct discord_ws *w, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -178,6 +199,7 @@ on_events(struct loop *l, int fd, int mask, void *data)
 	(void)r;
 	pthread_mutex_lock(&w->lock);
 	it = q_take_all(&w->evs);
+	w->evs_bytes = 0;
 	pthread_mutex_unlock(&w->lock);
 	w->delivering = true;
 	for (; it != NULL; it = next) {
@@ -199,8 +221,17 @@ on_events(struct loop *l, int fd, int mask, void *data)
 static int
 command(struct discord_ws *w, int kind, int code, const char *text, size_t len, size_t pre)
 {
-	struct item *it = item_new(kind, w->gen, code, text, len, pre);
+	struct item *it;
 
+	pthread_mutex_lock(&w->lock);
+	/* the thread has stopped taking them: refused, never piled up */
+	if (kind == CMD_SEND && w->cmds_bytes + len > DISCORD_WS_MAX_QUEUE) {
+		pthread_mutex_unlock(&w->lock);
+		return -1;
+	}
+	w->cmds_bytes += len;
+	pthread_mutex_unlock(&w->lock);
+	it = item_new(kind, w->gen, code, text, len, pre);
 	pthread_mutex_lock(&w->lock);
 	q_push(&w->cmds, it);
 	pthread_mutex_unlock(&w->lock);
@@ -243,6 +274,7 @@ conn_drop(struct conn *c)
 {
 	c->gone = true;
 	items_free(q_take_all(&c->out));
+	c->nout = 0;
 	free(c->rx);
 	c->rx = NULL;
 	c->nrx = 0;
@@ -339,6 +371,14 @@ t_command(struct discord_ws *w, struct item *it)
 	case CMD_SEND:
 		if (c == NULL || c->gone || it->gen != c->gen)
 			break;
+		if (c->nout + it->len > DISCORD_WS_MAX_QUEUE) {
+			/* the socket takes nothing more: a link this stuck is closed */
+			conn_closed(w, c, 0, "the gateway takes nothing more");
+			if (c->wsi != NULL)
+				lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+			break;
+		}
+		c->nout += it->len;
 		q_push(&c->out, it);
 		it = NULL;
 		break;
@@ -373,6 +413,7 @@ on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, 
 	case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
 		pthread_mutex_lock(&w->lock);
 		cmds = q_take_all(&w->cmds);
+		w->cmds_bytes = 0;
 		pthread_mutex_unlock(&w->lock);
 		for (; cmds != NULL; cmds = next) {
 			next = cmds->next;
@@ -411,8 +452,15 @@ on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, 
 			if (c->rx_too_big)
 				post_log(w, LOG_LVL_WARNING, "gateway: a message over %u bytes or in binary was dropped",
 				         DISCORD_WS_MAX_MSG);
-			else
-				post(w, DISCORD_WS_TEXT, c->gen, 0, c->rx != NULL ? c->rx : "", c->nrx);
+			else if (!post_capped(w, DISCORD_WS_TEXT, c->gen, 0, c->rx != NULL ? c->rx : "", c->nrx)) {
+				/* the loop is behind: the link goes (a Resume replays what
+				 * was lost), the daemon does not grow */
+				post_log(w, LOG_LVL_WARNING, "gateway: over %u bytes waiting for the loop: link closed",
+				         DISCORD_WS_MAX_QUEUE);
+				lws_close_reason(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, NULL, 0);
+				conn_closed(w, c, 0, "the daemon fell behind the gateway");
+				return -1;
+			}
 			free(c->rx);
 			c->rx = NULL;
 			c->nrx = 0;
@@ -433,6 +481,7 @@ on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, 
 			c->out.head = m->next;
 			if (c->out.head == NULL)
 				c->out.tail = NULL;
+			c->nout -= m->len;
 			if (lws_write(wsi, (unsigned char *)m->text + LWS_PRE, m->len, LWS_WRITE_TEXT) < (int)m->len) {
 				item_free(m);
 				conn_closed(w, c, 0, "write failed");

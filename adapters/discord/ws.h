@@ -25,6 +25,8 @@ enum discord_ws_ev {
 typedef void discord_ws_fn(void *ctx, enum discord_ws_ev ev, int code, const char *text, size_t len);
 
 #define DISCORD_WS_MAX_MSG (16u << 20)   /* longest message kept (a big guild's GUILD_CREATE fits) */
+#define DISCORD_WS_MAX_QUEUE (32u << 20) /* bytes waiting between the thread and the loop, each way:
+                                          * past it the link is closed (or a send refused) */
 #define DISCORD_WS_LINGER_MS 1000        /* free waits at most this for a close just asked to be sent */
 
 struct discord_ws;

@@ -321,6 +321,8 @@ const char *irc_nicks_seen(struct irc *c, const char *first, char *buf, size_t l
 void irc_nicks_bind(struct irc *c, struct irc_user *u);
 /* Whether two addresses ("user@host") are the same person's: the same host. */
 bool irc_nicks_same_person(const char *a, const char *b);
+/* Whether "nick:<first>" holds a seat now. */
+bool irc_nicks_seated(struct irc *c, const char *first);
 /* Bounds the remembered nicks and addresses (IRC_NICK_KEEP each), expired and oldest dropped. */
 void irc_nicks_prune(struct irc *c);
 

@@ -189,7 +189,8 @@ void   irc_queue_clear(struct irc_queue *q);
  * turn a nick into a stable user id and back.  Ids: "acct:<account>" when
  * services told us the account, else "nick:<nick when first seen>",
  * both case-folded. */
-#define IRC_MAX_USERS 8192
+#define IRC_MAX_LOOSE 256             /* users in none of our channels (who only spoke to us) kept;
+                                      * past it the one heard from longest ago is forgotten */
 #define IRC_MOD_LEVELS 4             /* channel modes that moderate: owner, admin, op, half-op */
 
 struct irc_user {
@@ -205,6 +206,7 @@ struct irc_user {
 	int64_t rehost_at;               /* a QUIT "Changing host" (no chghost): the same person's JOIN
 	                                  * with a new host follows; 0 if none */
 	uint64_t chans;                  /* bit i: in the adapter's channel i */
+	uint64_t heard;                  /* when last heard from, on the table's own count */
 	uint64_t mod[IRC_MOD_LEVELS];    /* bit i of mod[k]: holds the k-th moderating prefix mode
 	                                  * (modes.c) in channel i */
 };
@@ -212,10 +214,16 @@ struct irc_user {
 struct irc_users {
 	struct irc_user *v;
 	size_t n, cap;
+	uint64_t clock;                  /* counts lookups: the stamps of "heard" */
 };
 
 struct irc_user *irc_users_find(struct irc_users *u, const char *nick);
-/* Finds or adds nick (NULL if the table is full). */
+/* Finds or adds nick, and marks them heard from now.  The channels' members
+ * are all kept (the server bounds them); of those in none of our channels,
+ * IRC_MAX_LOOSE at most: a newcomer makes room by forgetting the one heard
+ * from longest ago, so a flood of private lines from rotating nicks can
+ * never fill the table against a new player.  Pointers into the table are
+ * good until the next call. */
 struct irc_user *irc_users_get(struct irc_users *u, const char *nick);
 /* The same, a new user taking first (case-folded; NULL or "": their nick) as
  * the nick their id is made of, unless someone present already has it. */

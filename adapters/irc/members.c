@@ -49,6 +49,17 @@ members_resolve(struct irc *c, struct irc_user *u)
 			irc_users_set_first(&c->users, u, u->key, tag);
 			return;
 		}
+	} else if (u->account[0] == '\0' && irc_nicks_seated(c, u->key)) {
+		/* a seated player's nick and no record of where her lines went:
+		 * nothing tells the wearer is her, so not her seat */
+		if (u->addr[0] == '\0') {
+			irc_users_set_first(&c->users, u, u->key, NULL);
+			u->unsure = true;
+			return;
+		}
+		members_tag(u->addr, tag, sizeof tag);
+		irc_users_set_first(&c->users, u, u->key, tag);
+		return;
 	}
 	irc_users_set_first(&c->users, u, u->key, NULL);
 }
@@ -84,6 +95,7 @@ members_get(struct irc *c, const char *nick, const char *addr)
 		u = NULL;
 	}
 	if (u != NULL) {
+		u->heard = ++c->users.clock;
 		if (addr != NULL && u->addr[0] == '\0') {
 			irc_text_copy(u->addr, sizeof u->addr, addr);
 			if (u->unsure) {

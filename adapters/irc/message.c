@@ -81,6 +81,7 @@ message_said(struct irc *c, const struct irc_msg *m, bool notice)
 	const char *target, *text;
 	int64_t ts = 0;
 	const char *t;
+	char nick[64];
 	bool direct;
 
 	if (m->nparams < 2 || message_in_history(c, m) || irc_members_from_us(c, m))
@@ -102,8 +103,13 @@ message_said(struct irc *c, const struct irc_msg *m, bool notice)
 		return;
 	if (c->cap_server_time && (t = irc_parse_tag(m, "time")) != NULL)
 		ts = irc_parse_time(t);
+	irc_text_copy(nick, sizeof nick, u->nick);
 	irc_events_emit(c, BOT_EV_MESSAGE, direct ? NULL : c->chans[irc_chan_find(c, target)].name, u, text, direct,
 	                notice, ts);
+	/* one who just sat down (!join, !play) is a player now: where their
+	 * lines go is recorded from here on (nicks.c), before any gap */
+	if ((u = irc_users_find(&c->users, nick)) != NULL)
+		irc_nicks_bind(c, u);
 }
 
 void

@@ -19,7 +19,15 @@
  * cloak).  A stranger wearing the nick gets an id of their own and never
  * the seat's hands; a player whose address changed meanwhile (a mobile
  * network) is a stranger too: on a network without services nothing else
- * tells them apart. */
+ * tells them apart.
+ *
+ * The "seen" records are written for seated players only (adapter_seated),
+ * and neither kind is pruned while its player is seated: strangers can
+ * neither grow them nor flush a player's out of them (a flood of private
+ * questions from rotating nicks once pushed a quit player's record out, and
+ * whoever took her nick next was given her seat).  A seated player's nick
+ * with no record at all is worn by an unknown person: members.c gives the
+ * wearer a tagged id of their own, never the seat. */
 
 static int64_t
 nicks_now_ms(void)
@@ -35,6 +43,15 @@ static void
 nicks_key(char *buf, size_t len, const char *prefix, const char *key)
 {
 	snprintf(buf, len, "%s/%s", prefix, key);
+}
+
+bool
+irc_nicks_seated(struct irc *c, const char *first)
+{
+	char id[96];
+
+	snprintf(id, sizeof id, "nick:%s", first);
+	return adapter_seated(c->a, id);
 }
 
 bool
@@ -78,7 +95,7 @@ irc_nicks_bind(struct irc *c, struct irc_user *u)
 {
 	char k[96], v[200], was[200];
 
-	if (u->bound || u->unsure || u->account[0] != '\0' || u->addr[0] == '\0')
+	if (u->bound || u->unsure || u->account[0] != '\0' || u->addr[0] == '\0' || !irc_nicks_seated(c, u->first))
 		return;
 	u->bound = true;
 	nicks_key(k, sizeof k, "seen", u->first);
@@ -146,9 +163,25 @@ struct nicks_ent {
 };
 
 struct nicks_list {
+	struct irc *c;
 	struct nicks_ent *v;
 	size_t n, cap;
+	size_t seated;          /* entries of seated players: kept, not listed */
 };
+
+/* Whether a record (key "seen/<first>" or "nick/<nick>" -> "<first> ...")
+ * is a seated player's. */
+static bool
+nicks_of_seated(struct irc *c, const char *key, const char *value)
+{
+	char first[80];
+
+	if (strncmp(key, "seen/", 5) == 0)
+		return irc_nicks_seated(c, key + 5);
+	irc_text_copy(first, sizeof first, value);
+	first[strcspn(first, " ")] = '\0';
+	return irc_nicks_seated(c, first);
+}
 
 static void
 nicks_collect(void *ctx, const char *key, const char *value)
@@ -156,6 +189,10 @@ nicks_collect(void *ctx, const char *key, const char *value)
 	struct nicks_list *l = ctx;
 	const char *sp = strrchr(value, ' ');
 
+	if (nicks_of_seated(l->c, key, value)) {
+		l->seated++;
+		return;
+	}
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 256;
 		l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
@@ -173,11 +210,12 @@ nicks_older(const void *a, const void *b)
 	return (x->ms > y->ms) - (x->ms < y->ms);
 }
 
-/* Drops the expired entries under prefix and, above IRC_NICK_KEEP, the oldest; the number kept. */
+/* Drops the expired entries under prefix and, above IRC_NICK_KEEP, the
+ * oldest, never a seated player's; the number kept. */
 static size_t
 nicks_prune_prefix(struct irc *c, const char *prefix)
 {
-	struct nicks_list l = { 0 };
+	struct nicks_list l = { .c = c };
 	size_t drop = 0, i;
 	int64_t now = nicks_now_ms();
 
@@ -185,7 +223,9 @@ nicks_prune_prefix(struct irc *c, const char *prefix)
 		free(l.v);
 		return 0;
 	}
-	qsort(l.v, l.n, sizeof *l.v, nicks_older);
+	/* qsort's base may not be NULL, even for no element (UBSan says so at start) */
+	if (l.n > 1)
+		qsort(l.v, l.n, sizeof *l.v, nicks_older);
 	/* down to three quarters: a flood of renames prunes once in a while, not at each */
 	if (l.n > IRC_NICK_KEEP)
 		drop = l.n - IRC_NICK_KEEP * 3 / 4;
@@ -194,7 +234,7 @@ nicks_prune_prefix(struct irc *c, const char *prefix)
 	for (i = 0; i < drop; i++)
 		adapter_state_del(c->a, l.v[i].key);
 	free(l.v);
-	return l.n - drop;
+	return l.n - drop + l.seated;
 }
 
 void

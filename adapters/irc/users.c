@@ -23,6 +23,23 @@ irc_users_find(struct irc_users *u, const char *nick)
 	return NULL;
 }
 
+/* With IRC_MAX_LOOSE users in no channel of ours, forgets the one heard
+ * from longest ago (they are found again, by address, if they speak). */
+static void
+users_make_room(struct irc_users *u)
+{
+	size_t loose = 0, oldest = 0;
+
+	for (size_t i = 0; i < u->n; i++) {
+		if (u->v[i].chans != 0)
+			continue;
+		if (loose++ == 0 || u->v[i].heard < u->v[oldest].heard)
+			oldest = i;
+	}
+	if (loose >= IRC_MAX_LOOSE)
+		irc_users_remove(u, &u->v[oldest]);
+}
+
 struct irc_user *
 irc_users_get(struct irc_users *u, const char *nick)
 {
@@ -34,16 +51,18 @@ irc_users_get_as(struct irc_users *u, const char *nick, const char *first)
 {
 	struct irc_user *p;
 
-	if ((p = irc_users_find(u, nick)) != NULL)
+	if ((p = irc_users_find(u, nick)) != NULL) {
+		p->heard = ++u->clock;
 		return p;
-	if (u->n >= IRC_MAX_USERS)
-		return NULL;
+	}
+	users_make_room(u);
 	if (u->n == u->cap) {
 		u->cap = u->cap ? u->cap * 2 : 64;
 		u->v = xreallocarray(u->v, u->cap, sizeof *u->v);
 	}
 	p = &u->v[u->n++];
 	memset(p, 0, sizeof *p);
+	p->heard = ++u->clock;
 	copy(p->nick, sizeof p->nick, nick);
 	irc_parse_casefold(p->key, sizeof p->key, nick);
 	irc_users_set_first(u, p, first != NULL && first[0] != '\0' ? first : p->key, NULL);

@@ -165,7 +165,7 @@ interaction(struct h *h, uint64_t ref)
 
 	assert_int_equal(st, 200);
 	assert_int_equal(discord_answer_begin(h->ans, ref, json_string_value(json_object_get(j, "id")),
-	                                      json_string_value(json_object_get(j, "token")), "501", false,
+	                                      json_string_value(json_object_get(j, "token")), "501", "601", false,
 	                                      loop_now(h->loop)), 0);
 	json_decref(j);
 	/* arms the defer timer */

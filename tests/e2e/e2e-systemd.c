@@ -158,13 +158,16 @@ test_unit_bounds_resources(void **state)
 
 	(void)state;
 	assert_int_equal(install_prefix(root, sizeof root), 0);
-	rc = e2e_sh(out, sizeof out, "grep -E '^(MemoryMax|TasksMax|LimitNOFILE)=' %s/usr/lib/systemd/system/handfoot.service",
+	rc = e2e_sh(out, sizeof out,
+	            "grep -E '^(MemoryMax|TasksMax|LimitNOFILE|LimitCORE)=' %s/usr/lib/systemd/system/handfoot.service",
 	            root);
 	printf("%s", out);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "MemoryMax=256M\n"));
 	assert_non_null(strstr(out, "TasksMax=64\n"));
 	assert_non_null(strstr(out, "LimitNOFILE=256\n"));
+	/* a core file would hold the secrets (issue 24) */
+	assert_non_null(strstr(out, "LimitCORE=0\n"));
 	rc = e2e_sh(out, sizeof out, "grep -E '^SystemCallFilter=.*exec' %s/usr/lib/systemd/system/handfoot.service", root);
 	assert_int_not_equal(rc, 0);
 	e2e_sh(out, sizeof out, "rm -rf %s", root);

@@ -34,10 +34,11 @@ Test controls (no auth), JSON in and out:
                         server's @everyone may do, no MANAGE_MESSAGES)}]}
   POST /_fake/user     {id, username, global_name, dm_open}
   POST /_fake/interaction {kind: "command"|"component", user_id, guild_id (absent: a DM), channel_id,
-                        name, options: {name: value}, custom_id, message_id} -> {id, token}
+                        name, options: {name: value}, custom_id, message_id, repeat (N at once: 1)}
+                        -> {id, token} (the last's)
   POST /_fake/message  {channel_id, user_id, content} -> {id}
   POST /_fake/gateway  {action: "reconnect" | "invalid_session" (resumable) | "close" (code) | "drop"
-                        | "ack" (on) | "heartbeat"}
+                        | "ack" (on) | "heartbeat" | "flood" (size, count: big dispatches at once)}
   POST /_fake/ratelimit {route: regex on "METHOD /path", count, retry_after, global, scope}: a 429 storm
   POST /_fake/clear    forgets the violations
   GET  /_fake/state    everything recorded (connections, messages, interactions, commands, requests, violations)
@@ -444,6 +445,15 @@ def gateway_action(body):
         c.push(("drop",))
     elif act == "ack":
         c.ack = bool(body.get("on"))
+    elif act == "flood":
+        # a hostile gateway: count dispatches of size bytes each, at once, outside the
+        # session's sequence (never replayed); one string sent count times
+        size, count = int(body.get("size", 1 << 20)), int(body.get("count", 1))
+        if not 0 < size <= 64 << 20 or not 0 < count <= 1000:
+            return 400, {"message": "size 1 to 64 MiB, count 1 to 1000"}
+        text = json.dumps({"op": 0, "t": "TYPING_START", "s": None, "d": {"pad": "x" * size}})
+        for _ in range(count):
+            c.push(text)
     elif act == "heartbeat":
         c.send_op(1, None)
     else:
@@ -932,6 +942,18 @@ def create_dm(body):
 # ------------------------------------------------------------------ test controls
 
 def ctl_interaction(b):
+    # "repeat": N: N of the same at once (a member's flood), the last returned
+    n = b.get("repeat", 1)
+    if not isinstance(n, int) or not 1 <= n <= 10000:
+        return 400, {"message": "repeat: 1 to 10000"}
+    for _ in range(n):
+        st, out = ctl_interaction_one(b)
+        if st != 200:
+            break
+    return st, out
+
+
+def ctl_interaction_one(b):
     uid = b.get("user_id")
     if uid not in W.users:
         return 400, {"message": "unknown user"}

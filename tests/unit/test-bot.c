@@ -23,7 +23,7 @@ full_game(const char *cmd)
 	fake_say(f, "#g", "alice", "!auto");
 	assert_true(fake_play_out(f, "#g", 200000));
 	assert_non_null(fake_find(f, "Game over"));
-	assert_int_equal(store_stats_get(f->bot->store, "alice", &st), 0);
+	assert_int_equal(store_stats_get(f->bot->store, f->ad->id, "alice", &st), 0);
 	assert_int_equal(st.games, 1);
 	fake_free(f);
 }
@@ -64,7 +64,7 @@ test_auto_paced_duel(void **state)
 	assert_true(paced_play_out(f, "#g", 250, 6 * 3600 * 1000));
 	assert_int_equal(f->dropped, 0);
 	assert_non_null(fake_find(f, "Game over"));
-	assert_int_equal(store_stats_get(f->bot->store, "alice", &st), 0);
+	assert_int_equal(store_stats_get(f->bot->store, f->ad->id, "alice", &st), 0);
 	assert_int_equal(st.games, 1);
 	fake_free(f);
 }

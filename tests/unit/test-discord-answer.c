@@ -95,7 +95,7 @@ begin(struct t *t, uint64_t ref, bool button)
 	char id[32];
 
 	snprintf(id, sizeof id, "%llu", (unsigned long long)(1000 + ref));
-	assert_int_equal(discord_answer_begin(t->a, ref, id, "tok_EN-1", "501", button, t->now), 0);
+	assert_int_equal(discord_answer_begin(t->a, ref, id, "tok_EN-1", "501", "601", button, t->now), 0);
 }
 
 static void
@@ -269,13 +269,91 @@ test_begin_refuses_bad_input(void **state)
 	struct t *t = mk();
 
 	(void)state;
-	assert_int_equal(discord_answer_begin(t->a, 0, "1", "tok", "2", false, 0), -1);
-	assert_int_equal(discord_answer_begin(t->a, 1, "1", "to/k", "2", false, 0), -1);
-	assert_int_equal(discord_answer_begin(t->a, 1, "x", "tok", "2", false, 0), -1);
-	assert_int_equal(discord_answer_begin(t->a, 1, "1", "tok", "2", false, 0), 0);
-	assert_int_equal(discord_answer_begin(t->a, 1, "1", "tok", "2", false, 0), -1);
+	assert_int_equal(discord_answer_begin(t->a, 0, "1", "tok", "2", "3", false, 0), -1);
+	assert_int_equal(discord_answer_begin(t->a, 1, "1", "to/k", "2", "3", false, 0), -1);
+	assert_int_equal(discord_answer_begin(t->a, 1, "x", "tok", "2", "3", false, 0), -1);
+	assert_int_equal(discord_answer_begin(t->a, 1, "1", "tok", "2", "3", false, 0), 0);
+	assert_int_equal(discord_answer_begin(t->a, 1, "1", "tok", "2", "3", false, 0), -1);
 	assert_int_equal(discord_answer_say(t->a, 99, false, msg("x"), 0), -1);
 	assert_null(discord_answer_new("app"));
+	done(t);
+}
+
+/* One interaction of user, answered at once (the response landed). */
+static int
+begin_answered(struct t *t, uint64_t ref, const char *user)
+{
+	char id[32];
+
+	snprintf(id, sizeof id, "%llu", (unsigned long long)(1000 + ref));
+	if (discord_answer_begin(t->a, ref, id, "tok_EN-1", "501", user, false, t->now) != 0)
+		return -1;
+	say(t, ref, false, "answer");
+	discord_answer_result(t->a, ref, DISCORD_ANS_CALLBACK, 204, 0, t->now);
+	drain(t);
+	return 0;
+}
+
+/* Answered and idle: forgotten long before its token's 15 minutes (issue
+ * 24: one member's 4,110 /who kept the table full for 15 minutes). */
+static void
+test_answered_and_idle_is_forgotten(void **state)
+{
+	struct t *t = mk();
+
+	(void)state;
+	assert_int_equal(begin_answered(t, 1, "601"), 0);
+	begin(t, 2, false);                   /* not answered yet: kept */
+	advance(t, DISCORD_ANSWER_IDLE_MS - 1);
+	assert_int_equal(discord_answer_count(t->a), 2);
+	assert_true(discord_answer_due(t->a) <= t->now + 1);
+	advance(t, 1);
+	assert_int_equal(discord_answer_count(t->a), 1);
+	assert_int_equal(discord_answer_say(t->a, 1, false, msg("late"), t->now), -1);
+	done(t);
+}
+
+/* A user's own answered interactions make room for their next; while all
+ * of theirs wait for an answer, theirs are refused, never anyone else's. */
+static void
+test_cap_per_user(void **state)
+{
+	struct t *t = mk();
+	uint64_t ref = 1;
+
+	(void)state;
+	for (int i = 0; i < DISCORD_ANSWER_PER_USER; i++)
+		begin(t, ref++, false);
+	assert_int_equal(discord_answer_begin(t->a, ref, "1999", "tok", "501", "601", false, t->now), -1);
+	assert_int_equal(begin_answered(t, 500, "602"), 0);
+	/* one of the flooder's answered: it makes room for the flooder's next */
+	say(t, 1, false, "answer");
+	discord_answer_result(t->a, 1, DISCORD_ANS_CALLBACK, 204, 0, t->now);
+	drain(t);
+	assert_int_equal(discord_answer_begin(t->a, ref, "1999", "tok", "501", "601", false, t->now), 0);
+	assert_int_equal(discord_answer_count(t->a), DISCORD_ANSWER_PER_USER + 1);
+	assert_int_equal(discord_answer_say(t->a, 1, false, msg("late"), t->now), -1);
+	done(t);
+}
+
+/* At the table's bound the oldest settled interaction goes, not the newcomer. */
+static void
+test_full_table_evicts_the_oldest_settled(void **state)
+{
+	struct t *t = mk();
+	char user[16];
+
+	(void)state;
+	for (uint64_t ref = 1; ref <= DISCORD_ANSWER_MAX; ref++) {
+		snprintf(user, sizeof user, "%llu", (unsigned long long)(700 + ref / 8));
+		assert_int_equal(begin_answered(t, ref, user), 0);
+		t->now++;
+	}
+	assert_int_equal(discord_answer_count(t->a), DISCORD_ANSWER_MAX);
+	assert_int_equal(begin_answered(t, DISCORD_ANSWER_MAX + 1, "9"), 0);
+	assert_int_equal(discord_answer_count(t->a), DISCORD_ANSWER_MAX);
+	assert_int_equal(discord_answer_say(t->a, 1, false, msg("late"), t->now), -1);
+	assert_int_equal(discord_answer_say(t->a, 2, false, msg("still"), t->now), 0);
 	done(t);
 }
 
@@ -292,6 +370,9 @@ main(void)
 		cmocka_unit_test(test_already_acknowledged_counts_as_answered),
 		cmocka_unit_test(test_expired_token),
 		cmocka_unit_test(test_begin_refuses_bad_input),
+		cmocka_unit_test(test_answered_and_idle_is_forgotten),
+		cmocka_unit_test(test_cap_per_user),
+		cmocka_unit_test(test_full_table_evicts_the_oldest_settled),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -165,6 +165,24 @@ test_429_blocks_the_route_for_retry_after(void **state)
 	discord_limit_free(l);
 }
 
+/* A server asking for a week is obeyed for an hour at most (issue 24). */
+static void
+test_429_wait_capped_at_an_hour(void **state)
+{
+	struct discord_limit *l = discord_limit_new(50);
+	struct discord_limit_hdr h = bucket_hdr(10, 9, 64570, "abcd1234");
+	int64_t w;
+
+	(void)state;
+	h.retry_after_ms = 7LL * 86400 * 1000;
+	assert_int_equal(discord_limit_acquire(l, R1, "1", false, 0), 0);
+	discord_limit_release(l, R1, "1", 429, &h, 0);
+	w = discord_limit_acquire(l, R1, "1", false, 1000);
+	assert_true(w > 0 && w <= DISCORD_RETRY_MAX_MS);
+	assert_int_equal(discord_limit_acquire(l, R1, "1", false, 1000 + w), 0);
+	discord_limit_free(l);
+}
+
 static void
 test_global_429_holds_all_but_interactions(void **state)
 {
@@ -574,6 +592,7 @@ main(void)
 		cmocka_unit_test(test_one_in_flight_per_bucket),
 		cmocka_unit_test(test_exhausted_bucket_waits_for_reset),
 		cmocka_unit_test(test_429_blocks_the_route_for_retry_after),
+		cmocka_unit_test(test_429_wait_capped_at_an_hour),
 		cmocka_unit_test(test_global_429_holds_all_but_interactions),
 		cmocka_unit_test(test_global_50_per_second),
 		cmocka_unit_test(test_shared_bucket_hash),

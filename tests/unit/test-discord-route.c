@@ -146,7 +146,7 @@ test_private_says_always_safe(void **state)
 		int64_t t = 0;
 		int ops = 0;
 
-		assert_int_equal(discord_answer_begin(a, 1, "11", "tok", "22", false, t), 0);
+		assert_int_equal(discord_answer_begin(a, 1, "11", "tok", "22", "33", false, t), 0);
 		if (path == 2 || path == 4) {
 			assert_int_equal(discord_answer_say(a, 1, false, json_pack("{s:s}", "content", "room"), t), 0);
 			while (discord_answer_next(a, &op))

@@ -4,7 +4,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "fake.h"
@@ -67,11 +69,75 @@ test_shared_name_is_ambiguous(void **state)
 	fake_free(f);
 }
 
+/* "nick:x" on two networks is two people: one record each (issue 24: they
+ * shared one row). */
+static void
+test_same_id_on_two_adapters_two_records(void **state)
+{
+	char err[256];
+	struct store *st = store_open(":memory:", err, sizeof err);
+	struct store_stats out;
+
+	(void)state;
+	assert_non_null(st);
+	assert_int_equal(store_stats_add(st, "irc/libera", "nick:x", "x", 1, 500), 0);
+	assert_int_equal(store_stats_add(st, "irc/oftc", "nick:x", "x", 0, 100), 0);
+	assert_int_equal(store_stats_add(st, "irc/oftc", "nick:x", "x", 0, 100), 0);
+	assert_int_equal(store_stats_get(st, "irc/libera", "nick:x", &out), 0);
+	assert_int_equal(out.games, 1);
+	assert_int_equal(out.wins, 1);
+	assert_int_equal(store_stats_get(st, "irc/oftc", "nick:x", &out), 0);
+	assert_int_equal(out.games, 2);
+	assert_int_equal(out.wins, 0);
+	store_close(st);
+}
+
+/* A database of before: each record goes to the adapter of its player's last
+ * game kept, or waits for the first adapter the id finishes a game on. */
+static void
+test_old_records_migrated(void **state)
+{
+	char db[] = "/tmp/hf-stats-XXXXXX", cmd[1024], err[256];
+	int fd = mkstemp(db);
+	struct store *st;
+	struct store_stats out;
+
+	(void)state;
+	close(fd);
+	snprintf(cmd, sizeof cmd, "sqlite3 %s \"CREATE TABLE stats(user_id TEXT PRIMARY KEY, name TEXT NOT NULL,"
+	         " games INTEGER NOT NULL, wins INTEGER NOT NULL, points INTEGER NOT NULL);"
+	         " INSERT INTO stats VALUES('nick:ann','ann',3,1,900),('nick:old','old',2,2,800);"
+	         " CREATE TABLE games(id INTEGER PRIMARY KEY, adapter TEXT NOT NULL, room TEXT NOT NULL,"
+	         " rules TEXT NOT NULL, nplayers INTEGER NOT NULL, nsides INTEGER NOT NULL, seed INTEGER NOT NULL,"
+	         " owner TEXT NOT NULL, state TEXT NOT NULL, created INTEGER NOT NULL);"
+	         " CREATE TABLE seats(game INTEGER NOT NULL, seat INTEGER NOT NULL, user_id TEXT NOT NULL,"
+	         " name TEXT NOT NULL, team INTEGER NOT NULL, ai INTEGER NOT NULL, PRIMARY KEY(game, seat));"
+	         " INSERT INTO games VALUES(1,'irc/libera','#c','duel',2,2,1,'nick:ann','over',0);"
+	         " INSERT INTO seats VALUES(1,0,'nick:ann','ann',-1,-1);\" >/dev/null 2>&1", db);
+	if (system(cmd) != 0)
+		skip();
+	assert_non_null(st = store_open(db, err, sizeof err));
+	assert_int_equal(store_stats_get(st, "irc/libera", "nick:ann", &out), 0);
+	assert_string_equal(out.adapter, "irc/libera");
+	assert_int_equal(out.games, 3);
+	assert_int_equal(store_stats_get(st, "irc/oftc", "nick:ann", &out), -1);
+	/* no game of nick:old is kept: its record waits, and goes with its next game */
+	assert_int_equal(store_stats_get(st, "irc/oftc", "nick:old", &out), 0);
+	assert_int_equal(store_stats_add(st, "irc/oftc", "nick:old", "old", 1, 100), 0);
+	assert_int_equal(store_stats_get(st, "irc/oftc", "nick:old", &out), 0);
+	assert_string_equal(out.adapter, "irc/oftc");
+	assert_int_equal(out.games, 3);
+	store_close(st);
+	unlink(db);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shared_name_is_ambiguous),
+		cmocka_unit_test(test_same_id_on_two_adapters_two_records),
+		cmocka_unit_test(test_old_records_migrated),
 	};
 
 	return cmocka_run_group_tests_name("!stats and shared names", tests, NULL, NULL);

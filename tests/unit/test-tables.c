@@ -135,6 +135,32 @@ test_moderator_ends_any_table(void **state)
 	fake_free(f);
 }
 
+/* The owner removes a person who sat down and went quiet before the deal
+ * (issue 24); nobody else can, and nobody after the deal. */
+static void
+test_owner_removes_a_player_before_the_deal(void **state)
+{
+	struct fake *f = fake_new(":memory:", "flood_burst = 100");
+	struct session *s;
+
+	(void)state;
+	fake_say(f, "#a", "alice", "!new classic");
+	fake_say(f, "#a", "bob", "!join");
+	fake_say(f, "#a", "carol", "!join");
+	assert_non_null(s = fake_session(f, "#a"));
+	assert_int_equal(s->nseats, 3);
+	fake_say(f, "#a", "carol", "!leave bob");
+	assert_non_null(fake_find(f, "only the table's owner can remove a player"));
+	assert_int_equal(s->nseats, 3);
+	fake_say(f, "#a", "alice", "!leave nobody");
+	assert_non_null(fake_find(f, "nobody called nobody sits at this table"));
+	fake_say(f, "#a", "alice", "!leave bob");
+	assert_non_null(fake_find(f, "bob is removed from the table by its owner (2 at the table)."));
+	assert_int_equal(s->nseats, 2);
+	assert_int_equal(session_seat_of(s, "bob"), -1);
+	fake_free(f);
+}
+
 int
 main(void)
 {
@@ -143,6 +169,7 @@ main(void)
 		cmocka_unit_test(test_default_caps),
 		cmocka_unit_test(test_caps_config),
 		cmocka_unit_test(test_moderator_ends_any_table),
+		cmocka_unit_test(test_owner_removes_a_player_before_the_deal),
 	};
 
 	return cmocka_run_group_tests_name("caps on tables", tests, NULL, NULL);

@@ -921,8 +921,13 @@ test_tell_moves(void **state)
 	(void)state;
 	close(fd);
 	f = fake_new(db, "flood_burst = 100");
+	f->moderators[0] = "alice";
 	fake_say(f, "#g", "alice", "!tell");
 	assert_non_null(fake_find(f, "each turn once, in one line"));
+	/* with no table open, the room's moderators decide, no one else (issue 24) */
+	fake_say(f, "#g", "bob", "!tell moves");
+	assert_non_null(fake_find(f, "only a moderator of this room can change that"));
+	assert_null(fake_find(f, "every move as it is made"));
 	fake_say(f, "#g", "alice", "!tell moves");
 	assert_non_null(fake_find(f, "every move as it is made"));
 	fake_free(f);

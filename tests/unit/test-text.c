@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "bot.h"
+#include "siphash.h"
 
 static void
 test_clean(void **state)
@@ -65,28 +66,64 @@ test_flood_across_rooms(void **state)
 	assert_int_equal(ok, 5);
 }
 
-/* A nick whose slot collides with a flooder's must not hand the flooder a
- * fresh bucket: that let two crafted nicks alternate without any limit.
- * Many nicks are tried beside a flooder whose bucket is empty (thousands:
- * the table has 4096 slots, so some collide with it); at one instant no
- * token comes back, so the flooder must get nothing more, whoever else
- * speaks. */
+/* The set a user's slot is in, as flood.c finds it under key. */
+static unsigned
+flood_set_of(const uint8_t *key, const char *adapter, const char *user)
+{
+	struct siphash h;
+
+	siphash_init(&h, key);
+	siphash_add(&h, adapter, strlen(adapter) + 1);
+	siphash_add(&h, user, strlen(user));
+	return (unsigned)((siphash_end(&h) | 1) % (FLOOD_SLOTS / FLOOD_WAYS));
+}
+
+/* Ids that share alice's set (found here because the test knows the key)
+ * drain their buckets, take her slot and rotate: she is never handed a
+ * drained bucket or a warning of theirs.  Once, five such ids made all of
+ * a player's commands vanish without a word (issue 24). */
 static void
-test_flood_collision(void **state)
+test_flood_takeover_is_fresh(void **state)
 {
 	static struct flood f;
-	char nick[32];
-	int i, extra = 0;
+	uint8_t key[FLOOD_KEY_LEN] = { 7, 1, 2 };
+	char nick[32], ids[5][32];
+	int n = 0;
 
 	(void)state;
-	for (i = 0; i < 6; i++)
-		flood_check(&f, "irc", "mallory", 1000, 5, 2000);
-	for (i = 0; i < 40000; i++) {
+	flood_init(&f, key);
+	for (int i = 0; n < 5; i++) {
 		snprintf(nick, sizeof nick, "m%d", i);
-		flood_check(&f, "irc", nick, 1000, 5, 2000);
-		extra += flood_check(&f, "irc", "mallory", 1000, 5, 2000) == FLOOD_OK;
+		if (flood_set_of(key, "irc", nick) == flood_set_of(key, "irc", "alice"))
+			snprintf(ids[n++], sizeof ids[0], "%s", nick);
 	}
-	assert_int_equal(extra, 0);
+	assert_int_equal(flood_check(&f, "irc", "alice", 1000, 5, 2000), FLOOD_OK);
+	for (int round = 0; round < 8; round++) {
+		for (int k = 0; k < 5; k++)
+			for (int i = 0; i < 7; i++)
+				flood_check(&f, "irc", ids[k], 1001 + round, 5, 2000);
+		assert_int_equal(flood_check(&f, "irc", "alice", 1001 + round, 5, 2000), FLOOD_OK);
+	}
+}
+
+/* The key decides the sets: ids that share one under a key are spread
+ * under another, so ids computed offline collide by chance only. */
+static void
+test_flood_key_spreads(void **state)
+{
+	uint8_t a[FLOOD_KEY_LEN] = { 1 }, b[FLOOD_KEY_LEN] = { 2 };
+	char nick[32];
+	int same = 0, found = 0;
+
+	(void)state;
+	for (int i = 0; found < 50; i++) {
+		snprintf(nick, sizeof nick, "m%d", i);
+		if (flood_set_of(a, "irc", nick) != flood_set_of(a, "irc", "alice"))
+			continue;
+		found++;
+		same += flood_set_of(b, "irc", nick) == flood_set_of(b, "irc", "alice");
+	}
+	assert_true(same <= 2);
 }
 
 static void
@@ -131,7 +168,8 @@ main(void)
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_flood),
 		cmocka_unit_test(test_flood_across_rooms),
-		cmocka_unit_test(test_flood_collision),
+		cmocka_unit_test(test_flood_takeover_is_fresh),
+		cmocka_unit_test(test_flood_key_spreads),
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_every_command_has_alias),
 	};
