@@ -287,6 +287,8 @@ struct session {
 	char *broken;            /* restored but not playable (a move this version refuses): why, told
 	                          * to the room when its adapter is up, and the table then closed */
 	bool refused_told;       /* the owner was told the room refuses messages */
+	char partner[64];        /* !play with NAME: the name asked to sit as the opener's partner */
+	int8_t play_count;       /* and the players the deal fills with computers up to */
 	struct tell tell;
 	uint32_t hash;
 	struct session *next;    /* hash chain */
@@ -588,6 +590,21 @@ int  table_add_ai(struct bot *b, struct session *s, int level);
 /* Whether the rules deal to n players (with their default sides). */
 bool table_count_ok(const struct hf_rules *r, int n);
 void table_remove_seat(struct session *s, int seat);
+/* The teams a deal would make: the sides (returned), and the team each
+ * seat plays in (0-based; a seat that asked for none joins the smallest).
+ * The count is the table's, or the next one the rules deal to (or, not
+ * dealing, the next one where the teams asked for fit).  -1 with why if the
+ * teams asked for cannot be. */
+int  table_teams(const struct session *s, int team[HF_MAX_SEATS], bool dealing, char *why, size_t whylen);
+/* Puts seat in team (0-based; -1 any) if the teams can still be: 0, else -1 with why. */
+int  table_set_team(struct session *s, int seat, int team, char *why, size_t whylen);
+/* The player count the table heads for: its own, or the next the rules deal to. */
+int  table_target_count(const struct session *s);
+/* The partner a !play asked for sits down in the opener's team; the
+ * computer fills the rest and deals.  0, or -1 with the refusal said. */
+int  table_partner_sits(struct cmd_ctx *c);
+/* The most teams the rules ever make (a team number goes up to it). */
+int  table_team_max(const struct hf_rules *r);
 void table_close(struct bot *b, struct session *s, const char *state);
 
 /* ------------------------------------------------------------------ cmd.c */
@@ -634,6 +651,8 @@ const struct cmd_entry *const *cmd_table(size_t *n);
 void cmd_run(struct cmd_ctx *c, char *line);
 /* "NAME: usage: !meld CARDS", for c->entry. */
 void cmd_usage(struct cmd_ctx *c);
+/* A seated player's !join N or !team N before the deal: 0, or -1 with the refusal said. */
+int  cmd_join_team_change(struct cmd_ctx *c, const char *word);
 /* Speaks to the user: in the room (public), or privately (private). */
 void reply(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void reply_private(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -653,7 +672,7 @@ CMD_ENTRY(draw); CMD_ENTRY(pickup); CMD_ENTRY(meld); CMD_ENTRY(discard); CMD_ENT
 CMD_ENTRY(yes); CMD_ENTRY(no); CMD_ENTRY(hand); CMD_ENTRY(table); CMD_ENTRY(pile);
 CMD_ENTRY(score); CMD_ENTRY(rules); CMD_ENTRY(who); CMD_ENTRY(abort); CMD_ENTRY(stats);
 CMD_ENTRY(top); CMD_ENTRY(help); CMD_ENTRY(private); CMD_ENTRY(auto); CMD_ENTRY(play); CMD_ENTRY(tell);
-CMD_ENTRY(hint);
+CMD_ENTRY(hint); CMD_ENTRY(team);
 #undef CMD_ENTRY
 
 #endif

@@ -161,31 +161,19 @@ flow_apply(struct bot *b, struct session *s, int seat, const struct hf_action *a
 }
 
 /* Seats in the order the engine wants: seat i plays for side i % nsides;
- * players who asked for a team get a seat of that side where one is free. */
+ * each seat goes to the next free place of its team (table_teams). */
 static void
-flow_arrange(struct session *s)
+flow_arrange(struct session *s, const int team[HF_MAX_SEATS], int nsides)
 {
 	struct seat out[HF_MAX_SEATS];
-	bool used[HF_MAX_SEATS] = { false }, placed[HF_MAX_SEATS] = { false };
-	int i, k, n = s->nseats;
+	int i, next[HF_MAX_SIDES], n = s->nseats;
 
+	for (i = 0; i < nsides; i++)
+		next[i] = i;
 	for (i = 0; i < n; i++) {
-		if (s->seats[i].team < 0 || s->seats[i].team >= s->nsides)
-			continue;
-		for (k = s->seats[i].team; k < n; k += s->nsides)
-			if (!used[k]) {
-				out[k] = s->seats[i];
-				used[k] = placed[i] = true;
-				break;
-			}
-	}
-	for (i = 0; i < n; i++) {
-		if (placed[i])
-			continue;
-		for (k = 0; k < n && used[k]; k++)
-			;
-		out[k] = s->seats[i];
-		used[k] = true;
+		out[next[team[i]]] = s->seats[i];
+		out[next[team[i]]].team = (int8_t)team[i];
+		next[team[i]] += nsides;
 	}
 	memcpy(s->seats, out, (size_t)n * sizeof out[0]);
 }
@@ -213,16 +201,20 @@ flow_start(struct bot *b, struct session *s, char *why, size_t whylen)
 	const char *names[HF_MAX_SEATS];
 	struct hf_view v;
 	struct rbuf out = { 0 };
-	int nsides, i;
+	int nsides, i, team[HF_MAX_SEATS];
 
-	nsides = s->nseats <= HF_MAX_SEATS ? s->rules.sides_default[s->nseats] : 0;
-	if (hf_rules_check_table(&s->rules, s->nseats, nsides, why, whylen) != HF_OK)
+	if (s->nseats < 2 || s->nseats > HF_MAX_SEATS) {
+		snprintf(why, whylen, "%s is not played by %d players.", s->rules.name, s->nseats);
+		return -1;
+	}
+	if ((nsides = table_teams(s, team, true, why, whylen)) < 0 ||
+	    hf_rules_check_table(&s->rules, s->nseats, nsides, why, whylen) != HF_OK)
 		return -1;
 	s->nsides = nsides;
 	s->seed = bot_new_seed(b);
 	if (hf_game_new(&g, &s->rules, s->nseats, nsides, s->seed, why, whylen) != HF_OK)
 		return -1;
-	flow_arrange(s);
+	flow_arrange(s, team, nsides);
 	if (store_begin(b->store) < 0)
 		goto fail;
 	if (flow_save_seats(b, s) < 0 || store_game_state(b->store, s->id, "playing", s->nseats, nsides, s->seed) < 0) {
