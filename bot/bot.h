@@ -162,6 +162,11 @@ void render_deal(struct rbuf *b, const struct hf_view *v, const struct hf_event 
 void render_round_end(struct rbuf *b, const struct hf_view *v, const char *const names[]);
 void render_game_end(struct rbuf *b, const struct hf_view *v, int winner, const char *const names[]);
 
+/* ------------------------------------------------------------------ hint.c */
+/* A hint as one line of commands to type in order ("hint: !meld 4 4 2, 5 5 5
+ * · !discard 8"), or one step and "then !hint again"; cards as the hand names them. */
+void hint_line(struct rbuf *b, const struct hf_hint *h);
+
 /* ------------------------------------------------------------------ store.c */
 struct store_game {
 	int64_t id;
