@@ -133,8 +133,10 @@ reply_vcmd(struct cmd_ctx *c, bool priv, const char *key, bool mine, const char 
 	vsnprintf(line, sizeof line, fmt, ap);
 	if (c->s != NULL && c->seat >= 0)
 		as = c->s->seats[c->seat].private_as;
-	if (key != NULL && mine && !(priv || c->room == NULL)) {
-		snprintf(k, sizeof k, "%s/%s", key, c->user_id);
+	/* a refusal is keyed by its command too: refusals of different commands
+	 * sent at once are all answered, a flood of one queues one */
+	if (key != NULL && mine) {
+		snprintf(k, sizeof k, "%s/%s/%s", key, c->entry != NULL ? c->entry->name : "?", c->user_id);
 		key = k;
 	}
 	if (priv || c->room == NULL) {
@@ -266,9 +268,9 @@ reply_superseded(const struct replies *q, size_t i, uint64_t ident)
 }
 
 /* Whether r says again, to the same place, what it said less than
- * REPLY_SAME_MS ago: a repeated question is answered once until the
- * answer changes.  Remembers r's answer otherwise. */
-static bool
+ * REPLY_SAME_MS ago: how long ago (ms), else -1, and r's answer is
+ * remembered. */
+static int64_t
 reply_repeated(struct bot *b, const struct reply *r, uint64_t ident)
 {
 	struct reply_said *sd = &b->replies.said[ident % REPLY_SAID];
@@ -276,12 +278,31 @@ reply_repeated(struct bot *b, const struct reply *r, uint64_t ident)
 	int64_t now = loop_now(b->loop);
 
 	if (sd->ident == ident && sd->text == text && now - sd->at < REPLY_SAME_MS)
-		return true;
+		return now - sd->at;
 	sd->ident = ident;
 	sd->text = text;
 	sd->target = reply_target(r->ad, r->kind, r->kind == MSG_ROOM ? r->room : r->user_id);
 	sd->at = now;
-	return false;
+	return -1;
+}
+
+/* A repeated answer, shortened: a person who asks is always answered, but
+ * a long room answer said a moment ago is pointed at, not said again (a
+ * room's budget is everyone's).  A short one is said again whole. */
+#define REPLY_SHORT 120
+static void
+reply_shorten(struct reply *r, int64_t ago_ms)
+{
+	struct rbuf out = { 0 };
+	int s = (int)((ago_ms + 999) / 1000);
+
+	/* a private answer is said whole: its lines are the asker's alone, and
+	 * who asks for their hand again has most likely lost it */
+	if (strlen(r->styled) <= REPLY_SHORT || r->kind != MSG_ROOM)
+		return;
+	rbuf_printf(&out, ST_PLAYER "%s" ST_END ": the same as %d s ago, above.", r->asker != NULL ? r->asker : "", s);
+	free(r->styled);
+	r->styled = out.s;
 }
 
 void
@@ -318,14 +339,17 @@ reply_flush(struct bot *b)
 				continue;
 			}
 			/* An answer to an event with its own handle (a Discord
-			 * interaction) is always given: the service shows the asker
-			 * "thinking..." until it is, and it spends no shared budget. */
-			if (r->reply_to == 0 && reply_repeated(b, r, ident)) {
-				log_msg(LOG_LVL_DEBUG, "%s: the answer \"%s\" to %s not sent again: unchanged (asked by %s)",
+			 * interaction) is always given whole: the service shows the
+			 * asker "thinking..." until it is, and it spends no shared
+			 * budget; nor is one shortened where nothing limits lines (an
+			 * adapter with no paced queue, the console). */
+			int64_t ago;
+
+			if (r->reply_to == 0 && r->ad->ops->pending != NULL && (ago = reply_repeated(b, r, ident)) >= 0) {
+				log_msg(LOG_LVL_DEBUG, "%s: the answer \"%s\" to %s said again: unchanged (asked by %s), %lld ms after",
 				        r->ad->id, r->key, r->kind == MSG_ROOM ? r->room : r->user_id,
-				        r->asker != NULL ? r->asker : "nobody");
-				reply_clear(&q->v[i]);
-				continue;
+				        r->asker != NULL ? r->asker : "nobody", (long long)ago);
+				reply_shorten(r, ago);
 			}
 		}
 
