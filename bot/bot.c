@@ -67,9 +67,13 @@ bot_before_sleep(struct loop *l, void *data)
 void
 bot_session_end(struct bot *b, struct session *s)
 {
+	char key[48];
+
 	flow_cancel(b, s);
 	tell_flush(b, s, false);
 	tell_free(s);
+	snprintf(key, sizeof key, "told %lld", (long long)s->id);
+	store_kv_del(b->store, s->ad->id, key);
 	session_remove(&b->sessions, s);
 }
 

@@ -267,6 +267,13 @@ struct tell {
 	bool held_turn;          /* held ends with a turn: the pile after it goes with it */
 	enum tell_pref pref;     /* the room's preference, read once from the store */
 	unsigned told;           /* messages told so far (a fold of computer turns ends at one) */
+	int64_t told_seq;        /* the moves the room was told up to (kept in the store: "told ID") */
+	bool quiet;              /* moves told again after a restart: no private line */
+	struct reply *after;     /* answers held until the room has heard what they describe */
+	size_t nafter, capafter;
+	struct hf_game *told_g;  /* restored: the game as the room was told it, and the moves after */
+	struct tell_move { int seat; struct hf_action a; } *untold;
+	size_t nuntold;
 };
 
 struct session {
@@ -575,6 +582,13 @@ void tell_action(struct bot *b, struct session *s, int actor, const struct hf_ac
 void tell_flush(struct bot *b, struct session *s, bool prompt);
 /* A line of its own ("Dealing..."), held with the rest. */
 void tell_line(struct session *s, const char *styled);
+/* Whether an answer queued now for s's room (or a player of it) must wait
+ * for lines the room has not heard yet; tell_hold takes the reply last
+ * queued and sends it, in the room's order, right after them. */
+bool tell_holds(const struct session *s);
+void tell_hold(struct bot *b, struct session *s);
+/* After a restart: the moves the room was never told (a SIGKILL), told now. */
+void tell_untold(struct bot *b, struct session *s);
 /* The commands the seat waited for may use now, for buttons. */
 const char *const *tell_actions(const struct session *s, size_t *n);
 /* Whether the room asked for play-by-play (every move told as it happens). */

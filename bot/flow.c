@@ -238,6 +238,7 @@ flow_start(struct bot *b, struct session *s, char *why, size_t whylen)
 	rbuf_add(&out, ".");
 	tell_line(s, out.s);
 	rbuf_free(&out);
+	s->tell.told_seq = -1;   /* nothing told yet: the deal's flush keeps "told 0" */
 	tell_action(b, s, -1, NULL, NULL);
 	flow_schedule(b, s);
 	return 0;

@@ -139,17 +139,20 @@ reply_vcmd(struct cmd_ctx *c, bool priv, const char *key, bool mine, const char 
 		snprintf(k, sizeof k, "%s/%s/%s", key, c->entry != NULL ? c->entry->name : "?", c->user_id);
 		key = k;
 	}
-	if (priv || c->room == NULL) {
+	if (priv || c->room == NULL)
 		reply_answer_queue(c->bot, c->ad, MSG_PRIVATE, c->room, c->user_id, line, key, as);
-	} else {
-		/* what the room was still to hear comes first */
-		if (c->s != NULL && strcmp(c->s->room, c->room) == 0)
-			tell_flush(c->bot, c->s, false);
+	else
 		reply_answer_queue(c->bot, c->ad, MSG_ROOM, c->room, NULL, line, key, PRIVATE_DEFAULT);
-	}
 	c->bot->replies.v[c->bot->replies.n - 1].asker = xstrdup(c->user_id);
 	/* a player's answers go with the game's lines, before strangers' */
 	c->bot->replies.v[c->bot->replies.n - 1].player = c->s != NULL && c->seat >= 0;
+	/* An answer about a table whose room has not yet heard the last moves
+	 * (computer turns held to go out together) waits for them and goes
+	 * right after: it never describes a state the room was not told, and
+	 * asking never makes the computer's fold go out early (and wait). */
+	if (c->s != NULL && c->room != NULL && strcmp(c->s->room, c->room) == 0 && c->s->ad == c->ad &&
+	    tell_holds(c->s))
+		tell_hold(c->bot, c->s);
 }
 
 void

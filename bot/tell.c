@@ -51,9 +51,83 @@ tell_set(struct bot *b, struct adapter *ad, const char *room, bool moves)
 void
 tell_free(struct session *s)
 {
+	size_t i;
+
+	for (i = 0; i < s->tell.nafter; i++) {
+		struct reply *r = &s->tell.after[i];
+
+		free(r->room);
+		free(r->user_id);
+		free(r->styled);
+		free(r->mention);
+		free(r->key);
+		free(r->asker);
+	}
+	free(s->tell.after);
 	free(s->tell.ev);
+	free(s->tell.untold);
+	hf_game_free(s->tell.told_g);
 	rbuf_free(&s->tell.held);
 	memset(&s->tell, 0, sizeof s->tell);
+}
+
+/* ------------------------------------------------------------------ the story told */
+
+/* The room has been told every move so far: kept in the store, so that a
+ * start after a SIGKILL tells the room the moves it never heard. */
+static void
+tell_told(struct bot *b, struct session *s)
+{
+	char key[48], val[24];
+
+	if (s->tell.told_seq == (int64_t)s->nactions || s->id <= 0)
+		return;
+	s->tell.told_seq = s->nactions;
+	snprintf(key, sizeof key, "told %lld", (long long)s->id);
+	snprintf(val, sizeof val, "%u", s->nactions);
+	store_kv_set(b->store, s->ad->id, key, val);
+}
+
+bool
+tell_holds(const struct session *s)
+{
+	return s->tell.held.len > 0;
+}
+
+void
+tell_hold(struct bot *b, struct session *s)
+{
+	struct tell *t = &s->tell;
+
+	if (b->replies.n == 0)
+		return;
+	if (t->nafter == t->capafter) {
+		t->capafter = t->capafter ? t->capafter * 2 : 8;
+		t->after = xreallocarray(t->after, t->capafter, sizeof *t->after);
+	}
+	t->after[t->nafter++] = b->replies.v[--b->replies.n];
+}
+
+/* The answers held for the lines just queued go after them, in the room's
+ * order: as lines that must be delivered, so that no queue of answers
+ * overtakes the story they describe. */
+static void
+tell_release(struct bot *b, struct session *s)
+{
+	struct tell *t = &s->tell;
+	struct replies *q = &b->replies;
+	size_t i;
+
+	for (i = 0; i < t->nafter; i++) {
+		if (q->n == q->cap) {
+			q->cap = q->cap ? q->cap * 2 : 64;
+			q->v = xreallocarray(q->v, q->cap, sizeof *q->v);
+		}
+		free(t->after[i].key);
+		t->after[i].key = NULL;
+		q->v[q->n++] = t->after[i];
+	}
+	t->nafter = 0;
 }
 
 static void
@@ -195,7 +269,9 @@ tell_flush(struct bot *b, struct session *s, bool prompt)
 	if (out.len > 0) {
 		tell_queue(b, s, out.s, mention);
 		t->told++;
+		tell_told(b, s);
 	}
+	tell_release(b, s);
 	rbuf_free(&out);
 }
 
@@ -268,8 +344,11 @@ tell_each_move(struct bot *b, struct session *s, int actor, const struct hf_acti
 	mention = hf_game_phase(s->g) == HF_PHASE_OVER ? NULL : tell_ping(s, &out);
 	if (out.len > 0)
 		tell_queue(b, s, out.s, mention);
+	tell_told(b, s);
+	tell_release(b, s);
 	rbuf_free(&out);
-	tell_hands(b, s, actor, a, round_end, -1);
+	if (!s->tell.quiet)
+		tell_hands(b, s, actor, a, round_end, -1);
 }
 
 /* ------------------------------------------------------------------ a move told */
@@ -334,6 +413,11 @@ tell_action(struct bot *b, struct session *s, int actor, const struct hf_action 
 				;
 			rbuf_reset(&line);
 			render_deal(&line, &v, ev + i, j - i, names);
+			/* the deal line ends with who plays: a person is pinged when it is
+			 * told (tell_ping); a computer is named */
+			if (j < n && ev[j].seat >= 0 && ev[j].seat < s->nseats &&
+			    (s->seats[ev[j].seat].ai >= 0 || s->seats[ev[j].seat].away))
+				rbuf_printf(&line, " · " ST_PLAYER "%s" ST_END " plays first.", names[ev[j].seat]);
 			tell_line(s, line.s);
 			i = j - 1;
 			break;
@@ -347,9 +431,15 @@ tell_action(struct bot *b, struct session *s, int actor, const struct hf_action 
 	/* Told now: when a person must act (with the ping), when the round or
 	 * the game ends, or when a table the computer plays alone has gone
 	 * round once; else held, so that computer turns go out together. */
+	if (round_end)
+		s->wait_seat = -1;   /* a new round: whoever plays first is pinged, even who played last */
 	prompt = !over && w >= 0 && !machine && w != s->wait_seat;
 	if (prompt || over || round_end || (machine && s->tell.nheld >= s->nseats))
 		tell_flush(b, s, prompt);
+	if (s->tell.quiet) {
+		rbuf_free(&line);
+		return;   /* a move told again after a restart: its private lines were said */
+	}
 	if (tell_is_step(s, actor, a, round_end)) {
 		struct hf_view was, now;
 
@@ -362,4 +452,45 @@ tell_action(struct bot *b, struct session *s, int actor, const struct hf_action 
 	}
 	tell_hands(b, s, actor, a, round_end, stepped);
 	rbuf_free(&line);
+}
+
+void
+tell_untold(struct bot *b, struct session *s)
+{
+	struct tell *t = &s->tell;
+	struct hf_game *final = s->g, *before;
+	char why[HF_ERRLEN];
+	size_t i;
+
+	if (t->told_g == NULL || t->nuntold == 0 || final == NULL)
+		goto done;
+	/* played again from where the room heard the story, told as they were
+	 * played; the game they end in is the one restored */
+	s->g = t->told_g;
+	t->told_g = NULL;
+	t->quiet = true;
+	for (i = 0; i < t->nuntold; i++) {
+		before = hf_game_clone(s->g);
+		if (before == NULL || hf_apply(s->g, t->untold[i].seat, &t->untold[i].a, why, sizeof why) != HF_OK) {
+			hf_game_free(before);
+			break;
+		}
+		tell_action(b, s, t->untold[i].seat, &t->untold[i].a, before);
+		hf_game_free(before);
+	}
+	t->quiet = false;
+	if (i < t->nuntold) {
+		/* cannot be: the same moves were replayed at the restore */
+		hf_game_free(s->g);
+		s->g = final;
+	} else {
+		hf_game_free(final);
+	}
+	tell_flush(b, s, false);
+done:
+	hf_game_free(t->told_g);
+	t->told_g = NULL;
+	free(t->untold);
+	t->untold = NULL;
+	t->nuntold = 0;
 }
