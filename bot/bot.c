@@ -168,6 +168,9 @@ bot_draining(struct bot *b)
 		if (a->ops->queued != NULL && a->ops->queued(a) > 0)
 			return true;
 	}
+	/* all sent: every room has heard its story so far */
+	for (struct session *s = b->sessions.all; s != NULL; s = s->all_next)
+		tell_keep(b, s);
 	return false;
 }
 

@@ -267,10 +267,10 @@ struct tell {
 	bool held_turn;          /* held ends with a turn: the pile after it goes with it */
 	enum tell_pref pref;     /* the room's preference, read once from the store */
 	unsigned told;           /* messages told so far (a fold of computer turns ends at one) */
-	int64_t told_seq;        /* the moves the room was told up to (kept in the store: "told ID") */
+	int64_t told_seq;        /* the moves the room was told up to (handed to the adapter) */
+	int64_t told_kept;       /* and up to where the adapter has sent it all: kept in the store ("told ID") */
 	bool quiet;              /* moves told again after a restart: no private line */
-	struct reply *after;     /* answers held until the room has heard what they describe */
-	size_t nafter, capafter;
+	struct hf_game *shown;   /* the game as the room was last told it: what questions describe */
 	struct hf_game *told_g;  /* restored: the game as the room was told it, and the moves after */
 	struct tell_move { int seat; struct hf_action a; } *untold;
 	size_t nuntold;
@@ -582,11 +582,13 @@ void tell_action(struct bot *b, struct session *s, int actor, const struct hf_ac
 void tell_flush(struct bot *b, struct session *s, bool prompt);
 /* A line of its own ("Dealing..."), held with the rest. */
 void tell_line(struct session *s, const char *styled);
-/* Whether an answer queued now for s's room (or a player of it) must wait
- * for lines the room has not heard yet; tell_hold takes the reply last
- * queued and sends it, in the room's order, right after them. */
-bool tell_holds(const struct session *s);
-void tell_hold(struct bot *b, struct session *s);
+/* The game a question of seat's describes: as the room was last told it
+ * (computer turns held to go out together are not told yet), or the live
+ * game for the seat whose turn is in progress (their own steps). */
+const struct hf_game *tell_shown(const struct session *s, int seat);
+/* Keeps in the store how far the room has heard the story, once the
+ * adapter has sent every line of the room handed to it (its pending). */
+void tell_keep(struct bot *b, struct session *s);
 /* After a restart: the moves the room was never told (a SIGKILL), told now. */
 void tell_untold(struct bot *b, struct session *s);
 /* The commands the seat waited for may use now, for buttons. */

@@ -12,8 +12,9 @@ cmd_who_exec(struct cmd_ctx *c)
 	char why[HF_ERRLEN];
 
 	if (s->state == SESS_PLAYING) {
-		turn = hf_game_turn(s->g);
-		rbuf_printf(o, "%s, round %d:", s->rules.name, hf_game_round(s->g));
+		/* as the room was told it: a computer turn held is not told yet */
+		turn = hf_game_turn(tell_shown(s, c->seat));
+		rbuf_printf(o, "%s, round %d:", s->rules.name, hf_game_round(tell_shown(s, c->seat)));
 	} else {
 		rbuf_printf(o, "%s table, not dealt yet:", s->rules.name);
 		/* the teams a deal now would make, every seat's shown */

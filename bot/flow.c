@@ -139,6 +139,7 @@ flow_apply(struct bot *b, struct session *s, int seat, const struct hf_action *a
 		return -1;
 	}
 	hf_game_copy(b->undo, s->g);
+	tell_keep(b, s);   /* a person's move, or the computer's: the lines before it were sent? */
 	if (hf_apply(s->g, seat, a, why, whylen) != HF_OK)
 		return -1;
 	hf_action_format(a, text, sizeof text);
@@ -238,7 +239,7 @@ flow_start(struct bot *b, struct session *s, char *why, size_t whylen)
 	rbuf_add(&out, ".");
 	tell_line(s, out.s);
 	rbuf_free(&out);
-	s->tell.told_seq = -1;   /* nothing told yet: the deal's flush keeps "told 0" */
+	s->tell.told_seq = s->tell.told_kept = -1;   /* nothing told yet: the deal's lines, once sent, keep "told 0" */
 	tell_action(b, s, -1, NULL, NULL);
 	flow_schedule(b, s);
 	return 0;

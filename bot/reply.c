@@ -122,6 +122,19 @@ reply_hand(struct bot *b, struct session *s, int seat)
 
 /* ---- a command's answers (struct cmd_ctx): where the command came from */
 
+/* Whether room has lines still to go out: queued here, or in the adapter. */
+static bool
+reply_room_busy(struct bot *b, struct adapter *ad, const char *room)
+{
+	const struct replies *q = &b->replies;
+
+	for (size_t i = 0; i < q->n; i++)
+		if (q->v[i].ad == ad && q->v[i].kind == MSG_ROOM && q->v[i].key == NULL && q->v[i].room != NULL &&
+		    strcmp(q->v[i].room, room) == 0)
+			return true;
+	return ad->ops->pending != NULL && ad->ops->pending(ad, room) > 0;
+}
+
 /* key: NULL for what must be delivered, else the answer's key; mine: the key
  * is the asker's own (their refusals), so another user's never replaces it. */
 static void
@@ -146,13 +159,17 @@ reply_vcmd(struct cmd_ctx *c, bool priv, const char *key, bool mine, const char 
 	c->bot->replies.v[c->bot->replies.n - 1].asker = xstrdup(c->user_id);
 	/* a player's answers go with the game's lines, before strangers' */
 	c->bot->replies.v[c->bot->replies.n - 1].player = c->s != NULL && c->seat >= 0;
-	/* An answer about a table whose room has not yet heard the last moves
-	 * (computer turns held to go out together) waits for them and goes
-	 * right after: it never describes a state the room was not told, and
-	 * asking never makes the computer's fold go out early (and wait). */
-	if (c->s != NULL && c->room != NULL && strcmp(c->s->room, c->room) == 0 && c->s->ad == c->ad &&
-	    tell_holds(c->s))
-		tell_hold(c->bot, c->s);
+	/* An answer about a table describes what its room was told
+	 * (tell_shown); while the room's lines wait to be sent, it waits
+	 * behind them in the room's order (a line that must be delivered),
+	 * never overtaking the story it describes. */
+	if (c->s != NULL && c->room != NULL && c->s->ad == c->ad && strcmp(c->s->room, c->room) == 0 &&
+	    reply_room_busy(c->bot, c->ad, c->room)) {
+		struct reply *r = &c->bot->replies.v[c->bot->replies.n - 1];
+
+		free(r->key);
+		r->key = NULL;
+	}
 }
 
 void

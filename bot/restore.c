@@ -91,6 +91,7 @@ restore_game(void *ctx, const struct store_game *g)
 		/* the moves the room was told up to: those after it are told at the resume */
 		snprintf(key, sizeof key, "told %lld", (long long)g->id);
 		s->tell.told_seq = store_kv_get(r->b->store, ad->id, key, val, sizeof val) == 0 ? atoll(val) : -1;
+		s->tell.told_kept = s->tell.told_seq;
 	}
 	if (r->n == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 256;

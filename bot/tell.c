@@ -51,20 +51,8 @@ tell_set(struct bot *b, struct adapter *ad, const char *room, bool moves)
 void
 tell_free(struct session *s)
 {
-	size_t i;
-
-	for (i = 0; i < s->tell.nafter; i++) {
-		struct reply *r = &s->tell.after[i];
-
-		free(r->room);
-		free(r->user_id);
-		free(r->styled);
-		free(r->mention);
-		free(r->key);
-		free(r->asker);
-	}
-	free(s->tell.after);
 	free(s->tell.ev);
+	hf_game_free(s->tell.shown);
 	free(s->tell.untold);
 	hf_game_free(s->tell.told_g);
 	rbuf_free(&s->tell.held);
@@ -73,61 +61,51 @@ tell_free(struct session *s)
 
 /* ------------------------------------------------------------------ the story told */
 
-/* The room has been told every move so far: kept in the store, so that a
- * start after a SIGKILL tells the room the moves it never heard. */
-static void
-tell_told(struct bot *b, struct session *s)
+void
+tell_keep(struct bot *b, struct session *s)
 {
 	char key[48], val[24];
 
-	if (s->tell.told_seq == (int64_t)s->nactions || s->id <= 0)
+	/* lines handed to a paced adapter may wait in its queue: a SIGKILL
+	 * loses them, so the story counts as heard once they are all sent */
+	if (s->tell.told_seq <= s->tell.told_kept || s->id <= 0 ||
+	    (s->ad->ops->pending != NULL && s->ad->ops->pending(s->ad, s->room) > 0))
 		return;
-	s->tell.told_seq = s->nactions;
+	s->tell.told_kept = s->tell.told_seq;
 	snprintf(key, sizeof key, "told %lld", (long long)s->id);
-	snprintf(val, sizeof val, "%u", s->nactions);
+	snprintf(val, sizeof val, "%lld", (long long)s->tell.told_kept);
 	store_kv_set(b->store, s->ad->id, key, val);
 }
 
-bool
-tell_holds(const struct session *s)
-{
-	return s->tell.held.len > 0;
-}
-
-void
-tell_hold(struct bot *b, struct session *s)
-{
-	struct tell *t = &s->tell;
-
-	if (b->replies.n == 0)
-		return;
-	if (t->nafter == t->capafter) {
-		t->capafter = t->capafter ? t->capafter * 2 : 8;
-		t->after = xreallocarray(t->after, t->capafter, sizeof *t->after);
-	}
-	t->after[t->nafter++] = b->replies.v[--b->replies.n];
-}
-
-/* The answers held for the lines just queued go after them, in the room's
- * order: as lines that must be delivered, so that no queue of answers
- * overtakes the story they describe. */
+/* The room has been handed every move so far: kept in the store once sent
+ * (tell_keep), so that a start after a SIGKILL tells the room the moves it
+ * never heard. */
 static void
-tell_release(struct bot *b, struct session *s)
+tell_told(struct bot *b, struct session *s)
 {
-	struct tell *t = &s->tell;
-	struct replies *q = &b->replies;
-	size_t i;
+	tell_keep(b, s);   /* what was handed before this: sent by now? */
+	s->tell.told_seq = s->nactions;
+}
 
-	for (i = 0; i < t->nafter; i++) {
-		if (q->n == q->cap) {
-			q->cap = q->cap ? q->cap * 2 : 64;
-			q->v = xreallocarray(q->v, q->cap, sizeof *q->v);
-		}
-		free(t->after[i].key);
-		t->after[i].key = NULL;
-		q->v[q->n++] = t->after[i];
-	}
-	t->nafter = 0;
+const struct hf_game *
+tell_shown(const struct session *s, int seat)
+{
+	if (s->tell.shown == NULL || s->g == NULL || (seat >= 0 && hf_game_turn(s->g) == seat &&
+	                                              hf_game_phase(s->g) != HF_PHASE_ASK))
+		return s->g;
+	return s->tell.shown;
+}
+
+/* The room has been handed the story up to now: questions describe this. */
+static void
+tell_show(struct session *s)
+{
+	if (s->g == NULL)
+		return;
+	if (s->tell.shown == NULL)
+		s->tell.shown = hf_game_clone(s->g);
+	else
+		hf_game_copy(s->tell.shown, s->g);
 }
 
 static void
@@ -270,8 +248,8 @@ tell_flush(struct bot *b, struct session *s, bool prompt)
 		tell_queue(b, s, out.s, mention);
 		t->told++;
 		tell_told(b, s);
+		tell_show(s);
 	}
-	tell_release(b, s);
 	rbuf_free(&out);
 }
 
@@ -345,7 +323,7 @@ tell_each_move(struct bot *b, struct session *s, int actor, const struct hf_acti
 	if (out.len > 0)
 		tell_queue(b, s, out.s, mention);
 	tell_told(b, s);
-	tell_release(b, s);
+	tell_show(s);
 	rbuf_free(&out);
 	if (!s->tell.quiet)
 		tell_hands(b, s, actor, a, round_end, -1);
@@ -488,6 +466,7 @@ tell_untold(struct bot *b, struct session *s)
 	}
 	tell_flush(b, s, false);
 done:
+	tell_show(s);   /* the room is told where the game stands: questions describe it */
 	hf_game_free(t->told_g);
 	t->told_g = NULL;
 	free(t->untold);
