@@ -186,6 +186,11 @@ struct adapter_ops {
 	 * messages).  On a stop the bot waits, a few seconds at most, for 0
 	 * before it calls stop: what a player was told goes out. */
 	size_t (*queued)(struct adapter *a);
+	/* Optional: one clause of styled text saying where private lines land
+	 * on this service by default and how to have them elsewhere (a command
+	 * named as ST_COMMAND), said with a player's first private line of a
+	 * game while they have not chosen, and in !help; NULL: nothing to say. */
+	const char *private_note;
 };
 
 struct adapter {

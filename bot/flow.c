@@ -289,8 +289,13 @@ flow_ai(struct bot *b, struct session *s)
 {
 	unsigned told = s->tell.told;
 	int64_t t0 = loop_now(b->loop);
-	bool machine;
-	int moves, seat;
+	bool machine, away = false;
+	int moves, seat, turn = hf_game_turn(s->g), i;
+
+	/* a person the computer plays for may take the seat back: the
+	 * computer then plays a turn every ai_delay, not a fold at once */
+	for (i = 0; i < s->nseats; i++)
+		away = away || (s->seats[i].ai < 0 && s->seats[i].away);
 
 	for (moves = 0; moves < FLOW_AI_MOVES; moves++) {
 		if ((seat = flow_waiting(s, &machine)) < 0 || !machine)
@@ -304,6 +309,13 @@ flow_ai(struct bot *b, struct session *s)
 			return;   /* the game ended (s is gone), or no move could be made */
 		if (tell_moves(b, s) || s->tell.told != told)
 			return;
+		if (away && hf_game_turn(s->g) != turn) {
+			/* where nothing limits lines (the console) each turn is told as
+			 * it is played: the person sees where it stands */
+			if (s->ad->ops->pending == NULL)
+				tell_flush(b, s, false);
+			return;
+		}
 	}
 }
 

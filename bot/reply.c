@@ -106,6 +106,10 @@ reply_hand_step(struct bot *b, struct session *s, int seat, const char *before, 
 	if (before != NULL && before[0] != '\0')
 		rbuf_printf(&out, "%s · ", before);
 	render_hand(&out, &v);
+	/* the first private line of a game says where such lines land, and how
+	 * to have them elsewhere, to whoever has not chosen */
+	if (st->hand_told == 0 && st->private_as == PRIVATE_DEFAULT && s->ad->ops->private_note != NULL)
+		rbuf_printf(&out, " (%s)", s->ad->ops->private_note);
 	/* a hand the game sends goes after what the room was told before it (key
 	 * NULL); one asked for is an answer */
 	reply_answer_queue(b, s->ad, MSG_PRIVATE, s->room, st->user_id, out.s, key, st->private_as);

@@ -265,7 +265,7 @@ enum hf_event_type {
 	HF_EV_RED3,       /* seat laid out count red 3s (replaced or not: flag) */
 	HF_EV_DRAW,       /* seat drew count cards */
 	HF_EV_PICKUP,     /* seat took count cards from the pile, top card */
-	HF_EV_MELD,       /* seat melded: group (its cards) onto meld index of side */
+	HF_EV_MELD,       /* seat melded: group (its cards) onto meld index of side; flag 1: it started the meld */
 	HF_EV_CLOSED,     /* meld index of side closed as kind */
 	HF_EV_UNDER,      /* seat put a red 3 under meld index */
 	HF_EV_FOOT,       /* seat took up the foot (flag: play it now) */

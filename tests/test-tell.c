@@ -874,7 +874,7 @@ test_long_answers_private(void **state)
 			assert_null(strstr(f->msgs[i].text, "2 to 2"));
 		}
 		if (strcmp(presets[p], "duel") == 0)
-			assert_non_null(fake_find(f, "; 2 players;"));
+			assert_non_null(fake_find(f, "Rules: duel · 2 players;"));
 		assert_true(lines >= 1 && lines <= 4);
 		assert_true(where < first);
 	}
