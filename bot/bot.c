@@ -74,6 +74,7 @@ bot_session_end(struct bot *b, struct session *s)
 	tell_free(s);
 	snprintf(key, sizeof key, "told %lld", (long long)s->id);
 	store_kv_del(b->store, s->ad->id, key);
+	clock_forget(b, s);
 	session_remove(&b->sessions, s);
 }
 
@@ -372,7 +373,11 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 	}
 	snprintf(line, sizeof line, "%s", text);
 	text_clean(line);
-	/* Someone the computer was standing in for is back. */
+	/* Someone the computer was standing in for is back; or the person the
+	 * table waited for, reminded, maybe days ago: where it stands first */
+	if (c.s != NULL && c.seat >= 0 && c.s->state == SESS_PLAYING &&
+	    (c.s->seats[c.seat].away || (c.s->wait_seat == c.seat && c.s->reminded && !c.s->caught_up)))
+		flow_catch_up(b, c.s, c.seat);
 	if (c.s != NULL && c.seat >= 0 && c.s->seats[c.seat].away)
 		flow_back(b, c.s, c.seat);
 	cmd_run(&c, line);

@@ -162,6 +162,24 @@ void render_deal(struct rbuf *b, const struct hf_view *v, const struct hf_event 
 void render_round_end(struct rbuf *b, const struct hf_view *v, const char *const names[]);
 void render_game_end(struct rbuf *b, const struct hf_view *v, int winner, const char *const names[]);
 
+/* ------------------------------------------------------------------ clock.c */
+struct session;
+/* A clock as typed ("2m", "3h", "1d": from 2m to 7d), in ms; -1 with why. */
+int     clock_parse(const char *text, int64_t *ms, char *why, size_t whylen);
+void    clock_format(int64_t ms, char *buf, size_t len);
+/* Takes a "clock=..." word out of a rules text (in place): *ms, 0 if none; -1 with why. */
+int     clock_take(char *rules, int64_t *ms, char *why, size_t whylen);
+/* The room's default clock (!clock), 0 if none; setting it: 0, or -1. */
+int64_t clock_room(struct bot *b, struct adapter *ad, const char *room);
+int     clock_room_set(struct bot *b, struct adapter *ad, const char *room, int64_t ms);
+/* A table's clock in the store ("clock ID"), back at a restore, gone with the table. */
+void    clock_keep(struct bot *b, struct session *s);
+void    clock_load(struct bot *b, struct session *s);
+void    clock_forget(struct bot *b, struct session *s);
+/* When the reminder and the takeover come after a wait begins, ms (0: never). */
+int64_t clock_remind_ms(const struct bot *b, const struct session *s);
+int64_t clock_takeover_ms(const struct bot *b, const struct session *s);
+
 /* ------------------------------------------------------------------ hint.c */
 /* A hint as one line of commands to type in order ("hint: !meld 4 4 2, 5 5 5
  * · !discard 8"), or one step and "then !hint again"; cards as the hand names them. */
@@ -295,10 +313,12 @@ struct session {
 	int64_t turn_since;      /* when the waiting seat started waiting */
 	int8_t wait_seat;        /* the seat the timers are about, -1 none */
 	bool reminded;
+	bool caught_up;          /* the seat waited for, reminded, was given the table and hand on return */
 	bool resume;             /* restored: the room is told where it stands when its adapter is up */
 	char *broken;            /* restored but not playable (a move this version refuses): why, told
 	                          * to the room when its adapter is up, and the table then closed */
 	bool refused_told;       /* the owner was told the room refuses messages */
+	int64_t clock_ms;        /* the table's clock (clock=1d), 0: the [bot] reminder and takeover */
 	char partner[64];        /* !play with NAME: the name asked to sit as the opener's partner */
 	int8_t play_count;       /* and the players the deal fills with computers up to */
 	struct tell tell;
@@ -565,6 +585,9 @@ void flow_schedule(struct bot *b, struct session *s);
 void flow_cancel(struct bot *b, struct session *s);
 /* A human typed: ends the computer stand-in. */
 void flow_back(struct bot *b, struct session *s, int seat);
+/* A person back at a table that waited (taken over, or reminded): the
+ * table and their hand, privately, in one answer. */
+void flow_catch_up(struct bot *b, struct session *s, int seat);
 /* The computer plays seat for its player (away) or not; kept in the store. */
 void flow_away(struct bot *b, struct session *s, int seat, bool away);
 /* Writes the seats of the table to the store. */
@@ -693,7 +716,7 @@ CMD_ENTRY(draw); CMD_ENTRY(pickup); CMD_ENTRY(meld); CMD_ENTRY(discard); CMD_ENT
 CMD_ENTRY(yes); CMD_ENTRY(no); CMD_ENTRY(hand); CMD_ENTRY(table); CMD_ENTRY(pile);
 CMD_ENTRY(score); CMD_ENTRY(rules); CMD_ENTRY(who); CMD_ENTRY(abort); CMD_ENTRY(stats);
 CMD_ENTRY(top); CMD_ENTRY(help); CMD_ENTRY(private); CMD_ENTRY(auto); CMD_ENTRY(play); CMD_ENTRY(tell);
-CMD_ENTRY(hint); CMD_ENTRY(team);
+CMD_ENTRY(hint); CMD_ENTRY(team); CMD_ENTRY(clock);
 #undef CMD_ENTRY
 
 #endif

@@ -81,16 +81,17 @@ flow_schedule(struct bot *b, struct session *s)
 		s->wait_seat = (int8_t)w;
 		s->turn_since = now;
 		s->reminded = false;
+		s->caught_up = false;
 		/* a person's clock is kept: a restart does not start it again */
 		if (!machine)
 			store_wait_set(b->store, s->id, w, bot_wall_ms(b), false);
 	}
 	if (machine)
 		flow_arm(b, s, TIMER_AI, now + c->ai_delay_ms);
-	else if (!s->reminded && c->turn_reminder > 0)
-		flow_arm(b, s, TIMER_REMIND, s->turn_since + (int64_t)c->turn_reminder * 1000);
-	else if (c->turn_timeout > 0)
-		flow_arm(b, s, TIMER_TAKEOVER, s->turn_since + (int64_t)c->turn_timeout * 1000);
+	else if (!s->reminded && clock_remind_ms(b, s) > 0)
+		flow_arm(b, s, TIMER_REMIND, s->turn_since + clock_remind_ms(b, s));
+	else if (clock_takeover_ms(b, s) > 0)
+		flow_arm(b, s, TIMER_TAKEOVER, s->turn_since + clock_takeover_ms(b, s));
 }
 
 void
@@ -107,6 +108,29 @@ flow_back(struct bot *b, struct session *s, int seat)
 	s->wait_seat = -1;       /* a fresh wait: reminders start over */
 	reply_table(b, s, ST_PLAYER "%s" ST_END " is back.", s->seats[seat].name);
 	flow_schedule(b, s);
+}
+
+void
+flow_catch_up(struct bot *b, struct session *s, int seat)
+{
+	struct seat *st = &s->seats[seat];
+	const char *names[HF_MAX_SEATS];
+	struct rbuf out = { 0 };
+	struct hf_view v;
+
+	if (s->g == NULL || st->ai >= 0)
+		return;
+	session_names(s, names);
+	hf_game_view(s->g, seat, &v);
+	rbuf_printf(&out, "Welcome back, %s. ", st->name);
+	render_table(&out, &v, names);
+	rbuf_add(&out, ST_BR);
+	render_hand(&out, &v);
+	reply_answer_queue(b, s->ad, MSG_PRIVATE, s->room, st->user_id, out.s, "hand", st->private_as);
+	b->replies.v[b->replies.n - 1].player = true;
+	st->hand_told = reply_hand_hash(&v);
+	s->caught_up = true;
+	rbuf_free(&out);
 }
 
 static void

@@ -93,6 +93,7 @@ restore_game(void *ctx, const struct store_game *g)
 		s->tell.told_seq = store_kv_get(r->b->store, ad->id, key, val, sizeof val) == 0 ? atoll(val) : -1;
 		s->tell.told_kept = s->tell.told_seq;
 	}
+	clock_load(r->b, s);
 	if (r->n == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 256;
 		r->ids = xreallocarray(r->ids, r->cap, sizeof *r->ids);

@@ -101,8 +101,8 @@ resume_table(struct bot *b, struct session *s)
 		if (s->seats[seats[i]].ai < 0 && !s->seats[seats[i]].away)
 			reply_hand(b, s, seats[i]);
 	/* the line just said is their ping: a reminder due while we were down would say it twice */
-	if (s->wait_seat >= 0 && b->cfg->turn_reminder > 0 &&
-	    loop_now(b->loop) - s->turn_since >= (int64_t)b->cfg->turn_reminder * 1000 && !s->reminded) {
+	if (s->wait_seat >= 0 && clock_remind_ms(b, s) > 0 &&
+	    loop_now(b->loop) - s->turn_since >= clock_remind_ms(b, s) && !s->reminded) {
 		s->reminded = true;
 		store_wait_set(b->store, s->id, s->wait_seat, bot_wall_ms(b) - (loop_now(b->loop) - s->turn_since), true);
 	}

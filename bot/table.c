@@ -20,7 +20,14 @@ table_open(struct cmd_ctx *c, const char *rules_text, char *why, size_t whylen)
 		snprintf(why, whylen, "Open a table in a room, not in a private message.");
 		return NULL;
 	}
-	if (hf_rules_parse(&r, rules_text[0] ? rules_text : b->cfg->rules, why, whylen) != HF_OK)
+	char rules[BOT_MAX_INPUT + 1];
+	int64_t clock_ms;
+
+	/* the table's clock is the bot's setting, not a rule of the game */
+	snprintf(rules, sizeof rules, "%s", rules_text);
+	if (clock_take(rules, &clock_ms, why, whylen) < 0)
+		return NULL;
+	if (hf_rules_parse(&r, rules[0] ? rules : b->cfg->rules, why, whylen) != HF_OK)
 		return NULL;
 	if (!table_may_sit(b, c->ad, c->user_id, c->user_name, true, why, whylen))
 		return NULL;
@@ -29,6 +36,7 @@ table_open(struct cmd_ctx *c, const char *rules_text, char *why, size_t whylen)
 		return NULL;
 	}
 	s->rules = r;
+	s->clock_ms = clock_ms > 0 ? clock_ms : clock_room(b, c->ad, c->room);
 	s->created = loop_now(b->loop);
 	s->state = SESS_OPEN;
 	snprintf(s->owner, sizeof s->owner, "%s", c->user_id);
@@ -45,6 +53,7 @@ table_open(struct cmd_ctx *c, const char *rules_text, char *why, size_t whylen)
 		snprintf(why, whylen, "The table could not be saved; try again.");
 		return NULL;
 	}
+	clock_keep(b, s);
 	return s;
 }
 
