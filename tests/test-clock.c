@@ -13,27 +13,6 @@
 
 #define HOUR (3600 * 1000LL)
 
-static void
-tmpdb(char *db)
-{
-	int fd = mkstemp(db);
-
-	assert_true(fd >= 0);
-	close(fd);
-}
-
-static void
-rmdb(const char *db)
-{
-	char wal[64];
-
-	unlink(db);
-	snprintf(wal, sizeof wal, "%s-wal", db);
-	unlink(wal);
-	snprintf(wal, sizeof wal, "%s-shm", db);
-	unlink(wal);
-}
-
 /* Advances the fake clock by ms, an hour at a time. */
 static void
 hours(struct fake *f, int64_t ms)
@@ -81,7 +60,7 @@ test_table_over_days(void **state)
 	int i;
 
 	(void)state;
-	tmpdb(db);
+	fake_tmpdb(db);
 	f = fake_new(db, "turn_reminder = 60\nturn_timeout = 120");
 	fake_say(f, "#g", "alice", "!play 2 duel clock=1d");
 	s = fake_session(f, "#g");
@@ -123,7 +102,7 @@ test_table_over_days(void **state)
 	assert_non_null(fake_find(f, "Your hand"));
 	assert_non_null(fake_find(f, "alice is back"));
 	fake_free(f);
-	rmdb(db);
+	fake_rmdb(db);
 }
 
 /* The room's default clock: !clock 3h; the next table has it; !clock says it. */

@@ -10,20 +10,6 @@
 
 #include "fake.h"
 
-static bool
-waits_for(const struct session *s, int seat)
-{
-	int seats[HF_MAX_SEATS], n, i;
-
-	if (s->g == NULL || hf_game_phase(s->g) == HF_PHASE_OVER)
-		return false;
-	n = hf_game_waiting(s->g, seats);
-	for (i = 0; i < n; i++)
-		if (seats[i] == seat)
-			return true;
-	return false;
-}
-
 /* Types the hint's commands, one after another: none is refused.  Returns how many were typed. */
 static int
 type_hint(struct fake *f, const char *hint)
@@ -82,7 +68,7 @@ hint_game(const char *preset, int n, uint64_t seed, int *typed)
 		if (s == NULL || s->g == NULL)
 			break;
 		seat = session_seat_of(s, "alice");
-		if (!waits_for(s, seat)) {
+		if (!fake_waits_for(f, "#g", "alice")) {
 			fake_advance(f, 5);
 			continue;
 		}

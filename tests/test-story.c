@@ -11,41 +11,6 @@
 
 #include "fake.h"
 
-static void
-tmpdb(char *db)
-{
-	int fd = mkstemp(db);
-
-	assert_true(fd >= 0);
-	close(fd);
-}
-
-static void
-rmdb(const char *db)
-{
-	char wal[64];
-
-	unlink(db);
-	snprintf(wal, sizeof wal, "%s-wal", db);
-	unlink(wal);
-	snprintf(wal, sizeof wal, "%s-shm", db);
-	unlink(wal);
-}
-
-static bool
-waits_for(const struct session *s, int seat)
-{
-	int seats[HF_MAX_SEATS], n, i;
-
-	if (s == NULL || s->g == NULL || hf_game_phase(s->g) == HF_PHASE_OVER)
-		return false;
-	n = hf_game_waiting(s->g, seats);
-	for (i = 0; i < n; i++)
-		if (seats[i] == seat)
-			return true;
-	return false;
-}
-
 /* alice moves as the computer would, typed as a person (her seat stays hers). */
 static void
 alice_moves(struct fake *f, uint64_t *rng)
@@ -80,7 +45,7 @@ test_every_round_pings(void **state)
 		f->seed = (uint64_t)seed * 7777u;
 		fake_say(f, "#g", "alice", "!play 2 duel rounds=3");
 		for (steps = 0; steps < 20000 && fake_session(f, "#g") != NULL; steps++) {
-			if (waits_for(fake_session(f, "#g"), session_seat_of(fake_session(f, "#g"), "alice")))
+			if (fake_waits_for(f, "#g", "alice"))
 				alice_moves(f, &rng);
 			else
 				fake_advance(f, 1);
@@ -125,15 +90,14 @@ test_answer_describes_what_was_told(void **state)
 	struct rbuf told = { 0 }, live = { 0 };
 	char want[512], now[512];
 	const struct fake_msg *m;
-	int alice, tries;
+	int tries;
 
 	(void)state;
 	fake_say(f, "#g", "alice", "!play 3 family");
 	s = fake_session(f, "#g");
-	alice = session_seat_of(s, "alice");
 	/* until a computer seat has played a turn the room has not been told */
-	for (tries = 0; tries < 2000 && !(s->tell.held.len > 0 && !waits_for(s, alice)); tries++) {
-		if (waits_for(s, alice)) {
+	for (tries = 0; tries < 2000 && !(s->tell.held.len > 0 && !fake_waits_for(f, "#g", "alice")); tries++) {
+		if (fake_waits_for(f, "#g", "alice")) {
 			uint64_t rng = (uint64_t)tries;
 
 			alice_moves(f, &rng);
@@ -173,13 +137,13 @@ test_sigkill_loses_no_move(void **state)
 	int tries;
 
 	(void)state;
-	tmpdb(db);
+	fake_tmpdb(db);
 	f = fake_new(db, "ai_delay = 1000");
 	fake_say(f, "#g", "alice", "!play 2 duel");
 	s = fake_session(f, "#g");
-	for (tries = 0; tries < 200 && !waits_for(s, session_seat_of(s, "alice")); tries++)
+	for (tries = 0; tries < 200 && !fake_waits_for(f, "#g", "alice"); tries++)
 		fake_advance(f, 100);
-	assert_true(waits_for(s, session_seat_of(s, "alice")));
+	assert_true(fake_waits_for(f, "#g", "alice"));
 	fake_say(f, "#g", "alice", "!draw");
 	fake_clear(f);
 	/* her discard: the turn line is held, the computer plays next */
@@ -225,7 +189,7 @@ test_sigkill_loses_no_move(void **state)
 	f = fake_new(db, "ai_delay = 1000");
 	assert_null(fake_find(f, "alice drew"));
 	fake_free(f);
-	rmdb(db);
+	fake_rmdb(db);
 }
 
 int
