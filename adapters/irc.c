@@ -9,6 +9,7 @@
 #include "loop.h"
 #include "secret.h"
 #include "xorshift.h"
+#include "style.h"
 
 #define TARGET_QUEUE    40              /* lines waiting per target before we refuse more */
 #define PROTO_QUEUE     64
@@ -126,4 +127,7 @@ const struct adapter_ops irc_adapter_ops = {
 	.pending = irc_send_pending,
 	.is_moderator = irc_modes_is_moderator,
 	.queued = irc_queued,
+	/* many clients show notices in the status window, not the channel */
+	.private_note = "hands come as notices, which many clients show in the status window: "
+	                ST_COMMAND "private" ST_END " privmsg puts them in a query",
 };

@@ -218,6 +218,11 @@ struct adapter_ops {
 	 * when it exists, 1 (url untouched).  renew (or none yet): a new link,
 	 * which replaces the old one (that dies).  0, or -1 if none can be made. */
 	int  (*link)(struct adapter *a, int64_t table, int seat, bool renew, char *url, size_t len);
+	/* Optional: one clause of styled text saying where private lines land
+	 * on this service by default and how to have them elsewhere (a command
+	 * named as ST_COMMAND), said with a player's first private line of a
+	 * game while they have not chosen, and in !help; NULL: nothing to say. */
+	const char *private_note;
 };
 
 struct adapter {

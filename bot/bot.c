@@ -90,10 +90,15 @@ bot_before_sleep(struct loop *l, void *data)
 void
 bot_session_end(struct bot *b, struct session *s)
 {
+	char key[48];
+
 	flow_cancel(b, s);
 	tell_flush(b, s, false);
 	view_end(b, s);
 	tell_free(s);
+	snprintf(key, sizeof key, "told %lld", (long long)s->id);
+	store_kv_del(b->store, s->ad->id, key);
+	clock_forget(b, s);
 	session_remove(&b->sessions, s);
 }
 
@@ -194,6 +199,9 @@ bot_draining(struct bot *b)
 		if (a->ops->queued != NULL && a->ops->queued(a) > 0)
 			return true;
 	}
+	/* all sent: every room has heard its story so far */
+	for (struct session *s = b->sessions.all; s != NULL; s = s->all_next)
+		tell_keep(b, s);
 	return false;
 }
 
@@ -423,7 +431,11 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 	}
 	snprintf(line, sizeof line, "%s", text);
 	text_clean(line);
-	/* Someone the computer was standing in for is back. */
+	/* Someone the computer was standing in for is back; or the person the
+	 * table waited for, reminded, maybe days ago: where it stands first */
+	if (c.s != NULL && c.seat >= 0 && c.s->state == SESS_PLAYING &&
+	    (c.s->seats[c.seat].away || (c.s->wait_seat == c.seat && c.s->reminded && !c.s->caught_up)))
+		flow_catch_up(b, c.s, c.seat);
 	if (c.s != NULL && c.seat >= 0 && c.s->seats[c.seat].away)
 		flow_back(b, c.s, c.seat);
 	if (ev->command != NULL)

@@ -162,6 +162,29 @@ void render_deal(struct rbuf *b, const struct hf_view *v, const struct hf_event 
 void render_round_end(struct rbuf *b, const struct hf_view *v, const char *const names[]);
 void render_game_end(struct rbuf *b, const struct hf_view *v, int winner, const char *const names[]);
 
+/* ------------------------------------------------------------------ clock.c */
+struct session;
+/* A clock as typed ("2m", "3h", "1d": from 2m to 7d), in ms; -1 with why. */
+int     clock_parse(const char *text, int64_t *ms, char *why, size_t whylen);
+void    clock_format(int64_t ms, char *buf, size_t len);
+/* Takes a "clock=..." word out of a rules text (in place): *ms, 0 if none; -1 with why. */
+int     clock_take(char *rules, int64_t *ms, char *why, size_t whylen);
+/* The room's default clock (!clock), 0 if none; setting it: 0, or -1. */
+int64_t clock_room(struct bot *b, struct adapter *ad, const char *room);
+int     clock_room_set(struct bot *b, struct adapter *ad, const char *room, int64_t ms);
+/* A table's clock in the store ("clock ID"), back at a restore, gone with the table. */
+void    clock_keep(struct bot *b, struct session *s);
+void    clock_load(struct bot *b, struct session *s);
+void    clock_forget(struct bot *b, struct session *s);
+/* When the reminder and the takeover come after a wait begins, ms (0: never). */
+int64_t clock_remind_ms(const struct bot *b, const struct session *s);
+int64_t clock_takeover_ms(const struct bot *b, const struct session *s);
+
+/* ------------------------------------------------------------------ hint.c */
+/* A hint as one line of commands to type in order ("hint: !meld 4 4 2, 5 5 5
+ * · !discard 8"), or one step and "then !hint again"; cards as the hand names them. */
+void hint_line(struct rbuf *b, const struct hf_hint *h);
+
 /* ------------------------------------------------------------------ store.c */
 struct store_game {
 	int64_t id;
@@ -269,6 +292,13 @@ struct tell {
 	bool held_turn;          /* held ends with a turn: the pile after it goes with it */
 	enum tell_pref pref;     /* the room's preference, read once from the store */
 	unsigned told;           /* messages told so far (a fold of computer turns ends at one) */
+	int64_t told_seq;        /* the moves the room was told up to (handed to the adapter) */
+	int64_t told_kept;       /* and up to where the adapter has sent it all: kept in the store ("told ID") */
+	bool quiet;              /* moves told again after a restart: no private line */
+	struct hf_game *shown;   /* the game as the room was last told it: what questions describe */
+	struct hf_game *told_g;  /* restored: the game as the room was told it, and the moves after */
+	struct tell_move { int seat; struct hf_action a; } *untold;
+	size_t nuntold;
 };
 
 struct session {
@@ -290,11 +320,15 @@ struct session {
 	int64_t turn_since;      /* when the waiting seat started waiting */
 	int8_t wait_seat;        /* the seat the timers are about, -1 none */
 	bool reminded;
+	bool caught_up;          /* the seat waited for, reminded, was given the table and hand on return */
 	bool resume;             /* restored: the room is told where it stands when its adapter is up */
 	char *broken;            /* restored but not playable (a move this version refuses): why, told
 	                          * to the room when its adapter is up, and the table then closed */
 	bool refused_told;       /* the owner was told the room refuses messages */
 	bool view_dirty;         /* changed since its views were last handed to adapters that draw (view.c) */
+	int64_t clock_ms;        /* the table's clock (clock=1d), 0: the [bot] reminder and takeover */
+	char partner[64];        /* !play with NAME: the name asked to sit as the opener's partner */
+	int8_t play_count;       /* and the players the deal fills with computers up to */
 	struct tell tell;
 	uint32_t hash;
 	struct session *next;    /* hash chain */
@@ -581,6 +615,9 @@ void flow_schedule(struct bot *b, struct session *s);
 void flow_cancel(struct bot *b, struct session *s);
 /* A human typed: ends the computer stand-in. */
 void flow_back(struct bot *b, struct session *s, int seat);
+/* A person back at a table that waited (taken over, or reminded): the
+ * table and their hand, privately, in one answer. */
+void flow_catch_up(struct bot *b, struct session *s, int seat);
 /* The computer plays seat for its player (away) or not; kept in the store. */
 void flow_away(struct bot *b, struct session *s, int seat, bool away);
 /* Writes the seats of the table to the store. */
@@ -598,6 +635,15 @@ void tell_action(struct bot *b, struct session *s, int actor, const struct hf_ac
 void tell_flush(struct bot *b, struct session *s, bool prompt);
 /* A line of its own ("Dealing..."), held with the rest. */
 void tell_line(struct session *s, const char *styled);
+/* The game a question of seat's describes: as the room was last told it
+ * (computer turns held to go out together are not told yet), or the live
+ * game for the seat whose turn is in progress (their own steps). */
+const struct hf_game *tell_shown(const struct session *s, int seat);
+/* Keeps in the store how far the room has heard the story, once the
+ * adapter has sent every line of the room handed to it (its pending). */
+void tell_keep(struct bot *b, struct session *s);
+/* After a restart: the moves the room was never told (a SIGKILL), told now. */
+void tell_untold(struct bot *b, struct session *s);
 /* The commands the seat waited for may use now, for buttons. */
 const char *const *tell_actions(const struct session *s, size_t *n);
 /* Whether the room asked for play-by-play (every move told as it happens). */
@@ -618,6 +664,21 @@ int  table_add_ai(struct bot *b, struct session *s, int level);
 /* Whether the rules deal to n players (with their default sides). */
 bool table_count_ok(const struct hf_rules *r, int n);
 void table_remove_seat(struct session *s, int seat);
+/* The teams a deal would make: the sides (returned), and the team each
+ * seat plays in (0-based; a seat that asked for none joins the smallest).
+ * The count is the table's, or the next one the rules deal to (or, not
+ * dealing, the next one where the teams asked for fit).  -1 with why if the
+ * teams asked for cannot be. */
+int  table_teams(const struct session *s, int team[HF_MAX_SEATS], bool dealing, char *why, size_t whylen);
+/* Puts seat in team (0-based; -1 any) if the teams can still be: 0, else -1 with why. */
+int  table_set_team(struct session *s, int seat, int team, char *why, size_t whylen);
+/* The player count the table heads for: its own, or the next the rules deal to. */
+int  table_target_count(const struct session *s);
+/* The partner a !play asked for sits down in the opener's team; the
+ * computer fills the rest and deals.  0, or -1 with the refusal said. */
+int  table_partner_sits(struct cmd_ctx *c);
+/* The most teams the rules ever make (a team number goes up to it). */
+int  table_team_max(const struct hf_rules *r);
 void table_close(struct bot *b, struct session *s, const char *state);
 
 /* ------------------------------------------------------------------ cmd.c */
@@ -669,6 +730,8 @@ void cmd_run_named(struct cmd_ctx *c, const char *name, const char *args);
 void cmd_usage(struct cmd_ctx *c);
 /* A player's stored !private choice ("notice" preference: "1" or "0"), read back. */
 enum adapter_private cmd_private_stored(const char *value);
+/* A seated player's !join N or !team N before the deal: 0, or -1 with the refusal said. */
+int  cmd_join_team_change(struct cmd_ctx *c, const char *word);
 /* Speaks to the user: in the room (public), or privately (private). */
 void reply(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void reply_private(struct cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -688,7 +751,7 @@ CMD_ENTRY(draw); CMD_ENTRY(pickup); CMD_ENTRY(meld); CMD_ENTRY(discard); CMD_ENT
 CMD_ENTRY(yes); CMD_ENTRY(no); CMD_ENTRY(hand); CMD_ENTRY(table); CMD_ENTRY(pile);
 CMD_ENTRY(score); CMD_ENTRY(rules); CMD_ENTRY(who); CMD_ENTRY(abort); CMD_ENTRY(stats);
 CMD_ENTRY(top); CMD_ENTRY(help); CMD_ENTRY(private); CMD_ENTRY(auto); CMD_ENTRY(play); CMD_ENTRY(tell);
-CMD_ENTRY(hint); CMD_ENTRY(watch); CMD_ENTRY(web);
+CMD_ENTRY(hint); CMD_ENTRY(watch); CMD_ENTRY(web); CMD_ENTRY(team); CMD_ENTRY(clock);
 #undef CMD_ENTRY
 
 #endif

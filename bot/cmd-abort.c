@@ -1,4 +1,5 @@
 /* cmd-abort.c: !abort: the owner or a moderator of the room ends the game, or the seated humans vote it to an end. */
+#include <stdio.h>
 #include <string.h>
 
 #include "bot.h"
@@ -13,6 +14,39 @@ cmd_abort_moderator(struct cmd_ctx *c)
 	return ops->is_moderator != NULL && ops->is_moderator(c->ad, c->s->room, c->user_id);
 }
 
+/* Ends the table: a game dealt says the scores so far, and counts in every
+ * person's !stats as played, with its points so far, never as won. */
+static void
+cmd_abort_end(struct cmd_ctx *c, const char *by)
+{
+	struct session *s = c->s;
+	struct rbuf out = { 0 };
+	const char *names[HF_MAX_SEATS];
+	struct hf_view v;
+	int i;
+
+	if (s->state == SESS_OPEN) {
+		/* a table never dealt was no game: it is closed, not over */
+		reply_room(c, "The table is closed: ended by %s.", by);
+	} else {
+		session_names(s, names);
+		hf_game_view(s->g, -1, &v);
+		render_scores(&out, &v, names);
+		reply_room(c, "The game is over: ended by %s. %s", by, out.s);
+		if (store_begin(c->bot->store) == 0) {
+			for (i = 0; i < s->nseats; i++)
+				if (s->seats[i].ai < 0)
+					store_stats_add(c->bot->store, s->ad->id, s->seats[i].user_id, s->seats[i].name, 0,
+					                hf_game_score(s->g, hf_game_side_of(s->g, i)));
+			if (store_commit(c->bot->store) < 0)
+				store_rollback(c->bot->store);
+		}
+	}
+	rbuf_free(&out);
+	table_close(c->bot, s, "aborted");
+	c->s = NULL;
+}
+
 static enum cmd_retval
 cmd_abort_exec(struct cmd_ctx *c)
 {
@@ -20,9 +54,10 @@ cmd_abort_exec(struct cmd_ctx *c)
 	int votes = 0, humans = session_humans(s), i;
 
 	if (strcmp(s->owner, c->user_id) != 0 && cmd_abort_moderator(c)) {
-		reply_room(c, "The game is over: ended by %s, a moderator of the room.", c->user_name);
-		table_close(c->bot, s, "aborted");
-		c->s = NULL;
+		char by[160];
+
+		snprintf(by, sizeof by, "%s, a moderator of the room", c->user_name);
+		cmd_abort_end(c, by);
 		return CMD_RETURN_NORMAL;
 	}
 	if (strcmp(s->owner, c->user_id) != 0) {
@@ -39,13 +74,7 @@ cmd_abort_exec(struct cmd_ctx *c)
 			return CMD_RETURN_NORMAL;
 		}
 	}
-	/* a table never dealt was no game: it is closed, not over */
-	if (s->state == SESS_OPEN)
-		reply_room(c, "The table is closed: ended by %s.", votes ? "a vote" : c->user_name);
-	else
-		reply_room(c, "The game is over: ended by %s.", votes ? "a vote" : c->user_name);
-	table_close(c->bot, s, "aborted");
-	c->s = NULL;
+	cmd_abort_end(c, votes ? "a vote" : c->user_name);
 	return CMD_RETURN_NORMAL;
 }
 

@@ -26,7 +26,10 @@ cmd_help_exec(struct cmd_ctx *c)
 	         CMD("play") " 4 pcio: four players, the pcio rules); " CMD("new") ", then " CMD("join") ", "
 	         CMD("bot") " add and " CMD("start") ", a table for people. " ST_BOLD "Your turn:" ST_END " "
 	         CMD("draw") " or " CMD("pickup") ", " CMD("meld") " 9 9 2, then " CMD("discard") " 7. "
-	         "Your hand comes privately.");
+	         "Your hand comes privately");
+	if (c->ad->ops->private_note != NULL)
+		rbuf_printf(o, " (%s)", c->ad->ops->private_note);
+	rbuf_add(o, ".");
 	t = cmd_table(&n);
 	rbuf_add(o, ST_BR ST_BOLD "Commands:" ST_END);
 	for (i = 0; i < n; i++)

@@ -30,6 +30,29 @@ cmd_move_ask_pointless(const struct session *s, int seat, const struct hf_action
 	return taken;
 }
 
+/* The engine's example of a move ("as in: discard 7") as the player types
+ * it: the command marked, so that it shows with its prefix ("!discard 7"). */
+static void
+cmd_move_example(char *why, size_t whylen)
+{
+	char *p = strstr(why, "as in: "), out[HF_ERRLEN];
+	const struct cmd_entry *e;
+	char verb[32], err[256];
+	size_t n;
+
+	if (p == NULL)
+		return;
+	p += strlen("as in: ");
+	n = strspn(p, "abcdefghijklmnopqrstuvwxyz");
+	if (n == 0 || n >= sizeof verb)
+		return;
+	snprintf(verb, sizeof verb, "%.*s", (int)n, p);
+	if ((e = cmd_find(verb, err, sizeof err)) == NULL || strcmp(e->name, verb) != 0)
+		return;
+	snprintf(out, sizeof out, "%.*s" ST_COMMAND "%s" ST_END "%s", (int)(p - why), why, verb, p + n);
+	snprintf(why, whylen, "%s", out);
+}
+
 /* A move is "verb args" in the engine's action text: the command's name is
  * its verb, so every move goes through hf_action_parse and flow_apply alike.
  * A refusal goes to the player alone (their hand is nobody else's
@@ -48,6 +71,7 @@ cmd_move_exec(struct cmd_ctx *c)
 
 		if (n > 0 && why[n - 1] == '.')
 			why[n - 1] = '\0';
+		cmd_move_example(why, HF_ERRLEN);
 		reply_refuse(c, ST_COMMAND "%s" ST_END "%s%s refused: %s.", c->entry->name, c->args[0] ? " " : "", c->args,
 		             why);
 		return CMD_RETURN_ERROR;

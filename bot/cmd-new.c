@@ -25,13 +25,15 @@ cmd_new_exec(struct cmd_ctx *c)
 		reply_refuse(c, "%s: %s", c->user_name, why);
 		return CMD_RETURN_ERROR;
 	}
-	table_sit(c->bot, s, c->user_id, c->user_name, -1);
+	table_sit(c->bot, s, c->user_id, c->user_name, 0);   /* the owner's team from the start: team 1 */
 	flow_save_seats(c->bot, s);
 	flow_schedule(c->bot, s);
 	render_counts(&counts, &s->rules);
-	reply_room(c, ST_PLAYER "%s" ST_END " opens a %s table for %s players: " CMD("join") " to sit down, "
+	/* where partners play, the way to sit as the owner's partner */
+	reply_room(c, ST_PLAYER "%s" ST_END " opens a %s table for %s players: " CMD("join") " to sit down%s, "
 	           CMD("bot") " add for computer players, " CMD("start") " to deal.", c->user_name, s->rules.name,
-	           counts.s);
+	           counts.s, s->rules.sides_default[s->rules.players_max] < s->rules.players_max ?
+	           " (" ST_COMMAND "join" ST_END " 1 as their partner)" : "");
 	rbuf_free(&counts);
 	return CMD_RETURN_NORMAL;
 }

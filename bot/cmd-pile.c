@@ -7,7 +7,7 @@ cmd_pile_exec(struct cmd_ctx *c)
 	struct hf_view v;
 	struct rbuf out = { 0 };
 
-	hf_game_view(c->s->g, c->seat, &v);
+	hf_game_view(tell_shown(c->s, c->seat), c->seat, &v);
 	render_pile(&out, &v);
 	reply_answer(c, "pile", "%s", out.s);
 	rbuf_free(&out);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "bot.h"
 
@@ -10,9 +11,14 @@ cmd_play_exec(struct cmd_ctx *c)
 {
 	struct session *s = c->s;
 	char why[HF_ERRLEN], rules[BOT_MAX_INPUT + 1] = "";
+	const char *partner = NULL;
 	int players = 0, i = 0;
 
 	if (s != NULL) {
+		/* the partner a !play with NAME waits for: sits down, and the deal follows */
+		if (c->seat < 0 && s->state == SESS_OPEN && s->partner[0] != '\0' &&
+		    (strcasecmp(s->partner, c->user_name) == 0 || strcasecmp(s->partner, c->user_id) == 0))
+			return table_partner_sits(c) < 0 ? CMD_RETURN_ERROR : CMD_RETURN_NORMAL;
 		if (c->seat < 0 && s->state == SESS_PLAYING) {
 			/* dealt: no seat to take; say what can be done instead */
 			reply_refuse(c, "%s: a game is being played here (" CMD("who") " shows who plays): watch it, or "
@@ -35,8 +41,13 @@ cmd_play_exec(struct cmd_ctx *c)
 		players = atoi(c->argv[0]);
 		i = 1;
 	}
-	for (; i < c->argc; i++)
+	for (; i < c->argc; i++) {
+		if (strcasecmp(c->argv[i], "with") == 0 && i + 1 < c->argc) {
+			partner = c->argv[++i];
+			continue;
+		}
 		snprintf(rules + strlen(rules), sizeof rules - strlen(rules), "%s%s", rules[0] ? " " : "", c->argv[i]);
+	}
 	if ((s = table_open(c, rules, why, sizeof why)) == NULL) {
 		reply_refuse(c, "%s: %s", c->user_name, why);
 		return CMD_RETURN_ERROR;
@@ -52,7 +63,23 @@ cmd_play_exec(struct cmd_ctx *c)
 		table_close(c->bot, s, "abandoned");
 		return CMD_RETURN_ERROR;
 	}
-	table_sit(c->bot, s, c->user_id, c->user_name, -1);
+	table_sit(c->bot, s, c->user_id, c->user_name, partner != NULL ? 0 : -1);
+	if (partner != NULL) {
+		/* a table for two friends as partners: it waits for the other to say so */
+		if (s->rules.sides_default[players] >= players) {
+			reply_refuse(c, "%s: with %d players %s has no partners.", c->user_name, players, s->rules.name);
+			table_close(c->bot, s, "abandoned");
+			return CMD_RETURN_ERROR;
+		}
+		snprintf(s->partner, sizeof s->partner, "%s", partner);
+		s->play_count = (int8_t)players;
+		flow_save_seats(c->bot, s);
+		flow_schedule(c->bot, s);
+		reply_room(c, ST_PLAYER "%s" ST_END ": " ST_PLAYER "%s" ST_END " asks you to partner them at %s for %d: "
+		           CMD("play") " (or " CMD("join") ") to sit down, and the computer fills the rest and deals.",
+		           s->partner, c->user_name, s->rules.name, players);
+		return CMD_RETURN_NORMAL;
+	}
 	while (s->nseats < players)
 		table_add_ai(c->bot, s, c->bot->cfg->ai_level);
 	if (flow_start(c->bot, s, why, sizeof why) < 0) {
@@ -66,8 +93,8 @@ cmd_play_exec(struct cmd_ctx *c)
 const struct cmd_entry cmd_play_entry = {
 	.name = "play",
 	.alias = "pl",
-	.usage = "[players] [preset] [key=value ...]",
-	.help = "open a table, fill it with computer players and deal at once; in a game, shows your hand again",
+	.usage = "[players] [preset] [key=value ...] [with NAME]",
+	.help = "a table against computer players, dealt at once (with NAME: as partners); in a game, your hand",
 	.min_args = 0,
 	.max_args = -1,
 	.arg = ADAPTER_ARG_TEXT,

@@ -21,7 +21,20 @@ cmd_rules_lines(struct rbuf *out, const char *text, const char *desc)
 		if (len[n] > 0)
 			n++;
 	}
-	per = (n + RULES_LINES - 1) / RULES_LINES;
+	/* the description names the rules first ("rules: classic; 4 or 6
+	 * players"): said once, in the head */
+	if (n > 0 && strncmp(line[0], "rules: ", 7) == 0) {
+		const char *semi = memchr(line[0], ';', len[0]);
+
+		if (semi != NULL && (size_t)(semi + 2 - line[0]) < len[0]) {
+			len[0] -= (size_t)(semi + 2 - line[0]);
+			line[0] = semi + 2;
+		} else {
+			memmove(line, line + 1, --n * sizeof line[0]);
+			memmove(len, len + 1, n * sizeof len[0]);
+		}
+	}
+	per = n > 0 ? (n + RULES_LINES - 1) / RULES_LINES : 1;
 	rbuf_printf(out, ST_BOLD "Rules: %s" ST_END, text);
 	for (i = 0; i < n; i++) {
 		if (i > 0 && i % per == 0)
@@ -48,7 +61,8 @@ cmd_rules_exec(struct cmd_ctx *c)
 		n = r.players_min;
 	} else {
 		r = c->s->rules;
-		n = c->s->nseats > 0 ? c->s->nseats : r.players_min;
+		/* a table still filling up is described at the count it heads for */
+		n = c->s->nseats >= r.players_min ? c->s->nseats : r.players_min;
 	}
 	hf_rules_format(&r, text, sizeof text);
 	hf_rules_describe(&r, n, buf, sizeof buf);

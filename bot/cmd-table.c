@@ -9,7 +9,7 @@ cmd_table_exec(struct cmd_ctx *c)
 	struct rbuf out = { 0 };
 
 	session_names(c->s, names);
-	hf_game_view(c->s->g, c->seat, &v);
+	hf_game_view(tell_shown(c->s, c->seat), c->seat, &v);
 	render_table(&out, &v, names);
 	reply_answer(c, "table", "%s", out.s);
 	rbuf_free(&out);

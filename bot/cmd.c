@@ -7,11 +7,11 @@
 #include "bot.h"
 
 static const struct cmd_entry *const cmd_entries[] = {
-	&cmd_new_entry, &cmd_join_entry, &cmd_leave_entry, &cmd_bot_entry, &cmd_start_entry, &cmd_play_entry,
+	&cmd_new_entry, &cmd_join_entry, &cmd_team_entry, &cmd_leave_entry, &cmd_bot_entry, &cmd_start_entry, &cmd_play_entry,
 	&cmd_draw_entry, &cmd_pickup_entry, &cmd_meld_entry, &cmd_discard_entry, &cmd_out_entry,
 	&cmd_yes_entry, &cmd_no_entry, &cmd_hand_entry, &cmd_hint_entry, &cmd_table_entry, &cmd_pile_entry, &cmd_score_entry,
 	&cmd_rules_entry, &cmd_who_entry, &cmd_auto_entry, &cmd_abort_entry, &cmd_stats_entry, &cmd_top_entry,
-	&cmd_private_entry, &cmd_tell_entry, &cmd_watch_entry, &cmd_web_entry, &cmd_help_entry,
+	&cmd_private_entry, &cmd_tell_entry, &cmd_clock_entry, &cmd_watch_entry, &cmd_web_entry, &cmd_help_entry,
 };
 #define NCMD (sizeof cmd_entries / sizeof cmd_entries[0])
 

@@ -59,16 +59,17 @@ flow_schedule(struct bot *b, struct session *s)
 		s->wait_seat = (int8_t)w;
 		s->turn_since = now;
 		s->reminded = false;
+		s->caught_up = false;
 		/* a person's clock is kept: a restart does not start it again */
 		if (!machine)
 			store_wait_set(b->store, s->id, w, bot_wall_ms(b), false);
 	}
 	if (machine)
 		flow_arm(b, s, TIMER_AI, now + c->ai_delay_ms);
-	else if (!s->reminded && c->turn_reminder > 0)
-		flow_arm(b, s, TIMER_REMIND, s->turn_since + (int64_t)c->turn_reminder * 1000);
-	else if (c->turn_timeout > 0)
-		flow_arm(b, s, TIMER_TAKEOVER, s->turn_since + (int64_t)c->turn_timeout * 1000);
+	else if (!s->reminded && clock_remind_ms(b, s) > 0)
+		flow_arm(b, s, TIMER_REMIND, s->turn_since + clock_remind_ms(b, s));
+	else if (clock_takeover_ms(b, s) > 0)
+		flow_arm(b, s, TIMER_TAKEOVER, s->turn_since + clock_takeover_ms(b, s));
 }
 
 void
@@ -86,6 +87,29 @@ flow_back(struct bot *b, struct session *s, int seat)
 	s->wait_seat = -1;       /* a fresh wait: reminders start over */
 	reply_table(b, s, ST_PLAYER "%s" ST_END " is back.", s->seats[seat].name);
 	flow_schedule(b, s);
+}
+
+void
+flow_catch_up(struct bot *b, struct session *s, int seat)
+{
+	struct seat *st = &s->seats[seat];
+	const char *names[HF_MAX_SEATS];
+	struct rbuf out = { 0 };
+	struct hf_view v;
+
+	if (s->g == NULL || st->ai >= 0)
+		return;
+	session_names(s, names);
+	hf_game_view(s->g, seat, &v);
+	rbuf_printf(&out, "Welcome back, %s. ", st->name);
+	render_table(&out, &v, names);
+	rbuf_add(&out, ST_BR);
+	render_hand(&out, &v);
+	reply_answer_queue(b, s->ad, MSG_PRIVATE, s->room, st->user_id, out.s, "hand", st->private_as);
+	b->replies.v[b->replies.n - 1].player = true;
+	st->hand_told = reply_hand_hash(&v);
+	s->caught_up = true;
+	rbuf_free(&out);
 }
 
 static void
@@ -118,6 +142,7 @@ flow_apply(struct bot *b, struct session *s, int seat, const struct hf_action *a
 		return -1;
 	}
 	hf_game_copy(b->undo, s->g);
+	tell_keep(b, s);   /* a person's move, or the computer's: the lines before it were sent? */
 	if (hf_apply(s->g, seat, a, why, whylen) != HF_OK)
 		return -1;
 	hf_action_format(a, text, sizeof text);
@@ -140,31 +165,19 @@ flow_apply(struct bot *b, struct session *s, int seat, const struct hf_action *a
 }
 
 /* Seats in the order the engine wants: seat i plays for side i % nsides;
- * players who asked for a team get a seat of that side where one is free. */
+ * each seat goes to the next free place of its team (table_teams). */
 static void
-flow_arrange(struct session *s)
+flow_arrange(struct session *s, const int team[HF_MAX_SEATS], int nsides)
 {
 	struct seat out[HF_MAX_SEATS];
-	bool used[HF_MAX_SEATS] = { false }, placed[HF_MAX_SEATS] = { false };
-	int i, k, n = s->nseats;
+	int i, next[HF_MAX_SIDES], n = s->nseats;
 
+	for (i = 0; i < nsides; i++)
+		next[i] = i;
 	for (i = 0; i < n; i++) {
-		if (s->seats[i].team < 0 || s->seats[i].team >= s->nsides)
-			continue;
-		for (k = s->seats[i].team; k < n; k += s->nsides)
-			if (!used[k]) {
-				out[k] = s->seats[i];
-				used[k] = placed[i] = true;
-				break;
-			}
-	}
-	for (i = 0; i < n; i++) {
-		if (placed[i])
-			continue;
-		for (k = 0; k < n && used[k]; k++)
-			;
-		out[k] = s->seats[i];
-		used[k] = true;
+		out[next[team[i]]] = s->seats[i];
+		out[next[team[i]]].team = (int8_t)team[i];
+		next[team[i]] += nsides;
 	}
 	memcpy(s->seats, out, (size_t)n * sizeof out[0]);
 }
@@ -211,16 +224,20 @@ flow_start(struct bot *b, struct session *s, char *why, size_t whylen)
 	const char *names[HF_MAX_SEATS];
 	struct hf_view v;
 	struct rbuf out = { 0 };
-	int nsides, i;
+	int nsides, i, team[HF_MAX_SEATS];
 
-	nsides = s->nseats <= HF_MAX_SEATS ? s->rules.sides_default[s->nseats] : 0;
-	if (hf_rules_check_table(&s->rules, s->nseats, nsides, why, whylen) != HF_OK)
+	if (s->nseats < 2 || s->nseats > HF_MAX_SEATS) {
+		snprintf(why, whylen, "%s is not played by %d players.", s->rules.name, s->nseats);
+		return -1;
+	}
+	if ((nsides = table_teams(s, team, true, why, whylen)) < 0 ||
+	    hf_rules_check_table(&s->rules, s->nseats, nsides, why, whylen) != HF_OK)
 		return -1;
 	s->nsides = nsides;
 	s->seed = bot_new_seed(b);
 	if (hf_game_new(&g, &s->rules, s->nseats, nsides, s->seed, why, whylen) != HF_OK)
 		return -1;
-	flow_arrange(s);
+	flow_arrange(s, team, nsides);
 	if (store_begin(b->store) < 0)
 		goto fail;
 	if (flow_save_seats(b, s) < 0 || store_game_state(b->store, s->id, "playing", s->nseats, nsides, s->seed) < 0) {
@@ -245,6 +262,7 @@ flow_start(struct bot *b, struct session *s, char *why, size_t whylen)
 	flow_links(b, s, &out);
 	tell_line(s, out.s);
 	rbuf_free(&out);
+	s->tell.told_seq = s->tell.told_kept = -1;   /* nothing told yet: the deal's lines, once sent, keep "told 0" */
 	tell_action(b, s, -1, NULL, NULL);
 	flow_schedule(b, s);
 	return 0;
@@ -294,8 +312,13 @@ flow_ai(struct bot *b, struct session *s)
 {
 	unsigned told = s->tell.told;
 	int64_t t0 = loop_now(b->loop);
-	bool machine;
-	int moves, seat;
+	bool machine, away = false;
+	int moves, seat, turn = hf_game_turn(s->g), i;
+
+	/* a person the computer plays for may take the seat back: the
+	 * computer then plays a turn every ai_delay, not a fold at once */
+	for (i = 0; i < s->nseats; i++)
+		away = away || (s->seats[i].ai < 0 && s->seats[i].away);
 
 	for (moves = 0; moves < FLOW_AI_MOVES; moves++) {
 		if ((seat = session_waiting(s, &machine)) < 0 || !machine)
@@ -309,6 +332,13 @@ flow_ai(struct bot *b, struct session *s)
 			return;   /* the game ended (s is gone), or no move could be made */
 		if (tell_moves(b, s) || s->tell.told != told)
 			return;
+		if (away && hf_game_turn(s->g) != turn) {
+			/* where nothing limits lines (the console) each turn is told as
+			 * it is played: the person sees where it stands */
+			if (s->ad->ops->pending == NULL)
+				tell_flush(b, s, false);
+			return;
+		}
 	}
 }
 

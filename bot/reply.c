@@ -107,6 +107,10 @@ reply_hand_step(struct bot *b, struct session *s, int seat, const char *before, 
 	if (before != NULL && before[0] != '\0')
 		rbuf_printf(&out, "%s · ", before);
 	render_hand(&out, &v);
+	/* the first private line of a game says where such lines land, and how
+	 * to have them elsewhere, to whoever has not chosen */
+	if (st->hand_told == 0 && st->private_as == PRIVATE_DEFAULT && s->ad->ops->private_note != NULL)
+		rbuf_printf(&out, " (%s)", s->ad->ops->private_note);
 	/* a hand the game sends goes after what the room was told before it (key
 	 * NULL); one asked for is an answer */
 	reply_answer_queue(b, s->ad, MSG_PRIVATE, s->room, st->user_id, out.s, key, st->private_as);
@@ -123,6 +127,19 @@ reply_hand(struct bot *b, struct session *s, int seat)
 
 /* ---- a command's answers (struct cmd_ctx): where the command came from */
 
+/* Whether room has lines still to go out: queued here, or in the adapter. */
+static bool
+reply_room_busy(struct bot *b, struct adapter *ad, const char *room)
+{
+	const struct replies *q = &b->replies;
+
+	for (size_t i = 0; i < q->n; i++)
+		if (q->v[i].ad == ad && q->v[i].kind == MSG_ROOM && q->v[i].key == NULL && q->v[i].room != NULL &&
+		    strcmp(q->v[i].room, room) == 0)
+			return true;
+	return ad->ops->pending != NULL && ad->ops->pending(ad, room) > 0;
+}
+
 /* key: NULL for what must be delivered, else the answer's key; mine: the key
  * is the asker's own (their refusals), so another user's never replaces it. */
 static void
@@ -134,21 +151,30 @@ reply_vcmd(struct cmd_ctx *c, bool priv, const char *key, bool mine, const char 
 	vsnprintf(line, sizeof line, fmt, ap);
 	if (c->s != NULL && c->seat >= 0)
 		as = c->s->seats[c->seat].private_as;
-	if (key != NULL && mine && !(priv || c->room == NULL)) {
-		snprintf(k, sizeof k, "%s/%s", key, c->user_id);
+	/* a refusal is keyed by its command too: refusals of different commands
+	 * sent at once are all answered, a flood of one queues one */
+	if (key != NULL && mine) {
+		snprintf(k, sizeof k, "%s/%s/%s", key, c->entry != NULL ? c->entry->name : "?", c->user_id);
 		key = k;
 	}
-	if (priv || c->room == NULL) {
+	if (priv || c->room == NULL)
 		reply_answer_queue(c->bot, c->ad, MSG_PRIVATE, c->room, c->user_id, line, key, as);
-	} else {
-		/* what the room was still to hear comes first */
-		if (c->s != NULL && strcmp(c->s->room, c->room) == 0)
-			tell_flush(c->bot, c->s, false);
+	else
 		reply_answer_queue(c->bot, c->ad, MSG_ROOM, c->room, NULL, line, key, PRIVATE_DEFAULT);
-	}
 	c->bot->replies.v[c->bot->replies.n - 1].asker = xstrdup(c->user_id);
 	/* a player's answers go with the game's lines, before strangers' */
 	c->bot->replies.v[c->bot->replies.n - 1].player = c->s != NULL && c->seat >= 0;
+	/* An answer about a table describes what its room was told
+	 * (tell_shown); while the room's lines wait to be sent, it waits
+	 * behind them in the room's order (a line that must be delivered),
+	 * never overtaking the story it describes. */
+	if (c->s != NULL && c->room != NULL && c->s->ad == c->ad && strcmp(c->s->room, c->room) == 0 &&
+	    reply_room_busy(c->bot, c->ad, c->room)) {
+		struct reply *r = &c->bot->replies.v[c->bot->replies.n - 1];
+
+		free(r->key);
+		r->key = NULL;
+	}
 }
 
 void
@@ -265,9 +291,9 @@ reply_superseded(const struct replies *q, size_t i, uint64_t ident)
 }
 
 /* Whether r says again, to the same place, what it said less than
- * REPLY_SAME_MS ago: a repeated question is answered once until the
- * answer changes.  Remembers r's answer otherwise. */
-static bool
+ * REPLY_SAME_MS ago: how long ago (ms), else -1, and r's answer is
+ * remembered. */
+static int64_t
 reply_repeated(struct bot *b, const struct reply *r, uint64_t ident)
 {
 	struct reply_said *sd = &b->replies.said[ident % REPLY_SAID];
@@ -275,12 +301,31 @@ reply_repeated(struct bot *b, const struct reply *r, uint64_t ident)
 	int64_t now = loop_now(b->loop);
 
 	if (sd->ident == ident && sd->text == text && now - sd->at < REPLY_SAME_MS)
-		return true;
+		return now - sd->at;
 	sd->ident = ident;
 	sd->text = text;
 	sd->target = reply_target(r->ad, r->kind, r->kind == MSG_ROOM ? r->room : r->user_id);
 	sd->at = now;
-	return false;
+	return -1;
+}
+
+/* A repeated answer, shortened: a person who asks is always answered, but
+ * a long room answer said a moment ago is pointed at, not said again (a
+ * room's budget is everyone's).  A short one is said again whole. */
+#define REPLY_SHORT 120
+static void
+reply_shorten(struct reply *r, int64_t ago_ms)
+{
+	struct rbuf out = { 0 };
+	int s = (int)((ago_ms + 999) / 1000);
+
+	/* a private answer is said whole: its lines are the asker's alone, and
+	 * who asks for their hand again has most likely lost it */
+	if (strlen(r->styled) <= REPLY_SHORT || r->kind != MSG_ROOM)
+		return;
+	rbuf_printf(&out, ST_PLAYER "%s" ST_END ": the same as %d s ago, above.", r->asker != NULL ? r->asker : "", s);
+	free(r->styled);
+	r->styled = out.s;
 }
 
 void
@@ -317,14 +362,17 @@ reply_flush(struct bot *b)
 				continue;
 			}
 			/* An answer to an event with its own handle (a Discord
-			 * interaction) is always given: the service shows the asker
-			 * "thinking..." until it is, and it spends no shared budget. */
-			if (r->reply_to == 0 && reply_repeated(b, r, ident)) {
-				log_msg(LOG_LVL_DEBUG, "%s: the answer \"%s\" to %s not sent again: unchanged (asked by %s)",
+			 * interaction) is always given whole: the service shows the
+			 * asker "thinking..." until it is, and it spends no shared
+			 * budget; nor is one shortened where nothing limits lines (an
+			 * adapter with no paced queue, the console). */
+			int64_t ago;
+
+			if (r->reply_to == 0 && r->ad->ops->pending != NULL && (ago = reply_repeated(b, r, ident)) >= 0) {
+				log_msg(LOG_LVL_DEBUG, "%s: the answer \"%s\" to %s said again: unchanged (asked by %s), %lld ms after",
 				        r->ad->id, r->key, r->kind == MSG_ROOM ? r->room : r->user_id,
-				        r->asker != NULL ? r->asker : "nobody");
-				reply_clear(&q->v[i]);
-				continue;
+				        r->asker != NULL ? r->asker : "nobody", (long long)ago);
+				reply_shorten(r, ago);
 			}
 		}
 

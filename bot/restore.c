@@ -85,6 +85,15 @@ restore_game(void *ctx, const struct store_game *g)
 	s->seed = g->seed;
 	s->ai_rng = g->seed ^ 0x5eedu;
 	s->created = loop_now(r->b->loop);
+	{
+		char key[48], val[24];
+
+		/* the moves the room was told up to: those after it are told at the resume */
+		snprintf(key, sizeof key, "told %lld", (long long)g->id);
+		s->tell.told_seq = store_kv_get(r->b->store, ad->id, key, val, sizeof val) == 0 ? atoll(val) : -1;
+		s->tell.told_kept = s->tell.told_seq;
+	}
+	clock_load(r->b, s);
 	if (r->n == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 256;
 		r->ids = xreallocarray(r->ids, r->cap, sizeof *r->ids);
@@ -129,7 +138,25 @@ restore_deal(struct restore *r, struct session *s)
 		restore_broken(r, s, "it cannot be dealt again: %s", why);
 		return false;
 	}
+	if (s->tell.told_seq == 0)
+		s->tell.told_g = hf_game_clone(s->g);
 	return true;
+}
+
+/* A move after the last the room was told: kept, to be told at the resume. */
+static void
+restore_untold(struct session *s, uint32_t seq, int seat, const struct hf_action *a)
+{
+	struct tell *t = &s->tell;
+
+	if (t->told_seq < 0 || seq <= (uint32_t)t->told_seq)
+		return;
+	if (t->told_g == NULL)
+		return;   /* the game as told could not be kept: told from here, as before */
+	t->untold = xreallocarray(t->untold, t->nuntold + 1, sizeof *t->untold);
+	t->untold[t->nuntold].seat = seat;
+	t->untold[t->nuntold].a = *a;
+	t->nuntold++;
 }
 
 static void
@@ -152,6 +179,9 @@ restore_action(void *ctx, int64_t game, uint32_t seq, int seat, const char *text
 	}
 	s->nactions = seq;
 	r->actions++;
+	restore_untold(s, seq, seat, &a);
+	if (s->tell.told_seq == (int64_t)seq)
+		s->tell.told_g = hf_game_clone(s->g);
 }
 
 static void

@@ -34,22 +34,44 @@ resume_line(struct rbuf *b, const struct session *s, int *ping)
 		rbuf_add(b, " to answer (" CMD("yes") " or " CMD("no") ").");
 		return;
 	case HF_PHASE_DRAW:
-		rbuf_printf(b, ST_PLAYER "%s" ST_END " to play: " CMD("draw") " or " CMD("pickup") ". ", names[turn]);
-		render_pile(b, &v);
-		break;
 	case HF_PHASE_PLAY:
-		rbuf_printf(b, ST_PLAYER "%s" ST_END " to play, drawn already: " CMD("meld") ", " CMD("discard")
-		            " or " CMD("out") ". ", names[turn]);
-		render_pile(b, &v);
 		break;
 	default:
 		rbuf_add(b, "The game is over.");
 		return;
 	}
-	if (s->seats[turn].ai < 0 && !s->seats[turn].away)
+	if (s->seats[turn].ai >= 0 || s->seats[turn].away) {
+		/* a computer seat is never asked to act: the next person is pinged */
+		rbuf_printf(b, ST_PLAYER "%s" ST_END " plays now%s", names[turn],
+		            s->seats[turn].away ? " (the computer plays for them until they type)" : "");
+		for (i = 1; i < s->nseats; i++) {
+			int k = (turn + i) % s->nseats;
+
+			if (s->seats[k].ai < 0 && !s->seats[k].away) {
+				rbuf_printf(b, ", then " ST_PLAYER "%s" ST_END, names[k]);
+				*ping = k;
+				break;
+			}
+		}
+		rbuf_add(b, ". ");
+	} else if (hf_game_phase(s->g) == HF_PHASE_DRAW) {
+		rbuf_printf(b, ST_PLAYER "%s" ST_END " to play: " CMD("draw") " or " CMD("pickup") ". ", names[turn]);
 		*ping = turn;
-	else if (s->seats[turn].away)
-		rbuf_add(b, " (The computer plays for them until they type.)");
+	} else {
+		rbuf_printf(b, ST_PLAYER "%s" ST_END " to play, drawn already: " CMD("meld") ", " CMD("discard")
+		            " or " CMD("out") ". ", names[turn]);
+		*ping = turn;
+	}
+	render_pile(b, &v);
+}
+
+/* Whether the seat to play is the computer's (outside an ask). */
+static bool
+resume_machine_turn(const struct session *s)
+{
+	int turn = hf_game_turn(s->g);
+
+	return hf_game_phase(s->g) != HF_PHASE_ASK && (s->seats[turn].ai >= 0 || s->seats[turn].away);
 }
 
 void
@@ -60,14 +82,18 @@ resume_table(struct bot *b, struct session *s)
 
 	if (s->g == NULL || s->state != SESS_PLAYING || hf_game_phase(s->g) == HF_PHASE_OVER)
 		return;
+	/* first the moves the room never heard (a SIGKILL before they were told) */
+	tell_untold(b, s);
 	resume_line(&out, s, &ping);
-	if (ping >= 0) {
+	if (ping >= 0 && !resume_machine_turn(s)) {
 		size_t nactions;
 		const char *const *actions = tell_actions(s, &nactions);
 
 		reply_prompt(b, s, out.s, s->seats[ping].user_id, actions, nactions);
 	} else {
-		reply_queue(b, s->ad, MSG_ROOM, s->room, NULL, out.s, NULL, PRIVATE_DEFAULT);
+		/* the next person is mentioned; nobody is asked to act for a computer */
+		reply_queue(b, s->ad, MSG_ROOM, s->room, NULL, out.s, ping >= 0 ? s->seats[ping].user_id : NULL,
+		            PRIVATE_DEFAULT);
 	}
 	rbuf_free(&out);
 	n = hf_game_waiting(s->g, seats);
@@ -75,8 +101,8 @@ resume_table(struct bot *b, struct session *s)
 		if (s->seats[seats[i]].ai < 0 && !s->seats[seats[i]].away)
 			reply_hand(b, s, seats[i]);
 	/* the line just said is their ping: a reminder due while we were down would say it twice */
-	if (s->wait_seat >= 0 && b->cfg->turn_reminder > 0 &&
-	    loop_now(b->loop) - s->turn_since >= (int64_t)b->cfg->turn_reminder * 1000 && !s->reminded) {
+	if (s->wait_seat >= 0 && clock_remind_ms(b, s) > 0 &&
+	    loop_now(b->loop) - s->turn_since >= clock_remind_ms(b, s) && !s->reminded) {
 		s->reminded = true;
 		store_wait_set(b->store, s->id, s->wait_seat, bot_wall_ms(b) - (loop_now(b->loop) - s->turn_since), true);
 	}

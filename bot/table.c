@@ -21,7 +21,14 @@ table_open(struct cmd_ctx *c, const char *rules_text, char *why, size_t whylen)
 		snprintf(why, whylen, "Open a table in a room, not in a private message.");
 		return NULL;
 	}
-	if (hf_rules_parse(&r, rules_text[0] ? rules_text : b->cfg->rules, why, whylen) != HF_OK)
+	char rules[BOT_MAX_INPUT + 1];
+	int64_t clock_ms;
+
+	/* the table's clock is the bot's setting, not a rule of the game */
+	snprintf(rules, sizeof rules, "%s", rules_text);
+	if (clock_take(rules, &clock_ms, why, whylen) < 0)
+		return NULL;
+	if (hf_rules_parse(&r, rules[0] ? rules : b->cfg->rules, why, whylen) != HF_OK)
 		return NULL;
 	/* stored whole or not at all: a cut copy came back after a restart
 	 * without its last keys (hints=no lost), or broken inside one */
@@ -37,6 +44,7 @@ table_open(struct cmd_ctx *c, const char *rules_text, char *why, size_t whylen)
 		return NULL;
 	}
 	s->rules = r;
+	s->clock_ms = clock_ms > 0 ? clock_ms : clock_room(b, c->ad, c->room);
 	s->created = loop_now(b->loop);
 	s->state = SESS_OPEN;
 	snprintf(s->owner, sizeof s->owner, "%s", c->user_id);
@@ -52,6 +60,7 @@ table_open(struct cmd_ctx *c, const char *rules_text, char *why, size_t whylen)
 		snprintf(why, whylen, "The table could not be saved; try again.");
 		return NULL;
 	}
+	clock_keep(b, s);
 	return s;
 }
 
@@ -165,4 +174,144 @@ table_close(struct bot *b, struct session *s, const char *state)
 	}
 	store_game_state(b->store, s->id, state, s->nseats, s->nsides, s->seed);
 	bot_session_end(b, s);
+}
+
+/* The player count the table is heading for: its own if the rules deal to
+ * it, else the next one they do (computer players or others fill it). */
+static int
+table_target(const struct hf_rules *r, int n)
+{
+	int m;
+
+	for (m = n < 2 ? 2 : n; m <= r->players_max && m <= HF_MAX_SEATS; m++)
+		if (table_count_ok(r, m))
+			return m;
+	return n;
+}
+
+/* The teams at m players, if those asked for fit: the sides, else -1. */
+static int
+table_teams_at(const struct session *s, int m, int team[HF_MAX_SEATS])
+{
+	const struct hf_rules *r = &s->rules;
+	int order[HF_MAX_SIDES + 1], norder = 0, k, i, j, asked[HF_MAX_SIDES], size[HF_MAX_SIDES];
+
+	if (m < 2 || m > HF_MAX_SEATS || !table_count_ok(r, m))
+		return -1;
+	/* the rules' default first, then every other count of sides they allow */
+	order[norder++] = r->sides_default[m];
+	for (k = 1; k <= HF_MAX_SIDES; k++)
+		if (k != r->sides_default[m] && (r->sides_allowed[m] & (1u << k)) && m % k == 0)
+			order[norder++] = k;
+	for (j = 0; j < norder; j++) {
+		int nsides = order[j], cap = m / nsides;
+		bool fits = true;
+
+		memset(asked, 0, sizeof asked);
+		for (i = 0; i < s->nseats && fits; i++)
+			if (s->seats[i].team >= 0 && (s->seats[i].team >= nsides || ++asked[s->seats[i].team] > cap))
+				fits = false;
+		if (!fits)
+			continue;
+		/* who asked for no team joins the smallest, the first of equals */
+		memcpy(size, asked, sizeof size);
+		for (i = 0; i < s->nseats; i++) {
+			if ((team[i] = s->seats[i].team) >= 0)
+				continue;
+			for (team[i] = 0, k = 1; k < nsides; k++)
+				if (size[k] < size[team[i]])
+					team[i] = k;
+			size[team[i]]++;
+		}
+		return nsides;
+	}
+	return -1;
+}
+
+int
+table_teams(const struct session *s, int team[HF_MAX_SEATS], bool dealing, char *why, size_t whylen)
+{
+	const struct hf_rules *r = &s->rules;
+	int m = table_target(r, s->nseats), last = dealing ? m : r->players_max, n, nsides;
+
+	/* teams bigger than the count in view ask for more players: the next count that has them */
+	for (n = m; n <= last && n <= HF_MAX_SEATS; n++)
+		if ((nsides = table_teams_at(s, n, team)) > 0)
+			return nsides;
+	if (m < 2 || m > HF_MAX_SEATS || r->sides_allowed[m] == 0)
+		snprintf(why, whylen, "%s is not played by %d players.", r->name, s->nseats);
+	else if (dealing)
+		snprintf(why, whylen, "with %d players %s has teams of %d: a team has more.", m, r->name,
+		         m / r->sides_default[m]);
+	else {
+		int most = 1, k;
+
+		for (n = 2; n <= HF_MAX_SEATS; n++)
+			for (k = 1; k <= n; k++)
+				if (table_count_ok(r, n) && (r->sides_allowed[n] & (1u << k)) && n / k > most)
+					most = n / k;
+		snprintf(why, whylen, "that team is full: %s has teams of %d at most.", r->name, most);
+	}
+	return -1;
+}
+
+int
+table_set_team(struct session *s, int seat, int team, char *why, size_t whylen)
+{
+	int teams[HF_MAX_SEATS], old = s->seats[seat].team;
+
+	s->seats[seat].team = (int8_t)team;
+	if (table_teams(s, teams, false, why, whylen) < 0) {
+		s->seats[seat].team = (int8_t)old;
+		return -1;
+	}
+	return 0;
+}
+
+int
+table_team_max(const struct hf_rules *r)
+{
+	int n, k, most = 1;
+
+	for (n = 2; n <= HF_MAX_SEATS && n <= r->players_max; n++)
+		for (k = 1; k <= HF_MAX_SIDES; k++)
+			if (n >= r->players_min && (r->sides_allowed[n] & (1u << k)) && k > most && n % k == 0)
+				most = k;
+	return most;
+}
+
+int
+table_target_count(const struct session *s)
+{
+	return table_target(&s->rules, s->nseats);
+}
+
+int
+table_partner_sits(struct cmd_ctx *c)
+{
+	struct session *s = c->s;
+	char why[HF_ERRLEN];
+	int players = s->play_count > 0 ? s->play_count : s->rules.players_min;
+
+	if (!table_may_sit(c->bot, c->ad, c->user_id, c->user_name, false, why, sizeof why)) {
+		reply_refuse(c, "%s", why);
+		return -1;
+	}
+	if (table_sit(c->bot, s, c->user_id, c->user_name, -1) < 0) {
+		reply_refuse(c, "%s: the table is full (%u players at most).", c->user_name, s->rules.players_max);
+		return -1;
+	}
+	if (table_set_team(s, s->nseats - 1, s->seats[0].team, why, sizeof why) < 0) {
+		table_remove_seat(s, s->nseats - 1);
+		reply_refuse(c, "%s: %s", c->user_name, why);
+		return -1;
+	}
+	s->partner[0] = '\0';
+	while (s->nseats < players)
+		table_add_ai(c->bot, s, c->bot->cfg->ai_level);
+	if (flow_start(c->bot, s, why, sizeof why) < 0) {
+		reply_refuse(c, "%s: %s", c->user_name, why);
+		return -1;
+	}
+	return 0;
 }

@@ -52,8 +52,60 @@ void
 tell_free(struct session *s)
 {
 	free(s->tell.ev);
+	hf_game_free(s->tell.shown);
+	free(s->tell.untold);
+	hf_game_free(s->tell.told_g);
 	rbuf_free(&s->tell.held);
 	memset(&s->tell, 0, sizeof s->tell);
+}
+
+/* ------------------------------------------------------------------ the story told */
+
+void
+tell_keep(struct bot *b, struct session *s)
+{
+	char key[48], val[24];
+
+	/* lines handed to a paced adapter may wait in its queue: a SIGKILL
+	 * loses them, so the story counts as heard once they are all sent */
+	if (s->tell.told_seq <= s->tell.told_kept || s->id <= 0 ||
+	    (s->ad->ops->pending != NULL && s->ad->ops->pending(s->ad, s->room) > 0))
+		return;
+	s->tell.told_kept = s->tell.told_seq;
+	snprintf(key, sizeof key, "told %lld", (long long)s->id);
+	snprintf(val, sizeof val, "%lld", (long long)s->tell.told_kept);
+	store_kv_set(b->store, s->ad->id, key, val);
+}
+
+/* The room has been handed every move so far: kept in the store once sent
+ * (tell_keep), so that a start after a SIGKILL tells the room the moves it
+ * never heard. */
+static void
+tell_told(struct bot *b, struct session *s)
+{
+	tell_keep(b, s);   /* what was handed before this: sent by now? */
+	s->tell.told_seq = s->nactions;
+}
+
+const struct hf_game *
+tell_shown(const struct session *s, int seat)
+{
+	if (s->tell.shown == NULL || s->g == NULL || (seat >= 0 && hf_game_turn(s->g) == seat &&
+	                                              hf_game_phase(s->g) != HF_PHASE_ASK))
+		return s->g;
+	return s->tell.shown;
+}
+
+/* The room has been handed the story up to now: questions describe this. */
+static void
+tell_show(struct session *s)
+{
+	if (s->g == NULL)
+		return;
+	if (s->tell.shown == NULL)
+		s->tell.shown = hf_game_clone(s->g);
+	else
+		hf_game_copy(s->tell.shown, s->g);
 }
 
 static void
@@ -195,6 +247,8 @@ tell_flush(struct bot *b, struct session *s, bool prompt)
 	if (out.len > 0) {
 		tell_queue(b, s, out.s, mention);
 		t->told++;
+		tell_told(b, s);
+		tell_show(s);
 	}
 	rbuf_free(&out);
 }
@@ -268,8 +322,11 @@ tell_each_move(struct bot *b, struct session *s, int actor, const struct hf_acti
 	mention = hf_game_phase(s->g) == HF_PHASE_OVER ? NULL : tell_ping(s, &out);
 	if (out.len > 0)
 		tell_queue(b, s, out.s, mention);
+	tell_told(b, s);
+	tell_show(s);
 	rbuf_free(&out);
-	tell_hands(b, s, actor, a, round_end, -1);
+	if (!s->tell.quiet)
+		tell_hands(b, s, actor, a, round_end, -1);
 }
 
 /* ------------------------------------------------------------------ a move told */
@@ -336,6 +393,11 @@ tell_action(struct bot *b, struct session *s, int actor, const struct hf_action 
 				;
 			rbuf_reset(&line);
 			render_deal(&line, &v, ev + i, j - i, names);
+			/* the deal line ends with who plays: a person is pinged when it is
+			 * told (tell_ping); a computer is named */
+			if (j < n && ev[j].seat >= 0 && ev[j].seat < s->nseats &&
+			    (s->seats[ev[j].seat].ai >= 0 || s->seats[ev[j].seat].away))
+				rbuf_printf(&line, " · " ST_PLAYER "%s" ST_END " plays first.", names[ev[j].seat]);
 			tell_line(s, line.s);
 			i = j - 1;
 			break;
@@ -349,9 +411,15 @@ tell_action(struct bot *b, struct session *s, int actor, const struct hf_action 
 	/* Told now: when a person must act (with the ping), when the round or
 	 * the game ends, or when a table the computer plays alone has gone
 	 * round once; else held, so that computer turns go out together. */
+	if (round_end)
+		s->wait_seat = -1;   /* a new round: whoever plays first is pinged, even who played last */
 	prompt = !over && w >= 0 && !machine && w != s->wait_seat;
 	if (prompt || over || round_end || (machine && s->tell.nheld >= s->nseats))
 		tell_flush(b, s, prompt);
+	if (s->tell.quiet) {
+		rbuf_free(&line);
+		return;   /* a move told again after a restart: its private lines were said */
+	}
 	if (tell_is_step(s, actor, a, round_end)) {
 		struct hf_view was, now;
 
@@ -364,4 +432,46 @@ tell_action(struct bot *b, struct session *s, int actor, const struct hf_action 
 	}
 	tell_hands(b, s, actor, a, round_end, stepped);
 	rbuf_free(&line);
+}
+
+void
+tell_untold(struct bot *b, struct session *s)
+{
+	struct tell *t = &s->tell;
+	struct hf_game *final = s->g, *before;
+	char why[HF_ERRLEN];
+	size_t i;
+
+	if (t->told_g == NULL || t->nuntold == 0 || final == NULL)
+		goto done;
+	/* played again from where the room heard the story, told as they were
+	 * played; the game they end in is the one restored */
+	s->g = t->told_g;
+	t->told_g = NULL;
+	t->quiet = true;
+	for (i = 0; i < t->nuntold; i++) {
+		before = hf_game_clone(s->g);
+		if (before == NULL || hf_apply(s->g, t->untold[i].seat, &t->untold[i].a, why, sizeof why) != HF_OK) {
+			hf_game_free(before);
+			break;
+		}
+		tell_action(b, s, t->untold[i].seat, &t->untold[i].a, before);
+		hf_game_free(before);
+	}
+	t->quiet = false;
+	if (i < t->nuntold) {
+		/* cannot be: the same moves were replayed at the restore */
+		hf_game_free(s->g);
+		s->g = final;
+	} else {
+		hf_game_free(final);
+	}
+	tell_flush(b, s, false);
+done:
+	tell_show(s);   /* the room is told where the game stands: questions describe it */
+	hf_game_free(t->told_g);
+	t->told_g = NULL;
+	free(t->untold);
+	t->untold = NULL;
+	t->nuntold = 0;
 }

@@ -6,9 +6,6 @@
 
 #include "ai.h"
 
-/* Steps of one turn a hint spells out (melds, then the discard, is three or four). */
-#define HINT_STEPS 8
-
 struct line {
 	char  *buf;
 	size_t len, n;
@@ -82,95 +79,151 @@ outcome(const struct hf_game *g, int seat, bool *out, bool *foot)
 	}
 }
 
-size_t
-hf_ai_hint(const struct hf_view *v, uint32_t budget, uint64_t seed, char *buf, size_t len)
+/* Asking the partners is a step only when the side could go out now: its
+ * canastas, its partners' feet.  Otherwise the hard player's ask (to meld
+ * after a yes) is a step the table refuses; the hint discards instead. */
+static bool
+ask_ready(const struct hf_view *v)
 {
-	struct line l = { buf, len, 0 };
+	struct ai_pos p;
+
+	ai_pos_init(&p, v);
+	return ai_pos_melds_ready(&p) && ai_pos_partners_ready(&p);
+}
+
+void
+hf_ai_hint_plan(const struct hf_view *v, uint32_t budget, uint64_t seed, struct hf_hint *h)
+{
 	struct hf_view *cur = NULL;
 	struct hf_game *world = NULL;
 	struct hf_action a;
 	char why[HF_ERRLEN];
 	uint64_t rng = seed;
-	bool out, foot, more = false;
+	bool out, foot;
 	int step;
 
-	if (len)
-		buf[0] = '\0';
+	memset(h, 0, sizeof *h);
 	if (v->rules->hints_off) {
-		put(&l, "hints are off at this table (house rule hints=no)");
-		return l.n;
+		h->kind = HF_HINT_OFF;
+		return;
 	}
 	if (!may_act(v)) {
-		put(&l, "hint: nothing to do now: wait for your turn");
-		return l.n;
+		h->kind = HF_HINT_WAIT;
+		return;
 	}
+	h->kind = HF_HINT_NONE;
 	cur = malloc(sizeof *cur);
 	world = hf_game_sample(v, seed);
-	if (!cur || !world) {
-		put(&l, "hint: no hint now (out of memory)");
+	if (!cur || !world)
 		goto done;
-	}
 	*cur = *v;
-	put(&l, "hint: ");
-	for (step = 0; step < HINT_STEPS; step++) {
+	for (step = 0; step < HF_HINT_STEPS; step++) {
 		ai_hard_choose(cur, budget, &rng, &a);
-		if (step)
-			put(&l, ", ");
-		switch (a.type) {
-		case HF_ACT_DRAW:
-			put(&l, "draw");
-			more = true;
-			goto done;
-		case HF_ACT_PICKUP:
-			put(&l, "take the pile");
-			if (a.ngroups && !a.groups[0].target && shown(&a.groups[0])) {
-				put(&l, " with ");
-				put_groups(&l, &(struct hf_action){ .ngroups = 1, .groups = { a.groups[0] } }, 0);
-			}
-			if (a.ngroups > 1) {
-				put(&l, ", meld ");
-				put_groups(&l, &a, 1);
-			}
-			more = true;
-			goto done;
-		case HF_ACT_OUT:
-			put(&l, "ask your partners to go out (out)");
-			goto done;
-		case HF_ACT_YES:
-		case HF_ACT_NO:
-			put(&l, "answer %s", a.type == HF_ACT_YES ? "yes" : "no");
-			goto done;
-		case HF_ACT_DISCARD:
-			put(&l, "discard %s", hf_card_name(a.card));
-			break;
-		case HF_ACT_MELD:
-			put(&l, "meld ");
-			put_groups(&l, &a, 0);
-			break;
-		default:
-			goto done;
+		if (a.type == HF_ACT_OUT && cur->phase == HF_PHASE_PLAY && !ask_ready(cur)) {
+			struct ai_pos p;
+
+			ai_pos_init(&p, cur);
+			memset(&a, 0, sizeof a);
+			a.type = HF_ACT_DISCARD;
+			a.card = (uint8_t)ai_discard_choose(&p, &rng, true);
 		}
-		/* play it in a world dealt from the view: the seat's next view is the same in every world */
+		/* played in a world dealt from the view: the seat's next view is the
+		 * same in every world, and a step the engine refuses is never told */
 		if (hf_apply(world, cur->seat, &a, why, sizeof why) != HF_OK)
-			goto done;
+			break;
+		h->steps[h->nsteps++] = a;
+		h->kind = HF_HINT_PLAN;
 		outcome(world, cur->seat, &out, &foot);
 		if (out) {
-			put(&l, " to go out");
-			goto done;
+			h->out = true;
+			break;
 		}
-		if (a.type == HF_ACT_DISCARD)
-			goto done;
+		if (a.type == HF_ACT_DRAW || a.type == HF_ACT_PICKUP || a.type == HF_ACT_OUT) {
+			h->again = true;   /* what comes next depends on cards or answers not seen yet */
+			break;
+		}
+		if (a.type == HF_ACT_DISCARD || a.type == HF_ACT_YES || a.type == HF_ACT_NO)
+			break;
 		if (foot) {
-			put(&l, ", then play your foot");
-			more = true;
-			goto done;
+			h->foot = h->again = true;
+			break;
 		}
 		hf_game_view(world, cur->seat, cur);
 	}
+	if (h->kind == HF_HINT_PLAN && h->nsteps == HF_HINT_STEPS && !h->out)
+		h->again = true;
 done:
-	if (more)
-		put(&l, " (then ask again)");
 	hf_game_free(world);
 	free(cur);
+}
+
+size_t
+hf_ai_hint(const struct hf_view *v, uint32_t budget, uint64_t seed, char *buf, size_t len)
+{
+	struct line l = { buf, len, 0 };
+	struct hf_hint h;
+	int i;
+
+	if (len)
+		buf[0] = '\0';
+	hf_ai_hint_plan(v, budget, seed, &h);
+	switch (h.kind) {
+	case HF_HINT_OFF:
+		put(&l, "hints are off at this table (house rule hints=no)");
+		return l.n;
+	case HF_HINT_WAIT:
+		put(&l, "hint: nothing to do now: wait for your turn");
+		return l.n;
+	case HF_HINT_NONE:
+		put(&l, "hint: no hint now");
+		return l.n;
+	case HF_HINT_PLAN:
+		break;
+	}
+	put(&l, "hint: ");
+	for (i = 0; i < h.nsteps; i++) {
+		const struct hf_action *a = &h.steps[i];
+
+		if (i)
+			put(&l, ", ");
+		switch (a->type) {
+		case HF_ACT_DRAW:
+			put(&l, "draw");
+			break;
+		case HF_ACT_PICKUP:
+			put(&l, "take the pile");
+			if (a->ngroups && !a->groups[0].target && shown(&a->groups[0])) {
+				put(&l, " with ");
+				put_groups(&l, &(struct hf_action){ .ngroups = 1, .groups = { a->groups[0] } }, 0);
+			}
+			if (a->ngroups > 1) {
+				put(&l, ", meld ");
+				put_groups(&l, a, 1);
+			}
+			break;
+		case HF_ACT_OUT:
+			put(&l, "ask your partners to go out (out)");
+			break;
+		case HF_ACT_YES:
+		case HF_ACT_NO:
+			put(&l, "answer %s", a->type == HF_ACT_YES ? "yes" : "no");
+			break;
+		case HF_ACT_DISCARD:
+			put(&l, "discard %s", hf_card_name(a->card));
+			break;
+		case HF_ACT_MELD:
+			put(&l, "meld ");
+			put_groups(&l, a, 0);
+			break;
+		default:
+			break;
+		}
+	}
+	if (h.out)
+		put(&l, " to go out");
+	else if (h.foot)
+		put(&l, ", then play your foot");
+	if (h.again)
+		put(&l, " (then ask again)");
 	return l.n;
 }

@@ -265,7 +265,7 @@ enum hf_event_type {
 	HF_EV_RED3,       /* seat laid out count red 3s (replaced or not: flag) */
 	HF_EV_DRAW,       /* seat drew count cards */
 	HF_EV_PICKUP,     /* seat took count cards from the pile, top card */
-	HF_EV_MELD,       /* seat melded: group (its cards) onto meld index of side */
+	HF_EV_MELD,       /* seat melded: group (its cards) onto meld index of side; flag 1: it started the meld */
 	HF_EV_CLOSED,     /* meld index of side closed as kind */
 	HF_EV_UNDER,      /* seat put a red 3 under meld index */
 	HF_EV_FOOT,       /* seat took up the foot (flag: play it now) */
@@ -433,6 +433,20 @@ void        hf_ai_choose(const struct hf_view *v, int level, uint64_t *rng, stru
  * snprintf does.
  */
 size_t      hf_ai_hint(const struct hf_view *v, uint32_t budget, uint64_t seed, char *buf, size_t len);
+/* The same hint as steps, for a caller that writes them as commands: each
+ * step one the engine accepts in its turn (played in a world dealt from the
+ * view: melds, a discard, an ask only when the side could go out now). */
+#define HF_HINT_STEPS 8
+enum hf_hint_kind { HF_HINT_PLAN, HF_HINT_OFF, HF_HINT_WAIT, HF_HINT_NONE };
+struct hf_hint {
+	enum hf_hint_kind kind;   /* OFF: hints=no; WAIT: not the seat's turn; NONE: no sure step */
+	int nsteps;
+	struct hf_action steps[HF_HINT_STEPS];
+	bool again;               /* the turn goes on past the last step, which the hint cannot see */
+	bool out;                 /* the last step goes out */
+	bool foot;                /* the last step brings up the foot */
+};
+void        hf_ai_hint_plan(const struct hf_view *v, uint32_t budget, uint64_t seed, struct hf_hint *h);
 
 /* ------------------------------------------------------------------ randomness */
 

@@ -64,7 +64,8 @@ meld_group(struct hf_game *g, struct meld_ctx *c, const struct hf_group *grp, in
 		ss->hand[k] = (uint8_t)(ss->hand[k] - grp->count[k]);
 	ss->hand_n = (uint16_t)(ss->hand_n - cards_total(grp->count));
 	c->value += cards_value(r, cnt);
-	struct hf_event *ev = game_event(g, HF_EV_MELD, c->seat, spot.rank, cards_total(cnt), 0);
+	/* flag: the group started the meld (a reader tells "new" from "on the" by it) */
+	struct hf_event *ev = game_event(g, HF_EV_MELD, c->seat, spot.rank, cards_total(cnt), spot.idx < 0);
 	if (ev != NULL) {
 		ev->meld = (uint8_t)idx;
 		memcpy(ev->group.count, cnt, sizeof cnt);

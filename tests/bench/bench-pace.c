@@ -478,7 +478,7 @@ irc_busy(int secs)
 	e2e_sleep_ms(5000);
 	a->chan = "#t1";
 	a->log = w.d.log;
-	snprintf(a->said, sizeof a->said, "not sent again: unchanged (asked by nick:carol)");
+	snprintf(a->said, sizeof a->said, "said again: unchanged (asked by nick:carol)");
 	a->next = now_ms();
 	end = now_ms() + (int64_t)secs * 1000;
 	while (now_ms() < end || a->waiting) {
@@ -536,7 +536,7 @@ irc_flood(int secs)
 	e->ask = "!pile";      /* no table there: a one-line answer */
 	e->expect = "";
 	a->log = w.d.log;
-	snprintf(a->said, sizeof a->said, "not sent again: unchanged (asked by nick:carol)");
+	snprintf(a->said, sizeof a->said, "said again: unchanged (asked by nick:carol)");
 	h->last_progress = now_ms();
 	h->stuck_ms = (int64_t)secs * 1000 * 10;
 	ircclient_send(&h->c, "PRIVMSG #cards :!play 4 classic");

@@ -109,7 +109,7 @@ test_hint_through_irc(void **state)
 	/* one line each, the mover's a step of its turn */
 	assert_int_equal(count(mover, mover->nick, "hint: "), 1);
 	assert_int_equal(count(mover, mover->nick, "wait for your turn"), 0);
-	assert_true(count(mover, mover->nick, "hint: draw") + count(mover, mover->nick, "hint: take the pile") == 1);
+	assert_true(count(mover, mover->nick, "hint: !draw") + count(mover, mover->nick, "hint: !pickup") == 1);
 	assert_int_equal(count(other, other->nick, "hint: "), 1);
 	assert_int_equal(count(other, other->nick, "wait for your turn"), 1);
 	/* nothing of it in the channel */

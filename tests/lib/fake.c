@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fake.h"
 #include "loop.h"
@@ -334,4 +335,40 @@ struct session *
 fake_session(struct fake *f, const char *room)
 {
 	return session_find(&f->bot->sessions, f->ad, room);
+}
+
+bool
+fake_waits_for(struct fake *f, const char *room, const char *user)
+{
+	struct session *s = fake_session(f, room);
+	int seats[HF_MAX_SEATS], n, i, seat;
+
+	if (s == NULL || s->g == NULL || hf_game_phase(s->g) == HF_PHASE_OVER || (seat = session_seat_of(s, user)) < 0)
+		return false;
+	n = hf_game_waiting(s->g, seats);
+	for (i = 0; i < n; i++)
+		if (seats[i] == seat)
+			return true;
+	return false;
+}
+
+void
+fake_tmpdb(char *db)
+{
+	int fd = mkstemp(db);
+
+	if (fd >= 0)
+		close(fd);
+}
+
+void
+fake_rmdb(const char *db)
+{
+	char more[256];
+
+	unlink(db);
+	snprintf(more, sizeof more, "%s-wal", db);
+	unlink(more);
+	snprintf(more, sizeof more, "%s-shm", db);
+	unlink(more);
 }

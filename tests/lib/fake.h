@@ -76,5 +76,11 @@ bool  fake_play_out(struct fake *f, const char *room, int max_steps);
 const struct fake_msg *fake_find(struct fake *f, const char *needle);
 void  fake_clear(struct fake *f);
 struct session *fake_session(struct fake *f, const char *room);
+/* Whether the table of room waits for user now (their turn, or their answer). */
+bool  fake_waits_for(struct fake *f, const char *room, const char *user);
+/* A database file of its own for a test that restarts the bot (template
+ * "/tmp/hf-XXXXXX", changed in place); fake_rmdb removes it and its WAL. */
+void  fake_tmpdb(char *db);
+void  fake_rmdb(const char *db);
 
 #endif

@@ -242,7 +242,7 @@ test_hint(void **state)
 	assert_non_null(m);
 	assert_int_equal(m->kind, MSG_PRIVATE);
 	assert_string_equal(m->user, mover);
-	assert_true(strstr(m->text, "draw") || strstr(m->text, "take the pile"));
+	assert_true(strstr(m->text, "hint: !draw, then !hint again") || strstr(m->text, "hint: !pickup"));
 	assert_int_equal(s->nactions, n);
 	fake_clear(f);
 	fake_say(f, "#g", other, "!hi");

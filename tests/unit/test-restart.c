@@ -90,7 +90,7 @@ test_auto_survives_a_restart(void **state)
 	s = fake_session(f, "#g");
 	assert_non_null(s);
 	assert_true(s->seats[seat_of(f, "alice")].away);
-	assert_non_null(fake_find(f, "The computer plays for them"));
+	assert_non_null(fake_find(f, "the computer plays for them until they type"));
 	n = s->nactions;
 	for (int i = 0; i < 20; i++)
 		fake_advance(f, 1);
