@@ -23,7 +23,8 @@ cmd_web_exec(struct cmd_ctx *c)
 	if (r == 1) {
 		/* kept only as a hash: it cannot be sent again, only replaced */
 		reply_private(c, "Your page's link was sent to you privately when the cards were dealt (or at your "
-		              "last " CMD("web") " new); " CMD("web") " new makes a new one, and the old one stops working.");
+		              "last " ST_COMMAND "%s" ST_END " new); " ST_COMMAND "%s" ST_END " new makes a new one, and "
+		              "the old one stops working.", c->entry->name, c->entry->name);
 		return CMD_RETURN_NORMAL;
 	}
 	reply_private(c, "%sYour cards on a page you can play from (keep the link to yourself): %s",

@@ -540,6 +540,9 @@ ws_filter(struct web_server *s, struct lws *wsi, struct ws_pss *p)
 		return 1;
 	}
 	n = lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI);
+	if (n <= 0)
+		/* a WebSocket over HTTP/2 names its path as :path */
+		n = lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_HTTP_COLON_PATH);
 	if (n != 3 + WEB_TOKEN_CHARS || strncmp(uri, "/t/", 3) != 0 ||
 	    web_cap_hash(uri + 3, WEB_TOKEN_CHARS, p->hash) < 0)
 		return 1;
@@ -660,6 +663,8 @@ web_server_start(struct web *w, char *err, size_t errlen)
 		info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
 		info.ssl_cert_filepath = w->conf.cert;
 		info.ssl_private_key_filepath = w->conf.key;
+		/* HTTP/1.1 only: the socket's upgrade is the plain one every browser and proxy knows */
+		info.alpn = "http/1.1";
 	}
 	/* every input bounded before it is parsed: headers, their pool, idle sockets */
 	info.max_http_header_data = 2048;

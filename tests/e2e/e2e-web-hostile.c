@@ -60,7 +60,7 @@ setup(void **state)
 	snprintf(text, sizeof text,
 	         "[bot]\nprefix = !\ndatabase = %s\nai_delay = 60000\nturn_reminder = 0\n"
 	         "[console]\nprefix =\nstart = play 4 classic\n"
-	         "[web test]\nlisten = 127.0.0.1:%d\nmax_connections = 500\nmax_per_address = 20\n",
+	         "[web test]\nlisten = 127.0.0.1:%d\nmax_connections = 500\nmax_per_address = 20\nidle_timeout = 10\n",
 	         db, port);
 	if (e2e_write_file(conf, text) < 0 || e2e_daemon_start(&d, "web-hostile", conf, NULL) < 0)
 		return -1;
@@ -282,6 +282,30 @@ test_thousand_idle_sockets(void **state)
 	still_serving();
 }
 
+/* A page's socket that says nothing is dropped after idle_timeout; one that pings stays. */
+static void
+test_silent_socket_dropped(void **state)
+{
+	struct wsc quiet, alive;
+	int i;
+
+	(void)state;
+	assert_int_equal(wsc_open(&quiet, port, pub, origin, "handfoot-1"), 0);
+	assert_int_equal(wsc_open(&alive, port, pub, origin, "handfoot-1"), 0);
+	for (i = 0; i < 40 && !quiet.closed; i++) {
+		wsc_send(&alive, "{\"v\":1,\"type\":\"ping\"}");
+		while (wsc_read(&quiet, 500) > 0)
+			;
+		while (wsc_read(&alive, 0) > 0)
+			;
+	}
+	assert_true(quiet.closed);
+	assert_false(alive.closed);
+	wsc_close(&quiet);
+	wsc_close(&alive);
+	still_serving();
+}
+
 int
 main(void)
 {
@@ -289,6 +313,7 @@ main(void)
 		cmocka_unit_test(test_malformed_http),
 		cmocka_unit_test(test_origin_and_protocol),
 		cmocka_unit_test(test_bad_frames),
+		cmocka_unit_test(test_silent_socket_dropped),
 		cmocka_unit_test(test_thousand_idle_sockets),
 	};
 

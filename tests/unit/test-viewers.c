@@ -1,0 +1,226 @@
+/* test-viewers.c: the adapter API for tables as data: views in the loop turn of the room's line, links for !watch, !web and the deal, actions from a page by the typed command's path. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fake.h"
+
+/* A drawing adapter that records what the core hands it. */
+struct drawn {
+	int64_t table;
+	int seat;
+	bool over;
+	char json[8192];
+};
+static struct drawn drawn[4096];
+static size_t ndrawn;
+static bool has_seat_link[8];
+static int gen;
+
+static int
+rec_init(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errlen)
+{
+	(void)a, (void)cfg, (void)err, (void)errlen;
+	return 0;
+}
+
+static int
+rec_start(struct adapter *a)
+{
+	(void)a;
+	return 0;
+}
+
+static int
+rec_send(struct adapter *a, const struct adapter_msg *m)
+{
+	(void)a, (void)m;
+	return 0;
+}
+
+static void
+rec_stop(struct adapter *a, const char *quit)
+{
+	(void)a, (void)quit;
+}
+
+static void
+rec_free(struct adapter *a)
+{
+	(void)a;
+}
+
+static void
+rec_view(struct adapter *a, const struct adapter_view *v)
+{
+	(void)a;
+	assert_true(ndrawn < sizeof drawn / sizeof drawn[0]);
+	drawn[ndrawn].table = v->table;
+	drawn[ndrawn].seat = v->seat;
+	drawn[ndrawn].over = v->over;
+	assert_int_equal(strlen(v->json), v->len);
+	snprintf(drawn[ndrawn].json, sizeof drawn[ndrawn].json, "%s", v->json);
+	ndrawn++;
+}
+
+static int
+rec_link(struct adapter *a, int64_t table, int seat, bool renew, char *url, size_t len)
+{
+	(void)a;
+	if (seat >= 0 && has_seat_link[seat] && !renew)
+		return 1;
+	if (seat >= 0)
+		has_seat_link[seat] = true;
+	snprintf(url, len, "https://cards.test/t/%lld-%d-%d", (long long)table, seat, seat < 0 ? 0 : ++gen);
+	return 0;
+}
+
+static const struct adapter_ops rec_ops = {
+	.type = "rec", .init = rec_init, .start = rec_start, .send = rec_send, .stop = rec_stop, .free = rec_free,
+	.view = rec_view, .link = rec_link,
+};
+
+/* Whether a message of kind to user (NULL: any) holds needle. */
+static bool
+said(struct fake *f, int kind, const char *user, const char *needle)
+{
+	size_t i;
+
+	for (i = 0; i < f->nmsgs; i++)
+		if (f->msgs[i].kind == kind && (user == NULL || strcmp(f->msgs[i].user, user) == 0) &&
+		    strstr(f->msgs[i].text, needle) != NULL)
+			return true;
+	return false;
+}
+
+static const struct drawn *
+last_view(int seat)
+{
+	size_t i;
+
+	for (i = ndrawn; i-- > 0;)
+		if (drawn[i].seat == seat)
+			return &drawn[i];
+	return NULL;
+}
+
+static void
+test_no_drawing_adapter(void **state)
+{
+	struct fake *f = fake_new(":memory:", "ai_delay = 0\nflood_burst = 1000");
+
+	(void)state;
+	fake_say(f, "#r", "ann", "!play 2 duel");
+	assert_false(said(f, MSG_ROOM, NULL, "Watch:"));
+	fake_say(f, "#r", "bob", "!watch");
+	assert_true(said(f, MSG_ROOM, NULL, "shows no table on a page"));
+	fake_say(f, "#r", "ann", "!web");
+	assert_true(said(f, MSG_PRIVATE, "ann", "shows no cards on a page"));
+	fake_say(f, "#r", "ann", "!help");
+	assert_true(said(f, MSG_PRIVATE, "ann", "!watch"));
+	assert_true(said(f, MSG_PRIVATE, "ann", "!web"));
+	fake_free(f);
+}
+
+static void
+test_views_links_and_acts(void **state)
+{
+	struct fake *f = fake_new(":memory:", "ai_delay = 0\nflood_burst = 1000");
+	char err[256], answer[4096];
+	struct adapter *rec;
+	struct session *s;
+	const struct drawn *pub, *mine;
+	size_t i, before;
+	int seat;
+
+	(void)state;
+	ndrawn = 0;
+	memset(has_seat_link, 0, sizeof has_seat_link);
+	rec = bot_adapter_add(f->bot, &rec_ops, "rec", NULL, err, sizeof err);
+	assert_non_null(rec);
+	fake_say(f, "#r", "ann", "!play 2 duel");
+	s = fake_session(f, "#r");
+	assert_non_null(s);
+	seat = session_seat_of(s, "ann");
+	/* the deal's room line carries the table's link; ann's own goes to ann alone */
+	assert_true(said(f, MSG_ROOM, NULL, "Watch: https://cards.test/t/"));
+	assert_true(said(f, MSG_PRIVATE, "ann", "play from"));
+	/* links name their seat ("TABLE-SEAT-GEN"): a room line only ever holds the table's (seat -1) */
+	for (i = 0; i < f->nmsgs; i++)
+		if (f->msgs[i].kind == MSG_ROOM && strstr(f->msgs[i].text, "/t/") != NULL)
+			assert_non_null(strstr(f->msgs[i].text, "--1-0"));
+	/* the views come in the loop turn of the room's line: the public one and ann's */
+	fake_advance(f, 0);
+	pub = last_view(-1);
+	mine = last_view(seat);
+	assert_non_null(pub);
+	assert_non_null(mine);
+	assert_int_equal(pub->table, s->id);
+	assert_null(strstr(pub->json, "\"hand\":["));
+	assert_non_null(strstr(pub->json, "\"v\":1,\"type\":\"view\""));
+	assert_non_null(strstr(mine->json, "\"hand\":["));
+	assert_non_null(strstr(mine->json, "\"may\":["));
+	/* the computer's seat gets no view of its own */
+	for (i = 0; i < ndrawn; i++)
+		assert_true(drawn[i].seat == -1 || drawn[i].seat == seat);
+
+	/* !watch answers with the table's link; !web cannot show a seat's again; !web new makes one */
+	fake_clear(f);
+	fake_say(f, "#r", "bob", "!watch");
+	assert_true(said(f, MSG_ROOM, NULL, "https://cards.test/t/"));
+	fake_say(f, "#r", "ann", "!web");
+	assert_true(said(f, MSG_PRIVATE, "ann", "sent to you privately"));
+	fake_say(f, "#r", "ann", "!web new");
+	assert_true(said(f, MSG_PRIVATE, "ann", "old one no longer works"));
+	for (i = 0; i < f->nmsgs; i++)
+		if (f->msgs[i].kind == MSG_ROOM && strstr(f->msgs[i].text, "/t/") != NULL)
+			assert_non_null(strstr(f->msgs[i].text, "--1-0"));
+
+	/* a page's action is the typed command: the same refusal, privately, and to the page */
+	fake_clear(f);
+	assert_int_equal(adapter_act(rec, s->id, seat, "discard 9 9 9", answer, sizeof answer), 0);
+	fake_advance(f, 0);
+	assert_non_null(strstr(answer, "usage: "));
+	assert_true(said(f, MSG_PRIVATE, "ann", "ann: usage: !discard CARD"));
+	/* whatever the core says to ann for it (a refusal, a wait for your turn), the page gets the same */
+	fake_clear(f);
+	assert_int_equal(adapter_act(rec, s->id, seat, "meld 4 5", answer, sizeof answer), 0);
+	fake_advance(f, 0);
+	{
+		const struct fake_msg *last = NULL;
+
+		for (i = 0; i < f->nmsgs; i++)
+			if (f->msgs[i].kind == MSG_PRIVATE && strcmp(f->msgs[i].user, "ann") == 0)
+				last = &f->msgs[i];
+		assert_non_null(last);
+		assert_string_equal(last->styled, answer);
+	}
+	/* a seat that is no person's, a table that is gone */
+	assert_int_equal(adapter_act(rec, s->id, 1 - seat, "draw", answer, sizeof answer), -1);
+	assert_int_equal(adapter_act(rec, s->id + 100, seat, "draw", answer, sizeof answer), -1);
+
+	/* the table ends: its last views, the public one over */
+	before = ndrawn;
+	fake_say(f, "#r", "ann", "!abort");
+	assert_null(fake_session(f, "#r"));
+	assert_true(ndrawn > before);
+	assert_true(drawn[ndrawn - 1].over);
+	assert_int_equal(drawn[ndrawn - 1].seat, -1);
+	fake_free(f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_drawing_adapter),
+		cmocka_unit_test(test_views_links_and_acts),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
