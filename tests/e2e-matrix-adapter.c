@@ -31,6 +31,8 @@ struct host {
 	struct memstore *st;
 	struct matrix_client *c;
 	struct matrix_config cfg;
+	char ann_tok[128];       /* ann's token, for accept_invites */
+	char last_hand[256];     /* the room of the last hand assert_hands_private saw */
 	struct rec evs[MAX_EVS];
 	int nevs;
 	bool verbose;
@@ -395,6 +397,10 @@ test_history_replay_restart_and_direct_rooms(void **state)
 	say(h, ann, room, "!hand");
 	assert_true(run_until(h, has_direct, "@ann:hs", 10000));
 	direct_of(h, "@ann:hs", dm, sizeof dm);
+	/* no hand before ann is in it (its history is hidden from whoever was not) */
+	run_for(h, 300);
+	assert_int_equal(fakemx_bot_says(&h->fake, dm, ""), 0);
+	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "join", "{}"), 200);
 	w = (struct want){ dm, 1 };
 	assert_true(run_until(h, has_bot_msgs, &w, 10000));
 	assert_int_equal(bot_bodies(h, room, b, 64, NULL), 3);
@@ -677,6 +683,7 @@ test_rate_limit_shared_by_sends_and_rooms(void **state)
 	say(h, ann, room, "!hand");
 	assert_true(run_until(h, has_direct, "@ann:hs", 30000));
 	direct_of(h, "@ann:hs", dm, sizeof dm);
+	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "join", "{}"), 200);
 	w = (struct want){ dm, 1 };
 	assert_true(run_until(h, has_bot_msgs, &w, 30000));
 	w = (struct want){ room, 4 };
@@ -700,6 +707,288 @@ test_rate_limit_shared_by_sends_and_rooms(void **state)
 	json_decref(fakemx_call(&h->fake, "POST", "/_fake/ratelimit", NULL, "{\"per_second\":0,\"burst\":0}", NULL));
 }
 
+/* ---------------------------------------------------------------- hands in a room of two */
+
+/* Whether the bot's m.direct lists room for user. */
+static bool
+mdirect_has(struct host *h, const char *user, const char *room)
+{
+	json_t *d = m_direct(h), *r;
+	bool has = false;
+	size_t i;
+
+	json_array_foreach(json_object_get(d, user), i, r)
+		if (strcmp(json_string_value(r), room) == 0)
+			has = true;
+	json_decref(d);
+	return has;
+}
+
+struct dm_of { const char *user, *room; };
+
+static bool
+dm_listed(struct host *h, const void *arg)
+{
+	const struct dm_of *d = arg;
+
+	return mdirect_has(h, d->user, d->room);
+}
+
+/* Waits for the bot to invite user to a room (the direct room it makes),
+ * and joins it as token's user; its id in out. */
+static void
+join_direct(struct host *h, const char *token, const char *user, char *out, size_t len)
+{
+	out[0] = '\0';
+	for (int t = 0; t < 300 && out[0] == '\0'; t++) {
+		json_t *j = fakemx_call(&h->fake, "GET", "/_fake/rooms", NULL, NULL, NULL), *r;
+		const char *room;
+
+		json_object_foreach(json_object_get(j, "rooms"), room, r) {
+			json_t *m = json_object_get(r, "members");
+			const char *mu = json_string_value(json_object_get(m, user));
+			const char *mb = json_string_value(json_object_get(m, "@bot:hs"));
+
+			if (mu != NULL && mb != NULL && strcmp(mu, "invite") == 0 && strcmp(mb, "join") == 0)
+				snprintf(out, len, "%s", room);
+		}
+		json_decref(j);
+		if (out[0] == '\0')
+			run_for(h, 50);
+	}
+	assert_string_not_equal(out, "");
+	assert_int_equal(fakemx_room_post(&h->fake, token, out, "join", "{}"), 200);
+}
+
+/* How many events in room user can read back (GET /messages) contain needle. */
+static int
+readable(struct host *h, const char *token, const char *room, const char *needle)
+{
+	char path[512], *e = curl_easy_escape(NULL, room, 0);
+	json_t *j, *ev;
+	size_t i;
+	int n = 0;
+
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/messages?dir=b&limit=1000", e);
+	curl_free(e);
+	j = fakemx_call(&h->fake, "GET", path, token, NULL, NULL);
+	json_array_foreach(json_object_get(j, "chunk"), i, ev) {
+		const char *b = json_string_value(json_object_get(json_object_get(ev, "content"), "body"));
+
+		if (b != NULL && strstr(b, needle) != NULL)
+			n++;
+	}
+	json_decref(j);
+	return n;
+}
+
+/* Every hand the bot ever sent, in any room, went to a room whose joined
+ * members were exactly the bot and player (the fake records who was in a
+ * room with each event); returns how many there were. */
+static int
+assert_hands_private(struct host *h, const char *player)
+{
+	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/rooms", NULL, NULL, NULL), *r, *ev, *m;
+	const char *room, *who;
+	int hands = 0;
+	size_t i;
+
+	json_object_foreach(json_object_get(j, "rooms"), room, r) {
+		json_t *evs = fakemx_events(&h->fake, room);
+
+		(void)r;
+		json_array_foreach(evs, i, ev) {
+			const char *b = json_string_value(json_object_get(json_object_get(ev, "content"), "body"));
+			int joined = 0;
+
+			if (b == NULL || strstr(b, "your hand:") == NULL ||
+			    strcmp(json_string_value(json_object_get(ev, "sender")), "@bot:hs") != 0)
+				continue;
+			hands++;
+			snprintf(h->last_hand, sizeof h->last_hand, "%s", room);
+			json_object_foreach(json_object_get(ev, "_members"), who, m) {
+				if (strcmp(json_string_value(m), "join") != 0)
+					continue;
+				if (strcmp(who, "@bot:hs") != 0 && strcmp(who, player) != 0)
+					fail_msg("a hand went to %s with %s in it", room, who);
+				joined++;
+			}
+			if (joined != 2)
+				fail_msg("a hand went to %s with %d members joined", room, joined);
+		}
+		json_decref(evs);
+	}
+	json_decref(j);
+	return hands;
+}
+
+/* A direct room ann makes herself (as Element does, with the history
+ * hidden): the bot joins it and takes it once it has read its state. */
+static void
+ann_direct(struct host *h, const char *ann, char *dm, size_t len)
+{
+	struct dm_of d;
+
+	make_room(h, ann, ",\"is_direct\":true,\"preset\":\"trusted_private_chat\",\"initial_state\":[{\"type\":"
+	          "\"m.room.history_visibility\",\"state_key\":\"\",\"content\":{\"history_visibility\":\"joined\"}}]",
+	          dm, len);
+	d = (struct dm_of){ "@ann:hs", dm };
+	assert_true(run_until(h, dm_listed, &d, 10000));
+}
+
+/* eve comes into ann's direct room: invited by ann, she joins once the bot
+ * has left it, and reads back nothing of ann's hands. */
+static void
+eve_comes(struct host *h, const char *ann, const char *eve, const char *dm)
+{
+	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "invite", "{\"user_id\":\"@eve:hs\"}"), 200);
+	/* dropped at the invite, before she is in */
+	assert_true(run_until(h, bot_left, dm, 10000));
+	assert_int_equal(fakemx_room_post(&h->fake, eve, dm, "join", "{}"), 200);
+	assert_int_equal(readable(h, eve, dm, "your hand"), 0);
+}
+
+/* ann's client accepts the bot's invites (to the direct rooms it makes). */
+static void
+accept_invites(struct host *h)
+{
+	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/rooms", NULL, NULL, NULL), *r;
+	const char *room;
+
+	json_object_foreach(json_object_get(j, "rooms"), room, r) {
+		json_t *m = json_object_get(r, "members");
+		const char *mu = json_string_value(json_object_get(m, "@ann:hs"));
+		const char *mb = json_string_value(json_object_get(m, "@bot:hs"));
+
+		if (mu != NULL && mb != NULL && strcmp(mu, "invite") == 0 && strcmp(mb, "join") == 0)
+			fakemx_room_post(&h->fake, h->ann_tok, room, "join", "{}");
+	}
+	json_decref(j);
+}
+
+static bool
+has_hands(struct host *h, const void *arg)
+{
+	accept_invites(h);
+	return assert_hands_private(h, "@ann:hs") >= *(const int *)arg;
+}
+
+static void
+test_hands_only_in_a_room_of_two(void **state)
+{
+	struct host *h = *state;
+	char ann[128], eve[128], btok[128], room[256], dm[256], dm2[256], path[512], body[512], *e;
+	int n;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->fake, "eve", "x", eve, sizeof eve);
+	fakemx_user(&h->fake, "bot", "botpw", btok, sizeof btok);
+	snprintf(h->ann_tok, sizeof h->ann_tok, "%s", ann);
+	make_room(h, ann, NULL, room, sizeof room);
+	/* another client of the account says the game room is ann's direct
+	 * chat: it is not (eve is in it), and it is never taken as one */
+	assert_int_equal(fakemx_room_post(&h->fake, ann, room, "invite", "{\"user_id\":\"@eve:hs\"}"), 200);
+	assert_int_equal(fakemx_room_post(&h->fake, eve, room, "join", "{}"), 200);
+	snprintf(body, sizeof body, "{\"@ann:hs\":[\"%s\"]}", room);
+	json_decref(fakemx_call(&h->fake, "PUT", "/_matrix/client/v3/user/%40bot%3Ahs/account_data/m.direct", btok,
+	                        body, NULL));
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+
+	/* 1. a room the bot makes: invite-only, the history hidden, no hand
+	 * before ann is in it, and no way for anyone else in */
+	say(h, ann, room, "!hand");
+	join_direct(h, ann, "@ann:hs", dm, sizeof dm);
+	n = 1;
+	assert_true(run_until(h, has_hands, &n, 10000));
+	assert_int_equal(fakemx_bot_says(&h->fake, room, "your hand"), 0);
+	assert_int_not_equal(fakemx_room_post(&h->fake, ann, dm, "invite", "{\"user_id\":\"@eve:hs\"}"), 200);
+	e = curl_easy_escape(NULL, dm, 0);
+	snprintf(path, sizeof path, "/_matrix/client/v3/knock/%s", e);
+	curl_free(e);
+	json_decref(fakemx_call(&h->fake, "POST", path, eve, "{}", NULL));
+	assert_int_not_equal(fakemx_room_post(&h->fake, eve, dm, "join", "{}"), 200);
+
+	/* 2. ann's own direct room; eve comes in before any hand goes there */
+	ann_direct(h, ann, dm2, sizeof dm2);
+	eve_comes(h, ann, eve, dm2);
+	say(h, ann, room, "!hand");
+	n = 2;
+	assert_true(run_until(h, has_hands, &n, 15000));
+	assert_string_not_equal(h->last_hand, dm2);
+
+	/* 3. eve comes in while a hand waits (the account is rate limited) */
+	ann_direct(h, ann, dm2, sizeof dm2);
+	inject(h, "{\"method\":\"PUT\",\"path\":\"/send/\",\"user\":\"@bot:hs\",\"status\":429,\"retry_after_ms\":3000}");
+	say(h, ann, room, "!hand");
+	run_for(h, 500);
+	eve_comes(h, ann, eve, dm2);
+	n = 3;
+	assert_true(run_until(h, has_hands, &n, 15000));
+	assert_string_not_equal(h->last_hand, dm2);
+	assert_int_equal(fakemx_bot_says(&h->fake, dm2, "your hand"), 0);
+
+	/* 4. eve comes in after a hand went there: she cannot read it back */
+	ann_direct(h, ann, dm2, sizeof dm2);
+	say(h, ann, room, "!hand");
+	n = 4;
+	assert_true(run_until(h, has_hands, &n, 15000));
+	assert_int_equal(fakemx_bot_says(&h->fake, dm2, "your hand"), 1);
+	eve_comes(h, ann, eve, dm2);
+	/* the dropped room stays out of m.direct, whatever another client writes */
+	snprintf(body, sizeof body, "{\"@ann:hs\":[\"%s\"]}", dm2);
+	json_decref(fakemx_call(&h->fake, "PUT", "/_matrix/client/v3/user/%40bot%3Ahs/account_data/m.direct", btok,
+	                        body, NULL));
+	say(h, ann, room, "!hand");
+	n = 5;
+	assert_true(run_until(h, has_hands, &n, 15000));
+	assert_int_equal(fakemx_bot_says(&h->fake, dm2, "your hand"), 1);
+	assert_false(mdirect_has(h, "@ann:hs", dm2));
+
+	/* 5. ann leaves her direct room: her next direct chat is taken */
+	snprintf(dm, sizeof dm, "%s", h->last_hand);
+	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "leave", "{}"), 200);
+	assert_true(run_until(h, bot_left, dm, 10000));
+	ann_direct(h, ann, dm2, sizeof dm2);
+	say(h, ann, room, "!hand");
+	n = 6;
+	assert_true(run_until(h, has_hands, &n, 15000));
+	assert_int_equal(fakemx_bot_says(&h->fake, dm2, "your hand"), 1);
+	assert_int_equal(assert_hands_private(h, "@ann:hs"), 6);
+	assert_int_equal(fakemx_bot_says(&h->fake, room, "your hand:"), 0);
+}
+
+/* The server encrypts every room the bot makes: no hand goes there, and
+ * the player hears in the game room how to get it. */
+static void
+test_server_encrypts_new_rooms(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256];
+	json_t *j;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	make_room(h, ann, NULL, room, sizeof room);
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/config", NULL, "{\"encrypt_new_rooms\":\"invite\"}", NULL));
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+	say(h, ann, room, "!hand");
+	for (int t = 0; t < 200 && fakemx_bot_says(&h->fake, room, "encryption turned off") == 0; t++)
+		run_for(h, 50);
+	assert_int_equal(fakemx_bot_says(&h->fake, room, "encryption turned off"), 1);
+	assert_int_equal(count_evs(h, BOT_EV_SEND_FAILED, NULL), 1);
+	/* a second hand makes no second room and no second word */
+	say(h, ann, room, "!hand");
+	run_for(h, 1500);
+	assert_int_equal(fakemx_bot_says(&h->fake, room, "encryption turned off"), 1);
+	j = fakemx_call(&h->fake, "GET", "/_fake/requests", NULL, NULL, NULL);
+	assert_int_equal(json_integer_value(json_object_get(j, "createRoom")), 2);   /* ann's room, and one of ours */
+	json_decref(j);
+	assert_int_equal(assert_hands_private(h, "@ann:hs"), 0);
+}
+
 int
 main(void)
 {
@@ -710,6 +999,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_display_names_per_room, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rate_limit_shared_by_sends_and_rooms, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fold_one_message, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hands_only_in_a_room_of_two, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_server_encrypts_new_rooms, setup, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

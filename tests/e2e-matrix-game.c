@@ -225,8 +225,9 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 		for (int t = 0; t < 100 && (direct_room(&f, user, dm[i], sizeof dm[i]), dm[i][0] == '\0'); t++)
 			nanosleep(&ts, NULL);
 		assert_string_not_equal(dm[i], "");
-		assert_true(wait_for(&f, dm[i], "Your hand", 1, 15000));
+		/* the hand waits until its player is in the room (no one else may read it back) */
 		room_call(&f, tok[i], dm[i], "join", "{}");
+		assert_true(wait_for(&f, dm[i], "Your hand", 1, 15000));
 	}
 	/* the turn ping names the player to move, out of band, with HTML */
 	check_turn_ping(&f, room);

@@ -19,6 +19,15 @@ Synapse's message rate limit per user (rc_message: synapse/api/ratelimiting.py's
 every event sent (PUT send and PUT state) and every createRoom (the same allowance), answered
 429 M_LIMIT_EXCEEDED with retry_after_ms.
 
+Who may see what, as the spec says: createRoom's presets (private_chat, the default, and
+trusted_private_chat: join rule invite, history shared; public_chat: public), then
+power_level_content_override, then initial_state; invites need the invite power level (spec
+authorization rules), a join needs an invite or a public room, a knock (POST /knock/{room}) a
+knock join rule; every event records the history visibility and the memberships of the moment it
+was sent, and the sync and GET /rooms/{room}/messages show a user only the events the room's
+history visibility lets them read (joined: those sent while they were in; invited: also while
+invited; shared: all, once joined). GET /rooms/{room}/state.
+
 Test control (no auth): POST /_fake/user {"user","password","server"} -> token (server:
 a user "of another homeserver", for allow-list tests);
 POST /_fake/fail {"method","path" (regex),"user","status","count","retry_after_ms","header_only","drop",
@@ -28,7 +37,9 @@ an invite (placed before the invite event, as a server passes on invite_room_sta
 POST /_fake/replay {"room","count"}: re-delivers the last events, reversed (duplicates, out of order);
 POST /_fake/ratelimit {"per_second","burst","user"}: limit every user's event sends as Synapse does
 (0 turns it off, the default), or only user's if given;
-GET /_fake/events?room=R: the room's timeline with txn ids; GET /_fake/requests: counters
+POST /_fake/config {"encrypt_new_rooms": "invite"|"all"|""}: Synapse's
+encryption_enabled_by_default_for_room_type (rooms made with a private preset, or all, come encrypted);
+GET /_fake/events?room=R: the room's timeline with txn ids (and "_members": the memberships when each was sent); GET /_fake/requests: counters
 (and "in_flight_max": the most requests of one user handled at once; "ratelimit": per user,
 "sends" events sent and rooms created, "limited" 429s given, "early" sends that came before the retry_after_ms
 of an earlier 429 had passed).
@@ -75,6 +86,7 @@ class World:
         self.in_flight = {}       # user -> requests being handled now
         self.in_flight_max = {}
         self.limit = Limiter()
+        self.encrypt_new = ""     # Synapse's encryption_enabled_by_default_for_room_type ("", invite, all)
 
     def push(self, kind, key, payload):
         self.pos += 1
@@ -96,6 +108,12 @@ class World:
             raise TooLarge()
         self.nevent += 1
         r = self.rooms[room]
+        # what the room was when the event was sent: history visibility (the
+        # spec's rules use the state before the event) and who was in it
+        hv = r["state"].get(("m.room.history_visibility", ""))
+        ev["_hv"] = hv["content"].get("history_visibility", "shared") if hv else "shared"
+        ev["_members"] = {k: e["content"].get("membership") for (t, k), e in r["state"].items()
+                          if t == "m.room.member"}
         if state_key is not None:
             prev = r["state"].get((etype, state_key))
             if prev is not None:
@@ -107,7 +125,7 @@ class World:
         self.push("event", room, ev)
         return ev
 
-    def new_room(self, creator, peers=()):
+    def new_room(self, creator, peers=(), override=None):
         self.nroom += 1
         room = "!r%d:%s" % (self.nroom, SERVER)
         self.rooms[room] = {"state": {}, "timeline": []}
@@ -116,13 +134,19 @@ class World:
         # Synapse's default power levels (room creation); peers: trusted_private_chat's invitees
         users = {creator: 100}
         users.update({p: 100 for p in peers})
-        self.event(room, creator, "m.room.power_levels",
-                   {"users": users, "users_default": 0, "events_default": 0, "state_default": 50,
-                    "ban": 50, "kick": 50, "redact": 50, "invite": 0,
-                    "events": {"m.room.name": 50, "m.room.power_levels": 100, "m.room.history_visibility": 100,
-                               "m.room.canonical_alias": 50, "m.room.avatar": 50, "m.room.tombstone": 100,
-                               "m.room.server_acl": 100, "m.room.encryption": 100}}, "")
+        pl = {"users": users, "users_default": 0, "events_default": 0, "state_default": 50,
+              "ban": 50, "kick": 50, "redact": 50, "invite": 0,
+              "events": {"m.room.name": 50, "m.room.power_levels": 100, "m.room.history_visibility": 100,
+                         "m.room.canonical_alias": 50, "m.room.avatar": 50, "m.room.tombstone": 100,
+                         "m.room.server_acl": 100, "m.room.encryption": 100}}
+        # power_level_content_override: its keys replace the defaults' (Synapse)
+        pl.update(override or {})
+        self.event(room, creator, "m.room.power_levels", pl, "")
         return room
+
+    def state_of(self, room, etype, key=""):
+        ev = self.rooms[room]["state"].get((etype, key))
+        return ev["content"] if ev else {}
 
     def power(self, room, user):
         """user's power level in room, and the level needed to send a state event of each type."""
@@ -204,8 +228,26 @@ def user_rooms(user):
     return joined, invited
 
 
+def visible(ev, user):
+    """The spec's history visibility (client-server API, "Room history visibility"),
+    as Synapse applies it: an event is shown to user if world_readable; if shared
+    and user is joined now; if invited and user was invited or joined when it was
+    sent; if joined and user was joined when it was sent. The state events that
+    change user's own membership are always shown."""
+    if ev.get("type") == "m.room.member" and ev.get("state_key") == user:
+        return True
+    hv, was = ev.get("_hv", "shared"), ev.get("_members", {}).get(user)
+    if hv == "world_readable" or was == "join":
+        return True
+    if hv == "invited":
+        return was == "invite"
+    if hv == "shared":
+        return W.membership(ev["room_id"], user) == "join"
+    return False
+
+
 def strip_internal(ev, user):
-    ev = dict(ev)
+    ev = {k: v for k, v in ev.items() if not k.startswith("_")}
     ev.pop("room_id", None)
     if "unsigned" in ev and ev["sender"] != user:
         u = dict(ev["unsigned"])
@@ -298,7 +340,7 @@ def room_entry(fil, events, before, full_state, user):
     rf = fil.get("room", {})
     tf, sf = rf.get("timeline", {}), rf.get("state", {})
     limit = tf.get("limit", DEFAULT_LIMIT)
-    tl = [e for e in events if passes(tf, e)]
+    tl = [e for e in events if passes(tf, e) and visible(e, user)]
     limited = len(tl) > limit
     if limited:
         tl = tl[-limit:]
@@ -604,7 +646,19 @@ class Handler(BaseHTTPRequestHandler):
                 return 404, {"errcode": "M_NOT_FOUND", "error": "none"}
             return 200, W.account[(user, p[3])]
         if p == ["createRoom"] and method == "POST":
-            room = W.new_room(user, (body.get("invite") or []) if body.get("preset") == "trusted_private_chat" else [])
+            # the spec's presets; none given: private_chat unless visibility is public
+            preset = body.get("preset") or ("public_chat" if body.get("visibility") == "public" else "private_chat")
+            if preset not in ("private_chat", "trusted_private_chat", "public_chat") or \
+                    not isinstance(body.get("initial_state", []), list) or \
+                    not isinstance(body.get("power_level_content_override", {}), dict):
+                return 400, {"errcode": "M_BAD_JSON", "error": "bad createRoom body"}
+            room = W.new_room(user, (body.get("invite") or []) if preset == "trusted_private_chat" else [],
+                              body.get("power_level_content_override"))
+            W.event(room, user, "m.room.join_rules", {"join_rule": "public" if preset == "public_chat" else "invite"}, "")
+            W.event(room, user, "m.room.history_visibility", {"history_visibility": "shared"}, "")
+            # Synapse's encryption_enabled_by_default_for_room_type: invite (private presets) or all
+            if W.encrypt_new == "all" or (W.encrypt_new == "invite" and preset != "public_chat"):
+                W.event(room, user, "m.room.encryption", {"algorithm": "m.megolm.v1.aes-sha2"}, "")
             for ev in body.get("initial_state") or []:
                 W.event(room, user, ev["type"], ev.get("content", {}), ev.get("state_key", ""))
             if body.get("name"):
@@ -617,13 +671,23 @@ class Handler(BaseHTTPRequestHandler):
             return 200, {"room_id": room}
         if len(p) == 2 and p[0] == "join" and method == "POST":
             p = ["rooms", p[1], "join"]
+        if len(p) == 2 and p[0] == "knock" and method == "POST":
+            room = p[1]
+            if room not in W.rooms:
+                return 404, {"errcode": "M_NOT_FOUND", "error": "no such room"}
+            # only a room whose join rule says knock may be knocked on
+            if W.state_of(room, "m.room.join_rules").get("join_rule") not in ("knock", "knock_restricted") or \
+                    W.membership(room, user) in ("join", "ban", "invite"):
+                return 403, {"errcode": "M_FORBIDDEN", "error": "you cannot knock on this room"}
+            W.event(room, user, "m.room.member", {"membership": "knock"}, user)
+            return 200, {"room_id": room}
         if len(p) >= 3 and p[0] == "rooms":
             room = p[1]
             if room not in W.rooms:
                 return 404, {"errcode": "M_NOT_FOUND", "error": "no such room"}
             m = W.membership(room, user)
             if p[2] == "join" and method == "POST":
-                if m not in ("invite", "join"):
+                if m not in ("invite", "join") and W.state_of(room, "m.room.join_rules").get("join_rule") != "public":
                     return 403, {"errcode": "M_FORBIDDEN", "error": "not invited"}
                 if m != "join":
                     W.event(room, user, "m.room.member", {"membership": "join", "displayname": user[1:].split(":")[0]}, user)
@@ -636,11 +700,23 @@ class Handler(BaseHTTPRequestHandler):
                 if m != "join":
                     return 403, {"errcode": "M_FORBIDDEN", "error": "not in room"}
                 target = body.get("user_id", "")
+                # the spec's authorization rules: the sender's level reaches invite (or kick)
+                mine, pl = W.power(room, user)
+                if mine < int(pl.get(p[2], 0 if p[2] == "invite" else 50)):
+                    return 403, {"errcode": "M_FORBIDDEN", "error": "insufficient power level to " + p[2]}
+                if p[2] == "invite" and W.membership(room, target) in ("join", "ban"):
+                    return 403, {"errcode": "M_FORBIDDEN", "error": "already in the room or banned"}
                 W.event(room, user, "m.room.member",
                         {"membership": "invite" if p[2] == "invite" else "leave"}, target)
                 return 200, {}
             if m != "join":
                 return 403, {"errcode": "M_FORBIDDEN", "error": "not in room"}
+            if p[2:] == ["state"] and method == "GET":
+                return 200, [strip_internal(e, user) for e in W.rooms[room]["state"].values()]
+            if p[2] == "messages" and len(p) == 3 and method == "GET":
+                # dir=b from the newest; only what history visibility lets user see
+                evs = [strip_internal(e, user) for e in reversed(W.rooms[room]["timeline"]) if visible(e, user)]
+                return 200, {"chunk": evs[:int(q.get("limit") or 10)], "start": "t0"}
             if p[2] == "members" and len(p) == 3 and method == "GET":
                 want, unwanted = q.get("membership"), q.get("not_membership")
                 return 200, {"chunk": [strip_internal(e, user) for (t, k), e in W.rooms[room]["state"].items()
@@ -699,6 +775,9 @@ class Handler(BaseHTTPRequestHandler):
                                                                    if t == "m.room.member")}
                                               for rid, r in W.rooms.items()},
                                     "account": {"%s %s" % k: v for k, v in W.account.items()}})
+        if path == "/_fake/config":
+            W.encrypt_new = body.get("encrypt_new_rooms", W.encrypt_new)
+            return self.reply(200, {})
         if path == "/_fake/ratelimit":
             W.limit.rate = float(body.get("per_second", 0))
             W.limit.burst = int(body.get("burst", 0))

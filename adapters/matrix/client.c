@@ -111,6 +111,7 @@ matrix_client_start(struct matrix_client *c)
 	matrix_poll_restore(c);
 	matrix_direct_restore(c);
 	matrix_rooms_restore(c);
+	matrix_private_restore(c);
 	matrix_power_restore(c);
 	if (matrix_client_insecure(c->cfg.homeserver))
 		matrix_client_log(c, LOG_LVL_WARNING, "%s is plain http: the %s, and every message, cross the network "
@@ -225,6 +226,7 @@ matrix_client_free(struct matrix_client *c)
 	matrix_names_free(c);
 	matrix_power_free(c);
 	matrix_direct_free(c);
+	matrix_private_free(c);
 	matrix_strlist_free(c->joined_enc, c->nenc);
 	matrix_strlist_free(c->joining, c->njoining);
 	matrix_strlist_free(c->joined, c->njoined);

@@ -53,9 +53,14 @@ enum matrix_item_kind {
 	MX_IT_ENCRYPTED,   /* room: has m.room.encryption */
 	MX_IT_DIRECT,      /* user, room: from the m.direct account data */
 	MX_IT_JOINED,      /* room: a room we are in (each room of rooms.join) */
-	MX_IT_POWER        /* room, text: its moderators' ids, space separated (at most
+	MX_IT_POWER,       /* room, text: its moderators' ids, space separated (at most
 	                    * MATRIX_POWER_MODS), everyone: every member is one; from
 	                    * m.room.power_levels */
+	MX_IT_MEMBER,      /* room, user, text: someone else's membership (join, invite,
+	                    * knock, leave, ban) from the state or the timeline, history
+	                    * included; a third-party invite: user its sender, text "invite" */
+	MX_IT_JOIN_RULE,   /* room, text: m.room.join_rules' join_rule */
+	MX_IT_HISTORY      /* room, text: m.room.history_visibility's history_visibility */
 };
 
 struct matrix_item {
@@ -176,6 +181,9 @@ void   matrix_outbox_flying(struct matrix_outbox *o, struct matrix_out *m);
 bool   matrix_outbox_busy(const struct matrix_outbox *o);
 /* The server limits the account, not a room (a 429): no send before until. */
 void   matrix_outbox_pause(struct matrix_outbox *o, int64_t until);
+/* Takes room from every private message routed to it and not in flight:
+ * they wait for a direct room again (persisted). */
+void   matrix_outbox_unresolve(struct matrix_outbox *o, const char *room);
 /* Gives every unresolved message of user the room (and persists it). */
 void   matrix_outbox_resolve(struct matrix_outbox *o, const char *user, const char *room);
 /* First message waiting for a direct room with user NULL, or the first unresolved one. */
@@ -253,7 +261,7 @@ enum matrix_phase { MX_PH_IDLE, MX_PH_LOGIN, MX_PH_WHOAMI, MX_PH_FILTER, MX_PH_R
 
 struct matrix_name { char *room, *user, *name; };  /* room NULL: not tied to a room */
 struct matrix_power { char *room; bool everyone; char **mods; size_t nmods; };
-struct matrix_direct { char *user, *room; };
+struct matrix_direct { char *user, *room; bool joined; };  /* joined: the player is in it: hands may go */
 
 struct matrix_req;
 
@@ -300,6 +308,13 @@ struct matrix_client {
 	char **joined;                  /* rooms we are in: /joined_rooms, then the sync */
 	size_t njoined;
 	bool said_full;                 /* max_rooms refused an invite since the last join */
+	char **checking;                /* rooms whose state is being read to make them a direct room */
+	size_t nchecking;
+	char **denied;                  /* rooms never again a direct room (private.c), persisted */
+	size_t ndenied;
+	char **told_enc;                /* players told that the server encrypts every new room */
+	size_t ntold_enc;
+	bool server_encrypts;           /* a room we made came encrypted: no more are made */
 	struct matrix_power *powers;    /* the moderators of each room (power.c), at most max_rooms */
 	size_t npowers;
 
@@ -399,7 +414,14 @@ void matrix_send_arm(struct matrix_client *c, int64_t ms);
 /* direct.c: each player's direct room, and the account's m.direct map */
 const char *matrix_direct_room(struct matrix_client *c, const char *user);
 const char *matrix_direct_user(struct matrix_client *c, const char *room);
-void matrix_direct_set(struct matrix_client *c, const char *user, const char *room, bool persist);
+/* Records room as user's direct room; joined: the player is in it (hands may go). */
+void matrix_direct_set(struct matrix_client *c, const char *user, const char *room, bool joined, bool persist);
+/* The player has joined their direct room: their queued hands may go. */
+void matrix_direct_joined(struct matrix_client *c, const char *room);
+bool matrix_direct_is_joined(struct matrix_client *c, const char *user);
+/* Tells the game room that user's hand cannot reach them (why, and how to get
+ * it), once per reason, and drops what was queued for them. */
+void matrix_direct_failed(struct matrix_client *c, const char *user, const char *why);
 void matrix_direct_forget(struct matrix_client *c, const char *room);
 void matrix_direct_create(struct matrix_client *c, const char *user);
 void matrix_direct_restore(struct matrix_client *c);
@@ -419,6 +441,32 @@ void matrix_rooms_removed(struct matrix_client *c, const struct matrix_item *it)
 void matrix_rooms_encrypted(struct matrix_client *c, const struct matrix_item *it);
 bool matrix_rooms_is_encrypted(struct matrix_client *c, const char *room);
 void matrix_rooms_restore(struct matrix_client *c);
+/* Leaves room (after everything else waiting). */
+void matrix_rooms_leave(struct matrix_client *c, const char *room);
+
+/* What a player hears when the server encrypts every room the bot makes. */
+#define MATRIX_ENCRYPTED_WHY "this server encrypts every new room and I cannot write encrypted messages. " \
+	"Start a direct chat with me with encryption turned off, then ask for your hand again"
+
+/* private.c: a hand goes only to a room of two: the bot and its player
+ * joined, no one else joined, invited or knocking, join rule invite, history
+ * hidden from later members (joined or invited), not encrypted. */
+/* Reads room's state (GET /state) and makes it user's direct room if it is
+ * one; created: a room we made for user (who may be invited only yet). */
+void matrix_private_check(struct matrix_client *c, const char *room, const char *user, bool created);
+/* A change to a direct room (or one being checked): drops it if it is no
+ * longer private; the player's join lets their hands go. */
+void matrix_private_item(struct matrix_client *c, const struct matrix_item *it);
+/* Whether a room is being checked for user: no other is made meanwhile. */
+bool matrix_private_checking(struct matrix_client *c, const char *user);
+/* Whether an item is about a room's privacy (members, rules, encryption). */
+bool matrix_private_kind(enum matrix_item_kind k);
+/* Drops room for good (denied, out of m.direct, left); queued hands are
+ * routed anew, or (player_gone) failed: the player left or refused it. */
+void matrix_private_drop(struct matrix_client *c, const char *room, const char *why, bool player_gone);
+bool matrix_private_denied(struct matrix_client *c, const char *room);
+void matrix_private_restore(struct matrix_client *c);
+void matrix_private_free(struct matrix_client *c);
 
 /* power.c: each room's moderators (m.room.power_levels), kept across restarts */
 void matrix_power_set(struct matrix_client *c, const struct matrix_item *it);

@@ -585,6 +585,17 @@ matrix_outbox_resolve(struct matrix_outbox *o, const char *user, const char *roo
 		}
 }
 
+void
+matrix_outbox_unresolve(struct matrix_outbox *o, const char *room)
+{
+	for (struct matrix_out *m = o->head; m != NULL; m = m->next)
+		if (m->user != NULL && !m->in_flight && same(m->room, room)) {
+			free(m->room);
+			m->room = NULL;
+			persist(o, m);
+		}
+}
+
 struct matrix_out *
 matrix_outbox_unresolved(struct matrix_outbox *o, const char *user)
 {

@@ -10,6 +10,9 @@
 #define STR(x)  #x
 #define XSTR(x) STR(x)
 
+/* What says whether a room may hold a hand (private.c). */
+#define PRIVACY_TYPES "\"m.room.join_rules\",\"m.room.history_visibility\",\"m.room.third_party_invite\""
+
 /* Only what the bot acts on, members lazy-loaded so that big rooms stay
  * cheap, and a short timeline: a room's part of the answer stays under
  * MATRIX_SYNC_TIMELINE events of at most 64 KiB each. */
@@ -17,9 +20,10 @@ const char matrix_poll_filter[] =
     "{\"presence\":{\"types\":[]},"
     "\"account_data\":{\"types\":[\"m.direct\"]},"
     "\"room\":{"
-    "\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\"],"
-    "\"limit\":" XSTR(MATRIX_SYNC_TIMELINE) "},"
-    "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\"],\"lazy_load_members\":true},"
+    "\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\","
+    PRIVACY_TYPES "],\"limit\":" XSTR(MATRIX_SYNC_TIMELINE) "},"
+    "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\"," PRIVACY_TYPES "],"
+    "\"lazy_load_members\":true},"
     "\"ephemeral\":{\"types\":[]},"
     "\"account_data\":{\"types\":[]}},"
     "\"event_fields\":[\"type\",\"content\",\"sender\",\"state_key\",\"event_id\",\"origin_server_ts\",\"unsigned\"]}";
@@ -34,8 +38,10 @@ static const struct {
 } levels[] = {
 	{ matrix_poll_filter, "every new event" },
 	{ "{\"presence\":{\"types\":[]},\"account_data\":{\"types\":[\"m.direct\"]},"
-	  "\"room\":{\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\"],\"limit\":1},"
-	  "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\"],\"lazy_load_members\":true},"
+	  "\"room\":{\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\","
+	  PRIVACY_TYPES "],\"limit\":1},"
+	  "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\"," PRIVACY_TYPES "],"
+	  "\"lazy_load_members\":true},"
 	  "\"ephemeral\":{\"types\":[]},\"account_data\":{\"types\":[]}}}",
 	  "the newest event of each room only" },
 	{ "{\"presence\":{\"types\":[]},\"account_data\":{\"types\":[\"m.direct\"]},"
@@ -150,18 +156,10 @@ emit_item(struct matrix_client *c, const struct matrix_item *it)
 	default:
 		return;
 	}
-	/* joins and leaves of a direct room are not the game's business; but
-	 * once someone else is in it, it is no place for its player's hands */
-	if (direct && ev.type != BOT_EV_MESSAGE) {
-		const char *du = matrix_direct_user(c, it->room);
-
-		if (ev.type == BOT_EV_JOIN && du != NULL && strcmp(du, it->user) != 0) {
-			matrix_client_log(c, LOG_LVL_NOTICE, "%s joined %s, the direct room of %s: their hands go to "
-			                  "another room from now on", it->user, it->room, du);
-			matrix_direct_forget(c, it->room);
-		}
+	/* joins and leaves of a direct room are not the game's business (who
+	 * may be in it is private.c's, told before any event is emitted) */
+	if (direct && ev.type != BOT_EV_MESSAGE)
 		return;
-	}
 	ev.user_name = matrix_names_of(c, it->room, it->user, nb, sizeof nb);
 	/* recorded before the bot acts: a crash in between loses a command
 	 * rather than replaying it */
@@ -172,21 +170,55 @@ emit_item(struct matrix_client *c, const struct matrix_item *it)
 		matrix_names_set(c, it->room, it->user, it->text);
 }
 
+/* An m.direct entry names a room, but says nothing of who is in it: a
+ * room we are in is checked before it holds a hand, never taken as it is. */
+static void
+direct_entry(struct matrix_client *c, const struct matrix_item *it)
+{
+	if (matrix_direct_room(c, it->user) != NULL || matrix_private_denied(c, it->room) ||
+	    !matrix_strlist_has(c->joined, c->njoined, it->room))
+		return;
+	matrix_private_check(c, it->room, it->user, false);
+}
+
+/* Whether a later item of the batch sets the same rule of the same room:
+ * a room made with a shared history and then a hidden one (a preset, then
+ * its initial state) is judged by what it is now. */
+static bool
+rule_superseded(const struct matrix_sync *s, size_t i)
+{
+	const struct matrix_item *it = &s->items[i];
+
+	if (it->kind != MX_IT_JOIN_RULE && it->kind != MX_IT_HISTORY)
+		return false;
+	for (size_t k = i + 1; k < s->nitems; k++)
+		if (s->items[k].kind == it->kind && strcmp(s->items[k].room, it->room) == 0)
+			return true;
+	return false;
+}
+
 static void
 handle_sync(struct matrix_client *c, const struct matrix_sync *s)
 {
+	/* first who is in each direct room and what it lets later members
+	 * read: an invite in this batch drops the room before any command of
+	 * the batch can send a hand there */
+	for (size_t i = 0; i < s->nitems && c->phase == MX_PH_SYNC; i++)
+		if (matrix_private_kind(s->items[i].kind) && !rule_superseded(s, i))
+			matrix_private_item(c, &s->items[i]);
 	for (size_t i = 0; i < s->nitems && c->phase == MX_PH_SYNC; i++) {
 		const struct matrix_item *it = &s->items[i];
-		const char *known;
 
 		switch (it->kind) {
 		case MX_IT_NAME:
 			matrix_names_set(c, it->room, it->user, it->name);
 			break;
 		case MX_IT_DIRECT:
-			known = matrix_direct_room(c, it->user);
-			if (known == NULL || strcmp(known, it->room) != 0)
-				matrix_direct_set(c, it->user, it->room, true);
+			direct_entry(c, it);
+			break;
+		case MX_IT_MEMBER:
+		case MX_IT_JOIN_RULE:
+		case MX_IT_HISTORY:
 			break;
 		case MX_IT_INVITE:
 			matrix_rooms_invited(c, it);
@@ -195,7 +227,8 @@ handle_sync(struct matrix_client *c, const struct matrix_sync *s)
 			matrix_rooms_removed(c, it);
 			break;
 		case MX_IT_ENCRYPTED:
-			matrix_rooms_encrypted(c, it);
+			if (!matrix_private_denied(c, it->room))
+				matrix_rooms_encrypted(c, it);
 			break;
 		case MX_IT_JOINED:
 			matrix_rooms_joined(c, it->room);

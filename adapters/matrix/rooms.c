@@ -5,60 +5,6 @@
 
 #include "matrix.h"
 
-/* Who is in a room said to be a direct chat with r->user: only that user
- * and us, or it is no place for their hands. */
-static void
-on_members(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
-{
-	json_t *chunk = json_object_get(body, "chunk"), *ev;
-	const char *other = NULL;
-	bool with_user = false;
-	size_t i;
-
-	if (status != 200 || !json_is_array(chunk)) {
-		matrix_client_log(c, LOG_LVL_NOTICE, "cannot tell who is in %s (HTTP %ld): %s's hands go to a room of "
-		                  "their own", r->arg, status, r->user);
-		return;
-	}
-	json_array_foreach(chunk, i, ev) {
-		const char *type = json_string_value(json_object_get(ev, "type"));
-		const char *who = json_string_value(json_object_get(ev, "state_key"));
-		const char *ms = json_string_value(json_object_get(json_object_get(ev, "content"), "membership"));
-
-		if (type == NULL || strcmp(type, "m.room.member") != 0 || who == NULL || ms == NULL ||
-		    strcmp(ms, "leave") == 0 || strcmp(ms, "ban") == 0 || strcmp(who, c->self) == 0)
-			continue;
-		if (strcmp(who, r->user) == 0)
-			with_user = strcmp(ms, "join") == 0;
-		else if (other == NULL)
-			other = matrix_text_id_ok(who, '@') ? who : "someone";
-	}
-	if (other != NULL || !with_user) {
-		matrix_client_log(c, LOG_LVL_NOTICE, "%s is no direct room with %s alone (%s): their hands go to a room "
-		                  "of their own", r->arg, r->user, other != NULL ? other : "they have not joined");
-		return;
-	}
-	if (matrix_direct_room(c, r->user) == NULL)
-		matrix_direct_set(c, r->user, r->arg, true);
-}
-
-/* A room invited to as a direct chat becomes the inviter's hand room only once
- * its members are known: the invite alone cannot say who else is in it. */
-static void
-check_direct(struct matrix_client *c, const char *room, const char *user)
-{
-	char path[1024], enc[3 * MATRIX_MAX_ID + 1];
-	struct matrix_req *r;
-
-	if (matrix_direct_room(c, user) != NULL || matrix_text_urlenc(room, enc, sizeof enc) < 0)
-		return;
-	snprintf(path, sizeof path, MATRIX_API "/rooms/%s/members?not_membership=leave", enc);
-	if ((r = matrix_req_start(c, "GET", path, NULL, on_members, MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) != NULL) {
-		r->arg = xstrdup(room);
-		r->user = xstrdup(user);
-	}
-}
-
 static void
 on_join(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
 {
@@ -72,9 +18,10 @@ on_join(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 	/* it stays in joining until the sync shows it (the sync may also
 	 * have shown it already, or shown us leaving it again) */
 	matrix_client_log(c, LOG_LVL_INFO, "joined %s", r->arg);
-	/* a player who opens a direct chat with us gets their hands there */
+	/* a player who opens a direct chat with us gets their hands there,
+	 * once its state shows it private (the invite alone cannot say) */
 	if (r->direct && r->user != NULL)
-		check_direct(c, r->arg, r->user);
+		matrix_private_check(c, r->arg, r->user, false);
 }
 
 static void
@@ -99,6 +46,12 @@ room_post(struct matrix_client *c, const char *room, const char *what, matrix_re
 	if (r != NULL)
 		r->arg = xstrdup(room);
 	return r;
+}
+
+void
+matrix_rooms_leave(struct matrix_client *c, const char *room)
+{
+	room_post(c, room, "leave", on_leave);
 }
 
 void
@@ -152,9 +105,11 @@ matrix_rooms_removed(struct matrix_client *c, const struct matrix_item *it)
 	matrix_power_forget(c, it->room);
 	matrix_strlist_del(c->joined, &c->njoined, it->room);
 	matrix_strlist_del(c->joining, &c->njoining, it->room);
-	if (du != NULL)
+	if (du != NULL) {
+		/* its hands wait for another room */
+		matrix_outbox_unresolve(c->out, it->room);
 		matrix_direct_forget(c, it->room);
-	else {
+	} else if (!matrix_private_denied(c, it->room)) {
 		ev.user_name = matrix_names_of(c, it->room, c->self, nb, sizeof nb);
 		c->host.emit(c->host.ctx, &ev);
 	}

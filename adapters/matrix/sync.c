@@ -192,6 +192,19 @@ power_levels(struct ctx *c, const char *room, json_t *content)
 	it->everyone = power_get(content, "users_default", 0) >= at;
 }
 
+/* m.room.join_rules or m.room.history_visibility: whether a room may hold
+ * hands (private.c).  A value that is no string reads as "" (not private). */
+static void
+room_rule(struct ctx *c, const char *room, const char *type, json_t *content)
+{
+	bool jr = strcmp(type, "m.room.join_rules") == 0;
+	const char *v = json_string_value(json_object_get(content, jr ? "join_rule" : "history_visibility"));
+	struct matrix_item *it = add(c, jr ? MX_IT_JOIN_RULE : MX_IT_HISTORY, room, NULL, NULL);
+
+	if (it != NULL)
+		it->text = xstrdup(v != NULL && strlen(v) < 32 ? v : "");
+}
+
 /* A state event, from the state block (timeline false) or the timeline. */
 static void
 state_event(struct ctx *c, const char *room, json_t *ev, bool timeline)
@@ -217,6 +230,17 @@ state_event(struct ctx *c, const char *room, json_t *ev, bool timeline)
 			power_levels(c, room, content);
 		return;
 	}
+	if (strcmp(type, "m.room.join_rules") == 0 || strcmp(type, "m.room.history_visibility") == 0) {
+		room_rule(c, room, type, content);
+		return;
+	}
+	if (strcmp(type, "m.room.third_party_invite") == 0) {
+		/* someone is invited by e-mail: as good as an invite (no content: revoked) */
+		if (json_object_size(content) > 0 && (user = get_id(ev, "sender", '@')) != NULL &&
+		    (it = add(c, MX_IT_MEMBER, room, user, NULL)) != NULL)
+			it->text = xstrdup("invite");
+		return;
+	}
 	if (strcmp(type, "m.room.member") != 0 || (user = get_id(ev, "state_key", '@')) == NULL)
 		return;
 	membership = json_string_value(json_object_get(content, "membership"));
@@ -224,6 +248,9 @@ state_event(struct ctx *c, const char *room, json_t *ev, bool timeline)
 		return;
 	if (strcmp(membership, "join") == 0)
 		member_name(c, room, user, content);
+	/* every membership of others, history too: who may read a room is state */
+	if (!is_self(c, user) && (it = add(c, MX_IT_MEMBER, room, user, NULL)) != NULL)
+		it->text = dup_clean(membership, 16);
 	if (is_self(c, user)) {
 		if (strcmp(membership, "leave") == 0 || strcmp(membership, "ban") == 0)
 			add(c, MX_IT_REMOVED, room, NULL, NULL);
