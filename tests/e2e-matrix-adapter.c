@@ -76,6 +76,14 @@ h_emit(void *ctx, const struct bot_event *ev)
 		                                    ST_SEP "Alan[bot] took the pile (3 cards, top 9), discarded 4 · pile 4, "
 		                                    "1 card · ann: your turn (" ST_COMMAND "draw" ST_END ")" };
 		assert_int_equal(matrix_client_send(h->c, &m), 0);
+	} else if (strcmp(ev->text, "!prompt") == 0) {
+		/* the core's turn prompt: the player named, pinged, asked to act */
+		snprintf(text, sizeof text, "pile 4 · " ST_PLAYER "%s" ST_END ": your turn (" ST_COMMAND "draw" ST_END ")",
+		         ev->user_name);
+		men[0] = ev->user_id;
+		m = (struct adapter_msg){ .kind = MSG_ROOM, .room = ev->room, .styled = text, .prefix = "!",
+		                          .mentions = men, .nmentions = 1, .prompt_user = ev->user_id };
+		assert_int_equal(matrix_client_send(h->c, &m), 0);
 	} else if (strcmp(ev->text, "!hand") == 0) {
 		m = (struct adapter_msg){ .kind = MSG_PRIVATE, .room = ev->room, .user_id = ev->user_id,
 		                          .styled = "your hand: " ST_CARD "A" ST_END "×2 K 9" ST_BR "foot: 11 cards waiting",
@@ -633,6 +641,62 @@ test_fold_one_message(void **state)
 	json_decref(content);
 }
 
+/* What the default push rules did for user with the bot's last message in room. */
+static const char *
+notified(struct host *h, const char *room, const char *user)
+{
+	static char buf[16]; /* test-only scratch, single-threaded */
+	json_t *evs = fakemx_events(&h->fake, room), *ev, *last = NULL;
+	size_t i;
+
+	json_array_foreach(evs, i, ev)
+		if (strcmp(json_string_value(json_object_get(ev, "sender")), "@bot:hs") == 0 &&
+		    json_object_get(ev, "_notify") != NULL)
+			last = ev;
+	snprintf(buf, sizeof buf, "%s", json_string_value(json_object_get(json_object_get(last, "_notify"), user)) ?: "");
+	json_decref(evs);
+	return buf;
+}
+
+/* A turn prompt pings its player: m.text (an m.notice is silenced by the
+ * default push rule .m.rule.suppress_notices before .m.rule.is_user_mention
+ * is reached), a pill in the HTML and m.mentions; other lines stay notices. */
+static void
+test_prompt_pings(void **state)
+{
+	struct host *h = *state;
+	char ann[128], bob[128], room[256], b[8][128];
+	json_t *content = NULL;
+	struct want w;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->fake, "bob", "x", bob, sizeof bob);
+	make_room(h, ann, NULL, room, sizeof room);
+	assert_int_equal(fakemx_room_post(&h->fake, ann, room, "invite", "{\"user_id\":\"@bob:hs\"}"), 200);
+	assert_int_equal(fakemx_room_post(&h->fake, bob, room, "join", "{}"), 200);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+	say(h, ann, room, "!prompt");
+	w = (struct want){ room, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	assert_int_equal(bot_bodies(h, room, b, 8, &content), 1);
+	assert_string_equal(json_string_value(json_object_get(content, "msgtype")), "m.text");
+	assert_string_equal(json_string_value(json_object_get(content, "body")), "pile 4 · ann: your turn (!draw)");
+	assert_string_equal(json_string_value(json_object_get(content, "formatted_body")),
+	                    "pile 4 · <a href=\"https://matrix.to/#/@ann:hs\">ann</a>: your turn (!draw)");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(json_object_get(content, "m.mentions"),
+	                                                                     "user_ids"), 0)), "@ann:hs");
+	json_decref(content);
+	assert_string_equal(notified(h, room, "@ann:hs"), "highlight");
+	/* a line that asks nothing of anyone stays a notice: it pings no one */
+	say(h, ann, room, "!ping x");
+	w = (struct want){ room, 2 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	assert_string_equal(notified(h, room, "@ann:hs"), "none");
+	assert_string_equal(notified(h, room, "@bob:hs"), "none");
+}
+
 /* The bot's ratelimit counter in the fake's requests: "limited" or "early". */
 static long
 limit_count(struct host *h, const char *what)
@@ -1001,6 +1065,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_fold_one_message, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hands_only_in_a_room_of_two, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_server_encrypts_new_rooms, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prompt_pings, setup, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

@@ -113,6 +113,9 @@ check_turn_ping(struct fakemx *f, const char *room)
 	assert_int_equal(json_array_size(ids), 1);
 	assert_string_equal(json_string_value(json_array_get(ids, 0)), want);
 	assert_string_equal(json_string_value(json_object_get(m, "format")), "org.matrix.custom.html");
+	/* an m.notice would notify no one (.m.rule.suppress_notices) */
+	assert_string_equal(json_string_value(json_object_get(m, "msgtype")), "m.text");
+	assert_non_null(strstr(json_string_value(json_object_get(m, "formatted_body")), "href=\"https://matrix.to/#/@"));
 	assert_non_null(strstr(json_string_value(json_object_get(m, "formatted_body")), ": your turn"));
 	json_decref(m);
 }

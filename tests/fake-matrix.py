@@ -39,7 +39,8 @@ POST /_fake/ratelimit {"per_second","burst","user"}: limit every user's event se
 (0 turns it off, the default), or only user's if given;
 POST /_fake/config {"encrypt_new_rooms": "invite"|"all"|""}: Synapse's
 encryption_enabled_by_default_for_room_type (rooms made with a private preset, or all, come encrypted);
-GET /_fake/events?room=R: the room's timeline with txn ids (and "_members": the memberships when each was sent); GET /_fake/requests: counters
+GET /_fake/events?room=R: the room's timeline with txn ids (and "_members": the memberships when each was sent;
+"_notify": for each other member then joined, what the default push rules did: highlight, notify or none); GET /_fake/requests: counters
 (and "in_flight_max": the most requests of one user handled at once; "ratelimit": per user,
 "sends" events sent and rooms created, "limited" 429s given, "early" sends that came before the retry_after_ms
 of an earlier 429 had passed).
@@ -121,6 +122,9 @@ class World:
             r["state"][(etype, state_key)] = ev
         if txn is not None:
             ev.setdefault("unsigned", {})["transaction_id"] = txn
+        if state_key is None:
+            ev["_notify"] = {u: push_action(ev, u, ev["_members"]) for u, ms in ev["_members"].items()
+                             if ms == "join" and u != sender}
         r["timeline"].append(ev)
         self.push("event", room, ev)
         return ev
@@ -226,6 +230,37 @@ def user_rooms(user):
         elif m == "invite":
             invited.append(rid)
     return joined, invited
+
+
+def push_action(ev, user, members):
+    """What the spec's default push rules (client-server API, "Predefined rules") do for
+    user with a message event, taken in their order (override, content, underride), the
+    first that matches deciding: "highlight" (notify and highlight), "notify" or "none".
+    .m.rule.suppress_notices comes before .m.rule.is_user_mention: a pinged m.notice
+    notifies nobody. The legacy display-name and user-name rules do not apply to an
+    event with m.mentions (spec v1.7)."""
+    c = ev.get("content")
+    if not isinstance(c, dict):
+        return "none"
+    mentions = c.get("m.mentions")
+    body = c.get("body") if isinstance(c.get("body"), str) else ""
+    joined = sum(1 for m in members.values() if m == "join")
+    if c.get("msgtype") == "m.notice":                                     # .m.rule.suppress_notices
+        return "none"
+    if isinstance(mentions, dict) and user in (mentions.get("user_ids") or []):   # .m.rule.is_user_mention
+        return "highlight"
+    if mentions is None:
+        name = user[1:].split(":")[0]
+        if name and re.search(r"(^|\W)%s($|\W)" % re.escape(name), body, re.I):   # contains_display_name
+            return "highlight"
+    if isinstance(mentions, dict) and mentions.get("room") is True:       # .m.rule.is_room_mention
+        return "highlight"
+    rel = c.get("m.relates_to")
+    if isinstance(rel, dict) and rel.get("rel_type") == "m.replace":      # .m.rule.suppress_edits
+        return "none"
+    if joined == 2:                                                        # .m.rule.room_one_to_one
+        return "notify"
+    return "notify"                                                        # .m.rule.message
 
 
 def visible(ev, user):

@@ -162,15 +162,21 @@ matrix_client_piece(void *ctx, const char *m, size_t len, const char *body, size
 	bool priv = msg->kind == MSG_PRIVATE;
 	struct matrix_out *out;
 
+	bool ping = !priv && matrix_text_id_ok(msg->prompt_user, '@');
+	char nb[MATRIX_MAX_NAME + 1];
+
 	(void)bodylen;
 	rbuf_reset(&o->html);
-	matrix_html(&o->html, m, len, msg->prefix);
+	matrix_html_pill(&o->html, m, len, msg->prefix, ping ? msg->prompt_user : NULL,
+	                 ping ? matrix_names_of(o->c, msg->room, msg->prompt_user, nb, sizeof nb) : NULL);
 	out = matrix_outbox_add_key(o->c->out, o->room, priv ? msg->user_id : NULL, priv ? msg->room : NULL, body,
 	                            o->html.s, msg->mentions, msg->nmentions, msg->supersede, msg->asker);
 	if (out == NULL)
 		o->rc = -1;
 	else if (msg->player)
 		matrix_outbox_player(o->c->out, out);
+	if (out != NULL && ping)
+		matrix_outbox_ping(o->c->out, out);
 }
 
 int

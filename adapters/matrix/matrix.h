@@ -38,6 +38,10 @@ int    matrix_text_urlenc(const char *s, char *out, size_t outlen);
  * <b>, <font color> for the colour roles, <br> for line breaks, the text
  * escaped, commands with prefix before them. */
 void   matrix_html(struct rbuf *out, const char *m, size_t len, const char *prefix);
+/* The same, the first player span that reads name made a pill (a link to
+ * https://matrix.to/#/user) for user; user NULL: none. */
+void   matrix_html_pill(struct rbuf *out, const char *m, size_t len, const char *prefix, const char *user,
+                        const char *name);
 
 /* ---- sync.c: a /sync response in, a list of plain items out (pure: no I/O) ---- */
 
@@ -127,6 +131,7 @@ struct matrix_out {
 	int64_t not_before;    /* loop time before which it is not retried */
 	bool in_flight;
 	bool player;           /* an answer to a seated player (adapter_msg.player): its lane goes first */
+	bool ping;             /* a prompt (adapter_msg.prompt_user): m.text, which notifies, not m.notice */
 	struct matrix_out *next, *prev;    /* every message, in order */
 	struct matrix_out *lnext, *lprev;  /* its lane, in order */
 	struct matrix_lane *ln;
@@ -163,6 +168,10 @@ struct matrix_out *matrix_outbox_add_key(struct matrix_outbox *o, const char *ro
  * nothing.  Not kept across restarts (an answer is then said as a
  * stranger's). */
 void matrix_outbox_player(struct matrix_outbox *o, struct matrix_out *m);
+/* m asks someone to act (a turn prompt, a reminder): sent as m.text, since
+ * the default push rule .m.rule.suppress_notices silences every m.notice
+ * before .m.rule.is_user_mention is reached (persisted). */
+void matrix_outbox_ping(struct matrix_outbox *o, struct matrix_out *m);
 /* The next message that may go now: nothing while one is in flight or the
  * account is paused; else the lanes in turn (round-robin), each its oldest
  * message with a room, unless that one waits for a retry; the rooms' lanes

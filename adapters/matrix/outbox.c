@@ -261,6 +261,8 @@ persist(struct matrix_outbox *o, const struct matrix_out *m)
 	if (m->html != NULL)
 		json_object_set_new(j, "html", json_string(m->html));
 	json_object_set_new(j, "mentions", men);
+	if (m->ping)
+		json_object_set_new(j, "ping", json_true());
 	text = json_dumps(j, JSON_COMPACT);
 	json_decref(j);
 	if (text == NULL)
@@ -299,6 +301,7 @@ load_one(void *ctx, const char *key, const char *value)
 	m->key = opt_dup(jstr(j, "key"));
 	m->body = xstrdup(jstr(j, "body"));
 	m->html = opt_dup(jstr(j, "html"));
+	m->ping = json_is_true(json_object_get(j, "ping"));
 	men = json_object_get(j, "mentions");
 	if (json_array_size(men) > 0) {
 		m->mentions = xcalloc(json_array_size(men), sizeof *m->mentions);
@@ -586,6 +589,13 @@ matrix_outbox_resolve(struct matrix_outbox *o, const char *user, const char *roo
 }
 
 void
+matrix_outbox_ping(struct matrix_outbox *o, struct matrix_out *m)
+{
+	m->ping = true;
+	persist(o, m);
+}
+
+void
 matrix_outbox_unresolve(struct matrix_outbox *o, const char *room)
 {
 	for (struct matrix_out *m = o->head; m != NULL; m = m->next)
@@ -641,7 +651,7 @@ matrix_outbox_content(const struct matrix_out *m)
 	json_t *j = json_object(), *ids = json_array();
 	char *text;
 
-	json_object_set_new(j, "msgtype", json_string("m.notice"));
+	json_object_set_new(j, "msgtype", json_string(m->ping ? "m.text" : "m.notice"));
 	json_object_set_new(j, "body", json_string(m->body));
 	if (m->html != NULL) {
 		json_object_set_new(j, "format", json_string("org.matrix.custom.html"));
