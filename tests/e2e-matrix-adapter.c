@@ -715,9 +715,30 @@ was_limited(struct host *h, const void *arg)
 	return limit_count(h, "limited") >= *(const long *)arg;
 }
 
-/* Synapse limits a user's sends and room creations from one allowance: a
- * 429 to either makes the other wait as well, never a request before the
- * retry_after_ms of the last 429 has passed. */
+/* The number of the first event in room whose body has needle (NULL: the
+ * first event at all): the fake numbers events in the order it made them. */
+static long
+first_event_no(struct host *h, const char *room, const char *needle)
+{
+	json_t *evs = fakemx_events(&h->fake, room), *ev;
+	long n = -1;
+	size_t i;
+
+	json_array_foreach(evs, i, ev) {
+		const char *b = json_string_value(json_object_get(json_object_get(ev, "content"), "body"));
+
+		if (needle == NULL || (b != NULL && strstr(b, needle) != NULL)) {
+			n = strtol(json_string_value(json_object_get(ev, "event_id")) + 2, NULL, 10);
+			break;
+		}
+	}
+	json_decref(evs);
+	return n;
+}
+
+/* Synapse limits a user's sends (rc_message): a 429 makes every send wait,
+ * never one before the retry_after_ms of the last 429 has passed; its room
+ * creations have a limiter of their own (rc_room_creation). */
 static void
 test_rate_limit_shared_by_sends_and_rooms(void **state)
 {
@@ -753,23 +774,116 @@ test_rate_limit_shared_by_sends_and_rooms(void **state)
 	w = (struct want){ room, 4 };
 	assert_true(run_until(h, has_bot_msgs, &w, 30000));
 	assert_int_equal(limit_count(h, "early"), 0);
-	/* a room's creation is refused: the sends wait for it */
-	run_for(h, 13000);                      /* the allowance fills again */
-	n = limit_count(h, "limited") + 1;
-	say(h, bob, broom, "!ping 5");
-	say(h, bob, broom, "!ping 6");
-	say(h, bob, broom, "!ping 7");
-	w = (struct want){ broom, 3 };
-	assert_true(run_until(h, has_bot_msgs, &w, 10000));
-	say(h, bob, broom, "!hand");
-	assert_true(run_until(h, was_limited, &n, 10000));
-	say(h, bob, broom, "!ping 8");
-	w = (struct want){ broom, 4 };
-	assert_true(run_until(h, has_bot_msgs, &w, 30000));
-	assert_true(run_until(h, has_direct, "@bob:hs", 30000));
-	assert_int_equal(limit_count(h, "early"), 0);
+	/* createRoom has a limit of its own (rc_room_creation): its 429 holds
+	 * no send back, and it waits as long as it is told */
 	json_decref(fakemx_call(&h->fake, "POST", "/_fake/ratelimit", NULL, "{\"per_second\":0,\"burst\":0}", NULL));
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/ratelimit", NULL,
+	                        "{\"rooms\":true,\"per_second\":0.2,\"burst\":1,\"user\":\"@bot:hs\"}", NULL));
+	{
+		char btok[128], spare[256];
+
+		/* another client of the account made a room just now: the allowance is spent */
+		fakemx_user(&h->fake, "bot", "botpw", btok, sizeof btok);
+		assert_int_equal(fakemx_room(&h->fake, btok, "{}", spare, sizeof spare), 0);
+	}
+	say(h, bob, broom, "!hand");
+	say(h, bob, broom, "!ping 8");
+	w = (struct want){ broom, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	assert_false(has_direct(h, "@bob:hs"));
+	assert_true(run_until(h, has_direct, "@bob:hs", 30000));
+	direct_of(h, "@bob:hs", dm, sizeof dm);
+	/* the pong went before the room was made (event ids count up) */
+	assert_true(first_event_no(h, broom, "pong 8") < first_event_no(h, dm, NULL));
+	assert_int_equal(fakemx_room_post(&h->fake, bob, dm, "join", "{}"), 200);
+	w = (struct want){ dm, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 30000));
+	{
+		json_t *j = fakemx_call(&h->fake, "GET", "/_fake/requests", NULL, NULL, NULL);
+		json_t *rl = json_object_get(j, "room_ratelimit");
+
+		assert_true(json_integer_value(json_object_get(json_object_get(rl, "limited"), "@bot:hs")) >= 1);
+		assert_int_equal(json_integer_value(json_object_get(json_object_get(rl, "early"), "@bot:hs")), 0);
+		json_decref(j);
+	}
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/ratelimit", NULL, "{\"rooms\":true,\"per_second\":0}", NULL));
 }
+
+static long
+requests_of(struct host *h, const char *what)
+{
+	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/requests", NULL, NULL, NULL);
+	long n = (long)json_integer_value(json_object_get(j, what));
+
+	json_decref(j);
+	return n;
+}
+
+/* A 429 that gives no wait at all (a proxy's page: no Retry-After, no
+ * retry_after_ms; libcurl then says 0) is waited out with a backoff, not
+ * retried at once in a loop. */
+static void
+test_bare_429_waits(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256];
+	struct want w;
+	long before;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	make_room(h, ann, NULL, room, sizeof room);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"PUT\",\"path\":\"/send/\",\"status\":429,\"bare\":true,"
+	          "\"count\":100000}");
+	before = requests_of(h, "rooms");
+	say(h, ann, room, "!ping 1");
+	run_for(h, 2500);
+	/* 0.5 s, 1 s, 2 s...: a handful of tries, not hundreds */
+	assert_true(requests_of(h, "rooms") - before <= 6);
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/clear", NULL, "{}", NULL));
+	w = (struct want){ room, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 15000));
+}
+
+/* createRoom is not idempotent: retried a bounded number of times, each
+ * retry after a failure that may have made the room looks for it first. */
+static void
+test_create_room_bounded_and_found_again(void **state)
+{
+	struct host *h = *state;
+	char ann[128], bob[128], room[256], broom[256], dm[256];
+	struct want w;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->fake, "bob", "x", bob, sizeof bob);
+	make_room(h, ann, NULL, room, sizeof room);
+	make_room(h, bob, NULL, broom, sizeof broom);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 10000));
+	assert_true(run_until(h, bot_joined, broom, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+	/* made, but the invite failed and the answer is an error: found again,
+	 * ann invited to it, no second room */
+	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"POST\",\"path\":\"/createRoom\",\"status\":502,"
+	          "\"after_commit\":true,\"skip_invite\":true}");
+	say(h, ann, room, "!hand");
+	assert_true(run_until(h, has_direct, "@ann:hs", 20000));
+	direct_of(h, "@ann:hs", dm, sizeof dm);
+	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "join", "{}"), 200);
+	w = (struct want){ dm, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 15000));
+	assert_int_equal(requests_of(h, "createRoom"), 2 + 1 + 0);   /* ann's and bob's rooms, and one of the bot's */
+	/* refused every time: given up after MATRIX_CREATE_TRIES, bob told */
+	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"POST\",\"path\":\"/createRoom\",\"status\":503,\"count\":100}");
+	say(h, bob, broom, "!hand");
+	for (int t = 0; t < 400 && fakemx_bot_says(&h->fake, broom, "hand privately") == 0; t++)
+		run_for(h, 50);
+	assert_int_equal(fakemx_bot_says(&h->fake, broom, "hand privately"), 1);
+	assert_int_equal(requests_of(h, "createRoom"), 3 + 5);   /* MATRIX_CREATE_TRIES */
+}
+
 
 /* ---------------------------------------------------------------- hands in a room of two */
 
@@ -1066,6 +1180,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_hands_only_in_a_room_of_two, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_server_encrypts_new_rooms, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prompt_pings, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bare_429_waits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_create_room_bounded_and_found_again, setup, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

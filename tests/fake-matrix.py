@@ -16,8 +16,8 @@ data, room state (a member event only for oneself; m.room.power_levels only from
 at its level, changing no one at or above the sender's level nor granting more), PUT send with txnId idempotence (scoped per device), events over
 65536 bytes refused (413 M_TOO_LARGE), 429 M_LIMIT_EXCEEDED; optionally (POST /_fake/ratelimit)
 Synapse's message rate limit per user (rc_message: synapse/api/ratelimiting.py's algorithm) on
-every event sent (PUT send and PUT state) and every createRoom (the same allowance), answered
-429 M_LIMIT_EXCEEDED with retry_after_ms.
+every event sent (PUT send and PUT state), and ("rooms": true) its rc_room_creation on every
+createRoom, a limiter of its own; both answered 429 M_LIMIT_EXCEEDED with retry_after_ms.
 
 Who may see what, as the spec says: createRoom's presets (private_chat, the default, and
 trusted_private_chat: join rule invite, history shared; public_chat: public), then
@@ -31,19 +31,20 @@ invited; shared: all, once joined). GET /rooms/{room}/state.
 Test control (no auth): POST /_fake/user {"user","password","server"} -> token (server:
 a user "of another homeserver", for allow-list tests);
 POST /_fake/fail {"method","path" (regex),"user","status","count","retry_after_ms","header_only","drop",
-"after_commit","delay_ms" (answer normally, but late)};
+"after_commit","delay_ms" (answer normally, but late),"bare" (a 429 with no wait in it at all),
+"skip_invite" (with after_commit on createRoom: the room is made, its invites fail)};
 POST /_fake/invite_state {"room","user","events"}: stripped state a hostile remote server adds to
 an invite (placed before the invite event, as a server passes on invite_room_state);
 POST /_fake/replay {"room","count"}: re-delivers the last events, reversed (duplicates, out of order);
-POST /_fake/ratelimit {"per_second","burst","user"}: limit every user's event sends as Synapse does
-(0 turns it off, the default), or only user's if given;
+POST /_fake/ratelimit {"per_second","burst","user","rooms"}: limit every user's event sends (or, with
+"rooms", room creations) as Synapse does (0 turns it off, the default), or only user's if given;
 POST /_fake/config {"encrypt_new_rooms": "invite"|"all"|""}: Synapse's
 encryption_enabled_by_default_for_room_type (rooms made with a private preset, or all, come encrypted);
 GET /_fake/events?room=R: the room's timeline with txn ids (and "_members": the memberships when each was sent;
 "_notify": for each other member then joined, what the default push rules did: highlight, notify or none); GET /_fake/requests: counters
 (and "in_flight_max": the most requests of one user handled at once; "ratelimit": per user,
-"sends" events sent and rooms created, "limited" 429s given, "early" sends that came before the retry_after_ms
-of an earlier 429 had passed).
+"sends" events sent, "limited" 429s given, "early" sends that came before the retry_after_ms
+of an earlier 429 had passed; "room_ratelimit": the same for createRoom).
 Only what handfoot uses is implemented; it is not a homeserver.
 """
 import json
@@ -87,6 +88,8 @@ class World:
         self.in_flight = {}       # user -> requests being handled now
         self.in_flight_max = {}
         self.limit = Limiter()
+        self.room_limit = Limiter()   # rc_room_creation
+        self.skip_invite = False
         self.encrypt_new = ""     # Synapse's encryption_enabled_by_default_for_room_type ("", invite, all)
 
     def push(self, kind, key, payload):
@@ -147,6 +150,29 @@ class World:
         pl.update(override or {})
         self.event(room, creator, "m.room.power_levels", pl, "")
         return room
+
+    def upgrade(self, room, user, body):
+        """POST /rooms/{room}/upgrade as Synapse does it: the upgrader needs the level of
+        m.room.tombstone; a new room with the old one's name, join rules, history visibility and
+        power levels (users copied); the tombstone in the old room, whose power levels then
+        keep everyone below 50 from speaking and inviting. Nobody is invited to the new room."""
+        mine, pl = self.power(room, user)
+        if mine < int(pl.get("events", {}).get("m.room.tombstone", pl.get("state_default", 50))):
+            return 403, {"errcode": "M_FORBIDDEN", "error": "insufficient power level to upgrade"}
+        if not isinstance(body.get("new_version"), str):
+            return 400, {"errcode": "M_BAD_JSON", "error": "new_version"}
+        new = self.new_room(user, (), {k: v for k, v in pl.items()})
+        for t in ("m.room.join_rules", "m.room.history_visibility", "m.room.name"):
+            if (t, "") in self.rooms[room]["state"]:
+                self.event(new, user, t, self.state_of(room, t), "")
+        self.event(room, user, "m.room.tombstone",
+                   {"body": "This room has been replaced", "replacement_room": new}, "")
+        old = dict(pl)
+        restrict = max(50, int(old.get("users_default", 0)) + 1)
+        old["events_default"] = max(int(old.get("events_default", 0)), restrict)
+        old["invite"] = max(int(old.get("invite", 0)), restrict)
+        self.event(room, user, "m.room.power_levels", old, "")
+        return 200, {"replacement_room": new}
 
     def state_of(self, room, etype, key=""):
         ev = self.rooms[room]["state"].get((etype, key))
@@ -530,6 +556,9 @@ class Handler(BaseHTTPRequestHandler):
         if f.get("drop"):
             self.close_connection = True
             return
+        if f["status"] == 429 and f.get("bare"):
+            # a proxy's limit page: neither Retry-After nor retry_after_ms
+            return self.reply(429, {"errcode": "M_LIMIT_EXCEEDED", "error": "Too many requests"})
         if f["status"] == 429:
             ms = f.get("retry_after_ms")
             hdr = {"Retry-After": str(max(1, (ms or 1000) // 1000))}
@@ -588,14 +617,21 @@ class Handler(BaseHTTPRequestHandler):
             return self.err(401, "M_UNKNOWN_TOKEN", "unknown token")
         if parts == ["sync"] and method == "GET":
             return self.sync(user, q)
-        # createRoom draws on the same allowance (synapse/handlers/room.py:
-        # create_room calls the request ratelimiter once, before any event)
-        if (method == "PUT" and len(parts) >= 4 and parts[0] == "rooms" and parts[2] in ("send", "state")) or \
-                (method == "POST" and parts == ["createRoom"]):
+        # createRoom has a limiter of its own (Synapse's rc_room_creation,
+        # 1.159 on: by default a room a minute); events draw on rc_message
+        if method == "POST" and parts == ["createRoom"]:
+            ms = W.room_limit.check(user)
+            if ms is not None:
+                return self.reply(429, {"errcode": "M_LIMIT_EXCEEDED", "error": "Too Many Requests",
+                                        "retry_after_ms": ms}, {"Retry-After": str(max(1, (ms + 999) // 1000))})
+        if method == "PUT" and len(parts) >= 4 and parts[0] == "rooms" and parts[2] in ("send", "state"):
             ms = W.limit.check(user)
             if ms is not None:
                 return self.reply(429, {"errcode": "M_LIMIT_EXCEEDED", "error": "Too Many Requests",
                                         "retry_after_ms": ms}, {"Retry-After": str(max(1, (ms + 999) // 1000))})
+        # a createRoom whose invite fails (the invitee's server is down):
+        # Synapse has made the room, and answers an error
+        W.skip_invite = f is not None and bool(f.get("skip_invite"))
         try:
             res = self.api(method, parts, q, body, user, device)
         except TooLarge:
@@ -700,7 +736,7 @@ class Handler(BaseHTTPRequestHandler):
                 W.event(room, user, "m.room.name", {"name": body["name"]}, "")
             if body.get("topic"):
                 W.event(room, user, "m.room.topic", {"topic": body["topic"]}, "")
-            for inv in body.get("invite") or []:
+            for inv in [] if W.skip_invite else body.get("invite") or []:
                 W.event(room, user, "m.room.member",
                         {"membership": "invite", "is_direct": bool(body.get("is_direct"))}, inv)
             return 200, {"room_id": room}
@@ -758,10 +794,16 @@ class Handler(BaseHTTPRequestHandler):
                                        if t == "m.room.member" and
                                        (want is None or e["content"].get("membership") == want) and
                                        (unwanted is None or e["content"].get("membership") != unwanted)]}
+            if p[2] == "upgrade" and method == "POST":
+                return W.upgrade(room, user, body)
             if p[2] == "send" and len(p) == 5 and method == "PUT":
                 key = (user, device, p[4])
                 if key in W.txns:
                     return 200, {"event_id": W.txns[key]}
+                # the spec's authorization rules: the sender's level reaches the event's
+                mine, pl = W.power(room, user)
+                if mine < int(pl.get("events", {}).get(p[3], pl.get("events_default", 0))):
+                    return 403, {"errcode": "M_FORBIDDEN", "error": "insufficient power level to send " + p[3]}
                 ev = W.event(room, user, p[3], body, txn=p[4])
                 W.txns[key] = ev["event_id"]
                 return 200, {"event_id": ev["event_id"]}
@@ -771,6 +813,10 @@ class Handler(BaseHTTPRequestHandler):
                     return 403, {"errcode": "M_FORBIDDEN", "error": "not your membership"}
                 if p[3] == "m.room.power_levels" and not W.power_change_ok(room, user, body):
                     return 403, {"errcode": "M_FORBIDDEN", "error": "insufficient power level"}
+                mine, pl = W.power(room, user)
+                if p[3] != "m.room.member" and pl and \
+                        mine < int(pl.get("events", {}).get(p[3], pl.get("state_default", 50))):
+                    return 403, {"errcode": "M_FORBIDDEN", "error": "insufficient power level to set " + p[3]}
                 ev = W.event(room, user, p[3], body, p[4] if len(p) > 4 else "")
                 return 200, {"event_id": ev["event_id"]}
         return 404, {"errcode": "M_UNRECOGNIZED", "error": "unknown endpoint"}
@@ -814,14 +860,17 @@ class Handler(BaseHTTPRequestHandler):
             W.encrypt_new = body.get("encrypt_new_rooms", W.encrypt_new)
             return self.reply(200, {})
         if path == "/_fake/ratelimit":
-            W.limit.rate = float(body.get("per_second", 0))
-            W.limit.burst = int(body.get("burst", 0))
-            W.limit.only = body.get("user")
+            lim = W.room_limit if body.get("rooms") else W.limit
+            lim.rate = float(body.get("per_second", 0))
+            lim.burst = int(body.get("burst", 0))
+            lim.only = body.get("user")
             return self.reply(200, {})
         if path == "/_fake/requests":
             lim = W.limit
+            rl = W.room_limit
             return self.reply(200, dict(W.requests, in_flight_max=W.in_flight_max,
-                                        ratelimit={"sends": lim.sends, "limited": lim.limited, "early": lim.early}))
+                                        ratelimit={"sends": lim.sends, "limited": lim.limited, "early": lim.early},
+                                        room_ratelimit={"sends": rl.sends, "limited": rl.limited, "early": rl.early}))
         return self.err(404, "M_UNRECOGNIZED", "unknown control")
 
 

@@ -236,6 +236,7 @@ matrix_client_free(struct matrix_client *c)
 	matrix_strlist_free(c->joined_enc, c->nenc);
 	matrix_strlist_free(c->joining, c->njoining);
 	matrix_strlist_free(c->joined, c->njoined);
+	matrix_strlist_free(c->moved, c->nmoved);
 	memset(c->token, 0, sizeof c->token);
 	memset(c->cfg.password, 0, sizeof c->cfg.password);
 	memset(c->cfg.token, 0, sizeof c->cfg.token);

@@ -130,6 +130,9 @@ matrix_direct_free(struct matrix_client *c)
 	matrix_strlist_free(c->creating, c->ncreating);
 	c->creating = NULL;
 	c->ncreating = 0;
+	matrix_strlist_free(c->made, c->nmade);
+	c->made = NULL;
+	c->nmade = 0;
 }
 
 /* ---------------------------------------------------------------- m.direct
@@ -358,21 +361,75 @@ on_create(struct matrix_client *c, struct matrix_req *r, long status, json_t *bo
 		return;
 	}
 	matrix_strlist_del(c->creating, &c->ncreating, r->arg);
-	if (status == 429 || status == 0 || status >= 500) {
-		/* matrix_send_kick tries again once the wait is over */
-		c->create_after = loop_now(c->loop) +
-		                  (r->retry_ms >= 0 ? r->retry_ms : matrix_outbox_backoff(++c->create_fails));
-		/* Synapse counts a createRoom in the user's message allowance: a 429
-		 * here makes every send of the account wait too */
-		if (status == 429)
-			matrix_outbox_pause(c->out, c->create_after);
-		matrix_send_kick(c);   /* the sends held while the room was asked for */
+	if ((status == 429 || status == 0 || status >= 500) && ++c->create_fails < MATRIX_CREATE_TRIES) {
+		/* matrix_send_kick tries again once the wait is over: a pause of
+		 * createRoom's own (Synapse's rc_room_creation is not rc_message),
+		 * the sends go on.  Without an answer (or with a 5xx) the room may
+		 * exist: the next try looks for it first (MATRIX_MADE_TYPE) */
+		int64_t wait = r->retry_ms >= 0 ? r->retry_ms : matrix_outbox_backoff(c->create_fails);
+
+		matrix_client_log(c, LOG_LVL_INFO, "createRoom for %s failed (HTTP %ld): trying again in %lld ms",
+		                  r->arg, status, (long long)wait);
+		c->create_after = loop_now(c->loop) + wait;
+		matrix_send_arm(c, wait);
 		return;
 	}
+	c->create_fails = 0;
 	matrix_client_log(c, LOG_LVL_WARNING, "cannot open a direct room with %s (HTTP %ld%s%s)", r->arg, status,
 	                  r->errcode != NULL ? ", " : "", r->errcode != NULL ? r->errcode : "");
 	matrix_direct_failed(c, r->arg, "I cannot open a direct chat with you");
 	matrix_send_kick(c);
+}
+
+#define MADE_MAX 64
+
+void
+matrix_direct_made(struct matrix_client *c, const struct matrix_item *it)
+{
+	char entry[2 * MATRIX_MAX_ID + 2];
+
+	if (matrix_private_denied(c, it->room) || c->nmade >= MADE_MAX)
+		return;
+	snprintf(entry, sizeof entry, "%s %s", it->room, it->user);
+	matrix_strlist_add(&c->made, &c->nmade, entry);
+}
+
+/* A room we made for user that may have lost its answer: taken again (its
+ * invite sent again, in case it failed), rather than a second one made. */
+static void
+on_reinvite(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
+{
+	(void)body;
+	matrix_client_log(c, LOG_LVL_INFO, "found %s, made for %s before (invite: HTTP %ld)", r->arg, r->user, status);
+	matrix_private_check(c, r->arg, r->user, true);
+}
+
+static bool
+direct_find_made(struct matrix_client *c, const char *user)
+{
+	char path[1024], enc[3 * MATRIX_MAX_ID + 1], body[MATRIX_MAX_ID + 32], room[MATRIX_MAX_ID + 1];
+	size_t n = strlen(user);
+	struct matrix_req *r;
+
+	for (size_t i = c->nmade; i-- > 0;) {
+		size_t l = strlen(c->made[i]);
+
+		if (l <= n + 1 || strcmp(c->made[i] + l - n, user) != 0 || c->made[i][l - n - 1] != ' ')
+			continue;
+		snprintf(room, sizeof room, "%.*s", (int)(l - n - 1), c->made[i]);
+		matrix_strlist_del(c->made, &c->nmade, c->made[i]);
+		if (matrix_private_denied(c, room) || !matrix_strlist_has(c->joined, c->njoined, room) ||
+		    matrix_text_urlenc(room, enc, sizeof enc) < 0)
+			continue;
+		snprintf(path, sizeof path, MATRIX_API "/rooms/%s/invite", enc);
+		snprintf(body, sizeof body, "{\"user_id\":\"%s\"}", user);
+		if ((r = matrix_req_start(c, "POST", path, body, on_reinvite, MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) == NULL)
+			continue;
+		r->arg = xstrdup(room);
+		r->user = xstrdup(user);
+		return true;
+	}
+	return false;
 }
 
 void
@@ -385,15 +442,18 @@ matrix_direct_create(struct matrix_client *c, const char *user)
 	if (c->phase == MX_PH_STOPPED || matrix_strlist_has(c->creating, c->ncreating, user))
 		return;
 	matrix_strlist_add(&c->creating, &c->ncreating, user);
+	if (direct_find_made(c, user))
+		return;
 	/* Only the bot may invite (the player cannot bring anyone in), no one
 	 * may join or knock uninvited, and whoever came later would read
 	 * nothing from before: the spec's defaults (and Synapse's presets)
 	 * give a shared history that new members read back. */
-	j = json_pack("{s:b,s:s,s:[s],s:s,s:[{s:s,s:s,s:{s:s}},{s:s,s:s,s:{s:s}}],s:{s:i}}", "is_direct", 1,
-	              "preset", "private_chat", "invite", user, "name", "Hand and Foot: your hand",
+	j = json_pack("{s:b,s:s,s:[s],s:s,s:[{s:s,s:s,s:{s:s}},{s:s,s:s,s:{s:s}},{s:s,s:s,s:{s:s}}],s:{s:i}}",
+	              "is_direct", 1, "preset", "private_chat", "invite", user, "name", "Hand and Foot: your hand",
 	              "initial_state",
 	              "type", "m.room.join_rules", "state_key", "", "content", "join_rule", "invite",
 	              "type", "m.room.history_visibility", "state_key", "", "content", "history_visibility", "joined",
+	              "type", MATRIX_MADE_TYPE, "state_key", "", "content", "user", user,
 	              "power_level_content_override", "invite", 100);
 	text = j != NULL ? json_dumps(j, JSON_COMPACT) : NULL;
 	json_decref(j);

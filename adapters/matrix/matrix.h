@@ -64,8 +64,16 @@ enum matrix_item_kind {
 	                    * knock, leave, ban) from the state or the timeline, history
 	                    * included; a third-party invite: user its sender, text "invite" */
 	MX_IT_JOIN_RULE,   /* room, text: m.room.join_rules' join_rule */
-	MX_IT_HISTORY      /* room, text: m.room.history_visibility's history_visibility */
+	MX_IT_HISTORY,     /* room, text: m.room.history_visibility's history_visibility */
+	MX_IT_MADE,        /* room, user: a room we made as user's direct room (our
+	                    * MATRIX_MADE_TYPE state event in it) */
+	MX_IT_TOMBSTONE    /* room, user: its sender, text: the replacement room (m.room.tombstone) */
 };
+
+/* The state event the bot puts in the rooms it makes for hands, naming the
+ * player: a createRoom that failed after it made the room (an answer lost, a
+ * remote invite refused) leaves a room that is found again, not made twice. */
+#define MATRIX_MADE_TYPE "org.handfoot.direct"
 
 struct matrix_item {
 	enum matrix_item_kind kind;
@@ -324,6 +332,10 @@ struct matrix_client {
 	char **told_enc;                /* players told that the server encrypts every new room */
 	size_t ntold_enc;
 	bool server_encrypts;           /* a room we made came encrypted: no more are made */
+	char **moved;                   /* "new old": replacement rooms to join, and the rooms they replace */
+	size_t nmoved;
+	char **made;                    /* "room user": rooms we made for user (MX_IT_MADE), at most 64 */
+	size_t nmade;
 	struct matrix_power *powers;    /* the moderators of each room (power.c), at most max_rooms */
 	size_t npowers;
 
@@ -399,7 +411,8 @@ void matrix_req_cancel_all(struct matrix_client *c);
  * for ever, nor make now + wait overflow. */
 #define MATRIX_RETRY_MAX_MS 300000
 /* The wait a 429 asks for: retry_after_ms from body, else Retry-After (after
- * seconds, -1: none), at most MATRIX_RETRY_MAX_MS; -1 if neither is given. */
+ * seconds, -1: none), at most MATRIX_RETRY_MAX_MS; -1 if neither is given
+ * (or says 0): the caller waits a backoff. */
 int64_t matrix_req_wait_ms(json_t *body, curl_off_t after);
 
 /* login.c: the chain login -> whoami -> filter -> sync, and its retries */
@@ -433,6 +446,10 @@ bool matrix_direct_is_joined(struct matrix_client *c, const char *user);
 void matrix_direct_failed(struct matrix_client *c, const char *user, const char *why);
 void matrix_direct_forget(struct matrix_client *c, const char *room);
 void matrix_direct_create(struct matrix_client *c, const char *user);
+/* A room we made for user, seen in the sync: found again before another is made. */
+void matrix_direct_made(struct matrix_client *c, const struct matrix_item *it);
+/* createRoom is retried at most this many times in a row, then the player is told. */
+#define MATRIX_CREATE_TRIES 5
 void matrix_direct_restore(struct matrix_client *c);
 /* Makes sure the account's m.direct lists each of our direct rooms:
  * reads it, merges ours in (every other entry kept), writes it back. */
@@ -452,6 +469,10 @@ bool matrix_rooms_is_encrypted(struct matrix_client *c, const char *room);
 void matrix_rooms_restore(struct matrix_client *c);
 /* Leaves room (after everything else waiting). */
 void matrix_rooms_leave(struct matrix_client *c, const char *room);
+/* m.room.tombstone: the replacement room is joined (via the server of the
+ * tombstone's sender) and, once in, the core told (BOT_EV_ROOM_MOVED); a
+ * direct room upgraded is dropped. */
+void matrix_rooms_tombstone(struct matrix_client *c, const struct matrix_item *it);
 
 /* What a player hears when the server encrypts every room the bot makes. */
 #define MATRIX_ENCRYPTED_WHY "this server encrypts every new room and I cannot write encrypted messages. " \

@@ -11,7 +11,8 @@
 #define XSTR(x) STR(x)
 
 /* What says whether a room may hold a hand (private.c). */
-#define PRIVACY_TYPES "\"m.room.join_rules\",\"m.room.history_visibility\",\"m.room.third_party_invite\""
+#define PRIVACY_TYPES "\"m.room.join_rules\",\"m.room.history_visibility\",\"m.room.third_party_invite\",\"" \
+	MATRIX_MADE_TYPE "\",\"m.room.tombstone\""
 
 /* Only what the bot acts on, members lazy-loaded so that big rooms stay
  * cheap, and a short timeline: a room's part of the answer stays under
@@ -215,6 +216,12 @@ handle_sync(struct matrix_client *c, const struct matrix_sync *s)
 			break;
 		case MX_IT_DIRECT:
 			direct_entry(c, it);
+			break;
+		case MX_IT_MADE:
+			matrix_direct_made(c, it);
+			break;
+		case MX_IT_TOMBSTONE:
+			matrix_rooms_tombstone(c, it);
 			break;
 		case MX_IT_MEMBER:
 		case MX_IT_JOIN_RULE:

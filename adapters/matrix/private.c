@@ -187,7 +187,7 @@ static void
 on_state(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
 {
 	const char *room = r->arg, *user = r->user, *fault = NULL;
-	bool created = r->direct, player_in = false, enc = false, rule = false, hist = false;
+	bool created = r->direct, player_in = false, player_joined = false, enc = false, rule = false, hist = false;
 	char other[MATRIX_MAX_ID + 32];
 	json_t *ev;
 	size_t i;
@@ -218,8 +218,10 @@ on_state(struct matrix_client *c, struct matrix_req *r, long status, json_t *bod
 			v = json_string_value(json_object_get(content, "membership"));
 			if (v == NULL || strcmp(v, "leave") == 0 || strcmp(v, "ban") == 0 || strcmp(key, c->self) == 0)
 				continue;
-			if (strcmp(key, user) == 0)
-				player_in = strcmp(v, "join") == 0 || (created && strcmp(v, "invite") == 0);
+			if (strcmp(key, user) == 0) {
+				player_joined = strcmp(v, "join") == 0;
+				player_in = player_joined || (created && strcmp(v, "invite") == 0);
+			}
 			else if (other[0] == '\0')
 				snprintf(other, sizeof other, "%s is %s", matrix_text_id_ok(key, '@') ? key : "someone",
 				         strcmp(v, "join") == 0 ? "in it" : "invited");
@@ -269,9 +271,11 @@ on_state(struct matrix_client *c, struct matrix_req *r, long status, json_t *bod
 		matrix_rooms_leave(c, room);
 		return;
 	}
+	if (created)
+		c->create_fails = 0;
 	matrix_client_log(c, LOG_LVL_INFO, "%s is the direct room of %s", room, user);
 	matrix_direct_set(c, user, room, false, true);
-	if (!created)
+	if (player_joined)
 		matrix_direct_joined(c, room);
 	matrix_direct_publish(c);
 	matrix_send_kick(c);

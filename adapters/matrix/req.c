@@ -65,9 +65,11 @@ matrix_req_wait_ms(json_t *body, curl_off_t after)
 {
 	json_t *ms = json_object_get(body, "retry_after_ms");
 
-	if (json_is_integer(ms) && json_integer_value(ms) >= 0)
+	/* 0 is no wait given: libcurl's CURLINFO_RETRY_AFTER says 0 when
+	 * there is no Retry-After, and a retry at once would only hammer */
+	if (json_is_integer(ms) && json_integer_value(ms) > 0)
 		return json_integer_value(ms) < MATRIX_RETRY_MAX_MS ? (int64_t)json_integer_value(ms) : MATRIX_RETRY_MAX_MS;
-	if (after >= 0)
+	if (after > 0)
 		return after < MATRIX_RETRY_MAX_MS / 1000 ? (int64_t)after * 1000 : MATRIX_RETRY_MAX_MS;
 	return -1;
 }

@@ -5,6 +5,41 @@
 
 #include "matrix.h"
 
+/* The room old replaced by room, if room is a replacement we wait to be in. */
+static const char *
+moved_from(struct matrix_client *c, const char *room, size_t *at)
+{
+	size_t n = strlen(room);
+
+	for (size_t i = 0; i < c->nmoved; i++)
+		if (strncmp(c->moved[i], room, n) == 0 && c->moved[i][n] == ' ') {
+			*at = i;
+			return c->moved[i] + n + 1;
+		}
+	return NULL;
+}
+
+/* In a replacement room: the core moves the table there. */
+static void
+moved_joined(struct matrix_client *c, const char *room)
+{
+	size_t at;
+	const char *old = moved_from(c, room, &at);
+	char *entry;
+
+	if (old == NULL)
+		return;
+	entry = c->moved[at];
+	c->moved[at] = c->moved[--c->nmoved];
+	{
+		struct bot_event ev = { .type = BOT_EV_ROOM_MOVED, .room = entry + strlen(room) + 1, .text = room };
+
+		matrix_client_log(c, LOG_LVL_NOTICE, "%s was upgraded to %s: the game moves there", ev.room, room);
+		c->host.emit(c->host.ctx, &ev);
+	}
+	free(entry);
+}
+
 static void
 on_join(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
 {
@@ -18,6 +53,7 @@ on_join(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 	/* it stays in joining until the sync shows it (the sync may also
 	 * have shown it already, or shown us leaving it again) */
 	matrix_client_log(c, LOG_LVL_INFO, "joined %s", r->arg);
+	moved_joined(c, r->arg);
 	/* a player who opens a direct chat with us gets their hands there,
 	 * once its state shows it private (the invite alone cannot say) */
 	if (r->direct && r->user != NULL)
@@ -46,6 +82,51 @@ room_post(struct matrix_client *c, const char *room, const char *what, matrix_re
 	if (r != NULL)
 		r->arg = xstrdup(room);
 	return r;
+}
+
+static void
+on_join_new(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
+{
+	(void)body;
+	if (status != 200) {
+		/* an invite-only replacement: the invite (Element sends one to
+		 * every member on request) is accepted as any other, and moves the
+		 * game then */
+		matrix_client_log(c, LOG_LVL_NOTICE, "cannot join %s, which replaces a room we are in (HTTP %ld): "
+		                  "waiting for an invite", r->arg, status);
+		return;
+	}
+	matrix_client_log(c, LOG_LVL_INFO, "joined %s", r->arg);
+	moved_joined(c, r->arg);
+}
+
+void
+matrix_rooms_tombstone(struct matrix_client *c, const struct matrix_item *it)
+{
+	char path[1200], enc[3 * MATRIX_MAX_ID + 1], venc[3 * MATRIX_MAX_ID + 1], entry[2 * MATRIX_MAX_ID + 2];
+	const char *server = strchr(it->user, ':');
+	size_t at;
+	struct matrix_req *r;
+
+	if (matrix_direct_user(c, it->room) != NULL) {
+		matrix_private_drop(c, it->room, "it was upgraded", false);
+		return;
+	}
+	if (moved_from(c, it->text, &at) != NULL || c->nmoved >= 64 ||
+	    matrix_text_urlenc(it->text, enc, sizeof enc) < 0 || server == NULL ||
+	    matrix_text_urlenc(server + 1, venc, sizeof venc) < 0)
+		return;
+	snprintf(entry, sizeof entry, "%s %s", it->text, it->room);
+	matrix_strlist_add(&c->moved, &c->nmoved, entry);
+	if (matrix_strlist_has(c->joined, c->njoined, it->text)) {
+		moved_joined(c, it->text);
+		return;
+	}
+	/* room ids need not name a server (room version 12): the server of
+	 * whoever upgraded it knows the new room */
+	snprintf(path, sizeof path, MATRIX_API "/join/%s?via=%s&server_name=%s", enc, venc, venc);
+	if ((r = matrix_req_start(c, "POST", path, NULL, on_join_new, MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) != NULL)
+		r->arg = xstrdup(it->text);
 }
 
 void

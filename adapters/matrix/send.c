@@ -49,9 +49,6 @@ on_sent(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 		                  (long long)wait);
 		matrix_outbox_retry(c->out, m, now, wait);
 		matrix_outbox_pause(c->out, now + wait);
-		/* a direct room made meanwhile would draw on the same allowance */
-		if (now + wait > c->create_after)
-			c->create_after = now + wait;
 	} else if (status == 0 || status >= 500 || status == 401) {
 		matrix_client_log(c, LOG_LVL_DEBUG, "send to %s: HTTP %ld; retrying", m->room, status);
 		matrix_outbox_retry(c->out, m, now, -1);
@@ -75,6 +72,13 @@ on_sent(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 
 			ev.user_name = matrix_names_of(c, m->context, m->user, nb, sizeof nb);
 			c->host.emit(c->host.ctx, &ev);
+		} else if (status == 403) {
+			/* the room refuses us (our power level, an upgrade that raised
+			 * events_default): the core tells the table's owner */
+			struct bot_event ev = { .type = BOT_EV_SEND_FAILED, .room = m->room,
+			                        .text = r->errcode != NULL ? r->errcode : "HTTP 403" };
+
+			c->host.emit(c->host.ctx, &ev);
 		}
 		matrix_outbox_done(c->out, m);
 	}
@@ -91,9 +95,9 @@ matrix_send_kick(struct matrix_client *c)
 		return;
 	now = loop_now(c->loop);
 	/* private messages waiting for a direct room (also those restored from
-	 * the store, whose room was still being made).  A createRoom draws on
-	 * the allowance sends draw on (Synapse): one of them at a time, so that
-	 * the 429 of one holds the other back before it is asked. */
+	 * the store, whose room was still being made).  createRoom has a limit
+	 * of its own (Synapse's rc_room_creation) and a pause of its own: it
+	 * never holds the sends back, nor they it; one room at a time. */
 	for (m = matrix_outbox_unresolved(c->out, NULL); m != NULL; m = next) {
 		const char *room;
 
@@ -110,11 +114,11 @@ matrix_send_kick(struct matrix_client *c)
 			/* every room we make comes encrypted: none is made */
 			matrix_direct_failed(c, m->user, MATRIX_ENCRYPTED_WHY);
 			next = matrix_outbox_unresolved(c->out, NULL);
-		} else if (now >= c->create_after && c->ncreating == 0 && !matrix_outbox_busy(c->out))
+		} else if (now >= c->create_after && c->ncreating == 0)
 			matrix_direct_create(c, m->user);
 	}
 	wait = -1;
-	while (c->ncreating == 0 && (m = matrix_outbox_next(c->out, now, &wait)) != NULL) {
+	while ((m = matrix_outbox_next(c->out, now, &wait)) != NULL) {
 		char path[1200], enc[3 * MATRIX_MAX_ID + 1], tenc[200], *content;
 		struct matrix_req *r = NULL;
 

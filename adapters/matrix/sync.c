@@ -234,6 +234,21 @@ state_event(struct ctx *c, const char *room, json_t *ev, bool timeline)
 		room_rule(c, room, type, content);
 		return;
 	}
+	if (strcmp(type, "m.room.tombstone") == 0) {
+		const char *to = get_id(content, "replacement_room", '!');
+
+		if (to != NULL && strcmp(to, room) != 0 && (user = get_id(ev, "sender", '@')) != NULL &&
+		    (it = add(c, MX_IT_TOMBSTONE, room, user, NULL)) != NULL)
+			it->text = xstrdup(to);
+		return;
+	}
+	if (strcmp(type, MATRIX_MADE_TYPE) == 0) {
+		/* ours only: anyone could write one */
+		if (is_self(c, json_string_value(json_object_get(ev, "sender"))) &&
+		    (user = get_id(content, "user", '@')) != NULL)
+			add(c, MX_IT_MADE, room, user, NULL);
+		return;
+	}
 	if (strcmp(type, "m.room.third_party_invite") == 0) {
 		/* someone is invited by e-mail: as good as an invite (no content: revoked) */
 		if (json_object_size(content) > 0 && (user = get_id(ev, "sender", '@')) != NULL &&
