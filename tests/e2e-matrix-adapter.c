@@ -715,6 +715,62 @@ was_limited(struct host *h, const void *arg)
 	return limit_count(h, "limited") >= *(const long *)arg;
 }
 
+static bool
+has_ev(struct host *h, const void *type)
+{
+	return count_evs(h, *(const enum bot_event_type *)type, NULL) > 0;
+}
+
+/* ann upgrades the game room: the bot follows the tombstone into the new
+ * room (once ann invites it there, as Element offers), tells the core the
+ * game moved; the old room, where the upgrade raised events_default, now
+ * refuses the bot: a room-level BOT_EV_SEND_FAILED. */
+static void
+test_room_upgrade_followed(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256], path[512], *e;
+	const char *nroom;
+	enum bot_event_type t;
+	struct want w;
+	json_t *j;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	make_room(h, ann, NULL, room, sizeof room);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+	e = curl_easy_escape(NULL, room, 0);
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/upgrade", e);
+	curl_free(e);
+	j = fakemx_call(&h->fake, "POST", path, ann, "{\"new_version\":\"12\"}", NULL);
+	nroom = json_string_value(json_object_get(j, "replacement_room"));
+	assert_non_null(nroom);
+	run_for(h, 500);
+	assert_int_equal(fakemx_room_post(&h->fake, ann, nroom, "invite", "{\"user_id\":\"@bot:hs\"}"), 200);
+	assert_true(run_until(h, bot_joined, nroom, 10000));
+	t = BOT_EV_ROOM_MOVED;
+	assert_true(run_until(h, has_ev, &t, 10000));
+	for (int i = 0; i < h->nevs; i++)
+		if (h->evs[i].type == BOT_EV_ROOM_MOVED) {
+			assert_string_equal(h->evs[i].room, room);
+			assert_string_equal(h->evs[i].text, nroom);
+		}
+	/* the new room is played in; the old one refuses the bot */
+	say(h, ann, nroom, "!ping new");
+	w = (struct want){ nroom, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	say(h, ann, room, "!ping old");
+	t = BOT_EV_SEND_FAILED;
+	assert_true(run_until(h, has_ev, &t, 10000));
+	for (int i = 0; i < h->nevs; i++)
+		if (h->evs[i].type == BOT_EV_SEND_FAILED) {
+			assert_string_equal(h->evs[i].room, room);
+			assert_string_equal(h->evs[i].user, "");
+		}
+	json_decref(j);
+}
+
 /* The number of the first event in room whose body has needle (NULL: the
  * first event at all): the fake numbers events in the order it made them. */
 static long
@@ -1182,6 +1238,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_prompt_pings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bare_429_waits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_create_room_bounded_and_found_again, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_room_upgrade_followed, setup, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

@@ -143,11 +143,45 @@ test_power_levels_moderate(void **state)
 	say_expect(bob, "bob", "!abort", "The game is over: ended by bob.");
 }
 
+/* The room is upgraded mid-game: the bot follows the tombstone (invited to
+ * the new room, as Element offers), the table goes on there, both rooms are
+ * told; the old room then refuses the bot (the upgrade raised its
+ * events_default), which the daemon notes. */
+static void
+test_room_upgrade_moves_the_table(void **state)
+{
+	char path[512], nroom[256], m[32], *e;
+	json_t *j;
+	int t;
+
+	(void)state;
+	say_expect(bob, "bob", "!play 2 duel", "Dealing duel");
+	e = curl_easy_escape(NULL, room, 0);
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/upgrade", e);
+	curl_free(e);
+	j = fakemx_call(&f, "POST", path, ann, "{\"new_version\":\"12\"}", NULL);
+	assert_non_null(json_string_value(json_object_get(j, "replacement_room")));
+	snprintf(nroom, sizeof nroom, "%s", json_string_value(json_object_get(j, "replacement_room")));
+	json_decref(j);
+	assert_int_equal(fakemx_room_post(&f, ann, nroom, "invite", "{\"user_id\":\"@bot:hs\"}"), 200);
+	assert_int_equal(fakemx_room_post(&f, ann, nroom, "invite", "{\"user_id\":\"@bob:hs\"}"), 200);
+	assert_int_equal(fakemx_room_post(&f, bob, nroom, "join", "{}"), 200);
+	for (t = 0; t < 200 && fakemx_bot_says(&f, nroom, "The table moved here") == 0; t++)
+		e2e_sleep_ms(100);
+	assert_int_equal(fakemx_bot_says(&f, nroom, "The table moved here"), 1);
+	fakemx_membership(&f, nroom, "@bot:hs", m, sizeof m);
+	assert_string_equal(m, "join");
+	/* the game answers in the new room */
+	snprintf(room, sizeof room, "%s", nroom);
+	say_expect(bob, "bob", "!abort", "The game is over: ended by bob.");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_power_levels_moderate),
+		cmocka_unit_test(test_room_upgrade_moves_the_table),
 	};
 
 	return cmocka_run_group_tests_name("moderators on Matrix (fake homeserver)", tests, setup, teardown);

@@ -103,7 +103,7 @@ on_join_new(struct matrix_client *c, struct matrix_req *r, long status, json_t *
 void
 matrix_rooms_tombstone(struct matrix_client *c, const struct matrix_item *it)
 {
-	char path[1200], enc[3 * MATRIX_MAX_ID + 1], venc[3 * MATRIX_MAX_ID + 1], entry[2 * MATRIX_MAX_ID + 2];
+	char path[2400], enc[3 * MATRIX_MAX_ID + 1], venc[3 * MATRIX_MAX_ID + 1], entry[2 * MATRIX_MAX_ID + 2];
 	const char *server = strchr(it->user, ':');
 	size_t at;
 	struct matrix_req *r;
