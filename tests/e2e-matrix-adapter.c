@@ -32,6 +32,8 @@ struct host {
 	struct matrix_client *c;
 	struct matrix_config cfg;
 	char ann_tok[128];       /* ann's token, for accept_invites */
+	char errlog[2048];       /* the client's error lines, in order */
+	int nerr;
 	char last_hand[256];     /* the room of the last hand assert_hands_private saw */
 	struct rec evs[MAX_EVS];
 	int nevs;
@@ -97,8 +99,14 @@ h_log(void *ctx, int level, const char *msg)
 {
 	struct host *h = ctx;
 
-	if (h->verbose || level <= LOG_LVL_ERR)
+	if (h->verbose)
 		fprintf(stderr, "<%d>matrix: %s\n", level, msg);
+	if (level <= LOG_LVL_ERR) {
+		size_t o = strlen(h->errlog);
+
+		snprintf(h->errlog + o, sizeof h->errlog - o, "%s\n", msg);
+		h->nerr++;
+	}
 }
 
 static void
@@ -771,6 +779,83 @@ test_room_upgrade_followed(void **state)
 	json_decref(j);
 }
 
+static long requests_of(struct host *h, const char *what);
+
+static long
+logins(struct host *h)
+{
+	return requests_of(h, "logins");
+}
+
+/* The access token (and refresh token) are kept: a restart does not log in
+ * again; an expired token is refreshed (soft logout), not a new login. */
+static void
+test_login_token_kept_and_refreshed(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256];
+	struct want w;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	make_room(h, ann, NULL, room, sizeof room);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+	assert_int_equal(logins(h), 1);
+	client_down(h);
+	h->nevs = 0;
+	client_up(h);
+	assert_true(run_until(h, is_up, NULL, 10000));
+	assert_int_equal(logins(h), 1);
+	/* the server expires the token: refreshed, the game goes on */
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/expire", NULL, "{\"user\":\"@bot:hs\"}", NULL));
+	say(h, ann, room, "!ping 1");
+	w = (struct want){ room, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 15000));
+	assert_true(requests_of(h, "refresh") >= 1);
+	assert_int_equal(logins(h), 1);
+	assert_int_equal(h->nerr, 0);
+}
+
+/* What trying again cannot fix stops the account with one clear line: a
+ * server that offers only OAuth or SSO, a bad password, a deactivated account. */
+static void
+test_login_permanent_errors_stop(void **state)
+{
+	struct host *h = *state;
+
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/config", NULL, "{\"login_flows\":[\"m.login.sso\"]}", NULL));
+	client_up(h);
+	run_for(h, 2500);
+	assert_int_equal(logins(h), 0);
+	assert_int_equal(h->nerr, 1);
+	assert_non_null(strstr(h->errlog, "offers no password login (only: m.login.sso)"));
+	assert_non_null(strstr(h->errlog, "token_file"));
+	client_down(h);
+
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/config", NULL, "{\"login_flows\":[\"m.login.password\"]}", NULL));
+	snprintf(h->cfg.password, sizeof h->cfg.password, "wrong");
+	h->nerr = 0;
+	h->errlog[0] = '\0';
+	client_up(h);
+	run_for(h, 2500);
+	assert_int_equal(logins(h), 1);
+	assert_int_equal(h->nerr, 1);
+	assert_non_null(strstr(h->errlog, "M_FORBIDDEN"));
+	client_down(h);
+
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/config", NULL, "{\"deactivate\":[\"@bot:hs\"]}", NULL));
+	snprintf(h->cfg.password, sizeof h->cfg.password, "botpw");
+	h->nerr = 0;
+	h->errlog[0] = '\0';
+	client_up(h);
+	run_for(h, 2500);
+	assert_int_equal(logins(h), 2);
+	assert_int_equal(h->nerr, 1);
+	assert_non_null(strstr(h->errlog, "deactivated"));
+	assert_int_equal(count_evs(h, BOT_EV_UP, NULL), 0);
+}
+
 /* The number of the first event in room whose body has needle (NULL: the
  * first event at all): the fake numbers events in the order it made them. */
 static long
@@ -1239,6 +1324,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_bare_429_waits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_create_room_bounded_and_found_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_room_upgrade_followed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_login_token_kept_and_refreshed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_login_permanent_errors_stop, setup, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

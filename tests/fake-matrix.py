@@ -28,6 +28,13 @@ was sent, and the sync and GET /rooms/{room}/messages show a user only the event
 history visibility lets them read (joined: those sent while they were in; invited: also while
 invited; shared: all, once joined). GET /rooms/{room}/state.
 
+Logins: GET /login lists the flows (m.login.password unless /_fake/config says login_flows, e.g.
+["m.login.sso"] for a server behind OAuth); POST /login refuses a bad password (403 M_FORBIDDEN),
+a deactivated account (403 M_USER_DEACTIVATED) and a type not offered; a new login as a device ends
+that device's older tokens; refresh tokens if asked for ("refresh_token": true, POST /refresh); an
+expired token (POST /_fake/expire {"user"}) gets 401 M_UNKNOWN_TOKEN with soft_logout; the token is
+read from the Authorization header only.
+
 Test control (no auth): POST /_fake/user {"user","password","server"} -> token (server:
 a user "of another homeserver", for allow-list tests);
 POST /_fake/fail {"method","path" (regex),"user","status","count","retry_after_ms","header_only","drop",
@@ -90,6 +97,11 @@ class World:
         self.limit = Limiter()
         self.room_limit = Limiter()   # rc_room_creation
         self.skip_invite = False
+        self.flows = ["m.login.password"]   # GET /login's flows (set with /_fake/config)
+        self.deactivated = set()
+        self.expired = set()                # access tokens past their time: 401 soft_logout
+        self.refresh = {}                   # refresh token -> (user, device)
+        self.logins = 0                     # POST /login, whatever the answer
         self.encrypt_new = ""     # Synapse's encryption_enabled_by_default_for_room_type ("", invite, all)
 
     def push(self, kind, key, payload):
@@ -173,6 +185,18 @@ class World:
         old["invite"] = max(int(old.get("invite", 0)), restrict)
         self.event(room, user, "m.room.power_levels", old, "")
         return 200, {"replacement_room": new}
+
+    def issue(self, uid, device, refresh):
+        """A new access token for (uid, device), and a refresh token if asked for."""
+        self.ntoken += 1
+        tok = "tok%d_%s" % (self.ntoken, uid[1:].split(":")[0])
+        self.tokens[tok] = (uid, device)
+        out = {"user_id": uid, "access_token": tok, "device_id": device}
+        if refresh:
+            rt = "ref%d" % self.ntoken
+            self.refresh[rt] = (uid, device)
+            out.update(refresh_token=rt, expires_in_ms=300000)
+        return out
 
     def state_of(self, room, etype, key=""):
         ev = self.rooms[room]["state"].get((etype, key))
@@ -591,8 +615,10 @@ class Handler(BaseHTTPRequestHandler):
         with LOCK:
             W.requests[parts[0]] = W.requests.get(parts[0], 0) + 1
             auth = self.headers.get("Authorization", "")
-            tok = auth[7:] if auth.startswith("Bearer ") else q.get("access_token")
+            # the header only: the access_token query parameter is deprecated (spec v1.11)
+            tok = auth[7:] if auth.startswith("Bearer ") else None
             user, device = W.tokens.get(tok, (None, None))
+            expired = tok in W.expired
             f = self.fault(method, path, user)
             who = str(user)
             W.in_flight[who] = W.in_flight.get(who, 0) + 1
@@ -603,6 +629,11 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(f["delay_ms"] / 1000.0)
                 f = None
             with LOCK:
+                if expired and parts not in (["login"], ["refresh"]):
+                    # an expired access token (refresh tokens, or an admin's
+                    # logout of the session): soft_logout, the device kept
+                    return self.reply(401, {"errcode": "M_UNKNOWN_TOKEN", "error": "expired",
+                                            "soft_logout": True})
                 return self.answer(method, parts, q, body, user, device, f)
         finally:
             with LOCK:
@@ -611,8 +642,20 @@ class Handler(BaseHTTPRequestHandler):
     def answer(self, method, parts, q, body, user, device, f):
         if f is not None and not f.get("after_commit"):
             return self.fail(f)
+        if parts == ["login"] and method == "GET":
+            return self.reply(200, {"flows": [{"type": t} for t in W.flows]})
         if parts == ["login"] and method == "POST":
             return self.login(body)
+        if parts == ["refresh"] and method == "POST":
+            rt = body.get("refresh_token")
+            if rt not in W.refresh:
+                return self.err(401, "M_UNKNOWN_TOKEN", "unknown refresh token")
+            uid, device = W.refresh.pop(rt)
+            # the old access token goes with the refresh token it was paired with
+            for t in [t for t, v in W.tokens.items() if v == (uid, device)]:
+                W.tokens.pop(t)
+                W.expired.discard(t)
+            return self.reply(200, W.issue(uid, device, True))
         if user is None:
             return self.err(401, "M_UNKNOWN_TOKEN", "unknown token")
         if parts == ["sync"] and method == "GET":
@@ -646,13 +689,19 @@ class Handler(BaseHTTPRequestHandler):
         ident = body.get("identifier") or {}
         name = ident.get("user") or body.get("user") or ""
         uid = name if name.startswith("@") else "@%s:%s" % (name, SERVER)
+        W.logins += 1
+        if body.get("type") not in W.flows:
+            return self.err(400, "M_UNKNOWN", "unknown login type")
         if body.get("type") != "m.login.password" or W.users.get(uid) != body.get("password"):
-            return self.err(403, "M_FORBIDDEN", "bad login")
+            return self.err(403, "M_FORBIDDEN", "Invalid username or password")
+        if uid in W.deactivated:
+            return self.err(403, "M_USER_DEACTIVATED", "This account has been deactivated")
         W.ntoken += 1
         device = body.get("device_id") or "DEV%d" % W.ntoken
-        tok = "tok%d_%s" % (W.ntoken, uid[1:].split(":")[0])
-        W.tokens[tok] = (uid, device)
-        return self.reply(200, {"user_id": uid, "access_token": tok, "device_id": device})
+        # Synapse: logging in again as a device ends that device's older tokens
+        for t in [t for t, v in W.tokens.items() if v == (uid, device)]:
+            W.tokens.pop(t)
+        return self.reply(200, W.issue(uid, device, bool(body.get("refresh_token"))))
 
     def sync_filter(self, user, q):
         """The filter of a /sync: inline JSON or an uploaded filter's id; None if refused."""
@@ -858,6 +907,12 @@ class Handler(BaseHTTPRequestHandler):
                                     "account": {"%s %s" % k: v for k, v in W.account.items()}})
         if path == "/_fake/config":
             W.encrypt_new = body.get("encrypt_new_rooms", W.encrypt_new)
+            W.flows = body.get("login_flows", W.flows)
+            W.deactivated |= set(body.get("deactivate", []))
+            return self.reply(200, {})
+        if path == "/_fake/expire":
+            # every access token of user expires (soft logout)
+            W.expired |= set(t for t, v in W.tokens.items() if v[0] == body["user"])
             return self.reply(200, {})
         if path == "/_fake/ratelimit":
             lim = W.room_limit if body.get("rooms") else W.limit
@@ -868,7 +923,7 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_fake/requests":
             lim = W.limit
             rl = W.room_limit
-            return self.reply(200, dict(W.requests, in_flight_max=W.in_flight_max,
+            return self.reply(200, dict(W.requests, in_flight_max=W.in_flight_max, logins=W.logins,
                                         ratelimit={"sends": lim.sends, "limited": lim.limited, "early": lim.early},
                                         room_ratelimit={"sends": rl.sends, "limited": rl.limited, "early": rl.early}))
         return self.err(404, "M_UNRECOGNIZED", "unknown control")

@@ -238,6 +238,7 @@ matrix_client_free(struct matrix_client *c)
 	matrix_strlist_free(c->joined, c->njoined);
 	matrix_strlist_free(c->moved, c->nmoved);
 	memset(c->token, 0, sizeof c->token);
+	memset(c->refresh, 0, sizeof c->refresh);
 	memset(c->cfg.password, 0, sizeof c->cfg.password);
 	memset(c->cfg.token, 0, sizeof c->cfg.token);
 	free(c);

@@ -292,6 +292,8 @@ struct matrix_client {
 	char self[MATRIX_MAX_ID + 1];
 	char device[128];
 	char token[1024];
+	char refresh[1024];             /* the refresh token, if the server gave one */
+	bool stored_tried;              /* the stored access token was tried (login.c) */
 	char filter[128];
 	char *since;
 	int sync_level;                 /* 0: the normal filter; more: an answer was too big (poll.c) */
@@ -420,6 +422,10 @@ void matrix_login_start(struct matrix_client *c);
 /* The chain failed: says DOWN once, retries the current phase after a backoff. */
 void matrix_login_failed(struct matrix_client *c, const char *what, long status, const char *errcode,
                          int64_t retry_ms);
+/* The access token was refused (a 401 to whoami or the sync; soft: the
+ * server says soft_logout): refreshed if we can, else a new login after a
+ * backoff with the password, else (token_file alone) the account stops. */
+void matrix_login_refused(struct matrix_client *c, const char *what, const char *errcode, bool soft);
 
 /* poll.c: the /sync long-poll, event ids already seen, events to the bot */
 extern const char matrix_poll_filter[];   /* what the long-poll asks for (uploaded by login.c) */

@@ -257,7 +257,6 @@ on_sync(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 	const char *why = NULL;
 	bool initial = c->since == NULL;
 
-	(void)body;
 	c->sync_req = NULL;
 	if (r->too_big && (size_t)c->sync_level + 1 < NLEVELS) {
 		c->sync_level++;
@@ -271,10 +270,8 @@ on_sync(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 		matrix_login_failed(c, "sync", 0, "over the size limit even without any room", -1);
 		return;
 	}
-	if (status == 401 && c->cfg.password[0] != '\0') {
-		matrix_login_failed(c, "sync (token refused, logging in again)", status, r->errcode, 0);
-		c->token[0] = '\0';
-		c->phase = MX_PH_LOGIN;
+	if (status == 401) {
+		matrix_login_refused(c, "sync", r->errcode, json_is_true(json_object_get(body, "soft_logout")));
 		return;
 	}
 	if (status != 200) {
