@@ -15,6 +15,7 @@
 #include "matrix/matrix.h"
 #include "fakemx.h"
 #include "memstore.h"
+#include "version.h"
 
 #define MAX_EVS 512
 
@@ -622,6 +623,53 @@ test_display_names_per_room(void **state)
 	assert_string_equal(name_with(h, "!ping 1"), "ann");
 }
 
+/* bob takes ann's display name: the spec says both are then told apart by
+ * their ids, lest one pass for the other; names outlive a restart (a
+ * resumed sync does not say them again); a removed name gives the id back. */
+static void
+test_names_disambiguated_and_kept(void **state)
+{
+	struct host *h = *state;
+	char ann[128], bob[128], room[256], path[512], *e;
+	struct want w;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->fake, "bob", "x", bob, sizeof bob);
+	make_room(h, ann, NULL, room, sizeof room);
+	assert_int_equal(fakemx_room_post(&h->fake, ann, room, "invite", "{\"user_id\":\"@bob:hs\"}"), 200);
+	assert_int_equal(fakemx_room_post(&h->fake, bob, room, "join", "{}"), 200);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+	e = curl_easy_escape(NULL, room, 0);
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/state/m.room.member/%%40bob%%3Ahs", e);
+	curl_free(e);
+	json_decref(fakemx_call(&h->fake, "PUT", path, bob, "{\"membership\":\"join\",\"displayname\":\"ann\"}", NULL));
+	say(h, ann, room, "!ping 1");
+	say(h, bob, room, "!ping 2");
+	w = (struct want){ room, 2 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	assert_string_equal(name_with(h, "!ping 1"), "ann (@ann:hs)");
+	assert_string_equal(name_with(h, "!ping 2"), "ann (@bob:hs)");
+	/* after a restart, from the store */
+	client_down(h);
+	client_up(h);
+	assert_true(run_until(h, is_up, NULL, 10000));
+	{
+		char nb[MATRIX_MAX_NAME + 1];
+
+		assert_string_equal(matrix_names_of(h->c, room, "@bob:hs", nb, sizeof nb), "ann (@bob:hs)");
+	}
+	/* bob drops the name: he is "bob" again, and ann plain "ann" */
+	json_decref(fakemx_call(&h->fake, "PUT", path, bob, "{\"membership\":\"join\"}", NULL));
+	say(h, bob, room, "!ping 3");
+	say(h, ann, room, "!ping 4");
+	w = (struct want){ room, 4 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	assert_string_equal(name_with(h, "!ping 3"), "bob");
+	assert_string_equal(name_with(h, "!ping 4"), "ann");
+}
+
 /* A fold of turns (parts the core marks ST_SEP) is one message on Matrix:
  * a turn a line, the ping at its end, ann mentioned. */
 static void
@@ -780,6 +828,143 @@ test_room_upgrade_followed(void **state)
 }
 
 static long requests_of(struct host *h, const char *what);
+
+/* ann's reply to the bot: the body quotes what it answers first (the
+ * spec's fallback), then says text. */
+static void
+reply(struct host *h, const char *token, const char *room, const char *quoted, const char *text)
+{
+	char path[512], body[1024], *e = curl_easy_escape(NULL, room, 0);
+	json_t *c;
+	char *js;
+	static int n;
+
+	snprintf(body, sizeof body, "> <@bot:hs> %s\n\n%s", quoted, text);
+	c = json_pack("{s:s,s:s,s:{s:{s:s}}}", "msgtype", "m.text", "body", body, "m.relates_to", "m.in_reply_to",
+	              "event_id", "$e1:hs");
+	js = json_dumps(c, JSON_COMPACT);
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/send/m.room.message/reply%d", e, ++n);
+	json_decref(fakemx_call(&h->fake, "PUT", path, token, js, NULL));
+	free(js);
+	json_decref(c);
+	curl_free(e);
+}
+
+/* The smaller items: a reply's quoted fallback is stripped (a quoted
+ * command is never one, a command said in reply is); a join that failed
+ * for want of an answer is tried again; a sync token the server refuses
+ * is dropped, not retried for ever; the user agent says the version. */
+static void
+test_replies_joins_since_and_agent(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256];
+	struct want w;
+	json_t *j;
+	bool ours = false;
+	size_t i;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"POST\",\"path\":\"/join$\",\"status\":502}");
+	make_room(h, ann, NULL, room, sizeof room);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 15000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+	reply(h, ann, room, "!ping quoted", "thanks");
+	reply(h, ann, room, "your turn", "!ping r");
+	w = (struct want){ room, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	run_for(h, 300);
+	assert_int_equal(count_evs(h, BOT_EV_MESSAGE, "thanks"), 1);
+	assert_int_equal(count_evs(h, BOT_EV_MESSAGE, "!ping r"), 1);
+	assert_int_equal(fakemx_bot_says(&h->fake, room, "pong"), 1);
+	/* a token the server no longer knows */
+	client_down(h);
+	memstore_set(h->st, "next_batch", "s999999");
+	client_up(h);
+	assert_true(run_until(h, is_up, NULL, 10000));
+	say(h, ann, room, "!ping 2");
+	w = (struct want){ room, 2 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	j = fakemx_call(&h->fake, "GET", "/_fake/requests", NULL, NULL, NULL);
+	json_t *ua;
+
+	json_array_foreach(json_object_get(j, "user_agents"), i, ua)
+		if (strcmp(json_string_value(ua), "handfoot/" HF_VERSION) == 0)
+			ours = true;
+	assert_true(ours);
+	json_decref(j);
+}
+
+struct modq { const char *room, *user; };
+
+static bool
+is_mod(struct host *h, const void *arg)
+{
+	const struct modq *q = arg;
+
+	return matrix_client_is_moderator(h->c, q->room, q->user);
+}
+
+/* Room version 12: its creators (sender and additional_creators) have
+ * infinite power and are in no power_levels users list: they moderate. */
+static void
+test_moderators_room_v12(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256];
+	struct modq q;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	make_room(h, ann, ",\"room_version\":\"12\",\"creation_content\":{\"additional_creators\":[\"@cy:hs\"]}",
+	          room, sizeof room);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 10000));
+	q = (struct modq){ room, "@ann:hs" };
+	assert_true(run_until(h, is_mod, &q, 10000));
+	assert_true(matrix_client_is_moderator(h->c, room, "@cy:hs"));
+	assert_false(matrix_client_is_moderator(h->c, room, "@bob:hs"));
+	/* kept across a restart (a resumed sync does not send the state again) */
+	client_down(h);
+	client_up(h);
+	assert_true(matrix_client_is_moderator(h->c, room, "@ann:hs"));
+	assert_false(matrix_client_is_moderator(h->c, room, "@bob:hs"));
+}
+
+/* More was said while the bot was away than a sync holds: the server cuts
+ * the timeline (limited) and the newest commands come without what led to
+ * them; none is applied, and the room is told so once. */
+static void
+test_gap_commands_not_applied(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256], b[8][128];
+	struct want w;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	make_room(h, ann, NULL, room, sizeof room);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+	client_down(h);
+	for (int i = 0; i < 30; i++) {
+		char t[32];
+
+		snprintf(t, sizeof t, "!ping %d", i);
+		say(h, ann, room, t);
+	}
+	client_up(h);
+	w = (struct want){ room, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	run_for(h, 500);
+	assert_int_equal(bot_bodies(h, room, b, 8, NULL), 1);
+	assert_non_null(strstr(b[0], "I missed part of what was said here"));
+	assert_int_equal(count_evs(h, BOT_EV_MESSAGE, NULL), 0);
+	/* what is said now is answered */
+	say(h, ann, room, "!ping now");
+	w = (struct want){ room, 2 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+}
 
 static long
 logins(struct host *h)
@@ -1326,6 +1511,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_room_upgrade_followed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_login_token_kept_and_refreshed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_login_permanent_errors_stop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gap_commands_not_applied, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_moderators_room_v12, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_names_disambiguated_and_kept, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_replies_joins_since_and_agent, setup, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

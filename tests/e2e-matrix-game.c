@@ -313,8 +313,9 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 		assert_false(dup);
 	}
 	/* cards and melds in the room carry the colours render.c gives them */
-	assert_true(has_markup(&f, room, "<font color=\"#cc0000\">"));
-	assert_true(has_markup(&f, room, "<font color=\"#555555\">"));
+	assert_true(has_markup(&f, room, "<span data-mx-color=\"#cc0000\">"));
+	assert_true(has_markup(&f, room, "<span data-mx-color=\"#555555\">"));
+	assert_false(has_markup(&f, room, "<font"));
 	proc_close_input(&p);
 	kill(p.pid, SIGTERM);
 	proc_end(&p);

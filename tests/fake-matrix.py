@@ -102,6 +102,7 @@ class World:
         self.expired = set()                # access tokens past their time: 401 soft_logout
         self.refresh = {}                   # refresh token -> (user, device)
         self.logins = 0                     # POST /login, whatever the answer
+        self.agents = set()                 # the User-Agent headers seen
         self.encrypt_new = ""     # Synapse's encryption_enabled_by_default_for_room_type ("", invite, all)
 
     def push(self, kind, key, payload):
@@ -144,14 +145,23 @@ class World:
         self.push("event", room, ev)
         return ev
 
-    def new_room(self, creator, peers=(), override=None):
+    def new_room(self, creator, peers=(), override=None, version="10", more_creators=()):
         self.nroom += 1
         room = "!r%d:%s" % (self.nroom, SERVER)
         self.rooms[room] = {"state": {}, "timeline": []}
-        self.event(room, creator, "m.room.create", {"creator": creator}, "")
+        v12 = version.isdigit() and int(version) >= 12
+        if v12:
+            # room version 12: the sender is the creator (no "creator" key), with
+            # additional_creators; creators have infinite power and are in no users
+            create = {"room_version": version}
+            if more_creators:
+                create["additional_creators"] = list(more_creators)
+        else:
+            create = {"creator": creator, "room_version": version}
+        self.event(room, creator, "m.room.create", create, "")
         self.event(room, creator, "m.room.member", {"membership": "join", "displayname": creator[1:].split(":")[0]}, creator)
         # Synapse's default power levels (room creation); peers: trusted_private_chat's invitees
-        users = {creator: 100}
+        users = {} if v12 else {creator: 100}
         users.update({p: 100 for p in peers})
         pl = {"users": users, "users_default": 0, "events_default": 0, "state_default": 50,
               "ban": 50, "kick": 50, "redact": 50, "invite": 0,
@@ -206,6 +216,11 @@ class World:
         """user's power level in room, and the level needed to send a state event of each type."""
         ev = self.rooms[room]["state"].get(("m.room.power_levels", ""))
         c = ev["content"] if ev else {}
+        cr = self.rooms[room]["state"].get(("m.room.create", ""))
+        v = cr["content"].get("room_version", "1") if cr else "1"
+        if cr and v.isdigit() and int(v) >= 12 and \
+                (user == cr["sender"] or user in cr["content"].get("additional_creators", [])):
+            return 1 << 62, c      # infinite
         return int(c.get("users", {}).get(user, c.get("users_default", 0))), c
 
     def power_change_ok(self, room, user, new):
@@ -614,6 +629,7 @@ class Handler(BaseHTTPRequestHandler):
         parts = [urllib.parse.unquote(p) for p in path[len("/_matrix/client/v3/"):].split("/")]
         with LOCK:
             W.requests[parts[0]] = W.requests.get(parts[0], 0) + 1
+            W.agents.add(self.headers.get("User-Agent", ""))
             auth = self.headers.get("Authorization", "")
             # the header only: the access_token query parameter is deprecated (spec v1.11)
             tok = auth[7:] if auth.startswith("Bearer ") else None
@@ -772,8 +788,12 @@ class Handler(BaseHTTPRequestHandler):
                     not isinstance(body.get("initial_state", []), list) or \
                     not isinstance(body.get("power_level_content_override", {}), dict):
                 return 400, {"errcode": "M_BAD_JSON", "error": "bad createRoom body"}
+            version = body.get("room_version", "10")
+            if not isinstance(version, str) or not version.isdigit() or not 1 <= int(version) <= 12:
+                return 400, {"errcode": "M_UNSUPPORTED_ROOM_VERSION", "error": "unsupported room version"}
+            more = (body.get("creation_content") or {}).get("additional_creators") or []
             room = W.new_room(user, (body.get("invite") or []) if preset == "trusted_private_chat" else [],
-                              body.get("power_level_content_override"))
+                              body.get("power_level_content_override"), version, more)
             W.event(room, user, "m.room.join_rules", {"join_rule": "public" if preset == "public_chat" else "invite"}, "")
             W.event(room, user, "m.room.history_visibility", {"history_visibility": "shared"}, "")
             # Synapse's encryption_enabled_by_default_for_room_type: invite (private presets) or all
@@ -924,6 +944,7 @@ class Handler(BaseHTTPRequestHandler):
             lim = W.limit
             rl = W.room_limit
             return self.reply(200, dict(W.requests, in_flight_max=W.in_flight_max, logins=W.logins,
+                                        user_agents=sorted(W.agents),
                                         ratelimit={"sends": lim.sends, "limited": lim.limited, "early": lim.early},
                                         room_ratelimit={"sends": rl.sends, "limited": rl.limited, "early": rl.early}))
         return self.err(404, "M_UNRECOGNIZED", "unknown control")

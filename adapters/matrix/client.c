@@ -113,6 +113,7 @@ matrix_client_start(struct matrix_client *c)
 	matrix_rooms_restore(c);
 	matrix_private_restore(c);
 	matrix_power_restore(c);
+	matrix_names_restore(c);
 	if (matrix_client_insecure(c->cfg.homeserver))
 		matrix_client_log(c, LOG_LVL_WARNING, "%s is plain http: the %s, and every message, cross the network "
 		                  "unencrypted; use https://", c->cfg.homeserver,
@@ -214,6 +215,7 @@ matrix_client_stop(struct matrix_client *c)
 	c->phase = MX_PH_STOPPED;
 	matrix_req_cancel_all(c);
 	matrix_direct_stop(c);
+	matrix_rooms_stop(c);
 	if (c->sync_timer != 0)
 		loop_timer_del(c->loop, c->sync_timer);
 	if (c->out_timer != 0)

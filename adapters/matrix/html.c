@@ -58,8 +58,9 @@ matrix_html_tag(enum style_role r)
 	switch (r) {
 	case STYLE_BOLD: return "<b>";
 	case STYLE_CLEAN:
-	case STYLE_RED: return "<font color=\"#cc0000\">";
-	case STYLE_DIRTY: return "<font color=\"#555555\">";
+	/* the spec's colour attribute (<font> is deprecated: some clients strip it) */
+	case STYLE_RED: return "<span data-mx-color=\"#cc0000\">";
+	case STYLE_DIRTY: return "<span data-mx-color=\"#555555\">";
 	default: return NULL;
 	}
 }
@@ -84,7 +85,7 @@ matrix_html_close(void *ctx, enum style_role r)
 	if (r == STYLE_BOLD)
 		rbuf_add(h->out, "</b>");
 	else if (matrix_html_tag(r) != NULL)
-		rbuf_add(h->out, "</font>");
+		rbuf_add(h->out, "</span>");
 }
 
 static void

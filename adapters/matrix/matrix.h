@@ -35,7 +35,7 @@ int    matrix_text_urlenc(const char *s, char *out, size_t outlen);
 /* ---- html.c: the bot's styled text as Matrix HTML ---- */
 
 /* Appends len bytes of styled text (lib/style.h) as org.matrix.custom.html:
- * <b>, <font color> for the colour roles, <br> for line breaks, the text
+ * <b>, <span data-mx-color> for the colour roles, <br> for line breaks, the text
  * escaped, commands with prefix before them. */
 void   matrix_html(struct rbuf *out, const char *m, size_t len, const char *prefix);
 /* The same, the first player span that reads name made a pill (a link to
@@ -67,7 +67,9 @@ enum matrix_item_kind {
 	MX_IT_HISTORY,     /* room, text: m.room.history_visibility's history_visibility */
 	MX_IT_MADE,        /* room, user: a room we made as user's direct room (our
 	                    * MATRIX_MADE_TYPE state event in it) */
-	MX_IT_TOMBSTONE    /* room, user: its sender, text: the replacement room (m.room.tombstone) */
+	MX_IT_TOMBSTONE,   /* room, user: its sender, text: the replacement room (m.room.tombstone) */
+	MX_IT_CREATE       /* room, user: its creator, text: additional_creators (space separated),
+	                    * everyone: a room version (12 on) whose creators have infinite power */
 };
 
 /* The state event the bot puts in the rooms it makes for hands, naming the
@@ -80,6 +82,8 @@ struct matrix_item {
 	char *room, *user, *name, *text, *event_id;
 	int64_t ts;
 	bool notice, direct, forged, everyone;
+	bool stale;        /* MESSAGE: its room's timeline was cut (limited): older events
+	                    * skipped, so it is out of context */
 };
 
 /* A room's moderators: users whose power level reaches the room's kick or
@@ -277,7 +281,17 @@ bool matrix_client_is_moderator(struct matrix_client *c, const char *room, const
 enum matrix_phase { MX_PH_IDLE, MX_PH_LOGIN, MX_PH_WHOAMI, MX_PH_FILTER, MX_PH_ROOMS, MX_PH_SYNC, MX_PH_STOPPED };
 
 struct matrix_name { char *room, *user, *name; };  /* room NULL: not tied to a room */
-struct matrix_power { char *room; bool everyone; char **mods; size_t nmods; };
+/* has_levels: an m.room.power_levels was seen; creators: the room's creators,
+ * each a moderator if privileged (room version 12 on) or while the room has
+ * no power levels (the spec's default: the creator at 100). */
+struct matrix_power {
+	char *room;
+	bool everyone, has_levels, privileged;
+	char **mods;
+	size_t nmods;
+	char **creators;
+	size_t ncreators;
+};
 struct matrix_direct { char *user, *room; bool joined; };  /* joined: the player is in it: hands may go */
 
 struct matrix_req;
@@ -334,6 +348,11 @@ struct matrix_client {
 	char **told_enc;                /* players told that the server encrypts every new room */
 	size_t ntold_enc;
 	bool server_encrypts;           /* a room we made came encrypted: no more are made */
+	char **stale_rooms;             /* rooms told this batch that their gap's commands were not applied */
+	size_t nstale_rooms;
+	char **rejoin;                  /* "tries room inviter direct": joins to try again (rooms.c) */
+	size_t nrejoin;
+	long long rejoin_timer;
 	char **moved;                   /* "new old": replacement rooms to join, and the rooms they replace */
 	size_t nmoved;
 	char **made;                    /* "room user": rooms we made for user (MX_IT_MADE), at most 64 */
@@ -381,6 +400,7 @@ struct matrix_req {
 	char *arg;                      /* a room or user, per request */
 	char *user;                     /* a join: who invited us; a members check: whose direct room */
 	bool direct;                    /* a join: the invite said is_direct */
+	int tries;                      /* a join: tries before this one */
 	int64_t retry_ms;               /* from a 429: retry_after_ms or Retry-After */
 	const char *errcode;            /* the Matrix errcode; with status 0, why there was no answer */
 	struct matrix_req *next;
@@ -473,6 +493,8 @@ void matrix_rooms_removed(struct matrix_client *c, const struct matrix_item *it)
 void matrix_rooms_encrypted(struct matrix_client *c, const struct matrix_item *it);
 bool matrix_rooms_is_encrypted(struct matrix_client *c, const char *room);
 void matrix_rooms_restore(struct matrix_client *c);
+/* Cancels the joins waiting to be tried again (at stop). */
+void matrix_rooms_stop(struct matrix_client *c);
 /* Leaves room (after everything else waiting). */
 void matrix_rooms_leave(struct matrix_client *c, const char *room);
 /* m.room.tombstone: the replacement room is joined (via the server of the
@@ -506,6 +528,8 @@ void matrix_private_free(struct matrix_client *c);
 
 /* power.c: each room's moderators (m.room.power_levels), kept across restarts */
 void matrix_power_set(struct matrix_client *c, const struct matrix_item *it);
+/* MX_IT_CREATE: the room's creators (kept across restarts). */
+void matrix_power_creators(struct matrix_client *c, const struct matrix_item *it);
 void matrix_power_forget(struct matrix_client *c, const char *room);
 void matrix_power_restore(struct matrix_client *c);
 bool matrix_power_is_moderator(struct matrix_client *c, const char *room, const char *user);
@@ -513,7 +537,11 @@ void matrix_power_free(struct matrix_client *c);
 
 /* names.c: display names per (room, user), from member events */
 void matrix_names_set(struct matrix_client *c, const char *room, const char *user, const char *name);
-/* The name in room if known, else in any room, else the localpart ("@ann:hs" -> "ann"). */
+/* Restores the names kept in the store. */
+void matrix_names_restore(struct matrix_client *c);
+/* The name in room if known ("" there: removed, the localpart), else in any
+ * room, else the localpart ("@ann:hs" -> "ann"); "Ann (@ann:hs)" when
+ * another member of room goes by the same name (buf holds it). */
 const char *matrix_names_of(struct matrix_client *c, const char *room, const char *user, char *buf, size_t len);
 void matrix_names_free(struct matrix_client *c);
 

@@ -12,7 +12,7 @@
 
 /* What says whether a room may hold a hand (private.c). */
 #define PRIVACY_TYPES "\"m.room.join_rules\",\"m.room.history_visibility\",\"m.room.third_party_invite\",\"" \
-	MATRIX_MADE_TYPE "\",\"m.room.tombstone\""
+	MATRIX_MADE_TYPE "\",\"m.room.tombstone\",\"m.room.create\""
 
 /* Only what the bot acts on, members lazy-loaded so that big rooms stay
  * cheap, and a short timeline: a room's part of the answer stays under
@@ -123,6 +123,21 @@ matrix_poll_free(struct matrix_client *c)
 	c->since = NULL;
 }
 
+/* Tells room, once per batch, that what was said there in a gap was not
+ * applied (the rooms told this batch are in c->stale_rooms). */
+static void
+stale_told(struct matrix_client *c, const char *room)
+{
+	if (matrix_strlist_has(c->stale_rooms, c->nstale_rooms, room))
+		return;
+	matrix_strlist_add(&c->stale_rooms, &c->nstale_rooms, room);
+	matrix_client_log(c, LOG_LVL_NOTICE, "%s: the server skipped older messages: its newest commands are "
+	                  "not applied", room);
+	matrix_outbox_add(c->out, room, NULL, NULL,
+	                  "I missed part of what was said here while I was away, so I did not act on the commands "
+	                  "said meanwhile: please say again what you still want.", NULL, NULL, 0);
+}
+
 static void
 emit_item(struct matrix_client *c, const struct matrix_item *it)
 {
@@ -137,6 +152,12 @@ emit_item(struct matrix_client *c, const struct matrix_item *it)
 	}
 	if (it->room != NULL && matrix_rooms_is_encrypted(c, it->room))
 		return;
+	if (it->kind == MX_IT_MESSAGE && it->stale) {
+		/* the server skipped what came before it: a command applied now
+		 * would be out of its context (a move meant for a turn long gone) */
+		stale_told(c, it->room);
+		return;
+	}
 	switch (it->kind) {
 	case MX_IT_MESSAGE:
 		ev.type = BOT_EV_MESSAGE;
@@ -151,8 +172,11 @@ emit_item(struct matrix_client *c, const struct matrix_item *it)
 		ev.type = BOT_EV_LEAVE;
 		break;
 	case MX_IT_RENAME:
+		/* the name as it is to be shown: the localpart for a removed one,
+		 * told apart from another member's same name */
+		matrix_names_set(c, it->room, it->user, it->text);
 		ev.type = BOT_EV_RENAME;
-		ev.text = it->text;
+		ev.text = matrix_names_of(c, it->room, it->user, nb, sizeof nb);
 		break;
 	default:
 		return;
@@ -161,14 +185,12 @@ emit_item(struct matrix_client *c, const struct matrix_item *it)
 	 * may be in it is private.c's, told before any event is emitted) */
 	if (direct && ev.type != BOT_EV_MESSAGE)
 		return;
-	ev.user_name = matrix_names_of(c, it->room, it->user, nb, sizeof nb);
+	ev.user_name = ev.type == BOT_EV_RENAME ? ev.text : matrix_names_of(c, it->room, it->user, nb, sizeof nb);
 	/* recorded before the bot acts: a crash in between loses a command
 	 * rather than replaying it */
 	if (it->event_id != NULL)
 		seen_persist(c);
 	c->host.emit(c->host.ctx, &ev);
-	if (it->kind == MX_IT_RENAME)
-		matrix_names_set(c, it->room, it->user, it->text);
 }
 
 /* An m.direct entry names a room, but says nothing of who is in it: a
@@ -223,6 +245,9 @@ handle_sync(struct matrix_client *c, const struct matrix_sync *s)
 		case MX_IT_TOMBSTONE:
 			matrix_rooms_tombstone(c, it);
 			break;
+		case MX_IT_CREATE:
+			matrix_power_creators(c, it);
+			break;
 		case MX_IT_MEMBER:
 		case MX_IT_JOIN_RULE:
 		case MX_IT_HISTORY:
@@ -274,6 +299,19 @@ on_sync(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 		matrix_login_refused(c, "sync", r->errcode, json_is_true(json_object_get(body, "soft_logout")));
 		return;
 	}
+	if (status >= 400 && status < 500 && status != 429 && status != 408 && c->since != NULL) {
+		/* our token is refused (a server restored from a backup, a purge):
+		 * asking again with it would fail for ever.  Started afresh: the
+		 * history in between is skipped, as on a first start */
+		matrix_client_log(c, LOG_LVL_WARNING, "the server refused the sync token (HTTP %ld%s%s): starting "
+		                  "afresh, what was said meanwhile is skipped", status, r->errcode != NULL ? ", " : "",
+		                  r->errcode != NULL ? r->errcode : "");
+		free(c->since);
+		c->since = NULL;
+		matrix_client_del(c, "next_batch");
+		matrix_poll_start(c);
+		return;
+	}
 	if (status != 200) {
 		matrix_login_failed(c, "sync", status, r->errcode, r->retry_ms);
 		return;
@@ -284,8 +322,11 @@ on_sync(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 	}
 	if (s.limited > 0 && !initial && c->sync_level == 0)
 		matrix_client_log(c, LOG_LVL_INFO, "%zu rooms had more new events than a sync holds: their older ones "
-		                  "were skipped", s.limited);
+		                  "were skipped (their state gap is in the answer)", s.limited);
 	handle_sync(c, &s);
+	matrix_strlist_free(c->stale_rooms, c->nstale_rooms);
+	c->stale_rooms = NULL;
+	c->nstale_rooms = 0;
 	if (c->phase != MX_PH_SYNC) {
 		matrix_sync_free(&s);
 		return;

@@ -5,6 +5,7 @@
 
 #include "http.h"
 #include "matrix.h"
+#include "version.h"
 
 static void req_pump(struct matrix_client *c);
 
@@ -127,7 +128,7 @@ req_launch(struct matrix_client *c, struct matrix_req *r)
 	curl_easy_setopt(r->easy, CURLOPT_TIMEOUT_MS, r->timeout_ms);
 	curl_easy_setopt(r->easy, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(r->easy, CURLOPT_WRITEDATA, r);
-	curl_easy_setopt(r->easy, CURLOPT_USERAGENT, "handfoot");
+	curl_easy_setopt(r->easy, CURLOPT_USERAGENT, "handfoot/" HF_VERSION);
 	curl_easy_setopt(r->easy, CURLOPT_ACCEPT_ENCODING, "");
 	if (c->cfg.ca_file[0] != '\0')
 		curl_easy_setopt(r->easy, CURLOPT_CAINFO, c->cfg.ca_file);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loop.h"
 #include "matrix.h"
 
 /* The room old replaced by room, if room is a replacement we wait to be in. */
@@ -40,10 +41,72 @@ moved_joined(struct matrix_client *c, const char *room)
 	free(entry);
 }
 
+#define JOIN_TRIES 4
+
+static struct matrix_req *room_post(struct matrix_client *c, const char *room, const char *what,
+                                    matrix_req_done_fn *done);
+static void on_join(struct matrix_client *c, struct matrix_req *r, long status, json_t *body);
+
+static int64_t
+on_rejoin_timer(struct loop *l, long long id, void *data)
+{
+	struct matrix_client *c = data;
+	char **list = c->rejoin;
+	size_t n = c->nrejoin;
+
+	(void)l;
+	(void)id;
+	c->rejoin_timer = 0;
+	c->rejoin = NULL;
+	c->nrejoin = 0;
+	for (size_t i = 0; i < n; i++) {
+		char room[MATRIX_MAX_ID + 1], user[MATRIX_MAX_ID + 1];
+		int tries, direct;
+		struct matrix_req *r;
+
+		if (sscanf(list[i], "%d %255s %255s %d", &tries, room, user, &direct) == 4 &&
+		    (r = room_post(c, room, "join", on_join)) != NULL) {
+			r->user = strcmp(user, "-") != 0 ? xstrdup(user) : NULL;
+			r->direct = direct != 0;
+			r->tries = tries;
+		} else
+			matrix_strlist_del(c->joining, &c->njoining, room);
+	}
+	matrix_strlist_free(list, n);
+	return LOOP_NOMORE;
+}
+
+void
+matrix_rooms_stop(struct matrix_client *c)
+{
+	if (c->rejoin_timer != 0)
+		loop_timer_del(c->loop, c->rejoin_timer);
+	c->rejoin_timer = 0;
+	matrix_strlist_free(c->rejoin, c->nrejoin);
+	c->rejoin = NULL;
+	c->nrejoin = 0;
+}
+
 static void
 on_join(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
 {
 	(void)body;
+	if (status != 200 && (status == 0 || status >= 500 || status == 429) && r->tries + 1 < JOIN_TRIES &&
+	    c->phase != MX_PH_STOPPED) {
+		/* the server (or the room's, over federation) did not answer:
+		 * the invite still stands, it is taken again after a while */
+		char entry[2 * MATRIX_MAX_ID + 32];
+		int64_t wait = r->retry_ms >= 0 ? r->retry_ms : matrix_outbox_backoff(r->tries + 2);
+
+		matrix_client_log(c, LOG_LVL_NOTICE, "cannot join %s (HTTP %ld): trying again in %lld ms", r->arg,
+		                  status, (long long)wait);
+		snprintf(entry, sizeof entry, "%d %s %s %d", r->tries + 1, r->arg, r->user != NULL ? r->user : "-",
+		         r->direct);
+		matrix_strlist_add(&c->rejoin, &c->nrejoin, entry);
+		if (c->rejoin_timer == 0)
+			c->rejoin_timer = loop_timer_add(c->loop, wait, on_rejoin_timer, c);
+		return;
+	}
 	if (status != 200) {
 		matrix_strlist_del(c->joining, &c->njoining, r->arg);
 		matrix_client_log(c, LOG_LVL_WARNING, "cannot join %s (HTTP %ld%s%s)", r->arg, status,
