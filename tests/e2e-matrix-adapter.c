@@ -68,7 +68,7 @@ h_emit(void *ctx, const struct bot_event *ev)
 		snprintf(text, sizeof text, ST_BOLD "pong" ST_END " %s", ev->text + 6);
 		men[0] = ev->user_id;
 		m = (struct adapter_msg){ .kind = MSG_ROOM, .room = ev->room, .styled = text, .prefix = "!",
-		                          .mentions = men, .nmentions = 1 };
+		                          .mentions = men, .nmentions = 1, .reply_to = ev->ref };
 		assert_int_equal(matrix_client_send(h->c, &m), 0);
 	} else if (strcmp(ev->text, "!turns") == 0) {
 		/* a person's turn and the computer turns after it, as the core folds them */
@@ -829,6 +829,49 @@ test_room_upgrade_followed(void **state)
 
 static long requests_of(struct host *h, const char *what);
 
+/* A command said in a thread is answered in that thread, in reply to it. */
+static void
+test_answers_in_thread(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256], path[512], *e;
+	json_t *content = NULL, *rel, *evs;
+	const char *cmd_id = NULL;
+	char b[8][128];
+	struct want w;
+	size_t i;
+	json_t *ev;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	make_room(h, ann, NULL, room, sizeof room);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+	say(h, ann, room, "thread root");
+	e = curl_easy_escape(NULL, room, 0);
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/send/m.room.message/thr1", e);
+	curl_free(e);
+	json_decref(fakemx_call(&h->fake, "PUT", path, ann,
+	                        "{\"msgtype\":\"m.text\",\"body\":\"!ping t\",\"m.relates_to\":{\"rel_type\":\"m.thread\","
+	                        "\"event_id\":\"$root:hs\",\"is_falling_back\":true,\"m.in_reply_to\":{\"event_id\":\"$root:hs\"}}}",
+	                        NULL));
+	w = (struct want){ room, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	assert_int_equal(bot_bodies(h, room, b, 8, &content), 1);
+	evs = fakemx_events(&h->fake, room);
+	json_array_foreach(evs, i, ev)
+		if (json_object_get(json_object_get(ev, "unsigned"), "transaction_id") != NULL &&
+		    strcmp(json_string_value(json_object_get(json_object_get(ev, "unsigned"), "transaction_id")), "thr1") == 0)
+			cmd_id = json_string_value(json_object_get(ev, "event_id"));
+	assert_non_null(cmd_id);
+	rel = json_object_get(content, "m.relates_to");
+	assert_string_equal(json_string_value(json_object_get(rel, "rel_type")), "m.thread");
+	assert_string_equal(json_string_value(json_object_get(rel, "event_id")), "$root:hs");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(rel, "m.in_reply_to"), "event_id")), cmd_id);
+	json_decref(evs);
+	json_decref(content);
+}
+
 /* ann's reply to the bot: the body quotes what it answers first (the
  * spec's fallback), then says text. */
 static void
@@ -881,6 +924,7 @@ test_replies_joins_since_and_agent(void **state)
 	/* a token the server no longer knows */
 	client_down(h);
 	memstore_set(h->st, "next_batch", "s999999");
+	h->nevs = 0;
 	client_up(h);
 	assert_true(run_until(h, is_up, NULL, 10000));
 	say(h, ann, room, "!ping 2");
@@ -1494,7 +1538,7 @@ test_server_encrypts_new_rooms(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_history_replay_restart_and_direct_rooms, setup, teardown),
@@ -1515,8 +1559,12 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_moderators_room_v12, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_disambiguated_and_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replies_joins_since_and_agent, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_answers_in_thread, setup, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);
+	/* one test by name (a glob), when working on it */
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -178,6 +178,11 @@ matrix_client_piece(void *ctx, const char *m, size_t len, const char *body, size
 		matrix_outbox_player(o->c->out, out);
 	if (out != NULL && ping)
 		matrix_outbox_ping(o->c->out, out);
+	/* an answer to a command said in a thread, in that room: in the thread */
+	for (size_t i = 0; out != NULL && !priv && msg->reply_to != 0 && i < sizeof o->c->refs / sizeof *o->c->refs; i++)
+		if (o->c->refs[i].ref == msg->reply_to && o->c->refs[i].room != NULL &&
+		    strcmp(o->c->refs[i].room, msg->room) == 0)
+			matrix_outbox_thread(o->c->out, out, o->c->refs[i].thread, o->c->refs[i].event_id);
 }
 
 int

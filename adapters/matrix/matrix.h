@@ -84,6 +84,7 @@ struct matrix_item {
 	bool notice, direct, forged, everyone;
 	bool stale;        /* MESSAGE: its room's timeline was cut (limited): older events
 	                    * skipped, so it is out of context */
+	char *thread;      /* MESSAGE: the root of the thread it was said in, or NULL */
 };
 
 /* A room's moderators: users whose power level reaches the room's kick or
@@ -144,6 +145,7 @@ struct matrix_out {
 	bool in_flight;
 	bool player;           /* an answer to a seated player (adapter_msg.player): its lane goes first */
 	bool ping;             /* a prompt (adapter_msg.prompt_user): m.text, which notifies, not m.notice */
+	char *thread, *reply;  /* an answer to a command said in a thread: its root, and the command */
 	struct matrix_out *next, *prev;    /* every message, in order */
 	struct matrix_out *lnext, *lprev;  /* its lane, in order */
 	struct matrix_lane *ln;
@@ -184,6 +186,9 @@ void matrix_outbox_player(struct matrix_outbox *o, struct matrix_out *m);
  * the default push rule .m.rule.suppress_notices silences every m.notice
  * before .m.rule.is_user_mention is reached (persisted). */
 void matrix_outbox_ping(struct matrix_outbox *o, struct matrix_out *m);
+/* m answers a command said in the thread of root: it goes in that thread,
+ * in reply to the command (persisted). */
+void matrix_outbox_thread(struct matrix_outbox *o, struct matrix_out *m, const char *root, const char *reply);
 /* The next message that may go now: nothing while one is in flight or the
  * account is paused; else the lanes in turn (round-robin), each its oldest
  * message with a room, unless that one waits for a retry; the rooms' lanes
@@ -341,6 +346,11 @@ struct matrix_client {
 	char **joined;                  /* rooms we are in: /joined_rooms, then the sync */
 	size_t njoined;
 	bool said_full;                 /* max_rooms refused an invite since the last join */
+	struct matrix_ref {             /* commands said in threads (bot_event.ref), the newest kept */
+		uint64_t ref;
+		char *room, *thread, *event_id;
+	} refs[64];
+	uint64_t next_ref;
 	char **checking;                /* rooms whose state is being read to make them a direct room */
 	size_t nchecking;
 	char **denied;                  /* rooms never again a direct room (private.c), persisted */

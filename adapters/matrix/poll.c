@@ -115,6 +115,12 @@ matrix_poll_restore(struct matrix_client *c)
 void
 matrix_poll_free(struct matrix_client *c)
 {
+	for (size_t i = 0; i < sizeof c->refs / sizeof *c->refs; i++) {
+		free(c->refs[i].room);
+		free(c->refs[i].thread);
+		free(c->refs[i].event_id);
+		c->refs[i] = (struct matrix_ref){ 0 };
+	}
 	for (size_t i = 0; i < MATRIX_SEEN_MEM; i++) {
 		free(c->seen[i]);
 		c->seen[i] = NULL;
@@ -136,6 +142,23 @@ stale_told(struct matrix_client *c, const char *room)
 	matrix_outbox_add(c->out, room, NULL, NULL,
 	                  "I missed part of what was said here while I was away, so I did not act on the commands "
 	                  "said meanwhile: please say again what you still want.", NULL, NULL, 0);
+}
+
+/* A command said in a thread gets a handle (bot_event.ref): the core's
+ * answers to it carry it back (adapter_msg.reply_to), and go to that thread. */
+static uint64_t
+ref_keep(struct matrix_client *c, const struct matrix_item *it)
+{
+	struct matrix_ref *r = &c->refs[c->next_ref % (sizeof c->refs / sizeof *c->refs)];
+
+	free(r->room);
+	free(r->thread);
+	free(r->event_id);
+	r->ref = ++c->next_ref;
+	r->room = xstrdup(it->room);
+	r->thread = xstrdup(it->thread);
+	r->event_id = xstrdup(it->event_id);
+	return r->ref;
 }
 
 static void
@@ -164,6 +187,8 @@ emit_item(struct matrix_client *c, const struct matrix_item *it)
 		ev.text = it->text;
 		ev.notice = it->notice;
 		ev.direct = direct;
+		if (it->thread != NULL && it->event_id != NULL)
+			ev.ref = ref_keep(c, it);
 		break;
 	case MX_IT_JOIN:
 		ev.type = BOT_EV_JOIN;

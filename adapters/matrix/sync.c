@@ -46,6 +46,7 @@ item_free(struct matrix_item *it)
 	free(it->name);
 	free(it->text);
 	free(it->event_id);
+	free(it->thread);
 }
 
 /* Appends an item; the strings are copied (ids were validated by the caller).
@@ -391,6 +392,14 @@ message_event(struct ctx *c, const char *room, json_t *ev)
 	}
 	it->text = text;
 	it->notice = strcmp(msgtype, "m.notice") == 0;
+	{
+		json_t *rel = json_object_get(content, "m.relates_to");
+		const char *rt = json_string_value(json_object_get(rel, "rel_type"));
+		const char *root = get_id(rel, "event_id", '$');
+
+		if (rt != NULL && strcmp(rt, "m.thread") == 0 && root != NULL)
+			it->thread = xstrdup(root);
+	}
 	if (json_is_integer(ts) && json_integer_value(ts) > 0)
 		it->ts = (int64_t)json_integer_value(ts);
 }
