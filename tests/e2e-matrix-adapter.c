@@ -370,6 +370,23 @@ assert_other_directs_kept(struct host *h)
 	json_decref(d);
 }
 
+/* The client up, in room (joined, first sync done). */
+static void
+bot_up_in(struct host *h, const char *room)
+{
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+}
+
+/* A room made by token's user with the bot invited, and the client up in it. */
+static void
+room_up(struct host *h, const char *token, char *room, size_t len)
+{
+	make_room(h, token, NULL, room, len);
+	bot_up_in(h, room);
+}
+
 /* ---------------------------------------------------------------- tests */
 
 static void
@@ -638,9 +655,7 @@ test_names_disambiguated_and_kept(void **state)
 	make_room(h, ann, NULL, room, sizeof room);
 	assert_int_equal(fakemx_room_post(&h->fake, ann, room, "invite", "{\"user_id\":\"@bob:hs\"}"), 200);
 	assert_int_equal(fakemx_room_post(&h->fake, bob, room, "join", "{}"), 200);
-	client_up(h);
-	assert_true(run_until(h, bot_joined, room, 10000));
-	assert_true(run_until(h, is_up, NULL, 10000));
+	bot_up_in(h, room);
 	e = curl_easy_escape(NULL, room, 0);
 	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/state/m.room.member/%%40bob%%3Ahs", e);
 	curl_free(e);
@@ -681,10 +696,7 @@ test_fold_one_message(void **state)
 	struct want w;
 
 	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	make_room(h, ann, NULL, room, sizeof room);
-	client_up(h);
-	assert_true(run_until(h, bot_joined, room, 10000));
-	assert_true(run_until(h, is_up, NULL, 10000));
+	room_up(h, ann, room, sizeof room);
 	say(h, ann, room, "!turns");
 	w = (struct want){ room, 1 };
 	assert_true(run_until(h, has_bot_msgs, &w, 10000));
@@ -730,9 +742,7 @@ test_prompt_pings(void **state)
 	make_room(h, ann, NULL, room, sizeof room);
 	assert_int_equal(fakemx_room_post(&h->fake, ann, room, "invite", "{\"user_id\":\"@bob:hs\"}"), 200);
 	assert_int_equal(fakemx_room_post(&h->fake, bob, room, "join", "{}"), 200);
-	client_up(h);
-	assert_true(run_until(h, bot_joined, room, 10000));
-	assert_true(run_until(h, is_up, NULL, 10000));
+	bot_up_in(h, room);
 	say(h, ann, room, "!prompt");
 	w = (struct want){ room, 1 };
 	assert_true(run_until(h, has_bot_msgs, &w, 10000));
@@ -792,10 +802,7 @@ test_room_upgrade_followed(void **state)
 	json_t *j;
 
 	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	make_room(h, ann, NULL, room, sizeof room);
-	client_up(h);
-	assert_true(run_until(h, bot_joined, room, 10000));
-	assert_true(run_until(h, is_up, NULL, 10000));
+	room_up(h, ann, room, sizeof room);
 	e = curl_easy_escape(NULL, room, 0);
 	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/upgrade", e);
 	curl_free(e);
@@ -843,10 +850,7 @@ test_answers_in_thread(void **state)
 	json_t *ev;
 
 	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	make_room(h, ann, NULL, room, sizeof room);
-	client_up(h);
-	assert_true(run_until(h, bot_joined, room, 10000));
-	assert_true(run_until(h, is_up, NULL, 10000));
+	room_up(h, ann, room, sizeof room);
 	say(h, ann, room, "thread root");
 	e = curl_easy_escape(NULL, room, 0);
 	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/send/m.room.message/thr1", e);
@@ -865,6 +869,7 @@ test_answers_in_thread(void **state)
 			cmd_id = json_string_value(json_object_get(ev, "event_id"));
 	assert_non_null(cmd_id);
 	rel = json_object_get(content, "m.relates_to");
+	assert_non_null(rel);
 	assert_string_equal(json_string_value(json_object_get(rel, "rel_type")), "m.thread");
 	assert_string_equal(json_string_value(json_object_get(rel, "event_id")), "$root:hs");
 	assert_string_equal(json_string_value(json_object_get(json_object_get(rel, "m.in_reply_to"), "event_id")), cmd_id);
@@ -986,10 +991,7 @@ test_gap_commands_not_applied(void **state)
 	struct want w;
 
 	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	make_room(h, ann, NULL, room, sizeof room);
-	client_up(h);
-	assert_true(run_until(h, bot_joined, room, 10000));
-	assert_true(run_until(h, is_up, NULL, 10000));
+	room_up(h, ann, room, sizeof room);
 	client_down(h);
 	for (int i = 0; i < 30; i++) {
 		char t[32];
@@ -1026,10 +1028,7 @@ test_login_token_kept_and_refreshed(void **state)
 	struct want w;
 
 	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	make_room(h, ann, NULL, room, sizeof room);
-	client_up(h);
-	assert_true(run_until(h, bot_joined, room, 10000));
-	assert_true(run_until(h, is_up, NULL, 10000));
+	room_up(h, ann, room, sizeof room);
 	assert_int_equal(logins(h), 1);
 	client_down(h);
 	h->nevs = 0;
@@ -1053,35 +1052,30 @@ test_login_permanent_errors_stop(void **state)
 {
 	struct host *h = *state;
 
-	json_decref(fakemx_call(&h->fake, "POST", "/_fake/config", NULL, "{\"login_flows\":[\"m.login.sso\"]}", NULL));
-	client_up(h);
-	run_for(h, 2500);
-	assert_int_equal(logins(h), 0);
-	assert_int_equal(h->nerr, 1);
-	assert_non_null(strstr(h->errlog, "offers no password login (only: m.login.sso)"));
-	assert_non_null(strstr(h->errlog, "token_file"));
-	client_down(h);
+	static const struct {
+		const char *config, *password, *says;
+		long logins;
+	} cases[] = {
+		{ "{\"login_flows\":[\"m.login.sso\"]}", "botpw", "offers no password login (only: m.login.sso)", 0 },
+		{ "{\"login_flows\":[\"m.login.password\"]}", "wrong", "M_FORBIDDEN", 1 },
+		{ "{\"deactivate\":[\"@bot:hs\"]}", "botpw", "deactivated", 2 },
+	};
 
-	json_decref(fakemx_call(&h->fake, "POST", "/_fake/config", NULL, "{\"login_flows\":[\"m.login.password\"]}", NULL));
-	snprintf(h->cfg.password, sizeof h->cfg.password, "wrong");
-	h->nerr = 0;
-	h->errlog[0] = '\0';
-	client_up(h);
-	run_for(h, 2500);
-	assert_int_equal(logins(h), 1);
-	assert_int_equal(h->nerr, 1);
-	assert_non_null(strstr(h->errlog, "M_FORBIDDEN"));
-	client_down(h);
-
-	json_decref(fakemx_call(&h->fake, "POST", "/_fake/config", NULL, "{\"deactivate\":[\"@bot:hs\"]}", NULL));
-	snprintf(h->cfg.password, sizeof h->cfg.password, "botpw");
-	h->nerr = 0;
-	h->errlog[0] = '\0';
-	client_up(h);
-	run_for(h, 2500);
-	assert_int_equal(logins(h), 2);
-	assert_int_equal(h->nerr, 1);
-	assert_non_null(strstr(h->errlog, "deactivated"));
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		json_decref(fakemx_call(&h->fake, "POST", "/_fake/config", NULL, cases[i].config, NULL));
+		snprintf(h->cfg.password, sizeof h->cfg.password, "%s", cases[i].password);
+		h->nerr = 0;
+		h->errlog[0] = '\0';
+		client_up(h);
+		run_for(h, 2500);
+		/* one try, one line, then nothing */
+		assert_int_equal(logins(h), cases[i].logins);
+		assert_int_equal(h->nerr, 1);
+		assert_non_null(strstr(h->errlog, cases[i].says));
+		if (i == 0)
+			assert_non_null(strstr(h->errlog, "token_file"));
+		client_down(h);
+	}
 	assert_int_equal(count_evs(h, BOT_EV_UP, NULL), 0);
 }
 
@@ -1182,11 +1176,7 @@ test_rate_limit_shared_by_sends_and_rooms(void **state)
 static long
 requests_of(struct host *h, const char *what)
 {
-	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/requests", NULL, NULL, NULL);
-	long n = (long)json_integer_value(json_object_get(j, what));
-
-	json_decref(j);
-	return n;
+	return fakemx_requests(&h->fake, what);
 }
 
 /* A 429 that gives no wait at all (a proxy's page: no Retry-After, no
@@ -1201,10 +1191,7 @@ test_bare_429_waits(void **state)
 	long before;
 
 	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	make_room(h, ann, NULL, room, sizeof room);
-	client_up(h);
-	assert_true(run_until(h, bot_joined, room, 10000));
-	assert_true(run_until(h, is_up, NULL, 10000));
+	room_up(h, ann, room, sizeof room);
 	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"PUT\",\"path\":\"/send/\",\"status\":429,\"bare\":true,"
 	          "\"count\":100000}");
 	before = requests_of(h, "rooms");
@@ -1308,28 +1295,6 @@ join_direct(struct host *h, const char *token, const char *user, char *out, size
 	assert_int_equal(fakemx_room_post(&h->fake, token, out, "join", "{}"), 200);
 }
 
-/* How many events in room user can read back (GET /messages) contain needle. */
-static int
-readable(struct host *h, const char *token, const char *room, const char *needle)
-{
-	char path[512], *e = curl_easy_escape(NULL, room, 0);
-	json_t *j, *ev;
-	size_t i;
-	int n = 0;
-
-	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/messages?dir=b&limit=1000", e);
-	curl_free(e);
-	j = fakemx_call(&h->fake, "GET", path, token, NULL, NULL);
-	json_array_foreach(json_object_get(j, "chunk"), i, ev) {
-		const char *b = json_string_value(json_object_get(json_object_get(ev, "content"), "body"));
-
-		if (b != NULL && strstr(b, needle) != NULL)
-			n++;
-	}
-	json_decref(j);
-	return n;
-}
-
 /* Every hand the bot ever sent, in any room, went to a room whose joined
  * members were exactly the bot and player (the fake records who was in a
  * room with each event); returns how many there were. */
@@ -1393,7 +1358,7 @@ eve_comes(struct host *h, const char *ann, const char *eve, const char *dm)
 	/* dropped at the invite, before she is in */
 	assert_true(run_until(h, bot_left, dm, 10000));
 	assert_int_equal(fakemx_room_post(&h->fake, eve, dm, "join", "{}"), 200);
-	assert_int_equal(readable(h, eve, dm, "your hand"), 0);
+	assert_int_equal(fakemx_readable(&h->fake, eve, dm, "your hand"), 0);
 }
 
 /* ann's client accepts the bot's invites (to the direct rooms it makes). */

@@ -577,11 +577,7 @@ test_requests_in_flight_are_capped(void **state)
 static long
 requests_of(struct host *h, const char *what)
 {
-	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/requests", NULL, NULL, NULL);
-	long n = (long)json_integer_value(json_object_get(j, what));
-
-	json_decref(j);
-	return n;
+	return fakemx_requests(&h->fake, what);
 }
 
 /* A 429 asking for a wait that would overflow the clock: the client waits

@@ -41,6 +41,23 @@ tokens_store(struct matrix_client *c)
 		matrix_client_del(c, "refresh_token");
 }
 
+/* Takes tok (and rt, the next refresh token, if any) as ours: -1 if tok
+ * is not a token we can send. */
+static int
+tokens_take(struct matrix_client *c, const char *tok, const char *rt)
+{
+	if (tok == NULL || strlen(tok) >= sizeof c->token || !matrix_text_id_ok(tok, 0))
+		return -1;
+	snprintf(c->token, sizeof c->token, "%s", tok);
+	/* a refresh token is used once: an answer may carry the next */
+	if (rt != NULL && strlen(rt) < sizeof c->refresh && matrix_text_id_ok(rt, 0))
+		snprintf(c->refresh, sizeof c->refresh, "%s", rt);
+	else
+		c->refresh[0] = '\0';
+	tokens_store(c);
+	return 0;
+}
+
 static void
 tokens_forget(struct matrix_client *c)
 {
@@ -176,14 +193,7 @@ on_refresh(struct matrix_client *c, struct matrix_req *r, long status, json_t *b
 	const char *rt = json_string_value(json_object_get(body, "refresh_token"));
 
 	c->sync_req = NULL;
-	if (status == 200 && tok != NULL && strlen(tok) < sizeof c->token && matrix_text_id_ok(tok, 0)) {
-		snprintf(c->token, sizeof c->token, "%s", tok);
-		/* a refresh token is used once: the answer may carry the next */
-		if (rt != NULL && strlen(rt) < sizeof c->refresh && matrix_text_id_ok(rt, 0))
-			snprintf(c->refresh, sizeof c->refresh, "%s", rt);
-		else
-			c->refresh[0] = '\0';
-		tokens_store(c);
+	if (status == 200 && tokens_take(c, tok, rt) == 0) {
 		matrix_client_log(c, LOG_LVL_INFO, "access token refreshed");
 		whoami_start(c);
 		return;
@@ -261,16 +271,10 @@ on_login(struct matrix_client *c, struct matrix_req *r, long status, json_t *bod
 		login_fatal(c, why);
 		return;
 	}
-	if (status != 200 || tok == NULL || strlen(tok) >= sizeof c->token || !matrix_text_id_ok(tok, 0)) {
+	if (status != 200 || tokens_take(c, tok, rt) < 0) {
 		matrix_login_failed(c, "login", status, r->errcode, r->retry_ms);
 		return;
 	}
-	snprintf(c->token, sizeof c->token, "%s", tok);
-	if (rt != NULL && strlen(rt) < sizeof c->refresh && matrix_text_id_ok(rt, 0))
-		snprintf(c->refresh, sizeof c->refresh, "%s", rt);
-	else
-		c->refresh[0] = '\0';
-	tokens_store(c);
 	if (matrix_text_id_ok(dev, 0) && strlen(dev) < sizeof c->device) {
 		snprintf(c->device, sizeof c->device, "%s", dev);
 		/* logging in again with the same device keeps txn ids (scoped to
