@@ -1472,6 +1472,35 @@ test_hands_only_in_a_room_of_two(void **state)
 	assert_int_equal(fakemx_bot_says(&h->fake, room, "your hand:"), 0);
 }
 
+/* ann refuses the direct chat the bot opens: the room is dropped, the hand
+ * waiting for it is given up and the game room told how to get it; her own
+ * direct chat, opened next, is taken. */
+static void
+test_refused_direct_room(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256], dm[256], own[256];
+	int n;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	snprintf(h->ann_tok, sizeof h->ann_tok, "%s", ann);
+	room_up(h, ann, room, sizeof room);
+	say(h, ann, room, "!hand");
+	assert_true(run_until(h, has_direct, "@ann:hs", 10000));
+	direct_of(h, "@ann:hs", dm, sizeof dm);
+	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "leave", "{}"), 200);   /* the invite refused */
+	assert_true(run_until(h, bot_left, dm, 10000));
+	for (int t = 0; t < 200 && fakemx_bot_says(&h->fake, room, "you left our direct chat") == 0; t++)
+		run_for(h, 50);
+	assert_int_equal(fakemx_bot_says(&h->fake, room, "you left our direct chat"), 1);
+	assert_int_equal(fakemx_bot_says(&h->fake, dm, ""), 0);
+	ann_direct(h, ann, own, sizeof own);
+	say(h, ann, room, "!hand");
+	n = 1;
+	assert_true(run_until(h, has_hands, &n, 10000));
+	assert_int_equal(fakemx_bot_says(&h->fake, own, "your hand:"), 1);
+}
+
 /* The server encrypts every room the bot makes: no hand goes there, and
  * the player hears in the game room how to get it. */
 static void
@@ -1514,6 +1543,7 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_fold_one_message, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hands_only_in_a_room_of_two, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_server_encrypts_new_rooms, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused_direct_room, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prompt_pings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bare_429_waits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_create_room_bounded_and_found_again, setup, teardown),
