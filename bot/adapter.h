@@ -23,8 +23,10 @@ enum bot_event_type {
 	BOT_EV_RENAME,      /* user_id is now shown as text (display name / nick change) */
 	BOT_EV_UP,          /* connected and ready; rooms joined */
 	BOT_EV_DOWN,        /* connection lost; the adapter is reconnecting */
-	BOT_EV_SEND_FAILED  /* a private message to user_id could not be delivered (text: why); or,
+	BOT_EV_SEND_FAILED, /* a private message to user_id could not be delivered (text: why); or,
 	                     * with room and no user_id, messages to room are refused (text: why) */
+	BOT_EV_ROOM_MOVED   /* room was replaced by the room text (a Matrix room upgrade): its
+	                     * table, if any, goes on there */
 };
 
 struct bot_event {

@@ -479,6 +479,9 @@ bot_event(struct bot *b, struct adapter *a, const struct bot_event *ev)
 			log_msg(LOG_LVL_NOTICE, "%s: a private message to %s failed: %s", a->id,
 			        ev->user_id ? ev->user_id : "?", ev->text ? ev->text : "?");
 		break;
+	case BOT_EV_ROOM_MOVED:
+		bot_room_moved(b, a, ev);
+		break;
 	case BOT_EV_JOIN:
 		bot_seat_names(b, a, ev->user_id, ev->user_name);
 		/* fall through */

@@ -208,6 +208,8 @@ struct store_stats {
 struct store *store_open(const char *path, char *err, size_t errlen);
 void    store_close(struct store *st);
 int64_t store_game_new(struct store *st, const struct store_game *g);
+/* The table moved to another room (a Matrix room upgrade). */
+int     store_game_room(struct store *st, int64_t id, const char *room);
 int     store_game_state(struct store *st, int64_t id, const char *state, int nplayers, int nsides,
                          uint64_t seed);
 int     store_seats_set(struct store *st, int64_t id, const struct store_seat *seats, int n);
@@ -365,6 +367,10 @@ void sessions_free(struct sessions *ss, void (*fn)(struct session *s, void *ctx)
 struct session *session_find(struct sessions *ss, const struct adapter *ad, const char *room);
 struct session *session_add(struct sessions *ss, struct adapter *ad, const char *room);
 void session_remove(struct sessions *ss, struct session *s);
+/* The table goes on in room (its old room was replaced): -1 if the id is too long. */
+int  session_move(struct sessions *ss, struct session *s, const char *room);
+/* BOT_EV_ROOM_MOVED (moved.c): the table of ev->room moves to ev->text, both rooms told. */
+void bot_room_moved(struct bot *b, struct adapter *a, const struct bot_event *ev);
 /* Tables in play on ad. */
 size_t session_count(const struct sessions *ss, const struct adapter *ad);
 int  session_seat_of(const struct session *s, const char *user_id);

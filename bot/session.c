@@ -234,6 +234,27 @@ session_add(struct sessions *ss, struct adapter *ad, const char *room)
 	return s;
 }
 
+int
+session_move(struct sessions *ss, struct session *s, const char *room)
+{
+	struct session **pp;
+	size_t i;
+
+	if (strlen(room) >= sizeof s->room)
+		return -1;
+	for (pp = &ss->buckets[s->hash & (ss->nbuckets - 1)]; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	strcpy(s->room, room);
+	s->hash = session_hash(s->ad, room);
+	i = s->hash & (ss->nbuckets - 1);
+	s->next = ss->buckets[i];
+	ss->buckets[i] = s;
+	return 0;
+}
+
 void
 session_remove(struct sessions *ss, struct session *s)
 {

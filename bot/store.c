@@ -15,13 +15,14 @@ enum {
 	Q_STATS_CLAIM, Q_STATS_ADD, Q_STATS_GET, Q_STATS_NAME, Q_STATS_TOP, Q_PREF_GET, Q_PREF_SET, Q_KV_GET, Q_KV_SET, Q_KV_DEL, Q_KV_EACH,
 	Q_LOAD_GAMES, Q_LOAD_SEATS, Q_LOAD_ACTIONS, Q_PRUNE_MARK, Q_PRUNE_PICK, Q_PRUNE_ACTIONS, Q_PRUNE_SEATS,
 	Q_PRUNE_GAMES, Q_PRUNE_AWAY, Q_PRUNE_WAITS, Q_FORGET_ACTIONS, Q_FORGET_SEATS, Q_FORGET_AWAY, Q_FORGET_WAITS,
-	Q_FORGET_GAME, Q_AWAY_SET, Q_WAIT_SET, Q_LOAD_AWAY, Q_LOAD_WAITS, Q_COUNT
+	Q_FORGET_GAME, Q_AWAY_SET, Q_WAIT_SET, Q_LOAD_AWAY, Q_LOAD_WAITS, Q_GAME_ROOM, Q_COUNT
 };
 
 static const char *const sql[Q_COUNT] = {
 	[Q_GAME_NEW] = "INSERT INTO games(adapter, room, rules, nplayers, nsides, seed, owner, state, created)"
 	               " VALUES(?,?,?,?,?,?,?,?,?)",
 	[Q_GAME_STATE] = "UPDATE games SET state=?, nplayers=?, nsides=?, seed=? WHERE id=?",
+	[Q_GAME_ROOM] = "UPDATE games SET room=? WHERE id=?",
 	[Q_SEATS_DEL] = "DELETE FROM seats WHERE game=?",
 	[Q_SEAT_ADD] = "INSERT INTO seats(game, seat, user_id, name, ai, team) VALUES(?,?,?,?,?,?)",
 	[Q_ACTION_ADD] = "INSERT INTO actions(game, seq, seat, text) VALUES(?,?,?,?)",
@@ -298,6 +299,16 @@ store_game_new(struct store *st, const struct store_game *g)
 	if (store_done(st, q) < 0)
 		return -1;
 	return sqlite3_last_insert_rowid(st->db);
+}
+
+int
+store_game_room(struct store *st, int64_t id, const char *room)
+{
+	sqlite3_stmt *q = store_q(st, Q_GAME_ROOM);
+
+	bind_text(q, 1, room);
+	sqlite3_bind_int64(q, 2, id);
+	return store_done(st, q);
 }
 
 int

@@ -112,7 +112,9 @@ matrix_client_start(struct matrix_client *c)
 	matrix_poll_restore(c);
 	matrix_direct_restore(c);
 	matrix_rooms_restore(c);
+	matrix_private_restore(c);
 	matrix_power_restore(c);
+	matrix_names_restore(c);
 	if (matrix_client_insecure(c->cfg.homeserver))
 		matrix_client_log(c, LOG_LVL_WARNING, "%s is plain http: the %s, and every message, cross the network "
 		                  "unencrypted; use https://", c->cfg.homeserver,
@@ -162,15 +164,26 @@ matrix_client_piece(void *ctx, const char *m, size_t len, const char *body, size
 	bool priv = msg->kind == MSG_PRIVATE;
 	struct matrix_out *out;
 
+	bool ping = !priv && matrix_text_id_ok(msg->prompt_user, '@');
+	char nb[MATRIX_MAX_NAME + 1];
+
 	(void)bodylen;
 	rbuf_reset(&o->html);
-	matrix_html(&o->html, m, len, msg->prefix);
+	matrix_html_pill(&o->html, m, len, msg->prefix, ping ? msg->prompt_user : NULL,
+	                 ping ? matrix_names_of(o->c, msg->room, msg->prompt_user, nb, sizeof nb) : NULL);
 	out = matrix_outbox_add_key(o->c->out, o->room, priv ? msg->user_id : NULL, priv ? msg->room : NULL, body,
 	                            o->html.s, msg->mentions, msg->nmentions, msg->supersede, msg->asker);
 	if (out == NULL)
 		o->rc = -1;
 	else if (msg->player)
 		matrix_outbox_player(o->c->out, out);
+	if (out != NULL && ping)
+		matrix_outbox_ping(o->c->out, out);
+	/* an answer to a command said in a thread, in that room: in the thread */
+	for (size_t i = 0; out != NULL && !priv && msg->reply_to != 0 && i < sizeof o->c->refs / sizeof *o->c->refs; i++)
+		if (o->c->refs[i].ref == msg->reply_to && o->c->refs[i].room != NULL &&
+		    strcmp(o->c->refs[i].room, msg->room) == 0)
+			matrix_outbox_thread(o->c->out, out, o->c->refs[i].thread, o->c->refs[i].event_id);
 }
 
 int
@@ -210,6 +223,7 @@ matrix_client_stop(struct matrix_client *c)
 	c->phase = MX_PH_STOPPED;
 	matrix_req_cancel_all(c);
 	matrix_direct_stop(c);
+	matrix_rooms_stop(c);
 	if (c->sync_timer != 0)
 		loop_timer_del(c->loop, c->sync_timer);
 	if (c->out_timer != 0)
@@ -228,10 +242,13 @@ matrix_client_free(struct matrix_client *c)
 	matrix_names_free(c);
 	matrix_power_free(c);
 	matrix_direct_free(c);
+	matrix_private_free(c);
 	matrix_strlist_free(c->joined_enc, c->nenc);
 	matrix_strlist_free(c->joining, c->njoining);
 	matrix_strlist_free(c->joined, c->njoined);
+	matrix_strlist_free(c->moved, c->nmoved);
 	secret_wipe(c->token, sizeof c->token);
+	secret_wipe(c->refresh, sizeof c->refresh);
 	secret_wipe(c->cfg.password, sizeof c->cfg.password);
 	secret_wipe(c->cfg.token, sizeof c->cfg.token);
 	free(c);

@@ -24,10 +24,20 @@ matrix_direct_user(struct matrix_client *c, const char *room)
 	return NULL;
 }
 
-void
-matrix_direct_set(struct matrix_client *c, const char *user, const char *room, bool persist)
+static void
+direct_persist(struct matrix_client *c, const struct matrix_direct *d)
 {
-	char key[MATRIX_MAX_ID + 16];
+	char key[MATRIX_MAX_ID + 16], value[MATRIX_MAX_ID + 16];
+
+	snprintf(key, sizeof key, "direct/%s", d->user);
+	/* " invited": made for the player, who has not joined it yet */
+	snprintf(value, sizeof value, "%s%s", d->room, d->joined ? "" : " invited");
+	matrix_client_set(c, key, value);
+}
+
+void
+matrix_direct_set(struct matrix_client *c, const char *user, const char *room, bool joined, bool persist)
+{
 	size_t i;
 
 	for (i = 0; i < c->ndirects; i++)
@@ -41,10 +51,35 @@ matrix_direct_set(struct matrix_client *c, const char *user, const char *room, b
 	}
 	free(c->directs[i].room);
 	c->directs[i].room = xstrdup(room);
-	if (persist) {
-		snprintf(key, sizeof key, "direct/%s", user);
-		matrix_client_set(c, key, room);
-	}
+	c->directs[i].joined = joined;
+	/* a new room: whatever failed before may be told again */
+	for (size_t k = c->ntold_enc; k-- > 0;)
+		if (strncmp(c->told_enc[k], user, strlen(user)) == 0 && c->told_enc[k][strlen(user)] == ' ')
+			matrix_strlist_del(c->told_enc, &c->ntold_enc, c->told_enc[k]);
+	if (persist)
+		direct_persist(c, &c->directs[i]);
+}
+
+void
+matrix_direct_joined(struct matrix_client *c, const char *room)
+{
+	for (size_t i = 0; i < c->ndirects; i++)
+		if (strcmp(c->directs[i].room, room) == 0 && !c->directs[i].joined) {
+			c->directs[i].joined = true;
+			direct_persist(c, &c->directs[i]);
+			matrix_client_log(c, LOG_LVL_INFO, "%s joined their direct room %s", c->directs[i].user, room);
+			matrix_send_kick(c);
+			return;
+		}
+}
+
+bool
+matrix_direct_is_joined(struct matrix_client *c, const char *user)
+{
+	for (size_t i = 0; i < c->ndirects; i++)
+		if (strcmp(c->directs[i].user, user) == 0)
+			return c->directs[i].joined;
+	return false;
 }
 
 void
@@ -68,9 +103,12 @@ restore_one(void *ctx, const char *key, const char *value)
 {
 	struct matrix_client *c = ctx;
 	const char *user = key + strlen("direct/");
+	char room[MATRIX_MAX_ID + 16];
+	size_t n = strcspn(value, " ");
 
-	if (matrix_text_id_ok(user, '@') && matrix_text_id_ok(value, '!'))
-		matrix_direct_set(c, user, value, false);
+	snprintf(room, sizeof room, "%.*s", (int)n, value);
+	if (matrix_text_id_ok(user, '@') && matrix_text_id_ok(room, '!'))
+		matrix_direct_set(c, user, room, strcmp(value + n, " invited") != 0, false);
 }
 
 void
@@ -92,6 +130,9 @@ matrix_direct_free(struct matrix_client *c)
 	matrix_strlist_free(c->creating, c->ncreating);
 	c->creating = NULL;
 	c->ncreating = 0;
+	matrix_strlist_free(c->made, c->nmade);
+	c->made = NULL;
+	c->nmade = 0;
 }
 
 /* ---------------------------------------------------------------- m.direct
@@ -134,11 +175,30 @@ mdirect_later(struct matrix_client *c, const char *what, long status)
 		                                  on_mdirect_timer, c);
 }
 
-/* Adds each of our direct rooms to its user's list in map; true if any was missing. */
+/* Takes the rooms dropped as no longer private out of every list in map:
+ * they must not come back when the server echoes the map; true if any was. */
+static bool
+mdirect_deny(struct matrix_client *c, json_t *map)
+{
+	bool changed = false;
+	const char *user;
+	json_t *list;
+
+	json_object_foreach(map, user, list) {
+		for (size_t k = json_array_size(list); k-- > 0;)
+			if (matrix_private_denied(c, json_string_value(json_array_get(list, k))) &&
+			    json_array_remove(list, k) == 0)
+				changed = true;
+	}
+	return changed;
+}
+
+/* Adds each of our direct rooms to its user's list in map (and takes the
+ * dropped ones out); true if anything changed. */
 static bool
 mdirect_merge(struct matrix_client *c, json_t *map)
 {
-	bool changed = false;
+	bool changed = mdirect_deny(c, map);
 
 	for (size_t i = 0; i < c->ndirects; i++) {
 		json_t *list = json_object_get(map, c->directs[i].user), *r;
@@ -238,7 +298,7 @@ mdirect_get(struct matrix_client *c)
 void
 matrix_direct_publish(struct matrix_client *c)
 {
-	if (c->ndirects > 0)
+	if (c->ndirects > 0 || c->ndenied > 0)
 		mdirect_get(c);
 }
 
@@ -254,23 +314,34 @@ matrix_direct_stop(struct matrix_client *c)
 
 /* ---------------------------------------------------------------- creating a direct room */
 
-/* Tells the game room that a player's hand cannot reach them, and drops
+/* Tells the game room that a player's hand cannot reach them, and why (once
+ * per reason and player: every hand after fails the same way), and drops
  * what was queued for them. */
-static void
-direct_failed(struct matrix_client *c, const char *user, const char *why)
+void
+matrix_direct_failed(struct matrix_client *c, const char *user, const char *why)
 {
 	struct matrix_out *m;
-	bool told = false;
+	char told[2 * MATRIX_MAX_ID + 8], nb[MATRIX_MAX_NAME + 1];
+	bool said = false;
 
+	snprintf(told, sizeof told, "%s %.60s", user, why);
 	while ((m = matrix_outbox_unresolved(c->out, user)) != NULL) {
-		if (!told) {
-			struct bot_event ev = { .type = BOT_EV_SEND_FAILED, .room = m->context,
-			                        .user_id = user, .text = why };
-			char nb[MATRIX_MAX_NAME + 1];
+		if (!said && !matrix_strlist_has(c->told_enc, c->ntold_enc, told)) {
+			struct bot_event ev = { .type = BOT_EV_SEND_FAILED, .room = m->context, .user_id = user,
+			                        .text = why };
+			struct rbuf line = { 0 };
 
 			ev.user_name = matrix_names_of(c, m->context, user, nb, sizeof nb);
-			told = true;
+			said = true;
+			matrix_strlist_add(&c->told_enc, &c->ntold_enc, told);
 			c->host.emit(c->host.ctx, &ev);
+			/* the core only logs a private message that failed: the player
+			 * hears it in the game room, with the way to get their hand */
+			if (m->context != NULL) {
+				rbuf_printf(&line, "%s: I cannot give you your hand privately: %s.", ev.user_name, why);
+				matrix_outbox_add(c->out, m->context, NULL, NULL, line.s, NULL, (const char *const *)&user, 1);
+				rbuf_free(&line);
+			}
 		}
 		matrix_outbox_done(c->out, m);
 	}
@@ -281,31 +352,84 @@ on_create(struct matrix_client *c, struct matrix_req *r, long status, json_t *bo
 {
 	const char *room = json_string_value(json_object_get(body, "room_id"));
 
-	matrix_strlist_del(c->creating, &c->ncreating, r->arg);
 	if (status == 200 && matrix_text_id_ok(room, '!')) {
-		matrix_client_log(c, LOG_LVL_INFO, "direct room %s for %s", room, r->arg);
+		matrix_client_log(c, LOG_LVL_INFO, "direct room %s for %s: checking it", room, r->arg);
 		c->create_fails = 0;
-		matrix_direct_set(c, r->arg, room, true);
-		matrix_direct_publish(c);
-		matrix_outbox_resolve(c->out, r->arg, room);
-		matrix_send_kick(c);
+		/* stays in creating until its state is read: whatever the server
+		 * made of it (encrypted, say), it holds no hand before */
+		matrix_private_check(c, room, r->arg, true);
 		return;
 	}
-	if (status == 429 || status == 0 || status >= 500) {
-		/* matrix_send_kick tries again once the wait is over */
-		c->create_after = loop_now(c->loop) +
-		                  (r->retry_ms >= 0 ? r->retry_ms : matrix_outbox_backoff(++c->create_fails));
-		/* Synapse counts a createRoom in the user's message allowance: a 429
-		 * here makes every send of the account wait too */
-		if (status == 429)
-			matrix_outbox_pause(c->out, c->create_after);
-		matrix_send_kick(c);   /* the sends held while the room was asked for */
+	matrix_strlist_del(c->creating, &c->ncreating, r->arg);
+	if ((status == 429 || status == 0 || status >= 500) && ++c->create_fails < MATRIX_CREATE_TRIES) {
+		/* matrix_send_kick tries again once the wait is over: a pause of
+		 * createRoom's own (Synapse's rc_room_creation is not rc_message),
+		 * the sends go on.  Without an answer (or with a 5xx) the room may
+		 * exist: the next try looks for it first (MATRIX_MADE_TYPE) */
+		int64_t wait = r->retry_ms >= 0 ? r->retry_ms : matrix_outbox_backoff(c->create_fails);
+
+		matrix_client_log(c, LOG_LVL_INFO, "createRoom for %s failed (HTTP %ld): trying again in %lld ms",
+		                  r->arg, status, (long long)wait);
+		c->create_after = loop_now(c->loop) + wait;
+		matrix_send_arm(c, wait);
 		return;
 	}
+	c->create_fails = 0;
 	matrix_client_log(c, LOG_LVL_WARNING, "cannot open a direct room with %s (HTTP %ld%s%s)", r->arg, status,
 	                  r->errcode != NULL ? ", " : "", r->errcode != NULL ? r->errcode : "");
-	direct_failed(c, r->arg, "I cannot open a direct chat with you");
+	matrix_direct_failed(c, r->arg, "I cannot open a direct chat with you");
 	matrix_send_kick(c);
+}
+
+#define MADE_MAX 64
+
+void
+matrix_direct_made(struct matrix_client *c, const struct matrix_item *it)
+{
+	char entry[2 * MATRIX_MAX_ID + 2];
+
+	if (matrix_private_denied(c, it->room) || c->nmade >= MADE_MAX)
+		return;
+	snprintf(entry, sizeof entry, "%s %s", it->room, it->user);
+	matrix_strlist_add(&c->made, &c->nmade, entry);
+}
+
+/* A room we made for user that may have lost its answer: taken again (its
+ * invite sent again, in case it failed), rather than a second one made. */
+static void
+on_reinvite(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
+{
+	(void)body;
+	matrix_client_log(c, LOG_LVL_INFO, "found %s, made for %s before (invite: HTTP %ld)", r->arg, r->user, status);
+	matrix_private_check(c, r->arg, r->user, true);
+}
+
+static bool
+direct_find_made(struct matrix_client *c, const char *user)
+{
+	char path[1024], enc[3 * MATRIX_MAX_ID + 1], body[MATRIX_MAX_ID + 32], room[MATRIX_MAX_ID + 1];
+	size_t n = strlen(user);
+	struct matrix_req *r;
+
+	for (size_t i = c->nmade; i-- > 0;) {
+		size_t l = strlen(c->made[i]);
+
+		if (l <= n + 1 || strcmp(c->made[i] + l - n, user) != 0 || c->made[i][l - n - 1] != ' ')
+			continue;
+		snprintf(room, sizeof room, "%.*s", (int)(l - n - 1), c->made[i]);
+		matrix_strlist_del(c->made, &c->nmade, c->made[i]);
+		if (matrix_private_denied(c, room) || !matrix_strlist_has(c->joined, c->njoined, room) ||
+		    matrix_text_urlenc(room, enc, sizeof enc) < 0)
+			continue;
+		snprintf(path, sizeof path, MATRIX_API "/rooms/%s/invite", enc);
+		snprintf(body, sizeof body, "{\"user_id\":\"%s\"}", user);
+		if ((r = matrix_req_start(c, "POST", path, body, on_reinvite, MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) == NULL)
+			continue;
+		r->arg = xstrdup(room);
+		r->user = xstrdup(user);
+		return true;
+	}
+	return false;
 }
 
 void
@@ -318,8 +442,19 @@ matrix_direct_create(struct matrix_client *c, const char *user)
 	if (c->phase == MX_PH_STOPPED || matrix_strlist_has(c->creating, c->ncreating, user))
 		return;
 	matrix_strlist_add(&c->creating, &c->ncreating, user);
-	j = json_pack("{s:b,s:s,s:[s],s:s}", "is_direct", 1, "preset", "trusted_private_chat",
-	              "invite", user, "name", "Hand and Foot: your hand");
+	if (direct_find_made(c, user))
+		return;
+	/* Only the bot may invite (the player cannot bring anyone in), no one
+	 * may join or knock uninvited, and whoever came later would read
+	 * nothing from before: the spec's defaults (and Synapse's presets)
+	 * give a shared history that new members read back. */
+	j = json_pack("{s:b,s:s,s:[s],s:s,s:[{s:s,s:s,s:{s:s}},{s:s,s:s,s:{s:s}},{s:s,s:s,s:{s:s}}],s:{s:i}}",
+	              "is_direct", 1, "preset", "private_chat", "invite", user, "name", "Hand and Foot: your hand",
+	              "initial_state",
+	              "type", "m.room.join_rules", "state_key", "", "content", "join_rule", "invite",
+	              "type", "m.room.history_visibility", "state_key", "", "content", "history_visibility", "joined",
+	              "type", MATRIX_MADE_TYPE, "state_key", "", "content", "user", user,
+	              "power_level_content_override", "invite", 100);
 	text = j != NULL ? json_dumps(j, JSON_COMPACT) : NULL;
 	json_decref(j);
 	if (text == NULL || (r = matrix_req_start(c, "POST", MATRIX_API "/createRoom", text, on_create,

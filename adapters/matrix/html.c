@@ -6,6 +6,8 @@
 struct matrix_html_ctx {
 	struct rbuf *out;
 	const char *prefix;
+	const char *pill_user, *pill_name;   /* the player to ping, and the name they go by */
+	bool pilled;
 };
 
 static void
@@ -32,9 +34,21 @@ matrix_html_escape(struct rbuf *out, const char *s, size_t n)
 static void
 matrix_html_text(void *ctx, const char *s, size_t n, const enum style_role *roles, int depth)
 {
-	(void)roles;
-	(void)depth;
-	matrix_html_escape(((struct matrix_html_ctx *)ctx)->out, s, n);
+	struct matrix_html_ctx *h = ctx;
+
+	/* the first time the pinged player is named: a pill, the link clients
+	 * show as a mention (the spec's "User and room mentions") */
+	if (!h->pilled && h->pill_user != NULL && depth > 0 && roles[depth - 1] == STYLE_PLAYER &&
+	    n == strlen(h->pill_name) && memcmp(s, h->pill_name, n) == 0) {
+		h->pilled = true;
+		rbuf_add(h->out, "<a href=\"https://matrix.to/#/");
+		matrix_html_escape(h->out, h->pill_user, strlen(h->pill_user));
+		rbuf_add(h->out, "\">");
+		matrix_html_escape(h->out, s, n);
+		rbuf_add(h->out, "</a>");
+		return;
+	}
+	matrix_html_escape(h->out, s, n);
 }
 
 /* The tag a role opens, or NULL: cards, players and commands read as text. */
@@ -44,8 +58,9 @@ matrix_html_tag(enum style_role r)
 	switch (r) {
 	case STYLE_BOLD: return "<b>";
 	case STYLE_CLEAN:
-	case STYLE_RED: return "<font color=\"#cc0000\">";
-	case STYLE_DIRTY: return "<font color=\"#555555\">";
+	/* the spec's colour attribute (<font> is deprecated: some clients strip it) */
+	case STYLE_RED: return "<span data-mx-color=\"#cc0000\">";
+	case STYLE_DIRTY: return "<span data-mx-color=\"#555555\">";
 	default: return NULL;
 	}
 }
@@ -70,7 +85,7 @@ matrix_html_close(void *ctx, enum style_role r)
 	if (r == STYLE_BOLD)
 		rbuf_add(h->out, "</b>");
 	else if (matrix_html_tag(r) != NULL)
-		rbuf_add(h->out, "</font>");
+		rbuf_add(h->out, "</span>");
 }
 
 static void
@@ -82,7 +97,13 @@ matrix_html_line(void *ctx)
 void
 matrix_html(struct rbuf *out, const char *m, size_t len, const char *prefix)
 {
-	struct matrix_html_ctx h = { out, prefix };
+	matrix_html_pill(out, m, len, prefix, NULL, NULL);
+}
+
+void
+matrix_html_pill(struct rbuf *out, const char *m, size_t len, const char *prefix, const char *user, const char *name)
+{
+	struct matrix_html_ctx h = { out, prefix, user, name, false };
 	struct style_sink k = { .ctx = &h,
 		                .text = matrix_html_text,
 		                .open = matrix_html_open,

@@ -10,6 +10,63 @@
 
 static void whoami_start(struct matrix_client *c);
 static void filter_start(struct matrix_client *c);
+static void password_login(struct matrix_client *c);
+
+/* The account stops for good: what went wrong is not fixed by trying again
+ * (a bad password, a deactivated account, a server without password
+ * logins).  One line says what, and what the operator can do. */
+static void
+login_fatal(struct matrix_client *c, const char *why)
+{
+	matrix_client_log(c, LOG_LVL_ERR, "%s; the account stays offline until the configuration is fixed "
+	                  "and the daemon reloaded", why);
+	if (c->up && !c->said_down) {
+		struct bot_event ev = { .type = BOT_EV_DOWN };
+
+		c->said_down = true;
+		c->host.emit(c->host.ctx, &ev);
+	}
+	c->phase = MX_PH_STOPPED;
+}
+
+/* The tokens of now, kept so that a restart does not log in again (each
+ * login counts against Synapse's rc_login, and a crash loop would lock the
+ * account out). */
+static void
+tokens_store(struct matrix_client *c)
+{
+	matrix_client_set(c, "access_token", c->token);
+	if (c->refresh[0] != '\0')
+		matrix_client_set(c, "refresh_token", c->refresh);
+	else
+		matrix_client_del(c, "refresh_token");
+}
+
+/* Takes tok (and rt, the next refresh token, if any) as ours: -1 if tok
+ * is not a token we can send. */
+static int
+tokens_take(struct matrix_client *c, const char *tok, const char *rt)
+{
+	if (tok == NULL || strlen(tok) >= sizeof c->token || !matrix_text_id_ok(tok, 0))
+		return -1;
+	snprintf(c->token, sizeof c->token, "%s", tok);
+	/* a refresh token is used once: an answer may carry the next */
+	if (rt != NULL && strlen(rt) < sizeof c->refresh && matrix_text_id_ok(rt, 0))
+		snprintf(c->refresh, sizeof c->refresh, "%s", rt);
+	else
+		c->refresh[0] = '\0';
+	tokens_store(c);
+	return 0;
+}
+
+static void
+tokens_forget(struct matrix_client *c)
+{
+	secret_wipe(c->token, sizeof c->token);
+	secret_wipe(c->refresh, sizeof c->refresh);
+	matrix_client_del(c, "access_token");
+	matrix_client_del(c, "refresh_token");
+}
 
 static int64_t
 on_retry_timer(struct loop *l, long long id, void *data)
@@ -21,8 +78,10 @@ on_retry_timer(struct loop *l, long long id, void *data)
 	c->sync_timer = 0;
 	switch (c->phase) {
 	case MX_PH_IDLE:
-	case MX_PH_LOGIN:
 		matrix_login_start(c);
+		break;
+	case MX_PH_LOGIN:
+		password_login(c);
 		break;
 	case MX_PH_WHOAMI:
 		whoami_start(c);
@@ -101,9 +160,8 @@ on_whoami(struct matrix_client *c, struct matrix_req *r, long status, json_t *bo
 	const char *dev = json_string_value(json_object_get(body, "device_id"));
 
 	c->sync_req = NULL;
-	if (status == 401 && c->cfg.password[0] != '\0') {
-		c->token[0] = '\0';
-		matrix_login_start(c);
+	if (status == 401) {
+		matrix_login_refused(c, "whoami", r->errcode, json_is_true(json_object_get(body, "soft_logout")));
 		return;
 	}
 	if (status != 200 || !matrix_text_id_ok(uid, '@')) {
@@ -130,17 +188,94 @@ whoami_start(struct matrix_client *c)
 }
 
 static void
+on_refresh(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
+{
+	const char *tok = json_string_value(json_object_get(body, "access_token"));
+	const char *rt = json_string_value(json_object_get(body, "refresh_token"));
+
+	c->sync_req = NULL;
+	if (status == 200 && tokens_take(c, tok, rt) == 0) {
+		matrix_client_log(c, LOG_LVL_INFO, "access token refreshed");
+		whoami_start(c);
+		return;
+	}
+	if (status == 401 || status == 403 || (status >= 400 && status < 500 && status != 429)) {
+		/* the refresh token is spent or revoked */
+		matrix_client_log(c, LOG_LVL_NOTICE, "the refresh token was refused (HTTP %ld)", status);
+		secret_wipe(c->refresh, sizeof c->refresh);
+		matrix_login_refused(c, "refresh", r->errcode, false);
+		return;
+	}
+	c->phase = MX_PH_WHOAMI;   /* retried: the token is still ours to refresh */
+	matrix_login_failed(c, "token refresh", status, r->errcode, r->retry_ms);
+}
+
+static int
+refresh_start(struct matrix_client *c)
+{
+	json_t *j = json_pack("{s:s}", "refresh_token", c->refresh);
+	char *text = j != NULL ? json_dumps(j, JSON_COMPACT) : NULL;
+
+	json_decref(j);
+	c->token[0] = '\0';   /* /refresh takes no access token */
+	c->sync_req = text != NULL ? matrix_req_start_now(c, "POST", MATRIX_API "/refresh", text, on_refresh,
+	                                                  MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY) : NULL;
+	if (text != NULL) {
+		memset(text, 0, strlen(text));
+		free(text);
+	}
+	return c->sync_req != NULL ? 0 : -1;
+}
+
+void
+matrix_login_refused(struct matrix_client *c, const char *what, const char *errcode, bool soft)
+{
+	if (c->refresh[0] != '\0' && refresh_start(c) == 0)
+		return;
+	if (c->cfg.password[0] == '\0') {
+		char why[300];
+
+		/* a token from token_file: only the operator can get another */
+		snprintf(why, sizeof why, "the homeserver refused the access token from token_file (%s at %s): get "
+		         "a new one (see adapters/matrix/NOTES.md) and put it in token_file",
+		         errcode != NULL ? errcode : "HTTP 401", what);
+		login_fatal(c, why);
+		return;
+	}
+	/* logged in again (same device: soft_logout keeps its keys and txn
+	 * ids), after a backoff: a server that refuses every token must not
+	 * get a login a second */
+	tokens_forget(c);
+	c->phase = MX_PH_LOGIN;
+	matrix_login_failed(c, soft ? "the session (soft logout), logging in again"
+	                            : "the access token (logging in again)", 401, errcode, -1);
+}
+
+static void
 on_login(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
 {
 	const char *tok = json_string_value(json_object_get(body, "access_token"));
+	const char *rt = json_string_value(json_object_get(body, "refresh_token"));
 	const char *dev = json_string_value(json_object_get(body, "device_id"));
+	char why[400];
 
 	c->sync_req = NULL;
-	if (status != 200 || tok == NULL || strlen(tok) >= sizeof c->token || !matrix_text_id_ok(tok, 0)) {
+	if (status == 403 || (status >= 400 && status < 500 && status != 429 && status != 408)) {
+		/* a bad password, a deactivated account, a login type refused:
+		 * none gets better by trying every 30 s (and Synapse locks an
+		 * account out after failed attempts) */
+		snprintf(why, sizeof why, "login as %s refused (HTTP %ld, %s)%s", c->cfg.user, status,
+		         r->errcode != NULL ? r->errcode : "no errcode",
+		         r->errcode != NULL && strcmp(r->errcode, "M_USER_DEACTIVATED") == 0
+		             ? ": the account is deactivated"
+		             : r->errcode != NULL && strcmp(r->errcode, "M_FORBIDDEN") == 0 ? ": check password_file" : "");
+		login_fatal(c, why);
+		return;
+	}
+	if (status != 200 || tokens_take(c, tok, rt) < 0) {
 		matrix_login_failed(c, "login", status, r->errcode, r->retry_ms);
 		return;
 	}
-	snprintf(c->token, sizeof c->token, "%s", tok);
 	if (matrix_text_id_ok(dev, 0) && strlen(dev) < sizeof c->device) {
 		snprintf(c->device, sizeof c->device, "%s", dev);
 		/* logging in again with the same device keeps txn ids (scoped to
@@ -151,22 +286,18 @@ on_login(struct matrix_client *c, struct matrix_req *r, long status, json_t *bod
 	whoami_start(c);
 }
 
-void
-matrix_login_start(struct matrix_client *c)
+static void
+password_login(struct matrix_client *c)
 {
 	json_t *j;
 	char *text;
-	const char *user = c->cfg.user;
 
-	if (c->cfg.password[0] == '\0') {
-		whoami_start(c);
-		return;
-	}
 	c->phase = MX_PH_LOGIN;
 	c->token[0] = '\0';
-	j = json_pack("{s:s,s:{s:s,s:s},s:s,s:s}", "type", "m.login.password",
-	              "identifier", "type", "m.id.user", "user", user,
-	              "password", c->cfg.password, "initial_device_display_name", "handfoot");
+	/* refresh_token: true: a server that expires tokens gives one to renew them */
+	j = json_pack("{s:s,s:{s:s,s:s},s:s,s:s,s:b}", "type", "m.login.password",
+	              "identifier", "type", "m.id.user", "user", c->cfg.user,
+	              "password", c->cfg.password, "initial_device_display_name", "handfoot", "refresh_token", 1);
 	if (j != NULL && c->device[0] != '\0')
 		json_object_set_new(j, "device_id", json_string(c->device));
 	text = j != NULL ? json_dumps(j, JSON_COMPACT) : NULL;
@@ -175,4 +306,77 @@ matrix_login_start(struct matrix_client *c)
 	                                                    MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) == NULL)
 		matrix_login_failed(c, "login", 0, NULL, -1);
 	secret_free(text);   /* it held the password */
+}
+
+/* GET /login: the ways in the server offers.  A server behind an OAuth
+ * provider (Matrix 2.0, MAS) offers no m.login.password: the operator must
+ * give the bot an access token (token_file). */
+static void
+on_flows(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
+{
+	json_t *flows = json_object_get(body, "flows"), *f;
+	char types[200];
+	size_t i, o = 0;
+	bool password = false;
+
+	c->sync_req = NULL;
+	if (status != 200 || !json_is_array(flows)) {
+		if (status == 0 || status >= 500 || status == 429) {
+			c->phase = MX_PH_IDLE;
+			matrix_login_failed(c, "GET /login", status, r->errcode, r->retry_ms);
+			return;
+		}
+		password_login(c);   /* no list: the password is tried all the same */
+		return;
+	}
+	types[0] = '\0';
+	json_array_foreach(flows, i, f) {
+		const char *t = json_string_value(json_object_get(f, "type"));
+
+		if (t == NULL)
+			continue;
+		if (strcmp(t, "m.login.password") == 0)
+			password = true;
+		if (o < sizeof types)
+			o += (size_t)snprintf(types + o, sizeof types - o, "%s%.60s", o > 0 ? ", " : "", t);
+	}
+	if (!password) {
+		char why[1000];
+
+		snprintf(why, sizeof why, "%s offers no password login (only: %s): it logs in through OAuth or "
+		         "single sign-on. Log the bot's account in once in a browser-capable client, take its access "
+		         "token, put it in token_file and remove password_file (see adapters/matrix/NOTES.md)",
+		         c->cfg.homeserver, types[0] != '\0' ? types : "none");
+		login_fatal(c, why);
+		return;
+	}
+	password_login(c);
+}
+
+void
+matrix_login_start(struct matrix_client *c)
+{
+	char buf[1024];
+
+	if (c->cfg.password[0] == '\0') {
+		whoami_start(c);
+		return;
+	}
+	/* the token of the last run, if it is still good: no login at all */
+	if (!c->stored_tried) {
+		c->stored_tried = true;
+		if (matrix_client_get(c, "access_token", buf, sizeof buf) >= 0 && matrix_text_id_ok(buf, 0)) {
+			snprintf(c->token, sizeof c->token, "%s", buf);
+			if (matrix_client_get(c, "refresh_token", buf, sizeof buf) >= 0 && matrix_text_id_ok(buf, 0))
+				snprintf(c->refresh, sizeof c->refresh, "%s", buf);
+			memset(buf, 0, sizeof buf);
+			whoami_start(c);
+			return;
+		}
+	}
+	c->phase = MX_PH_IDLE;
+	c->token[0] = '\0';
+	if ((c->sync_req = matrix_req_start_now(c, "GET", MATRIX_API "/login", NULL, on_flows, MATRIX_REQ_TIMEOUT,
+	                                        MATRIX_MAX_BODY)) == NULL)
+		matrix_login_failed(c, "GET /login", 0, NULL, -1);
 }

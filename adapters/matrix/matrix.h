@@ -37,9 +37,13 @@ int    matrix_text_urlenc(const char *s, char *out, size_t outlen);
 /* ---- html.c: the bot's styled text as Matrix HTML ---- */
 
 /* Appends len bytes of styled text (lib/style.h) as org.matrix.custom.html:
- * <b>, <font color> for the colour roles, <br> for line breaks, the text
+ * <b>, <span data-mx-color> for the colour roles, <br> for line breaks, the text
  * escaped, commands with prefix before them. */
 void   matrix_html(struct rbuf *out, const char *m, size_t len, const char *prefix);
+/* The same, the first player span that reads name made a pill (a link to
+ * https://matrix.to/#/user) for user; user NULL: none. */
+void   matrix_html_pill(struct rbuf *out, const char *m, size_t len, const char *prefix, const char *user,
+                        const char *name);
 
 /* ---- sync.c: a /sync response in, a list of plain items out (pure: no I/O) ---- */
 
@@ -55,16 +59,34 @@ enum matrix_item_kind {
 	MX_IT_ENCRYPTED,   /* room: has m.room.encryption */
 	MX_IT_DIRECT,      /* user, room: from the m.direct account data */
 	MX_IT_JOINED,      /* room: a room we are in (each room of rooms.join) */
-	MX_IT_POWER        /* room, text: its moderators' ids, space separated (at most
+	MX_IT_POWER,       /* room, text: its moderators' ids, space separated (at most
 	                    * MATRIX_POWER_MODS), everyone: every member is one; from
 	                    * m.room.power_levels */
+	MX_IT_MEMBER,      /* room, user, text: someone else's membership (join, invite,
+	                    * knock, leave, ban) from the state or the timeline, history
+	                    * included; a third-party invite: user its sender, text "invite" */
+	MX_IT_JOIN_RULE,   /* room, text: m.room.join_rules' join_rule */
+	MX_IT_HISTORY,     /* room, text: m.room.history_visibility's history_visibility */
+	MX_IT_MADE,        /* room, user: a room we made as user's direct room (our
+	                    * MATRIX_MADE_TYPE state event in it) */
+	MX_IT_TOMBSTONE,   /* room, user: its sender, text: the replacement room (m.room.tombstone) */
+	MX_IT_CREATE       /* room, user: its creator, text: additional_creators (space separated),
+	                    * everyone: a room version (12 on) whose creators have infinite power */
 };
+
+/* The state event the bot puts in the rooms it makes for hands, naming the
+ * player: a createRoom that failed after it made the room (an answer lost, a
+ * remote invite refused) leaves a room that is found again, not made twice. */
+#define MATRIX_MADE_TYPE "org.handfoot.direct"
 
 struct matrix_item {
 	enum matrix_item_kind kind;
 	char *room, *user, *name, *text, *event_id;
 	int64_t ts;
 	bool notice, direct, forged, everyone;
+	bool stale;        /* MESSAGE: its room's timeline was cut (limited): older events
+	                    * skipped, so it is out of context */
+	char *thread;      /* MESSAGE: the root of the thread it was said in, or NULL */
 };
 
 /* A room's moderators: users whose power level reaches the room's kick or
@@ -122,6 +144,8 @@ struct matrix_out {
 	int64_t not_before;    /* loop time before which it is not retried */
 	bool in_flight;
 	bool player;           /* an answer to a seated player (adapter_msg.player): its lane goes first */
+	bool ping;             /* a prompt (adapter_msg.prompt_user): m.text, which notifies, not m.notice */
+	char *thread, *reply;  /* an answer to a command said in a thread: its root, and the command */
 	struct matrix_out *next, *prev;    /* every message, in order */
 	struct outq_item *it;               /* its place in its lane (lib/outq) */
 };
@@ -157,6 +181,13 @@ struct matrix_out *matrix_outbox_add_key(struct matrix_outbox *o, const char *ro
  * nothing.  Not kept across restarts (an answer is then said as a
  * stranger's). */
 void matrix_outbox_player(struct matrix_outbox *o, struct matrix_out *m);
+/* m asks someone to act (a turn prompt, a reminder): sent as m.text, since
+ * the default push rule .m.rule.suppress_notices silences every m.notice
+ * before .m.rule.is_user_mention is reached (persisted). */
+void matrix_outbox_ping(struct matrix_outbox *o, struct matrix_out *m);
+/* m answers a command said in the thread of root: it goes in that thread,
+ * in reply to the command (persisted). */
+void matrix_outbox_thread(struct matrix_outbox *o, struct matrix_out *m, const char *root, const char *reply);
 /* The next message that may go now: nothing while one is in flight or the
  * account is paused; else the lanes in turn (round-robin), each its oldest
  * message with a room, unless that one waits for a retry; the rooms' lanes
@@ -175,6 +206,9 @@ void   matrix_outbox_flying(struct matrix_outbox *o, struct matrix_out *m);
 bool   matrix_outbox_busy(const struct matrix_outbox *o);
 /* The server limits the account, not a room (a 429): no send before until. */
 void   matrix_outbox_pause(struct matrix_outbox *o, int64_t until);
+/* Takes room from every private message routed to it and not in flight:
+ * they wait for a direct room again (persisted). */
+void   matrix_outbox_unresolve(struct matrix_outbox *o, const char *room);
 /* Gives every unresolved message of user the room (and persists it). */
 void   matrix_outbox_resolve(struct matrix_outbox *o, const char *user, const char *room);
 /* First message waiting for a direct room with user NULL, or the first unresolved one. */
@@ -255,8 +289,18 @@ bool matrix_client_is_moderator(struct matrix_client *c, const char *room, const
 enum matrix_phase { MX_PH_IDLE, MX_PH_LOGIN, MX_PH_WHOAMI, MX_PH_FILTER, MX_PH_ROOMS, MX_PH_SYNC, MX_PH_STOPPED };
 
 struct matrix_name { char *room, *user, *name; };  /* room NULL: not tied to a room */
-struct matrix_power { char *room; bool everyone; char **mods; size_t nmods; };
-struct matrix_direct { char *user, *room; };
+/* has_levels: an m.room.power_levels was seen; creators: the room's creators,
+ * each a moderator if privileged (room version 12 on) or while the room has
+ * no power levels (the spec's default: the creator at 100). */
+struct matrix_power {
+	char *room;
+	bool everyone, has_levels, privileged;
+	char **mods;
+	size_t nmods;
+	char **creators;
+	size_t ncreators;
+};
+struct matrix_direct { char *user, *room; bool joined; };  /* joined: the player is in it: hands may go */
 
 struct matrix_req;
 
@@ -270,6 +314,8 @@ struct matrix_client {
 	char self[MATRIX_MAX_ID + 1];
 	char device[128];
 	char token[1024];
+	char refresh[1024];             /* the refresh token, if the server gave one */
+	bool stored_tried;              /* the stored access token was tried (login.c) */
 	char filter[128];
 	char *since;
 	int sync_level;                 /* 0: the normal filter; more: an answer was too big (poll.c) */
@@ -303,6 +349,27 @@ struct matrix_client {
 	char **joined;                  /* rooms we are in: /joined_rooms, then the sync */
 	size_t njoined;
 	bool said_full;                 /* max_rooms refused an invite since the last join */
+	struct matrix_ref {             /* commands said in threads (bot_event.ref), the newest kept */
+		uint64_t ref;
+		char *room, *thread, *event_id;
+	} refs[64];
+	uint64_t next_ref;
+	char **checking;                /* rooms whose state is being read to make them a direct room */
+	size_t nchecking;
+	char **denied;                  /* rooms never again a direct room (private.c), persisted */
+	size_t ndenied;
+	char **told_enc;                /* players told that the server encrypts every new room */
+	size_t ntold_enc;
+	bool server_encrypts;           /* a room we made came encrypted: no more are made */
+	char **stale_rooms;             /* rooms told this batch that their gap's commands were not applied */
+	size_t nstale_rooms;
+	char **rejoin;                  /* "tries room inviter direct": joins to try again (rooms.c) */
+	size_t nrejoin;
+	long long rejoin_timer;
+	char **moved;                   /* "new old": replacement rooms to join, and the rooms they replace */
+	size_t nmoved;
+	char **made;                    /* "room user": rooms we made for user (MX_IT_MADE), at most 64 */
+	size_t nmade;
 	struct matrix_power *powers;    /* the moderators of each room (power.c), at most max_rooms */
 	size_t npowers;
 
@@ -343,6 +410,7 @@ struct matrix_req {
 	char *arg;                      /* a room or user, per request */
 	char *user;                     /* a join: who invited us; a members check: whose direct room */
 	bool direct;                    /* a join: the invite said is_direct */
+	int tries;                      /* a join: tries before this one */
 	int64_t retry_ms;               /* from a 429: retry_after_ms or Retry-After */
 	const char *errcode;            /* the Matrix errcode; with status 0, why there was no answer */
 	struct matrix_req *next;
@@ -375,7 +443,8 @@ void matrix_req_cancel_all(struct matrix_client *c);
  * for ever, nor make now + wait overflow. */
 #define MATRIX_RETRY_MAX_MS 300000
 /* The wait a 429 asks for: retry_after_ms from body, else Retry-After (after
- * seconds, -1: none), at most MATRIX_RETRY_MAX_MS; -1 if neither is given. */
+ * seconds, -1: none), at most MATRIX_RETRY_MAX_MS; -1 if neither is given
+ * (or says 0): the caller waits a backoff. */
 int64_t matrix_req_wait_ms(json_t *body, curl_off_t after);
 
 /* login.c: the chain login -> whoami -> filter -> sync, and its retries */
@@ -383,6 +452,10 @@ void matrix_login_start(struct matrix_client *c);
 /* The chain failed: says DOWN once, retries the current phase after a backoff. */
 void matrix_login_failed(struct matrix_client *c, const char *what, long status, const char *errcode,
                          int64_t retry_ms);
+/* The access token was refused (a 401 to whoami or the sync; soft: the
+ * server says soft_logout): refreshed if we can, else a new login after a
+ * backoff with the password, else (token_file alone) the account stops. */
+void matrix_login_refused(struct matrix_client *c, const char *what, const char *errcode, bool soft);
 
 /* poll.c: the /sync long-poll, event ids already seen, events to the bot */
 extern const char matrix_poll_filter[];   /* what the long-poll asks for (uploaded by login.c) */
@@ -399,9 +472,20 @@ void matrix_send_arm(struct matrix_client *c, int64_t ms);
 /* direct.c: each player's direct room, and the account's m.direct map */
 const char *matrix_direct_room(struct matrix_client *c, const char *user);
 const char *matrix_direct_user(struct matrix_client *c, const char *room);
-void matrix_direct_set(struct matrix_client *c, const char *user, const char *room, bool persist);
+/* Records room as user's direct room; joined: the player is in it (hands may go). */
+void matrix_direct_set(struct matrix_client *c, const char *user, const char *room, bool joined, bool persist);
+/* The player has joined their direct room: their queued hands may go. */
+void matrix_direct_joined(struct matrix_client *c, const char *room);
+bool matrix_direct_is_joined(struct matrix_client *c, const char *user);
+/* Tells the game room that user's hand cannot reach them (why, and how to get
+ * it), once per reason, and drops what was queued for them. */
+void matrix_direct_failed(struct matrix_client *c, const char *user, const char *why);
 void matrix_direct_forget(struct matrix_client *c, const char *room);
 void matrix_direct_create(struct matrix_client *c, const char *user);
+/* A room we made for user, seen in the sync: found again before another is made. */
+void matrix_direct_made(struct matrix_client *c, const struct matrix_item *it);
+/* createRoom is retried at most this many times in a row, then the player is told. */
+#define MATRIX_CREATE_TRIES 5
 void matrix_direct_restore(struct matrix_client *c);
 /* Makes sure the account's m.direct lists each of our direct rooms:
  * reads it, merges ours in (every other entry kept), writes it back. */
@@ -419,9 +503,43 @@ void matrix_rooms_removed(struct matrix_client *c, const struct matrix_item *it)
 void matrix_rooms_encrypted(struct matrix_client *c, const struct matrix_item *it);
 bool matrix_rooms_is_encrypted(struct matrix_client *c, const char *room);
 void matrix_rooms_restore(struct matrix_client *c);
+/* Cancels the joins waiting to be tried again (at stop). */
+void matrix_rooms_stop(struct matrix_client *c);
+/* Leaves room (after everything else waiting). */
+void matrix_rooms_leave(struct matrix_client *c, const char *room);
+/* m.room.tombstone: the replacement room is joined (via the server of the
+ * tombstone's sender) and, once in, the core told (BOT_EV_ROOM_MOVED); a
+ * direct room upgraded is dropped. */
+void matrix_rooms_tombstone(struct matrix_client *c, const struct matrix_item *it);
+
+/* What a player hears when the server encrypts every room the bot makes. */
+#define MATRIX_ENCRYPTED_WHY "this server encrypts every new room and I cannot write encrypted messages. " \
+	"Start a direct chat with me with encryption turned off, then ask for your hand again"
+
+/* private.c: a hand goes only to a room of two: the bot and its player
+ * joined, no one else joined, invited or knocking, join rule invite, history
+ * hidden from later members (joined or invited), not encrypted. */
+/* Reads room's state (GET /state) and makes it user's direct room if it is
+ * one; created: a room we made for user (who may be invited only yet). */
+void matrix_private_check(struct matrix_client *c, const char *room, const char *user, bool created);
+/* A change to a direct room (or one being checked): drops it if it is no
+ * longer private; the player's join lets their hands go. */
+void matrix_private_item(struct matrix_client *c, const struct matrix_item *it);
+/* Whether a room is being checked for user: no other is made meanwhile. */
+bool matrix_private_checking(struct matrix_client *c, const char *user);
+/* Whether an item is about a room's privacy (members, rules, encryption). */
+bool matrix_private_kind(enum matrix_item_kind k);
+/* Drops room for good (denied, out of m.direct, left); queued hands are
+ * routed anew, or (player_gone) failed: the player left or refused it. */
+void matrix_private_drop(struct matrix_client *c, const char *room, const char *why, bool player_gone);
+bool matrix_private_denied(struct matrix_client *c, const char *room);
+void matrix_private_restore(struct matrix_client *c);
+void matrix_private_free(struct matrix_client *c);
 
 /* power.c: each room's moderators (m.room.power_levels), kept across restarts */
 void matrix_power_set(struct matrix_client *c, const struct matrix_item *it);
+/* MX_IT_CREATE: the room's creators (kept across restarts). */
+void matrix_power_creators(struct matrix_client *c, const struct matrix_item *it);
 void matrix_power_forget(struct matrix_client *c, const char *room);
 void matrix_power_restore(struct matrix_client *c);
 bool matrix_power_is_moderator(struct matrix_client *c, const char *room, const char *user);
@@ -429,7 +547,11 @@ void matrix_power_free(struct matrix_client *c);
 
 /* names.c: display names per (room, user), from member events */
 void matrix_names_set(struct matrix_client *c, const char *room, const char *user, const char *name);
-/* The name in room if known, else in any room, else the localpart ("@ann:hs" -> "ann"). */
+/* Restores the names kept in the store. */
+void matrix_names_restore(struct matrix_client *c);
+/* The name in room if known ("" there: removed, the localpart), else in any
+ * room, else the localpart ("@ann:hs" -> "ann"); "Ann (@ann:hs)" when
+ * another member of room goes by the same name (buf holds it). */
 const char *matrix_names_of(struct matrix_client *c, const char *room, const char *user, char *buf, size_t len);
 void matrix_names_free(struct matrix_client *c);
 

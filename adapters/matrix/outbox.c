@@ -38,6 +38,8 @@ out_free(struct matrix_out *m)
 	free(m->key);
 	free(m->body);
 	free(m->html);
+	free(m->thread);
+	free(m->reply);
 	for (size_t i = 0; i < m->nmentions; i++)
 		free(m->mentions[i]);
 	free(m->mentions);
@@ -158,6 +160,12 @@ persist(struct matrix_outbox *o, const struct matrix_out *m)
 	if (m->html != NULL)
 		json_object_set_new(j, "html", json_string(m->html));
 	json_object_set_new(j, "mentions", men);
+	if (m->ping)
+		json_object_set_new(j, "ping", json_true());
+	if (m->thread != NULL && m->reply != NULL) {
+		json_object_set_new(j, "thread", json_string(m->thread));
+		json_object_set_new(j, "reply", json_string(m->reply));
+	}
 	text = json_dumps(j, JSON_COMPACT);
 	json_decref(j);
 	if (text == NULL)
@@ -196,6 +204,9 @@ load_one(void *ctx, const char *key, const char *value)
 	m->key = opt_dup(jstr(j, "key"));
 	m->body = xstrdup(jstr(j, "body"));
 	m->html = opt_dup(jstr(j, "html"));
+	m->ping = json_is_true(json_object_get(j, "ping"));
+	m->thread = opt_dup(jstr(j, "thread"));
+	m->reply = opt_dup(jstr(j, "reply"));
 	men = json_object_get(j, "mentions");
 	if (json_array_size(men) > 0) {
 		m->mentions = xcalloc(json_array_size(men), sizeof *m->mentions);
@@ -400,6 +411,34 @@ matrix_outbox_resolve(struct matrix_outbox *o, const char *user, const char *roo
 		}
 }
 
+void
+matrix_outbox_ping(struct matrix_outbox *o, struct matrix_out *m)
+{
+	m->ping = true;
+	persist(o, m);
+}
+
+void
+matrix_outbox_thread(struct matrix_outbox *o, struct matrix_out *m, const char *root, const char *reply)
+{
+	free(m->thread);
+	free(m->reply);
+	m->thread = xstrdup(root);
+	m->reply = xstrdup(reply);
+	persist(o, m);
+}
+
+void
+matrix_outbox_unresolve(struct matrix_outbox *o, const char *room)
+{
+	for (struct matrix_out *m = o->head; m != NULL; m = m->next)
+		if (m->user != NULL && !m->in_flight && same(m->room, room)) {
+			free(m->room);
+			m->room = NULL;
+			persist(o, m);
+		}
+}
+
 struct matrix_out *
 matrix_outbox_unresolved(struct matrix_outbox *o, const char *user)
 {
@@ -444,7 +483,7 @@ matrix_outbox_content(const struct matrix_out *m)
 	json_t *j = json_object(), *ids = json_array();
 	char *text;
 
-	json_object_set_new(j, "msgtype", json_string("m.notice"));
+	json_object_set_new(j, "msgtype", json_string(m->ping ? "m.text" : "m.notice"));
 	json_object_set_new(j, "body", json_string(m->body));
 	if (m->html != NULL) {
 		json_object_set_new(j, "format", json_string("org.matrix.custom.html"));
@@ -455,6 +494,12 @@ matrix_outbox_content(const struct matrix_out *m)
 	/* always present: an empty m.mentions says "ping nobody" to clients
 	 * that would otherwise guess from the body */
 	json_object_set_new(j, "m.mentions", json_pack("{s:o}", "user_ids", ids));
+	/* in the thread the command was said in (clients without threads show
+	 * it as a reply to the command) */
+	if (m->thread != NULL && m->reply != NULL)
+		json_object_set_new(j, "m.relates_to", json_pack("{s:s,s:s,s:b,s:{s:s}}", "rel_type", "m.thread",
+		                                                "event_id", m->thread, "is_falling_back", 1,
+		                                                "m.in_reply_to", "event_id", m->reply));
 	text = json_dumps(j, JSON_COMPACT);
 	json_decref(j);
 	return text;

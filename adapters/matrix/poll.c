@@ -10,6 +10,10 @@
 #define STR(x)  #x
 #define XSTR(x) STR(x)
 
+/* What says whether a room may hold a hand (private.c). */
+#define PRIVACY_TYPES "\"m.room.join_rules\",\"m.room.history_visibility\",\"m.room.third_party_invite\",\"" \
+	MATRIX_MADE_TYPE "\",\"m.room.tombstone\",\"m.room.create\""
+
 /* Only what the bot acts on, members lazy-loaded so that big rooms stay
  * cheap, and a short timeline: a room's part of the answer stays under
  * MATRIX_SYNC_TIMELINE events of at most 64 KiB each. */
@@ -17,9 +21,10 @@ const char matrix_poll_filter[] =
     "{\"presence\":{\"types\":[]},"
     "\"account_data\":{\"types\":[\"m.direct\"]},"
     "\"room\":{"
-    "\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\"],"
-    "\"limit\":" XSTR(MATRIX_SYNC_TIMELINE) "},"
-    "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\"],\"lazy_load_members\":true},"
+    "\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\","
+    PRIVACY_TYPES "],\"limit\":" XSTR(MATRIX_SYNC_TIMELINE) "},"
+    "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\"," PRIVACY_TYPES "],"
+    "\"lazy_load_members\":true},"
     "\"ephemeral\":{\"types\":[]},"
     "\"account_data\":{\"types\":[]}},"
     "\"event_fields\":[\"type\",\"content\",\"sender\",\"state_key\",\"event_id\",\"origin_server_ts\",\"unsigned\"]}";
@@ -34,8 +39,10 @@ static const struct {
 } levels[] = {
 	{ matrix_poll_filter, "every new event" },
 	{ "{\"presence\":{\"types\":[]},\"account_data\":{\"types\":[\"m.direct\"]},"
-	  "\"room\":{\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\"],\"limit\":1},"
-	  "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\"],\"lazy_load_members\":true},"
+	  "\"room\":{\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\","
+	  PRIVACY_TYPES "],\"limit\":1},"
+	  "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\"," PRIVACY_TYPES "],"
+	  "\"lazy_load_members\":true},"
 	  "\"ephemeral\":{\"types\":[]},\"account_data\":{\"types\":[]}}}",
 	  "the newest event of each room only" },
 	{ "{\"presence\":{\"types\":[]},\"account_data\":{\"types\":[\"m.direct\"]},"
@@ -108,12 +115,50 @@ matrix_poll_restore(struct matrix_client *c)
 void
 matrix_poll_free(struct matrix_client *c)
 {
+	for (size_t i = 0; i < sizeof c->refs / sizeof *c->refs; i++) {
+		free(c->refs[i].room);
+		free(c->refs[i].thread);
+		free(c->refs[i].event_id);
+		c->refs[i] = (struct matrix_ref){ 0 };
+	}
 	for (size_t i = 0; i < MATRIX_SEEN_MEM; i++) {
 		free(c->seen[i]);
 		c->seen[i] = NULL;
 	}
 	free(c->since);
 	c->since = NULL;
+}
+
+/* Tells room, once per batch, that what was said there in a gap was not
+ * applied (the rooms told this batch are in c->stale_rooms). */
+static void
+stale_told(struct matrix_client *c, const char *room)
+{
+	if (matrix_strlist_has(c->stale_rooms, c->nstale_rooms, room))
+		return;
+	matrix_strlist_add(&c->stale_rooms, &c->nstale_rooms, room);
+	matrix_client_log(c, LOG_LVL_NOTICE, "%s: the server skipped older messages: its newest commands are "
+	                  "not applied", room);
+	matrix_outbox_add(c->out, room, NULL, NULL,
+	                  "I missed part of what was said here while I was away, so I did not act on the commands "
+	                  "said meanwhile: please say again what you still want.", NULL, NULL, 0);
+}
+
+/* A command said in a thread gets a handle (bot_event.ref): the core's
+ * answers to it carry it back (adapter_msg.reply_to), and go to that thread. */
+static uint64_t
+ref_keep(struct matrix_client *c, const struct matrix_item *it)
+{
+	struct matrix_ref *r = &c->refs[c->next_ref % (sizeof c->refs / sizeof *c->refs)];
+
+	free(r->room);
+	free(r->thread);
+	free(r->event_id);
+	r->ref = ++c->next_ref;
+	r->room = xstrdup(it->room);
+	r->thread = xstrdup(it->thread);
+	r->event_id = xstrdup(it->event_id);
+	return r->ref;
 }
 
 static void
@@ -130,12 +175,20 @@ emit_item(struct matrix_client *c, const struct matrix_item *it)
 	}
 	if (it->room != NULL && matrix_rooms_is_encrypted(c, it->room))
 		return;
+	if (it->kind == MX_IT_MESSAGE && it->stale) {
+		/* the server skipped what came before it: a command applied now
+		 * would be out of its context (a move meant for a turn long gone) */
+		stale_told(c, it->room);
+		return;
+	}
 	switch (it->kind) {
 	case MX_IT_MESSAGE:
 		ev.type = BOT_EV_MESSAGE;
 		ev.text = it->text;
 		ev.notice = it->notice;
 		ev.direct = direct;
+		if (it->thread != NULL && it->event_id != NULL)
+			ev.ref = ref_keep(c, it);
 		break;
 	case MX_IT_JOIN:
 		ev.type = BOT_EV_JOIN;
@@ -144,49 +197,85 @@ emit_item(struct matrix_client *c, const struct matrix_item *it)
 		ev.type = BOT_EV_LEAVE;
 		break;
 	case MX_IT_RENAME:
+		/* the name as it is to be shown: the localpart for a removed one,
+		 * told apart from another member's same name */
+		matrix_names_set(c, it->room, it->user, it->text);
 		ev.type = BOT_EV_RENAME;
-		ev.text = it->text;
+		ev.text = matrix_names_of(c, it->room, it->user, nb, sizeof nb);
 		break;
 	default:
 		return;
 	}
-	/* joins and leaves of a direct room are not the game's business; but
-	 * once someone else is in it, it is no place for its player's hands */
-	if (direct && ev.type != BOT_EV_MESSAGE) {
-		const char *du = matrix_direct_user(c, it->room);
-
-		if (ev.type == BOT_EV_JOIN && du != NULL && strcmp(du, it->user) != 0) {
-			matrix_client_log(c, LOG_LVL_NOTICE, "%s joined %s, the direct room of %s: their hands go to "
-			                  "another room from now on", it->user, it->room, du);
-			matrix_direct_forget(c, it->room);
-		}
+	/* joins and leaves of a direct room are not the game's business (who
+	 * may be in it is private.c's, told before any event is emitted) */
+	if (direct && ev.type != BOT_EV_MESSAGE)
 		return;
-	}
-	ev.user_name = matrix_names_of(c, it->room, it->user, nb, sizeof nb);
+	ev.user_name = ev.type == BOT_EV_RENAME ? ev.text : matrix_names_of(c, it->room, it->user, nb, sizeof nb);
 	/* recorded before the bot acts: a crash in between loses a command
 	 * rather than replaying it */
 	if (it->event_id != NULL)
 		seen_persist(c);
 	c->host.emit(c->host.ctx, &ev);
-	if (it->kind == MX_IT_RENAME)
-		matrix_names_set(c, it->room, it->user, it->text);
+}
+
+/* An m.direct entry names a room, but says nothing of who is in it: a
+ * room we are in is checked before it holds a hand, never taken as it is. */
+static void
+direct_entry(struct matrix_client *c, const struct matrix_item *it)
+{
+	if (matrix_direct_room(c, it->user) != NULL || matrix_private_denied(c, it->room) ||
+	    !matrix_strlist_has(c->joined, c->njoined, it->room))
+		return;
+	matrix_private_check(c, it->room, it->user, false);
+}
+
+/* Whether a later item of the batch sets the same rule of the same room:
+ * a room made with a shared history and then a hidden one (a preset, then
+ * its initial state) is judged by what it is now. */
+static bool
+rule_superseded(const struct matrix_sync *s, size_t i)
+{
+	const struct matrix_item *it = &s->items[i];
+
+	if (it->kind != MX_IT_JOIN_RULE && it->kind != MX_IT_HISTORY)
+		return false;
+	for (size_t k = i + 1; k < s->nitems; k++)
+		if (s->items[k].kind == it->kind && strcmp(s->items[k].room, it->room) == 0)
+			return true;
+	return false;
 }
 
 static void
 handle_sync(struct matrix_client *c, const struct matrix_sync *s)
 {
+	/* first who is in each direct room and what it lets later members
+	 * read: an invite in this batch drops the room before any command of
+	 * the batch can send a hand there */
+	for (size_t i = 0; i < s->nitems && c->phase == MX_PH_SYNC; i++)
+		if (matrix_private_kind(s->items[i].kind) && !rule_superseded(s, i))
+			matrix_private_item(c, &s->items[i]);
 	for (size_t i = 0; i < s->nitems && c->phase == MX_PH_SYNC; i++) {
 		const struct matrix_item *it = &s->items[i];
-		const char *known;
 
 		switch (it->kind) {
 		case MX_IT_NAME:
 			matrix_names_set(c, it->room, it->user, it->name);
 			break;
 		case MX_IT_DIRECT:
-			known = matrix_direct_room(c, it->user);
-			if (known == NULL || strcmp(known, it->room) != 0)
-				matrix_direct_set(c, it->user, it->room, true);
+			direct_entry(c, it);
+			break;
+		case MX_IT_MADE:
+			matrix_direct_made(c, it);
+			break;
+		case MX_IT_TOMBSTONE:
+			matrix_rooms_tombstone(c, it);
+			break;
+		case MX_IT_CREATE:
+			matrix_power_creators(c, it);
+			break;
+		case MX_IT_MEMBER:
+		case MX_IT_JOIN_RULE:
+		case MX_IT_HISTORY:
 			break;
 		case MX_IT_INVITE:
 			matrix_rooms_invited(c, it);
@@ -195,7 +284,8 @@ handle_sync(struct matrix_client *c, const struct matrix_sync *s)
 			matrix_rooms_removed(c, it);
 			break;
 		case MX_IT_ENCRYPTED:
-			matrix_rooms_encrypted(c, it);
+			if (!matrix_private_denied(c, it->room))
+				matrix_rooms_encrypted(c, it);
 			break;
 		case MX_IT_JOINED:
 			matrix_rooms_joined(c, it->room);
@@ -217,7 +307,6 @@ on_sync(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 	const char *why = NULL;
 	bool initial = c->since == NULL;
 
-	(void)body;
 	c->sync_req = NULL;
 	if (r->in.too_big && (size_t)c->sync_level + 1 < NLEVELS) {
 		c->sync_level++;
@@ -231,10 +320,21 @@ on_sync(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 		matrix_login_failed(c, "sync", 0, "over the size limit even without any room", -1);
 		return;
 	}
-	if (status == 401 && c->cfg.password[0] != '\0') {
-		matrix_login_failed(c, "sync (token refused, logging in again)", status, r->errcode, 0);
-		c->token[0] = '\0';
-		c->phase = MX_PH_LOGIN;
+	if (status == 401) {
+		matrix_login_refused(c, "sync", r->errcode, json_is_true(json_object_get(body, "soft_logout")));
+		return;
+	}
+	if (status >= 400 && status < 500 && status != 429 && status != 408 && c->since != NULL) {
+		/* our token is refused (a server restored from a backup, a purge):
+		 * asking again with it would fail for ever.  Started afresh: the
+		 * history in between is skipped, as on a first start */
+		matrix_client_log(c, LOG_LVL_WARNING, "the server refused the sync token (HTTP %ld%s%s): starting "
+		                  "afresh, what was said meanwhile is skipped", status, r->errcode != NULL ? ", " : "",
+		                  r->errcode != NULL ? r->errcode : "");
+		free(c->since);
+		c->since = NULL;
+		matrix_client_del(c, "next_batch");
+		matrix_poll_start(c);
 		return;
 	}
 	if (status != 200) {
@@ -247,8 +347,11 @@ on_sync(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 	}
 	if (s.limited > 0 && !initial && c->sync_level == 0)
 		matrix_client_log(c, LOG_LVL_INFO, "%zu rooms had more new events than a sync holds: their older ones "
-		                  "were skipped", s.limited);
+		                  "were skipped (their state gap is in the answer)", s.limited);
 	handle_sync(c, &s);
+	matrix_strlist_free(c->stale_rooms, c->nstale_rooms);
+	c->stale_rooms = NULL;
+	c->nstale_rooms = 0;
 	if (c->phase != MX_PH_SYNC) {
 		matrix_sync_free(&s);
 		return;

@@ -5,7 +5,8 @@
 
 #include "matrix.h"
 
-#define POWER_KEY "power/"
+#define POWER_KEY   "power/"
+#define CREATOR_KEY "creators/"
 
 static struct matrix_power *
 power_find(struct matrix_client *c, const char *room)
@@ -24,25 +25,79 @@ power_clear(struct matrix_power *p)
 	p->nmods = 0;
 }
 
-/* Sets room's moderators: list of ids, space separated; everyone: each member is one. */
 static void
-power_put(struct matrix_client *c, const char *room, bool everyone, const char *list, bool persist)
+creators_clear(struct matrix_power *p)
+{
+	matrix_strlist_free(p->creators, p->ncreators);
+	p->creators = NULL;
+	p->ncreators = 0;
+}
+
+/* room's entry, made if new; NULL past the cap. */
+static struct matrix_power *
+power_entry(struct matrix_client *c, const char *room)
 {
 	struct matrix_power *p = power_find(c, room);
-	char *copy, *tok, *save = NULL, key[MATRIX_MAX_ID + sizeof POWER_KEY];
-	struct rbuf v = { 0 };
 
 	if (p == NULL) {
 		/* as many rooms as the account may be in: a hostile server's list of
 		 * rooms beyond that gets no moderators, which only owners and votes miss */
 		if (c->npowers >= (size_t)c->cfg.max_rooms + 64)
-			return;
+			return NULL;
 		c->powers = xreallocarray(c->powers, c->npowers + 1, sizeof *c->powers);
 		p = &c->powers[c->npowers++];
 		memset(p, 0, sizeof *p);
 		p->room = xstrdup(room);
 	}
+	return p;
+}
+
+/* Sets room's creators: "P id id...", P 1 if they have infinite power. */
+static void
+creators_put(struct matrix_client *c, const char *room, const char *value, bool persist)
+{
+	struct matrix_power *p = power_entry(c, room);
+	char *copy, *tok, *save = NULL, key[MATRIX_MAX_ID + sizeof CREATOR_KEY];
+
+	if (p == NULL || (value[0] != '0' && value[0] != '1'))
+		return;
+	creators_clear(p);
+	p->privileged = value[0] == '1';
+	copy = xstrdup(value + 1);
+	for (tok = strtok_r(copy, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save))
+		if (p->ncreators < MATRIX_POWER_MODS && matrix_text_id_ok(tok, '@'))
+			matrix_strlist_add(&p->creators, &p->ncreators, tok);
+	free(copy);
+	if (persist) {
+		snprintf(key, sizeof key, CREATOR_KEY "%s", room);
+		matrix_client_set(c, key, value);
+	}
+}
+
+void
+matrix_power_creators(struct matrix_client *c, const struct matrix_item *it)
+{
+	struct rbuf v = { 0 };
+
+	if (it->room == NULL || it->user == NULL)
+		return;
+	rbuf_printf(&v, "%c %s %s", it->everyone ? '1' : '0', it->user, it->text != NULL ? it->text : "");
+	creators_put(c, it->room, v.s, true);
+	rbuf_free(&v);
+}
+
+/* Sets room's moderators: list of ids, space separated; everyone: each member is one. */
+static void
+power_put(struct matrix_client *c, const char *room, bool everyone, const char *list, bool persist)
+{
+	struct matrix_power *p = power_entry(c, room);
+	char *copy, *tok, *save = NULL, key[MATRIX_MAX_ID + sizeof POWER_KEY];
+	struct rbuf v = { 0 };
+
+	if (p == NULL)
+		return;
 	power_clear(p);
+	p->has_levels = true;
 	p->everyone = everyone;
 	rbuf_add(&v, everyone ? "1" : "0");
 	copy = xstrdup(list);
@@ -75,9 +130,12 @@ matrix_power_forget(struct matrix_client *c, const char *room)
 	if (p == NULL)
 		return;
 	power_clear(p);
+	creators_clear(p);
 	free(p->room);
 	*p = c->powers[--c->npowers];
 	snprintf(key, sizeof key, POWER_KEY "%s", room);
+	matrix_client_del(c, key);
+	snprintf(key, sizeof key, CREATOR_KEY "%s", room);
 	matrix_client_del(c, key);
 }
 
@@ -91,11 +149,22 @@ power_restore_one(void *ctx, const char *key, const char *value)
 		power_put(ctx, room, value[0] == '1', value + 1, false);
 }
 
+static void
+creators_restore_one(void *ctx, const char *key, const char *value)
+{
+	const char *room = key + strlen(CREATOR_KEY);
+
+	if (matrix_text_id_ok(room, '!'))
+		creators_put(ctx, room, value, false);
+}
+
 void
 matrix_power_restore(struct matrix_client *c)
 {
-	if (c->host.store.each != NULL)
+	if (c->host.store.each != NULL) {
 		c->host.store.each(c->host.store.ctx, POWER_KEY, power_restore_one, c);
+		c->host.store.each(c->host.store.ctx, CREATOR_KEY, creators_restore_one, c);
+	}
 }
 
 bool
@@ -105,7 +174,11 @@ matrix_power_is_moderator(struct matrix_client *c, const char *room, const char 
 
 	if (room == NULL || user == NULL || (p = power_find(c, room)) == NULL)
 		return false;
-	return p->everyone || matrix_strlist_has(p->mods, p->nmods, user);
+	/* a creator: of a room version 12 on (infinite power, in no users
+	 * list), or of a room without power levels (the spec's default: 100) */
+	if (matrix_strlist_has(p->creators, p->ncreators, user) && (p->privileged || !p->has_levels))
+		return true;
+	return (p->has_levels && p->everyone) || matrix_strlist_has(p->mods, p->nmods, user);
 }
 
 void
@@ -113,6 +186,7 @@ matrix_power_free(struct matrix_client *c)
 {
 	for (size_t i = 0; i < c->npowers; i++) {
 		power_clear(&c->powers[i]);
+		creators_clear(&c->powers[i]);
 		free(c->powers[i].room);
 	}
 	free(c->powers);

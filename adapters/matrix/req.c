@@ -6,6 +6,7 @@
 #include "http.h"
 #include "matrix.h"
 #include "secret.h"
+#include "version.h"
 
 static void req_pump(struct matrix_client *c);
 
@@ -46,9 +47,11 @@ matrix_req_wait_ms(json_t *body, curl_off_t after)
 {
 	json_t *ms = json_object_get(body, "retry_after_ms");
 
-	if (json_is_integer(ms) && json_integer_value(ms) >= 0)
+	/* 0 is no wait given: libcurl's CURLINFO_RETRY_AFTER says 0 when
+	 * there is no Retry-After, and a retry at once would only hammer */
+	if (json_is_integer(ms) && json_integer_value(ms) > 0)
 		return json_integer_value(ms) < MATRIX_RETRY_MAX_MS ? (int64_t)json_integer_value(ms) : MATRIX_RETRY_MAX_MS;
-	if (after >= 0)
+	if (after > 0)
 		return after < MATRIX_RETRY_MAX_MS / 1000 ? (int64_t)after * 1000 : MATRIX_RETRY_MAX_MS;
 	return -1;
 }
@@ -95,7 +98,7 @@ static int
 req_launch(struct matrix_client *c, struct matrix_req *r)
 {
 	const struct http_json_req q = { .url = r->url, .method = r->method, .body = r->body, .empty_post = "{}",
-	                                 .user_agent = "handfoot", .ca_file = c->cfg.ca_file,
+	                                 .user_agent = "handfoot/" HF_VERSION, .ca_file = c->cfg.ca_file,
 	                                 .connect_ms = 20000L, .timeout_ms = r->timeout_ms };
 	char auth[1100];
 

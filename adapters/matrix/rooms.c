@@ -3,66 +3,110 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loop.h"
 #include "matrix.h"
 
-/* Who is in a room said to be a direct chat with r->user: only that user
- * and us, or it is no place for their hands. */
-static void
-on_members(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
+/* The room old replaced by room, if room is a replacement we wait to be in. */
+static const char *
+moved_from(struct matrix_client *c, const char *room, size_t *at)
 {
-	json_t *chunk = json_object_get(body, "chunk"), *ev;
-	const char *other = NULL;
-	bool with_user = false;
-	size_t i;
+	size_t n = strlen(room);
 
-	if (status != 200 || !json_is_array(chunk)) {
-		matrix_client_log(c, LOG_LVL_NOTICE, "cannot tell who is in %s (HTTP %ld): %s's hands go to a room of "
-		                  "their own", r->arg, status, r->user);
-		return;
-	}
-	json_array_foreach(chunk, i, ev) {
-		const char *type = json_string_value(json_object_get(ev, "type"));
-		const char *who = json_string_value(json_object_get(ev, "state_key"));
-		const char *ms = json_string_value(json_object_get(json_object_get(ev, "content"), "membership"));
-
-		if (type == NULL || strcmp(type, "m.room.member") != 0 || who == NULL || ms == NULL ||
-		    strcmp(ms, "leave") == 0 || strcmp(ms, "ban") == 0 || strcmp(who, c->self) == 0)
-			continue;
-		if (strcmp(who, r->user) == 0)
-			with_user = strcmp(ms, "join") == 0;
-		else if (other == NULL)
-			other = matrix_text_id_ok(who, '@') ? who : "someone";
-	}
-	if (other != NULL || !with_user) {
-		matrix_client_log(c, LOG_LVL_NOTICE, "%s is no direct room with %s alone (%s): their hands go to a room "
-		                  "of their own", r->arg, r->user, other != NULL ? other : "they have not joined");
-		return;
-	}
-	if (matrix_direct_room(c, r->user) == NULL)
-		matrix_direct_set(c, r->user, r->arg, true);
+	for (size_t i = 0; i < c->nmoved; i++)
+		if (strncmp(c->moved[i], room, n) == 0 && c->moved[i][n] == ' ') {
+			*at = i;
+			return c->moved[i] + n + 1;
+		}
+	return NULL;
 }
 
-/* A room invited to as a direct chat becomes the inviter's hand room only once
- * its members are known: the invite alone cannot say who else is in it. */
+/* In a replacement room: the core moves the table there. */
 static void
-check_direct(struct matrix_client *c, const char *room, const char *user)
+moved_joined(struct matrix_client *c, const char *room)
 {
-	char path[1024], enc[3 * MATRIX_MAX_ID + 1];
-	struct matrix_req *r;
+	size_t at;
+	const char *old = moved_from(c, room, &at);
+	char *entry;
 
-	if (matrix_direct_room(c, user) != NULL || matrix_text_urlenc(room, enc, sizeof enc) < 0)
+	if (old == NULL)
 		return;
-	snprintf(path, sizeof path, MATRIX_API "/rooms/%s/members?not_membership=leave", enc);
-	if ((r = matrix_req_start(c, "GET", path, NULL, on_members, MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) != NULL) {
-		r->arg = xstrdup(room);
-		r->user = xstrdup(user);
+	entry = c->moved[at];
+	c->moved[at] = c->moved[--c->nmoved];
+	{
+		struct bot_event ev = { .type = BOT_EV_ROOM_MOVED, .room = entry + strlen(room) + 1, .text = room };
+
+		matrix_client_log(c, LOG_LVL_NOTICE, "%s was upgraded to %s: the game moves there", ev.room, room);
+		c->host.emit(c->host.ctx, &ev);
 	}
+	free(entry);
+}
+
+#define JOIN_TRIES 4
+
+static struct matrix_req *room_post(struct matrix_client *c, const char *room, const char *what,
+                                    matrix_req_done_fn *done);
+static void on_join(struct matrix_client *c, struct matrix_req *r, long status, json_t *body);
+
+static int64_t
+on_rejoin_timer(struct loop *l, long long id, void *data)
+{
+	struct matrix_client *c = data;
+	char **list = c->rejoin;
+	size_t n = c->nrejoin;
+
+	(void)l;
+	(void)id;
+	c->rejoin_timer = 0;
+	c->rejoin = NULL;
+	c->nrejoin = 0;
+	for (size_t i = 0; i < n; i++) {
+		char room[MATRIX_MAX_ID + 1], user[MATRIX_MAX_ID + 1];
+		int tries, direct;
+		struct matrix_req *r;
+
+		if (sscanf(list[i], "%d %255s %255s %d", &tries, room, user, &direct) == 4 &&
+		    (r = room_post(c, room, "join", on_join)) != NULL) {
+			r->user = strcmp(user, "-") != 0 ? xstrdup(user) : NULL;
+			r->direct = direct != 0;
+			r->tries = tries;
+		} else
+			matrix_strlist_del(c->joining, &c->njoining, room);
+	}
+	matrix_strlist_free(list, n);
+	return LOOP_NOMORE;
+}
+
+void
+matrix_rooms_stop(struct matrix_client *c)
+{
+	if (c->rejoin_timer != 0)
+		loop_timer_del(c->loop, c->rejoin_timer);
+	c->rejoin_timer = 0;
+	matrix_strlist_free(c->rejoin, c->nrejoin);
+	c->rejoin = NULL;
+	c->nrejoin = 0;
 }
 
 static void
 on_join(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
 {
 	(void)body;
+	if (status != 200 && (status == 0 || status >= 500 || status == 429) && r->tries + 1 < JOIN_TRIES &&
+	    c->phase != MX_PH_STOPPED) {
+		/* the server (or the room's, over federation) did not answer:
+		 * the invite still stands, it is taken again after a while */
+		char entry[2 * MATRIX_MAX_ID + 32];
+		int64_t wait = r->retry_ms >= 0 ? r->retry_ms : matrix_outbox_backoff(r->tries + 2);
+
+		matrix_client_log(c, LOG_LVL_NOTICE, "cannot join %s (HTTP %ld): trying again in %lld ms", r->arg,
+		                  status, (long long)wait);
+		snprintf(entry, sizeof entry, "%d %s %s %d", r->tries + 1, r->arg, r->user != NULL ? r->user : "-",
+		         r->direct);
+		matrix_strlist_add(&c->rejoin, &c->nrejoin, entry);
+		if (c->rejoin_timer == 0)
+			c->rejoin_timer = loop_timer_add(c->loop, wait, on_rejoin_timer, c);
+		return;
+	}
 	if (status != 200) {
 		matrix_strlist_del(c->joining, &c->njoining, r->arg);
 		matrix_client_log(c, LOG_LVL_WARNING, "cannot join %s (HTTP %ld%s%s)", r->arg, status,
@@ -72,9 +116,11 @@ on_join(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 	/* it stays in joining until the sync shows it (the sync may also
 	 * have shown it already, or shown us leaving it again) */
 	matrix_client_log(c, LOG_LVL_INFO, "joined %s", r->arg);
-	/* a player who opens a direct chat with us gets their hands there */
+	moved_joined(c, r->arg);
+	/* a player who opens a direct chat with us gets their hands there,
+	 * once its state shows it private (the invite alone cannot say) */
 	if (r->direct && r->user != NULL)
-		check_direct(c, r->arg, r->user);
+		matrix_private_check(c, r->arg, r->user, false);
 }
 
 static void
@@ -99,6 +145,57 @@ room_post(struct matrix_client *c, const char *room, const char *what, matrix_re
 	if (r != NULL)
 		r->arg = xstrdup(room);
 	return r;
+}
+
+static void
+on_join_new(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
+{
+	(void)body;
+	if (status != 200) {
+		/* an invite-only replacement: the invite (Element sends one to
+		 * every member on request) is accepted as any other, and moves the
+		 * game then */
+		matrix_client_log(c, LOG_LVL_NOTICE, "cannot join %s, which replaces a room we are in (HTTP %ld): "
+		                  "waiting for an invite", r->arg, status);
+		return;
+	}
+	matrix_client_log(c, LOG_LVL_INFO, "joined %s", r->arg);
+	moved_joined(c, r->arg);
+}
+
+void
+matrix_rooms_tombstone(struct matrix_client *c, const struct matrix_item *it)
+{
+	char path[2400], enc[3 * MATRIX_MAX_ID + 1], venc[3 * MATRIX_MAX_ID + 1], entry[2 * MATRIX_MAX_ID + 2];
+	const char *server = strchr(it->user, ':');
+	size_t at;
+	struct matrix_req *r;
+
+	if (matrix_direct_user(c, it->room) != NULL) {
+		matrix_private_drop(c, it->room, "it was upgraded", false);
+		return;
+	}
+	if (moved_from(c, it->text, &at) != NULL || c->nmoved >= 64 ||
+	    matrix_text_urlenc(it->text, enc, sizeof enc) < 0 || server == NULL ||
+	    matrix_text_urlenc(server + 1, venc, sizeof venc) < 0)
+		return;
+	snprintf(entry, sizeof entry, "%s %s", it->text, it->room);
+	matrix_strlist_add(&c->moved, &c->nmoved, entry);
+	if (matrix_strlist_has(c->joined, c->njoined, it->text)) {
+		moved_joined(c, it->text);
+		return;
+	}
+	/* room ids need not name a server (room version 12): the server of
+	 * whoever upgraded it knows the new room */
+	snprintf(path, sizeof path, MATRIX_API "/join/%s?via=%s&server_name=%s", enc, venc, venc);
+	if ((r = matrix_req_start(c, "POST", path, NULL, on_join_new, MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) != NULL)
+		r->arg = xstrdup(it->text);
+}
+
+void
+matrix_rooms_leave(struct matrix_client *c, const char *room)
+{
+	room_post(c, room, "leave", on_leave);
 }
 
 void
@@ -152,9 +249,11 @@ matrix_rooms_removed(struct matrix_client *c, const struct matrix_item *it)
 	matrix_power_forget(c, it->room);
 	matrix_strlist_del(c->joined, &c->njoined, it->room);
 	matrix_strlist_del(c->joining, &c->njoining, it->room);
-	if (du != NULL)
+	if (du != NULL) {
+		/* its hands wait for another room */
+		matrix_outbox_unresolve(c->out, it->room);
 		matrix_direct_forget(c, it->room);
-	else {
+	} else if (!matrix_private_denied(c, it->room)) {
 		ev.user_name = matrix_names_of(c, it->room, c->self, nb, sizeof nb);
 		c->host.emit(c->host.ctx, &ev);
 	}

@@ -49,26 +49,19 @@ on_sent(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 		                  (long long)wait);
 		matrix_outbox_retry(c->out, m, now, wait);
 		matrix_outbox_pause(c->out, now + wait);
-		/* a direct room made meanwhile would draw on the same allowance */
-		if (now + wait > c->create_after)
-			c->create_after = now + wait;
 	} else if (status == 0 || status >= 500 || status == 401) {
 		matrix_client_log(c, LOG_LVL_DEBUG, "send to %s: HTTP %ld; retrying", m->room, status);
 		matrix_outbox_retry(c->out, m, now, -1);
-	} else if (m->user != NULL && m->tries < 3) {
-		/* the player left their direct room: open a new one */
-		matrix_client_log(c, LOG_LVL_NOTICE, "direct room %s of %s refused a message (HTTP %ld): opening another",
-		                  m->room, m->user, status);
-		matrix_direct_forget(c, m->room);
-		for (struct matrix_out *p = m; p != NULL; p = p->next)
-			if (p->user != NULL && strcmp(p->user, m->user) == 0 && p->room != NULL &&
-			    strcmp(p->room, m->room) == 0 && p != m) {
-				free(p->room);
-				p->room = NULL;
-			}
-		free(m->room);
-		m->room = NULL;
-		matrix_outbox_retry(c->out, m, now, 0);   /* the kick below asks for the new room */
+	} else if (m->user != NULL && status == 403 && m->tries < 3) {
+		/* the room refused a hand (the player left, a server rule): it is
+		 * dropped, and the hands route anew */
+		char *room = xstrdup(m->room);
+
+		matrix_client_log(c, LOG_LVL_NOTICE, "direct room %s of %s refused a message (HTTP %ld)", room, m->user,
+		                  status);
+		matrix_outbox_retry(c->out, m, now, 0);
+		matrix_private_drop(c, room, "it refused a message", false);
+		free(room);
 	} else {
 		matrix_client_log(c, LOG_LVL_WARNING, "message to %s dropped (HTTP %ld%s%s)", m->room, status,
 		                  r->errcode != NULL ? ", " : "", r->errcode != NULL ? r->errcode : "");
@@ -79,6 +72,13 @@ on_sent(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 
 			ev.user_name = matrix_names_of(c, m->context, m->user, nb, sizeof nb);
 			c->host.emit(c->host.ctx, &ev);
+		} else if (status == 403) {
+			/* the room refuses us (our power level, an upgrade that raised
+			 * events_default): the core tells the table's owner */
+			struct bot_event ev = { .type = BOT_EV_SEND_FAILED, .room = m->room,
+			                        .text = r->errcode != NULL ? r->errcode : "HTTP 403" };
+
+			c->host.emit(c->host.ctx, &ev);
 		}
 		matrix_outbox_done(c->out, m);
 	}
@@ -88,28 +88,37 @@ on_sent(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 void
 matrix_send_kick(struct matrix_client *c)
 {
-	struct matrix_out *m;
+	struct matrix_out *m, *next;
 	int64_t wait, now;
 
 	if (!c->up || c->phase == MX_PH_STOPPED)
 		return;
 	now = loop_now(c->loop);
 	/* private messages waiting for a direct room (also those restored from
-	 * the store, whose room was still being made).  A createRoom draws on
-	 * the allowance sends draw on (Synapse): one of them at a time, so that
-	 * the 429 of one holds the other back before it is asked. */
-	for (m = matrix_outbox_unresolved(c->out, NULL); m != NULL; m = m->next) {
+	 * the store, whose room was still being made).  createRoom has a limit
+	 * of its own (Synapse's rc_room_creation) and a pause of its own: it
+	 * never holds the sends back, nor they it; one room at a time. */
+	for (m = matrix_outbox_unresolved(c->out, NULL); m != NULL; m = next) {
 		const char *room;
 
-		if (m->room != NULL || m->user == NULL || matrix_strlist_has(c->creating, c->ncreating, m->user))
+		next = m->next;
+		if (m->room != NULL || m->user == NULL || matrix_strlist_has(c->creating, c->ncreating, m->user) ||
+		    matrix_private_checking(c, m->user))
 			continue;
-		if ((room = matrix_direct_room(c, m->user)) != NULL)
-			matrix_outbox_resolve(c->out, m->user, room);
-		else if (now >= c->create_after && c->ncreating == 0 && !matrix_outbox_busy(c->out))
+		/* a room made for the player holds no hand before they are in
+		 * it: its history is hidden from those who were not */
+		if ((room = matrix_direct_room(c, m->user)) != NULL) {
+			if (matrix_direct_is_joined(c, m->user))
+				matrix_outbox_resolve(c->out, m->user, room);
+		} else if (c->server_encrypts) {
+			/* every room we make comes encrypted: none is made */
+			matrix_direct_failed(c, m->user, MATRIX_ENCRYPTED_WHY);
+			next = matrix_outbox_unresolved(c->out, NULL);
+		} else if (now >= c->create_after && c->ncreating == 0)
 			matrix_direct_create(c, m->user);
 	}
 	wait = -1;
-	while (c->ncreating == 0 && (m = matrix_outbox_next(c->out, now, &wait)) != NULL) {
+	while ((m = matrix_outbox_next(c->out, now, &wait)) != NULL) {
 		char path[1200], enc[3 * MATRIX_MAX_ID + 1], tenc[200], *content;
 		struct matrix_req *r = NULL;
 

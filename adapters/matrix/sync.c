@@ -46,6 +46,7 @@ item_free(struct matrix_item *it)
 	free(it->name);
 	free(it->text);
 	free(it->event_id);
+	free(it->thread);
 }
 
 /* Appends an item; the strings are copied (ids were validated by the caller).
@@ -126,8 +127,9 @@ member_name(struct ctx *c, const char *room, const char *user, json_t *content)
 	struct matrix_item *it;
 	char *name;
 
+	/* none (or nothing printable): removed, they go by their id again */
 	if (dn == NULL || (name = dup_clean(dn, MATRIX_MAX_NAME)) == NULL)
-		return;
+		name = xstrdup("");
 	if ((it = add(c, MX_IT_NAME, room, user, NULL)) == NULL) {
 		free(name);
 		return;
@@ -192,6 +194,55 @@ power_levels(struct ctx *c, const char *room, json_t *content)
 	it->everyone = power_get(content, "users_default", 0) >= at;
 }
 
+/* m.room.join_rules or m.room.history_visibility: whether a room may hold
+ * hands (private.c).  A value that is no string reads as "" (not private). */
+static void
+room_rule(struct ctx *c, const char *room, const char *type, json_t *content)
+{
+	bool jr = strcmp(type, "m.room.join_rules") == 0;
+	const char *v = json_string_value(json_object_get(content, jr ? "join_rule" : "history_visibility"));
+	struct matrix_item *it = add(c, jr ? MX_IT_JOIN_RULE : MX_IT_HISTORY, room, NULL, NULL);
+
+	if (it != NULL)
+		it->text = xstrdup(v != NULL && strlen(v) < 32 ? v : "");
+}
+
+/* Room version 12 (and its pre-release "hydra") gives its creators infinite
+ * power: they are in no power_levels' users, yet they moderate. */
+static bool
+privileged_creators(const char *version)
+{
+	if (version == NULL)
+		return false;
+	if (strncmp(version, "org.matrix.hydra.", 17) == 0)
+		return true;
+	return version[0] != '\0' && strspn(version, "0123456789") == strlen(version) && strlen(version) < 6 &&
+	       atoi(version) >= 12;
+}
+
+static void
+create_event(struct ctx *c, const char *room, json_t *ev, json_t *content)
+{
+	const char *creator = get_id(ev, "sender", '@'), *key = json_string_value(json_object_get(ev, "state_key"));
+	struct rbuf more = { 0 };
+	struct matrix_item *it;
+	size_t i, n = 0;
+	json_t *v;
+
+	if (creator == NULL || key == NULL || key[0] != '\0')
+		return;
+	json_array_foreach(json_object_get(content, "additional_creators"), i, v)
+		if (n < MATRIX_POWER_MODS && matrix_text_id_ok(json_string_value(v), '@')) {
+			rbuf_printf(&more, "%s%s", n ? " " : "", json_string_value(v));
+			n++;
+		}
+	if ((it = add(c, MX_IT_CREATE, room, creator, NULL)) != NULL) {
+		it->text = xstrdup(more.s != NULL ? more.s : "");
+		it->everyone = privileged_creators(json_string_value(json_object_get(content, "room_version")));
+	}
+	rbuf_free(&more);
+}
+
 /* A state event, from the state block (timeline false) or the timeline. */
 static void
 state_event(struct ctx *c, const char *room, json_t *ev, bool timeline)
@@ -217,6 +268,36 @@ state_event(struct ctx *c, const char *room, json_t *ev, bool timeline)
 			power_levels(c, room, content);
 		return;
 	}
+	if (strcmp(type, "m.room.join_rules") == 0 || strcmp(type, "m.room.history_visibility") == 0) {
+		room_rule(c, room, type, content);
+		return;
+	}
+	if (strcmp(type, "m.room.create") == 0) {
+		create_event(c, room, ev, content);
+		return;
+	}
+	if (strcmp(type, "m.room.tombstone") == 0) {
+		const char *to = get_id(content, "replacement_room", '!');
+
+		if (to != NULL && strcmp(to, room) != 0 && (user = get_id(ev, "sender", '@')) != NULL &&
+		    (it = add(c, MX_IT_TOMBSTONE, room, user, NULL)) != NULL)
+			it->text = xstrdup(to);
+		return;
+	}
+	if (strcmp(type, MATRIX_MADE_TYPE) == 0) {
+		/* ours only: anyone could write one */
+		if (is_self(c, json_string_value(json_object_get(ev, "sender"))) &&
+		    (user = get_id(content, "user", '@')) != NULL)
+			add(c, MX_IT_MADE, room, user, NULL);
+		return;
+	}
+	if (strcmp(type, "m.room.third_party_invite") == 0) {
+		/* someone is invited by e-mail: as good as an invite (no content: revoked) */
+		if (json_object_size(content) > 0 && (user = get_id(ev, "sender", '@')) != NULL &&
+		    (it = add(c, MX_IT_MEMBER, room, user, NULL)) != NULL)
+			it->text = xstrdup("invite");
+		return;
+	}
 	if (strcmp(type, "m.room.member") != 0 || (user = get_id(ev, "state_key", '@')) == NULL)
 		return;
 	membership = json_string_value(json_object_get(content, "membership"));
@@ -224,6 +305,9 @@ state_event(struct ctx *c, const char *room, json_t *ev, bool timeline)
 		return;
 	if (strcmp(membership, "join") == 0)
 		member_name(c, room, user, content);
+	/* every membership of others, history too: who may read a room is state */
+	if (!is_self(c, user) && (it = add(c, MX_IT_MEMBER, room, user, NULL)) != NULL)
+		it->text = dup_clean(membership, 16);
 	if (is_self(c, user)) {
 		if (strcmp(membership, "leave") == 0 || strcmp(membership, "ban") == 0)
 			add(c, MX_IT_REMOVED, room, NULL, NULL);
@@ -237,10 +321,11 @@ state_event(struct ctx *c, const char *room, json_t *ev, bool timeline)
 		if (prev_ms != NULL && strcmp(prev_ms, "join") == 0) {
 			prev_dn = json_string_value(json_object_get(prev, "displayname"));
 			dn = json_string_value(json_object_get(content, "displayname"));
-			if (dn == NULL || (prev_dn != NULL && strcmp(dn, prev_dn) == 0))
+			if ((dn == NULL && prev_dn == NULL) || (dn != NULL && prev_dn != NULL && strcmp(dn, prev_dn) == 0))
 				return;
-			if ((name = dup_clean(dn, MATRIX_MAX_NAME)) == NULL)
-				return;
+			/* a name removed: "" (the client's own name for them takes over) */
+			if (dn == NULL || (name = dup_clean(dn, MATRIX_MAX_NAME)) == NULL)
+				name = xstrdup("");
 			if ((it = add(c, MX_IT_RENAME, room, user, event_id)) == NULL) {
 				free(name);
 				return;
@@ -252,6 +337,30 @@ state_event(struct ctx *c, const char *room, json_t *ev, bool timeline)
 		if (prev_ms != NULL && strcmp(prev_ms, "join") == 0)
 			add(c, MX_IT_LEAVE, room, user, event_id);
 	}
+}
+
+/* A reply's body starts with a quote of what it answers ("> <@ann:hs>
+ * ...", then an empty line: the spec's reply fallback, still sent by many
+ * clients): the reply itself is what follows.  A quoted "!draw" is never a
+ * command, and a "!draw" said in reply is one. */
+static const char *
+strip_fallback(json_t *content, const char *body)
+{
+	json_t *rel = json_object_get(content, "m.relates_to");
+	const char *p = body;
+
+	if (!json_is_object(json_object_get(rel, "m.in_reply_to")) || strncmp(p, "> ", 2) != 0)
+		return body;
+	while (strncmp(p, "> ", 2) == 0 || strncmp(p, ">\n", 2) == 0) {
+		const char *nl = strchr(p, '\n');
+
+		if (nl == NULL)
+			return "";
+		p = nl + 1;
+	}
+	if (*p == '\n')
+		p++;
+	return p;
 }
 
 static void
@@ -274,6 +383,7 @@ message_event(struct ctx *c, const char *room, json_t *ev)
 	/* an edit would replay a command: only new messages count */
 	if (json_object_get(content, "m.new_content") != NULL)
 		return;
+	body = strip_fallback(content, body);
 	if ((text = dup_clean(body, MATRIX_MAX_IN)) == NULL)
 		return;
 	if ((it = add(c, MX_IT_MESSAGE, room, sender, event_id)) == NULL) {
@@ -282,6 +392,14 @@ message_event(struct ctx *c, const char *room, json_t *ev)
 	}
 	it->text = text;
 	it->notice = strcmp(msgtype, "m.notice") == 0;
+	{
+		json_t *rel = json_object_get(content, "m.relates_to");
+		const char *rt = json_string_value(json_object_get(rel, "rel_type"));
+		const char *root = get_id(rel, "event_id", '$');
+
+		if (rt != NULL && strcmp(rt, "m.thread") == 0 && root != NULL)
+			it->thread = xstrdup(root);
+	}
 	if (json_is_integer(ts) && json_integer_value(ts) > 0)
 		it->ts = (int64_t)json_integer_value(ts);
 }
@@ -295,17 +413,24 @@ joined_room(struct ctx *c, const char *room, json_t *r)
 	evs = json_object_get(json_object_get(r, "state"), "events");
 	json_array_foreach(evs, i, ev)
 		state_event(c, room, ev, false);
-	if (json_is_true(json_object_get(json_object_get(r, "timeline"), "limited")))
+	bool limited = json_is_true(json_object_get(json_object_get(r, "timeline"), "limited"));
+
+	if (limited)
 		c->out->limited++;
 	evs = json_object_get(json_object_get(r, "timeline"), "events");
 	json_array_foreach(evs, i, ev) {
+		size_t before = c->out->nitems;
+
 		if (!json_is_object(ev))
 			continue;
 		if (json_is_string(json_object_get(ev, "state_key")))
 			state_event(c, room, ev, true);
 		else if (json_is_string(json_object_get(ev, "type")) &&
-		         strcmp(json_string_value(json_object_get(ev, "type")), "m.room.message") == 0)
+		         strcmp(json_string_value(json_object_get(ev, "type")), "m.room.message") == 0) {
 			message_event(c, room, ev);
+			if (limited && c->out->nitems > before)
+				c->out->items[before].stale = true;
+		}
 	}
 }
 

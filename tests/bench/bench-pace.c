@@ -763,8 +763,9 @@ matrix_solo(int turns)
 			}
 		}
 		json_decref(j);
-		if (dm[0] == '\0')
-			direct_of(&f, "@ann:hs", dm, sizeof dm);
+		/* ann accepts the direct chat the bot opens: her hand waits for her there */
+		if (dm[0] == '\0' && (direct_of(&f, "@ann:hs", dm, sizeof dm), dm[0] != '\0'))
+			fakemx_room_post(&f, tok, dm, "join", "{}");
 		if (state == H_HAND && dm[0] != '\0') {
 			j = bot_news(&f, dm, &dseen);
 			for (size_t i = 0; i < json_array_size(j); i++)

@@ -15,6 +15,7 @@
 #include "matrix/matrix.h"
 #include "fakemx.h"
 #include "memstore.h"
+#include "version.h"
 
 #define MAX_EVS 512
 
@@ -31,6 +32,10 @@ struct host {
 	struct memstore *st;
 	struct matrix_client *c;
 	struct matrix_config cfg;
+	char ann_tok[128];       /* ann's token, for accept_invites */
+	char errlog[2048];       /* the client's error lines, in order */
+	int nerr;
+	char last_hand[256];     /* the room of the last hand assert_hands_private saw */
 	struct rec evs[MAX_EVS];
 	int nevs;
 	bool verbose;
@@ -63,7 +68,7 @@ h_emit(void *ctx, const struct bot_event *ev)
 		snprintf(text, sizeof text, ST_BOLD "pong" ST_END " %s", ev->text + 6);
 		men[0] = ev->user_id;
 		m = (struct adapter_msg){ .kind = MSG_ROOM, .room = ev->room, .styled = text, .prefix = "!",
-		                          .mentions = men, .nmentions = 1 };
+		                          .mentions = men, .nmentions = 1, .reply_to = ev->ref };
 		assert_int_equal(matrix_client_send(h->c, &m), 0);
 	} else if (strcmp(ev->text, "!turns") == 0) {
 		/* a person's turn and the computer turns after it, as the core folds them */
@@ -73,6 +78,14 @@ h_emit(void *ctx, const struct bot_event *ev)
 		                          .styled = "ann drew 2 cards, discarded 5" ST_SEP "Ada[bot] drew 2 cards, discarded 9"
 		                                    ST_SEP "Alan[bot] took the pile (3 cards, top 9), discarded 4 · pile 4, "
 		                                    "1 card · ann: your turn (" ST_COMMAND "draw" ST_END ")" };
+		assert_int_equal(matrix_client_send(h->c, &m), 0);
+	} else if (strcmp(ev->text, "!prompt") == 0) {
+		/* the core's turn prompt: the player named, pinged, asked to act */
+		snprintf(text, sizeof text, "pile 4 · " ST_PLAYER "%s" ST_END ": your turn (" ST_COMMAND "draw" ST_END ")",
+		         ev->user_name);
+		men[0] = ev->user_id;
+		m = (struct adapter_msg){ .kind = MSG_ROOM, .room = ev->room, .styled = text, .prefix = "!",
+		                          .mentions = men, .nmentions = 1, .prompt_user = ev->user_id };
 		assert_int_equal(matrix_client_send(h->c, &m), 0);
 	} else if (strcmp(ev->text, "!hand") == 0) {
 		m = (struct adapter_msg){ .kind = MSG_PRIVATE, .room = ev->room, .user_id = ev->user_id,
@@ -87,8 +100,14 @@ h_log(void *ctx, int level, const char *msg)
 {
 	struct host *h = ctx;
 
-	if (h->verbose || level <= LOG_LVL_ERR)
+	if (h->verbose)
 		fprintf(stderr, "<%d>matrix: %s\n", level, msg);
+	if (level <= LOG_LVL_ERR) {
+		size_t o = strlen(h->errlog);
+
+		snprintf(h->errlog + o, sizeof h->errlog - o, "%s\n", msg);
+		h->nerr++;
+	}
 }
 
 static void
@@ -351,6 +370,23 @@ assert_other_directs_kept(struct host *h)
 	json_decref(d);
 }
 
+/* The client up, in room (joined, first sync done). */
+static void
+bot_up_in(struct host *h, const char *room)
+{
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+}
+
+/* A room made by token's user with the bot invited, and the client up in it. */
+static void
+room_up(struct host *h, const char *token, char *room, size_t len)
+{
+	make_room(h, token, NULL, room, len);
+	bot_up_in(h, room);
+}
+
 /* ---------------------------------------------------------------- tests */
 
 static void
@@ -395,6 +431,10 @@ test_history_replay_restart_and_direct_rooms(void **state)
 	say(h, ann, room, "!hand");
 	assert_true(run_until(h, has_direct, "@ann:hs", 10000));
 	direct_of(h, "@ann:hs", dm, sizeof dm);
+	/* no hand before ann is in it (its history is hidden from whoever was not) */
+	run_for(h, 300);
+	assert_int_equal(fakemx_bot_says(&h->fake, dm, ""), 0);
+	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "join", "{}"), 200);
 	w = (struct want){ dm, 1 };
 	assert_true(run_until(h, has_bot_msgs, &w, 10000));
 	assert_int_equal(bot_bodies(h, room, b, 64, NULL), 3);
@@ -600,6 +640,51 @@ test_display_names_per_room(void **state)
 	assert_string_equal(name_with(h, "!ping 1"), "ann");
 }
 
+/* bob takes ann's display name: the spec says both are then told apart by
+ * their ids, lest one pass for the other; names outlive a restart (a
+ * resumed sync does not say them again); a removed name gives the id back. */
+static void
+test_names_disambiguated_and_kept(void **state)
+{
+	struct host *h = *state;
+	char ann[128], bob[128], room[256], path[512], *e;
+	struct want w;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->fake, "bob", "x", bob, sizeof bob);
+	make_room(h, ann, NULL, room, sizeof room);
+	assert_int_equal(fakemx_room_post(&h->fake, ann, room, "invite", "{\"user_id\":\"@bob:hs\"}"), 200);
+	assert_int_equal(fakemx_room_post(&h->fake, bob, room, "join", "{}"), 200);
+	bot_up_in(h, room);
+	e = curl_easy_escape(NULL, room, 0);
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/state/m.room.member/%%40bob%%3Ahs", e);
+	curl_free(e);
+	json_decref(fakemx_call(&h->fake, "PUT", path, bob, "{\"membership\":\"join\",\"displayname\":\"ann\"}", NULL));
+	say(h, ann, room, "!ping 1");
+	say(h, bob, room, "!ping 2");
+	w = (struct want){ room, 2 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	assert_string_equal(name_with(h, "!ping 1"), "ann (@ann:hs)");
+	assert_string_equal(name_with(h, "!ping 2"), "ann (@bob:hs)");
+	/* after a restart, from the store */
+	client_down(h);
+	client_up(h);
+	assert_true(run_until(h, is_up, NULL, 10000));
+	{
+		char nb[MATRIX_MAX_NAME + 1];
+
+		assert_string_equal(matrix_names_of(h->c, room, "@bob:hs", nb, sizeof nb), "ann (@bob:hs)");
+	}
+	/* bob drops the name: he is "bob" again, and ann plain "ann" */
+	json_decref(fakemx_call(&h->fake, "PUT", path, bob, "{\"membership\":\"join\"}", NULL));
+	say(h, bob, room, "!ping 3");
+	say(h, ann, room, "!ping 4");
+	w = (struct want){ room, 4 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	assert_string_equal(name_with(h, "!ping 3"), "bob");
+	assert_string_equal(name_with(h, "!ping 4"), "ann");
+}
+
 /* A fold of turns (parts the core marks ST_SEP) is one message on Matrix:
  * a turn a line, the ping at its end, ann mentioned. */
 static void
@@ -611,10 +696,7 @@ test_fold_one_message(void **state)
 	struct want w;
 
 	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	make_room(h, ann, NULL, room, sizeof room);
-	client_up(h);
-	assert_true(run_until(h, bot_joined, room, 10000));
-	assert_true(run_until(h, is_up, NULL, 10000));
+	room_up(h, ann, room, sizeof room);
 	say(h, ann, room, "!turns");
 	w = (struct want){ room, 1 };
 	assert_true(run_until(h, has_bot_msgs, &w, 10000));
@@ -625,6 +707,60 @@ test_fold_one_message(void **state)
 	assert_string_equal(json_string_value(json_array_get(json_object_get(json_object_get(content, "m.mentions"),
 	                                                                     "user_ids"), 0)), "@ann:hs");
 	json_decref(content);
+}
+
+/* What the default push rules did for user with the bot's last message in room. */
+static const char *
+notified(struct host *h, const char *room, const char *user)
+{
+	static char buf[16]; /* test-only scratch, single-threaded */
+	json_t *evs = fakemx_events(&h->fake, room), *ev, *last = NULL;
+	size_t i;
+
+	json_array_foreach(evs, i, ev)
+		if (strcmp(json_string_value(json_object_get(ev, "sender")), "@bot:hs") == 0 &&
+		    json_object_get(ev, "_notify") != NULL)
+			last = ev;
+	snprintf(buf, sizeof buf, "%s", json_string_value(json_object_get(json_object_get(last, "_notify"), user)) ?: "");
+	json_decref(evs);
+	return buf;
+}
+
+/* A turn prompt pings its player: m.text (an m.notice is silenced by the
+ * default push rule .m.rule.suppress_notices before .m.rule.is_user_mention
+ * is reached), a pill in the HTML and m.mentions; other lines stay notices. */
+static void
+test_prompt_pings(void **state)
+{
+	struct host *h = *state;
+	char ann[128], bob[128], room[256], b[8][128];
+	json_t *content = NULL;
+	struct want w;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->fake, "bob", "x", bob, sizeof bob);
+	make_room(h, ann, NULL, room, sizeof room);
+	assert_int_equal(fakemx_room_post(&h->fake, ann, room, "invite", "{\"user_id\":\"@bob:hs\"}"), 200);
+	assert_int_equal(fakemx_room_post(&h->fake, bob, room, "join", "{}"), 200);
+	bot_up_in(h, room);
+	say(h, ann, room, "!prompt");
+	w = (struct want){ room, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	assert_int_equal(bot_bodies(h, room, b, 8, &content), 1);
+	assert_string_equal(json_string_value(json_object_get(content, "msgtype")), "m.text");
+	assert_string_equal(json_string_value(json_object_get(content, "body")), "pile 4 · ann: your turn (!draw)");
+	assert_string_equal(json_string_value(json_object_get(content, "formatted_body")),
+	                    "pile 4 · <a href=\"https://matrix.to/#/@ann:hs\">ann</a>: your turn (!draw)");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(json_object_get(content, "m.mentions"),
+	                                                                     "user_ids"), 0)), "@ann:hs");
+	json_decref(content);
+	assert_string_equal(notified(h, room, "@ann:hs"), "highlight");
+	/* a line that asks nothing of anyone stays a notice: it pings no one */
+	say(h, ann, room, "!ping x");
+	w = (struct want){ room, 2 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	assert_string_equal(notified(h, room, "@ann:hs"), "none");
+	assert_string_equal(notified(h, room, "@bob:hs"), "none");
 }
 
 /* The bot's ratelimit counter in the fake's requests: "limited" or "early". */
@@ -645,9 +781,328 @@ was_limited(struct host *h, const void *arg)
 	return limit_count(h, "limited") >= *(const long *)arg;
 }
 
-/* Synapse limits a user's sends and room creations from one allowance: a
- * 429 to either makes the other wait as well, never a request before the
- * retry_after_ms of the last 429 has passed. */
+static bool
+has_ev(struct host *h, const void *type)
+{
+	return count_evs(h, *(const enum bot_event_type *)type, NULL) > 0;
+}
+
+/* ann upgrades the game room: the bot follows the tombstone into the new
+ * room (once ann invites it there, as Element offers), tells the core the
+ * game moved; the old room, where the upgrade raised events_default, now
+ * refuses the bot: a room-level BOT_EV_SEND_FAILED. */
+static void
+test_room_upgrade_followed(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256], path[512], *e;
+	const char *nroom;
+	enum bot_event_type t;
+	struct want w;
+	json_t *j;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	room_up(h, ann, room, sizeof room);
+	e = curl_easy_escape(NULL, room, 0);
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/upgrade", e);
+	curl_free(e);
+	j = fakemx_call(&h->fake, "POST", path, ann, "{\"new_version\":\"12\"}", NULL);
+	nroom = json_string_value(json_object_get(j, "replacement_room"));
+	assert_non_null(nroom);
+	run_for(h, 500);
+	assert_int_equal(fakemx_room_post(&h->fake, ann, nroom, "invite", "{\"user_id\":\"@bot:hs\"}"), 200);
+	assert_true(run_until(h, bot_joined, nroom, 10000));
+	t = BOT_EV_ROOM_MOVED;
+	assert_true(run_until(h, has_ev, &t, 10000));
+	for (int i = 0; i < h->nevs; i++)
+		if (h->evs[i].type == BOT_EV_ROOM_MOVED) {
+			assert_string_equal(h->evs[i].room, room);
+			assert_string_equal(h->evs[i].text, nroom);
+		}
+	/* the new room is played in; the old one refuses the bot */
+	say(h, ann, nroom, "!ping new");
+	w = (struct want){ nroom, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	say(h, ann, room, "!ping old");
+	t = BOT_EV_SEND_FAILED;
+	assert_true(run_until(h, has_ev, &t, 10000));
+	for (int i = 0; i < h->nevs; i++)
+		if (h->evs[i].type == BOT_EV_SEND_FAILED) {
+			assert_string_equal(h->evs[i].room, room);
+			assert_string_equal(h->evs[i].user, "");
+		}
+	json_decref(j);
+}
+
+static long requests_of(struct host *h, const char *what);
+
+/* A command said in a thread is answered in that thread, in reply to it. */
+static void
+test_answers_in_thread(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256], path[512], *e;
+	json_t *content = NULL, *rel, *evs;
+	const char *cmd_id = NULL;
+	char b[8][128];
+	struct want w;
+	size_t i;
+	json_t *ev;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	room_up(h, ann, room, sizeof room);
+	say(h, ann, room, "thread root");
+	e = curl_easy_escape(NULL, room, 0);
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/send/m.room.message/thr1", e);
+	curl_free(e);
+	json_decref(fakemx_call(&h->fake, "PUT", path, ann,
+	                        "{\"msgtype\":\"m.text\",\"body\":\"!ping t\",\"m.relates_to\":{\"rel_type\":\"m.thread\","
+	                        "\"event_id\":\"$root:hs\",\"is_falling_back\":true,\"m.in_reply_to\":{\"event_id\":\"$root:hs\"}}}",
+	                        NULL));
+	w = (struct want){ room, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	assert_int_equal(bot_bodies(h, room, b, 8, &content), 1);
+	evs = fakemx_events(&h->fake, room);
+	json_array_foreach(evs, i, ev)
+		if (json_object_get(json_object_get(ev, "unsigned"), "transaction_id") != NULL &&
+		    strcmp(json_string_value(json_object_get(json_object_get(ev, "unsigned"), "transaction_id")), "thr1") == 0)
+			cmd_id = json_string_value(json_object_get(ev, "event_id"));
+	assert_non_null(cmd_id);
+	rel = json_object_get(content, "m.relates_to");
+	assert_non_null(rel);
+	assert_string_equal(json_string_value(json_object_get(rel, "rel_type")), "m.thread");
+	assert_string_equal(json_string_value(json_object_get(rel, "event_id")), "$root:hs");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(rel, "m.in_reply_to"), "event_id")), cmd_id);
+	json_decref(evs);
+	json_decref(content);
+}
+
+/* ann's reply to the bot: the body quotes what it answers first (the
+ * spec's fallback), then says text. */
+static void
+reply(struct host *h, const char *token, const char *room, const char *quoted, const char *text)
+{
+	char path[512], body[1024], *e = curl_easy_escape(NULL, room, 0);
+	json_t *c;
+	char *js;
+	static int n;
+
+	snprintf(body, sizeof body, "> <@bot:hs> %s\n\n%s", quoted, text);
+	c = json_pack("{s:s,s:s,s:{s:{s:s}}}", "msgtype", "m.text", "body", body, "m.relates_to", "m.in_reply_to",
+	              "event_id", "$e1:hs");
+	js = json_dumps(c, JSON_COMPACT);
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/send/m.room.message/reply%d", e, ++n);
+	json_decref(fakemx_call(&h->fake, "PUT", path, token, js, NULL));
+	free(js);
+	json_decref(c);
+	curl_free(e);
+}
+
+/* The smaller items: a reply's quoted fallback is stripped (a quoted
+ * command is never one, a command said in reply is); a join that failed
+ * for want of an answer is tried again; a sync token the server refuses
+ * is dropped, not retried for ever; the user agent says the version. */
+static void
+test_replies_joins_since_and_agent(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256];
+	struct want w;
+	json_t *j;
+	bool ours = false;
+	size_t i;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"POST\",\"path\":\"/join$\",\"status\":502}");
+	make_room(h, ann, NULL, room, sizeof room);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 15000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+	reply(h, ann, room, "!ping quoted", "thanks");
+	reply(h, ann, room, "your turn", "!ping r");
+	w = (struct want){ room, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	run_for(h, 300);
+	assert_int_equal(count_evs(h, BOT_EV_MESSAGE, "thanks"), 1);
+	assert_int_equal(count_evs(h, BOT_EV_MESSAGE, "!ping r"), 1);
+	assert_int_equal(fakemx_bot_says(&h->fake, room, "pong"), 1);
+	/* a token the server no longer knows */
+	client_down(h);
+	memstore_set(h->st, "next_batch", "s999999");
+	h->nevs = 0;
+	client_up(h);
+	assert_true(run_until(h, is_up, NULL, 10000));
+	say(h, ann, room, "!ping 2");
+	w = (struct want){ room, 2 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	j = fakemx_call(&h->fake, "GET", "/_fake/requests", NULL, NULL, NULL);
+	json_t *ua;
+
+	json_array_foreach(json_object_get(j, "user_agents"), i, ua)
+		if (strcmp(json_string_value(ua), "handfoot/" HF_VERSION) == 0)
+			ours = true;
+	assert_true(ours);
+	json_decref(j);
+}
+
+struct modq { const char *room, *user; };
+
+static bool
+is_mod(struct host *h, const void *arg)
+{
+	const struct modq *q = arg;
+
+	return matrix_client_is_moderator(h->c, q->room, q->user);
+}
+
+/* Room version 12: its creators (sender and additional_creators) have
+ * infinite power and are in no power_levels users list: they moderate. */
+static void
+test_moderators_room_v12(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256];
+	struct modq q;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	make_room(h, ann, ",\"room_version\":\"12\",\"creation_content\":{\"additional_creators\":[\"@cy:hs\"]}",
+	          room, sizeof room);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 10000));
+	q = (struct modq){ room, "@ann:hs" };
+	assert_true(run_until(h, is_mod, &q, 10000));
+	assert_true(matrix_client_is_moderator(h->c, room, "@cy:hs"));
+	assert_false(matrix_client_is_moderator(h->c, room, "@bob:hs"));
+	/* kept across a restart (a resumed sync does not send the state again) */
+	client_down(h);
+	client_up(h);
+	assert_true(matrix_client_is_moderator(h->c, room, "@ann:hs"));
+	assert_false(matrix_client_is_moderator(h->c, room, "@bob:hs"));
+}
+
+/* More was said while the bot was away than a sync holds: the server cuts
+ * the timeline (limited) and the newest commands come without what led to
+ * them; none is applied, and the room is told so once. */
+static void
+test_gap_commands_not_applied(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256], b[8][128];
+	struct want w;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	room_up(h, ann, room, sizeof room);
+	client_down(h);
+	for (int i = 0; i < 30; i++) {
+		char t[32];
+
+		snprintf(t, sizeof t, "!ping %d", i);
+		say(h, ann, room, t);
+	}
+	client_up(h);
+	w = (struct want){ room, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	run_for(h, 500);
+	assert_int_equal(bot_bodies(h, room, b, 8, NULL), 1);
+	assert_non_null(strstr(b[0], "I missed part of what was said here"));
+	assert_int_equal(count_evs(h, BOT_EV_MESSAGE, NULL), 0);
+	/* what is said now is answered */
+	say(h, ann, room, "!ping now");
+	w = (struct want){ room, 2 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+}
+
+static long
+logins(struct host *h)
+{
+	return requests_of(h, "logins");
+}
+
+/* The access token (and refresh token) are kept: a restart does not log in
+ * again; an expired token is refreshed (soft logout), not a new login. */
+static void
+test_login_token_kept_and_refreshed(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256];
+	struct want w;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	room_up(h, ann, room, sizeof room);
+	assert_int_equal(logins(h), 1);
+	client_down(h);
+	h->nevs = 0;
+	client_up(h);
+	assert_true(run_until(h, is_up, NULL, 10000));
+	assert_int_equal(logins(h), 1);
+	/* the server expires the token: refreshed, the game goes on */
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/expire", NULL, "{\"user\":\"@bot:hs\"}", NULL));
+	say(h, ann, room, "!ping 1");
+	w = (struct want){ room, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 15000));
+	assert_true(requests_of(h, "refresh") >= 1);
+	assert_int_equal(logins(h), 1);
+	assert_int_equal(h->nerr, 0);
+}
+
+/* What trying again cannot fix stops the account with one clear line: a
+ * server that offers only OAuth or SSO, a bad password, a deactivated account. */
+static void
+test_login_permanent_errors_stop(void **state)
+{
+	struct host *h = *state;
+
+	static const struct {
+		const char *config, *password, *says;
+		long logins;
+	} cases[] = {
+		{ "{\"login_flows\":[\"m.login.sso\"]}", "botpw", "offers no password login (only: m.login.sso)", 0 },
+		{ "{\"login_flows\":[\"m.login.password\"]}", "wrong", "M_FORBIDDEN", 1 },
+		{ "{\"deactivate\":[\"@bot:hs\"]}", "botpw", "deactivated", 2 },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		json_decref(fakemx_call(&h->fake, "POST", "/_fake/config", NULL, cases[i].config, NULL));
+		snprintf(h->cfg.password, sizeof h->cfg.password, "%s", cases[i].password);
+		h->nerr = 0;
+		h->errlog[0] = '\0';
+		client_up(h);
+		run_for(h, 2500);
+		/* one try, one line, then nothing */
+		assert_int_equal(logins(h), cases[i].logins);
+		assert_int_equal(h->nerr, 1);
+		assert_non_null(strstr(h->errlog, cases[i].says));
+		if (i == 0)
+			assert_non_null(strstr(h->errlog, "token_file"));
+		client_down(h);
+	}
+	assert_int_equal(count_evs(h, BOT_EV_UP, NULL), 0);
+}
+
+/* The number of the first event in room whose body has needle (NULL: the
+ * first event at all): the fake numbers events in the order it made them. */
+static long
+first_event_no(struct host *h, const char *room, const char *needle)
+{
+	json_t *evs = fakemx_events(&h->fake, room), *ev;
+	long n = -1;
+	size_t i;
+
+	json_array_foreach(evs, i, ev) {
+		const char *b = json_string_value(json_object_get(json_object_get(ev, "content"), "body"));
+
+		if (needle == NULL || (b != NULL && strstr(b, needle) != NULL)) {
+			n = strtol(json_string_value(json_object_get(ev, "event_id")) + 2, NULL, 10);
+			break;
+		}
+	}
+	json_decref(evs);
+	return n;
+}
+
+/* Synapse limits a user's sends (rc_message): a 429 makes every send wait,
+ * never one before the retry_after_ms of the last 429 has passed; its room
+ * creations have a limiter of their own (rc_room_creation). */
 static void
 test_rate_limit_shared_by_sends_and_rooms(void **state)
 {
@@ -677,31 +1132,407 @@ test_rate_limit_shared_by_sends_and_rooms(void **state)
 	say(h, ann, room, "!hand");
 	assert_true(run_until(h, has_direct, "@ann:hs", 30000));
 	direct_of(h, "@ann:hs", dm, sizeof dm);
+	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "join", "{}"), 200);
 	w = (struct want){ dm, 1 };
 	assert_true(run_until(h, has_bot_msgs, &w, 30000));
 	w = (struct want){ room, 4 };
 	assert_true(run_until(h, has_bot_msgs, &w, 30000));
 	assert_int_equal(limit_count(h, "early"), 0);
-	/* a room's creation is refused: the sends wait for it */
-	run_for(h, 13000);                      /* the allowance fills again */
-	n = limit_count(h, "limited") + 1;
-	say(h, bob, broom, "!ping 5");
-	say(h, bob, broom, "!ping 6");
-	say(h, bob, broom, "!ping 7");
-	w = (struct want){ broom, 3 };
-	assert_true(run_until(h, has_bot_msgs, &w, 10000));
-	say(h, bob, broom, "!hand");
-	assert_true(run_until(h, was_limited, &n, 10000));
-	say(h, bob, broom, "!ping 8");
-	w = (struct want){ broom, 4 };
-	assert_true(run_until(h, has_bot_msgs, &w, 30000));
-	assert_true(run_until(h, has_direct, "@bob:hs", 30000));
-	assert_int_equal(limit_count(h, "early"), 0);
+	/* createRoom has a limit of its own (rc_room_creation): its 429 holds
+	 * no send back, and it waits as long as it is told */
 	json_decref(fakemx_call(&h->fake, "POST", "/_fake/ratelimit", NULL, "{\"per_second\":0,\"burst\":0}", NULL));
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/ratelimit", NULL,
+	                        "{\"rooms\":true,\"per_second\":0.2,\"burst\":1,\"user\":\"@bot:hs\"}", NULL));
+	{
+		char btok[128], spare[256];
+
+		/* another client of the account made a room just now: the allowance is spent */
+		fakemx_user(&h->fake, "bot", "botpw", btok, sizeof btok);
+		assert_int_equal(fakemx_room(&h->fake, btok, "{}", spare, sizeof spare), 0);
+	}
+	say(h, bob, broom, "!hand");
+	say(h, bob, broom, "!ping 8");
+	w = (struct want){ broom, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 10000));
+	assert_false(has_direct(h, "@bob:hs"));
+	assert_true(run_until(h, has_direct, "@bob:hs", 30000));
+	direct_of(h, "@bob:hs", dm, sizeof dm);
+	/* the pong went before the room was made (event ids count up) */
+	assert_true(first_event_no(h, broom, "pong 8") < first_event_no(h, dm, NULL));
+	assert_int_equal(fakemx_room_post(&h->fake, bob, dm, "join", "{}"), 200);
+	w = (struct want){ dm, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 30000));
+	{
+		json_t *j = fakemx_call(&h->fake, "GET", "/_fake/requests", NULL, NULL, NULL);
+		json_t *rl = json_object_get(j, "room_ratelimit");
+
+		assert_true(json_integer_value(json_object_get(json_object_get(rl, "limited"), "@bot:hs")) >= 1);
+		assert_int_equal(json_integer_value(json_object_get(json_object_get(rl, "early"), "@bot:hs")), 0);
+		json_decref(j);
+	}
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/ratelimit", NULL, "{\"rooms\":true,\"per_second\":0}", NULL));
+}
+
+static long
+requests_of(struct host *h, const char *what)
+{
+	return fakemx_requests(&h->fake, what);
+}
+
+/* A 429 that gives no wait at all (a proxy's page: no Retry-After, no
+ * retry_after_ms; libcurl then says 0) is waited out with a backoff, not
+ * retried at once in a loop. */
+static void
+test_bare_429_waits(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256];
+	struct want w;
+	long before;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	room_up(h, ann, room, sizeof room);
+	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"PUT\",\"path\":\"/send/\",\"status\":429,\"bare\":true,"
+	          "\"count\":100000}");
+	before = requests_of(h, "rooms");
+	say(h, ann, room, "!ping 1");
+	run_for(h, 2500);
+	/* 0.5 s, 1 s, 2 s...: a handful of tries, not hundreds */
+	assert_true(requests_of(h, "rooms") - before <= 6);
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/clear", NULL, "{}", NULL));
+	w = (struct want){ room, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 15000));
+}
+
+/* createRoom is not idempotent: retried a bounded number of times, each
+ * retry after a failure that may have made the room looks for it first. */
+static void
+test_create_room_bounded_and_found_again(void **state)
+{
+	struct host *h = *state;
+	char ann[128], bob[128], room[256], broom[256], dm[256];
+	struct want w;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->fake, "bob", "x", bob, sizeof bob);
+	make_room(h, ann, NULL, room, sizeof room);
+	make_room(h, bob, NULL, broom, sizeof broom);
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 10000));
+	assert_true(run_until(h, bot_joined, broom, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+	/* made, but the invite failed and the answer is an error: found again,
+	 * ann invited to it, no second room */
+	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"POST\",\"path\":\"/createRoom\",\"status\":502,"
+	          "\"after_commit\":true,\"skip_invite\":true}");
+	say(h, ann, room, "!hand");
+	assert_true(run_until(h, has_direct, "@ann:hs", 20000));
+	direct_of(h, "@ann:hs", dm, sizeof dm);
+	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "join", "{}"), 200);
+	w = (struct want){ dm, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 15000));
+	assert_int_equal(requests_of(h, "createRoom"), 2 + 1 + 0);   /* ann's and bob's rooms, and one of the bot's */
+	/* refused every time: given up after MATRIX_CREATE_TRIES, bob told */
+	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"POST\",\"path\":\"/createRoom\",\"status\":503,\"count\":100}");
+	say(h, bob, broom, "!hand");
+	for (int t = 0; t < 400 && fakemx_bot_says(&h->fake, broom, "hand privately") == 0; t++)
+		run_for(h, 50);
+	assert_int_equal(fakemx_bot_says(&h->fake, broom, "hand privately"), 1);
+	assert_int_equal(requests_of(h, "createRoom"), 3 + 5);   /* MATRIX_CREATE_TRIES */
+}
+
+
+/* ---------------------------------------------------------------- hands in a room of two */
+
+/* Whether the bot's m.direct lists room for user. */
+static bool
+mdirect_has(struct host *h, const char *user, const char *room)
+{
+	json_t *d = m_direct(h), *r;
+	bool has = false;
+	size_t i;
+
+	json_array_foreach(json_object_get(d, user), i, r)
+		if (strcmp(json_string_value(r), room) == 0)
+			has = true;
+	json_decref(d);
+	return has;
+}
+
+struct dm_of { const char *user, *room; };
+
+static bool
+dm_listed(struct host *h, const void *arg)
+{
+	const struct dm_of *d = arg;
+
+	return mdirect_has(h, d->user, d->room);
+}
+
+/* Waits for the bot to invite user to a room (the direct room it makes),
+ * and joins it as token's user; its id in out. */
+static void
+join_direct(struct host *h, const char *token, const char *user, char *out, size_t len)
+{
+	out[0] = '\0';
+	for (int t = 0; t < 300 && out[0] == '\0'; t++) {
+		json_t *j = fakemx_call(&h->fake, "GET", "/_fake/rooms", NULL, NULL, NULL), *r;
+		const char *room;
+
+		json_object_foreach(json_object_get(j, "rooms"), room, r) {
+			json_t *m = json_object_get(r, "members");
+			const char *mu = json_string_value(json_object_get(m, user));
+			const char *mb = json_string_value(json_object_get(m, "@bot:hs"));
+
+			if (mu != NULL && mb != NULL && strcmp(mu, "invite") == 0 && strcmp(mb, "join") == 0)
+				snprintf(out, len, "%s", room);
+		}
+		json_decref(j);
+		if (out[0] == '\0')
+			run_for(h, 50);
+	}
+	assert_string_not_equal(out, "");
+	assert_int_equal(fakemx_room_post(&h->fake, token, out, "join", "{}"), 200);
+}
+
+/* Every hand the bot ever sent, in any room, went to a room whose joined
+ * members were exactly the bot and player (the fake records who was in a
+ * room with each event); returns how many there were. */
+static int
+assert_hands_private(struct host *h, const char *player)
+{
+	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/rooms", NULL, NULL, NULL), *r, *ev, *m;
+	const char *room, *who;
+	int hands = 0;
+	size_t i;
+
+	json_object_foreach(json_object_get(j, "rooms"), room, r) {
+		json_t *evs = fakemx_events(&h->fake, room);
+
+		(void)r;
+		json_array_foreach(evs, i, ev) {
+			const char *b = json_string_value(json_object_get(json_object_get(ev, "content"), "body"));
+			int joined = 0;
+
+			if (b == NULL || strstr(b, "your hand:") == NULL ||
+			    strcmp(json_string_value(json_object_get(ev, "sender")), "@bot:hs") != 0)
+				continue;
+			hands++;
+			snprintf(h->last_hand, sizeof h->last_hand, "%s", room);
+			json_object_foreach(json_object_get(ev, "_members"), who, m) {
+				if (strcmp(json_string_value(m), "join") != 0)
+					continue;
+				if (strcmp(who, "@bot:hs") != 0 && strcmp(who, player) != 0)
+					fail_msg("a hand went to %s with %s in it", room, who);
+				joined++;
+			}
+			if (joined != 2)
+				fail_msg("a hand went to %s with %d members joined", room, joined);
+		}
+		json_decref(evs);
+	}
+	json_decref(j);
+	return hands;
+}
+
+/* A direct room ann makes herself (as Element does, with the history
+ * hidden): the bot joins it and takes it once it has read its state. */
+static void
+ann_direct(struct host *h, const char *ann, char *dm, size_t len)
+{
+	struct dm_of d;
+
+	make_room(h, ann, ",\"is_direct\":true,\"preset\":\"trusted_private_chat\",\"initial_state\":[{\"type\":"
+	          "\"m.room.history_visibility\",\"state_key\":\"\",\"content\":{\"history_visibility\":\"joined\"}}]",
+	          dm, len);
+	d = (struct dm_of){ "@ann:hs", dm };
+	assert_true(run_until(h, dm_listed, &d, 10000));
+}
+
+/* eve comes into ann's direct room: invited by ann, she joins once the bot
+ * has left it, and reads back nothing of ann's hands. */
+static void
+eve_comes(struct host *h, const char *ann, const char *eve, const char *dm)
+{
+	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "invite", "{\"user_id\":\"@eve:hs\"}"), 200);
+	/* dropped at the invite, before she is in */
+	assert_true(run_until(h, bot_left, dm, 10000));
+	assert_int_equal(fakemx_room_post(&h->fake, eve, dm, "join", "{}"), 200);
+	assert_int_equal(fakemx_readable(&h->fake, eve, dm, "your hand"), 0);
+}
+
+/* ann's client accepts the bot's invites (to the direct rooms it makes). */
+static void
+accept_invites(struct host *h)
+{
+	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/rooms", NULL, NULL, NULL), *r;
+	const char *room;
+
+	json_object_foreach(json_object_get(j, "rooms"), room, r) {
+		json_t *m = json_object_get(r, "members");
+		const char *mu = json_string_value(json_object_get(m, "@ann:hs"));
+		const char *mb = json_string_value(json_object_get(m, "@bot:hs"));
+
+		if (mu != NULL && mb != NULL && strcmp(mu, "invite") == 0 && strcmp(mb, "join") == 0)
+			fakemx_room_post(&h->fake, h->ann_tok, room, "join", "{}");
+	}
+	json_decref(j);
+}
+
+static bool
+has_hands(struct host *h, const void *arg)
+{
+	accept_invites(h);
+	return assert_hands_private(h, "@ann:hs") >= *(const int *)arg;
+}
+
+static void
+test_hands_only_in_a_room_of_two(void **state)
+{
+	struct host *h = *state;
+	char ann[128], eve[128], btok[128], room[256], dm[256], dm2[256], path[512], body[512], *e;
+	int n;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->fake, "eve", "x", eve, sizeof eve);
+	fakemx_user(&h->fake, "bot", "botpw", btok, sizeof btok);
+	snprintf(h->ann_tok, sizeof h->ann_tok, "%s", ann);
+	make_room(h, ann, NULL, room, sizeof room);
+	/* another client of the account says the game room is ann's direct
+	 * chat: it is not (eve is in it), and it is never taken as one */
+	assert_int_equal(fakemx_room_post(&h->fake, ann, room, "invite", "{\"user_id\":\"@eve:hs\"}"), 200);
+	assert_int_equal(fakemx_room_post(&h->fake, eve, room, "join", "{}"), 200);
+	snprintf(body, sizeof body, "{\"@ann:hs\":[\"%s\"]}", room);
+	json_decref(fakemx_call(&h->fake, "PUT", "/_matrix/client/v3/user/%40bot%3Ahs/account_data/m.direct", btok,
+	                        body, NULL));
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+
+	/* 1. a room the bot makes: invite-only, the history hidden, no hand
+	 * before ann is in it, and no way for anyone else in */
+	say(h, ann, room, "!hand");
+	join_direct(h, ann, "@ann:hs", dm, sizeof dm);
+	n = 1;
+	assert_true(run_until(h, has_hands, &n, 10000));
+	assert_int_equal(fakemx_bot_says(&h->fake, room, "your hand"), 0);
+	assert_int_not_equal(fakemx_room_post(&h->fake, ann, dm, "invite", "{\"user_id\":\"@eve:hs\"}"), 200);
+	e = curl_easy_escape(NULL, dm, 0);
+	snprintf(path, sizeof path, "/_matrix/client/v3/knock/%s", e);
+	curl_free(e);
+	json_decref(fakemx_call(&h->fake, "POST", path, eve, "{}", NULL));
+	assert_int_not_equal(fakemx_room_post(&h->fake, eve, dm, "join", "{}"), 200);
+
+	/* 2. ann's own direct room; eve comes in before any hand goes there */
+	ann_direct(h, ann, dm2, sizeof dm2);
+	eve_comes(h, ann, eve, dm2);
+	say(h, ann, room, "!hand");
+	n = 2;
+	assert_true(run_until(h, has_hands, &n, 15000));
+	assert_string_not_equal(h->last_hand, dm2);
+
+	/* 3. eve comes in while a hand waits (the account is rate limited) */
+	ann_direct(h, ann, dm2, sizeof dm2);
+	inject(h, "{\"method\":\"PUT\",\"path\":\"/send/\",\"user\":\"@bot:hs\",\"status\":429,\"retry_after_ms\":3000}");
+	say(h, ann, room, "!hand");
+	run_for(h, 500);
+	eve_comes(h, ann, eve, dm2);
+	n = 3;
+	assert_true(run_until(h, has_hands, &n, 15000));
+	assert_string_not_equal(h->last_hand, dm2);
+	assert_int_equal(fakemx_bot_says(&h->fake, dm2, "your hand"), 0);
+
+	/* 4. eve comes in after a hand went there: she cannot read it back */
+	ann_direct(h, ann, dm2, sizeof dm2);
+	say(h, ann, room, "!hand");
+	n = 4;
+	assert_true(run_until(h, has_hands, &n, 15000));
+	assert_int_equal(fakemx_bot_says(&h->fake, dm2, "your hand"), 1);
+	eve_comes(h, ann, eve, dm2);
+	/* the dropped room stays out of m.direct, whatever another client writes */
+	snprintf(body, sizeof body, "{\"@ann:hs\":[\"%s\"]}", dm2);
+	json_decref(fakemx_call(&h->fake, "PUT", "/_matrix/client/v3/user/%40bot%3Ahs/account_data/m.direct", btok,
+	                        body, NULL));
+	say(h, ann, room, "!hand");
+	n = 5;
+	assert_true(run_until(h, has_hands, &n, 15000));
+	assert_int_equal(fakemx_bot_says(&h->fake, dm2, "your hand"), 1);
+	assert_false(mdirect_has(h, "@ann:hs", dm2));
+
+	/* 5. ann leaves her direct room: her next direct chat is taken */
+	snprintf(dm, sizeof dm, "%s", h->last_hand);
+	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "leave", "{}"), 200);
+	assert_true(run_until(h, bot_left, dm, 10000));
+	ann_direct(h, ann, dm2, sizeof dm2);
+	say(h, ann, room, "!hand");
+	n = 6;
+	assert_true(run_until(h, has_hands, &n, 15000));
+	assert_int_equal(fakemx_bot_says(&h->fake, dm2, "your hand"), 1);
+	assert_int_equal(assert_hands_private(h, "@ann:hs"), 6);
+	assert_int_equal(fakemx_bot_says(&h->fake, room, "your hand:"), 0);
+}
+
+/* ann refuses the direct chat the bot opens: the room is dropped, the hand
+ * waiting for it is given up and the game room told how to get it; her own
+ * direct chat, opened next, is taken. */
+static void
+test_refused_direct_room(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256], dm[256], own[256];
+	int n;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	snprintf(h->ann_tok, sizeof h->ann_tok, "%s", ann);
+	room_up(h, ann, room, sizeof room);
+	say(h, ann, room, "!hand");
+	assert_true(run_until(h, has_direct, "@ann:hs", 10000));
+	direct_of(h, "@ann:hs", dm, sizeof dm);
+	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "leave", "{}"), 200);   /* the invite refused */
+	assert_true(run_until(h, bot_left, dm, 10000));
+	for (int t = 0; t < 200 && fakemx_bot_says(&h->fake, room, "you left our direct chat") == 0; t++)
+		run_for(h, 50);
+	assert_int_equal(fakemx_bot_says(&h->fake, room, "you left our direct chat"), 1);
+	assert_int_equal(fakemx_bot_says(&h->fake, dm, ""), 0);
+	ann_direct(h, ann, own, sizeof own);
+	say(h, ann, room, "!hand");
+	n = 1;
+	assert_true(run_until(h, has_hands, &n, 10000));
+	assert_int_equal(fakemx_bot_says(&h->fake, own, "your hand:"), 1);
+}
+
+/* The server encrypts every room the bot makes: no hand goes there, and
+ * the player hears in the game room how to get it. */
+static void
+test_server_encrypts_new_rooms(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256];
+	json_t *j;
+
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	make_room(h, ann, NULL, room, sizeof room);
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/config", NULL, "{\"encrypt_new_rooms\":\"invite\"}", NULL));
+	client_up(h);
+	assert_true(run_until(h, bot_joined, room, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+	say(h, ann, room, "!hand");
+	for (int t = 0; t < 200 && fakemx_bot_says(&h->fake, room, "encryption turned off") == 0; t++)
+		run_for(h, 50);
+	assert_int_equal(fakemx_bot_says(&h->fake, room, "encryption turned off"), 1);
+	assert_int_equal(count_evs(h, BOT_EV_SEND_FAILED, NULL), 1);
+	/* a second hand makes no second room and no second word */
+	say(h, ann, room, "!hand");
+	run_for(h, 1500);
+	assert_int_equal(fakemx_bot_says(&h->fake, room, "encryption turned off"), 1);
+	j = fakemx_call(&h->fake, "GET", "/_fake/requests", NULL, NULL, NULL);
+	assert_int_equal(json_integer_value(json_object_get(j, "createRoom")), 2);   /* ann's room, and one of ours */
+	json_decref(j);
+	assert_int_equal(assert_hands_private(h, "@ann:hs"), 0);
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_history_replay_restart_and_direct_rooms, setup, teardown),
@@ -710,8 +1541,25 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_display_names_per_room, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rate_limit_shared_by_sends_and_rooms, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fold_one_message, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hands_only_in_a_room_of_two, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_server_encrypts_new_rooms, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused_direct_room, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prompt_pings, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bare_429_waits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_create_room_bounded_and_found_again, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_room_upgrade_followed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_login_token_kept_and_refreshed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_login_permanent_errors_stop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gap_commands_not_applied, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_moderators_room_v12, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_names_disambiguated_and_kept, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_replies_joins_since_and_agent, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_answers_in_thread, setup, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);
+	/* one test by name (a glob), when working on it */
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

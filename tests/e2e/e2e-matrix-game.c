@@ -113,6 +113,9 @@ check_turn_ping(struct fakemx *f, const char *room)
 	assert_int_equal(json_array_size(ids), 1);
 	assert_string_equal(json_string_value(json_array_get(ids, 0)), want);
 	assert_string_equal(json_string_value(json_object_get(m, "format")), "org.matrix.custom.html");
+	/* an m.notice would notify no one (.m.rule.suppress_notices) */
+	assert_string_equal(json_string_value(json_object_get(m, "msgtype")), "m.text");
+	assert_non_null(strstr(json_string_value(json_object_get(m, "formatted_body")), "href=\"https://matrix.to/#/@"));
 	assert_non_null(strstr(json_string_value(json_object_get(m, "formatted_body")), ": your turn"));
 	json_decref(m);
 }
@@ -159,6 +162,46 @@ direct_room(struct fakemx *f, const char *user, char *out, size_t len)
 	json_decref(j);
 }
 
+/* How many hands (or feet) token's user can read back in room (GET /messages). */
+static int
+readable_hands(struct fakemx *f, const char *token, const char *room)
+{
+	return fakemx_readable(f, token, room, "Your hand") + fakemx_readable(f, token, room, "Your foot");
+}
+
+/* Every message the bot sent outside the game room went to a room whose
+ * joined members were then exactly the bot and one other (the fake records
+ * who was in a room with each event). */
+static void
+assert_hands_private(struct fakemx *f, const char *game)
+{
+	json_t *j = fakemx_call(f, "GET", "/_fake/rooms", NULL, NULL, NULL), *r, *ev, *m;
+	const char *rid, *who;
+	size_t i;
+
+	json_object_foreach(json_object_get(j, "rooms"), rid, r) {
+		json_t *evs;
+
+		if (strcmp(rid, game) == 0)
+			continue;
+		evs = fakemx_events(f, rid);
+		json_array_foreach(evs, i, ev) {
+			int joined = 0;
+
+			if (strcmp(json_string_value(json_object_get(ev, "sender")), "@bot:hs") != 0 ||
+			    json_object_get(ev, "state_key") != NULL)
+				continue;
+			json_object_foreach(json_object_get(ev, "_members"), who, m)
+				joined += strcmp(json_string_value(m), "join") == 0;
+			if (joined != 2)
+				fail_msg("the bot said \"%.40s\" in %s with %d members in it",
+				         json_string_value(json_object_get(json_object_get(ev, "content"), "body")), rid, joined);
+		}
+		json_decref(evs);
+	}
+	json_decref(j);
+}
+
 static void
 start_daemon(const char *conf)
 {
@@ -172,7 +215,7 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 {
 	struct fakemx f;
 	char tok[4][128], bot[128], room[256], conf[] = "/tmp/hf-mx-conf-XXXXXX", pw[] = "/tmp/hf-mx-pw-XXXXXX";
-	char db[] = "/tmp/hf-mx-db-XXXXXX", dm[4][256], who[1024], pile[1024];
+	char db[] = "/tmp/hf-mx-db-XXXXXX", dm[4][256], who[1024], pile[1024], eve[128], own[256];
 	int n, ndm[4];
 	json_t *before, *after;
 	bool dup = false;
@@ -207,8 +250,17 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 	for (int i = 1; i < 4; i++)
 		room_call(&f, tok[i], room, "join", "{}");
 	fakemx_say(&f, tok[0], room, "!new classic");  /* history: never replayed */
+	fakemx_user(&f, "eve", "x", eve, sizeof eve);
 	start_daemon(conf);
 	sleep(2);
+	/* ann opens a direct chat with the bot herself, its history hidden
+	 * from later members: the bot takes it for her hands */
+	j = fakemx_call(&f, "POST", "/_matrix/client/v3/createRoom", tok[0],
+	                "{\"invite\":[\"@bot:hs\"],\"is_direct\":true,\"preset\":\"trusted_private_chat\","
+	                "\"initial_state\":[{\"type\":\"m.room.history_visibility\",\"state_key\":\"\","
+	                "\"content\":{\"history_visibility\":\"joined\"}}]}", NULL);
+	snprintf(own, sizeof own, "%s", json_string_value(json_object_get(j, "room_id")));
+	json_decref(j);
 	assert_int_equal(bot_count(&f, room, "", NULL), 0);
 	fakemx_say(&f, tok[0], room, "!new classic rounds=1");
 	assert_true(wait_for(&f, room, "start", 1, 15000));
@@ -225,11 +277,38 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 		for (int t = 0; t < 100 && (direct_room(&f, user, dm[i], sizeof dm[i]), dm[i][0] == '\0'); t++)
 			nanosleep(&ts, NULL);
 		assert_string_not_equal(dm[i], "");
-		assert_true(wait_for(&f, dm[i], "Your hand", 1, 15000));
+		/* the hand waits until its player is in the room (no one else may read it back) */
 		room_call(&f, tok[i], dm[i], "join", "{}");
+		assert_true(wait_for(&f, dm[i], "Your hand", 1, 15000));
 	}
+	assert_string_equal(dm[0], own);
 	/* the turn ping names the player to move, out of band, with HTML */
 	check_turn_ping(&f, room);
+	/* ann lets eve into her direct room after hands went there: the bot
+	 * drops it at the invite (and leaves), eve reads back none of them, and
+	 * ann's hand comes in a room the bot makes, once she accepts it */
+	room_call(&f, tok[0], own, "invite", "{\"user_id\":\"@eve:hs\"}");
+	{
+		char m[32];
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+		for (int t = 0; t < 150 && (fakemx_membership(&f, own, "@bot:hs", m, sizeof m), strcmp(m, "join") == 0); t++)
+			nanosleep(&ts, NULL);
+		assert_string_equal(m, "leave");
+	}
+	room_call(&f, eve, own, "join", "{}");
+	assert_int_equal(readable_hands(&f, eve, own), 0);
+	fakemx_say(&f, tok[0], room, "!hand");
+	{
+		struct timespec ts = { 0, 200 * 1000 * 1000 };
+
+		for (int t = 0; t < 100 && (direct_room(&f, "@ann:hs", dm[0], sizeof dm[0]),
+		                            dm[0][0] == '\0' || strcmp(dm[0], own) == 0); t++)
+			nanosleep(&ts, NULL);
+	}
+	assert_string_not_equal(dm[0], own);
+	room_call(&f, tok[0], dm[0], "join", "{}");
+	assert_true(wait_for(&f, dm[0], "Your hand", 1, 15000));
 	/* one move, so that the restart has a mid-turn state to keep: a step of
 	 * ann's own turn, answered to her alone (the room hears the turn when it
 	 * ends) */
@@ -300,8 +379,11 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 	sleep(1);
 	assert_int_equal(bot_count(&f, room, "Game over", &dup), 1);
 	assert_false(dup);
-	/* the game room never saw a hand */
+	/* the game room never saw a hand, no room with anyone else in it did,
+	 * and eve, in ann's old room, reads none back */
 	assert_int_equal(bot_count(&f, room, "Your hand", NULL), 0);
+	assert_hands_private(&f, room);
+	assert_int_equal(readable_hands(&f, eve, own), 0);
 	assert_int_equal(bot_count(&f, room, "Your foot", NULL), 0);
 	for (int i = 0; i < 4; i++) {
 		dup = false;
@@ -309,8 +391,9 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 		assert_false(dup);
 	}
 	/* cards and melds in the room carry the colours render.c gives them */
-	assert_true(has_markup(&f, room, "<font color=\"#cc0000\">"));
-	assert_true(has_markup(&f, room, "<font color=\"#555555\">"));
+	assert_true(has_markup(&f, room, "<span data-mx-color=\"#cc0000\">"));
+	assert_true(has_markup(&f, room, "<span data-mx-color=\"#555555\">"));
+	assert_false(has_markup(&f, room, "<font"));
 	proc_close_input(&p);
 	kill(p.pid, SIGTERM);
 	proc_end(&p);

@@ -143,11 +143,97 @@ test_power_levels_moderate(void **state)
 	say_expect(bob, "bob", "!abort", "The game is over: ended by bob.");
 }
 
+/* The room is upgraded mid-game: the bot follows the tombstone (invited to
+ * the new room, as Element offers), the table goes on there, both rooms are
+ * told; the old room then refuses the bot (the upgrade raised its
+ * events_default), which the daemon notes. */
+static void
+test_room_upgrade_moves_the_table(void **state)
+{
+	char path[512], nroom[256], m[32], *e;
+	json_t *j;
+	int t;
+
+	(void)state;
+	say_expect(bob, "bob", "!play 2 duel", "Dealing duel");
+	e = curl_easy_escape(NULL, room, 0);
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/upgrade", e);
+	curl_free(e);
+	j = fakemx_call(&f, "POST", path, ann, "{\"new_version\":\"12\"}", NULL);
+	assert_non_null(json_string_value(json_object_get(j, "replacement_room")));
+	snprintf(nroom, sizeof nroom, "%s", json_string_value(json_object_get(j, "replacement_room")));
+	json_decref(j);
+	assert_int_equal(fakemx_room_post(&f, ann, nroom, "invite", "{\"user_id\":\"@bot:hs\"}"), 200);
+	assert_int_equal(fakemx_room_post(&f, ann, nroom, "invite", "{\"user_id\":\"@bob:hs\"}"), 200);
+	assert_int_equal(fakemx_room_post(&f, bob, nroom, "join", "{}"), 200);
+	for (t = 0; t < 200 && fakemx_bot_says(&f, nroom, "The table moved here") == 0; t++)
+		e2e_sleep_ms(100);
+	assert_int_equal(fakemx_bot_says(&f, nroom, "The table moved here"), 1);
+	fakemx_membership(&f, nroom, "@bot:hs", m, sizeof m);
+	assert_string_equal(m, "join");
+	/* the game answers in the new room */
+	snprintf(room, sizeof room, "%s", nroom);
+	say_expect(bob, "bob", "!abort", "The game is over: ended by bob.");
+}
+
+/* The room stops letting the bot speak (its power level below
+ * events_default): each refused line is a room-level BOT_EV_SEND_FAILED, and
+ * the table's owner is told, privately, once. */
+static void
+test_refused_room_tells_the_owner(void **state)
+{
+	char path[512], dm[256] = "", *e;
+	json_t *j;
+	long st = 0;
+	int t;
+
+	(void)state;
+	/* the room of the test before (upgraded): cy comes in too */
+	fakemx_room_post(&f, ann, room, "invite", "{\"user_id\":\"@cy:hs\"}");
+	fakemx_room_post(&f, cy, room, "join", "{}");
+	say_expect(cy, "cy", "!play 2 duel", "Dealing duel");
+	e = curl_easy_escape(NULL, room, 0);
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/state/m.room.power_levels", e);
+	curl_free(e);
+	json_decref(fakemx_call(&f, "PUT", path, ann,
+	                        "{\"users\":{\"@ann:hs\":100,\"@cy:hs\":50},\"users_default\":0,\"events_default\":50,"
+	                        "\"state_default\":50,\"ban\":50,\"kick\":50,\"redact\":50,\"invite\":0,"
+	                        "\"events\":{\"m.room.power_levels\":100}}", &st));
+	assert_int_equal(st, 200);
+	assert_int_equal(fakemx_say(&f, cy, room, "!who"), 0);
+	/* cy, the owner, gets a direct chat with the why */
+	for (t = 0; t < 200 && dm[0] == '\0'; t++) {
+		j = fakemx_call(&f, "GET", "/_fake/rooms", NULL, NULL, NULL);
+		dm[0] = '\0';
+		{
+			const char *rid;
+			json_t *r;
+
+			json_object_foreach(json_object_get(j, "rooms"), rid, r) {
+				const char *m = json_string_value(json_object_get(json_object_get(r, "members"), "@cy:hs"));
+
+				if (m != NULL && strcmp(m, "invite") == 0 && strcmp(rid, room) != 0)
+					snprintf(dm, sizeof dm, "%s", rid);
+			}
+		}
+		json_decref(j);
+		if (dm[0] == '\0')
+			e2e_sleep_ms(100);
+	}
+	assert_string_not_equal(dm, "");
+	assert_int_equal(fakemx_room_post(&f, cy, dm, "join", "{}"), 200);
+	for (t = 0; t < 200 && fakemx_bot_says(&f, dm, "cannot be followed") == 0; t++)
+		e2e_sleep_ms(100);
+	assert_int_equal(fakemx_bot_says(&f, dm, "cannot be followed"), 1);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_power_levels_moderate),
+		cmocka_unit_test(test_room_upgrade_moves_the_table),
+		cmocka_unit_test(test_refused_room_tells_the_owner),
 	};
 
 	return cmocka_run_group_tests_name("moderators on Matrix (fake homeserver)", tests, setup, teardown);

@@ -16,22 +16,42 @@ data, room state (a member event only for oneself; m.room.power_levels only from
 at its level, changing no one at or above the sender's level nor granting more), PUT send with txnId idempotence (scoped per device), events over
 65536 bytes refused (413 M_TOO_LARGE), 429 M_LIMIT_EXCEEDED; optionally (POST /_fake/ratelimit)
 Synapse's message rate limit per user (rc_message: synapse/api/ratelimiting.py's algorithm) on
-every event sent (PUT send and PUT state) and every createRoom (the same allowance), answered
-429 M_LIMIT_EXCEEDED with retry_after_ms.
+every event sent (PUT send and PUT state), and ("rooms": true) its rc_room_creation on every
+createRoom, a limiter of its own; both answered 429 M_LIMIT_EXCEEDED with retry_after_ms.
+
+Who may see what, as the spec says: createRoom's presets (private_chat, the default, and
+trusted_private_chat: join rule invite, history shared; public_chat: public), then
+power_level_content_override, then initial_state; invites need the invite power level (spec
+authorization rules), a join needs an invite or a public room, a knock (POST /knock/{room}) a
+knock join rule; every event records the history visibility and the memberships of the moment it
+was sent, and the sync and GET /rooms/{room}/messages show a user only the events the room's
+history visibility lets them read (joined: those sent while they were in; invited: also while
+invited; shared: all, once joined). GET /rooms/{room}/state.
+
+Logins: GET /login lists the flows (m.login.password unless /_fake/config says login_flows, e.g.
+["m.login.sso"] for a server behind OAuth); POST /login refuses a bad password (403 M_FORBIDDEN),
+a deactivated account (403 M_USER_DEACTIVATED) and a type not offered; a new login as a device ends
+that device's older tokens; refresh tokens if asked for ("refresh_token": true, POST /refresh); an
+expired token (POST /_fake/expire {"user"}) gets 401 M_UNKNOWN_TOKEN with soft_logout; the token is
+read from the Authorization header only.
 
 Test control (no auth): POST /_fake/user {"user","password","server"} -> token (server:
 a user "of another homeserver", for allow-list tests);
 POST /_fake/fail {"method","path" (regex),"user","status","count","retry_after_ms","header_only","drop",
-"after_commit","delay_ms" (answer normally, but late)};
+"after_commit","delay_ms" (answer normally, but late),"bare" (a 429 with no wait in it at all),
+"skip_invite" (with after_commit on createRoom: the room is made, its invites fail)};
 POST /_fake/invite_state {"room","user","events"}: stripped state a hostile remote server adds to
 an invite (placed before the invite event, as a server passes on invite_room_state);
 POST /_fake/replay {"room","count"}: re-delivers the last events, reversed (duplicates, out of order);
-POST /_fake/ratelimit {"per_second","burst","user"}: limit every user's event sends as Synapse does
-(0 turns it off, the default), or only user's if given;
-GET /_fake/events?room=R: the room's timeline with txn ids; GET /_fake/requests: counters
+POST /_fake/ratelimit {"per_second","burst","user","rooms"}: limit every user's event sends (or, with
+"rooms", room creations) as Synapse does (0 turns it off, the default), or only user's if given;
+POST /_fake/config {"encrypt_new_rooms": "invite"|"all"|""}: Synapse's
+encryption_enabled_by_default_for_room_type (rooms made with a private preset, or all, come encrypted);
+GET /_fake/events?room=R: the room's timeline with txn ids (and "_members": the memberships when each was sent;
+"_notify": for each other member then joined, what the default push rules did: highlight, notify or none); GET /_fake/requests: counters
 (and "in_flight_max": the most requests of one user handled at once; "ratelimit": per user,
-"sends" events sent and rooms created, "limited" 429s given, "early" sends that came before the retry_after_ms
-of an earlier 429 had passed).
+"sends" events sent, "limited" 429s given, "early" sends that came before the retry_after_ms
+of an earlier 429 had passed; "room_ratelimit": the same for createRoom).
 Only what handfoot uses is implemented; it is not a homeserver.
 """
 import json
@@ -75,6 +95,15 @@ class World:
         self.in_flight = {}       # user -> requests being handled now
         self.in_flight_max = {}
         self.limit = Limiter()
+        self.room_limit = Limiter()   # rc_room_creation
+        self.skip_invite = False
+        self.flows = ["m.login.password"]   # GET /login's flows (set with /_fake/config)
+        self.deactivated = set()
+        self.expired = set()                # access tokens past their time: 401 soft_logout
+        self.refresh = {}                   # refresh token -> (user, device)
+        self.logins = 0                     # POST /login, whatever the answer
+        self.agents = set()                 # the User-Agent headers seen
+        self.encrypt_new = ""     # Synapse's encryption_enabled_by_default_for_room_type ("", invite, all)
 
     def push(self, kind, key, payload):
         self.pos += 1
@@ -96,6 +125,12 @@ class World:
             raise TooLarge()
         self.nevent += 1
         r = self.rooms[room]
+        # what the room was when the event was sent: history visibility (the
+        # spec's rules use the state before the event) and who was in it
+        hv = r["state"].get(("m.room.history_visibility", ""))
+        ev["_hv"] = hv["content"].get("history_visibility", "shared") if hv else "shared"
+        ev["_members"] = {k: e["content"].get("membership") for (t, k), e in r["state"].items()
+                          if t == "m.room.member"}
         if state_key is not None:
             prev = r["state"].get((etype, state_key))
             if prev is not None:
@@ -103,31 +138,89 @@ class World:
             r["state"][(etype, state_key)] = ev
         if txn is not None:
             ev.setdefault("unsigned", {})["transaction_id"] = txn
+        if state_key is None:
+            ev["_notify"] = {u: push_action(ev, u, ev["_members"]) for u, ms in ev["_members"].items()
+                             if ms == "join" and u != sender}
         r["timeline"].append(ev)
         self.push("event", room, ev)
         return ev
 
-    def new_room(self, creator, peers=()):
+    def new_room(self, creator, peers=(), override=None, version="10", more_creators=()):
         self.nroom += 1
         room = "!r%d:%s" % (self.nroom, SERVER)
         self.rooms[room] = {"state": {}, "timeline": []}
-        self.event(room, creator, "m.room.create", {"creator": creator}, "")
+        v12 = version.isdigit() and int(version) >= 12
+        if v12:
+            # room version 12: the sender is the creator (no "creator" key), with
+            # additional_creators; creators have infinite power and are in no users
+            create = {"room_version": version}
+            if more_creators:
+                create["additional_creators"] = list(more_creators)
+        else:
+            create = {"creator": creator, "room_version": version}
+        self.event(room, creator, "m.room.create", create, "")
         self.event(room, creator, "m.room.member", {"membership": "join", "displayname": creator[1:].split(":")[0]}, creator)
         # Synapse's default power levels (room creation); peers: trusted_private_chat's invitees
-        users = {creator: 100}
+        users = {} if v12 else {creator: 100}
         users.update({p: 100 for p in peers})
-        self.event(room, creator, "m.room.power_levels",
-                   {"users": users, "users_default": 0, "events_default": 0, "state_default": 50,
-                    "ban": 50, "kick": 50, "redact": 50, "invite": 0,
-                    "events": {"m.room.name": 50, "m.room.power_levels": 100, "m.room.history_visibility": 100,
-                               "m.room.canonical_alias": 50, "m.room.avatar": 50, "m.room.tombstone": 100,
-                               "m.room.server_acl": 100, "m.room.encryption": 100}}, "")
+        pl = {"users": users, "users_default": 0, "events_default": 0, "state_default": 50,
+              "ban": 50, "kick": 50, "redact": 50, "invite": 0,
+              "events": {"m.room.name": 50, "m.room.power_levels": 100, "m.room.history_visibility": 100,
+                         "m.room.canonical_alias": 50, "m.room.avatar": 50, "m.room.tombstone": 100,
+                         "m.room.server_acl": 100, "m.room.encryption": 100}}
+        # power_level_content_override: its keys replace the defaults' (Synapse)
+        pl.update(override or {})
+        self.event(room, creator, "m.room.power_levels", pl, "")
         return room
+
+    def upgrade(self, room, user, body):
+        """POST /rooms/{room}/upgrade as Synapse does it: the upgrader needs the level of
+        m.room.tombstone; a new room with the old one's name, join rules, history visibility and
+        power levels (users copied); the tombstone in the old room, whose power levels then
+        keep everyone below 50 from speaking and inviting. Nobody is invited to the new room."""
+        mine, pl = self.power(room, user)
+        if mine < int(pl.get("events", {}).get("m.room.tombstone", pl.get("state_default", 50))):
+            return 403, {"errcode": "M_FORBIDDEN", "error": "insufficient power level to upgrade"}
+        if not isinstance(body.get("new_version"), str):
+            return 400, {"errcode": "M_BAD_JSON", "error": "new_version"}
+        new = self.new_room(user, (), {k: v for k, v in pl.items()})
+        for t in ("m.room.join_rules", "m.room.history_visibility", "m.room.name"):
+            if (t, "") in self.rooms[room]["state"]:
+                self.event(new, user, t, self.state_of(room, t), "")
+        self.event(room, user, "m.room.tombstone",
+                   {"body": "This room has been replaced", "replacement_room": new}, "")
+        old = dict(pl)
+        restrict = max(50, int(old.get("users_default", 0)) + 1)
+        old["events_default"] = max(int(old.get("events_default", 0)), restrict)
+        old["invite"] = max(int(old.get("invite", 0)), restrict)
+        self.event(room, user, "m.room.power_levels", old, "")
+        return 200, {"replacement_room": new}
+
+    def issue(self, uid, device, refresh):
+        """A new access token for (uid, device), and a refresh token if asked for."""
+        self.ntoken += 1
+        tok = "tok%d_%s" % (self.ntoken, uid[1:].split(":")[0])
+        self.tokens[tok] = (uid, device)
+        out = {"user_id": uid, "access_token": tok, "device_id": device}
+        if refresh:
+            rt = "ref%d" % self.ntoken
+            self.refresh[rt] = (uid, device)
+            out.update(refresh_token=rt, expires_in_ms=300000)
+        return out
+
+    def state_of(self, room, etype, key=""):
+        ev = self.rooms[room]["state"].get((etype, key))
+        return ev["content"] if ev else {}
 
     def power(self, room, user):
         """user's power level in room, and the level needed to send a state event of each type."""
         ev = self.rooms[room]["state"].get(("m.room.power_levels", ""))
         c = ev["content"] if ev else {}
+        cr = self.rooms[room]["state"].get(("m.room.create", ""))
+        v = cr["content"].get("room_version", "1") if cr else "1"
+        if cr and v.isdigit() and int(v) >= 12 and \
+                (user == cr["sender"] or user in cr["content"].get("additional_creators", [])):
+            return 1 << 62, c      # infinite
         return int(c.get("users", {}).get(user, c.get("users_default", 0))), c
 
     def power_change_ok(self, room, user, new):
@@ -204,8 +297,57 @@ def user_rooms(user):
     return joined, invited
 
 
+def push_action(ev, user, members):
+    """What the spec's default push rules (client-server API, "Predefined rules") do for
+    user with a message event, taken in their order (override, content, underride), the
+    first that matches deciding: "highlight" (notify and highlight), "notify" or "none".
+    .m.rule.suppress_notices comes before .m.rule.is_user_mention: a pinged m.notice
+    notifies nobody. The legacy display-name and user-name rules do not apply to an
+    event with m.mentions (spec v1.7)."""
+    c = ev.get("content")
+    if not isinstance(c, dict):
+        return "none"
+    mentions = c.get("m.mentions")
+    body = c.get("body") if isinstance(c.get("body"), str) else ""
+    joined = sum(1 for m in members.values() if m == "join")
+    if c.get("msgtype") == "m.notice":                                     # .m.rule.suppress_notices
+        return "none"
+    if isinstance(mentions, dict) and user in (mentions.get("user_ids") or []):   # .m.rule.is_user_mention
+        return "highlight"
+    if mentions is None:
+        name = user[1:].split(":")[0]
+        if name and re.search(r"(^|\W)%s($|\W)" % re.escape(name), body, re.I):   # contains_display_name
+            return "highlight"
+    if isinstance(mentions, dict) and mentions.get("room") is True:       # .m.rule.is_room_mention
+        return "highlight"
+    rel = c.get("m.relates_to")
+    if isinstance(rel, dict) and rel.get("rel_type") == "m.replace":      # .m.rule.suppress_edits
+        return "none"
+    if joined == 2:                                                        # .m.rule.room_one_to_one
+        return "notify"
+    return "notify"                                                        # .m.rule.message
+
+
+def visible(ev, user):
+    """The spec's history visibility (client-server API, "Room history visibility"),
+    as Synapse applies it: an event is shown to user if world_readable; if shared
+    and user is joined now; if invited and user was invited or joined when it was
+    sent; if joined and user was joined when it was sent. The state events that
+    change user's own membership are always shown."""
+    if ev.get("type") == "m.room.member" and ev.get("state_key") == user:
+        return True
+    hv, was = ev.get("_hv", "shared"), ev.get("_members", {}).get(user)
+    if hv == "world_readable" or was == "join":
+        return True
+    if hv == "invited":
+        return was == "invite"
+    if hv == "shared":
+        return W.membership(ev["room_id"], user) == "join"
+    return False
+
+
 def strip_internal(ev, user):
-    ev = dict(ev)
+    ev = {k: v for k, v in ev.items() if not k.startswith("_")}
     ev.pop("room_id", None)
     if "unsigned" in ev and ev["sender"] != user:
         u = dict(ev["unsigned"])
@@ -298,7 +440,7 @@ def room_entry(fil, events, before, full_state, user):
     rf = fil.get("room", {})
     tf, sf = rf.get("timeline", {}), rf.get("state", {})
     limit = tf.get("limit", DEFAULT_LIMIT)
-    tl = [e for e in events if passes(tf, e)]
+    tl = [e for e in events if passes(tf, e) and visible(e, user)]
     limited = len(tl) > limit
     if limited:
         tl = tl[-limit:]
@@ -453,6 +595,9 @@ class Handler(BaseHTTPRequestHandler):
         if f.get("drop"):
             self.close_connection = True
             return
+        if f["status"] == 429 and f.get("bare"):
+            # a proxy's limit page: neither Retry-After nor retry_after_ms
+            return self.reply(429, {"errcode": "M_LIMIT_EXCEEDED", "error": "Too many requests"})
         if f["status"] == 429:
             ms = f.get("retry_after_ms")
             hdr = {"Retry-After": str(max(1, (ms or 1000) // 1000))}
@@ -484,9 +629,12 @@ class Handler(BaseHTTPRequestHandler):
         parts = [urllib.parse.unquote(p) for p in path[len("/_matrix/client/v3/"):].split("/")]
         with LOCK:
             W.requests[parts[0]] = W.requests.get(parts[0], 0) + 1
+            W.agents.add(self.headers.get("User-Agent", ""))
             auth = self.headers.get("Authorization", "")
-            tok = auth[7:] if auth.startswith("Bearer ") else q.get("access_token")
+            # the header only: the access_token query parameter is deprecated (spec v1.11)
+            tok = auth[7:] if auth.startswith("Bearer ") else None
             user, device = W.tokens.get(tok, (None, None))
+            expired = tok in W.expired
             f = self.fault(method, path, user)
             who = str(user)
             W.in_flight[who] = W.in_flight.get(who, 0) + 1
@@ -497,6 +645,11 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(f["delay_ms"] / 1000.0)
                 f = None
             with LOCK:
+                if expired and parts not in (["login"], ["refresh"]):
+                    # an expired access token (refresh tokens, or an admin's
+                    # logout of the session): soft_logout, the device kept
+                    return self.reply(401, {"errcode": "M_UNKNOWN_TOKEN", "error": "expired",
+                                            "soft_logout": True})
                 return self.answer(method, parts, q, body, user, device, f)
         finally:
             with LOCK:
@@ -505,20 +658,39 @@ class Handler(BaseHTTPRequestHandler):
     def answer(self, method, parts, q, body, user, device, f):
         if f is not None and not f.get("after_commit"):
             return self.fail(f)
+        if parts == ["login"] and method == "GET":
+            return self.reply(200, {"flows": [{"type": t} for t in W.flows]})
         if parts == ["login"] and method == "POST":
             return self.login(body)
+        if parts == ["refresh"] and method == "POST":
+            rt = body.get("refresh_token")
+            if rt not in W.refresh:
+                return self.err(401, "M_UNKNOWN_TOKEN", "unknown refresh token")
+            uid, device = W.refresh.pop(rt)
+            # the old access token goes with the refresh token it was paired with
+            for t in [t for t, v in W.tokens.items() if v == (uid, device)]:
+                W.tokens.pop(t)
+                W.expired.discard(t)
+            return self.reply(200, W.issue(uid, device, True))
         if user is None:
             return self.err(401, "M_UNKNOWN_TOKEN", "unknown token")
         if parts == ["sync"] and method == "GET":
             return self.sync(user, q)
-        # createRoom draws on the same allowance (synapse/handlers/room.py:
-        # create_room calls the request ratelimiter once, before any event)
-        if (method == "PUT" and len(parts) >= 4 and parts[0] == "rooms" and parts[2] in ("send", "state")) or \
-                (method == "POST" and parts == ["createRoom"]):
+        # createRoom has a limiter of its own (Synapse's rc_room_creation,
+        # 1.159 on: by default a room a minute); events draw on rc_message
+        if method == "POST" and parts == ["createRoom"]:
+            ms = W.room_limit.check(user)
+            if ms is not None:
+                return self.reply(429, {"errcode": "M_LIMIT_EXCEEDED", "error": "Too Many Requests",
+                                        "retry_after_ms": ms}, {"Retry-After": str(max(1, (ms + 999) // 1000))})
+        if method == "PUT" and len(parts) >= 4 and parts[0] == "rooms" and parts[2] in ("send", "state"):
             ms = W.limit.check(user)
             if ms is not None:
                 return self.reply(429, {"errcode": "M_LIMIT_EXCEEDED", "error": "Too Many Requests",
                                         "retry_after_ms": ms}, {"Retry-After": str(max(1, (ms + 999) // 1000))})
+        # a createRoom whose invite fails (the invitee's server is down):
+        # Synapse has made the room, and answers an error
+        W.skip_invite = f is not None and bool(f.get("skip_invite"))
         try:
             res = self.api(method, parts, q, body, user, device)
         except TooLarge:
@@ -533,13 +705,19 @@ class Handler(BaseHTTPRequestHandler):
         ident = body.get("identifier") or {}
         name = ident.get("user") or body.get("user") or ""
         uid = name if name.startswith("@") else "@%s:%s" % (name, SERVER)
+        W.logins += 1
+        if body.get("type") not in W.flows:
+            return self.err(400, "M_UNKNOWN", "unknown login type")
         if body.get("type") != "m.login.password" or W.users.get(uid) != body.get("password"):
-            return self.err(403, "M_FORBIDDEN", "bad login")
+            return self.err(403, "M_FORBIDDEN", "Invalid username or password")
+        if uid in W.deactivated:
+            return self.err(403, "M_USER_DEACTIVATED", "This account has been deactivated")
         W.ntoken += 1
         device = body.get("device_id") or "DEV%d" % W.ntoken
-        tok = "tok%d_%s" % (W.ntoken, uid[1:].split(":")[0])
-        W.tokens[tok] = (uid, device)
-        return self.reply(200, {"user_id": uid, "access_token": tok, "device_id": device})
+        # Synapse: logging in again as a device ends that device's older tokens
+        for t in [t for t, v in W.tokens.items() if v == (uid, device)]:
+            W.tokens.pop(t)
+        return self.reply(200, W.issue(uid, device, bool(body.get("refresh_token"))))
 
     def sync_filter(self, user, q):
         """The filter of a /sync: inline JSON or an uploaded filter's id; None if refused."""
@@ -604,26 +782,52 @@ class Handler(BaseHTTPRequestHandler):
                 return 404, {"errcode": "M_NOT_FOUND", "error": "none"}
             return 200, W.account[(user, p[3])]
         if p == ["createRoom"] and method == "POST":
-            room = W.new_room(user, (body.get("invite") or []) if body.get("preset") == "trusted_private_chat" else [])
+            # the spec's presets; none given: private_chat unless visibility is public
+            preset = body.get("preset") or ("public_chat" if body.get("visibility") == "public" else "private_chat")
+            if preset not in ("private_chat", "trusted_private_chat", "public_chat") or \
+                    not isinstance(body.get("initial_state", []), list) or \
+                    not isinstance(body.get("power_level_content_override", {}), dict):
+                return 400, {"errcode": "M_BAD_JSON", "error": "bad createRoom body"}
+            version = body.get("room_version", "10")
+            if not isinstance(version, str) or not version.isdigit() or not 1 <= int(version) <= 12:
+                return 400, {"errcode": "M_UNSUPPORTED_ROOM_VERSION", "error": "unsupported room version"}
+            more = (body.get("creation_content") or {}).get("additional_creators") or []
+            room = W.new_room(user, (body.get("invite") or []) if preset == "trusted_private_chat" else [],
+                              body.get("power_level_content_override"), version, more)
+            W.event(room, user, "m.room.join_rules", {"join_rule": "public" if preset == "public_chat" else "invite"}, "")
+            W.event(room, user, "m.room.history_visibility", {"history_visibility": "shared"}, "")
+            # Synapse's encryption_enabled_by_default_for_room_type: invite (private presets) or all
+            if W.encrypt_new == "all" or (W.encrypt_new == "invite" and preset != "public_chat"):
+                W.event(room, user, "m.room.encryption", {"algorithm": "m.megolm.v1.aes-sha2"}, "")
             for ev in body.get("initial_state") or []:
                 W.event(room, user, ev["type"], ev.get("content", {}), ev.get("state_key", ""))
             if body.get("name"):
                 W.event(room, user, "m.room.name", {"name": body["name"]}, "")
             if body.get("topic"):
                 W.event(room, user, "m.room.topic", {"topic": body["topic"]}, "")
-            for inv in body.get("invite") or []:
+            for inv in [] if W.skip_invite else body.get("invite") or []:
                 W.event(room, user, "m.room.member",
                         {"membership": "invite", "is_direct": bool(body.get("is_direct"))}, inv)
             return 200, {"room_id": room}
         if len(p) == 2 and p[0] == "join" and method == "POST":
             p = ["rooms", p[1], "join"]
+        if len(p) == 2 and p[0] == "knock" and method == "POST":
+            room = p[1]
+            if room not in W.rooms:
+                return 404, {"errcode": "M_NOT_FOUND", "error": "no such room"}
+            # only a room whose join rule says knock may be knocked on
+            if W.state_of(room, "m.room.join_rules").get("join_rule") not in ("knock", "knock_restricted") or \
+                    W.membership(room, user) in ("join", "ban", "invite"):
+                return 403, {"errcode": "M_FORBIDDEN", "error": "you cannot knock on this room"}
+            W.event(room, user, "m.room.member", {"membership": "knock"}, user)
+            return 200, {"room_id": room}
         if len(p) >= 3 and p[0] == "rooms":
             room = p[1]
             if room not in W.rooms:
                 return 404, {"errcode": "M_NOT_FOUND", "error": "no such room"}
             m = W.membership(room, user)
             if p[2] == "join" and method == "POST":
-                if m not in ("invite", "join"):
+                if m not in ("invite", "join") and W.state_of(room, "m.room.join_rules").get("join_rule") != "public":
                     return 403, {"errcode": "M_FORBIDDEN", "error": "not invited"}
                 if m != "join":
                     W.event(room, user, "m.room.member", {"membership": "join", "displayname": user[1:].split(":")[0]}, user)
@@ -636,21 +840,39 @@ class Handler(BaseHTTPRequestHandler):
                 if m != "join":
                     return 403, {"errcode": "M_FORBIDDEN", "error": "not in room"}
                 target = body.get("user_id", "")
+                # the spec's authorization rules: the sender's level reaches invite (or kick)
+                mine, pl = W.power(room, user)
+                if mine < int(pl.get(p[2], 0 if p[2] == "invite" else 50)):
+                    return 403, {"errcode": "M_FORBIDDEN", "error": "insufficient power level to " + p[2]}
+                if p[2] == "invite" and W.membership(room, target) in ("join", "ban"):
+                    return 403, {"errcode": "M_FORBIDDEN", "error": "already in the room or banned"}
                 W.event(room, user, "m.room.member",
                         {"membership": "invite" if p[2] == "invite" else "leave"}, target)
                 return 200, {}
             if m != "join":
                 return 403, {"errcode": "M_FORBIDDEN", "error": "not in room"}
+            if p[2:] == ["state"] and method == "GET":
+                return 200, [strip_internal(e, user) for e in W.rooms[room]["state"].values()]
+            if p[2] == "messages" and len(p) == 3 and method == "GET":
+                # dir=b from the newest; only what history visibility lets user see
+                evs = [strip_internal(e, user) for e in reversed(W.rooms[room]["timeline"]) if visible(e, user)]
+                return 200, {"chunk": evs[:int(q.get("limit") or 10)], "start": "t0"}
             if p[2] == "members" and len(p) == 3 and method == "GET":
                 want, unwanted = q.get("membership"), q.get("not_membership")
                 return 200, {"chunk": [strip_internal(e, user) for (t, k), e in W.rooms[room]["state"].items()
                                        if t == "m.room.member" and
                                        (want is None or e["content"].get("membership") == want) and
                                        (unwanted is None or e["content"].get("membership") != unwanted)]}
+            if p[2] == "upgrade" and method == "POST":
+                return W.upgrade(room, user, body)
             if p[2] == "send" and len(p) == 5 and method == "PUT":
                 key = (user, device, p[4])
                 if key in W.txns:
                     return 200, {"event_id": W.txns[key]}
+                # the spec's authorization rules: the sender's level reaches the event's
+                mine, pl = W.power(room, user)
+                if mine < int(pl.get("events", {}).get(p[3], pl.get("events_default", 0))):
+                    return 403, {"errcode": "M_FORBIDDEN", "error": "insufficient power level to send " + p[3]}
                 ev = W.event(room, user, p[3], body, txn=p[4])
                 W.txns[key] = ev["event_id"]
                 return 200, {"event_id": ev["event_id"]}
@@ -660,6 +882,10 @@ class Handler(BaseHTTPRequestHandler):
                     return 403, {"errcode": "M_FORBIDDEN", "error": "not your membership"}
                 if p[3] == "m.room.power_levels" and not W.power_change_ok(room, user, body):
                     return 403, {"errcode": "M_FORBIDDEN", "error": "insufficient power level"}
+                mine, pl = W.power(room, user)
+                if p[3] != "m.room.member" and pl and \
+                        mine < int(pl.get("events", {}).get(p[3], pl.get("state_default", 50))):
+                    return 403, {"errcode": "M_FORBIDDEN", "error": "insufficient power level to set " + p[3]}
                 ev = W.event(room, user, p[3], body, p[4] if len(p) > 4 else "")
                 return 200, {"event_id": ev["event_id"]}
         return 404, {"errcode": "M_UNRECOGNIZED", "error": "unknown endpoint"}
@@ -699,15 +925,28 @@ class Handler(BaseHTTPRequestHandler):
                                                                    if t == "m.room.member")}
                                               for rid, r in W.rooms.items()},
                                     "account": {"%s %s" % k: v for k, v in W.account.items()}})
+        if path == "/_fake/config":
+            W.encrypt_new = body.get("encrypt_new_rooms", W.encrypt_new)
+            W.flows = body.get("login_flows", W.flows)
+            W.deactivated |= set(body.get("deactivate", []))
+            return self.reply(200, {})
+        if path == "/_fake/expire":
+            # every access token of user expires (soft logout)
+            W.expired |= set(t for t, v in W.tokens.items() if v[0] == body["user"])
+            return self.reply(200, {})
         if path == "/_fake/ratelimit":
-            W.limit.rate = float(body.get("per_second", 0))
-            W.limit.burst = int(body.get("burst", 0))
-            W.limit.only = body.get("user")
+            lim = W.room_limit if body.get("rooms") else W.limit
+            lim.rate = float(body.get("per_second", 0))
+            lim.burst = int(body.get("burst", 0))
+            lim.only = body.get("user")
             return self.reply(200, {})
         if path == "/_fake/requests":
             lim = W.limit
-            return self.reply(200, dict(W.requests, in_flight_max=W.in_flight_max,
-                                        ratelimit={"sends": lim.sends, "limited": lim.limited, "early": lim.early}))
+            rl = W.room_limit
+            return self.reply(200, dict(W.requests, in_flight_max=W.in_flight_max, logins=W.logins,
+                                        user_agents=sorted(W.agents),
+                                        ratelimit={"sends": lim.sends, "limited": lim.limited, "early": lim.early},
+                                        room_ratelimit={"sends": rl.sends, "limited": rl.limited, "early": rl.early}))
         return self.err(404, "M_UNRECOGNIZED", "unknown control")
 
 

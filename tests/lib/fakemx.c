@@ -214,3 +214,34 @@ fakemx_bot_says(struct fakemx *f, const char *room, const char *needle)
 	json_decref(evs);
 	return n;
 }
+
+long
+fakemx_requests(struct fakemx *f, const char *what)
+{
+	json_t *j = fakemx_call(f, "GET", "/_fake/requests", NULL, NULL, NULL);
+	long n = (long)json_integer_value(json_object_get(j, what));
+
+	json_decref(j);
+	return n;
+}
+
+int
+fakemx_readable(struct fakemx *f, const char *token, const char *room, const char *needle)
+{
+	char path[512], *e = curl_easy_escape(NULL, room, 0);
+	json_t *j, *ev;
+	size_t i;
+	int n = 0;
+
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/messages?dir=b&limit=1000", e);
+	curl_free(e);
+	j = fakemx_call(f, "GET", path, token, NULL, NULL);
+	json_array_foreach(json_object_get(j, "chunk"), i, ev) {
+		const char *b = json_string_value(json_object_get(json_object_get(ev, "content"), "body"));
+
+		if (b != NULL && strstr(b, needle) != NULL)
+			n++;
+	}
+	json_decref(j);
+	return n;
+}

@@ -33,6 +33,11 @@ long    fakemx_room_post(struct fakemx *f, const char *token, const char *room, 
 void    fakemx_membership(struct fakemx *f, const char *room, const char *user, char *out, size_t len);
 /* The users whose membership of room is join or invite, space separated (sorted as the fake keeps them). */
 void    fakemx_members(struct fakemx *f, const char *room, char *out, size_t len);
+/* A counter of GET /_fake/requests ("createRoom", "logins"...); 0 if none. */
+long    fakemx_requests(struct fakemx *f, const char *what);
+/* How many events of room token's user can read back (GET /messages, history
+ * visibility applied) have a body containing needle. */
+int     fakemx_readable(struct fakemx *f, const char *token, const char *room, const char *needle);
 /* How many of the bot's (@bot:hs) messages in room contain needle ("" counts them all). */
 int     fakemx_bot_says(struct fakemx *f, const char *room, const char *needle);
 

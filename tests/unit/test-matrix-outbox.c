@@ -401,10 +401,10 @@ test_html(void **state)
 	assert_string_equal(html(ST_BOLD "Round 2" ST_END ": <ann> & \"bob\"", "!"),
 	                    "<b>Round 2</b>: &lt;ann&gt; &amp; &quot;bob&quot;");
 	assert_string_equal(html(ST_CLEAN "[K K K clean]" ST_END " " ST_DIRTY "[9 9 2 dirty]" ST_END, "!"),
-	                    "<font color=\"#cc0000\">[K K K clean]</font> <font color=\"#555555\">[9 9 2 dirty]</font>");
+	                    "<span data-mx-color=\"#cc0000\">[K K K clean]</span> <span data-mx-color=\"#555555\">[9 9 2 dirty]</span>");
 	/* nested roles close in order, and every role is closed at a line break */
 	assert_string_equal(html(ST_BOLD "a " ST_RED "3" ST_BR "b", "!"),
-	                    "<b>a <font color=\"#cc0000\">3</font></b><br>b");
+	                    "<b>a <span data-mx-color=\"#cc0000\">3</span></b><br>b");
 	assert_string_equal(html(ST_PLAYER "ann" ST_END ": " ST_CARD "3♥" ST_END, "!"), "ann: 3♥");
 	assert_string_equal(html("open one with " ST_COMMAND "new" ST_END, "!"), "open one with !new");
 	assert_string_equal(html("use " ST_COMMAND "x" ST_END, "<&>"), "use &lt;&amp;&gt;x");

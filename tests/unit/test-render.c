@@ -308,8 +308,8 @@ test_encoders(void **state)
 	/* Matrix: HTML beside the plain body */
 	rbuf_reset(&out);
 	matrix_html(&out, b.s, b.len, "!");
-	assert_non_null(strstr(out.s, "<b>ann &amp; cat</b> (score 0): <font color=\"#cc0000\">[K×7 clean]</font>, "
-	                              "<font color=\"#555555\">[9×5 +2 2 dirty]</font>"));
+	assert_non_null(strstr(out.s, "<b>ann &amp; cat</b> (score 0): <span data-mx-color=\"#cc0000\">[K×7 clean]</span>, "
+	                              "<span data-mx-color=\"#555555\">[9×5 +2 2 dirty]</span>"));
 	assert_non_null(strstr(out.s, "<br><b>bob &amp; dan</b>"));
 #endif
 	rbuf_free(&out);
