@@ -138,6 +138,39 @@ class World:
         self.next_id = 1000
         self.nonces = {}          # (channel, nonce) -> {id, t}: enforce_nonce
         self.nonce_repeats = 0
+        # gateway.mdx, Session Start Limit: 1000 Identifys a day; past it Discord ends
+        # every session and resets the token. max_concurrency Identifys per 5 s per
+        # rate_limit_key (shard_id % max_concurrency); over it, op 9 false.
+        self.start_total = 1000
+        self.start_remaining = 1000
+        self.start_reset_after_ms = 86400000
+        self.start_reset_at = None  # when the budget is full again (set from start_reset_after_ms)
+        self.max_concurrency = 1
+        self.outage = False       # Identifys accepted (and counted), heartbeats ACKed, READY withheld
+        self.identify_log = []    # every Identify with a valid token: {t, shard, outcome}
+        self.token_resets = 0
+        self.guild_count = None   # the guilds the bot is in, if more than the modelled ones (sharding)
+        self.invalid_requests = []  # rate-limits.mdx: 401, 403 and 429 (not "shared") count toward the ban
+
+    def budget(self):
+        """session_start_limit now: the budget is full again once reset_after has passed."""
+        t = now()
+        if self.start_reset_at is None:
+            self.start_reset_at = t + self.start_reset_after_ms / 1000.0
+        if t >= self.start_reset_at:
+            self.start_remaining = self.start_total
+            self.start_reset_at = t + 86400.0
+        return {"total": self.start_total, "remaining": max(0, self.start_remaining),
+                "reset_after": int((self.start_reset_at - t) * 1000), "max_concurrency": self.max_concurrency}
+
+    def shards_required(self):
+        """gateway.mdx, Sharding: a shard holds at most 2500 guilds; over that, close 4011."""
+        n = self.guild_count if self.guild_count is not None else len(self.guilds)
+        return (n + 2499) // 2500 if n > 2500 else 1
+
+    def shards_recommended(self):
+        n = self.guild_count if self.guild_count is not None else len(self.guilds)
+        return max(1, (n + 999) // 1000)
 
     def snowflake(self):
         self.next_id += 1
@@ -163,6 +196,11 @@ class Session:
         self.conn = None
         self.invalid = False
         self.left_at = None
+        self.shard = [0, 1]
+
+    def serves(self, gid):
+        """Whether this session gets the events of guild gid (None: a DM, shard 0's)."""
+        return guild_shard(gid or "0", self.shard[1]) == self.shard[0]
 
     def dispatch(self, t, d):
         """Sends (or keeps for a Resume) one dispatch; call with LOCK held."""
@@ -194,6 +232,8 @@ class Conn:
         self.ack = True
         self.server_close = None  # a close code we sent
         self.asked_reconnect = None
+        self.shard = [0, 1]
+        self.pending = None       # outage: the intents of an Identify not yet given a session
         self.rec = {"port": port, "query": query, "opened": round(now(), 3), "identify": None,
                     "resume": None, "heartbeats": [], "closed_by_client": None, "closed_by_server": None,
                     "ops": []}
@@ -249,13 +289,39 @@ def on_identify(c, d):
         return c.close(4013, "Invalid intent(s).")
     if (bits & PRIVILEGED) - W.privileged:
         return c.close(4014, "Disallowed intent(s).")
+    shard = d.get("shard", [0, 1])
+    if not isinstance(shard, list) or len(shard) != 2 or not all(isinstance(x, int) for x in shard) or \
+            not 0 <= shard[0] < shard[1]:
+        return c.close(4010, "Invalid shard.")
+    if shard[1] < W.shards_required():
+        return c.close(4011, "Sharding required.")
     t = now()
-    W.identifies = [x for x in W.identifies if (t - x) * 1000 < W.identify_window_ms]
-    if W.identifies:
-        # max_concurrency 1: a second Identify within the window is refused this way
+    key = shard[0] % max(1, W.max_concurrency)
+    W.identifies = [x for x in W.identifies if (t - x[0]) * 1000 < W.identify_window_ms]
+    if any(k == key for _, k in W.identifies):
+        # max_concurrency per 5 s per rate_limit_key: over it, Discord answers op 9 false
+        W.identify_log.append({"t": round(t, 3), "shard": shard, "outcome": "concurrency"})
         return c.send_op(9, False)
-    W.identifies.append(t)
+    if W.budget()["remaining"] <= 0:
+        W.identify_log.append({"t": round(t, 3), "shard": shard, "outcome": "past the budget"})
+        W.violate("Identify past session_start_limit: Discord resets the token")
+        token_reset(W.token + "-reset")
+        return
+    W.start_remaining -= 1
+    W.identifies.append((t, key))
+    c.shard = shard
+    if W.outage:
+        W.identify_log.append({"t": round(t, 3), "shard": shard, "outcome": "outage"})
+        c.state = "waiting"
+        c.pending = intents
+        return
+    W.identify_log.append({"t": round(t, 3), "shard": shard, "outcome": "ready"})
+    start_session(c, intents)
+
+
+def start_session(c, intents):
     s = Session("sess%d" % (len(W.sessions) + 1), intents)
+    s.shard = c.shard
     W.sessions[s.id] = s
     c.session = s
     c.state = "authenticated"
@@ -263,11 +329,30 @@ def on_identify(c, d):
     s.dispatch("READY", {
         "v": 10, "user": W.bot, "session_id": s.id,
         "resume_gateway_url": "%s://127.0.0.1:%d" % (W.scheme[1], W.ports["resume"]),
-        "guilds": [{"id": g, "unavailable": True} for g in W.guilds],
+        "guilds": [{"id": g, "unavailable": True} for g in W.guilds
+                   if guild_shard(g, c.shard[1]) == c.shard[0]],
+        "shard": c.shard,
         "application": {"id": W.app_id, "flags": 0}})
     if intents & GUILDS:
         for g in W.guilds.values():
-            s.dispatch("GUILD_CREATE", guild_create(g))
+            if guild_shard(g["id"], c.shard[1]) == c.shard[0]:
+                s.dispatch("GUILD_CREATE", guild_create(g))
+
+
+def guild_shard(gid, count):
+    """gateway.mdx, Sharding: shard_id = (guild_id >> 22) % num_shards."""
+    return (int(gid) >> 22) % count
+
+
+def token_reset(new):
+    """What Discord does when the Identify budget is spent (or the owner resets the token):
+    every session ends (close 4004 here: the old token is refused) and the token changes."""
+    W.token = new
+    W.token_resets += 1
+    for c in list(W.live):
+        if c.session is not None:
+            c.session.invalid = True
+        c.close(4004, "Authentication failed.")
 
 
 def on_resume(c, d):
@@ -617,7 +702,7 @@ def edit_message(m, body):
 def gateway_dispatch_message(m, author, guild, content):
     """MESSAGE_CREATE to the live session, as the intents allow (gateway.mdx, Message Content Intent)."""
     for s in W.sessions.values():
-        if not s.alive():
+        if not s.alive() or not s.serves(guild["id"] if guild is not None else None):
             continue
         if guild is not None and not s.intents & GUILD_MESSAGES:
             continue
@@ -999,7 +1084,7 @@ def ctl_interaction(b):
     it["payload"] = d
     sent = False
     for s in W.sessions.values():
-        if s.alive():
+        if s.alive() and s.serves(gid):
             s.dispatch("INTERACTION_CREATE", d)
             sent = True
     return 200, {"id": iid, "token": token, "delivered": sent}
@@ -1044,6 +1129,11 @@ def state():
         "requests": W.requests,
         "dms": W.dms,
         "nonce_repeats": W.nonce_repeats,
+        "identify_log": W.identify_log,
+        "start_remaining": W.start_remaining,
+        "token": W.token,
+        "token_resets": W.token_resets,
+        "invalid_requests": W.invalid_requests,
     }
 
 
@@ -1055,9 +1145,21 @@ def control(method, path, body):
     if path == "/_fake/config":
         for k in ("token", "app_id", "heartbeat_interval", "session_timeout_ms", "identify_window_ms",
                   "interaction_deadline_ms", "hb_tolerance_ms", "reconnect_grace_ms", "grace_ms",
-                  "route_limits"):
+                  "route_limits", "start_total", "start_remaining", "start_reset_after_ms",
+                  "max_concurrency", "guild_count"):
             if k in body:
                 setattr(W, k, body[k])
+        if "start_reset_after_ms" in body:
+            W.start_reset_at = now() + body["start_reset_after_ms"] / 1000.0
+        if "outage" in body:
+            W.outage = bool(body["outage"])
+            if not W.outage:
+                # gateway.mdx: "The Gateway will eventually respond and issue a session"
+                for c in list(W.live):
+                    if c.state == "waiting" and c.server_close is None:
+                        c.state = "authenticated"
+                        W.identify_log.append({"t": round(now(), 3), "shard": c.shard, "outcome": "late ready"})
+                        start_session(c, c.pending)
         if "privileged" in body:
             W.privileged = set(body["privileged"])
         return 200, {}
@@ -1085,6 +1187,9 @@ def control(method, path, body):
     if path == "/_fake/ratelimit":
         body.setdefault("count", 1)
         W.storms.append(body)
+        return 200, {}
+    if path == "/_fake/token_reset":
+        token_reset(body.get("token", W.token + "-reset"))
         return 200, {}
     if path == "/_fake/clear":
         W.violations = []
@@ -1141,6 +1246,10 @@ class Handler(BaseHTTPRequestHandler):
                 return self.reply(status, obj)
             status, obj, hdr = self.api(method, u.path, raw)
             W.requests.append({"t": round(now(), 3), "method": method, "path": u.path, "status": status})
+            if status in (401, 403) or (status == 429 and hdr.get("X-RateLimit-Scope") != "shared"):
+                # rate-limits.mdx, Invalid Request Limit: 10,000 in 10 minutes bans the IP
+                W.invalid_requests.append({"t": round(now(), 3), "method": method, "path": u.path,
+                                           "status": status, "code": (obj or {}).get("code")})
             return self.reply(status, obj, hdr)
 
     def api(self, method, path, raw):
@@ -1171,9 +1280,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def dispatch(self, method, parts, body):
         if method == "GET" and parts == ["gateway", "bot"]:
-            return 200, {"url": "%s://127.0.0.1:%d" % (W.scheme[1], W.ports["gateway"]), "shards": 1,
-                         "session_start_limit": {"total": 1000, "remaining": 1000 - len(W.sessions),
-                                                 "reset_after": 86400000, "max_concurrency": 1}}
+            return 200, {"url": "%s://127.0.0.1:%d" % (W.scheme[1], W.ports["gateway"]),
+                         "shards": W.shards_recommended(),
+                         "session_start_limit": W.budget()}
         if method == "PUT" and len(parts) == 3 and parts[0] == "applications" and parts[2] == "commands":
             if parts[1] != W.app_id:
                 return err(403, 50001, "Missing Access")
@@ -1202,7 +1311,9 @@ class Server(ThreadingHTTPServer):
     daemon_threads = True
 
     def handle_error(self, request, client_address):
-        pass
+        if os.environ.get("FAKE_DISCORD_VERBOSE"):
+            import traceback
+            traceback.print_exc()
 
 
 async def main_async(portfile, cert, key):

@@ -96,7 +96,8 @@ on_gateway_bot(void *ctx, long status, json_t *body)
 	c->fetching = false;
 	if (status == 200 && url != NULL && (strncmp(url, "wss://", 6) == 0 || strncmp(url, "ws://", 5) == 0)) {
 		c->url_tries = 0;
-		discord_link_set_url(c->link, url);
+		/* the URL and session_start_limit, read before every Identify */
+		discord_link_set_bot(c->link, body);
 		return;
 	}
 	if (status == 401) {
@@ -258,7 +259,8 @@ int
 discord_client_start(struct discord_client *c)
 {
 	struct discord_rest_io io;
-	struct discord_gw_config gw = { .token = c->cfg.token, .intents = discord_gateway_intents(c->cfg.message_commands) };
+	struct discord_gw_config gw = { .token = c->cfg.token, .intents = discord_gateway_intents(c->cfg.message_commands),
+	                                .budgeted = true };
 	struct discord_link_host host = { .ctx = c, .event = on_link_event, .log = on_link_log, .fetch_url = fetch_url };
 	const char *ca = c->cfg.ca_file[0] != '\0' ? c->cfg.ca_file : NULL;
 	char err[256];

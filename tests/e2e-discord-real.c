@@ -1,0 +1,170 @@
+/* e2e-discord-real.c: the daemon against the fake Discord as strict as the real service: the Identify budget, dead tokens, lost permissions, closed DMs, stale presses, shards. */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "dcplay.h"
+
+#define QUICK "classic rounds=1 decks=1 hand=5 foot=5"
+
+static int
+teardown(void **state)
+{
+	struct dcplay *p = *state;
+
+	if (p != NULL) {
+		dcplay_teardown(p);
+		free(p);
+	}
+	return 0;
+}
+
+/* Entries of the fake's identify_log from index from on, and how many of them had outcome. */
+static size_t
+identifies(struct dcplay *p, size_t from, const char *outcome, size_t *with)
+{
+	json_t *s = dcplay_state(p), *log = json_object_get(s, "identify_log"), *e;
+	size_t n = json_array_size(log), i;
+
+	*with = 0;
+	json_array_foreach(log, i, e)
+		if (i >= from && outcome != NULL &&
+		    strcmp(json_string_value(json_object_get(e, "outcome")) ?: "", outcome) == 0)
+			(*with)++;
+	json_decref(s);
+	return n > from ? n - from : 0;
+}
+
+static json_int_t
+state_int(struct dcplay *p, const char *key)
+{
+	json_t *s = dcplay_state(p);
+	json_int_t v = json_is_array(json_object_get(s, key)) ? (json_int_t)json_array_size(json_object_get(s, key))
+	                                                       : json_integer_value(json_object_get(s, key));
+
+	json_decref(s);
+	return v;
+}
+
+static bool
+wait_log(struct dcplay *p, const char *needle, int ms)
+{
+	for (int t = 0; t <= ms; t += 100) {
+		if (e2e_daemon_log_has(&p->d, needle))
+			return true;
+		usleep(100 * 1000);
+	}
+	return false;
+}
+
+/* A slash command answered in time: the bot is up and the game still there. */
+static void
+still_playing(struct dcplay *p, int i, int ms)
+{
+	const char *id = NULL;
+	json_t *m;
+
+	/* the interaction reaches the bot only once its session is up */
+	for (int t = 0; t <= ms && id == NULL; t += 200) {
+		json_t *s = dcplay_state(p), *sess;
+		const char *k;
+		bool live = false;
+
+		json_object_foreach(json_object_get(s, "sessions"), k, sess)
+			live |= json_is_true(json_object_get(sess, "live")) && !json_is_true(json_object_get(sess, "invalid"));
+		json_decref(s);
+		if (live)
+			id = dcplay_command(p, i, "hand", NULL);
+		else
+			usleep(200 * 1000);
+	}
+	assert_non_null(id);
+	assert_non_null(m = dcplay_reply(p, id, "Your hand", 10000));
+	json_decref(m);
+}
+
+/* ------------------------------------------------------------------ the Identify budget */
+
+/* A 60 s outage (Discord answers heartbeats, READY never comes) with one
+ * Identify left: the daemon keeps the link instead of identifying again,
+ * never goes past the budget (Discord would reset the token), and is up as
+ * soon as Discord issues the session. */
+static void
+test_outage_keeps_the_link_within_the_budget(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *turn;
+	size_t before, n, past;
+	int who;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-outage", 4, NULL, NULL), 0);
+	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"heartbeat_interval\":1000}"), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	json_decref(turn);
+	before = identifies(p, 0, NULL, &past);
+
+	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"outage\":true,\"start_remaining\":1,"
+	                            "\"start_reset_after_ms\":3600000}"), 0);
+	/* the session ends: a new one is needed, in the middle of the outage */
+	assert_int_equal(fakedc_ctl(&p->f, "gateway", "{\"action\":\"close\",\"code\":4009}"), 0);
+	sleep(60);
+	n = identifies(p, before, "past the budget", &past);
+	assert_true(n >= 1);
+	assert_true(n <= 3);
+	assert_int_equal(past, 0);
+	assert_int_equal(state_int(p, "token_resets"), 0);
+	assert_true(e2e_daemon_log_has(&p->d, "READY is late"));
+
+	/* Discord recovers: the kept link gets its session, no Identify more */
+	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"outage\":false}"), 0);
+	still_playing(p, who, 10000);
+	assert_int_equal(identifies(p, before, "past the budget", &past), n + 1 /* the late READY */);
+	dcplay_end(p);
+}
+
+/* No Identify left: the daemon says until when it waits, and identifies once the budget is reset. */
+static void
+test_spent_budget_waits_for_the_reset(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *turn;
+	size_t before, n, past;
+	int who;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-budget", 4, NULL, NULL), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	json_decref(turn);
+	before = identifies(p, 0, NULL, &past);
+	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"start_remaining\":0,\"start_reset_after_ms\":8000}"), 0);
+	assert_int_equal(fakedc_ctl(&p->f, "gateway", "{\"action\":\"close\",\"code\":4009}"), 0);
+	assert_true(wait_log(p, "Identify budget is spent", 10000));
+	assert_true(e2e_daemon_log_has(&p->d, "waiting until"));
+	still_playing(p, who, 30000);
+	n = identifies(p, before, "past the budget", &past);
+	assert_int_equal(past, 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(state_int(p, "token_resets"), 0);
+	dcplay_end(p);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_spent_budget_waits_for_the_reset, teardown),
+		cmocka_unit_test_teardown(test_outage_keeps_the_link_within_the_budget, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
