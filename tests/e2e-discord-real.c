@@ -158,13 +158,64 @@ test_spent_budget_waits_for_the_reset(void **state)
 	dcplay_end(p);
 }
 
+/* ------------------------------------------------------------------ a dead token */
+
+/* Requests the fake had from index from on, and how many of them it refused with 401. */
+static size_t
+requests_since(struct dcplay *p, size_t from, size_t *unauthorized)
+{
+	json_t *s = dcplay_state(p), *reqs = json_object_get(s, "requests"), *r;
+	size_t n = json_array_size(reqs), i;
+
+	*unauthorized = 0;
+	json_array_foreach(reqs, i, r)
+		if (i >= from && json_integer_value(json_object_get(r, "status")) == 401)
+			(*unauthorized)++;
+	json_decref(s);
+	return n > from ? n - from : 0;
+}
+
+/* The token is reset while the computer plays a game out (each of its turns
+ * a line to post): at most 3 requests follow, the log says once what to do,
+ * and the daemon does not reconnect. */
+static void
+test_token_reset_stops_every_request(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *turn;
+	size_t from, n, unauth;
+	int who;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-token", 4, NULL, NULL), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	assert_non_null(turn = dcplay_deal(p, "classic", &who));
+	json_decref(turn);
+	assert_int_equal(dcplay_auto_all(p), 0);
+	from = requests_since(p, 0, &unauth);
+	assert_int_equal(fakedc_ctl(&p->f, "token_reset", "{\"token\":\"MTAwMDAwMDAwMDAwMDAwMDAw.new.token\"}"), 0);
+	sleep(8);
+	n = requests_since(p, from, &unauth);
+	if (n > 3)
+		fprintf(stderr, "%zu requests after the token reset, %zu refused\n", n, unauth);
+	assert_true(n <= 3);
+	assert_true(e2e_daemon_log_has(&p->d, "systemctl reload"));
+	/* no reconnect with a refused token: the fake counts one as a violation */
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
+	assert_int_equal(dcplay_stop(p), 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_token_reset_stops_every_request, teardown),
 		cmocka_unit_test_teardown(test_spent_budget_waits_for_the_reset, teardown),
 		cmocka_unit_test_teardown(test_outage_keeps_the_link_within_the_budget, teardown),
 	};
 
+	/* HF_TEST_FILTER=test_token*: one test (the outage one takes a minute) */
+	if (getenv("HF_TEST_FILTER") != NULL)
+		cmocka_set_test_filter(getenv("HF_TEST_FILTER"));
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

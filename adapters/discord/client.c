@@ -60,6 +60,12 @@ int
 discord_client_call(struct discord_client *c, const char *method, const char *path, json_t *body,
                     struct discord_req *req, discord_rest_done_fn *done)
 {
+	if (c->fatal) {
+		/* the token was refused: nothing more goes (said once, in on_dead) */
+		json_decref(body);
+		discord_client_req_done(req);
+		return -1;
+	}
 	if (discord_rest_call(c->rest, method, path, body, 0, done, req) < 0) {
 		discord_client_log(c, LOG_LVL_WARNING, "%s %.60s: not queued (the queue is full)", method, path);
 		discord_client_req_done(req);
@@ -100,13 +106,9 @@ on_gateway_bot(void *ctx, long status, json_t *body)
 		discord_link_set_bot(c->link, body);
 		return;
 	}
-	if (status == 401) {
-		/* as the Gateway's 4004: retrying a refused token only gets the bot limited */
-		discord_client_log(c, LOG_LVL_ERR, "the bot token was refused (HTTP 401 on /gateway/bot): check "
-		                   "token_file; not retrying");
-		c->fatal = true;
+	if (status == 401 || c->fatal)
+		/* the REST queue is dead and on_dead said what to do */
 		return;
-	}
 	wait = (int64_t)URL_RETRY_MIN_MS << (c->url_tries < 5 ? c->url_tries : 5);
 	if (wait > URL_RETRY_MAX_MS)
 		wait = URL_RETRY_MAX_MS;
@@ -128,6 +130,44 @@ fetch_url(void *ctx)
 	if (discord_client_call(c, "GET", "/gateway/bot", NULL, discord_client_req(c, DISCORD_REQ_GATEWAY),
 	                        on_gateway_bot) < 0)
 		c->fetching = false;
+}
+
+/* ------------------------------------------------------------------ a dead token */
+
+/* The token was refused (a 401 on a bot route, or the Gateway's 4004): it was
+ * reset (by its owner, or by Discord past the Identify budget) or revoked.
+ * Everything stops at once: each further request would be another 401 toward
+ * Discord's invalid-request ban. Said once, with what to do. */
+static void
+token_dead(struct discord_client *c, const char *what)
+{
+	struct discord_req *r, *nr;
+
+	if (c->fatal)
+		return;
+	c->fatal = true;
+	discord_client_log(c, LOG_LVL_ERR, "Discord refused the bot token (%s): it was reset or revoked. Every "
+	                   "request is stopped and the queued lines dropped. Put the new token (Developer Portal, "
+	                   "Bot, Reset Token) in token_file, then systemctl reload handfoot (or send SIGHUP)", what);
+	discord_rest_kill(c->rest);
+	discord_outbox_free(c);
+	/* the requests dropped from the queue will never be answered */
+	for (r = c->reqs; r != NULL; r = nr) {
+		nr = r->next;
+		if (discord_rest_waiting(c->rest, r) < 0)
+			discord_client_req_done(r);
+	}
+	if (c->link != NULL)
+		discord_link_stop(c->link);
+}
+
+static void
+on_rest_dead(void *ctx, const char *method, const char *path)
+{
+	char what[200];
+
+	snprintf(what, sizeof what, "HTTP 401 on %s %.120s", method, path);
+	token_dead(ctx, what);
 }
 
 /* ------------------------------------------------------------------ up and down */
@@ -222,6 +262,10 @@ on_link_event(void *ctx, enum discord_gw_act_kind kind, int code, const char *na
 			discord_events_dispatch(c, name, d);
 		break;
 	case DISCORD_GW_FATAL:
+		if (code == 4004) {
+			token_dead(c, "the Gateway closed with 4004, authentication failed");
+			break;
+		}
 		c->fatal = true;
 		discord_client_log(c, LOG_LVL_ERR, "gateway closed with %d: %s; not reconnecting (fix the cause and "
 		                   "restart)", code, name != NULL ? name : "");
@@ -276,6 +320,7 @@ discord_client_start(struct discord_client *c)
 		discord_client_log(c, LOG_LVL_ERR, "api_url or the token is too long");
 		return -1;
 	}
+	discord_rest_on_dead(c->rest, on_rest_dead, c);
 	if ((c->link = discord_link_new(c->loop, &gw, ca, &host, err, sizeof err)) == NULL) {
 		discord_client_log(c, LOG_LVL_ERR, "gateway: %s", err);
 		return -1;

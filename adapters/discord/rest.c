@@ -19,6 +19,9 @@ struct discord_rest {
 	int64_t timer_due;
 	int depth;                 /* inside a done callback */
 	bool kicking;
+	bool dead;                 /* the token was refused: nothing more goes */
+	discord_rest_dead_fn *on_dead;
+	void *dead_ctx;
 };
 
 static void kick(struct discord_rest *r);
@@ -106,7 +109,7 @@ kick(struct discord_rest *r)
 	int64_t now = loop_now(r->loop), next = -1;
 	struct discord_rest_req *q, *nq;
 
-	if (r->kicking)
+	if (r->kicking || r->dead)
 		return;
 	r->kicking = true;
 	for (q = r->head; q != NULL; q = q->next)
@@ -202,7 +205,7 @@ discord_rest_call(struct discord_rest *r, const char *method, const char *path, 
 	struct discord_rest_req *q;
 	size_t ulen;
 
-	if (r->n >= DISCORD_REST_MAX_QUEUE || strlen(method) >= sizeof q->method || path[0] != '/') {
+	if (r->dead || r->n >= DISCORD_REST_MAX_QUEUE || strlen(method) >= sizeof q->method || path[0] != '/') {
 		json_decref(body);
 		return -1;
 	}
@@ -233,6 +236,35 @@ discord_rest_call(struct discord_rest *r, const char *method, const char *path, 
 	r->n++;
 	kick(r);
 	return 0;
+}
+
+void
+discord_rest_on_dead(struct discord_rest *r, discord_rest_dead_fn *fn, void *ctx)
+{
+	r->on_dead = fn;
+	r->dead_ctx = ctx;
+}
+
+bool
+discord_rest_dead(const struct discord_rest *r)
+{
+	return r->dead;
+}
+
+void
+discord_rest_kill(struct discord_rest *r)
+{
+	struct discord_rest_req *q, *nq;
+
+	r->dead = true;
+	for (q = r->head; q != NULL; q = nq) {
+		nq = q->next;
+		if (!q->inflight) {
+			unlink_req(r, q);
+			req_free(q);
+		}
+	}
+	arm(r, -1);
 }
 
 void
@@ -331,6 +363,12 @@ discord_rest_answer(struct discord_rest *r, struct discord_rest_req *q, long sta
 	discord_limit_release(r->limit, q->route, q->major, status, &h, now);
 	q->inflight = false;
 	q->io = NULL;
+	if (r->dead) {
+		/* on its way when the token was refused: answered, never retried */
+		finish(r, q, status, body);
+		json_decref(body);
+		return;
+	}
 	if (status == 429 && ++q->limited <= DISCORD_REST_MAX_429) {
 		/* it keeps its place: the limiter holds it back for retry_after */
 		json_decref(body);
@@ -344,7 +382,22 @@ discord_rest_answer(struct discord_rest *r, struct discord_rest_req *q, long sta
 		kick(r);
 		return;
 	}
+	if (status == 401 && !(q->flags & DISCORD_REST_INTERACTION) && !r->dead) {
+		char method[sizeof q->method], path[128];
+		size_t alen = strlen(r->api);
+
+		snprintf(method, sizeof method, "%s", q->method);
+		snprintf(path, sizeof path, "%s", strncmp(q->url, r->api, alen) == 0 ? q->url + alen : q->url);
+		r->dead = true;
+		finish(r, q, status, body);
+		json_decref(body);
+		discord_rest_kill(r);
+		if (r->on_dead != NULL)
+			r->on_dead(r->dead_ctx, method, path);
+		return;
+	}
 	finish(r, q, status, body);
 	json_decref(body);
-	kick(r);
+	if (!r->dead)
+		kick(r);
 }

@@ -77,6 +77,16 @@ size_t discord_rest_pending(const struct discord_rest *r);
 /* Requests waiting or in flight for one top-level resource (a channel id:
  * the room lines a paced computer seat waits for). */
 size_t discord_rest_pending_for(const struct discord_rest *r, const char *major);
+/* A 401 on a bot route (not an interaction endpoint) means the token was
+ * reset or revoked: every later request would get one too, and each counts
+ * toward Discord's invalid-request ban. The queue is then dead: what waits is
+ * dropped (no callback), later calls are refused, and fn is called once with
+ * the request that got it. discord_rest_kill does the same from outside (close 4004). */
+typedef void discord_rest_dead_fn(void *ctx, const char *method, const char *path);
+void discord_rest_on_dead(struct discord_rest *r, discord_rest_dead_fn *fn, void *ctx);
+void discord_rest_kill(struct discord_rest *r);
+bool discord_rest_dead(const struct discord_rest *r);
+
 /* "Authorization: Bot TOKEN", for the transport. */
 const char *discord_rest_auth(const struct discord_rest *r);
 
