@@ -205,10 +205,108 @@ test_token_reset_stops_every_request(void **state)
 	assert_int_equal(dcplay_stop(p), 0);
 }
 
+/* ------------------------------------------------------------------ permissions */
+
+#define DENIED  "100000000000000003"   /* a channel whose @everyone overwrite denies SEND_MESSAGES */
+#define THREAD  "100000000000000004"   /* a public thread of the table's channel */
+
+/* A slash command in another channel of the guild. */
+static const char *
+command_in(struct dcplay *p, const char *channel, int i, const char *name, const char *opts)
+{
+	char keep[sizeof p->channel];
+	const char *id;
+
+	snprintf(keep, sizeof keep, "%s", p->channel);
+	snprintf(p->channel, sizeof p->channel, "%s", channel);
+	id = dcplay_command(p, i, name, opts);
+	snprintf(p->channel, sizeof p->channel, "%s", keep);
+	return id;
+}
+
+static size_t
+count_in(struct dcplay *p, const char *channel, const char *via)
+{
+	json_t *s = dcplay_state(p), *m;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(s, "messages"), i, m)
+		n += strcmp(json_string_value(json_object_get(m, "channel_id")), channel) == 0 &&
+		     (via == NULL || strcmp(json_string_value(json_object_get(m, "via")), via) == 0);
+	json_decref(s);
+	return n;
+}
+
+static size_t
+invalid_with(struct dcplay *p, long status)
+{
+	json_t *s = dcplay_state(p), *r;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(s, "invalid_requests"), i, r)
+		n += json_integer_value(json_object_get(r, "status")) == status;
+	json_decref(s);
+	return n;
+}
+
+/* The bot is invited with the old permissions=3072 (no Send Messages in
+ * Threads) and a channel denies it Send Messages: a table is refused at /new
+ * and /play there, in a sentence naming the permission; nothing is posted and
+ * no 403 is spent. A table's channel that later takes the permission away:
+ * one 403, the owner is told privately, nothing more is posted there. */
+static void
+test_tables_only_where_the_bot_may_post(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	const char *id;
+	json_t *m, *turn;
+	int who;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-perms", 4, NULL, NULL), 0);
+	assert_int_equal(fakedc_ctl(&p->f, "guild", "{\"id\":\"%s\",\"bot_permissions\":\"3072\",\"channels\":["
+	                            "{\"id\":\"" DENIED "\",\"name\":\"quiet\",\"permission_overwrites\":[{\"id\":"
+	                            "\"%s\",\"type\":0,\"allow\":\"0\",\"deny\":\"2048\"}]},{\"id\":\"" THREAD "\","
+	                            "\"name\":\"side game\",\"type\":11,\"parent_id\":\"%s\"}]}", p->guild, p->guild,
+	                            p->channel), 0);
+	assert_int_equal(dcplay_start(p), 0);
+
+	assert_non_null(id = command_in(p, DENIED, 0, "new", NULL));
+	assert_non_null(m = dcplay_reply(p, id, "Send Messages", 10000));
+	assert_true(json_is_true(json_object_get(m, "ephemeral")));
+	json_decref(m);
+	assert_non_null(id = command_in(p, THREAD, 1, "play", NULL));
+	assert_non_null(m = dcplay_reply(p, id, "Send Messages in Threads", 10000));
+	json_decref(m);
+	/* and no table: a join finds none */
+	assert_non_null(id = command_in(p, DENIED, 1, "join", NULL));
+	assert_non_null(m = dcplay_reply(p, id, "Send Messages", 10000));
+	json_decref(m);
+	assert_int_equal(count_in(p, DENIED, "channel"), 0);
+	assert_int_equal(count_in(p, THREAD, "channel"), 0);
+	assert_int_equal(invalid_with(p, 403), 0);
+
+	/* a table in the channel that allows it; then the permission is taken away */
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	json_decref(turn);
+	assert_int_equal(fakedc_ctl(&p->f, "guild", "{\"id\":\"%s\",\"channels\":[{\"id\":\"%s\",\"name\":\"cards\","
+	                            "\"permission_overwrites\":[{\"id\":\"%s\",\"type\":0,\"allow\":\"0\","
+	                            "\"deny\":\"2048\"}]}]}", p->guild, p->channel, p->guild), 0);
+	assert_int_equal(dcplay_auto_all(p), 0);
+	/* the owner (Ann) hears of it in a DM */
+	assert_non_null(m = dcplay_wait(p, 0, "cannot be followed", NULL, NULL, 20000));
+	assert_true(json_is_true(json_object_get(m, "dm")));
+	json_decref(m);
+	sleep(3);
+	assert_int_equal(invalid_with(p, 403), 1);
+	dcplay_end(p);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_tables_only_where_the_bot_may_post, teardown),
 		cmocka_unit_test_teardown(test_token_reset_stops_every_request, teardown),
 		cmocka_unit_test_teardown(test_spent_budget_waits_for_the_reset, teardown),
 		cmocka_unit_test_teardown(test_outage_keeps_the_link_within_the_budget, teardown),

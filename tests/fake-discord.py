@@ -59,6 +59,13 @@ LOCK = threading.RLock()
 # ADD_REACTIONS, USE_APPLICATION_COMMANDS: a member with no role but @everyone (MANAGE_MESSAGES,
 # 1 << 13, is a moderator's)
 EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 6) | (1 << 31)
+# The bot's own permissions in a guild (its role and @everyone), unless a test says otherwise: what the
+# invite asks for, VIEW_CHANNEL | SEND_MESSAGES | SEND_MESSAGES_IN_THREADS = 274877910016
+VIEW_CHANNEL, SEND_MESSAGES, ADMINISTRATOR = 1 << 10, 1 << 11, 1 << 3
+SEND_MESSAGES_IN_THREADS = 1 << 38
+BOT_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | SEND_MESSAGES_IN_THREADS
+THREAD_TYPES = {10, 11, 12}
+ALL_PERMISSIONS = (1 << 51) - 1
 LOOP = None
 T0 = time.monotonic()
 API = "/api/v10"
@@ -257,10 +264,13 @@ class Conn:
 
 
 def guild_create(g):
-    chans = [{"id": c["id"], "type": 0, "name": c["name"], "guild_id": g["id"], "position": i,
-              "permission_overwrites": []} for i, c in enumerate(g["channels"].values())]
+    chans = [{"id": c["id"], "type": c.get("type", 0), "name": c["name"], "guild_id": g["id"], "position": i,
+              "permission_overwrites": c.get("permission_overwrites", [])}
+             for i, c in enumerate(g["channels"].values()) if c.get("type", 0) not in THREAD_TYPES]
+    threads = [{"id": c["id"], "type": c["type"], "name": c["name"], "guild_id": g["id"], "parent_id": c["parent_id"]}
+               for c in g["channels"].values() if c.get("type", 0) in THREAD_TYPES]
     return {"id": g["id"], "name": g["name"], "unavailable": False, "joined_at": "2024-01-01T00:00:00+00:00",
-            "large": False, "member_count": len(g["members"]) + 1, "channels": chans, "threads": [],
+            "large": False, "member_count": len(g["members"]) + 1, "channels": chans, "threads": threads,
             "voice_states": [], "presences": [], "roles": [], "emojis": [], "stage_instances": [],
             "guild_scheduled_events": [], "soundboard_sounds": [],
             "members": [{"user": W.bot, "nick": None, "roles": [], "joined_at": "2024-01-01T00:00:00+00:00",
@@ -658,6 +668,40 @@ def user_obj(uid):
             "discriminator": "0", "avatar": None}
 
 
+def bot_permissions(g, cid):
+    """The bot's permissions in channel cid of guild g (permissions.mdx, Permission Overwrites):
+    base, then @everyone's overwrite (id = the guild's), then the bot member's; a thread
+    has its parent's; no VIEW_CHANNEL in the channel means no permission there at all."""
+    base = g.get("bot_permissions", BOT_PERMISSIONS)
+    if base & ADMINISTRATOR:
+        return ALL_PERMISSIONS
+    ch = g["channels"].get(cid)
+    if ch is None:
+        return 0
+    if ch.get("type", 0) in THREAD_TYPES and ch.get("parent_id") in g["channels"]:
+        ch = g["channels"][ch["parent_id"]]
+    p = base
+    ows = ch.get("permission_overwrites") or []
+    for o in ows:
+        if o.get("id") == g["id"]:
+            p = (p & ~int(o.get("deny", "0"))) | int(o.get("allow", "0"))
+    for o in ows:
+        if o.get("type") == 1 and o.get("id") == W.bot["id"]:
+            p = (p & ~int(o.get("deny", "0"))) | int(o.get("allow", "0"))
+    return p if p & VIEW_CHANNEL else 0
+
+
+def post_refused(g, cid):
+    """The 403 Discord gives a bot posting where it may not (opcodes-and-status-codes.mdx), or None."""
+    p = bot_permissions(g, cid)
+    if not p & VIEW_CHANNEL:
+        return err(403, 50001, "Missing Access")
+    need = SEND_MESSAGES_IN_THREADS if g["channels"][cid].get("type", 0) in THREAD_TYPES else SEND_MESSAGES
+    if not p & need:
+        return err(403, 50013, "Missing Permissions")
+    return None
+
+
 def channel_of(cid):
     """(guild, channel) for a guild channel, (None, user) for a DM, or None."""
     for g in W.guilds.values():
@@ -981,6 +1025,8 @@ def create_message(cid, body):
     guild, other = where
     if guild is None and not W.users[other].get("dm_open", True):
         return err(403, 50007, "Cannot send messages to this user")
+    if guild is not None and post_refused(guild, cid) is not None:
+        return post_refused(guild, cid)
     nonce = body.get("nonce")
     if body.get("enforce_nonce") and nonce is not None:
         # message.mdx: with enforce_nonce, a nonce used in the last few minutes
@@ -1036,8 +1082,11 @@ def ctl_interaction(b):
           "followups": [], "channel_id": cid, "guild_id": gid, "user_id": uid, "violations": [],
           "late": False, "message_id": None}
     d = {"id": iid, "application_id": W.app_id, "token": token, "version": 1, "channel_id": cid,
-         "channel": {"id": cid, "type": 0 if gid else 1}, "locale": "en-US", "entitlements": [],
-         "app_permissions": "442368", "attachment_size_limit": 10485760,
+         "channel": {"id": cid, "type": W.guilds[gid]["channels"][cid].get("type", 0) if gid else 1},
+         "locale": "en-US", "entitlements": [],
+         # receiving-and-responding.mdx: the app's permissions in the channel, overwrites included
+         "app_permissions": str(bot_permissions(W.guilds[gid], cid) if gid else
+                                VIEW_CHANNEL | SEND_MESSAGES | (1 << 14) | (1 << 15) | (1 << 16)), "attachment_size_limit": 10485760,
          "authorizing_integration_owners": {"0": gid or "0"}, "context": 0 if gid else 1}
     if gid is not None:
         d["guild_id"] = gid
@@ -1166,8 +1215,12 @@ def control(method, path, body):
     if path == "/_fake/guild":
         g = W.guilds.setdefault(body["id"], {"id": body["id"], "name": body.get("name", "guild"),
                                              "channels": {}, "members": {}})
+        if "bot_permissions" in body:
+            g["bot_permissions"] = int(body["bot_permissions"])
         for c in body.get("channels", []):
-            g["channels"][c["id"]] = {"id": c["id"], "name": c.get("name", "chan")}
+            g["channels"][c["id"]] = {"id": c["id"], "name": c.get("name", "chan"), "type": c.get("type", 0),
+                                      "parent_id": c.get("parent_id"),
+                                      "permission_overwrites": c.get("permission_overwrites", [])}
         for m in body.get("members", []):
             W.users[m["id"]] = {"id": m["id"], "username": m.get("username", "user" + m["id"][-4:]),
                                 "global_name": m.get("global_name"), "dm_open": m.get("dm_open", True)}

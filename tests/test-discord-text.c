@@ -302,6 +302,41 @@ parse_ia(const char *json, struct discord_interaction *ia, const char **why)
 	return r;
 }
 
+/* app_permissions (the bot's own, in the channel): what it lacks to post there, by permissions.mdx's names */
+static void
+test_app_permissions_say_where_the_bot_may_post(void **state)
+{
+	static const struct { const char *perms; int type; const char *missing; } cases[] = {
+		{ "3072", 0, NULL },                               /* VIEW_CHANNEL | SEND_MESSAGES */
+		{ "3072", 11, "Send Messages in Threads" },        /* the old invite, in a thread */
+		{ "274877910016", 11, NULL },                      /* the corrected invite */
+		{ "274877910016", 0, NULL },
+		{ "1024", 0, "Send Messages" },
+		{ "2048", 0, "View Channel" },
+		{ "0", 12, "View Channel" },
+		{ "8", 0, NULL },                                  /* ADMINISTRATOR */
+		{ NULL, 0, NULL },                                 /* not said: not refused */
+	};
+	struct discord_interaction ia;
+	const char *why, *m;
+	char json[600];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(json, sizeof json, IA_HEAD "\"type\":2,\"guild_id\":\"29\",\"channel_id\":\"64\","
+		         "\"channel\":{\"id\":\"64\",\"type\":%d}%s%s%s,\"member\":{\"user\":{\"id\":\"53\","
+		         "\"username\":\"mason\"},\"roles\":[]},\"data\":{\"name\":\"new\",\"type\":1}}", cases[i].type,
+		         cases[i].perms != NULL ? ",\"app_permissions\":\"" : "", cases[i].perms != NULL ? cases[i].perms : "",
+		         cases[i].perms != NULL ? "\"" : "");
+		assert_int_equal(parse_ia(json, &ia, &why), 0);
+		m = discord_interaction_cannot_post(&ia);
+		if (cases[i].missing == NULL)
+			assert_null(m);
+		else
+			assert_string_equal(m, cases[i].missing);
+	}
+}
+
 static void
 test_slash_interaction_to_command_line(void **state)
 {
@@ -606,6 +641,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean),
+		cmocka_unit_test(test_app_permissions_say_where_the_bot_may_post),
 		cmocka_unit_test(test_units_count_utf16),
 		cmocka_unit_test(test_escape_markdown),
 		cmocka_unit_test(test_chunk_on_lines_spaces_and_characters),

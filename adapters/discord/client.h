@@ -16,6 +16,7 @@
 
 #define DISCORD_DOWN_GRACE_MS 5000   /* a link back within this (a Resume) is not reported down */
 #define DISCORD_DM_FALLBACK_MS (10 * 60 * 1000) /* "I cannot DM you" said at most this often per player */
+#define DISCORD_REFUSED_MAX 64   /* channels remembered as refusing the bot's lines */
 
 struct discord_out;
 struct discord_dm;
@@ -71,6 +72,9 @@ struct discord_client {
 	/* the interaction being handled: whether its user moderates its channel (is_moderator) */
 	char cur_user[DISCORD_ID_LEN], cur_channel[DISCORD_ID_LEN];
 	bool cur_moderator;
+	/* channels that refused a line (403/404): nothing more is posted there (refused.c) */
+	char refused[DISCORD_REFUSED_MAX][DISCORD_ID_LEN];
+	size_t nrefused;
 };
 
 /* client.c */
@@ -85,6 +89,13 @@ struct discord_req *discord_client_req(struct discord_client *c, enum discord_re
 void discord_client_req_done(struct discord_req *req);
 /* Logs through the adapter. */
 void discord_client_log(struct discord_client *c, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* refused.c: channels that refused the bot's lines. mark: once per channel,
+ * BOT_EV_SEND_FAILED with the room (the core tells the table's owner), the
+ * channel's queued lines dropped; clear: an interaction there says the bot may post again. */
+void discord_refused_mark(struct discord_client *c, const char *channel, long status, long long code);
+bool discord_refused_has(const struct discord_client *c, const char *channel);
+void discord_refused_clear(struct discord_client *c, const char *channel);
 
 /* commands.c: the slash commands, registered once per start (and stale ones cleared) */
 void discord_commands_register(struct discord_client *c);

@@ -27,6 +27,44 @@ emit(struct discord_client *c, uint64_t ref, const char *user, const char *name,
 	adapter_emit(c->a, &ev);
 }
 
+/* The commands that open or join a table: where the bot may not post, the
+ * game could not be followed (turn prompts, computer turns, hands offered). */
+static bool
+opens_table(const char *line)
+{
+	static const char *const names[] = { "new", "play", "join" };
+	size_t n = strcspn(line, " ");
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strlen(names[i]) == n && strncmp(line, names[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* app_permissions says whether the bot may post in the channel: a table is
+ * refused there (naming what is missing), and a channel that refused a line
+ * before is posted in again once it says the bot may. */
+static bool
+refuse_unpostable(struct discord_client *c, uint64_t ref, const struct discord_interaction *ia)
+{
+	const char *missing = discord_interaction_cannot_post(ia);
+	char line[400];
+
+	if (missing == NULL) {
+		if (ia->has_app_perms)
+			discord_refused_clear(c, ia->channel_id);
+		return false;
+	}
+	if (ia->kind != DISCORD_IA_COMMAND || !opens_table(ia->line))
+		return false;
+	snprintf(line, sizeof line, "I cannot host a game in this %s: I lack the **%s** permission here, so the "
+	         "turns and the computer players' moves could not be shown. Ask a server admin to give it to me "
+	         "(or my role) in this %s, or play in another channel.", ia->thread ? "thread" : "channel", missing,
+	         ia->thread ? "thread's channel" : "channel");
+	discord_outbox_say_private(c, ref, line);
+	return true;
+}
+
 static void
 on_interaction(struct discord_client *c, json_t *d)
 {
@@ -53,6 +91,8 @@ on_interaction(struct discord_client *c, json_t *d)
 		discord_outbox_say_private(c, ref, "This bot does not play in this server.");
 		return;
 	}
+	if (refuse_unpostable(c, ref, &ia))
+		return;
 	if (ia.kind == DISCORD_IA_BUTTON && ia.target[0] != '\0' && strcmp(ia.target, ia.user_id) != 0) {
 		/* the turn line's buttons are the player's to move: no one else's press reaches the game */
 		snprintf(line, sizeof line, "It is not your turn: these buttons are for <@%s>.", ia.target);

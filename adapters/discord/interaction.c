@@ -105,6 +105,20 @@ command_line(json_t *data, char *line, size_t len, const char **why)
 	return 0;
 }
 
+const char *
+discord_interaction_cannot_post(const struct discord_interaction *ia)
+{
+	unsigned long long p = ia->app_perms;
+
+	if (ia->direct || !ia->has_app_perms || (p & DISCORD_PERM_ADMINISTRATOR) != 0)
+		return NULL;
+	if ((p & DISCORD_PERM_VIEW_CHANNEL) == 0)
+		return "View Channel";
+	if (ia->thread)
+		return (p & DISCORD_PERM_SEND_IN_THREADS) == 0 ? "Send Messages in Threads" : NULL;
+	return (p & DISCORD_PERM_SEND_MESSAGES) == 0 ? "Send Messages" : NULL;
+}
+
 int
 discord_interaction_parse(json_t *d, const char *app_id, struct discord_interaction *out, const char **why)
 {
@@ -150,6 +164,18 @@ discord_interaction_parse(json_t *d, const char *app_id, struct discord_interact
 			out->moderator = *end == '\0' &&
 			                 (bits & (DISCORD_PERM_ADMINISTRATOR | DISCORD_PERM_MANAGE_MESSAGES)) != 0;
 		}
+	}
+	/* receiving-and-responding.mdx: app_permissions, the app's in the channel (overwrites included) */
+	{
+		const char *perm = json_string_value(json_object_get(d, "app_permissions"));
+		json_int_t ct = json_integer_value(json_object_get(json_object_get(d, "channel"), "type"));
+		char *end;
+
+		if (perm != NULL && perm[0] >= '0' && perm[0] <= '9') {
+			out->app_perms = strtoull(perm, &end, 10);
+			out->has_app_perms = *end == '\0';
+		}
+		out->thread = ct == 10 || ct == 11 || ct == 12;
 	}
 	if (!json_is_object(data)) {
 		*why = "no data";

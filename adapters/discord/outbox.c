@@ -93,6 +93,11 @@ on_posted(void *ctx, long status, json_t *body)
 		discord_client_req_done(r);
 		return;
 	}
+	if (r->kind == DISCORD_REQ_ROOM && (status == 403 || status == 404)) {
+		discord_refused_mark(c, r->channel, status, (long long)code);
+		discord_client_req_done(r);
+		return;
+	}
 	discord_client_log(c, LOG_LVL_WARNING, "%s %s: HTTP %ld, code %lld%s%s", r->kind == DISCORD_REQ_DM_POST ?
 	                   "a direct message to" : "a line in channel", r->kind == DISCORD_REQ_DM_POST ? r->user :
 	                   r->channel, status, (long long)code, msg != NULL ? ": " : "", msg != NULL ? msg : "");
@@ -108,8 +113,15 @@ static void
 channel_post(struct discord_client *c, enum discord_req_kind kind, const char *channel, const char *user,
              json_t *body, const char *key, uint64_t msg)
 {
-	struct discord_req *r = discord_client_req(c, kind);
+	struct discord_req *r;
 	char path[80], nonce[24];
+
+	if (kind == DISCORD_REQ_ROOM && discord_refused_has(c, channel)) {
+		/* Discord refused the last line there: each more would be another 403 */
+		json_decref(body);
+		return;
+	}
+	r = discord_client_req(c, kind);
 
 	snprintf(r->channel, sizeof r->channel, "%s", channel);
 	snprintf(r->key, sizeof r->key, "%s", key != NULL ? key : "");
@@ -235,7 +247,9 @@ on_answered(void *ctx, long status, json_t *body)
 	if (c->ans != NULL)
 		discord_answer_result(c->ans, r->ref, (enum discord_answer_kind)r->ans_kind, status, (int)code,
 		                      loop_now(c->loop));
-	if (status < 200 || status >= 300)
+	if (r->ans_kind == DISCORD_ANS_CHANNEL && (status == 403 || status == 404) && r->channel[0] != '\0')
+		discord_refused_mark(c, r->channel, status, (long long)code);
+	else if (status < 200 || status >= 300)
 		discord_client_log(c, LOG_LVL_NOTICE, "interaction %" PRIu64 ": HTTP %ld, code %lld", r->ref, status,
 		                   (long long)code);
 	/* the follow-ups it released go first: pending() never sees the room empty in between */
@@ -292,6 +306,12 @@ discord_outbox_answers(struct discord_client *c)
 		r->ans_kind = (int)op.kind;
 		if (ev != NULL)
 			snprintf(r->channel, sizeof r->channel, "%s", ev->channel);
+		if (op.kind == DISCORD_ANS_CHANNEL && ev != NULL && discord_refused_has(c, ev->channel)) {
+			/* the channel refused a line: this would be one more 403 */
+			json_decref(body);
+			discord_client_req_done(r);
+			continue;
+		}
 		if (op.kind == DISCORD_ANS_CHANNEL && body != NULL) {
 			char nonce[24];
 
@@ -606,6 +626,9 @@ flush_batch(struct discord_client *c)
 		};
 
 		o->route = discord_route(&rm);
+		if (o->private && o->route == DISCORD_ROUTE_BUTTON && discord_refused_has(c, o->room))
+			/* no room line can carry My hand there: the player's DMs are the way left */
+			o->route = DISCORD_ROUTE_DM;
 	}
 	/* a hand that changed outside its player's own interaction: the room's
 	 * last line of this batch offers it (the player sees it by pressing) */
