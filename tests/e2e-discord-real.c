@@ -302,11 +302,68 @@ test_tables_only_where_the_bot_may_post(void **state)
 	dcplay_end(p);
 }
 
+/* ------------------------------------------------------------------ closed DMs */
+
+static size_t
+invalid_code(struct dcplay *p, long code)
+{
+	json_t *s = dcplay_state(p), *r;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(s, "invalid_requests"), i, r)
+		n += json_integer_value(json_object_get(r, "code")) == code;
+	json_decref(s);
+	return n;
+}
+
+static size_t
+public_with(struct dcplay *p, const char *needle)
+{
+	json_t *s = dcplay_state(p), *m;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(s, "messages"), i, m)
+		n += dcplay_public(m, NULL) && strstr(json_string_value(json_object_get(m, "content")), needle) != NULL;
+	json_decref(s);
+	return n;
+}
+
+/* Dee's DMs are closed to the bot, and what she types is answered in a DM
+ * (message_commands): a game's worth of her private answers costs one 403
+ * (50007), she is told once why and how to get DMs back, and her answers
+ * stay behind the room's My hand button. */
+static void
+test_closed_dm_hit_once(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	static const char *const typed[] = { "!hand", "!help", "!rules", "!score", "!hand" };
+	json_t *turn, *m;
+	int who;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-closed", 4, NULL, "private = dm\nmessage_commands = yes"), 0);
+	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"privileged\":[15]}"), 0);
+	assert_int_equal(fakedc_ctl(&p->f, "user", "{\"id\":\"%s\",\"dm_open\":false}", p->user[3]), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	json_decref(turn);
+	assert_non_null(m = dcplay_wait(p, 0, "cannot send you direct messages", dcplay_public, NULL, 10000));
+	json_decref(m);
+	for (size_t i = 0; i < sizeof typed / sizeof typed[0]; i++) {
+		assert_int_equal(dcplay_say(p, 3, typed[i]), 0);
+		sleep(2);
+	}
+	assert_int_equal(invalid_code(p, 50007), 1);
+	assert_int_equal(public_with(p, "cannot send you direct messages"), 1);
+	dcplay_end(p);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_tables_only_where_the_bot_may_post, teardown),
+		cmocka_unit_test_teardown(test_closed_dm_hit_once, teardown),
 		cmocka_unit_test_teardown(test_token_reset_stops_every_request, teardown),
 		cmocka_unit_test_teardown(test_spent_budget_waits_for_the_reset, teardown),
 		cmocka_unit_test_teardown(test_outage_keeps_the_link_within_the_budget, teardown),

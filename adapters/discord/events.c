@@ -99,6 +99,9 @@ on_interaction(struct discord_client *c, json_t *d)
 		discord_outbox_say_private(c, ref, line);
 		return;
 	}
+	if (ia.kind == DISCORD_IA_COMMAND && strncmp(ia.line, "private", 7) == 0 && (ia.line[7] == '\0' || ia.line[7] == ' '))
+		/* they choose how hands reach them: DMs are tried again (once more, if still closed) */
+		discord_outbox_dm_reopen(c, ia.user_id);
 	/* "NAME: line": the form that reaches the bot whatever the room's command prefix is */
 	snprintf(line, sizeof line, "%s: %s", c->self_name, ia.line);
 	snprintf(c->cur_user, sizeof c->cur_user, "%s", ia.user_id);

@@ -41,6 +41,8 @@ struct discord_dm {
 	char channel[DISCORD_ID_LEN];    /* "" until Discord gave it (type 1, this recipient) */
 	char room[DISCORD_ID_LEN];       /* the room of the latest line waiting: where to say DMs failed */
 	bool opening;
+	bool closed;                     /* 50007: no DM is tried until they choose DMs again */
+	bool told;                       /* ... and they were told why, once */
 	int64_t fallback_at;
 	json_t *waiting;                 /* message bodies, in order */
 	struct discord_dm *next;
@@ -101,9 +103,22 @@ on_posted(void *ctx, long status, json_t *body)
 	discord_client_log(c, LOG_LVL_WARNING, "%s %s: HTTP %ld, code %lld%s%s", r->kind == DISCORD_REQ_DM_POST ?
 	                   "a direct message to" : "a line in channel", r->kind == DISCORD_REQ_DM_POST ? r->user :
 	                   r->channel, status, (long long)code, msg != NULL ? ": " : "", msg != NULL ? msg : "");
-	if (r->kind == DISCORD_REQ_DM_POST && (d = dm_of(c, r->user, false)) != NULL)
-		/* 50007: "Cannot send messages to this user" (their DMs are closed to the bot) */
+	if (r->kind == DISCORD_REQ_DM_POST && (d = dm_of(c, r->user, false)) != NULL) {
+		/* 50007: "Cannot send messages to this user" (their DMs are closed to the bot):
+		 * each more try would be another 403, so none is made until they say again */
+		if (code == 50007) {
+			struct discord_req *q, *nq;
+
+			d->closed = true;
+			for (q = c->reqs; q != NULL; q = nq) {
+				nq = q->next;
+				if (q != r && q->kind == DISCORD_REQ_DM_POST && strcmp(q->user, r->user) == 0 &&
+				    discord_rest_withdraw(c->rest, q) > 0)
+					discord_client_req_done(q);
+			}
+		}
 		dm_failed(c, d, code == 50007 ? "cannot send you direct messages" : "the direct message was refused");
+	}
 	discord_client_req_done(r);
 }
 
@@ -169,11 +184,14 @@ dm_failed(struct discord_client *c, struct discord_dm *d, const char *why)
 		ev.user_id = player;
 		adapter_emit(c->a, &ev);
 	}
-	if (!discord_text_snowflake(d->room) || (d->fallback_at != 0 && now - d->fallback_at < DISCORD_DM_FALLBACK_MS))
+	if (!discord_text_snowflake(d->room) || (d->fallback_at != 0 && now - d->fallback_at < DISCORD_DM_FALLBACK_MS) ||
+	    (d->closed && d->told))
 		return;
 	d->fallback_at = now;
+	d->told = d->closed;
 	snprintf(line, sizeof line, "<@%s>: I cannot send you direct messages, so your cards stay here: press "
-	         "**My hand** to see them.", d->user);
+	         "**My hand** to see them%s.", d->user, d->closed ? " (once your DMs are open to me again, "
+	         "`/private privmsg` brings them back there)" : "");
 	body = body_new(line, strlen(line), d->user);
 	json_object_set_new(body, "components", discord_button_rows(hand, 1, NULL));
 	channel_post(c, DISCORD_REQ_ROOM, d->room, NULL, body, NULL, 0);
@@ -218,6 +236,11 @@ dm_send(struct discord_client *c, const char *user, const char *room, json_t *bo
 
 	if (room != NULL && discord_text_snowflake(room))
 		snprintf(d->room, sizeof d->room, "%s", room);
+	if (d->closed) {
+		/* 50007 before: not tried again (the room's My hand shows it) */
+		json_decref(body);
+		return;
+	}
 	/* a DM takes no ephemeral flag */
 	json_object_set_new(body, "flags", json_integer(SUPPRESS_EMBEDS));
 	if (d->channel[0] != '\0') {
@@ -629,6 +652,10 @@ flush_batch(struct discord_client *c)
 		if (o->private && o->route == DISCORD_ROUTE_BUTTON && discord_refused_has(c, o->room))
 			/* no room line can carry My hand there: the player's DMs are the way left */
 			o->route = DISCORD_ROUTE_DM;
+		else if (o->private && o->route == DISCORD_ROUTE_DM && discord_outbox_dm_closed(c, o->user) &&
+		         discord_text_snowflake(o->room) && !discord_refused_has(c, o->room))
+			/* their DMs are closed to the bot: the button way, until they choose DMs again */
+			o->route = DISCORD_ROUTE_BUTTON;
 	}
 	/* a hand that changed outside its player's own interaction: the room's
 	 * last line of this batch offers it (the player sees it by pressing) */
@@ -696,6 +723,25 @@ discord_outbox_queued(struct discord_client *c)
 	for (const struct discord_dm *d = c->dms; d != NULL; d = d->next)
 		n += json_array_size(d->waiting);
 	return n;
+}
+
+bool
+discord_outbox_dm_closed(struct discord_client *c, const char *user)
+{
+	struct discord_dm *d = dm_of(c, user, false);
+
+	return d != NULL && d->closed;
+}
+
+void
+discord_outbox_dm_reopen(struct discord_client *c, const char *user)
+{
+	struct discord_dm *d = dm_of(c, user, false);
+
+	if (d != NULL && d->closed) {
+		d->closed = d->told = false;
+		d->fallback_at = 0;
+	}
 }
 
 void
