@@ -358,11 +358,107 @@ test_closed_dm_hit_once(void **state)
 	dcplay_end(p);
 }
 
+/* ------------------------------------------------------------------ stale and replayed presses */
+
+/* The first card of a hand line: "... Your hand (13): A×3 Q ..." gives "A". */
+static void
+first_card(const char *hand, char *out, size_t len)
+{
+	const char *s = strstr(hand, "Your hand (");
+	size_t n;
+
+	assert_non_null(s);
+	assert_non_null(s = strstr(s, "): "));
+	s += 3;
+	n = strcspn(s, " \xc3\x97|\\");
+	snprintf(out, len, "%.*s", (int)n, s);
+}
+
+/* A press made age_ms ago, delivered now (as a Resume replays it): its id is its original snowflake. */
+static const char *
+press_late(struct dcplay *p, int i, const char *mid, const char *custom_id, int age_ms)
+{
+	static char id[32];
+	long st = 0;
+	char body[512];
+	json_t *j;
+
+	snprintf(body, sizeof body, "{\"kind\":\"component\",\"user_id\":\"%s\",\"guild_id\":\"%s\",\"channel_id\":"
+	         "\"%s\",\"message_id\":\"%s\",\"custom_id\":\"%s\",\"age_ms\":%d}", p->user[i], p->guild, p->channel,
+	         mid, custom_id, age_ms);
+	j = fakedc_call(&p->f, "POST", "/_fake/interaction", NULL, body, &st);
+	if (st != 200) {
+		json_decref(j);
+		return NULL;
+	}
+	snprintf(id, sizeof id, "%s", json_string_value(json_object_get(j, "id")));
+	json_decref(j);
+	return id;
+}
+
+/* A Draw press replayed 5 s late is not acted on (the player's fresh press
+ * still draws); once the turn has moved on, the old line's Draw is refused
+ * privately and the player to move is not disturbed. */
+static void
+test_stale_and_replayed_presses_change_nothing(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *turn, *turn2, *m;
+	const char *id;
+	char mid[32], draw[128], card[16], opts[64], old[32];
+	int who, next;
+	size_t from;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-stale", 4, NULL, NULL), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	snprintf(mid, sizeof mid, "%s", json_string_value(json_object_get(turn, "id")));
+	snprintf(draw, sizeof draw, "%s", dcplay_button(turn, "Draw"));
+	json_decref(turn);
+
+	/* replayed 5 s late: nothing happens (nor can it be answered) */
+	assert_non_null(id = press_late(p, who, mid, draw, 5000));
+	snprintf(old, sizeof old, "%s", id);
+	sleep(2);
+	assert_true(dcplay_acked(p, old, 0) < 0);
+	assert_true(e2e_daemon_log_has(&p->d, "too old to answer"));
+
+	/* the player's own press now: they draw (had the replay acted, they would have drawn already) */
+	assert_non_null(id = dcplay_press(p, who, mid, draw));
+	assert_non_null(m = dcplay_reply(p, id, "You drew ", 10000));
+	first_card(json_string_value(json_object_get(m, "content")), card, sizeof card);
+	json_decref(m);
+	from = dcplay_count(p);
+	snprintf(opts, sizeof opts, "{\"card\":\"%s\"}", card);
+	assert_non_null(id = dcplay_command(p, who, "discard", opts));
+	assert_non_null(m = dcplay_reply(p, id, "discarded", 10000));
+	json_decref(m);
+	assert_non_null(turn2 = dcplay_turn_line(p, from, &next, 15000));
+	json_decref(turn2);
+	assert_int_not_equal(next, who);
+
+	/* the old line's Draw: stale, refused privately; the next player's turn is untouched */
+	from = dcplay_count(p);
+	assert_non_null(id = dcplay_press(p, who, mid, draw));
+	assert_non_null(m = dcplay_reply(p, id, "earlier turn", 10000));
+	assert_true(json_is_true(json_object_get(m, "ephemeral")));
+	json_decref(m);
+	assert_null(dcplay_wait(p, from, "", dcplay_public, NULL, 1000));
+
+	assert_int_equal(dcplay_audit(p), 0);
+	assert_int_equal(dcplay_unanswered(p), 1);   /* the replay, too old to answer */
+	assert_int_equal(dcplay_refused(p), 0);
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
+	assert_int_equal(dcplay_stop(p), 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_tables_only_where_the_bot_may_post, teardown),
+		cmocka_unit_test_teardown(test_stale_and_replayed_presses_change_nothing, teardown),
 		cmocka_unit_test_teardown(test_closed_dm_hit_once, teardown),
 		cmocka_unit_test_teardown(test_token_reset_stops_every_request, teardown),
 		cmocka_unit_test_teardown(test_spent_budget_waits_for_the_reset, teardown),

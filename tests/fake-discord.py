@@ -179,9 +179,12 @@ class World:
         n = self.guild_count if self.guild_count is not None else len(self.guilds)
         return max(1, (n + 999) // 1000)
 
-    def snowflake(self):
+    def snowflake(self, age_ms=0):
+        """reference.mdx, Snowflakes: ms since 2015 (the Discord epoch) << 22, then an increment;
+        age_ms: one made that long ago (an interaction replayed late carries its original id)."""
         self.next_id += 1
-        return str(910000000000000000 + self.next_id)
+        ms = int(time.time() * 1000) - 1420070400000 - int(age_ms)
+        return str((ms << 22) | (self.next_id & 0x3FFFFF))
 
     def violate(self, what):
         self.violations.append({"t": round(now(), 3), "what": what})
@@ -1077,8 +1080,10 @@ def ctl_interaction(b):
             cid = W.dms[uid] = W.snowflake()
             W.dm_users[cid] = uid
     kind = b.get("kind", "command")
-    iid, token = W.snowflake(), "itok_%s_%s" % (W.snowflake(), "x" * 40)
-    it = {"id": iid, "token": token, "kind": kind, "created": now(), "ack": None, "original": None,
+    # age_ms: an interaction created that long ago and only delivered now (a Resume's replay)
+    age = float(b.get("age_ms", 0))
+    iid, token = W.snowflake(age), "itok_%s_%s" % (W.snowflake(), "x" * 40)
+    it = {"id": iid, "token": token, "kind": kind, "created": now() - age / 1000.0, "ack": None, "original": None,
           "followups": [], "channel_id": cid, "guild_id": gid, "user_id": uid, "violations": [],
           "late": False, "message_id": None}
     d = {"id": iid, "application_id": W.app_id, "token": token, "version": 1, "channel_id": cid,

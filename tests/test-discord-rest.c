@@ -539,6 +539,38 @@ test_401_kills_the_queue(void **state)
 	rt_free(t);
 }
 
+/* An interaction callback is dead 3 s after the interaction: a 5xx or 429
+ * whose retry would land later is answered as it is, not retried. */
+static void
+test_no_retry_past_the_deadline(void **state)
+{
+	struct rt *t = rt_new();
+
+	(void)state;
+	assert_int_equal(discord_rest_call_by(t->r, "POST", "/interactions/1/tok/callback", json_pack("{s:i}", "type", 4),
+	                                      0, t->now + 3000, on_done, t), 0);
+	assert_int_equal(discord_rest_call_by(t->r, "POST", "/interactions/2/tok/callback", json_pack("{s:i}", "type", 4),
+	                                      0, t->now + 3000, on_done, t), 0);
+	assert_int_equal(t->nstarted, 2);
+	/* early: retried after 1 s */
+	answer(t, 0, 503, NULL, -1, 0, 0, false);
+	assert_int_equal(t->done_calls, 0);
+	advance(t, 2500);
+	assert_int_equal(t->nstarted, 3);
+	/* the retry fails too, 2.5 s in: the next would be past 3 s */
+	answer(t, 2, 503, NULL, -1, 0, 0, false);
+	assert_int_equal(t->done_calls, 1);
+	assert_int_equal(t->statuses[0], 503);
+	/* a 429 whose retry_after ends past the deadline */
+	answer(t, 1, 429, NULL, -1, 0, 1.0, false);
+	assert_int_equal(t->done_calls, 2);
+	assert_int_equal(t->statuses[1], 429);
+	advance(t, 5000);
+	assert_int_equal(t->nstarted, 3);
+	assert_int_equal(discord_rest_pending(t->r), 0);
+	rt_free(t);
+}
+
 static void
 test_fifty_a_second(void **state)
 {
@@ -627,6 +659,7 @@ main(void)
 		cmocka_unit_test(test_server_errors_retried_with_backoff_then_given_up),
 		cmocka_unit_test(test_client_errors_answered_at_once),
 		cmocka_unit_test(test_401_kills_the_queue),
+		cmocka_unit_test(test_no_retry_past_the_deadline),
 		cmocka_unit_test(test_fifty_a_second),
 		cmocka_unit_test(test_exhausted_bucket_from_headers),
 		cmocka_unit_test(test_forget_and_full_queue_and_start_failure),

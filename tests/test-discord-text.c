@@ -252,6 +252,31 @@ test_buttons_and_custom_ids(void **state)
 	assert_int_equal(discord_button_parse("other:draw:601", act, sizeof act, user, sizeof user), -1);
 	assert_int_equal(discord_button_parse("hf:Draw:601", act, sizeof act, user, sizeof user), -1);
 	assert_int_equal(discord_button_parse("hf:draw:60x", act, sizeof act, user, sizeof user), -1);
+	/* the turn line's number: read back; none on "My hand"; nothing else after it */
+	{
+		unsigned n = 7;
+		json_t *r = discord_button_rows_n(acts, 3, "601", 1764000000u);
+		char cid[DISCORD_CUSTOM_ID_MAX + 1];
+
+		assert_non_null(r);
+		for (size_t i = 0; i < 3; i++) {
+			snprintf(cid, sizeof cid, "%s", json_string_value(json_object_get(json_array_get(json_object_get(
+			         json_array_get(r, 0), "components"), i), "custom_id")));
+			assert_int_equal(discord_button_parse_n(cid, act, sizeof act, user, sizeof user, &n), 0);
+			assert_int_equal(n, strcmp(act, "hand") == 0 ? 0u : 1764000000u);
+		}
+		json_decref(r);
+		assert_int_equal(discord_button_parse_n("hf:draw:601:12", act, sizeof act, user, sizeof user, &n), 0);
+		assert_int_equal(n, 12);
+		assert_string_equal(user, "601");
+		assert_int_equal(discord_button_parse_n("hf:draw:601", act, sizeof act, user, sizeof user, &n), 0);
+		assert_int_equal(n, 0);
+		assert_int_equal(discord_button_parse_n("hf:draw:601:0", act, sizeof act, user, sizeof user, &n), -1);
+		assert_int_equal(discord_button_parse_n("hf:draw:601:1x", act, sizeof act, user, sizeof user, &n), -1);
+		assert_int_equal(discord_button_parse_n("hf:draw::5", act, sizeof act, user, sizeof user, &n), -1);
+		assert_int_equal(discord_button_parse_n("hf:draw:601:99999999999", act, sizeof act, user, sizeof user,
+		                                        &n), -1);
+	}
 	assert_int_equal(discord_button_custom_id("draw", "12345678901234567890", id, sizeof id), 0);
 	assert_true(strlen(id) <= DISCORD_CUSTOM_ID_MAX);
 	/* six actions: two rows of at most five */

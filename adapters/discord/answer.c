@@ -61,6 +61,10 @@ push(struct discord_answer *a, enum discord_answer_kind kind, const struct ans *
 	n->op.ref = x->ref;
 	n->op.body = body;
 	n->op.private = private;
+	/* a retry past these only earns a 404 (10062, 10015) */
+	n->op.deadline = kind == DISCORD_ANS_CALLBACK ? x->created + DISCORD_ANSWER_LIFE_MS :
+	                 kind == DISCORD_ANS_CHANNEL || kind == DISCORD_ANS_UNDELIVERED ? 0 :
+	                 x->created + DISCORD_ANSWER_TOKEN_MS;
 	snprintf(n->op.method, sizeof n->op.method, "%s", methods[kind]);
 	switch (kind) {
 	case DISCORD_ANS_CALLBACK:

@@ -14,6 +14,7 @@
 #define DISCORD_ANSWER_SETTLE_MS  5000              /* a deferred "thinking..." nobody filled is deleted after */
 #define DISCORD_ANSWER_TOKEN_MS   (15 * 60 * 1000)
 #define DISCORD_ANSWER_MAX        4096              /* interactions remembered at once */
+#define DISCORD_ANSWER_LIFE_MS    3000              /* the initial response's deadline */
 
 /* What to send, in order: method and path below api_url, and the body (may be NULL). */
 enum discord_answer_kind {
@@ -32,6 +33,7 @@ struct discord_answer_op {
 	char path[800];
 	json_t *body;              /* owned by the op */
 	bool private;              /* a private reply: only ever ephemeral, or UNDELIVERED (discord_answer_safe) */
+	int64_t deadline;          /* past this (the caller's clock) it is refused: not retried after; 0 none */
 };
 
 struct discord_answer;

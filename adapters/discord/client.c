@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "answer.h"
 #include "client.h"
@@ -66,7 +67,7 @@ discord_client_call(struct discord_client *c, const char *method, const char *pa
 		discord_client_req_done(req);
 		return -1;
 	}
-	if (discord_rest_call(c->rest, method, path, body, 0, done, req) < 0) {
+	if (discord_rest_call_by(c->rest, method, path, body, 0, req->deadline, done, req) < 0) {
 		discord_client_log(c, LOG_LVL_WARNING, "%s %.60s: not queued (the queue is full)", method, path);
 		discord_client_req_done(req);
 		return -1;
@@ -296,6 +297,14 @@ discord_client_new(struct adapter *a, const struct discord_config *cfg)
 	c->batch_tail = &c->batch;
 	c->answer_due = -1;
 	c->nonce = (uint64_t)loop_now(a->loop) * 1000;
+	/* above any number a button from before a restart can carry: the clock in
+	 * centiseconds, which no run's turn lines (a few a second at most) overtake */
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		c->prompt_seq = (unsigned)((uint64_t)ts.tv_sec * 100 + (uint64_t)ts.tv_nsec / 10000000);
+	}
 	return c;
 }
 

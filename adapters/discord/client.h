@@ -17,6 +17,15 @@
 #define DISCORD_DOWN_GRACE_MS 5000   /* a link back within this (a Resume) is not reported down */
 #define DISCORD_DM_FALLBACK_MS (10 * 60 * 1000) /* "I cannot DM you" said at most this often per player */
 #define DISCORD_REFUSED_MAX 64   /* channels remembered as refusing the bot's lines */
+#define DISCORD_PROMPTS_MAX 256  /* channels whose latest turn line number is kept */
+/* An interaction delivered this long after it was made (a Resume's replay)
+ * is not acted on: it could not be answered within Discord's 3 s anyway. */
+#define DISCORD_IA_MAX_AGE_MS 2500
+
+struct discord_prompt {
+	char channel[DISCORD_ID_LEN];
+	unsigned n;
+};
 
 struct discord_out;
 struct discord_dm;
@@ -44,6 +53,7 @@ struct discord_req {
 	bool clear;                   /* REGISTER: an empty list, taking stale commands away */
 	char key[DISCORD_AGAIN_KEY];  /* ROOM: an answer's supersede key, "" for what must be delivered */
 	uint64_t msg;                 /* ROOM: the message it is a piece of */
+	int64_t deadline;             /* ANSWER: no retry past it (discord_rest_call_by) */
 	struct discord_req *prev, *next;
 };
 
@@ -75,6 +85,13 @@ struct discord_client {
 	/* channels that refused a line (403/404): nothing more is posted there (refused.c) */
 	char refused[DISCORD_REFUSED_MAX][DISCORD_ID_LEN];
 	size_t nrefused;
+	/* the latest turn line's number per channel (prompt.c); numbers start at the start's clock */
+	struct discord_prompt prompts[DISCORD_PROMPTS_MAX];
+	size_t nprompts;
+	unsigned prompt_seq;
+	/* the smallest delay seen from an interaction's snowflake to its arrival: the clocks' skew */
+	int64_t ia_skew;
+	bool ia_skew_set;
 };
 
 /* client.c */
@@ -96,6 +113,10 @@ void discord_client_log(struct discord_client *c, int level, const char *fmt, ..
 void discord_refused_mark(struct discord_client *c, const char *channel, long status, long long code);
 bool discord_refused_has(const struct discord_client *c, const char *channel);
 void discord_refused_clear(struct discord_client *c, const char *channel);
+
+/* prompt.c: next numbers a new turn line in channel; current is the latest (0: none) */
+unsigned discord_prompt_next(struct discord_client *c, const char *channel);
+unsigned discord_prompt_current(struct discord_client *c, const char *channel);
 
 /* commands.c: the slash commands, registered once per start (and stale ones cleared) */
 void discord_commands_register(struct discord_client *c);

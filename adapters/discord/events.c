@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "answer.h"
 #include "client.h"
@@ -25,6 +26,30 @@ emit(struct discord_client *c, uint64_t ref, const char *user, const char *name,
 	ev.direct = direct;
 	ev.ref = ref;
 	adapter_emit(c->a, &ev);
+}
+
+/* An interaction delivered well after it was made (replayed by a Resume
+ * after the link was down) is not acted on: it can no longer be answered,
+ * and what it asked for was meant for a game as it was then. Its age is
+ * read from its snowflake, less the smallest age seen (the clocks' skew). */
+static bool
+too_old(struct discord_client *c, const struct discord_interaction *ia)
+{
+	struct timespec ts;
+	int64_t made = discord_snowflake_ms(ia->id), age;
+
+	if (made == 0 || clock_gettime(CLOCK_REALTIME, &ts) < 0)
+		return false;
+	age = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 - made;
+	if (!c->ia_skew_set || age < c->ia_skew) {
+		c->ia_skew = age;
+		c->ia_skew_set = true;
+	}
+	if (age - c->ia_skew <= DISCORD_IA_MAX_AGE_MS)
+		return false;
+	discord_client_log(c, LOG_LVL_NOTICE, "interaction %s arrived %lld ms after it was made (replayed late): too "
+	                   "old to answer, not acted on", ia->id, (long long)(age - c->ia_skew));
+	return true;
 }
 
 /* The commands that open or join a table: where the bot may not post, the
@@ -79,6 +104,8 @@ on_interaction(struct discord_client *c, json_t *d)
 		discord_client_log(c, LOG_LVL_DEBUG, "interaction ignored: %s", why);
 		return;
 	}
+	if (too_old(c, &ia))
+		return;
 	ref = strtoull(ia.id, NULL, 10);
 	if (discord_answer_begin(c->ans, ref, ia.id, ia.token, ia.channel_id, ia.kind == DISCORD_IA_BUTTON,
 	                         loop_now(c->loop)) < 0) {
@@ -93,6 +120,12 @@ on_interaction(struct discord_client *c, json_t *d)
 	}
 	if (refuse_unpostable(c, ref, &ia))
 		return;
+	if (ia.kind == DISCORD_IA_BUTTON && ia.target[0] != '\0' && ia.prompt != discord_prompt_current(c, ia.channel_id)) {
+		/* yesterday's Draw must not act on whatever is pending now */
+		discord_outbox_say_private(c, ref, "That button is from an earlier turn and does nothing now: use the "
+		                           "buttons of the latest turn line, or the slash commands.");
+		return;
+	}
 	if (ia.kind == DISCORD_IA_BUTTON && ia.target[0] != '\0' && strcmp(ia.target, ia.user_id) != 0) {
 		/* the turn line's buttons are the player's to move: no one else's press reaches the game */
 		snprintf(line, sizeof line, "It is not your turn: these buttons are for <@%s>.", ia.target);

@@ -105,6 +105,14 @@ command_line(json_t *data, char *line, size_t len, const char **why)
 	return 0;
 }
 
+int64_t
+discord_snowflake_ms(const char *id)
+{
+	if (id == NULL || !discord_text_snowflake(id))
+		return 0;
+	return (int64_t)(strtoull(id, NULL, 10) >> 22) + 1420070400000LL;
+}
+
 const char *
 discord_interaction_cannot_post(const struct discord_interaction *ia)
 {
@@ -194,7 +202,8 @@ discord_interaction_parse(json_t *d, const char *app_id, struct discord_interact
 		const char *cid = json_string_value(json_object_get(data, "custom_id"));
 
 		if (json_integer_value(json_object_get(data, "component_type")) != 2 || cid == NULL ||
-		    discord_button_parse(cid, out->line, sizeof out->line, out->target, sizeof out->target) < 0) {
+		    discord_button_parse_n(cid, out->line, sizeof out->line, out->target, sizeof out->target,
+		                           &out->prompt) < 0) {
 			*why = "not one of our buttons";
 			return -1;
 		}

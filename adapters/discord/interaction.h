@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -40,7 +41,11 @@ struct discord_interaction {
 	bool has_app_perms;                     /* app_permissions was given */
 	unsigned long long app_perms;           /* the bot's own permissions in the channel */
 	bool thread;                            /* the channel is a thread (types 10, 11, 12) */
+	unsigned prompt;                        /* BUTTON: the turn line's prompt number, 0 if none */
 };
+
+/* When a snowflake was made: Unix ms (reference.mdx: ms since 2015-01-01 << 22); 0 if not one. */
+int64_t discord_snowflake_ms(const char *id);
 
 /* The permission the bot lacks to post in the interaction's channel
  * (permissions.mdx's name: "View Channel", "Send Messages", "Send Messages in

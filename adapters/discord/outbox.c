@@ -65,7 +65,7 @@ body_new(const char *content, size_t n, const char *ping)
 
 /* The turn line's buttons: the player's commands that take no argument, and "My hand" for anyone. */
 static json_t *
-components(const struct discord_out *o)
+components(struct discord_client *c, const struct discord_out *o)
 {
 	const char *acts[MAX_ACTIONS + 1];
 	size_t n = 0;
@@ -77,7 +77,12 @@ components(const struct discord_out *o)
 		acts[n++] = DISCORD_BUTTON_HAND;
 	for (size_t i = 0; i < o->nactions && n < MAX_ACTIONS; i++)
 		acts[n++] = o->actions[i];
-	return n > 0 ? discord_button_rows(acts, n, o->ping[0] != '\0' ? o->ping : NULL) : NULL;
+	if (n == 0)
+		return NULL;
+	/* the player's moves carry this turn line's number: a press on an older line is stale */
+	return discord_button_rows_n(acts, n, o->ping[0] != '\0' ? o->ping : NULL,
+	                             o->ping[0] != '\0' && n > (hand || o->hand_button ? 1u : 0u) ?
+	                             discord_prompt_next(c, o->room) : 0);
 }
 
 /* ------------------------------------------------------------------ posting */
@@ -327,6 +332,7 @@ discord_outbox_answers(struct discord_client *c)
 		r = discord_client_req(c, DISCORD_REQ_ANSWER);
 		r->ref = op.ref;
 		r->ans_kind = (int)op.kind;
+		r->deadline = op.deadline;
 		if (ev != NULL)
 			snprintf(r->channel, sizeof r->channel, "%s", ev->channel);
 		if (op.kind == DISCORD_ANS_CHANNEL && ev != NULL && discord_refused_has(c, ev->channel)) {
@@ -508,7 +514,7 @@ send_room(struct discord_client *c, struct discord_out *o)
 	for (size_t i = 0; i < o->npieces; i++, s += strlen(s) + 1) {
 		json_t *body = body_new(s, strlen(s), o->ping), *comps;
 
-		if (i + 1 == o->npieces && (comps = components(o)) != NULL)
+		if (i + 1 == o->npieces && (comps = components(c, o)) != NULL)
 			json_object_set_new(body, "components", comps);
 		if (o->route == DISCORD_ROUTE_ANSWER && c->ans != NULL &&
 		    discord_answer_say(c->ans, o->reply_to, false, json_incref(body), now) == 0) {
@@ -684,7 +690,7 @@ flush_batch(struct discord_client *c)
 		{
 			json_t *body = body_new(o->pieces.s, o->pieces.len, NULL);
 
-			json_object_set_new(body, "components", components(o));
+			json_object_set_new(body, "components", components(c, o));
 			channel_post(c, DISCORD_REQ_ROOM, o->room, NULL, body, NULL, 0);
 		}
 		out_free(o);

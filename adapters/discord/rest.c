@@ -202,6 +202,13 @@ int
 discord_rest_call(struct discord_rest *r, const char *method, const char *path, json_t *body, unsigned flags,
                   discord_rest_done_fn *done, void *ctx)
 {
+	return discord_rest_call_by(r, method, path, body, flags, 0, done, ctx);
+}
+
+int
+discord_rest_call_by(struct discord_rest *r, const char *method, const char *path, json_t *body, unsigned flags,
+                     int64_t deadline, discord_rest_done_fn *done, void *ctx)
+{
 	struct discord_rest_req *q;
 	size_t ulen;
 
@@ -226,6 +233,7 @@ discord_rest_call(struct discord_rest *r, const char *method, const char *path, 
 	if (strncmp(path, "/interactions/", 14) == 0 || strncmp(path, "/webhooks/", 10) == 0)
 		flags |= DISCORD_REST_INTERACTION;
 	q->flags = flags;
+	q->deadline = deadline;
 	q->done = done;
 	q->ctx = ctx;
 	if (r->tail != NULL)
@@ -367,6 +375,14 @@ discord_rest_answer(struct discord_rest *r, struct discord_rest_req *q, long sta
 		/* on its way when the token was refused: answered, never retried */
 		finish(r, q, status, body);
 		json_decref(body);
+		return;
+	}
+	if (q->deadline > 0 && (status == 429 || status == 0 || status >= 500) &&
+	    now + (status == 429 ? h.retry_after_ms : backoff(q->tries + 1)) >= q->deadline) {
+		/* a retry would land past the request's life: it could only be refused */
+		finish(r, q, status, body);
+		json_decref(body);
+		kick(r);
 		return;
 	}
 	if (status == 429 && ++q->limited <= DISCORD_REST_MAX_429) {

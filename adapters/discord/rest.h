@@ -43,6 +43,7 @@ struct discord_rest_req {
 	void *ctx;
 	int tries, limited;        /* failed attempts; 429s received */
 	int64_t not_before;        /* a retry after a failure waits until then */
+	int64_t deadline;          /* no retry (5xx, 429) that would go past it; 0: none */
 	bool inflight, held;
 	void *io;                  /* the transport's */
 	struct discord_rest_req *next;
@@ -66,6 +67,11 @@ void discord_rest_free(struct discord_rest *r);
  * path too long). */
 int  discord_rest_call(struct discord_rest *r, const char *method, const char *path, json_t *body,
                        unsigned flags, discord_rest_done_fn *done, void *ctx);
+/* The same with a deadline (loop clock, ms; 0 none): a retry that would go
+ * past it is not made, the request answered with its last status instead
+ * (an interaction callback is dead after 3 s, its token after 15 min). */
+int  discord_rest_call_by(struct discord_rest *r, const char *method, const char *path, json_t *body,
+                          unsigned flags, int64_t deadline, discord_rest_done_fn *done, void *ctx);
 /* Requests of ctx still go, but their done is not called any more. */
 void discord_rest_forget(struct discord_rest *r, void *ctx);
 /* Where ctx's request is: 1 waiting (not sent yet), 0 on its way, -1 not queued. */

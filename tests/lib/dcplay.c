@@ -283,7 +283,10 @@ turn_of(json_t *m, void *ctx)
 {
 	const char *want = ctx, *id = dcplay_button(m, "Draw");
 
-	return dcplay_public(m, NULL) && id != NULL && strcmp(id, want) == 0;
+	size_t n = strlen(want);
+
+	/* "hf:draw:<user>", then the turn line's number ":<prompt>" */
+	return dcplay_public(m, NULL) && id != NULL && strncmp(id, want, n) == 0 && (id[n] == '\0' || id[n] == ':');
 }
 
 json_t *
