@@ -199,9 +199,20 @@ test_token_reset_stops_every_request(void **state)
 	if (n > 3)
 		fprintf(stderr, "%zu requests after the token reset, %zu refused\n", n, unauth);
 	assert_true(n <= 3);
-	assert_true(e2e_daemon_log_has(&p->d, "systemctl reload"));
+	assert_true(e2e_daemon_log_has(&p->d, "systemctl restart"));
 	/* no reconnect with a refused token: the fake counts one as a violation */
 	assert_int_equal(fakedc_violations(&p->f, true), 0);
+
+	/* what the log says to do: the new token in token_file, then a restart */
+	assert_int_equal(dcplay_stop(p), 0);
+	{
+		char path[400];
+
+		snprintf(path, sizeof path, "%s/token", p->dir);
+		e2e_secret_note("MTAwMDAwMDAwMDAwMDAwMDAw.new.token");
+		assert_int_equal(e2e_write_file(path, "MTAwMDAwMDAwMDAwMDAwMDAw.new.token\n"), 0);
+	}
+	assert_int_equal(dcplay_start(p), 0);
 	assert_int_equal(dcplay_stop(p), 0);
 }
 

@@ -848,7 +848,7 @@ def rate_check(method, path):
                   "X-RateLimit-Reset-After": "%.3f" % reset_after, "X-RateLimit-Bucket": h}
 
 
-def check_commands(cmds):
+def check_commands(cmds, scope="global"):
     if not isinstance(cmds, list) or len(cmds) > 100:
         return "a list of at most 100 commands"
     names = set()
@@ -898,9 +898,14 @@ def check_commands(cmds):
 
 
 def put_commands(scope, cmds):
-    e = check_commands(cmds)
+    e = check_commands(cmds, scope)
     if e is not None:
         return form_error(e)
+    for c in cmds:
+        if scope == "global" and c.get("integration_types") is None:
+            # application-commands.mdx: left out, the app's default install settings decide
+            # (a user install would offer the commands where the bot is not)
+            W.violate("global command %s without integration_types" % c["name"])
     out = []
     for c in cmds:
         c = dict(c)
@@ -1315,7 +1320,8 @@ class Handler(BaseHTTPRequestHandler):
             return 404, {"message": "404: Not Found", "code": 0}, {}
         p = path[len(API):]
         ua = self.headers.get("User-Agent", "")
-        if not ua.startswith("DiscordBot ("):
+        # reference.mdx, User Agent: "DiscordBot ($url, $versionNumber)", the URL required
+        if not re.match(r"^DiscordBot \((https?://[^\s,()]+), ([^\s,()]+)\)", ua):
             W.violate("request without a 'DiscordBot (url, version)' User-Agent: %r" % ua)
             return 400, {"message": "fake: User-Agent must be 'DiscordBot ($url, $versionNumber)'", "code": 0}, {}
         body = None

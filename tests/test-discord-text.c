@@ -173,6 +173,8 @@ test_slash_commands_from_the_table(void **state)
 	assert_string_equal(json_string_value(json_object_get(c, "description")), "Draw two cards from the stock");
 	assert_null(json_object_get(c, "options"));
 	assert_int_equal(json_array_size(json_object_get(c, "contexts")), 2);
+	assert_int_equal(json_array_size(json_object_get(c, "integration_types")), 1);
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(c, "integration_types"), 0)), 0);
 	/* /meld cards:9 9 2 */
 	o = json_array_get(json_object_get(json_array_get(j, 1), "options"), 0);
 	assert_int_equal(json_integer_value(json_object_get(o, "type")), 3);
@@ -190,6 +192,7 @@ test_slash_commands_from_the_table(void **state)
 	/* guild commands carry no contexts */
 	j = discord_slash_commands(cmds, 1, false, err, sizeof err);
 	assert_null(json_object_get(json_array_get(j, 0), "contexts"));
+	assert_null(json_object_get(json_array_get(j, 0), "integration_types"));
 	json_decref(j);
 }
 
@@ -619,6 +622,20 @@ test_config_errors_name_the_key(void **state)
 	cfg_error(body, "[discord main] private: must be ephemeral or dm");
 	snprintf(body, sizeof body, "token_file = %s\napi_url = discord.com\n", tokfile);
 	cfg_error(body, "api_url: needs a URL");
+	/* http:// only on loopback: elsewhere the token would cross the network in clear */
+	snprintf(body, sizeof body, "token_file = %s\napi_url = http://discord.example/api/v10\n", tokfile);
+	cfg_error(body, "api_url: http:// would send the bot token in clear");
+	snprintf(body, sizeof body, "token_file = %s\napi_url = http://127.0.0.1.evil.example/api\n", tokfile);
+	cfg_error(body, "only a loopback address");
+	assert_true(discord_config_loopback("127.0.0.1:9/api"));
+	assert_true(discord_config_loopback("127.1.2.3"));
+	assert_true(discord_config_loopback("[::1]:80/x"));
+	assert_true(discord_config_loopback("localhost:5000"));
+	assert_false(discord_config_loopback("127.0.0.1.nip.io"));
+	assert_false(discord_config_loopback("localhost.example"));
+	assert_false(discord_config_loopback("127..0.1"));
+	assert_false(discord_config_loopback("128.0.0.1"));
+	assert_false(discord_config_loopback("[::1]x"));
 	snprintf(body, sizeof body, "token_file = %s\nguilds = 12, abc\n", tokfile);
 	cfg_error(body, "guilds: \"abc\" is not a guild id");
 	snprintf(body, sizeof body, "token_file = %s\nmessage_commands = maybe\n", tokfile);

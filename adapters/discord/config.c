@@ -37,6 +37,30 @@ read_guilds(struct adapter_cfg *ac, const char *list, struct discord_config *cfg
 	return 0;
 }
 
+bool
+discord_config_loopback(const char *hostport)
+{
+	size_t n = strcspn(hostport, ":/");
+
+	if (strncmp(hostport, "[::1]", 5) == 0)
+		return hostport[5] == '\0' || hostport[5] == ':' || hostport[5] == '/';
+	if (n == 9 && strncmp(hostport, "localhost", 9) == 0)
+		return true;
+	/* 127.0.0.0/8: four decimal parts, the first 127 */
+	if (strncmp(hostport, "127.", 4) != 0)
+		return false;
+	for (size_t i = 4, dots = 0; i <= n; i++) {
+		if (i == n)
+			return dots == 2 && hostport[i - 1] != '.';
+		if (hostport[i] == '.') {
+			if (++dots > 2 || hostport[i - 1] == '.')
+				return false;
+		} else if (hostport[i] < '0' || hostport[i] > '9')
+			return false;
+	}
+	return false;
+}
+
 int
 discord_config_read(struct adapter_cfg *ac, struct discord_config *cfg, char *err, size_t errlen)
 {
@@ -61,6 +85,11 @@ discord_config_read(struct adapter_cfg *ac, struct discord_config *cfg, char *er
 	if ((strncmp(api, "https://", 8) != 0 && strncmp(api, "http://", 7) != 0) || strlen(api) >= sizeof cfg->api_url ||
 	    strpbrk(api, " \t\"?#") != NULL) {
 		adapter_cfg_error(ac, "api_url", err, errlen, "needs a URL such as %s", DISCORD_API_URL);
+		return -1;
+	}
+	if (strncmp(api, "http://", 7) == 0 && !discord_config_loopback(api + 7)) {
+		adapter_cfg_error(ac, "api_url", err, errlen, "http:// would send the bot token in clear: only a loopback "
+		                  "address (127.0.0.1, [::1], localhost) may use it; use https://");
 		return -1;
 	}
 	snprintf(cfg->api_url, sizeof cfg->api_url, "%s", api);

@@ -27,6 +27,8 @@ struct discord_config {
 };
 
 /* Reads the section (the token file too). -1 with err ("FILE:LINE: [discord x] key: ...") on a bad key. */
+/* Whether "host[:port][/...]" (after http://) is a loopback address: 127.0.0.0/8, [::1], localhost. */
+bool discord_config_loopback(const char *hostport);
 int  discord_config_read(struct adapter_cfg *ac, struct discord_config *cfg, char *err, size_t errlen);
 /* Forgets the token. */
 void discord_config_wipe(struct discord_config *cfg);

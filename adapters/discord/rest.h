@@ -9,13 +9,14 @@
 #include <jansson.h>
 
 #include "limit.h"
+#include "version.h"
 
 struct loop;
 struct http;
 
 #define DISCORD_API_URL        "https://discord.com/api/v10"
-/* reference.mdx asks for "DiscordBot ($url, $versionNumber)"; the project has no public URL */
-#define DISCORD_USER_AGENT     "DiscordBot (handfoot, 1)"
+/* reference.mdx: "DiscordBot ($url, $versionNumber)", the URL the project's home */
+#define DISCORD_USER_AGENT     "DiscordBot (" HF_URL ", " HF_VERSION ")"
 #define DISCORD_REST_MAX_QUEUE 4096     /* requests waiting; more are refused (and said so) */
 #define DISCORD_REST_TRIES     4        /* attempts on network errors and 5xx */
 #define DISCORD_REST_MAX_429   100      /* 429s one request may get before it is given up */
