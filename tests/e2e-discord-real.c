@@ -464,11 +464,50 @@ test_stale_and_replayed_presses_change_nothing(void **state)
 	assert_int_equal(dcplay_stop(p), 0);
 }
 
+/* ------------------------------------------------------------------ invalid requests */
+
+/* rate-limits.mdx: 10,000 invalid requests (401, 403, 429 but "shared") in 10
+ * minutes ban the IP. A whole game, its turns and hands, DMs closed to one
+ * player and a channel that refuses the bot beside it, stays far under. */
+static void
+test_a_whole_game_costs_few_invalid_requests(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *turn, *m;
+	const char *id;
+	int who;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-invalid", 4, NULL, "private = dm"), 0);
+	assert_int_equal(fakedc_ctl(&p->f, "user", "{\"id\":\"%s\",\"dm_open\":false}", p->user[2]), 0);
+	assert_int_equal(fakedc_ctl(&p->f, "guild", "{\"id\":\"%s\",\"channels\":[{\"id\":\"" DENIED "\",\"name\":"
+	                            "\"quiet\",\"permission_overwrites\":[{\"id\":\"%s\",\"type\":0,\"allow\":\"0\","
+	                            "\"deny\":\"2048\"}]}]}", p->guild, p->guild), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	assert_non_null(id = command_in(p, DENIED, 3, "new", NULL));
+	assert_non_null(m = dcplay_reply(p, id, "Send Messages", 10000));
+	json_decref(m);
+	assert_non_null(turn = dcplay_deal(p, "classic rounds=2", &who));
+	json_decref(turn);
+	assert_int_equal(dcplay_auto_all(p), 0);
+	assert_non_null(m = dcplay_wait(p, 0, "Game over", dcplay_public, NULL, 240000));
+	json_decref(m);
+	sleep(1);
+	{
+		size_t n = (size_t)state_int(p, "invalid_requests");
+
+		fprintf(stderr, "invalid requests in a whole game: %zu\n", n);
+		assert_true(n < 20);
+	}
+	dcplay_end(p);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_tables_only_where_the_bot_may_post, teardown),
+		cmocka_unit_test_teardown(test_a_whole_game_costs_few_invalid_requests, teardown),
 		cmocka_unit_test_teardown(test_stale_and_replayed_presses_change_nothing, teardown),
 		cmocka_unit_test_teardown(test_closed_dm_hit_once, teardown),
 		cmocka_unit_test_teardown(test_token_reset_stops_every_request, teardown),
