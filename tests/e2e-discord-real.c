@@ -502,11 +502,94 @@ test_a_whole_game_costs_few_invalid_requests(void **state)
 	dcplay_end(p);
 }
 
+/* ------------------------------------------------------------------ shards */
+
+#define GUILD2   "100000000004194305"   /* (id >> 22) % 2 == 1: shard 1 of 2 (dcplay's guild is shard 0's) */
+#define CHANNEL2 "100000000004194306"
+
+/* Identifys per shard [id, count] that got a session. */
+static int
+shard_sessions(struct dcplay *p, int id, int count)
+{
+	json_t *s = dcplay_state(p), *e;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(json_object_get(s, "identify_log"), i, e) {
+		json_t *sh = json_object_get(e, "shard");
+
+		n += strcmp(json_string_value(json_object_get(e, "outcome")), "ready") == 0 &&
+		     json_integer_value(json_array_get(sh, 0)) == id && json_integer_value(json_array_get(sh, 1)) == count;
+	}
+	json_decref(s);
+	return n;
+}
+
+/* The bot is in 2,600 guilds (Discord requires 2 shards past 2,500):
+ * with shards = 2 both identify, a game is played in a guild of each. */
+static void
+test_two_shards_play_in_a_guild_of_each(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	char members[1024];
+	size_t n = 0, from;
+	json_t *turn;
+	int who;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-shards", 5, NULL, "shards = 2\nguilds = 100000000000000001 " GUILD2), 0);
+	for (int i = 0; i < p->nusers; i++)
+		n += (size_t)snprintf(members + n, sizeof members - n, "%s{\"id\":\"%s\",\"username\":\"u%d\"}",
+		                      i ? "," : "", p->user[i], i);
+	assert_int_equal(fakedc_ctl(&p->f, "guild", "{\"id\":\"" GUILD2 "\",\"name\":\"second\",\"channels\":[{\"id\":"
+	                            "\"" CHANNEL2 "\",\"name\":\"cards\"}],\"members\":[%s]}", members), 0);
+	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"guild_count\":2600}"), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	/* four players at a table in shard 0's guild */
+	p->nusers = 4;
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	json_decref(turn);
+	p->nusers = 5;
+	/* the fifth plays against the computer in shard 1's guild */
+	snprintf(p->guild, sizeof p->guild, "%s", GUILD2);
+	snprintf(p->channel, sizeof p->channel, "%s", CHANNEL2);
+	from = dcplay_count(p);
+	/* shard 1 identifies 5 s after shard 0 (max_concurrency 1: one a 5 s) */
+	for (int t = 0; t < 200 && shard_sessions(p, 1, 2) == 0; t++)
+		usleep(100 * 1000);
+	assert_non_null(dcplay_command(p, 4, "play", NULL));
+	assert_non_null(turn = dcplay_wait(p, from, "", dcplay_public, NULL, 15000));
+	assert_string_equal(json_string_value(json_object_get(turn, "channel_id")), CHANNEL2);
+	json_decref(turn);
+	assert_int_equal(shard_sessions(p, 0, 2), 1);
+	assert_int_equal(shard_sessions(p, 1, 2), 1);
+	dcplay_end(p);
+}
+
+/* shards = 1 with 2,600 guilds: Discord closes with 4011; the bot says what to set and does not reconnect. */
+static void
+test_sharding_required_is_said(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-4011", 1, NULL, "shards = 1"), 0);
+	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"guild_count\":2600}"), 0);
+	assert_int_equal(e2e_daemon_start(&p->d, p->tag, p->conf, NULL), 0);
+	p->daemon_up = true;
+	assert_true(wait_log(p, "set shards = auto", 10000));
+	sleep(2);
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
+	assert_int_equal(dcplay_stop(p), 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_tables_only_where_the_bot_may_post, teardown),
+		cmocka_unit_test_teardown(test_two_shards_play_in_a_guild_of_each, teardown),
+		cmocka_unit_test_teardown(test_sharding_required_is_said, teardown),
 		cmocka_unit_test_teardown(test_a_whole_game_costs_few_invalid_requests, teardown),
 		cmocka_unit_test_teardown(test_stale_and_replayed_presses_change_nothing, teardown),
 		cmocka_unit_test_teardown(test_closed_dm_hit_once, teardown),

@@ -75,9 +75,30 @@ discord_client_call(struct discord_client *c, const char *method, const char *pa
 	return 0;
 }
 
-/* ------------------------------------------------------------------ the Gateway URL */
+/* ------------------------------------------------------------------ the Gateway URL and the shards */
 
 static void fetch_url(void *ctx);
+static void start_shards(struct discord_client *c, json_t *bot);
+static void ask_gateway(struct discord_client *c, int shard);
+
+static int64_t
+on_shard_timer(struct loop *l, long long id, void *data)
+{
+	struct discord_shard *sh = data;
+	json_t *bot = sh->held;
+
+	(void)l;
+	(void)id;
+	sh->timer = 0;
+	sh->held = NULL;
+	if (bot != NULL) {
+		/* its turn among the shards of its rate_limit_key */
+		discord_link_set_bot(sh->link, bot);
+		json_decref(bot);
+	} else
+		fetch_url(sh);
+	return LOOP_NOMORE;
+}
 
 static int64_t
 on_url_timer(struct loop *l, long long id, void *data)
@@ -87,8 +108,29 @@ on_url_timer(struct loop *l, long long id, void *data)
 	(void)l;
 	(void)id;
 	c->url_timer = 0;
-	fetch_url(c);
+	ask_gateway(c, -1);
 	return LOOP_NOMORE;
+}
+
+/* gateway.mdx: shards of one rate_limit_key (shard_id % max_concurrency)
+ * identify at most once per 5 s: the answer is held until the shard's turn. */
+static void
+give_bot(struct discord_shard *sh, json_t *body)
+{
+	struct discord_client *c = sh->c;
+	json_int_t mc = json_integer_value(json_object_get(json_object_get(body, "session_start_limit"),
+	                                                   "max_concurrency"));
+	size_t key = (size_t)(sh->id % (mc >= 1 ? (int)mc : 1)) % DISCORD_SHARDS_MAX;
+	int64_t now = loop_now(c->loop);
+
+	if (c->key_next[key] > now && c->nshards > 1) {
+		sh->held = json_incref(body);
+		sh->timer = loop_timer_add(c->loop, c->key_next[key] - now, on_shard_timer, sh);
+		c->key_next[key] += DISCORD_GW_START_WINDOW + 250;
+		return;
+	}
+	c->key_next[key] = now + DISCORD_GW_START_WINDOW + 250;
+	discord_link_set_bot(sh->link, body);
 }
 
 static void
@@ -97,14 +139,22 @@ on_gateway_bot(void *ctx, long status, json_t *body)
 	struct discord_req *r = ctx;
 	struct discord_client *c = r->c;
 	const char *url = json_string_value(json_object_get(body, "url"));
+	int shard = r->shard;
+	struct discord_shard *sh = shard >= 0 && (size_t)shard < c->nshards ? &c->shards[shard] : NULL;
 	int64_t wait;
 
 	discord_client_req_done(r);
-	c->fetching = false;
+	if (sh != NULL)
+		sh->fetching = false;
+	else
+		c->sharding = false;
 	if (status == 200 && url != NULL && (strncmp(url, "wss://", 6) == 0 || strncmp(url, "ws://", 5) == 0)) {
 		c->url_tries = 0;
-		/* the URL and session_start_limit, read before every Identify */
-		discord_link_set_bot(c->link, body);
+		if (sh == NULL)
+			start_shards(c, body);
+		else
+			/* the URL and session_start_limit, read before every Identify */
+			give_bot(sh, body);
 		return;
 	}
 	if (status == 401 || c->fatal)
@@ -116,21 +166,43 @@ on_gateway_bot(void *ctx, long status, json_t *body)
 	c->url_tries++;
 	discord_client_log(c, LOG_LVL_WARNING, "GET /gateway/bot: %s%ld; again in %lld s",
 	                   status == 0 ? "no answer " : "HTTP ", status, (long long)(wait / 1000));
-	c->url_timer = loop_timer_add(c->loop, wait, on_url_timer, c);
+	if (sh != NULL)
+		sh->timer = loop_timer_add(c->loop, wait, on_shard_timer, sh);
+	else
+		c->url_timer = loop_timer_add(c->loop, wait, on_url_timer, c);
 }
 
 static void
+ask_gateway(struct discord_client *c, int shard)
+{
+	struct discord_req *r;
+
+	/* developers/events/gateway.mdx: the URL comes from GET /gateway/bot, asked again when it fails */
+	if (c->fatal)
+		return;
+	if (shard >= 0)
+		c->shards[shard].fetching = true;
+	else
+		c->sharding = true;
+	r = discord_client_req(c, DISCORD_REQ_GATEWAY);
+	r->shard = shard;
+	if (discord_client_call(c, "GET", "/gateway/bot", NULL, r, on_gateway_bot) < 0) {
+		if (shard >= 0)
+			c->shards[shard].fetching = false;
+		else
+			c->sharding = false;
+	}
+}
+
+/* A shard's link needs GET /gateway/bot (before each Identify). */
+static void
 fetch_url(void *ctx)
 {
-	struct discord_client *c = ctx;
+	struct discord_shard *sh = ctx;
 
-	/* developers/events/gateway.mdx: the URL comes from GET /gateway/bot, cached, asked again when it fails */
-	if (c->fetching || c->fatal || c->url_timer != 0)
+	if (sh->fetching || sh->timer != 0)
 		return;
-	c->fetching = true;
-	if (discord_client_call(c, "GET", "/gateway/bot", NULL, discord_client_req(c, DISCORD_REQ_GATEWAY),
-	                        on_gateway_bot) < 0)
-		c->fetching = false;
+	ask_gateway(sh->c, (int)(sh - sh->c->shards));
 }
 
 /* ------------------------------------------------------------------ a dead token */
@@ -158,8 +230,8 @@ token_dead(struct discord_client *c, const char *what)
 		if (discord_rest_waiting(c->rest, r) < 0)
 			discord_client_req_done(r);
 	}
-	if (c->link != NULL)
-		discord_link_stop(c->link);
+	for (size_t i = 0; i < c->nshards; i++)
+		discord_link_stop(c->shards[i].link);
 }
 
 static void
@@ -243,7 +315,8 @@ on_ready(struct discord_client *c, json_t *d)
 static void
 on_link_event(void *ctx, enum discord_gw_act_kind kind, int code, const char *name, json_t *d)
 {
-	struct discord_client *c = ctx;
+	struct discord_shard *sh = ctx;
+	struct discord_client *c = sh->c;
 
 	switch (kind) {
 	case DISCORD_GW_READY:
@@ -268,8 +341,15 @@ on_link_event(void *ctx, enum discord_gw_act_kind kind, int code, const char *na
 			break;
 		}
 		c->fatal = true;
-		discord_client_log(c, LOG_LVL_ERR, "gateway closed with %d: %s; not reconnecting (fix the cause and "
-		                   "restart)", code, name != NULL ? name : "");
+		if (code == 4011)
+			/* gateway.mdx, Sharding: more than 2,500 guilds a shard */
+			discord_client_log(c, LOG_LVL_ERR, "gateway shard %d of %d closed with 4011 (sharding required: the "
+			                   "bot is in more guilds than %d shard%s may hold); not reconnecting: set shards = "
+			                   "auto (GET /gateway/bot's count) or more, and restart", sh->id, c->shard_count,
+			                   c->shard_count, c->shard_count == 1 ? "" : "s");
+		else
+			discord_client_log(c, LOG_LVL_ERR, "gateway closed with %d: %s; not reconnecting (fix the cause and "
+			                   "restart)", code, name != NULL ? name : "");
 		break;
 	default:
 		break;
@@ -279,7 +359,61 @@ on_link_event(void *ctx, enum discord_gw_act_kind kind, int code, const char *na
 static void
 on_link_log(void *ctx, int level, const char *msg)
 {
-	discord_client_log(ctx, level, "%s", msg);
+	struct discord_shard *sh = ctx;
+
+	if (sh->c->shard_count > 1)
+		discord_client_log(sh->c, level, "shard %d: %s", sh->id, msg);
+	else
+		discord_client_log(sh->c, level, "%s", msg);
+}
+
+/* GET /gateway/bot's first answer: how many shards in all (shards = auto:
+ * Discord's count), and a link for each this process runs (shard_ids). */
+static void
+start_shards(struct discord_client *c, json_t *bot)
+{
+	struct discord_gw_config gw = { .token = c->cfg.token, .intents = discord_gateway_intents(c->cfg.message_commands),
+	                                .budgeted = true };
+	struct discord_link_host host = { .event = on_link_event, .log = on_link_log, .fetch_url = fetch_url };
+	const char *ca = c->cfg.ca_file[0] != '\0' ? c->cfg.ca_file : NULL;
+	json_int_t n = json_integer_value(json_object_get(bot, "shards"));
+	char err[256];
+
+	if (c->nshards > 0 || c->stopped)
+		return;
+	c->shard_count = c->cfg.shards > 0 ? c->cfg.shards : n >= 1 && n <= DISCORD_SHARD_COUNT_MAX ? (int)n : 1;
+	for (int id = 0; id < c->shard_count && c->nshards < DISCORD_SHARDS_MAX; id++) {
+		bool mine = c->cfg.nshard_ids == 0;
+		struct discord_shard *sh;
+
+		for (size_t i = 0; i < c->cfg.nshard_ids; i++)
+			mine |= c->cfg.shard_ids[i] == id;
+		if (!mine)
+			continue;
+		sh = &c->shards[c->nshards];
+		sh->c = c;
+		sh->id = id;
+		gw.shard_id = id;
+		gw.shard_count = c->shard_count > 1 || c->cfg.shards > 0 ? c->shard_count : 0;
+		host.ctx = sh;
+		if ((sh->link = discord_link_new(c->loop, &gw, ca, &host, err, sizeof err)) == NULL) {
+			discord_client_log(c, LOG_LVL_ERR, "gateway: %s", err);
+			break;
+		}
+		c->nshards++;
+	}
+	for (size_t i = 0; i < c->cfg.nshard_ids; i++)
+		if (c->cfg.shard_ids[i] >= c->shard_count)
+			discord_client_log(c, LOG_LVL_WARNING, "shard_ids: %d is not below the %d shards: not run",
+			                   c->cfg.shard_ids[i], c->shard_count);
+	if (c->shard_count > 1 || c->cfg.shards > 0)
+		discord_client_log(c, LOG_LVL_INFO, "%zu of %d shard%s run here", c->nshards, c->shard_count,
+		                   c->shard_count == 1 ? "" : "s");
+	for (size_t i = 0; i < c->nshards; i++) {
+		/* the first Identify of each reads this answer (one request per start), in its key's turn */
+		give_bot(&c->shards[i], bot);
+		discord_link_start(c->shards[i].link);
+	}
 }
 
 /* ------------------------------------------------------------------ life */
@@ -312,13 +446,9 @@ int
 discord_client_start(struct discord_client *c)
 {
 	struct discord_rest_io io;
-	struct discord_gw_config gw = { .token = c->cfg.token, .intents = discord_gateway_intents(c->cfg.message_commands),
-	                                .budgeted = true };
-	struct discord_link_host host = { .ctx = c, .event = on_link_event, .log = on_link_log, .fetch_url = fetch_url };
 	const char *ca = c->cfg.ca_file[0] != '\0' ? c->cfg.ca_file : NULL;
-	char err[256];
 
-	if (c->link != NULL)
+	if (c->rest != NULL)
 		return 0;
 	if ((c->io = discord_restio_new(c->a->http, ca)) == NULL) {
 		discord_client_log(c, LOG_LVL_ERR, "ca_file is too long");
@@ -330,22 +460,18 @@ discord_client_start(struct discord_client *c)
 		return -1;
 	}
 	discord_rest_on_dead(c->rest, on_rest_dead, c);
-	if ((c->link = discord_link_new(c->loop, &gw, ca, &host, err, sizeof err)) == NULL) {
-		discord_client_log(c, LOG_LVL_ERR, "gateway: %s", err);
-		return -1;
-	}
-	/* the parts keep their own copies: none is left here */
-	discord_config_wipe(&c->cfg);
-	discord_link_start(c->link);
+	/* the shards' links are made once GET /gateway/bot has said how many (the token is kept till then) */
+	ask_gateway(c, -1);
 	return 0;
 }
 
 void
 discord_client_stop(struct discord_client *c)
 {
-	if (c->link != NULL)
+	for (size_t i = 0; i < c->nshards; i++)
 		/* 1000: the session ends and the bot shows offline at once */
-		discord_link_stop(c->link);
+		discord_link_stop(c->shards[i].link);
+	c->stopped = true;
 }
 
 void
@@ -353,7 +479,12 @@ discord_client_free(struct discord_client *c)
 {
 	if (c == NULL)
 		return;
-	discord_link_free(c->link);
+	for (size_t i = 0; i < c->nshards; i++) {
+		discord_link_free(c->shards[i].link);
+		if (c->shards[i].timer != 0)
+			loop_timer_del(c->loop, c->shards[i].timer);
+		json_decref(c->shards[i].held);
+	}
 	if (c->down_timer != 0)
 		loop_timer_del(c->loop, c->down_timer);
 	if (c->url_timer != 0)

@@ -48,6 +48,7 @@ struct discord_req {
 	int ans_kind;              /* ANSWER: enum discord_answer_kind */
 	char channel[DISCORD_ID_LEN]; /* ANSWER, ROOM: the channel its lines show in (pending) */
 	char user[DISCORD_ID_LEN];    /* DM_*: the player */
+	int shard;                    /* GATEWAY: the shard's index, -1 for the count at start */
 	char room[DISCORD_ID_LEN];    /* DM_*: the room of the game, for the fallback */
 	char guild[DISCORD_ID_LEN];   /* REGISTER: the guild, "" for global */
 	bool clear;                   /* REGISTER: an empty list, taking stale commands away */
@@ -60,10 +61,23 @@ struct discord_req {
 struct discord_client {
 	struct adapter *a;
 	struct loop *loop;
-	struct discord_config cfg;          /* the token in it is wiped once the parts have their copies */
+	struct discord_config cfg;          /* the token kept till free: the shards start once their count is known */
 	struct discord_restio *io;
 	struct discord_rest *rest;
-	struct discord_link *link;
+	/* the shards this process runs (gateway.mdx, Sharding); each its own link */
+	struct discord_shard {
+		struct discord_client *c;
+		int id;
+		struct discord_link *link;
+		bool fetching;            /* its GET /gateway/bot is on its way */
+		long long timer;          /* a retry of it, or its turn for max_concurrency */
+		json_t *held;             /* an answer held until that turn */
+	} shards[DISCORD_SHARDS_MAX];
+	size_t nshards;
+	int shard_count;                    /* the total, in every process */
+	bool sharding;                      /* the first GET /gateway/bot (the count) is on its way */
+	bool stopped;                       /* stop came: no shard is started after it */
+	int64_t key_next[DISCORD_SHARDS_MAX]; /* per rate_limit_key: the next Identify's earliest time */
 	struct discord_answer *ans;         /* from READY on (it needs the application id) */
 	struct discord_recent *recent;
 	struct discord_again *again;        /* ephemeral answers, to say again (again.h) */
