@@ -248,14 +248,15 @@ count_in(struct dcplay *p, const char *channel, const char *via)
 	return n;
 }
 
+/* The invalid requests (401, 403, 429) the fake counted whose key ("status", "code") is value. */
 static size_t
-invalid_with(struct dcplay *p, long status)
+invalid_with(struct dcplay *p, const char *key, long value)
 {
 	json_t *s = dcplay_state(p), *r;
 	size_t i, n = 0;
 
 	json_array_foreach(json_object_get(s, "invalid_requests"), i, r)
-		n += json_integer_value(json_object_get(r, "status")) == status;
+		n += json_integer_value(json_object_get(r, key)) == value;
 	json_decref(s);
 	return n;
 }
@@ -295,7 +296,7 @@ test_tables_only_where_the_bot_may_post(void **state)
 	json_decref(m);
 	assert_int_equal(count_in(p, DENIED, "channel"), 0);
 	assert_int_equal(count_in(p, THREAD, "channel"), 0);
-	assert_int_equal(invalid_with(p, 403), 0);
+	assert_int_equal(invalid_with(p, "status", 403), 0);
 
 	/* a table in the channel that allows it; then the permission is taken away */
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
@@ -309,23 +310,11 @@ test_tables_only_where_the_bot_may_post(void **state)
 	assert_true(json_is_true(json_object_get(m, "dm")));
 	json_decref(m);
 	sleep(3);
-	assert_int_equal(invalid_with(p, 403), 1);
+	assert_int_equal(invalid_with(p, "status", 403), 1);
 	dcplay_end(p);
 }
 
 /* ------------------------------------------------------------------ closed DMs */
-
-static size_t
-invalid_code(struct dcplay *p, long code)
-{
-	json_t *s = dcplay_state(p), *r;
-	size_t i, n = 0;
-
-	json_array_foreach(json_object_get(s, "invalid_requests"), i, r)
-		n += json_integer_value(json_object_get(r, "code")) == code;
-	json_decref(s);
-	return n;
-}
 
 static size_t
 public_with(struct dcplay *p, const char *needle)
@@ -364,26 +353,12 @@ test_closed_dm_hit_once(void **state)
 		assert_int_equal(dcplay_say(p, 3, typed[i]), 0);
 		sleep(2);
 	}
-	assert_int_equal(invalid_code(p, 50007), 1);
+	assert_int_equal(invalid_with(p, "code", 50007), 1);
 	assert_int_equal(public_with(p, "cannot send you direct messages"), 1);
 	dcplay_end(p);
 }
 
 /* ------------------------------------------------------------------ stale and replayed presses */
-
-/* The first card of a hand line: "... Your hand (13): A×3 Q ..." gives "A". */
-static void
-first_card(const char *hand, char *out, size_t len)
-{
-	const char *s = strstr(hand, "Your hand (");
-	size_t n;
-
-	assert_non_null(s);
-	assert_non_null(s = strstr(s, "): "));
-	s += 3;
-	n = strcspn(s, " \xc3\x97|\\");
-	snprintf(out, len, "%.*s", (int)n, s);
-}
 
 /* A press made age_ms ago, delivered now (as a Resume replays it): its id is its original snowflake. */
 static const char *
@@ -438,7 +413,7 @@ test_stale_and_replayed_presses_change_nothing(void **state)
 	/* the player's own press now: they draw (had the replay acted, they would have drawn already) */
 	assert_non_null(id = dcplay_press(p, who, mid, draw));
 	assert_non_null(m = dcplay_reply(p, id, "You drew ", 10000));
-	first_card(json_string_value(json_object_get(m, "content")), card, sizeof card);
+	dcplay_first_card(json_string_value(json_object_get(m, "content")), card, sizeof card);
 	json_decref(m);
 	from = dcplay_count(p);
 	snprintf(opts, sizeof opts, "{\"card\":\"%s\"}", card);

@@ -419,3 +419,16 @@ dcplay_end(struct dcplay *p)
 	assert_int_equal(fakedc_violations(&p->f, true), 0);
 	assert_int_equal(dcplay_stop(p), 0);
 }
+
+void
+dcplay_first_card(const char *hand, char *out, size_t len)
+{
+	const char *s = strstr(hand, "Your hand (");
+	size_t n;
+
+	assert_non_null(s);
+	assert_non_null(s = strstr(s, "): "));
+	s += 3;
+	n = strcspn(s, " \xc3\x97|\\");
+	snprintf(out, len, "%.*s", (int)n, s);
+}
