@@ -15,6 +15,7 @@ enum state {
 	ST_ACKING,       /* the initial response is on its way; replies wait for it */
 	ST_ANSWERED,     /* answered with a message (or a button's silent defer): follow-ups go as themselves */
 	ST_DEFERRED,     /* a command deferred as "thinking..." only its user sees */
+	ST_CLEARING,     /* that "thinking..." is being deleted for a room's line: replies wait for it */
 	ST_FAILED        /* the response was refused (too late...): public replies go to the channel */
 };
 
@@ -267,7 +268,9 @@ say(struct discord_answer *a, struct ans *x, bool private, json_t *msg)
 		x->acking_defer = false;
 		return;
 	case ST_ACKING:
-		/* a follow-up before the response lands is refused (Unknown Webhook): wait */
+	case ST_CLEARING:
+		/* a follow-up before the response lands is refused (Unknown Webhook), and one
+		 * before the private "thinking..." is gone would only fill it: wait */
 		w = xcalloc(1, sizeof *w);
 		w->private = private;
 		w->msg = msg;
@@ -278,11 +281,17 @@ say(struct discord_answer *a, struct ans *x, bool private, json_t *msg)
 		push(a, DISCORD_ANS_FOLLOWUP, x, with_flags(msg, private), private);
 		return;
 	case ST_DEFERRED:
-		if (!private) {
+		if (!private && x->loading) {
 			/* the defer was ephemeral and a follow-up right after it would
-			 * only fill it (receiving-and-responding.mdx): the room's line
-			 * goes to the channel */
-			push(a, DISCORD_ANS_CHANNEL, x, with_flags(msg, false), false);
+			 * only fill it (receiving-and-responding.mdx): the "thinking..."
+			 * goes first, then the room's line follows up through the
+			 * interaction (no channel permission needed) */
+			push(a, DISCORD_ANS_DELETE, x, NULL, false);
+			x->loading = false;
+			x->st = ST_CLEARING;
+			say(a, x, private, msg);
+		} else if (!private) {
+			push(a, DISCORD_ANS_FOLLOWUP, x, with_flags(msg, false), false);
 		} else if (x->loading) {
 			json_object_del(msg, "flags");
 			push(a, DISCORD_ANS_EDIT, x, msg, true);
@@ -328,6 +337,17 @@ discord_answer_result(struct discord_answer *a, uint64_t ref, enum discord_answe
 		/* the token is gone (expired, or the interaction unknown): no more follow-ups */
 		if (status == 404 && (code == 10015 || code == 10062))
 			x->st = ST_FAILED;
+		else if (kind == DISCORD_ANS_DELETE && x->st == ST_CLEARING)
+			/* the "thinking..." is gone (or was already): follow-ups are messages of their own */
+			x->st = ST_ANSWERED;
+		if (x->st == ST_FAILED || x->st == ST_ANSWERED) {
+			while ((w = x->wait) != NULL) {
+				x->wait = w->next;
+				say(a, x, w->private, w->msg);
+				free(w);
+			}
+			x->wait_tail = &x->wait;
+		}
 		return;
 	}
 	if (x->st != ST_ACKING)
