@@ -143,7 +143,7 @@ class World:
         self.grace_ms = 50
         self.route_limits = True  # per-route buckets on (a test of something else may turn them off)
         self.next_id = 1000
-        self.nonces = {}          # (channel, nonce) -> {id, t}: enforce_nonce
+        self.nonces = {}          # (author, nonce) -> {id, t}: enforce_nonce, per author in every channel
         self.nonce_repeats = 0
         # gateway.mdx, Session Start Limit: 1000 Identifys a day; past it Discord ends
         # every session and resets the token. max_concurrency Identifys per 5 s per
@@ -1037,16 +1037,17 @@ def create_message(cid, body):
         return post_refused(guild, cid)
     nonce = body.get("nonce")
     if body.get("enforce_nonce") and nonce is not None:
-        # message.mdx: with enforce_nonce, a nonce used in the last few minutes
-        # returns the message already created instead of a second one
-        old = W.nonces.get((cid, str(nonce)))
+        # message.mdx: with enforce_nonce, a nonce the same author used in the last
+        # few minutes returns the message already created instead of a second one,
+        # whatever its channel (so two processes of one bot must not share nonces)
+        old = W.nonces.get((W.bot["id"], str(nonce)))
         if old is not None and now() - old["t"] < 300:
             old_m = W.msg_by_id[old["id"]]
             W.nonce_repeats += 1
             return 200, message_obj(old_m)
     m = record_message(cid, body, "channel", False, default_all=True)
     if body.get("enforce_nonce") and nonce is not None:
-        W.nonces[(cid, str(nonce))] = {"id": m["id"], "t": now()}
+        W.nonces[(W.bot["id"], str(nonce))] = {"id": m["id"], "t": now()}
     for s, d in gateway_dispatch_message(m["id"], W.bot, guild, m["content"]):
         d["channel_id"] = cid
         if guild is not None:

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 
 #include "answer.h"
@@ -430,7 +431,11 @@ discord_client_new(struct adapter *a, const struct discord_config *cfg)
 	c->again = xcalloc(1, sizeof *c->again);
 	c->batch_tail = &c->batch;
 	c->answer_due = -1;
-	c->nonce = (uint64_t)loop_now(a->loop) * 1000;
+	/* message.mdx: enforce_nonce is per author, across channels: the processes
+	 * of one bot (its shards) must not share nonces, so each starts at random */
+	if (getrandom(&c->nonce, sizeof c->nonce, 0) != (ssize_t)sizeof c->nonce)
+		c->nonce = (uint64_t)loop_now(a->loop) * 1000;
+	c->nonce &= (1ull << 62) - 1;
 	/* above any number a button from before a restart can carry: the clock in
 	 * centiseconds, which no run's turn lines (a few a second at most) overtake */
 	{
