@@ -413,20 +413,53 @@ test_stale_and_replayed_presses_change_nothing(void **state)
 	/* the player's own press now: they draw (had the replay acted, they would have drawn already) */
 	assert_non_null(id = dcplay_press(p, who, mid, draw));
 	assert_non_null(m = dcplay_reply(p, id, "You drew ", 10000));
+	assert_true(json_is_true(json_object_get(m, "ephemeral")));
 	dcplay_first_card(json_string_value(json_object_get(m, "content")), card, sizeof card);
 	json_decref(m);
+	/* answered with UPDATE_MESSAGE: the turn line's moves went away, My hand stayed */
+	{
+		json_t *st = dcplay_state(p), *msg;
+		size_t i;
+		bool seen = false;
+
+		json_array_foreach(json_object_get(st, "messages"), i, msg)
+			if (strcmp(json_string_value(json_object_get(msg, "id")), mid) == 0) {
+				seen = true;
+				assert_null(dcplay_button(msg, "Draw"));
+				assert_non_null(dcplay_button(msg, "My hand"));
+			}
+		assert_true(seen);
+		assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(
+		                 json_object_get(st, "interactions"), id), "ack"), "type")), 7);
+		json_decref(st);
+	}
 	from = dcplay_count(p);
 	snprintf(opts, sizeof opts, "{\"card\":\"%s\"}", card);
 	assert_non_null(id = dcplay_command(p, who, "discard", opts));
 	assert_non_null(m = dcplay_reply(p, id, "discarded", 10000));
 	json_decref(m);
 	assert_non_null(turn2 = dcplay_turn_line(p, from, &next, 15000));
-	json_decref(turn2);
 	assert_int_not_equal(next, who);
+	snprintf(mid, sizeof mid, "%s", json_string_value(json_object_get(turn2, "id")));
+	snprintf(draw, sizeof draw, "%s", dcplay_button(turn2, "Draw"));
+	json_decref(turn2);
 
-	/* the old line's Draw: stale, refused privately; the next player's turn is untouched */
+	/* the next player moves with slash commands: their turn line keeps its buttons */
+	assert_non_null(id = dcplay_command(p, next, "draw", NULL));
+	assert_non_null(m = dcplay_reply(p, id, "You drew ", 10000));
+	dcplay_first_card(json_string_value(json_object_get(m, "content")), card, sizeof card);
+	json_decref(m);
 	from = dcplay_count(p);
-	assert_non_null(id = dcplay_press(p, who, mid, draw));
+	snprintf(opts, sizeof opts, "{\"card\":\"%s\"}", card);
+	assert_non_null(id = dcplay_command(p, next, "discard", opts));
+	assert_non_null(m = dcplay_reply(p, id, "discarded", 10000));
+	json_decref(m);
+	assert_non_null(turn2 = dcplay_turn_line(p, from, &who, 15000));
+	json_decref(turn2);
+
+	/* that line's Draw, pressed now: stale, refused privately; the turn now is untouched */
+	from = dcplay_count(p);
+	assert_non_null(id = dcplay_press(p, next, mid, draw));
 	assert_non_null(m = dcplay_reply(p, id, "earlier turn", 10000));
 	assert_true(json_is_true(json_object_get(m, "ephemeral")));
 	json_decref(m);

@@ -166,6 +166,31 @@ test_slow_command_deferred_privately(void **state)
 	done(t);
 }
 
+/* A turn line's move pressed: UPDATE_MESSAGE at once (the moves go away),
+ * what the bot says then follows up; not for a command, nor twice. */
+static void
+test_press_updates_the_turn_line(void **state)
+{
+	struct t *t = mk();
+
+	(void)state;
+	begin(t, 8, true);
+	assert_int_equal(discord_answer_update(t->a, 8, json_pack("{s:[]}", "components"), t->now), 0);
+	drain(t);
+	op_is(t, DISCORD_ANS_CALLBACK, NULL, NULL, 0);
+	assert_int_equal(json_integer_value(json_object_get(t->ops[0].body, "type")), 7);
+	assert_int_equal(json_array_size(json_object_get(json_object_get(t->ops[0].body, "data"), "components")), 0);
+	assert_int_equal(discord_answer_update(t->a, 8, json_pack("{s:[]}", "components"), t->now), -1);
+	say(t, 8, true, "You drew 7 7.");
+	assert_int_equal(t->n, 0);   /* waits for the response to land */
+	discord_answer_result(t->a, 8, DISCORD_ANS_CALLBACK, 204, 0, t->now);
+	drain(t);
+	op_is(t, DISCORD_ANS_FOLLOWUP, NULL, "You drew 7 7.", 64);
+	begin(t, 9, false);
+	assert_int_equal(discord_answer_update(t->a, 9, json_pack("{s:[]}", "components"), t->now), -1);
+	done(t);
+}
+
 /* A room's line first, while "thinking..." only its user sees is unfilled:
  * a follow-up would only fill it (and stay private), so it is deleted
  * first; the room's line and what came meanwhile then follow up, through
@@ -317,6 +342,7 @@ main(void)
 		cmocka_unit_test(test_private_first_then_public),
 		cmocka_unit_test(test_slow_command_deferred_privately),
 		cmocka_unit_test(test_room_line_after_a_private_defer),
+		cmocka_unit_test(test_press_updates_the_turn_line),
 		cmocka_unit_test(test_unfilled_defer_deleted),
 		cmocka_unit_test(test_slow_button_deferred_silently),
 		cmocka_unit_test(test_refused_response_falls_back),

@@ -226,6 +226,23 @@ discord_answer_begin(struct discord_answer *a, uint64_t ref, const char *id, con
 	return 0;
 }
 
+int
+discord_answer_update(struct discord_answer *a, uint64_t ref, json_t *data, int64_t now)
+{
+	struct ans *x = find(a, ref);
+
+	if (x == NULL || !x->button || x->st != ST_NEW || !json_is_object(data)) {
+		json_decref(data);
+		return -1;
+	}
+	x->last = now;
+	/* receiving-and-responding.mdx: type 7, for components only; not a message of its own */
+	push(a, DISCORD_ANS_CALLBACK, x, json_pack("{s:i,s:o}", "type", 7, "data", data), false);
+	x->st = ST_ACKING;
+	x->acking_defer = false;
+	return 0;
+}
+
 static void
 forget(struct discord_answer *a, struct ans *x)
 {

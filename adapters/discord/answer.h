@@ -44,6 +44,11 @@ void discord_answer_free(struct discord_answer *a);
 /* An interaction to answer; ref is the caller's handle for it (bot_event.ref). -1 if refused (too many, bad ids). */
 int  discord_answer_begin(struct discord_answer *a, uint64_t ref, const char *id, const char *token,
                           const char *channel_id, bool button, int64_t now);
+/* A button press answered at once with UPDATE_MESSAGE (type 7): data (taken)
+ * replaces what of the pressed message it says (its components: the turn
+ * line's moves go away); what the bot says then follows up. -1 if ref is
+ * unknown, not a button or already answered (data freed). */
+int  discord_answer_update(struct discord_answer *a, uint64_t ref, json_t *data, int64_t now);
 /* A reply to interaction ref: msg is a message body (content, components,
  * allowed_mentions...), taken; private: only the user who used it sees it.
  * -1 if ref is unknown or expired (msg is freed: send it another way). */

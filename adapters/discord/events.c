@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "answer.h"
+#include "button.h"
 #include "client.h"
 #include "interaction.h"
 #include "loop.h"
@@ -50,6 +51,25 @@ too_old(struct discord_client *c, const struct discord_interaction *ia)
 	discord_client_log(c, LOG_LVL_NOTICE, "interaction %s arrived %lld ms after it was made (replayed late): too "
 	                   "old to answer, not acted on", ia->id, (long long)(age - c->ia_skew));
 	return true;
+}
+
+/* The pressed message's components with only its My hand button left (an
+ * empty list if it had none). */
+static json_t *
+hand_only(json_t *d)
+{
+	json_t *rows = json_object_get(json_object_get(d, "message"), "components"), *row, *b;
+	size_t i, j;
+	const char *hand[] = { DISCORD_BUTTON_HAND };
+
+	json_array_foreach(rows, i, row)
+		json_array_foreach(json_object_get(row, "components"), j, b) {
+			const char *id = json_string_value(json_object_get(b, "custom_id"));
+
+			if (id != NULL && strcmp(id, "hf:" DISCORD_BUTTON_HAND ":") == 0)
+				return discord_button_rows(hand, 1, NULL);
+		}
+	return json_array();
 }
 
 /* The commands that open or join a table: where the bot may not post, the
@@ -126,6 +146,9 @@ on_interaction(struct discord_client *c, json_t *d)
 		                           "buttons of the latest turn line, or the slash commands.");
 		return;
 	}
+	if (ia.kind == DISCORD_IA_BUTTON && ia.target[0] != '\0' && strcmp(ia.target, ia.user_id) == 0)
+		/* the player moves: the turn line's moves go away at once (My hand stays) */
+		discord_answer_update(c->ans, ref, json_pack("{s:o}", "components", hand_only(d)), loop_now(c->loop));
 	if (ia.kind == DISCORD_IA_BUTTON && ia.target[0] != '\0' && strcmp(ia.target, ia.user_id) != 0) {
 		/* the turn line's buttons are the player's to move: no one else's press reaches the game */
 		snprintf(line, sizeof line, "It is not your turn: these buttons are for <@%s>.", ia.target);
