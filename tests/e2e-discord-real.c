@@ -591,6 +591,27 @@ test_sharding_required_is_said(void **state)
 	assert_int_equal(dcplay_stop(p), 0);
 }
 
+/* shards = auto, and the count Discord gave is stale (the bot grew past
+ * 2,500 guilds since): 4011, the count asked again, the shards it says
+ * identify, and the game goes on. */
+static void
+test_auto_shards_start_over_after_4011(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	json_t *turn;
+	int who;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-reshard", 4, NULL, NULL), 0);
+	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"guild_count\":2600,\"recommend_shards_once\":1}"), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	assert_true(e2e_daemon_log_has(&p->d, "asking Discord's count again"));
+	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
+	json_decref(turn);
+	assert_int_equal(shard_sessions(p, 0, 3), 1);
+	dcplay_end(p);
+}
+
 int
 main(void)
 {
@@ -598,6 +619,7 @@ main(void)
 		cmocka_unit_test_teardown(test_tables_only_where_the_bot_may_post, teardown),
 		cmocka_unit_test_teardown(test_two_shards_play_in_a_guild_of_each, teardown),
 		cmocka_unit_test_teardown(test_sharding_required_is_said, teardown),
+		cmocka_unit_test_teardown(test_auto_shards_start_over_after_4011, teardown),
 		cmocka_unit_test_teardown(test_a_whole_game_costs_few_invalid_requests, teardown),
 		cmocka_unit_test_teardown(test_stale_and_replayed_presses_change_nothing, teardown),
 		cmocka_unit_test_teardown(test_closed_dm_hit_once, teardown),

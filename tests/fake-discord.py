@@ -157,6 +157,8 @@ class World:
         self.identify_log = []    # every Identify with a valid token: {t, shard, outcome}
         self.token_resets = 0
         self.guild_count = None   # the guilds the bot is in, if more than the modelled ones (sharding)
+        self.sharding_refused = False
+        self.recommend_shards_once = None  # the next GET /gateway/bot recommends this (the bot grew since)
         self.invalid_requests = []  # rate-limits.mdx: 401, 403 and 429 (not "shared") count toward the ban
 
     def budget(self):
@@ -174,6 +176,10 @@ class World:
         """gateway.mdx, Sharding: a shard holds at most 2500 guilds; over that, close 4011."""
         n = self.guild_count if self.guild_count is not None else len(self.guilds)
         return (n + 2499) // 2500 if n > 2500 else 1
+
+    def take_recommendation(self):
+        n, self.recommend_shards_once = self.recommend_shards_once, None
+        return n if n is not None else self.shards_recommended()
 
     def shards_recommended(self):
         n = self.guild_count if self.guild_count is not None else len(self.guilds)
@@ -259,7 +265,8 @@ class Conn:
         if self.server_close is None:
             self.server_close = code
             self.rec["closed_by_server"] = code
-            if code in FATAL_CLOSE:
+            if code in FATAL_CLOSE and code != 4011:
+                # 4011 asks for more shards: a reconnect with them is what Discord wants
                 W.fatal_at = now()
             if self.session is not None and code in SESSION_ENDING_CLOSE:
                 self.session.invalid = True
@@ -307,6 +314,9 @@ def on_identify(c, d):
             not 0 <= shard[0] < shard[1]:
         return c.close(4010, "Invalid shard.")
     if shard[1] < W.shards_required():
+        if W.sharding_refused:
+            W.violate("identified again with too few shards (%d) after 4011" % shard[1])
+        W.sharding_refused = True
         return c.close(4011, "Sharding required.")
     t = now()
     key = shard[0] % max(1, W.max_concurrency)
@@ -1206,7 +1216,7 @@ def control(method, path, body):
         for k in ("token", "app_id", "heartbeat_interval", "session_timeout_ms", "identify_window_ms",
                   "interaction_deadline_ms", "hb_tolerance_ms", "reconnect_grace_ms", "grace_ms",
                   "route_limits", "start_total", "start_remaining", "start_reset_after_ms",
-                  "max_concurrency", "guild_count"):
+                  "max_concurrency", "guild_count", "recommend_shards_once"):
             if k in body:
                 setattr(W, k, body[k])
         if "start_reset_after_ms" in body:
@@ -1346,7 +1356,7 @@ class Handler(BaseHTTPRequestHandler):
     def dispatch(self, method, parts, body):
         if method == "GET" and parts == ["gateway", "bot"]:
             return 200, {"url": "%s://127.0.0.1:%d" % (W.scheme[1], W.ports["gateway"]),
-                         "shards": W.shards_recommended(),
+                         "shards": W.take_recommendation(),
                          "session_start_limit": W.budget()}
         if method == "PUT" and len(parts) == 3 and parts[0] == "applications" and parts[2] == "commands":
             if parts[1] != W.app_id:

@@ -81,6 +81,7 @@ discord_client_call(struct discord_client *c, const char *method, const char *pa
 static void fetch_url(void *ctx);
 static void start_shards(struct discord_client *c, json_t *bot);
 static void ask_gateway(struct discord_client *c, int shard);
+static void reshard(struct discord_client *c);
 
 static int64_t
 on_shard_timer(struct loop *l, long long id, void *data)
@@ -341,6 +342,10 @@ on_link_event(void *ctx, enum discord_gw_act_kind kind, int code, const char *na
 			token_dead(c, "the Gateway closed with 4004, authentication failed");
 			break;
 		}
+		if (code == 4011 && c->cfg.shards == 0 && !c->resharded) {
+			reshard(c);
+			break;
+		}
 		c->fatal = true;
 		if (code == 4011)
 			/* gateway.mdx, Sharding: more than 2,500 guilds a shard */
@@ -366,6 +371,32 @@ on_link_log(void *ctx, int level, const char *msg)
 		discord_client_log(sh->c, level, "shard %d: %s", sh->id, msg);
 	else
 		discord_client_log(sh->c, level, "%s", msg);
+}
+
+/* 4011 with shards = auto: the bot outgrew the count it started with (more
+ * guilds since): every shard's link goes, and GET /gateway/bot's count is
+ * asked again, once (a second 4011 is fatal: the count did not help). */
+static void
+reshard(struct discord_client *c)
+{
+	discord_client_log(c, LOG_LVL_WARNING, "gateway closed with 4011 (sharding required): the bot is in more guilds "
+	                   "than %d shard%s may hold; asking Discord's count again and starting over", c->shard_count,
+	                   c->shard_count == 1 ? "" : "s");
+	c->resharded = true;
+	for (size_t i = 0; i < c->nshards; i++) {
+		struct discord_shard *sh = &c->shards[i];
+
+		discord_link_stop(sh->link);
+		/* from inside its own callback too: the link frees itself once out of it */
+		discord_link_free(sh->link);
+		if (sh->timer != 0)
+			loop_timer_del(c->loop, sh->timer);
+		json_decref(sh->held);
+		memset(sh, 0, sizeof *sh);
+	}
+	c->nshards = 0;
+	if (c->url_timer == 0)
+		c->url_timer = loop_timer_add(c->loop, DISCORD_GW_START_WINDOW, on_url_timer, c);
 }
 
 /* GET /gateway/bot's first answer: how many shards in all (shards = auto:

@@ -77,6 +77,7 @@ struct discord_client {
 	int shard_count;                    /* the total, in every process */
 	bool sharding;                      /* the first GET /gateway/bot (the count) is on its way */
 	bool stopped;                       /* stop came: no shard is started after it */
+	bool resharded;                     /* a 4011 made it start over with Discord's count once */
 	int64_t key_next[DISCORD_SHARDS_MAX]; /* per rate_limit_key: the next Identify's earliest time */
 	struct discord_answer *ans;         /* from READY on (it needs the application id) */
 	struct discord_recent *recent;
