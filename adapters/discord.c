@@ -62,6 +62,12 @@ discord_needs_restart(struct adapter *a, struct adapter_cfg *ac)
 
 	if (c == NULL || discord_config_read(ac, &n, err, sizeof err) < 0)
 		return true;
+	if (c->fatal) {
+		/* the token was refused (reset or revoked) or a close code forbade going on:
+		 * a reload starts again, with the token_file as it is now */
+		discord_config_wipe(&n);
+		return true;
+	}
 	/* the token is kept by the running parts only: a new token_file waits for a restart */
 	old = c->cfg;
 	discord_config_wipe(&old);

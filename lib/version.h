@@ -3,5 +3,10 @@
 #define HF_VERSION_H
 
 #define HF_VERSION "0.1.0"
+/* The project's home, where a service may point people (Discord's User-Agent
+ * must carry one). A packager sets the real one: make CFLAGS+=-DHF_URL='"…"'. */
+#ifndef HF_URL
+#define HF_URL "https://handfoot.invalid/"
+#endif
 
 #endif

@@ -16,6 +16,7 @@ enum state {
 	ST_ACKING,       /* the initial response is on its way; replies wait for it */
 	ST_ANSWERED,     /* answered with a message (or a button's silent defer): follow-ups go as themselves */
 	ST_DEFERRED,     /* a command deferred as "thinking..." only its user sees */
+	ST_CLEARING,     /* that "thinking..." is being deleted for a room's line: replies wait for it */
 	ST_FAILED        /* the response was refused (too late...): public replies go to the channel */
 };
 
@@ -62,6 +63,10 @@ push(struct discord_answer *a, enum discord_answer_kind kind, const struct ans *
 	n->op.ref = x->ref;
 	n->op.body = body;
 	n->op.private = private;
+	/* a retry past these only earns a 404 (10062, 10015) */
+	n->op.deadline = kind == DISCORD_ANS_CALLBACK ? x->created + DISCORD_ANSWER_LIFE_MS :
+	                 kind == DISCORD_ANS_CHANNEL || kind == DISCORD_ANS_UNDELIVERED ? 0 :
+	                 x->created + DISCORD_ANSWER_TOKEN_MS;
 	snprintf(n->op.method, sizeof n->op.method, "%s", methods[kind]);
 	switch (kind) {
 	case DISCORD_ANS_CALLBACK:
@@ -265,6 +270,23 @@ discord_answer_begin(struct discord_answer *a, uint64_t ref, const char *id, con
 	return 0;
 }
 
+int
+discord_answer_update(struct discord_answer *a, uint64_t ref, json_t *data, int64_t now)
+{
+	struct ans *x = find(a, ref);
+
+	if (x == NULL || !x->button || x->st != ST_NEW || !json_is_object(data)) {
+		json_decref(data);
+		return -1;
+	}
+	x->last = now;
+	/* receiving-and-responding.mdx: type 7, for components only; not a message of its own */
+	push(a, DISCORD_ANS_CALLBACK, x, json_pack("{s:i,s:o}", "type", 7, "data", data), false);
+	x->st = ST_ACKING;
+	x->acking_defer = false;
+	return 0;
+}
+
 static void
 forget(struct discord_answer *a, struct ans *x)
 {
@@ -307,7 +329,9 @@ say(struct discord_answer *a, struct ans *x, bool private, json_t *msg)
 		x->acking_defer = false;
 		return;
 	case ST_ACKING:
-		/* a follow-up before the response lands is refused (Unknown Webhook): wait */
+	case ST_CLEARING:
+		/* a follow-up before the response lands is refused (Unknown Webhook), and one
+		 * before the private "thinking..." is gone would only fill it: wait */
 		w = xcalloc(1, sizeof *w);
 		w->private = private;
 		w->msg = msg;
@@ -318,11 +342,17 @@ say(struct discord_answer *a, struct ans *x, bool private, json_t *msg)
 		push(a, DISCORD_ANS_FOLLOWUP, x, with_flags(msg, private), private);
 		return;
 	case ST_DEFERRED:
-		if (!private) {
+		if (!private && x->loading) {
 			/* the defer was ephemeral and a follow-up right after it would
-			 * only fill it (receiving-and-responding.mdx): the room's line
-			 * goes to the channel */
-			push(a, DISCORD_ANS_CHANNEL, x, with_flags(msg, false), false);
+			 * only fill it (receiving-and-responding.mdx): the "thinking..."
+			 * goes first, then the room's line follows up through the
+			 * interaction (no channel permission needed) */
+			push(a, DISCORD_ANS_DELETE, x, NULL, false);
+			x->loading = false;
+			x->st = ST_CLEARING;
+			say(a, x, private, msg);
+		} else if (!private) {
+			push(a, DISCORD_ANS_FOLLOWUP, x, with_flags(msg, false), false);
 		} else if (x->loading) {
 			json_object_del(msg, "flags");
 			push(a, DISCORD_ANS_EDIT, x, msg, true);
@@ -368,6 +398,17 @@ discord_answer_result(struct discord_answer *a, uint64_t ref, enum discord_answe
 		/* the token is gone (expired, or the interaction unknown): no more follow-ups */
 		if (status == 404 && (code == 10015 || code == 10062))
 			x->st = ST_FAILED;
+		else if (kind == DISCORD_ANS_DELETE && x->st == ST_CLEARING)
+			/* the "thinking..." is gone (or was already): follow-ups are messages of their own */
+			x->st = ST_ANSWERED;
+		if (x->st == ST_FAILED || x->st == ST_ANSWERED) {
+			while ((w = x->wait) != NULL) {
+				x->wait = w->next;
+				say(a, x, w->private, w->msg);
+				free(w);
+			}
+			x->wait_tail = &x->wait;
+		}
 		return;
 	}
 	if (x->st != ST_ACKING)

@@ -16,6 +16,7 @@
 #define DISCORD_ANSWER_MAX        4096              /* interactions remembered at once */
 #define DISCORD_ANSWER_PER_USER   16                /* of them one user's */
 #define DISCORD_ANSWER_IDLE_MS    60000             /* an answered one is forgotten after this long idle */
+#define DISCORD_ANSWER_LIFE_MS    3000              /* the initial response's deadline */
 
 /* What to send, in order: method and path below api_url, and the body (may be NULL). */
 enum discord_answer_kind {
@@ -34,6 +35,7 @@ struct discord_answer_op {
 	char path[800];
 	json_t *body;              /* owned by the op */
 	bool private;              /* a private reply: only ever ephemeral, or UNDELIVERED (discord_answer_safe) */
+	int64_t deadline;          /* past this (the caller's clock) it is refused: not retried after; 0 none */
 };
 
 struct discord_answer;
@@ -49,6 +51,11 @@ void discord_answer_free(struct discord_answer *a);
  * all of the user's (or everyone's) still waiting for their first answer. */
 int  discord_answer_begin(struct discord_answer *a, uint64_t ref, const char *id, const char *token,
                           const char *channel_id, const char *user_id, bool button, int64_t now);
+/* A button press answered at once with UPDATE_MESSAGE (type 7): data (taken)
+ * replaces what of the pressed message it says (its components: the turn
+ * line's moves go away); what the bot says then follows up. -1 if ref is
+ * unknown, not a button or already answered (data freed). */
+int  discord_answer_update(struct discord_answer *a, uint64_t ref, json_t *data, int64_t now);
 /* A reply to interaction ref: msg is a message body (content, components,
  * allowed_mentions...), taken; private: only the user who used it sees it.
  * -1 if ref is unknown or expired (msg is freed: send it another way). */

@@ -2,14 +2,15 @@
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "button.h"
 #include "slash.h"
 #include "text.h"
 
-int
-discord_button_custom_id(const char *action, const char *user, char *out, size_t outlen)
+static int
+make_id(const char *action, const char *user, unsigned prompt, char *out, size_t outlen)
 {
 	int w;
 
@@ -17,15 +18,32 @@ discord_button_custom_id(const char *action, const char *user, char *out, size_t
 		return -1;
 	if (outlen > DISCORD_CUSTOM_ID_MAX + 1)
 		outlen = DISCORD_CUSTOM_ID_MAX + 1;
-	w = snprintf(out, outlen, "hf:%s:%s", action, user != NULL ? user : "");
+	if (prompt != 0 && user != NULL && user[0] != '\0')
+		w = snprintf(out, outlen, "hf:%s:%s:%u", action, user, prompt);
+	else
+		w = snprintf(out, outlen, "hf:%s:%s", action, user != NULL ? user : "");
 	return w < 0 || (size_t)w >= outlen ? -1 : 0;
+}
+
+int
+discord_button_custom_id(const char *action, const char *user, char *out, size_t outlen)
+{
+	return make_id(action, user, 0, out, outlen);
 }
 
 int
 discord_button_parse(const char *custom_id, char *action, size_t alen, char *user, size_t ulen)
 {
-	const char *a, *c;
+	return discord_button_parse_n(custom_id, action, alen, user, ulen, NULL);
+}
+
+int
+discord_button_parse_n(const char *custom_id, char *action, size_t alen, char *user, size_t ulen, unsigned *prompt)
+{
+	const char *a, *c, *p;
+	char who[32];
 	size_t n;
+	unsigned long num = 0;
 
 	if (strncmp(custom_id, "hf:", 3) != 0 || strlen(custom_id) > DISCORD_CUSTOM_ID_MAX)
 		return -1;
@@ -34,10 +52,26 @@ discord_button_parse(const char *custom_id, char *action, size_t alen, char *use
 		return -1;
 	memcpy(action, a, n);
 	action[n] = '\0';
-	if (!discord_slash_name_ok(action) || strlen(c + 1) >= ulen ||
-	    (c[1] != '\0' && !discord_text_snowflake(c + 1)))
+	/* the user, then the prompt number if any */
+	if ((p = strchr(c + 1, ':')) != NULL) {
+		char *end;
+
+		if (p[1] < '1' || p[1] > '9' || strlen(p + 1) > 10 || (num = strtoul(p + 1, &end, 10)) > 0xffffffffUL ||
+		    *end != '\0')
+			return -1;
+		n = (size_t)(p - (c + 1));
+	} else
+		n = strlen(c + 1);
+	if (n >= sizeof who)
 		return -1;
-	snprintf(user, ulen, "%s", c + 1);
+	memcpy(who, c + 1, n);
+	who[n] = '\0';
+	if (!discord_slash_name_ok(action) || n >= ulen || (who[0] != '\0' && !discord_text_snowflake(who)) ||
+	    (who[0] == '\0' && p != NULL))
+		return -1;
+	snprintf(user, ulen, "%s", who);
+	if (prompt != NULL)
+		*prompt = (unsigned)num;
 	return 0;
 }
 
@@ -61,6 +95,12 @@ label_of(const char *action, char *out, size_t outlen)
 json_t *
 discord_button_rows(const char *const *actions, size_t n, const char *user)
 {
+	return discord_button_rows_n(actions, n, user, 0);
+}
+
+json_t *
+discord_button_rows_n(const char *const *actions, size_t n, const char *user, unsigned prompt)
+{
 	json_t *rows, *row = NULL;
 	char id[DISCORD_CUSTOM_ID_MAX + 1], label[40];
 
@@ -72,7 +112,7 @@ discord_button_rows(const char *const *actions, size_t n, const char *user)
 		 * button serves every player whose cards changed */
 		bool anyone = strcmp(actions[i], DISCORD_BUTTON_HAND) == 0;
 
-		if (discord_button_custom_id(actions[i], anyone ? NULL : user, id, sizeof id) < 0) {
+		if (make_id(actions[i], anyone ? NULL : user, anyone ? 0 : prompt, id, sizeof id) < 0) {
 			json_decref(rows);
 			return NULL;
 		}

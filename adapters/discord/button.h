@@ -19,10 +19,16 @@
 int discord_button_custom_id(const char *action, const char *user, char *out, size_t outlen);
 /* Reads a custom_id we made: action and the user it is for ("" if anyone). -1 if it is not ours. */
 int discord_button_parse(const char *custom_id, char *action, size_t alen, char *user, size_t ulen);
+/* The same with the turn line's prompt number: "hf:<action>:<user id>:<prompt>" (*prompt 0 if none). */
+int discord_button_parse_n(const char *custom_id, char *action, size_t alen, char *user, size_t ulen,
+                           unsigned *prompt);
 /* The components array for a message: one button per action ("hand",
  * "draw", "pickup"...), for user ("hand" for anyone). NULL if there are none
  * or too many. */
 json_t *discord_button_rows(const char *const *actions, size_t n, const char *user);
+/* The same, the player's buttons numbered with prompt (0: none): a press of
+ * an older turn line's button is then known to be stale. */
+json_t *discord_button_rows_n(const char *const *actions, size_t n, const char *user, unsigned prompt);
 
 /* allowed_mentions (resources/message.mdx) that let only user ping (NULL:
  * nobody): never @everyone, @here or roles, whatever the content says. */

@@ -17,6 +17,16 @@
 
 #define DISCORD_DOWN_GRACE_MS 5000   /* a link back within this (a Resume) is not reported down */
 #define DISCORD_DM_FALLBACK_MS (10 * 60 * 1000) /* "I cannot DM you" said at most this often per player */
+#define DISCORD_REFUSED_MAX 64   /* channels remembered as refusing the bot's lines */
+#define DISCORD_PROMPTS_MAX 256  /* channels whose latest turn line number is kept */
+/* An interaction delivered this long after it was made (a Resume's replay)
+ * is not acted on: it could not be answered within Discord's 3 s anyway. */
+#define DISCORD_IA_MAX_AGE_MS 2500
+
+struct discord_prompt {
+	char channel[DISCORD_ID_LEN];
+	unsigned n;
+};
 
 struct discord_out;
 struct discord_dm;
@@ -39,21 +49,37 @@ struct discord_req {
 	int ans_kind;              /* ANSWER: enum discord_answer_kind */
 	char channel[DISCORD_ID_LEN]; /* ANSWER, ROOM: the channel its lines show in (pending) */
 	char user[DISCORD_ID_LEN];    /* DM_*: the player */
+	int shard;                    /* GATEWAY: the shard's index, -1 for the count at start */
 	char room[DISCORD_ID_LEN];    /* DM_*: the room of the game, for the fallback */
 	char guild[DISCORD_ID_LEN];   /* REGISTER: the guild, "" for global */
 	bool clear;                   /* REGISTER: an empty list, taking stale commands away */
 	char key[DISCORD_AGAIN_KEY];  /* ROOM: an answer's supersede key, "" for what must be delivered */
 	uint64_t msg;                 /* ROOM: the message it is a piece of */
+	int64_t deadline;             /* ANSWER: no retry past it (discord_rest_call_by) */
 	struct discord_req *prev, *next;
 };
 
 struct discord_client {
 	struct adapter *a;
 	struct loop *loop;
-	struct discord_config cfg;          /* the token in it is wiped once the parts have their copies */
+	struct discord_config cfg;          /* the token kept till free: the shards start once their count is known */
 	struct discord_restio *io;
 	struct discord_rest *rest;
-	struct discord_link *link;
+	/* the shards this process runs (gateway.mdx, Sharding); each its own link */
+	struct discord_shard {
+		struct discord_client *c;
+		int id;
+		struct discord_link *link;
+		bool fetching;            /* its GET /gateway/bot is on its way */
+		long long timer;          /* a retry of it, or its turn for max_concurrency */
+		json_t *held;             /* an answer held until that turn */
+	} shards[DISCORD_SHARDS_MAX];
+	size_t nshards;
+	int shard_count;                    /* the total, in every process */
+	bool sharding;                      /* the first GET /gateway/bot (the count) is on its way */
+	bool stopped;                       /* stop came: no shard is started after it */
+	bool resharded;                     /* a 4011 made it start over with Discord's count once */
+	int64_t key_next[DISCORD_SHARDS_MAX]; /* per rate_limit_key: the next Identify's earliest time */
 	struct discord_answer *ans;         /* from READY on (it needs the application id) */
 	struct discord_recent *recent;
 	struct discord_again *again;        /* ephemeral answers, to say again (again.h) */
@@ -73,6 +99,16 @@ struct discord_client {
 	/* the interaction being handled: whether its user moderates its channel (is_moderator) */
 	char cur_user[DISCORD_ID_LEN], cur_channel[DISCORD_ID_LEN];
 	bool cur_moderator;
+	/* channels that refused a line (403/404): nothing more is posted there (refused.c) */
+	char refused[DISCORD_REFUSED_MAX][DISCORD_ID_LEN];
+	size_t nrefused;
+	/* the latest turn line's number per channel (prompt.c); numbers start at the start's clock */
+	struct discord_prompt prompts[DISCORD_PROMPTS_MAX];
+	size_t nprompts;
+	unsigned prompt_seq;
+	/* the smallest delay seen from an interaction's snowflake to its arrival: the clocks' skew */
+	int64_t ia_skew;
+	bool ia_skew_set;
 };
 
 /* client.c */
@@ -87,6 +123,17 @@ struct discord_req *discord_client_req(struct discord_client *c, enum discord_re
 void discord_client_req_done(struct discord_req *req);
 /* Logs through the adapter. */
 void discord_client_log(struct discord_client *c, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* refused.c: channels that refused the bot's lines. mark: once per channel,
+ * BOT_EV_SEND_FAILED with the room (the core tells the table's owner), the
+ * channel's queued lines dropped; clear: an interaction there says the bot may post again. */
+void discord_refused_mark(struct discord_client *c, const char *channel, long status, long long code);
+bool discord_refused_has(const struct discord_client *c, const char *channel);
+void discord_refused_clear(struct discord_client *c, const char *channel);
+
+/* prompt.c: next numbers a new turn line in channel; current is the latest (0: none) */
+unsigned discord_prompt_next(struct discord_client *c, const char *channel);
+unsigned discord_prompt_current(struct discord_client *c, const char *channel);
 
 /* commands.c: the slash commands, registered once per start (and stale ones cleared) */
 void discord_commands_register(struct discord_client *c);
@@ -136,6 +183,9 @@ void   discord_outbox_again(struct discord_client *c, uint64_t ref, const char *
                             const char *line);
 /* A private reply to an interaction, at once (the pressed button is not theirs...). */
 void   discord_outbox_say_private(struct discord_client *c, uint64_t ref, const char *content);
+/* A player's DMs refused the bot (50007): no DM is tried until reopen (they chose DMs again). */
+bool   discord_outbox_dm_closed(struct discord_client *c, const char *user);
+void   discord_outbox_dm_reopen(struct discord_client *c, const char *user);
 void   discord_outbox_free(struct discord_client *c);
 
 #endif

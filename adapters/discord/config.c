@@ -1,5 +1,6 @@
 /* config.c: reads a [discord NAME] section; every bad value gets a message naming the key. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -38,6 +39,75 @@ read_guilds(struct adapter_cfg *ac, const char *list, struct discord_config *cfg
 	return 0;
 }
 
+/* shards = auto | N; shard_ids = the ones this process runs (gateway.mdx, Sharding) */
+static int
+read_shards(struct adapter_cfg *ac, struct discord_config *cfg, char *err, size_t errlen)
+{
+	const char *sh = adapter_cfg_get(ac, "shards", "auto"), *p = adapter_cfg_get(ac, "shard_ids", "");
+	char *end;
+	long v;
+
+	if (strcmp(sh, "auto") == 0)
+		cfg->shards = 0;
+	else if ((v = strtol(sh, &end, 10)) >= 1 && v <= DISCORD_SHARD_COUNT_MAX && *end == '\0' && sh[0] != '\0')
+		cfg->shards = (int)v;
+	else {
+		adapter_cfg_error(ac, "shards", err, errlen, "must be auto or a number of shards from 1 to %d",
+		                  DISCORD_SHARD_COUNT_MAX);
+		return -1;
+	}
+	while (*p != '\0') {
+		size_t n;
+
+		p += strspn(p, " \t,");
+		if ((n = strcspn(p, " \t,")) == 0)
+			break;
+		v = strtol(p, &end, 10);
+		if (end != p + n || p[0] == '-' || v < 0 || v >= (cfg->shards > 0 ? cfg->shards : DISCORD_SHARD_COUNT_MAX)) {
+			adapter_cfg_error(ac, "shard_ids", err, errlen, "\"%.*s\" is not a shard id (0 to shards - 1)",
+			                  (int)(n > 20 ? 20 : n), p);
+			return -1;
+		}
+		for (size_t i = 0; i < cfg->nshard_ids; i++)
+			if (cfg->shard_ids[i] == (int)v) {
+				adapter_cfg_error(ac, "shard_ids", err, errlen, "shard %ld is listed twice", v);
+				return -1;
+			}
+		if (cfg->nshard_ids == DISCORD_SHARDS_MAX) {
+			adapter_cfg_error(ac, "shard_ids", err, errlen, "at most %d shards in one process",
+			                  DISCORD_SHARDS_MAX);
+			return -1;
+		}
+		cfg->shard_ids[cfg->nshard_ids++] = (int)v;
+		p += n;
+	}
+	return 0;
+}
+
+bool
+discord_config_loopback(const char *hostport)
+{
+	size_t n = strcspn(hostport, ":/");
+
+	if (strncmp(hostport, "[::1]", 5) == 0)
+		return hostport[5] == '\0' || hostport[5] == ':' || hostport[5] == '/';
+	if (n == 9 && strncmp(hostport, "localhost", 9) == 0)
+		return true;
+	/* 127.0.0.0/8: four decimal parts, the first 127 */
+	if (strncmp(hostport, "127.", 4) != 0)
+		return false;
+	for (size_t i = 4, dots = 0; i <= n; i++) {
+		if (i == n)
+			return dots == 2 && hostport[i - 1] != '.';
+		if (hostport[i] == '.') {
+			if (++dots > 2 || hostport[i - 1] == '.')
+				return false;
+		} else if (hostport[i] < '0' || hostport[i] > '9')
+			return false;
+	}
+	return false;
+}
+
 int
 discord_config_read(struct adapter_cfg *ac, struct discord_config *cfg, char *err, size_t errlen)
 {
@@ -64,6 +134,11 @@ discord_config_read(struct adapter_cfg *ac, struct discord_config *cfg, char *er
 		adapter_cfg_error(ac, "api_url", err, errlen, "needs a URL such as %s", DISCORD_API_URL);
 		return -1;
 	}
+	if (strncmp(api, "http://", 7) == 0 && !discord_config_loopback(api + 7)) {
+		adapter_cfg_error(ac, "api_url", err, errlen, "http:// would send the bot token in clear: only a loopback "
+		                  "address (127.0.0.1, [::1], localhost) may use it; use https://");
+		return -1;
+	}
 	snprintf(cfg->api_url, sizeof cfg->api_url, "%s", api);
 	n = strlen(cfg->api_url);
 	while (n > 0 && cfg->api_url[n - 1] == '/')
@@ -77,7 +152,7 @@ discord_config_read(struct adapter_cfg *ac, struct discord_config *cfg, char *er
 		return -1;
 	}
 	snprintf(cfg->ca_file, sizeof cfg->ca_file, "%s", ca);
-	if (read_guilds(ac, guilds, cfg, err, errlen) < 0)
+	if (read_guilds(ac, guilds, cfg, err, errlen) < 0 || read_shards(ac, cfg, err, errlen) < 0)
 		return -1;
 	if (tok == NULL || tok[0] == '\0') {
 		adapter_cfg_error(ac, "token_file", err, errlen, "needs the file holding the bot token");
@@ -110,7 +185,8 @@ discord_config_differs(const struct discord_config *a, const struct discord_conf
 	 * reload applies it on the live link (discord.c) */
 	if (strcmp(a->token, b->token) != 0 || strcmp(a->api_url, b->api_url) != 0 ||
 	    strcmp(a->ca_file, b->ca_file) != 0 || a->message_commands != b->message_commands ||
-	    a->nguilds != b->nguilds)
+	    a->nguilds != b->nguilds || a->shards != b->shards || a->nshard_ids != b->nshard_ids ||
+	    memcmp(a->shard_ids, b->shard_ids, sizeof a->shard_ids) != 0)
 		return true;
 	for (size_t i = 0; i < a->nguilds; i++)
 		if (strcmp(a->guilds[i], b->guilds[i]) != 0)

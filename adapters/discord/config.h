@@ -10,6 +10,8 @@
 struct adapter_cfg;
 
 #define DISCORD_MAX_GUILDS 100
+#define DISCORD_SHARDS_MAX 16            /* shards one process runs (shard_ids) */
+#define DISCORD_SHARD_COUNT_MAX 4096
 
 enum discord_private {
 	DISCORD_PRIVATE_EPHEMERAL = 0,   /* hands as "only you can see this" replies (flag 64) */
@@ -24,8 +26,13 @@ struct discord_config {
 	size_t nguilds;                  /* 0: commands are registered globally and every guild is served */
 	bool message_commands;
 	enum discord_private private_mode;
+	int shards;                      /* 0: auto, GET /gateway/bot's count */
+	int shard_ids[DISCORD_SHARDS_MAX];
+	size_t nshard_ids;               /* 0: every shard */
 };
 
+/* Whether "host[:port][/...]" (after http://) is a loopback address: 127.0.0.0/8, [::1], localhost. */
+bool discord_config_loopback(const char *hostport);
 /* Reads the section (the token file too). -1 with err ("FILE:LINE: [discord x] key: ...") on a bad key. */
 int  discord_config_read(struct adapter_cfg *ac, struct discord_config *cfg, char *err, size_t errlen);
 /* Forgets the token. */

@@ -2,8 +2,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "answer.h"
+#include "button.h"
 #include "client.h"
 #include "interaction.h"
 #include "loop.h"
@@ -30,6 +32,87 @@ emit(struct discord_client *c, uint64_t ref, const char *user, const char *name,
 	adapter_emit(c->a, &ev);
 }
 
+/* An interaction delivered well after it was made (replayed by a Resume
+ * after the link was down) is not acted on: it can no longer be answered,
+ * and what it asked for was meant for a game as it was then. Its age is
+ * read from its snowflake, less the smallest age seen (the clocks' skew). */
+static bool
+too_old(struct discord_client *c, const struct discord_interaction *ia)
+{
+	struct timespec ts;
+	int64_t made = discord_snowflake_ms(ia->id), age;
+
+	if (made == 0 || clock_gettime(CLOCK_REALTIME, &ts) < 0)
+		return false;
+	age = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 - made;
+	if (!c->ia_skew_set || age < c->ia_skew) {
+		c->ia_skew = age;
+		c->ia_skew_set = true;
+	}
+	if (age - c->ia_skew <= DISCORD_IA_MAX_AGE_MS)
+		return false;
+	discord_client_log(c, LOG_LVL_NOTICE, "interaction %s arrived %lld ms after it was made (replayed late): too "
+	                   "old to answer, not acted on", ia->id, (long long)(age - c->ia_skew));
+	return true;
+}
+
+/* The pressed message's components with only its My hand button left (an
+ * empty list if it had none). */
+static json_t *
+hand_only(json_t *d)
+{
+	json_t *rows = json_object_get(json_object_get(d, "message"), "components"), *row, *b;
+	size_t i, j;
+	const char *hand[] = { DISCORD_BUTTON_HAND };
+
+	json_array_foreach(rows, i, row)
+		json_array_foreach(json_object_get(row, "components"), j, b) {
+			const char *id = json_string_value(json_object_get(b, "custom_id"));
+
+			if (id != NULL && strcmp(id, "hf:" DISCORD_BUTTON_HAND ":") == 0)
+				return discord_button_rows(hand, 1, NULL);
+		}
+	return json_array();
+}
+
+/* The commands that open or join a table: where the bot may not post, the
+ * game could not be followed (turn prompts, computer turns, hands offered). */
+static bool
+opens_table(const char *line)
+{
+	static const char *const names[] = { "new", "play", "join" };
+	size_t n = strcspn(line, " ");
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strlen(names[i]) == n && strncmp(line, names[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* app_permissions says whether the bot may post in the channel: a table is
+ * refused there (naming what is missing), and a channel that refused a line
+ * before is posted in again once it says the bot may. */
+static bool
+refuse_unpostable(struct discord_client *c, uint64_t ref, const struct discord_interaction *ia)
+{
+	const char *missing = discord_interaction_cannot_post(ia);
+	char line[400];
+
+	if (missing == NULL) {
+		if (ia->has_app_perms)
+			discord_refused_clear(c, ia->channel_id);
+		return false;
+	}
+	if (ia->kind != DISCORD_IA_COMMAND || !opens_table(ia->line))
+		return false;
+	snprintf(line, sizeof line, "I cannot host a game in this %s: I lack the **%s** permission here, so the "
+	         "turns and the computer players' moves could not be shown. Ask a server admin to give it to me "
+	         "(or my role) in this %s, or play in another channel.", ia->thread ? "thread" : "channel", missing,
+	         ia->thread ? "thread's channel" : "channel");
+	discord_outbox_say_private(c, ref, line);
+	return true;
+}
+
 static void
 on_interaction(struct discord_client *c, json_t *d)
 {
@@ -45,6 +128,8 @@ on_interaction(struct discord_client *c, json_t *d)
 		discord_client_log(c, LOG_LVL_DEBUG, "interaction ignored: %s", why);
 		return;
 	}
+	if (too_old(c, &ia))
+		return;
 	ref = strtoull(ia.id, NULL, 10);
 	if (discord_answer_begin(c->ans, ref, ia.id, ia.token, ia.channel_id, ia.user_id, ia.kind == DISCORD_IA_BUTTON,
 	                         loop_now(c->loop)) < 0) {
@@ -59,6 +144,20 @@ on_interaction(struct discord_client *c, json_t *d)
 		discord_outbox_say_private(c, ref, "This bot does not play in this server.");
 		return;
 	}
+	if (refuse_unpostable(c, ref, &ia))
+		return;
+	if (ia.kind == DISCORD_IA_BUTTON && ia.target[0] != '\0' && ia.prompt != discord_prompt_current(c, ia.channel_id)) {
+		/* yesterday's Draw must not act on whatever is pending now */
+		discord_outbox_say_private(c, ref, "That button is from an earlier turn and does nothing now: use the "
+		                           "buttons of the latest turn line, or the slash commands.");
+		return;
+	}
+	if (ia.kind == DISCORD_IA_BUTTON && ia.target[0] != '\0' && strcmp(ia.target, ia.user_id) == 0)
+		/* the player moves: the turn line's moves go away at once (My hand stays) */
+		discord_answer_update(c->ans, ref, json_pack("{s:o}", "components", hand_only(d)), loop_now(c->loop));
+	if (ia.kind == DISCORD_IA_COMMAND && strncmp(ia.line, "private", 7) == 0 && (ia.line[7] == '\0' || ia.line[7] == ' '))
+		/* they choose how hands reach them: DMs are tried again (once more, if still closed) */
+		discord_outbox_dm_reopen(c, ia.user_id);
 	/* the command as Discord gives it (interaction.c: its name, then its
 	 * options; a button's action): the core runs it as it is, and refuses
 	 * another player's press of a turn button in its own words */

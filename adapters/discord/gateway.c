@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "adapter.h"
 #include "backoff.h"
@@ -44,6 +45,20 @@ struct discord_gateway {
 
 	int fails;                            /* connects in a row that never got up */
 	int resume_fails;
+
+	/* The Identify budget (gateway.mdx, Session Start Limit): from GET /gateway/bot */
+	bool budgeted;                        /* the host gives it before every Identify */
+	bool budget_fresh;                    /* given since the last Identify */
+	int shard_id, shard_count;
+	int64_t remaining, total, reset_at;   /* reset_at on the caller's clock */
+	int64_t wall_offset;                  /* wall seconds = (now / 1000) + this */
+	int max_conc;
+	int64_t last_identify;                /* NOT_DUE: none yet */
+	int start_fails;                      /* Identifys in a row that got no session */
+	int64_t start_after;                  /* no Identify before this (backoff), or NOT_DUE */
+	int64_t identify_at;                  /* when the current Identify went */
+	int late_acks;                        /* heartbeat ACKs while READY is awaited */
+	bool late_logged, late_probed;
 
 	struct act_node *head, *tail;
 };
@@ -215,6 +230,63 @@ backoff(struct discord_gateway *g)
 	return backoff_delay(&after_fails, g->fails, g->random != NULL ? g->random(g->random_ctx) : UINT32_C(1) << 31);
 }
 
+/* An Identify that got no session (op 9 false, no READY, a close before it):
+ * the next waits 5 s, 15 s, 45 s ... up to 15 min, plus up to a quarter, so an
+ * outage costs a handful of the 1000 daily Identifys, not one every few seconds. */
+static void
+start_failed(struct discord_gateway *g, int64_t now)
+{
+	int64_t d = DISCORD_GW_START_BACKOFF;
+
+	for (int i = 0; i < g->start_fails && d < DISCORD_GW_START_BACKOFF_MAX; i++)
+		d *= 3;
+	if (d > DISCORD_GW_START_BACKOFF_MAX)
+		d = DISCORD_GW_START_BACKOFF_MAX;
+	g->start_fails++;
+	g->start_after = now + d + (int64_t)(rand01(g) * (double)d / 4);
+}
+
+static void
+log_wait(struct discord_gateway *g, const char *why, int64_t until, int64_t now)
+{
+	char when[40];
+	time_t t = (time_t)(until / 1000 + g->wall_offset);
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm) == NULL || strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
+		snprintf(when, sizeof when, "later");
+	gw_log(g, LOG_LVL_NOTICE, "gateway: %s; waiting until %s (%lld s) before the next Identify", why, when,
+	       (long long)((until - now + 999) / 1000));
+}
+
+/* When the next Identify may go: the budget, its spreading when low, the
+ * concurrency window, the backoff after failed starts. */
+static int64_t
+identify_gate(struct discord_gateway *g, int64_t now)
+{
+	int64_t at = now;
+	char why[160];
+
+	if (g->remaining <= 0) {
+		/* ask again once it has reset: Discord resets the token past it */
+		g->budget_fresh = false;
+		at = g->reset_at > now + DISCORD_GW_START_WINDOW ? g->reset_at : now + DISCORD_GW_START_WINDOW;
+		snprintf(why, sizeof why, "the daily Identify budget is spent (0 of %lld left; past it Discord "
+		         "resets the token)", (long long)g->total);
+		log_wait(g, why, at, now);
+		return at;
+	}
+	if (g->last_identify != NOT_DUE && g->last_identify + DISCORD_GW_START_WINDOW > at)
+		at = g->last_identify + DISCORD_GW_START_WINDOW;
+	if (g->start_after != NOT_DUE && g->start_after > at) {
+		at = g->start_after;
+		snprintf(why, sizeof why, "%d Identify%s in a row got no session", g->start_fails,
+		         g->start_fails == 1 ? "" : "s");
+		log_wait(g, why, at, now);
+	}
+	return at;
+}
+
 static void
 forget_session(struct discord_gateway *g)
 {
@@ -241,6 +313,23 @@ connect_now(struct discord_gateway *g, int64_t now)
 
 	g->resuming = g->session[0] != '\0' && g->resume_url[0] != '\0';
 	base = g->resuming ? g->resume_url : g->url;
+	if (!g->resuming && (g->budgeted || g->start_after != NOT_DUE)) {
+		int64_t at;
+
+		if (g->budgeted && !g->budget_fresh) {
+			/* gateway.mdx: read session_start_limit before every Identify */
+			g->phase = DISCORD_GW_PH_WAIT_URL;
+			push(g, DISCORD_GW_FETCH_URL, 0, NULL, NULL);
+			return;
+		}
+		at = g->budgeted ? identify_gate(g, now) : g->start_after;
+		if (at > now) {
+			g->phase = DISCORD_GW_PH_WAIT_RETRY;
+			g->hb_due = g->deadline = NOT_DUE;
+			g->retry_due = at;
+			return;
+		}
+	}
 	if (base[0] == '\0') {
 		g->phase = DISCORD_GW_PH_WAIT_URL;
 		push(g, DISCORD_GW_FETCH_URL, 0, NULL, NULL);
@@ -319,6 +408,10 @@ discord_gateway_new(const struct discord_gw_config *cfg)
 	g->intents = cfg->intents;
 	g->random = cfg->random;
 	g->random_ctx = cfg->random_ctx;
+	g->budgeted = cfg->budgeted;
+	g->shard_id = cfg->shard_id;
+	g->shard_count = cfg->shard_count;
+	g->last_identify = g->start_after = NOT_DUE;
 	g->seq = -1;
 	g->hb_due = g->deadline = g->retry_due = NOT_DUE;
 	g->acked = true;
@@ -363,6 +456,51 @@ discord_gateway_set_url(struct discord_gateway *g, const char *url, int64_t now)
 	snprintf(g->url, sizeof g->url, "%s", url);
 	if (g->phase == DISCORD_GW_PH_WAIT_URL)
 		connect_now(g, now);
+}
+
+static json_int_t
+int_in(json_t *o, const char *key, json_int_t lo, json_int_t hi, json_int_t dflt)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+		return dflt;
+	return json_integer_value(v);
+}
+
+int
+discord_gateway_set_bot(struct discord_gateway *g, json_t *body, int64_t wall, int64_t now)
+{
+	const char *url = json_string_value(json_object_get(body, "url"));
+	json_t *ssl = json_object_get(body, "session_start_limit");
+
+	if (url == NULL || !url_ok(url)) {
+		gw_log(g, LOG_LVL_WARNING, "gateway: GET /gateway/bot gave no usable URL");
+		return -1;
+	}
+	g->wall_offset = wall - now / 1000;
+	if (json_is_object(ssl)) {
+		g->total = int_in(ssl, "total", 1, 1000000000, 1000);
+		g->remaining = int_in(ssl, "remaining", 0, g->total, 0);
+		g->reset_at = now + int_in(ssl, "reset_after", 0, 86400000LL * 7, 86400000);
+		g->max_conc = (int)int_in(ssl, "max_concurrency", 1, 4096, 1);
+	} else {
+		/* not said: assume the smallest budget, one Identify now */
+		gw_log(g, LOG_LVL_WARNING, "gateway: GET /gateway/bot gave no session_start_limit");
+		g->total = 1000;
+		g->remaining = 1;
+		g->reset_at = now + 86400000;
+		g->max_conc = 1;
+	}
+	if (g->remaining > 0 && g->remaining * 10 < g->total)
+		/* low: say so while there is time to look (the backoff after failed starts spreads the rest) */
+		gw_log(g, LOG_LVL_WARNING, "gateway: the Identify budget is low: %lld of %lld left for the next %lld min",
+		       (long long)g->remaining, (long long)g->total, (long long)((g->reset_at - now) / 60000));
+	g->budget_fresh = true;
+	snprintf(g->url, sizeof g->url, "%s", url);
+	if (g->phase == DISCORD_GW_PH_WAIT_URL)
+		connect_now(g, now);
+	return 0;
 }
 
 void
@@ -419,10 +557,20 @@ on_hello(struct discord_gateway *g, json_t *d, int64_t now)
 		                       "session_id", g->session, "seq", (json_int_t)(g->seq >= 0 ? g->seq : 0)));
 		g->phase = DISCORD_GW_PH_RESUMING;
 	} else {
-		send_json(g, json_pack("{s:i,s:{s:s,s:I,s:{s:s,s:s,s:s}}}", "op", 2, "d", "token", g->token,
-		                       "intents", (json_int_t)g->intents, "properties", "os", "linux",
-		                       "browser", "handfoot", "device", "handfoot"));
+		json_t *id = json_pack("{s:s,s:I,s:{s:s,s:s,s:s}}", "token", g->token, "intents", (json_int_t)g->intents,
+		                       "properties", "os", "linux", "browser", "handfoot", "device", "handfoot");
+
+		if (id != NULL && g->shard_count > 0)
+			json_object_set_new(id, "shard", json_pack("[i,i]", g->shard_id, g->shard_count));
+		send_json(g, json_pack("{s:i,s:o}", "op", 2, "d", id));
 		g->phase = DISCORD_GW_PH_IDENTIFYING;
+		g->last_identify = g->identify_at = now;
+		g->late_acks = 0;
+		g->late_logged = g->late_probed = false;
+		if (g->budgeted) {
+			g->budget_fresh = false;
+			g->remaining--;
+		}
 	}
 }
 
@@ -455,6 +603,7 @@ on_ready(struct discord_gateway *g, json_t *d, int64_t now)
 	    !snowflake_ok(json_object_get(json_object_get(d, "application"), "id"))) {
 		gw_log(g, LOG_LVL_WARNING, "gateway: READY without a usable session, resume URL, user or application");
 		failed(g);
+		start_failed(g, now);
 		close_then(g, DISCORD_GW_ZOMBIE_CLOSE, PLAN_IDENTIFY, backoff(g), now);
 		return;
 	}
@@ -464,6 +613,8 @@ on_ready(struct discord_gateway *g, json_t *d, int64_t now)
 	g->deadline = NOT_DUE;
 	g->fails = 0;
 	g->resume_fails = 0;
+	g->start_fails = 0;
+	g->start_after = NOT_DUE;
 	g->up = true;
 	push(g, DISCORD_GW_READY, 0, NULL, json_incref(d));
 }
@@ -536,8 +687,13 @@ discord_gateway_received(struct discord_gateway *g, const char *text, size_t len
 			gw_log(g, LOG_LVL_INFO, "gateway: session invalid but resumable (op 9)");
 			close_then(g, DISCORD_GW_ZOMBIE_CLOSE, PLAN_RESUME, 0, now);
 		} else {
-			/* a new session after 1-5 s: also what an Identify over the concurrency limit gets */
+			/* a new session after 1-5 s: also what an Identify over the concurrency limit gets;
+			 * right after an Identify it is a failed start: back off, do not loop */
 			gw_log(g, LOG_LVL_INFO, "gateway: session invalid (op 9): identifying again");
+			if (g->phase == DISCORD_GW_PH_IDENTIFYING) {
+				failed(g);
+				start_failed(g, now);
+			}
 			forget_session(g);
 			close_then(g, DISCORD_GW_ZOMBIE_CLOSE, PLAN_IDENTIFY, 1000 + (int64_t)(rand01(g) * 4000), now);
 		}
@@ -547,6 +703,8 @@ discord_gateway_received(struct discord_gateway *g, const char *text, size_t len
 		break;
 	case 11:
 		g->acked = true;
+		if (g->phase == DISCORD_GW_PH_IDENTIFYING)
+			g->late_acks++;
 		break;
 	default:
 		gw_log(g, LOG_LVL_DEBUG, "gateway: opcode %d ignored", (int)json_integer_value(op));
@@ -582,6 +740,8 @@ discord_gateway_closed(struct discord_gateway *g, int code, int64_t now)
 	}
 	if (g->phase != DISCORD_GW_PH_CONNECTED)
 		failed(g);
+	if (g->phase == DISCORD_GW_PH_IDENTIFYING)
+		start_failed(g, now);
 	if (close_ends_session(code))
 		forget_session(g);
 	gw_log(g, LOG_LVL_INFO, "gateway: closed (%d, %s); %s", code, discord_gateway_close_text(code),
@@ -603,6 +763,30 @@ discord_gateway_tick(struct discord_gateway *g, int64_t now)
 			discord_gateway_closed(g, 0, now);
 			return;
 		}
+		if (g->phase == DISCORD_GW_PH_IDENTIFYING && g->late_acks > 0 &&
+		    now - g->identify_at < DISCORD_GW_READY_PATIENCE) {
+			/* gateway.mdx: in an outage keep heartbeating; Discord issues the
+			 * session once it can. A new Identify would only spend the budget. */
+			if (!g->late_logged)
+				gw_log(g, LOG_LVL_NOTICE, "gateway: READY is late but Discord answers heartbeats: "
+				       "keeping the link (up to %d min) rather than identifying again",
+				       DISCORD_GW_READY_PATIENCE / 60000);
+			g->late_logged = true;
+			g->late_acks = 0;
+			/* at least one heartbeat falls in the next wait */
+			g->deadline = now + g->interval + DISCORD_GW_PROBE_TIMEOUT;
+			return;
+		}
+		if (g->phase == DISCORD_GW_PH_IDENTIFYING && !g->late_probed && g->interval > 0) {
+			/* no heartbeat yet (the first may come after the deadline): ask now
+			 * whether Discord is there before giving the Identify up */
+			g->late_probed = true;
+			heartbeat(g);
+			g->deadline = now + DISCORD_GW_PROBE_TIMEOUT;
+			return;
+		}
+		if (g->phase == DISCORD_GW_PH_IDENTIFYING)
+			start_failed(g, now);
 		gw_log(g, LOG_LVL_NOTICE, "gateway: no %s in time; reconnecting",
 		       g->phase == DISCORD_GW_PH_CONNECTING ? "Hello" : g->resuming ? "RESUMED" : "READY");
 		failed(g);

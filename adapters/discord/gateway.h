@@ -26,6 +26,11 @@ unsigned discord_gateway_intents(bool message_commands);
 #define DISCORD_GW_RESUME_TRIES    3       /* failed Resume attempts before a new session */
 #define DISCORD_GW_URL_TRIES       3       /* failed connects before GET /gateway/bot is asked again */
 #define DISCORD_GW_ZOMBIE_CLOSE    4000    /* our close code for a dead link: not 1000/1001, so the session stays */
+#define DISCORD_GW_PROBE_TIMEOUT   10000   /* READY late: a heartbeat's ACK awaited this long */
+#define DISCORD_GW_READY_PATIENCE  600000  /* READY late but heartbeats ACKed: keep the link this long */
+#define DISCORD_GW_START_WINDOW    5000    /* max_concurrency Identifys per this (gateway.mdx) */
+#define DISCORD_GW_START_BACKOFF   5000    /* after a failed start: this, x3 each time, up to ... */
+#define DISCORD_GW_START_BACKOFF_MAX 900000
 #define DISCORD_GW_MAX_URL         512
 #define DISCORD_GW_MAX_SESSION     128
 
@@ -66,6 +71,11 @@ struct discord_gw_act {
 struct discord_gw_config {
 	const char *token;            /* copied; sent only in Identify and Resume */
 	unsigned intents;
+	/* The host gives GET /gateway/bot's answer (discord_gateway_set_bot) before
+	 * every Identify: FETCH_URL is asked each time a new session is needed, and
+	 * the Identify waits for the budget and the concurrency it says. */
+	bool budgeted;
+	int shard_id, shard_count;    /* shard_count 0: no shard field in Identify */
 	const char *url;              /* from GET /gateway/bot; NULL: asked with FETCH_URL first */
 	/* Uniform 32-bit random numbers (heartbeat and reconnect jitter). */
 	uint32_t (*random)(void *ctx);
@@ -80,6 +90,10 @@ void discord_gateway_free(struct discord_gateway *g);
 /* Inputs: each may queue actions. now is the caller's clock in ms. */
 void discord_gateway_start(struct discord_gateway *g, int64_t now);
 void discord_gateway_set_url(struct discord_gateway *g, const char *url, int64_t now);
+/* GET /gateway/bot's answer: its url and session_start_limit (total, remaining,
+ * reset_after, max_concurrency); wall is the wall clock in seconds at now (for
+ * the log's "until"). Returns -1 (and logs) if it has no usable URL. */
+int discord_gateway_set_bot(struct discord_gateway *g, json_t *body, int64_t wall, int64_t now);
 /* A payload received on the open socket (a text frame). */
 void discord_gateway_received(struct discord_gateway *g, const char *text, size_t len, int64_t now);
 /* The socket closed or could not open; code is the close code received, 0 if none (an abnormal close). */

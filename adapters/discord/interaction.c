@@ -105,6 +105,28 @@ command_line(json_t *data, char *line, size_t len, const char **why)
 	return 0;
 }
 
+int64_t
+discord_snowflake_ms(const char *id)
+{
+	if (id == NULL || !discord_text_snowflake(id))
+		return 0;
+	return (int64_t)(strtoull(id, NULL, 10) >> 22) + 1420070400000LL;
+}
+
+const char *
+discord_interaction_cannot_post(const struct discord_interaction *ia)
+{
+	unsigned long long p = ia->app_perms;
+
+	if (ia->direct || !ia->has_app_perms || (p & DISCORD_PERM_ADMINISTRATOR) != 0)
+		return NULL;
+	if ((p & DISCORD_PERM_VIEW_CHANNEL) == 0)
+		return "View Channel";
+	if (ia->thread)
+		return (p & DISCORD_PERM_SEND_IN_THREADS) == 0 ? "Send Messages in Threads" : NULL;
+	return (p & DISCORD_PERM_SEND_MESSAGES) == 0 ? "Send Messages" : NULL;
+}
+
 int
 discord_interaction_parse(json_t *d, const char *app_id, struct discord_interaction *out, const char **why)
 {
@@ -151,6 +173,18 @@ discord_interaction_parse(json_t *d, const char *app_id, struct discord_interact
 			                 (bits & (DISCORD_PERM_ADMINISTRATOR | DISCORD_PERM_MANAGE_MESSAGES)) != 0;
 		}
 	}
+	/* receiving-and-responding.mdx: app_permissions, the app's in the channel (overwrites included) */
+	{
+		const char *perm = json_string_value(json_object_get(d, "app_permissions"));
+		json_int_t ct = json_integer_value(json_object_get(json_object_get(d, "channel"), "type"));
+		char *end;
+
+		if (perm != NULL && perm[0] >= '0' && perm[0] <= '9') {
+			out->app_perms = strtoull(perm, &end, 10);
+			out->has_app_perms = *end == '\0';
+		}
+		out->thread = ct == 10 || ct == 11 || ct == 12;
+	}
 	if (!json_is_object(data)) {
 		*why = "no data";
 		return -1;
@@ -168,7 +202,8 @@ discord_interaction_parse(json_t *d, const char *app_id, struct discord_interact
 		const char *cid = json_string_value(json_object_get(data, "custom_id"));
 
 		if (json_integer_value(json_object_get(data, "component_type")) != 2 || cid == NULL ||
-		    discord_button_parse(cid, out->line, sizeof out->line, out->target, sizeof out->target) < 0) {
+		    discord_button_parse_n(cid, out->line, sizeof out->line, out->target, sizeof out->target,
+		                           &out->prompt) < 0) {
 			*why = "not one of our buttons";
 			return -1;
 		}

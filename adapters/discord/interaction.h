@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -14,6 +15,10 @@
 /* permissions.mdx: the bits that make a moderator of a channel */
 #define DISCORD_PERM_ADMINISTRATOR   (1ull << 3)
 #define DISCORD_PERM_MANAGE_MESSAGES (1ull << 13)
+/* what the bot needs to post in a channel, or in a thread */
+#define DISCORD_PERM_VIEW_CHANNEL    (1ull << 10)
+#define DISCORD_PERM_SEND_MESSAGES   (1ull << 11)
+#define DISCORD_PERM_SEND_IN_THREADS (1ull << 38)
 
 enum discord_interaction_kind {
 	DISCORD_IA_COMMAND = 1,       /* a slash command: line is "meld 9 9 2" */
@@ -33,7 +38,19 @@ struct discord_interaction {
 	char target[DISCORD_ID_LEN];            /* BUTTON: the user it is for, "" if anyone */
 	char message_id[DISCORD_ID_LEN];        /* BUTTON: the message it is on */
 	bool moderator;                         /* in a guild, the member may manage messages in the channel */
+	bool has_app_perms;                     /* app_permissions was given */
+	unsigned long long app_perms;           /* the bot's own permissions in the channel */
+	bool thread;                            /* the channel is a thread (types 10, 11, 12) */
+	unsigned prompt;                        /* BUTTON: the turn line's prompt number, 0 if none */
 };
+
+/* When a snowflake was made: Unix ms (reference.mdx: ms since 2015-01-01 << 22); 0 if not one. */
+int64_t discord_snowflake_ms(const char *id);
+
+/* The permission the bot lacks to post in the interaction's channel
+ * (permissions.mdx's name: "View Channel", "Send Messages", "Send Messages in
+ * Threads"), or NULL if it may post there (or it is a DM, or nothing was said). */
+const char *discord_interaction_cannot_post(const struct discord_interaction *ia);
 
 /* Reads an INTERACTION_CREATE's d. app_id (NULL: not checked) must match its
  * application_id. -1 with why set if it is not one the bot acts on (another

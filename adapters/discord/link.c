@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <time.h>
 
 #include "adapter.h"
 #include "link.h"
@@ -185,6 +186,15 @@ discord_link_set_url(struct discord_link *k, const char *url)
 {
 	discord_gateway_set_url(k->gw, url, loop_now(k->loop));
 	run(k);
+}
+
+int
+discord_link_set_bot(struct discord_link *k, json_t *body)
+{
+	int r = discord_gateway_set_bot(k->gw, body, (int64_t)time(NULL), loop_now(k->loop));
+
+	run(k);
+	return r;
 }
 
 void

@@ -29,6 +29,8 @@ struct discord_link *discord_link_new(struct loop *l, const struct discord_gw_co
                                       const struct discord_link_host *host, char *err, size_t errlen);
 void discord_link_start(struct discord_link *k);
 void discord_link_set_url(struct discord_link *k, const char *url);
+/* GET /gateway/bot's answer (URL and session_start_limit): discord_gateway_set_bot. */
+int  discord_link_set_bot(struct discord_link *k, json_t *body);
 /* Closes with 1000 (the session ends); nothing more is said. */
 void discord_link_stop(struct discord_link *k);
 /* From inside a host callback too. */

@@ -45,6 +45,8 @@ struct discord_dm {
 	char channel[DISCORD_ID_LEN];    /* "" until Discord gave it (type 1, this recipient) */
 	char room[DISCORD_ID_LEN];       /* the room of the latest line waiting: where to say DMs failed */
 	bool opening;
+	bool closed;                     /* 50007: no DM is tried until they choose DMs again */
+	bool told;                       /* ... and they were told why, once */
 	int64_t fallback_at;
 	json_t *waiting;                 /* message bodies, in order */
 	struct discord_dm *next;
@@ -67,7 +69,7 @@ body_new(const char *content, size_t n, const char *ping)
 
 /* The turn line's buttons: the player's commands that take no argument, and "My hand" for anyone. */
 static json_t *
-components(const struct discord_out *o)
+components(struct discord_client *c, const struct discord_out *o)
 {
 	const char *acts[MAX_ACTIONS + 1];
 	size_t n = 0;
@@ -79,7 +81,12 @@ components(const struct discord_out *o)
 		acts[n++] = DISCORD_BUTTON_HAND;
 	for (size_t i = 0; i < o->nactions && n < MAX_ACTIONS; i++)
 		acts[n++] = o->actions[i];
-	return n > 0 ? discord_button_rows(acts, n, o->ping[0] != '\0' ? o->ping : NULL) : NULL;
+	if (n == 0)
+		return NULL;
+	/* the player's moves carry this turn line's number: a press on an older line is stale */
+	return discord_button_rows_n(acts, n, o->ping[0] != '\0' ? o->ping : NULL,
+	                             o->ping[0] != '\0' && n > (hand || o->hand_button ? 1u : 0u) ?
+	                             discord_prompt_next(c, o->room) : 0);
 }
 
 /* ------------------------------------------------------------------ posting */
@@ -98,12 +105,30 @@ on_posted(void *ctx, long status, json_t *body)
 		discord_lanes_pump(c);
 		return;
 	}
+	if (r->kind == DISCORD_REQ_ROOM && (status == 403 || status == 404)) {
+		discord_refused_mark(c, r->channel, status, (long long)code);
+		discord_client_req_done(r);
+		return;
+	}
 	discord_client_log(c, LOG_LVL_WARNING, "%s %s: HTTP %ld, code %lld%s%s", r->kind == DISCORD_REQ_DM_POST ?
 	                   "a direct message to" : "a line in channel", r->kind == DISCORD_REQ_DM_POST ? r->user :
 	                   r->channel, status, (long long)code, msg != NULL ? ": " : "", msg != NULL ? msg : "");
-	if (r->kind == DISCORD_REQ_DM_POST && (d = dm_of(c, r->user, false)) != NULL)
-		/* 50007: "Cannot send messages to this user" (their DMs are closed to the bot) */
+	if (r->kind == DISCORD_REQ_DM_POST && (d = dm_of(c, r->user, false)) != NULL) {
+		/* 50007: "Cannot send messages to this user" (their DMs are closed to the bot):
+		 * each more try would be another 403, so none is made until they say again */
+		if (code == 50007) {
+			struct discord_req *q, *nq;
+
+			d->closed = true;
+			for (q = c->reqs; q != NULL; q = nq) {
+				nq = q->next;
+				if (q != r && q->kind == DISCORD_REQ_DM_POST && strcmp(q->user, r->user) == 0 &&
+				    discord_rest_withdraw(c->rest, q) > 0)
+					discord_client_req_done(q);
+			}
+		}
 		dm_failed(c, d, code == 50007 ? "cannot send you direct messages" : "the direct message was refused");
+	}
 	discord_client_req_done(r);
 	discord_lanes_pump(c);
 }
@@ -114,8 +139,15 @@ static void
 channel_post(struct discord_client *c, enum discord_req_kind kind, const char *channel, const char *user,
              json_t *body, const char *key, uint64_t msg)
 {
-	struct discord_req *r = discord_client_req(c, kind);
+	struct discord_req *r;
 	char path[80], nonce[24];
+
+	if (kind == DISCORD_REQ_ROOM && discord_refused_has(c, channel)) {
+		/* Discord refused the last line there: each more would be another 403 */
+		json_decref(body);
+		return;
+	}
+	r = discord_client_req(c, kind);
 
 	snprintf(r->channel, sizeof r->channel, "%s", channel);
 	snprintf(r->key, sizeof r->key, "%s", key != NULL ? key : "");
@@ -163,11 +195,14 @@ dm_failed(struct discord_client *c, struct discord_dm *d, const char *why)
 		ev.user_id = player;
 		adapter_emit(c->a, &ev);
 	}
-	if (!discord_text_snowflake(d->room) || (d->fallback_at != 0 && now - d->fallback_at < DISCORD_DM_FALLBACK_MS))
+	if (!discord_text_snowflake(d->room) || (d->fallback_at != 0 && now - d->fallback_at < DISCORD_DM_FALLBACK_MS) ||
+	    (d->closed && d->told))
 		return;
 	d->fallback_at = now;
+	d->told = d->closed;
 	snprintf(line, sizeof line, "<@%s>: I cannot send you direct messages, so your cards stay here: press "
-	         "**My hand** to see them.", d->user);
+	         "**My hand** to see them%s.", d->user, d->closed ? " (once your DMs are open to me again, "
+	         "`/private privmsg` brings them back there)" : "");
 	body = body_new(line, strlen(line), d->user);
 	json_object_set_new(body, "components", discord_button_rows(hand, 1, NULL));
 	channel_post(c, DISCORD_REQ_ROOM, d->room, NULL, body, NULL, 0);
@@ -212,6 +247,11 @@ dm_send(struct discord_client *c, const char *user, const char *room, json_t *bo
 
 	if (room != NULL && discord_text_snowflake(room))
 		snprintf(d->room, sizeof d->room, "%s", room);
+	if (d->closed) {
+		/* 50007 before: not tried again (the room's My hand shows it) */
+		json_decref(body);
+		return;
+	}
 	/* a DM takes no ephemeral flag */
 	json_object_set_new(body, "flags", json_integer(SUPPRESS_EMBEDS));
 	if (d->channel[0] != '\0') {
@@ -241,7 +281,9 @@ on_answered(void *ctx, long status, json_t *body)
 	if (c->ans != NULL)
 		discord_answer_result(c->ans, r->ref, (enum discord_answer_kind)r->ans_kind, status, (int)code,
 		                      loop_now(c->loop));
-	if (status < 200 || status >= 300)
+	if (r->ans_kind == DISCORD_ANS_CHANNEL && (status == 403 || status == 404) && r->channel[0] != '\0')
+		discord_refused_mark(c, r->channel, status, (long long)code);
+	else if (status < 200 || status >= 300)
 		discord_client_log(c, LOG_LVL_NOTICE, "interaction %" PRIu64 ": HTTP %ld, code %lld", r->ref, status,
 		                   (long long)code);
 	/* the follow-ups it released go first: pending() never sees the room empty in between */
@@ -298,8 +340,15 @@ discord_outbox_answers(struct discord_client *c)
 		r = discord_client_req(c, DISCORD_REQ_ANSWER);
 		r->ref = op.ref;
 		r->ans_kind = (int)op.kind;
+		r->deadline = op.deadline;
 		if (ev != NULL)
 			snprintf(r->channel, sizeof r->channel, "%s", ev->channel);
+		if (op.kind == DISCORD_ANS_CHANNEL && ev != NULL && discord_refused_has(c, ev->channel)) {
+			/* the channel refused a line: this would be one more 403 */
+			json_decref(body);
+			discord_client_req_done(r);
+			continue;
+		}
 		if (op.kind == DISCORD_ANS_CHANNEL && body != NULL) {
 			char nonce[24];
 
@@ -476,7 +525,7 @@ send_room(struct discord_client *c, struct discord_out *o)
 	for (size_t i = 0; i < o->npieces; i++, s += strlen(s) + 1) {
 		json_t *body = body_new(s, strlen(s), o->ping), *comps;
 
-		if (i + 1 == o->npieces && (comps = components(o)) != NULL)
+		if (i + 1 == o->npieces && (comps = components(c, o)) != NULL)
 			json_object_set_new(body, "components", comps);
 		if (o->route == DISCORD_ROUTE_ANSWER && c->ans != NULL &&
 		    discord_answer_say(c->ans, o->reply_to, false, json_incref(body), now) == 0) {
@@ -632,6 +681,13 @@ flush_batch(struct discord_client *c)
 		};
 
 		o->route = discord_route(&rm);
+		if (o->private && o->route == DISCORD_ROUTE_BUTTON && discord_refused_has(c, o->room))
+			/* no room line can carry My hand there: the player's DMs are the way left */
+			o->route = DISCORD_ROUTE_DM;
+		else if (o->private && o->route == DISCORD_ROUTE_DM && discord_outbox_dm_closed(c, o->user) &&
+		         discord_text_snowflake(o->room) && !discord_refused_has(c, o->room))
+			/* their DMs are closed to the bot: the button way, until they choose DMs again */
+			o->route = DISCORD_ROUTE_BUTTON;
 	}
 	/* a hand that changed outside its player's own interaction: the room's
 	 * last line of this batch offers it (the player sees it by pressing) */
@@ -666,7 +722,7 @@ flush_batch(struct discord_client *c)
 		{
 			json_t *body = body_new(o->pieces.s, o->pieces.len, NULL);
 
-			json_object_set_new(body, "components", components(o));
+			json_object_set_new(body, "components", components(c, o));
 			channel_post(c, DISCORD_REQ_ROOM, o->room, NULL, body, NULL, 0);
 		}
 		out_free(o);
@@ -708,6 +764,25 @@ discord_outbox_queued(struct discord_client *c)
 	for (const struct discord_dm *d = c->dms; d != NULL; d = d->next)
 		n += json_array_size(d->waiting);
 	return n;
+}
+
+bool
+discord_outbox_dm_closed(struct discord_client *c, const char *user)
+{
+	struct discord_dm *d = dm_of(c, user, false);
+
+	return d != NULL && d->closed;
+}
+
+void
+discord_outbox_dm_reopen(struct discord_client *c, const char *user)
+{
+	struct discord_dm *d = dm_of(c, user, false);
+
+	if (d != NULL && d->closed) {
+		d->closed = d->told = false;
+		d->fallback_at = 0;
+	}
 }
 
 void

@@ -21,6 +21,9 @@ struct discord_rest {
 	int64_t timer_due;
 	int depth;                 /* inside a done callback */
 	bool kicking;
+	bool dead;                 /* the token was refused: nothing more goes */
+	discord_rest_dead_fn *on_dead;
+	void *dead_ctx;
 };
 
 static void kick(struct discord_rest *r);
@@ -108,7 +111,7 @@ kick(struct discord_rest *r)
 	int64_t now = loop_now(r->loop), next = -1;
 	struct discord_rest_req *q, *nq;
 
-	if (r->kicking)
+	if (r->kicking || r->dead)
 		return;
 	r->kicking = true;
 	for (q = r->head; q != NULL; q = q->next)
@@ -201,10 +204,17 @@ int
 discord_rest_call(struct discord_rest *r, const char *method, const char *path, json_t *body, unsigned flags,
                   discord_rest_done_fn *done, void *ctx)
 {
+	return discord_rest_call_by(r, method, path, body, flags, 0, done, ctx);
+}
+
+int
+discord_rest_call_by(struct discord_rest *r, const char *method, const char *path, json_t *body, unsigned flags,
+                     int64_t deadline, discord_rest_done_fn *done, void *ctx)
+{
 	struct discord_rest_req *q;
 	size_t ulen;
 
-	if (r->n >= DISCORD_REST_MAX_QUEUE || strlen(method) >= sizeof q->method || path[0] != '/') {
+	if (r->dead || r->n >= DISCORD_REST_MAX_QUEUE || strlen(method) >= sizeof q->method || path[0] != '/') {
 		json_decref(body);
 		return -1;
 	}
@@ -225,6 +235,7 @@ discord_rest_call(struct discord_rest *r, const char *method, const char *path, 
 	if (strncmp(path, "/interactions/", 14) == 0 || strncmp(path, "/webhooks/", 10) == 0)
 		flags |= DISCORD_REST_INTERACTION;
 	q->flags = flags;
+	q->deadline = deadline;
 	q->done = done;
 	q->ctx = ctx;
 	if (r->tail != NULL)
@@ -235,6 +246,35 @@ discord_rest_call(struct discord_rest *r, const char *method, const char *path, 
 	r->n++;
 	kick(r);
 	return 0;
+}
+
+void
+discord_rest_on_dead(struct discord_rest *r, discord_rest_dead_fn *fn, void *ctx)
+{
+	r->on_dead = fn;
+	r->dead_ctx = ctx;
+}
+
+bool
+discord_rest_dead(const struct discord_rest *r)
+{
+	return r->dead;
+}
+
+void
+discord_rest_kill(struct discord_rest *r)
+{
+	struct discord_rest_req *q, *nq;
+
+	r->dead = true;
+	for (q = r->head; q != NULL; q = nq) {
+		nq = q->next;
+		if (!q->inflight) {
+			unlink_req(r, q);
+			req_free(q);
+		}
+	}
+	arm(r, -1);
 }
 
 void
@@ -330,6 +370,20 @@ discord_rest_answer(struct discord_rest *r, struct discord_rest_req *q, long sta
 	discord_limit_release(r->limit, q->route, q->major, status, &h, now);
 	q->inflight = false;
 	q->io = NULL;
+	if (r->dead) {
+		/* on its way when the token was refused: answered, never retried */
+		finish(r, q, status, body);
+		json_decref(body);
+		return;
+	}
+	if (q->deadline > 0 && (status == 429 || status == 0 || status >= 500) &&
+	    now + (status == 429 ? h.retry_after_ms : backoff_delay(&retry_5xx, q->tries + 1, 0)) >= q->deadline) {
+		/* a retry would land past the request's life: it could only be refused */
+		finish(r, q, status, body);
+		json_decref(body);
+		kick(r);
+		return;
+	}
 	if (status == 429 && ++q->limited <= DISCORD_REST_MAX_429) {
 		/* it keeps its place: the limiter holds it back for retry_after */
 		json_decref(body);
@@ -343,7 +397,22 @@ discord_rest_answer(struct discord_rest *r, struct discord_rest_req *q, long sta
 		kick(r);
 		return;
 	}
+	if (status == 401 && !(q->flags & DISCORD_REST_INTERACTION) && !r->dead) {
+		char method[sizeof q->method], path[128];
+		size_t alen = strlen(r->api);
+
+		snprintf(method, sizeof method, "%s", q->method);
+		snprintf(path, sizeof path, "%s", strncmp(q->url, r->api, alen) == 0 ? q->url + alen : q->url);
+		r->dead = true;
+		finish(r, q, status, body);
+		json_decref(body);
+		discord_rest_kill(r);
+		if (r->on_dead != NULL)
+			r->on_dead(r->dead_ctx, method, path);
+		return;
+	}
 	finish(r, q, status, body);
 	json_decref(body);
-	kick(r);
+	if (!r->dead)
+		kick(r);
 }

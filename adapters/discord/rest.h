@@ -9,13 +9,14 @@
 #include <jansson.h>
 
 #include "limit.h"
+#include "version.h"
 
 struct loop;
 struct http;
 
 #define DISCORD_API_URL        "https://discord.com/api/v10"
-/* reference.mdx asks for "DiscordBot ($url, $versionNumber)"; the project has no public URL */
-#define DISCORD_USER_AGENT     "DiscordBot (handfoot, 1)"
+/* reference.mdx: "DiscordBot ($url, $versionNumber)", the URL the project's home */
+#define DISCORD_USER_AGENT     "DiscordBot (" HF_URL ", " HF_VERSION ")"
 #define DISCORD_REST_MAX_QUEUE 4096     /* requests waiting; more are refused (and said so) */
 #define DISCORD_REST_TRIES     4        /* attempts on network errors and 5xx */
 #define DISCORD_REST_MAX_429   100      /* 429s one request may get before it is given up */
@@ -43,6 +44,7 @@ struct discord_rest_req {
 	void *ctx;
 	int tries, limited;        /* failed attempts; 429s received */
 	int64_t not_before;        /* a retry after a failure waits until then */
+	int64_t deadline;          /* no retry (5xx, 429) that would go past it; 0: none */
 	bool inflight, held;
 	void *io;                  /* the transport's */
 	struct discord_rest_req *next;
@@ -66,6 +68,11 @@ void discord_rest_free(struct discord_rest *r);
  * path too long). */
 int  discord_rest_call(struct discord_rest *r, const char *method, const char *path, json_t *body,
                        unsigned flags, discord_rest_done_fn *done, void *ctx);
+/* The same with a deadline (loop clock, ms; 0 none): a retry that would go
+ * past it is not made, the request answered with its last status instead
+ * (an interaction callback is dead after 3 s, its token after 15 min). */
+int  discord_rest_call_by(struct discord_rest *r, const char *method, const char *path, json_t *body,
+                          unsigned flags, int64_t deadline, discord_rest_done_fn *done, void *ctx);
 /* Requests of ctx still go, but their done is not called any more. */
 void discord_rest_forget(struct discord_rest *r, void *ctx);
 /* Where ctx's request is: 1 waiting (not sent yet), 0 on its way, -1 not queued. */
@@ -77,6 +84,16 @@ size_t discord_rest_pending(const struct discord_rest *r);
 /* Requests waiting or in flight for one top-level resource (a channel id:
  * the room lines a paced computer seat waits for). */
 size_t discord_rest_pending_for(const struct discord_rest *r, const char *major);
+/* A 401 on a bot route (not an interaction endpoint) means the token was
+ * reset or revoked: every later request would get one too, and each counts
+ * toward Discord's invalid-request ban. The queue is then dead: what waits is
+ * dropped (no callback), later calls are refused, and fn is called once with
+ * the request that got it. discord_rest_kill does the same from outside (close 4004). */
+typedef void discord_rest_dead_fn(void *ctx, const char *method, const char *path);
+void discord_rest_on_dead(struct discord_rest *r, discord_rest_dead_fn *fn, void *ctx);
+void discord_rest_kill(struct discord_rest *r);
+bool discord_rest_dead(const struct discord_rest *r);
+
 /* "Authorization: Bot TOKEN", for the transport. */
 const char *discord_rest_auth(const struct discord_rest *r);
 

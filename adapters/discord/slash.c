@@ -94,9 +94,13 @@ discord_slash_commands(const struct adapter_command *cmds, size_t n, bool global
 			                              description(c->usage, an), "required", c->arg_required,
 			                              "max_length", DISCORD_SLASH_ARG_MAX));
 		}
-		if (global)
+		if (global) {
 			/* in guilds and in DMs with the bot (guild commands are only ever in their guild) */
 			json_object_set_new(cmd, "contexts", json_pack("[i,i]", 0, 1));
+			/* application-commands.mdx: installed to guilds only (GUILD_INSTALL), whatever
+			 * the app's default install settings say */
+			json_object_set_new(cmd, "integration_types", json_pack("[i]", 0));
+		}
 		json_array_append_new(list, cmd);
 	}
 	return list;

@@ -7,6 +7,7 @@
 
 #include "dcplay.h"
 #include "figures.h"
+#include "gwsim.h"
 
 #define STEADY     300    /* commands at a steady pace */
 #define STEADY_MS  40     /* one every this many ms: 25 a second */
@@ -82,6 +83,29 @@ run(struct dcplay *p, const char *what, int n, int gap_ms, double *ms)
 	return ok ? 0 : -1;
 }
 
+/* gateway.mdx: 1000 Identifys a day, then Discord resets the token. What an
+ * hour of outage costs, on the state machine's own clock (seeds averaged). */
+static void
+outage_figures(void)
+{
+	static const char *const what[] = { "op 9 d:false to every Identify", "READY withheld, heartbeats ACKed",
+	                                    "closed after every Identify" };
+	struct gwsim_result r;
+
+	printf("Identifys per hour in a simulated Gateway outage (budget 1000 a day; none may pass it):\n");
+	for (int k = GWSIM_INVALID; k <= GWSIM_REFUSED; k++) {
+		int sum = 0, worst = 0, past = 0;
+
+		for (uint32_t seed = 1; seed <= 50; seed++) {
+			gwsim_run((enum gwsim_outage)k, 3600000, 1000, seed * 2654435761u, &r);
+			sum += r.identifies;
+			worst = r.identifies > worst ? r.identifies : worst;
+			past += r.past_budget;
+		}
+		printf("  %-34s %5.1f Identifys/hour (worst %d), %d past the budget\n", what[k], sum / 50.0, worst, past);
+	}
+}
+
 int
 main(void)
 {
@@ -91,6 +115,7 @@ main(void)
 	int who, rc = 0;
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);
+	outage_figures();
 	if (dcplay_setup(&p, "bench-discord", 4, "flood_burst = 1000\nflood_refill = 1\nlog_level = warning\n", NULL) < 0 ||
 	    dcplay_start(&p) < 0 || (turn = dcplay_deal(&p, "classic", &who)) == NULL) {
 		fprintf(stderr, "bench-discord: no game to measure\n");

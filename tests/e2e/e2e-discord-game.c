@@ -16,20 +16,6 @@
 /* Small and quick: one round of one deck, small hands: the stock runs out in a few turns. */
 #define QUICK "classic rounds=1 decks=1 hand=5 foot=5"
 
-/* The first card of a hand line: "... Your hand (13): A×3 Q ..." gives "A". */
-static void
-first_card(const char *hand, char *out, size_t len)
-{
-	const char *s = strstr(hand, "Your hand (");
-	size_t n;
-
-	assert_non_null(s);
-	assert_non_null(s = strstr(s, "): "));
-	s += 3;
-	n = strcspn(s, " \xc3\x97|\\");
-	snprintf(out, len, "%.*s", (int)n, s);
-}
-
 static int
 teardown(void **state)
 {
@@ -109,7 +95,7 @@ test_four_play_with_slash_commands_and_buttons(void **state)
 	assert_non_null(hand = dcplay_reply(p, id, "You drew ", 10000));
 	assert_true(json_is_true(json_object_get(hand, "ephemeral")));
 	assert_non_null(strstr(json_string_value(json_object_get(hand, "content")), "Your hand ("));
-	first_card(json_string_value(json_object_get(hand, "content")), card, sizeof card);
+	dcplay_first_card(json_string_value(json_object_get(hand, "content")), card, sizeof card);
 	json_decref(hand);
 	assert_null(dcplay_wait(p, from, "drew", dcplay_public, NULL, 0));
 
@@ -270,7 +256,7 @@ test_typed_commands(void **state)
 	assert_string_equal(json_string_value(json_object_get(m, "via")), "channel");
 	json_decref(m);
 	assert_int_equal(dcplay_say(p, 1, "<@900000000000000002> join"), 0);
-	assert_non_null(m = dcplay_wait(p, from, "bob sits down", dcplay_public, NULL, 10000));
+	assert_non_null(m = dcplay_wait(p, from, "sits down (2 at the table)", dcplay_public, NULL, 10000));
 	json_decref(m);
 	/* chatter is not a command: no answer */
 	assert_int_equal(dcplay_say(p, 2, "good luck everyone"), 0);

@@ -179,7 +179,7 @@ interaction(struct h *h)
 	/* a slash command needs a registered command: register one as the bot would */
 	long st = 0;
 	json_t *j = fakedc_call(&h->fake, "PUT", "/api/v10/applications/900000000000000001/commands", TOKEN,
-	                        "[{\"name\":\"draw\",\"description\":\"Draw two cards\"}]", &st);
+	                        "[{\"name\":\"draw\",\"description\":\"Draw two cards\",\"integration_types\":[0]}]", &st);
 
 	assert_int_equal(st, 200);
 	json_decref(j);

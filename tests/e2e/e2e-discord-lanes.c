@@ -39,14 +39,15 @@ turn_index(struct dcplay *p, size_t from, const char *user, int ms)
 {
 	char want[64];
 
-	snprintf(want, sizeof want, "hf:draw:%s", user);
+	/* "hf:draw:USER:N": the turn line's number follows since issue 23 */
+	snprintf(want, sizeof want, "hf:draw:%s:", user);
 	for (int t = 0; t <= ms; t += 50) {
 		json_t *s = dcplay_state(p), *msgs = json_object_get(s, "messages");
 
 		for (size_t i = from; i < json_array_size(msgs); i++) {
 			const char *id = dcplay_button(json_array_get(msgs, i), "Draw");
 
-			if (dcplay_public(json_array_get(msgs, i), NULL) && id != NULL && strcmp(id, want) == 0) {
+			if (dcplay_public(json_array_get(msgs, i), NULL) && id != NULL && strncmp(id, want, strlen(want)) == 0) {
 				json_decref(s);
 				return (long)i;
 			}

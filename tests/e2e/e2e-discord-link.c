@@ -237,7 +237,8 @@ test_restart_mid_game(void **state)
 	json_t *turn, *m, *before, *after;
 	const char *id;
 	char mid[32], draw[80], hand_before[512];
-	int who;
+	int who, again;
+	size_t restarted;
 
 	*state = p;
 	assert_int_equal(dcplay_setup(p, "dc-restart", 4, NULL, NULL), 0);
@@ -260,6 +261,7 @@ test_restart_mid_game(void **state)
 		assert_int_equal(json_integer_value(json_object_get(c, "closed_by_client")), 1000);
 		json_decref(s);
 	}
+	restarted = dcplay_count(p);
 	assert_int_equal(dcplay_start(p), 0);
 
 	/* the same hand after the restart */
@@ -267,8 +269,18 @@ test_restart_mid_game(void **state)
 	assert_non_null(after = dcplay_reply(p, id, "Your hand", 10000));
 	assert_string_equal(json_string_value(json_object_get(after, "content")), hand_before);
 	json_decref(after);
-	/* the turn line from before the restart still draws (a step of the
-	 * player's own turn: answered to them alone, with their new hand) */
+	/* the turn line from before the restart is stale (its buttons carry
+	 * their line's number): refused privately; the line the start posted
+	 * draws (a step of the player's own turn: answered to them alone) */
+	assert_non_null(id = dcplay_press(p, who, mid, draw));
+	assert_non_null(m = dcplay_reply(p, id, "earlier turn", 10000));
+	assert_true(json_is_true(json_object_get(m, "ephemeral")));
+	json_decref(m);
+	assert_non_null(turn = dcplay_turn_line(p, restarted, &again, 15000));
+	assert_int_equal(again, who);
+	snprintf(mid, sizeof mid, "%s", json_string_value(json_object_get(turn, "id")));
+	snprintf(draw, sizeof draw, "%s", dcplay_button(turn, "Draw"));
+	json_decref(turn);
 	assert_non_null(id = dcplay_press(p, who, mid, draw));
 	assert_non_null(m = dcplay_reply(p, id, "You drew ", 10000));
 	assert_true(json_is_true(json_object_get(m, "ephemeral")));

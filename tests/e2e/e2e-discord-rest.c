@@ -227,7 +227,17 @@ test_answers_are_passed_on(void **state)
 	assert_int_equal(discord_rest_call(h->rest, "GET", "/gateway/bot", NULL, 0, on_done, h), 0);
 	assert_true(run_until_done(h, 1, 10000));
 	assert_int_equal(h->status[0], 401);
+	/* a refused token refuses everything after it: the queue is dead (nothing more is sent) */
+	assert_true(discord_rest_dead(h->rest));
+	assert_int_equal(discord_rest_call(h->rest, "GET", "/gateway/bot", NULL, 0, on_done, h), -1);
 	assert_int_equal(fakedc_ctl(&h->fake, "config", "{\"token\":\"%s\"}", TOKEN), 0);
+	{
+		struct discord_rest_io io;
+
+		discord_rest_free(h->rest);
+		discord_restio_ops(h->io, &io);
+		h->rest = discord_rest_new(h->loop, h->fake.api, TOKEN, &io);
+	}
 	/* content over 2000 characters is refused, not retried */
 	{
 		char *big = malloc(2002);

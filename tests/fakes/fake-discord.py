@@ -60,6 +60,13 @@ LOCK = threading.RLock()
 # ADD_REACTIONS, USE_APPLICATION_COMMANDS: a member with no role but @everyone (MANAGE_MESSAGES,
 # 1 << 13, is a moderator's)
 EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 6) | (1 << 31)
+# The bot's own permissions in a guild (its role and @everyone), unless a test says otherwise: what the
+# invite asks for, VIEW_CHANNEL | SEND_MESSAGES | SEND_MESSAGES_IN_THREADS = 274877910016
+VIEW_CHANNEL, SEND_MESSAGES, ADMINISTRATOR = 1 << 10, 1 << 11, 1 << 3
+SEND_MESSAGES_IN_THREADS = 1 << 38
+BOT_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | SEND_MESSAGES_IN_THREADS
+THREAD_TYPES = {10, 11, 12}
+ALL_PERMISSIONS = (1 << 51) - 1
 LOOP = None
 T0 = time.monotonic()
 API = "/api/v10"
@@ -137,12 +144,54 @@ class World:
         self.grace_ms = 50
         self.route_limits = True  # per-route buckets on (a test of something else may turn them off)
         self.next_id = 1000
-        self.nonces = {}          # (channel, nonce) -> {id, t}: enforce_nonce
+        self.nonces = {}          # (author, nonce) -> {id, t}: enforce_nonce, per author in every channel
         self.nonce_repeats = 0
+        # gateway.mdx, Session Start Limit: 1000 Identifys a day; past it Discord ends
+        # every session and resets the token. max_concurrency Identifys per 5 s per
+        # rate_limit_key (shard_id % max_concurrency); over it, op 9 false.
+        self.start_total = 1000
+        self.start_remaining = 1000
+        self.start_reset_after_ms = 86400000
+        self.start_reset_at = None  # when the budget is full again (set from start_reset_after_ms)
+        self.max_concurrency = 1
+        self.outage = False       # Identifys accepted (and counted), heartbeats ACKed, READY withheld
+        self.identify_log = []    # every Identify with a valid token: {t, shard, outcome}
+        self.token_resets = 0
+        self.guild_count = None   # the guilds the bot is in, if more than the modelled ones (sharding)
+        self.sharding_refused = False
+        self.recommend_shards_once = None  # the next GET /gateway/bot recommends this (the bot grew since)
+        self.invalid_requests = []  # rate-limits.mdx: 401, 403 and 429 (not "shared") count toward the ban
 
-    def snowflake(self):
+    def budget(self):
+        """session_start_limit now: the budget is full again once reset_after has passed."""
+        t = now()
+        if self.start_reset_at is None:
+            self.start_reset_at = t + self.start_reset_after_ms / 1000.0
+        if t >= self.start_reset_at:
+            self.start_remaining = self.start_total
+            self.start_reset_at = t + 86400.0
+        return {"total": self.start_total, "remaining": max(0, self.start_remaining),
+                "reset_after": int((self.start_reset_at - t) * 1000), "max_concurrency": self.max_concurrency}
+
+    def shards_required(self):
+        """gateway.mdx, Sharding: a shard holds at most 2500 guilds; over that, close 4011."""
+        n = self.guild_count if self.guild_count is not None else len(self.guilds)
+        return (n + 2499) // 2500 if n > 2500 else 1
+
+    def take_recommendation(self):
+        n, self.recommend_shards_once = self.recommend_shards_once, None
+        return n if n is not None else self.shards_recommended()
+
+    def shards_recommended(self):
+        n = self.guild_count if self.guild_count is not None else len(self.guilds)
+        return max(1, (n + 999) // 1000)
+
+    def snowflake(self, age_ms=0):
+        """reference.mdx, Snowflakes: ms since 2015 (the Discord epoch) << 22, then an increment;
+        age_ms: one made that long ago (an interaction replayed late carries its original id)."""
         self.next_id += 1
-        return str(910000000000000000 + self.next_id)
+        ms = int(time.time() * 1000) - 1420070400000 - int(age_ms)
+        return str((ms << 22) | (self.next_id & 0x3FFFFF))
 
     def violate(self, what):
         self.violations.append({"t": round(now(), 3), "what": what})
@@ -164,6 +213,11 @@ class Session:
         self.conn = None
         self.invalid = False
         self.left_at = None
+        self.shard = [0, 1]
+
+    def serves(self, gid):
+        """Whether this session gets the events of guild gid (None: a DM, shard 0's)."""
+        return guild_shard(gid or "0", self.shard[1]) == self.shard[0]
 
     def dispatch(self, t, d):
         """Sends (or keeps for a Resume) one dispatch; call with LOCK held."""
@@ -195,6 +249,8 @@ class Conn:
         self.ack = True
         self.server_close = None  # a close code we sent
         self.asked_reconnect = None
+        self.shard = [0, 1]
+        self.pending = None       # outage: the intents of an Identify not yet given a session
         self.rec = {"port": port, "query": query, "opened": round(now(), 3), "identify": None,
                     "resume": None, "heartbeats": [], "closed_by_client": None, "closed_by_server": None,
                     "ops": []}
@@ -210,7 +266,8 @@ class Conn:
         if self.server_close is None:
             self.server_close = code
             self.rec["closed_by_server"] = code
-            if code in FATAL_CLOSE:
+            if code in FATAL_CLOSE and code != 4011:
+                # 4011 asks for more shards: a reconnect with them is what Discord wants
                 W.fatal_at = now()
             if self.session is not None and code in SESSION_ENDING_CLOSE:
                 self.session.invalid = True
@@ -218,10 +275,13 @@ class Conn:
 
 
 def guild_create(g):
-    chans = [{"id": c["id"], "type": 0, "name": c["name"], "guild_id": g["id"], "position": i,
-              "permission_overwrites": []} for i, c in enumerate(g["channels"].values())]
+    chans = [{"id": c["id"], "type": c.get("type", 0), "name": c["name"], "guild_id": g["id"], "position": i,
+              "permission_overwrites": c.get("permission_overwrites", [])}
+             for i, c in enumerate(g["channels"].values()) if c.get("type", 0) not in THREAD_TYPES]
+    threads = [{"id": c["id"], "type": c["type"], "name": c["name"], "guild_id": g["id"], "parent_id": c["parent_id"]}
+               for c in g["channels"].values() if c.get("type", 0) in THREAD_TYPES]
     return {"id": g["id"], "name": g["name"], "unavailable": False, "joined_at": "2024-01-01T00:00:00+00:00",
-            "large": False, "member_count": len(g["members"]) + 1, "channels": chans, "threads": [],
+            "large": False, "member_count": len(g["members"]) + 1, "channels": chans, "threads": threads,
             "voice_states": [], "presences": [], "roles": [], "emojis": [], "stage_instances": [],
             "guild_scheduled_events": [], "soundboard_sounds": [],
             "members": [{"user": W.bot, "nick": None, "roles": [], "joined_at": "2024-01-01T00:00:00+00:00",
@@ -250,13 +310,42 @@ def on_identify(c, d):
         return c.close(4013, "Invalid intent(s).")
     if (bits & PRIVILEGED) - W.privileged:
         return c.close(4014, "Disallowed intent(s).")
+    shard = d.get("shard", [0, 1])
+    if not isinstance(shard, list) or len(shard) != 2 or not all(isinstance(x, int) for x in shard) or \
+            not 0 <= shard[0] < shard[1]:
+        return c.close(4010, "Invalid shard.")
+    if shard[1] < W.shards_required():
+        if W.sharding_refused:
+            W.violate("identified again with too few shards (%d) after 4011" % shard[1])
+        W.sharding_refused = True
+        return c.close(4011, "Sharding required.")
     t = now()
-    W.identifies = [x for x in W.identifies if (t - x) * 1000 < W.identify_window_ms]
-    if W.identifies:
-        # max_concurrency 1: a second Identify within the window is refused this way
+    key = shard[0] % max(1, W.max_concurrency)
+    W.identifies = [x for x in W.identifies if (t - x[0]) * 1000 < W.identify_window_ms]
+    if any(k == key for _, k in W.identifies):
+        # max_concurrency per 5 s per rate_limit_key: over it, Discord answers op 9 false
+        W.identify_log.append({"t": round(t, 3), "shard": shard, "outcome": "concurrency"})
         return c.send_op(9, False)
-    W.identifies.append(t)
+    if W.budget()["remaining"] <= 0:
+        W.identify_log.append({"t": round(t, 3), "shard": shard, "outcome": "past the budget"})
+        W.violate("Identify past session_start_limit: Discord resets the token")
+        token_reset(W.token + "-reset")
+        return
+    W.start_remaining -= 1
+    W.identifies.append((t, key))
+    c.shard = shard
+    if W.outage:
+        W.identify_log.append({"t": round(t, 3), "shard": shard, "outcome": "outage"})
+        c.state = "waiting"
+        c.pending = intents
+        return
+    W.identify_log.append({"t": round(t, 3), "shard": shard, "outcome": "ready"})
+    start_session(c, intents)
+
+
+def start_session(c, intents):
     s = Session("sess%d" % (len(W.sessions) + 1), intents)
+    s.shard = c.shard
     W.sessions[s.id] = s
     c.session = s
     c.state = "authenticated"
@@ -264,11 +353,30 @@ def on_identify(c, d):
     s.dispatch("READY", {
         "v": 10, "user": W.bot, "session_id": s.id,
         "resume_gateway_url": "%s://127.0.0.1:%d" % (W.scheme[1], W.ports["resume"]),
-        "guilds": [{"id": g, "unavailable": True} for g in W.guilds],
+        "guilds": [{"id": g, "unavailable": True} for g in W.guilds
+                   if guild_shard(g, c.shard[1]) == c.shard[0]],
+        "shard": c.shard,
         "application": {"id": W.app_id, "flags": 0}})
     if intents & GUILDS:
         for g in W.guilds.values():
-            s.dispatch("GUILD_CREATE", guild_create(g))
+            if guild_shard(g["id"], c.shard[1]) == c.shard[0]:
+                s.dispatch("GUILD_CREATE", guild_create(g))
+
+
+def guild_shard(gid, count):
+    """gateway.mdx, Sharding: shard_id = (guild_id >> 22) % num_shards."""
+    return (int(gid) >> 22) % count
+
+
+def token_reset(new):
+    """What Discord does when the Identify budget is spent (or the owner resets the token):
+    every session ends (close 4004 here: the old token is refused) and the token changes."""
+    W.token = new
+    W.token_resets += 1
+    for c in list(W.live):
+        if c.session is not None:
+            c.session.invalid = True
+        c.close(4004, "Authentication failed.")
 
 
 def on_resume(c, d):
@@ -583,6 +691,40 @@ def user_obj(uid):
             "discriminator": "0", "avatar": None}
 
 
+def bot_permissions(g, cid):
+    """The bot's permissions in channel cid of guild g (permissions.mdx, Permission Overwrites):
+    base, then @everyone's overwrite (id = the guild's), then the bot member's; a thread
+    has its parent's; no VIEW_CHANNEL in the channel means no permission there at all."""
+    base = g.get("bot_permissions", BOT_PERMISSIONS)
+    if base & ADMINISTRATOR:
+        return ALL_PERMISSIONS
+    ch = g["channels"].get(cid)
+    if ch is None:
+        return 0
+    if ch.get("type", 0) in THREAD_TYPES and ch.get("parent_id") in g["channels"]:
+        ch = g["channels"][ch["parent_id"]]
+    p = base
+    ows = ch.get("permission_overwrites") or []
+    for o in ows:
+        if o.get("id") == g["id"]:
+            p = (p & ~int(o.get("deny", "0"))) | int(o.get("allow", "0"))
+    for o in ows:
+        if o.get("type") == 1 and o.get("id") == W.bot["id"]:
+            p = (p & ~int(o.get("deny", "0"))) | int(o.get("allow", "0"))
+    return p if p & VIEW_CHANNEL else 0
+
+
+def post_refused(g, cid):
+    """The 403 Discord gives a bot posting where it may not (opcodes-and-status-codes.mdx), or None."""
+    p = bot_permissions(g, cid)
+    if not p & VIEW_CHANNEL:
+        return err(403, 50001, "Missing Access")
+    need = SEND_MESSAGES_IN_THREADS if g["channels"][cid].get("type", 0) in THREAD_TYPES else SEND_MESSAGES
+    if not p & need:
+        return err(403, 50013, "Missing Permissions")
+    return None
+
+
 def channel_of(cid):
     """(guild, channel) for a guild channel, (None, user) for a DM, or None."""
     for g in W.guilds.values():
@@ -627,7 +769,7 @@ def edit_message(m, body):
 def gateway_dispatch_message(m, author, guild, content):
     """MESSAGE_CREATE to the live session, as the intents allow (gateway.mdx, Message Content Intent)."""
     for s in W.sessions.values():
-        if not s.alive():
+        if not s.alive() or not s.serves(guild["id"] if guild is not None else None):
             continue
         if guild is not None and not s.intents & GUILD_MESSAGES:
             continue
@@ -726,7 +868,7 @@ def rate_check(method, path):
                   "X-RateLimit-Reset-After": "%.3f" % reset_after, "X-RateLimit-Bucket": h}
 
 
-def check_commands(cmds):
+def check_commands(cmds, scope="global"):
     if not isinstance(cmds, list) or len(cmds) > 100:
         return "a list of at most 100 commands"
     names = set()
@@ -776,9 +918,14 @@ def check_commands(cmds):
 
 
 def put_commands(scope, cmds):
-    e = check_commands(cmds)
+    e = check_commands(cmds, scope)
     if e is not None:
         return form_error(e)
+    for c in cmds:
+        if scope == "global" and c.get("integration_types") is None:
+            # application-commands.mdx: left out, the app's default install settings decide
+            # (a user install would offer the commands where the bot is not)
+            W.violate("global command %s without integration_types" % c["name"])
     out = []
     for c in cmds:
         c = dict(c)
@@ -906,18 +1053,21 @@ def create_message(cid, body):
     guild, other = where
     if guild is None and not W.users[other].get("dm_open", True):
         return err(403, 50007, "Cannot send messages to this user")
+    if guild is not None and post_refused(guild, cid) is not None:
+        return post_refused(guild, cid)
     nonce = body.get("nonce")
     if body.get("enforce_nonce") and nonce is not None:
-        # message.mdx: with enforce_nonce, a nonce used in the last few minutes
-        # returns the message already created instead of a second one
-        old = W.nonces.get((cid, str(nonce)))
+        # message.mdx: with enforce_nonce, a nonce the same author used in the last
+        # few minutes returns the message already created instead of a second one,
+        # whatever its channel (so two processes of one bot must not share nonces)
+        old = W.nonces.get((W.bot["id"], str(nonce)))
         if old is not None and now() - old["t"] < 300:
             old_m = W.msg_by_id[old["id"]]
             W.nonce_repeats += 1
             return 200, message_obj(old_m)
     m = record_message(cid, body, "channel", False, default_all=True)
     if body.get("enforce_nonce") and nonce is not None:
-        W.nonces[(cid, str(nonce))] = {"id": m["id"], "t": now()}
+        W.nonces[(W.bot["id"], str(nonce))] = {"id": m["id"], "t": now()}
     for s, d in gateway_dispatch_message(m["id"], W.bot, guild, m["content"]):
         d["channel_id"] = cid
         if guild is not None:
@@ -968,13 +1118,18 @@ def ctl_interaction_one(b):
             cid = W.dms[uid] = W.snowflake()
             W.dm_users[cid] = uid
     kind = b.get("kind", "command")
-    iid, token = W.snowflake(), "itok_%s_%s" % (W.snowflake(), "x" * 40)
-    it = {"id": iid, "token": token, "kind": kind, "created": now(), "ack": None, "original": None,
+    # age_ms: an interaction created that long ago and only delivered now (a Resume's replay)
+    age = float(b.get("age_ms", 0))
+    iid, token = W.snowflake(age), "itok_%s_%s" % (W.snowflake(), "x" * 40)
+    it = {"id": iid, "token": token, "kind": kind, "created": now() - age / 1000.0, "ack": None, "original": None,
           "followups": [], "channel_id": cid, "guild_id": gid, "user_id": uid, "violations": [],
           "late": False, "message_id": None}
     d = {"id": iid, "application_id": W.app_id, "token": token, "version": 1, "channel_id": cid,
-         "channel": {"id": cid, "type": 0 if gid else 1}, "locale": "en-US", "entitlements": [],
-         "app_permissions": "442368", "attachment_size_limit": 10485760,
+         "channel": {"id": cid, "type": W.guilds[gid]["channels"][cid].get("type", 0) if gid else 1},
+         "locale": "en-US", "entitlements": [],
+         # receiving-and-responding.mdx: the app's permissions in the channel, overwrites included
+         "app_permissions": str(bot_permissions(W.guilds[gid], cid) if gid else
+                                VIEW_CHANNEL | SEND_MESSAGES | (1 << 14) | (1 << 15) | (1 << 16)), "attachment_size_limit": 10485760,
          "authorizing_integration_owners": {"0": gid or "0"}, "context": 0 if gid else 1}
     if gid is not None:
         d["guild_id"] = gid
@@ -1021,7 +1176,7 @@ def ctl_interaction_one(b):
     it["payload"] = d
     sent = False
     for s in W.sessions.values():
-        if s.alive():
+        if s.alive() and s.serves(gid):
             s.dispatch("INTERACTION_CREATE", d)
             sent = True
     return 200, {"id": iid, "token": token, "delivered": sent}
@@ -1066,6 +1221,11 @@ def state():
         "requests": W.requests,
         "dms": W.dms,
         "nonce_repeats": W.nonce_repeats,
+        "identify_log": W.identify_log,
+        "start_remaining": W.start_remaining,
+        "token": W.token,
+        "token_resets": W.token_resets,
+        "invalid_requests": W.invalid_requests,
     }
 
 
@@ -1077,17 +1237,33 @@ def control(method, path, body):
     if path == "/_fake/config":
         for k in ("token", "app_id", "heartbeat_interval", "session_timeout_ms", "identify_window_ms",
                   "interaction_deadline_ms", "hb_tolerance_ms", "reconnect_grace_ms", "grace_ms",
-                  "route_limits"):
+                  "route_limits", "start_total", "start_remaining", "start_reset_after_ms",
+                  "max_concurrency", "guild_count", "recommend_shards_once"):
             if k in body:
                 setattr(W, k, body[k])
+        if "start_reset_after_ms" in body:
+            W.start_reset_at = now() + body["start_reset_after_ms"] / 1000.0
+        if "outage" in body:
+            W.outage = bool(body["outage"])
+            if not W.outage:
+                # gateway.mdx: "The Gateway will eventually respond and issue a session"
+                for c in list(W.live):
+                    if c.state == "waiting" and c.server_close is None:
+                        c.state = "authenticated"
+                        W.identify_log.append({"t": round(now(), 3), "shard": c.shard, "outcome": "late ready"})
+                        start_session(c, c.pending)
         if "privileged" in body:
             W.privileged = set(body["privileged"])
         return 200, {}
     if path == "/_fake/guild":
         g = W.guilds.setdefault(body["id"], {"id": body["id"], "name": body.get("name", "guild"),
                                              "channels": {}, "members": {}})
+        if "bot_permissions" in body:
+            g["bot_permissions"] = int(body["bot_permissions"])
         for c in body.get("channels", []):
-            g["channels"][c["id"]] = {"id": c["id"], "name": c.get("name", "chan")}
+            g["channels"][c["id"]] = {"id": c["id"], "name": c.get("name", "chan"), "type": c.get("type", 0),
+                                      "parent_id": c.get("parent_id"),
+                                      "permission_overwrites": c.get("permission_overwrites", [])}
         for m in body.get("members", []):
             W.users[m["id"]] = {"id": m["id"], "username": m.get("username", "user" + m["id"][-4:]),
                                 "global_name": m.get("global_name"), "dm_open": m.get("dm_open", True)}
@@ -1107,6 +1283,9 @@ def control(method, path, body):
     if path == "/_fake/ratelimit":
         body.setdefault("count", 1)
         W.storms.append(body)
+        return 200, {}
+    if path == "/_fake/token_reset":
+        token_reset(body.get("token", W.token + "-reset"))
         return 200, {}
     if path == "/_fake/clear":
         W.violations = []
@@ -1163,6 +1342,10 @@ class Handler(BaseHTTPRequestHandler):
                 return self.reply(status, obj)
             status, obj, hdr = self.api(method, u.path, raw)
             W.requests.append({"t": round(now(), 3), "method": method, "path": u.path, "status": status})
+            if status in (401, 403) or (status == 429 and hdr.get("X-RateLimit-Scope") != "shared"):
+                # rate-limits.mdx, Invalid Request Limit: 10,000 in 10 minutes bans the IP
+                W.invalid_requests.append({"t": round(now(), 3), "method": method, "path": u.path,
+                                           "status": status, "code": (obj or {}).get("code")})
             return self.reply(status, obj, hdr)
 
     def api(self, method, path, raw):
@@ -1170,7 +1353,8 @@ class Handler(BaseHTTPRequestHandler):
             return 404, {"message": "404: Not Found", "code": 0}, {}
         p = path[len(API):]
         ua = self.headers.get("User-Agent", "")
-        if not ua.startswith("DiscordBot ("):
+        # reference.mdx, User Agent: "DiscordBot ($url, $versionNumber)", the URL required
+        if not re.match(r"^DiscordBot \((https?://[^\s,()]+), ([^\s,()]+)\)", ua):
             W.violate("request without a 'DiscordBot (url, version)' User-Agent: %r" % ua)
             return 400, {"message": "fake: User-Agent must be 'DiscordBot ($url, $versionNumber)'", "code": 0}, {}
         body = None
@@ -1193,9 +1377,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def dispatch(self, method, parts, body):
         if method == "GET" and parts == ["gateway", "bot"]:
-            return 200, {"url": "%s://127.0.0.1:%d" % (W.scheme[1], W.ports["gateway"]), "shards": 1,
-                         "session_start_limit": {"total": 1000, "remaining": 1000 - len(W.sessions),
-                                                 "reset_after": 86400000, "max_concurrency": 1}}
+            return 200, {"url": "%s://127.0.0.1:%d" % (W.scheme[1], W.ports["gateway"]),
+                         "shards": W.take_recommendation(),
+                         "session_start_limit": W.budget()}
         if method == "PUT" and len(parts) == 3 and parts[0] == "applications" and parts[2] == "commands":
             if parts[1] != W.app_id:
                 return err(403, 50001, "Missing Access")
@@ -1224,7 +1408,9 @@ class Server(ThreadingHTTPServer):
     daemon_threads = True
 
     def handle_error(self, request, client_address):
-        pass
+        if os.environ.get("FAKE_DISCORD_VERBOSE"):
+            import traceback
+            traceback.print_exc()
 
 
 async def main_async(portfile, cert, key):

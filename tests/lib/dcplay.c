@@ -283,7 +283,10 @@ turn_of(json_t *m, void *ctx)
 {
 	const char *want = ctx, *id = dcplay_button(m, "Draw");
 
-	return dcplay_public(m, NULL) && id != NULL && strcmp(id, want) == 0;
+	size_t n = strlen(want);
+
+	/* "hf:draw:<user>", then the turn line's number ":<prompt>" */
+	return dcplay_public(m, NULL) && id != NULL && strncmp(id, want, n) == 0 && (id[n] == '\0' || id[n] == ':');
 }
 
 json_t *
@@ -415,4 +418,17 @@ dcplay_end(struct dcplay *p)
 	assert_int_equal(dcplay_refused(p), 0);
 	assert_int_equal(fakedc_violations(&p->f, true), 0);
 	assert_int_equal(dcplay_stop(p), 0);
+}
+
+void
+dcplay_first_card(const char *hand, char *out, size_t len)
+{
+	const char *s = strstr(hand, "Your hand (");
+	size_t n;
+
+	assert_non_null(s);
+	assert_non_null(s = strstr(s, "): "));
+	s += 3;
+	n = strcspn(s, " \xc3\x97|\\");
+	snprintf(out, len, "%.*s", (int)n, s);
 }

@@ -59,6 +59,8 @@ json_t *dcplay_wait(struct dcplay *p, size_t from, const char *needle, bool (*ok
 json_t *dcplay_reply(struct dcplay *p, const char *interaction, const char *needle, int ms);
 /* Waits until the interaction has been acknowledged (answered or deferred); its ack ms, or -1. */
 double  dcplay_acked(struct dcplay *p, const char *interaction, int ms);
+/* The first card of a hand line: "... Your hand (13): A×3 Q ..." gives "A" (cmocka-asserts it is one). */
+void    dcplay_first_card(const char *hand, char *out, size_t len);
 /* The custom_id of the button labelled label on message m, or NULL. */
 const char *dcplay_button(json_t *m, const char *label);
 

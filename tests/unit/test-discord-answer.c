@@ -154,15 +154,70 @@ test_slow_command_deferred_privately(void **state)
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(t->ops[0].body, "data"), "flags")), 64);
 	discord_answer_result(t->a, 3, DISCORD_ANS_CALLBACK, 204, 0, t->now);
 	drain(t);
-	/* the room's line cannot go through the private defer: to the channel */
-	say(t, 3, false, "Ada picks up the pile.");
-	op_is(t, DISCORD_ANS_CHANNEL, "/channels/501/messages", "Ada picks up the pile.", 0);
 	/* the hand fills the "thinking..." message */
 	say(t, 3, true, "Your hand: Q Q Q");
 	op_is(t, DISCORD_ANS_EDIT, "/webhooks/900/tok_EN-1/messages/@original", "Your hand: Q Q Q", 0);
 	assert_string_equal(t->ops[0].method, "PATCH");
 	say(t, 3, true, "Your foot is next.");
 	op_is(t, DISCORD_ANS_FOLLOWUP, NULL, "Your foot is next.", 64);
+	/* then the room's line: through the interaction too, public (no channel permission needed) */
+	say(t, 3, false, "Ada picks up the pile.");
+	op_is(t, DISCORD_ANS_FOLLOWUP, "/webhooks/900/tok_EN-1", "Ada picks up the pile.", 0);
+	done(t);
+}
+
+/* A turn line's move pressed: UPDATE_MESSAGE at once (the moves go away),
+ * what the bot says then follows up; not for a command, nor twice. */
+static void
+test_press_updates_the_turn_line(void **state)
+{
+	struct t *t = mk();
+
+	(void)state;
+	begin(t, 8, true);
+	assert_int_equal(discord_answer_update(t->a, 8, json_pack("{s:[]}", "components"), t->now), 0);
+	drain(t);
+	op_is(t, DISCORD_ANS_CALLBACK, NULL, NULL, 0);
+	assert_int_equal(json_integer_value(json_object_get(t->ops[0].body, "type")), 7);
+	assert_int_equal(json_array_size(json_object_get(json_object_get(t->ops[0].body, "data"), "components")), 0);
+	assert_int_equal(discord_answer_update(t->a, 8, json_pack("{s:[]}", "components"), t->now), -1);
+	say(t, 8, true, "You drew 7 7.");
+	assert_int_equal(t->n, 0);   /* waits for the response to land */
+	discord_answer_result(t->a, 8, DISCORD_ANS_CALLBACK, 204, 0, t->now);
+	drain(t);
+	op_is(t, DISCORD_ANS_FOLLOWUP, NULL, "You drew 7 7.", 64);
+	begin(t, 9, false);
+	assert_int_equal(discord_answer_update(t->a, 9, json_pack("{s:[]}", "components"), t->now), -1);
+	done(t);
+}
+
+/* A room's line first, while "thinking..." only its user sees is unfilled:
+ * a follow-up would only fill it (and stay private), so it is deleted
+ * first; the room's line and what came meanwhile then follow up, through
+ * the interaction, never the channel. */
+static void
+test_room_line_after_a_private_defer(void **state)
+{
+	struct t *t = mk();
+
+	(void)state;
+	begin(t, 3, false);
+	advance(t, DISCORD_ANSWER_DEFER_MS);
+	discord_answer_result(t->a, 3, DISCORD_ANS_CALLBACK, 204, 0, t->now);
+	drain(t);
+	say(t, 3, false, "Ada picks up the pile.");
+	op_is(t, DISCORD_ANS_DELETE, "/webhooks/900/tok_EN-1/messages/@original", NULL, 0);
+	say(t, 3, true, "Your hand: Q Q Q");
+	assert_int_equal(t->n, 0);
+	discord_answer_result(t->a, 3, DISCORD_ANS_DELETE, 204, 0, t->now);
+	drain(t);
+	assert_int_equal(t->n, 2);
+	assert_int_equal(t->ops[0].kind, DISCORD_ANS_FOLLOWUP);
+	assert_string_equal(json_string_value(json_object_get(t->ops[0].body, "content")), "Ada picks up the pile.");
+	assert_false(json_integer_value(json_object_get(t->ops[0].body, "flags")) & 64);
+	assert_int_equal(t->ops[1].kind, DISCORD_ANS_FOLLOWUP);
+	assert_true(json_integer_value(json_object_get(t->ops[1].body, "flags")) & 64);
+	assert_true(discord_answer_safe(&t->ops[1]));
 	done(t);
 }
 
@@ -364,6 +419,8 @@ main(void)
 		cmocka_unit_test(test_first_reply_answers_then_follow_ups),
 		cmocka_unit_test(test_private_first_then_public),
 		cmocka_unit_test(test_slow_command_deferred_privately),
+		cmocka_unit_test(test_room_line_after_a_private_defer),
+		cmocka_unit_test(test_press_updates_the_turn_line),
 		cmocka_unit_test(test_unfilled_defer_deleted),
 		cmocka_unit_test(test_slow_button_deferred_silently),
 		cmocka_unit_test(test_refused_response_falls_back),

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "discord/gateway.h"
+#include "gwsim.h"
 
 #define GW_URL  "wss://gateway.discord.gg"
 #define RES_URL "wss://gateway-us-east1-b.discord.gg"
@@ -137,6 +138,86 @@ to_ready(struct t *t)
 }
 
 /* ------------------------------------------------------------------ tests */
+
+/* gateway.mdx: 1000 Identifys a day, then the token is reset. An outage of
+ * a minute costs at most 3 whatever Discord answers (op 9 false, no READY,
+ * a close), an hour's a few more, and none is ever sent past the budget. */
+static void
+test_outage_costs_few_identifies(void **state)
+{
+	struct gwsim_result r;
+
+	(void)state;
+	for (uint32_t seed = 1; seed <= 20; seed++) {
+		for (int k = GWSIM_INVALID; k <= GWSIM_REFUSED; k++) {
+			gwsim_run((enum gwsim_outage)k, 60000, 1000, seed * 2654435761u, &r);
+			assert_true(r.identifies >= 1);
+			assert_true(r.identifies <= 3);
+			gwsim_run((enum gwsim_outage)k, 3600000, 1000, seed * 2654435761u, &r);
+			assert_true(r.identifies <= 12);
+			/* a budget of 2: two Identifys, then waiting for the reset */
+			gwsim_run((enum gwsim_outage)k, 3600000, 2, seed, &r);
+			assert_int_equal(r.past_budget, 0);
+			assert_true(r.identifies <= 2);
+		}
+		/* READY withheld, heartbeats answered: the link is kept, no second Identify */
+		gwsim_run(GWSIM_WITHHELD, 300000, 1000, seed, &r);
+		assert_int_equal(r.identifies, 1);
+	}
+}
+
+/* A budgeted gateway asks GET /gateway/bot before every Identify, waits for
+ * the reset when none is left, and keeps max_concurrency's 5 s window. */
+static void
+test_identify_waits_for_the_budget_and_the_window(void **state)
+{
+	struct t *t = calloc(1, sizeof *t);
+	struct discord_gw_config cfg = { .token = "secret-token", .intents = 1, .budgeted = true, .random = fixed_random };
+	json_t *bot;
+	struct discord_gw_act *a;
+
+	(void)state;
+	cfg.random_ctx = t;
+	t->now = 100000;
+	t->rnd = 1u << 30;
+	assert_non_null(t->g = discord_gateway_new(&cfg));
+	discord_gateway_start(t->g, t->now);
+	drain(t);
+	assert_non_null(find(t, DISCORD_GW_FETCH_URL));
+	assert_null(find(t, DISCORD_GW_CONNECT));
+	bot = json_pack("{s:s,s:{s:i,s:i,s:i,s:i}}", "url", GW_URL, "session_start_limit", "total", 1000,
+	                "remaining", 0, "reset_after", 600000, "max_concurrency", 1);
+	assert_int_equal(discord_gateway_set_bot(t->g, bot, 1700000000, t->now), 0);
+	json_decref(bot);
+	drain(t);
+	/* none left: no connection, a log line that says until when */
+	assert_null(find(t, DISCORD_GW_CONNECT));
+	a = find(t, DISCORD_GW_LOG);
+	assert_non_null(a);
+	assert_non_null(strstr(a->text, "budget is spent"));
+	assert_non_null(strstr(a->text, "waiting until 2023-11-14 22:23:20 UTC (600 s)"));
+	advance(t, 600000);
+	/* at the reset: asked again */
+	assert_non_null(find(t, DISCORD_GW_FETCH_URL));
+	bot = json_pack("{s:s,s:{s:i,s:i,s:i,s:i}}", "url", GW_URL, "session_start_limit", "total", 1000,
+	                "remaining", 1000, "reset_after", 86400000, "max_concurrency", 1);
+	discord_gateway_set_bot(t->g, bot, 1700000600, t->now);
+	drain(t);
+	assert_non_null(find(t, DISCORD_GW_CONNECT));
+	recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":40000}}");
+	assert_int_equal(sent_op(t), 2);
+	/* a close at once: the next Identify is not before 5 s (the window, and the backoff) */
+	discord_gateway_closed(t->g, 4000, t->now);
+	drain(t);
+	advance(t, 1000);
+	assert_non_null(find(t, DISCORD_GW_FETCH_URL));
+	discord_gateway_set_bot(t->g, bot, 1700000601, t->now);
+	drain(t);
+	assert_null(find(t, DISCORD_GW_CONNECT));
+	assert_true(discord_gateway_due(t->g) - t->now >= 4000);
+	json_decref(bot);
+	done(t);
+}
 
 static void
 test_intents_only_what_is_needed(void **state)
@@ -646,8 +727,11 @@ test_timeouts_for_hello_and_ready(void **state)
 	assert_non_null(find(t, DISCORD_GW_CONNECT));
 	recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":100000}}");
 	assert_int_equal(sent_op(t), 2);
-	/* no READY in time */
+	/* no READY in time: a heartbeat asks whether Discord is there; no ACK either: closed */
 	advance(t, DISCORD_GW_READY_TIMEOUT);
+	assert_null(find(t, DISCORD_GW_CLOSE));
+	assert_int_equal(sent_op(t), 1);
+	advance(t, DISCORD_GW_PROBE_TIMEOUT);
 	assert_non_null(find(t, DISCORD_GW_CLOSE));
 	done(t);
 }
@@ -752,6 +836,8 @@ main(void)
 		cmocka_unit_test(test_intents_only_what_is_needed),
 		cmocka_unit_test(test_url_gets_version_and_encoding),
 		cmocka_unit_test(test_fetch_url_first_when_none),
+		cmocka_unit_test(test_outage_costs_few_identifies),
+		cmocka_unit_test(test_identify_waits_for_the_budget_and_the_window),
 		cmocka_unit_test(test_hello_identify_and_jittered_first_heartbeat),
 		cmocka_unit_test(test_other_jitters_move_the_first_heartbeat),
 		cmocka_unit_test(test_ready_dispatch_and_heartbeat_seq),

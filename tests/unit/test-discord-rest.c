@@ -259,6 +259,7 @@ struct rt {
 	long statuses[512];
 	char bodies[512][64];
 	int fail_start;
+	int dead_calls;
 };
 
 static int64_t
@@ -515,6 +516,80 @@ test_client_errors_answered_at_once(void **state)
 }
 
 static void
+on_dead(void *ctx, const char *method, const char *path)
+{
+	struct rt *t = ctx;
+
+	t->dead_calls++;
+	assert_string_equal(method, "POST");
+	assert_string_equal(path, "/channels/1/messages");
+}
+
+/* A 401 on a bot route: the token is gone. What waits is dropped, nothing
+ * more is sent, the host is told once. A 401 from an interaction endpoint
+ * (its token expired) is that request's alone. */
+static void
+test_401_kills_the_queue(void **state)
+{
+	struct rt *t = rt_new();
+
+	(void)state;
+	discord_rest_on_dead(t->r, on_dead, t);
+	assert_int_equal(discord_rest_call(t->r, "POST", "/webhooks/1/tok", json_pack("{s:s}", "content", "x"), 0,
+	                                   on_done, t), 0);
+	answer(t, 0, 401, "{\"code\":0,\"message\":\"401: Unauthorized\"}", -1, 0, 0, false);
+	assert_false(discord_rest_dead(t->r));
+	send_msg(t, "1", "a");
+	send_msg(t, "1", "b");
+	send_msg(t, "2", "c");
+	assert_int_equal(t->nstarted, 3);   /* a and c; b waits behind a */
+	answer(t, 1, 401, "{\"code\":0,\"message\":\"401: Unauthorized\"}", -1, 0, 0, false);
+	assert_true(discord_rest_dead(t->r));
+	assert_int_equal(t->dead_calls, 1);
+	/* b dropped; c, on its way, is answered but never retried */
+	answer(t, 2, 429, NULL, -1, 0, 1.0, false);
+	advance(t, 5000);
+	assert_int_equal(t->nstarted, 3);
+	assert_int_equal(discord_rest_pending(t->r), 0);
+	assert_int_equal(t->done_calls, 3);
+	assert_int_equal(discord_rest_call(t->r, "POST", "/channels/1/messages", NULL, 0, on_done, t), -1);
+	assert_int_equal(t->dead_calls, 1);
+	rt_free(t);
+}
+
+/* An interaction callback is dead 3 s after the interaction: a 5xx or 429
+ * whose retry would land later is answered as it is, not retried. */
+static void
+test_no_retry_past_the_deadline(void **state)
+{
+	struct rt *t = rt_new();
+
+	(void)state;
+	assert_int_equal(discord_rest_call_by(t->r, "POST", "/interactions/1/tok/callback", json_pack("{s:i}", "type", 4),
+	                                      0, t->now + 3000, on_done, t), 0);
+	assert_int_equal(discord_rest_call_by(t->r, "POST", "/interactions/2/tok/callback", json_pack("{s:i}", "type", 4),
+	                                      0, t->now + 3000, on_done, t), 0);
+	assert_int_equal(t->nstarted, 2);
+	/* early: retried after 1 s */
+	answer(t, 0, 503, NULL, -1, 0, 0, false);
+	assert_int_equal(t->done_calls, 0);
+	advance(t, 2500);
+	assert_int_equal(t->nstarted, 3);
+	/* the retry fails too, 2.5 s in: the next would be past 3 s */
+	answer(t, 2, 503, NULL, -1, 0, 0, false);
+	assert_int_equal(t->done_calls, 1);
+	assert_int_equal(t->statuses[0], 503);
+	/* a 429 whose retry_after ends past the deadline */
+	answer(t, 1, 429, NULL, -1, 0, 1.0, false);
+	assert_int_equal(t->done_calls, 2);
+	assert_int_equal(t->statuses[1], 429);
+	advance(t, 5000);
+	assert_int_equal(t->nstarted, 3);
+	assert_int_equal(discord_rest_pending(t->r), 0);
+	rt_free(t);
+}
+
+static void
 test_fifty_a_second(void **state)
 {
 	struct rt *t = rt_new();
@@ -602,6 +677,8 @@ main(void)
 		cmocka_unit_test(test_global_429_holds_everything_but_interactions),
 		cmocka_unit_test(test_server_errors_retried_with_backoff_then_given_up),
 		cmocka_unit_test(test_client_errors_answered_at_once),
+		cmocka_unit_test(test_401_kills_the_queue),
+		cmocka_unit_test(test_no_retry_past_the_deadline),
 		cmocka_unit_test(test_fifty_a_second),
 		cmocka_unit_test(test_exhausted_bucket_from_headers),
 		cmocka_unit_test(test_forget_and_full_queue_and_start_failure),

@@ -173,6 +173,8 @@ test_slash_commands_from_the_table(void **state)
 	assert_string_equal(json_string_value(json_object_get(c, "description")), "Draw two cards from the stock");
 	assert_null(json_object_get(c, "options"));
 	assert_int_equal(json_array_size(json_object_get(c, "contexts")), 2);
+	assert_int_equal(json_array_size(json_object_get(c, "integration_types")), 1);
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(c, "integration_types"), 0)), 0);
 	/* /meld cards:9 9 2 */
 	o = json_array_get(json_object_get(json_array_get(j, 1), "options"), 0);
 	assert_int_equal(json_integer_value(json_object_get(o, "type")), 3);
@@ -190,6 +192,7 @@ test_slash_commands_from_the_table(void **state)
 	/* guild commands carry no contexts */
 	j = discord_slash_commands(cmds, 1, false, err, sizeof err);
 	assert_null(json_object_get(json_array_get(j, 0), "contexts"));
+	assert_null(json_object_get(json_array_get(j, 0), "integration_types"));
 	json_decref(j);
 }
 
@@ -252,6 +255,31 @@ test_buttons_and_custom_ids(void **state)
 	assert_int_equal(discord_button_parse("other:draw:601", act, sizeof act, user, sizeof user), -1);
 	assert_int_equal(discord_button_parse("hf:Draw:601", act, sizeof act, user, sizeof user), -1);
 	assert_int_equal(discord_button_parse("hf:draw:60x", act, sizeof act, user, sizeof user), -1);
+	/* the turn line's number: read back; none on "My hand"; nothing else after it */
+	{
+		unsigned n = 7;
+		json_t *r = discord_button_rows_n(acts, 3, "601", 1764000000u);
+		char cid[DISCORD_CUSTOM_ID_MAX + 1];
+
+		assert_non_null(r);
+		for (size_t i = 0; i < 3; i++) {
+			snprintf(cid, sizeof cid, "%s", json_string_value(json_object_get(json_array_get(json_object_get(
+			         json_array_get(r, 0), "components"), i), "custom_id")));
+			assert_int_equal(discord_button_parse_n(cid, act, sizeof act, user, sizeof user, &n), 0);
+			assert_int_equal(n, strcmp(act, "hand") == 0 ? 0u : 1764000000u);
+		}
+		json_decref(r);
+		assert_int_equal(discord_button_parse_n("hf:draw:601:12", act, sizeof act, user, sizeof user, &n), 0);
+		assert_int_equal(n, 12);
+		assert_string_equal(user, "601");
+		assert_int_equal(discord_button_parse_n("hf:draw:601", act, sizeof act, user, sizeof user, &n), 0);
+		assert_int_equal(n, 0);
+		assert_int_equal(discord_button_parse_n("hf:draw:601:0", act, sizeof act, user, sizeof user, &n), -1);
+		assert_int_equal(discord_button_parse_n("hf:draw:601:1x", act, sizeof act, user, sizeof user, &n), -1);
+		assert_int_equal(discord_button_parse_n("hf:draw::5", act, sizeof act, user, sizeof user, &n), -1);
+		assert_int_equal(discord_button_parse_n("hf:draw:601:99999999999", act, sizeof act, user, sizeof user,
+		                                        &n), -1);
+	}
 	assert_int_equal(discord_button_custom_id("draw", "12345678901234567890", id, sizeof id), 0);
 	assert_true(strlen(id) <= DISCORD_CUSTOM_ID_MAX);
 	/* six actions: two rows of at most five */
@@ -300,6 +328,41 @@ parse_ia(const char *json, struct discord_interaction *ia, const char **why)
 	r = discord_interaction_parse(d, "900", ia, why);
 	json_decref(d);
 	return r;
+}
+
+/* app_permissions (the bot's own, in the channel): what it lacks to post there, by permissions.mdx's names */
+static void
+test_app_permissions_say_where_the_bot_may_post(void **state)
+{
+	static const struct { const char *perms; int type; const char *missing; } cases[] = {
+		{ "3072", 0, NULL },                               /* VIEW_CHANNEL | SEND_MESSAGES */
+		{ "3072", 11, "Send Messages in Threads" },        /* the old invite, in a thread */
+		{ "274877910016", 11, NULL },                      /* the corrected invite */
+		{ "274877910016", 0, NULL },
+		{ "1024", 0, "Send Messages" },
+		{ "2048", 0, "View Channel" },
+		{ "0", 12, "View Channel" },
+		{ "8", 0, NULL },                                  /* ADMINISTRATOR */
+		{ NULL, 0, NULL },                                 /* not said: not refused */
+	};
+	struct discord_interaction ia;
+	const char *why, *m;
+	char json[600];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(json, sizeof json, IA_HEAD "\"type\":2,\"guild_id\":\"29\",\"channel_id\":\"64\","
+		         "\"channel\":{\"id\":\"64\",\"type\":%d}%s%s%s,\"member\":{\"user\":{\"id\":\"53\","
+		         "\"username\":\"mason\"},\"roles\":[]},\"data\":{\"name\":\"new\",\"type\":1}}", cases[i].type,
+		         cases[i].perms != NULL ? ",\"app_permissions\":\"" : "", cases[i].perms != NULL ? cases[i].perms : "",
+		         cases[i].perms != NULL ? "\"" : "");
+		assert_int_equal(parse_ia(json, &ia, &why), 0);
+		m = discord_interaction_cannot_post(&ia);
+		if (cases[i].missing == NULL)
+			assert_null(m);
+		else
+			assert_string_equal(m, cases[i].missing);
+	}
 }
 
 static void
@@ -559,6 +622,20 @@ test_config_errors_name_the_key(void **state)
 	cfg_error(body, "[discord main] private: must be ephemeral or dm");
 	snprintf(body, sizeof body, "token_file = %s\napi_url = discord.com\n", tokfile);
 	cfg_error(body, "api_url: needs a URL");
+	/* http:// only on loopback: elsewhere the token would cross the network in clear */
+	snprintf(body, sizeof body, "token_file = %s\napi_url = http://discord.example/api/v10\n", tokfile);
+	cfg_error(body, "api_url: http:// would send the bot token in clear");
+	snprintf(body, sizeof body, "token_file = %s\napi_url = http://127.0.0.1.evil.example/api\n", tokfile);
+	cfg_error(body, "only a loopback address");
+	assert_true(discord_config_loopback("127.0.0.1:9/api"));
+	assert_true(discord_config_loopback("127.1.2.3"));
+	assert_true(discord_config_loopback("[::1]:80/x"));
+	assert_true(discord_config_loopback("localhost:5000"));
+	assert_false(discord_config_loopback("127.0.0.1.nip.io"));
+	assert_false(discord_config_loopback("localhost.example"));
+	assert_false(discord_config_loopback("127..0.1"));
+	assert_false(discord_config_loopback("128.0.0.1"));
+	assert_false(discord_config_loopback("[::1]x"));
 	snprintf(body, sizeof body, "token_file = %s\nguilds = 12, abc\n", tokfile);
 	cfg_error(body, "guilds: \"abc\" is not a guild id");
 	snprintf(body, sizeof body, "token_file = %s\nmessage_commands = maybe\n", tokfile);
@@ -606,6 +683,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean),
+		cmocka_unit_test(test_app_permissions_say_where_the_bot_may_post),
 		cmocka_unit_test(test_units_count_utf16),
 		cmocka_unit_test(test_escape_markdown),
 		cmocka_unit_test(test_chunk_on_lines_spaces_and_characters),
