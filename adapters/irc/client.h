@@ -361,6 +361,8 @@ long irc_sts_port(const struct irc *c);
 void   irc_send_flush(struct irc *c);
 /* A line taken from the queues to be written now: kept where a refusal or colours may want it again. */
 void   irc_send_written(struct irc *c, char *line, size_t *n);
+/* The line to write now (protocol first, then paced ones whose time has come); its length, 0 if none. */
+size_t irc_send_next(struct irc *c, char *line, size_t size);
 void   irc_send_proto(struct irc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A protocol line that waits for the bucket (once registered), before any message. */
 void   irc_send_paced(struct irc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

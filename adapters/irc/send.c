@@ -114,6 +114,21 @@ next_paced(struct irc *c, char *line, size_t size)
 	return n;
 }
 
+/* The line to write now, if any: a protocol line, else a paced one whose
+ * time has come (a flush is scheduled for the next); its length, 0 if none. */
+size_t
+irc_send_next(struct irc *c, char *line, size_t size)
+{
+	size_t n;
+
+	if ((n = irc_queue_pop(&c->proto, line, size)) == 0 && (n = next_paced(c, line, size)) == 0)
+		return 0;
+	/* protocol lines skip the wait but still spend a token */
+	irc_bucket_take(&c->bucket, loop_now(c->a->loop));
+	irc_send_written(c, line, &n);
+	return n;
+}
+
 /* Writes what it can: the pending line, then protocol lines, then paced lines. */
 void
 irc_send_flush(struct irc *c)
@@ -142,11 +157,8 @@ irc_send_flush(struct irc *c)
 			c->woff = c->wlen = 0;
 			irc_conn_watch(c, false);
 		}
-		if ((n = irc_queue_pop(&c->proto, line, sizeof line)) == 0 && (n = next_paced(c, line, sizeof line)) == 0)
+		if ((n = irc_send_next(c, line, sizeof line)) == 0)
 			return;
-		/* protocol lines skip the wait but still spend a token */
-		irc_bucket_take(&c->bucket, loop_now(c->a->loop));
-		irc_send_written(c, line, &n);
 		memcpy(c->wbuf, line, n);
 		memcpy(c->wbuf + n, "\r\n", 2);
 		c->wlen = n + 2;

@@ -61,6 +61,7 @@ ircsim_new(const char *db, const char *bot_extra, const char *irc_extra)
 	/* registered, as after RPL_WELCOME and the MOTD, without a socket: every
 	 * line stays in the adapter's queues for us to read */
 	s->irc->state = IRC_REGISTERING;
+	irc_bucket_init(&s->irc->bucket, (int)s->irc->burst, s->irc->rate_ms);   /* as a connection starts it */
 	ircsim_line(s, ":irc.test 001 HandFoot :Welcome");
 	ircsim_line(s, ":irc.test 005 HandFoot PREFIX=(ov)@+ CHANTYPES=# :are supported");
 	ircsim_line(s, ":irc.test 376 HandFoot :End of MOTD");
@@ -89,11 +90,15 @@ ircsim_collect(struct ircsim *s)
 	size_t n, got = 0;
 
 	for (;;) {
-		if ((n = irc_queue_pop(&s->irc->proto, line, sizeof line)) == 0 &&
+		if (s->paced) {
+			if ((n = irc_send_next(s->irc, line, sizeof line)) == 0)
+				break;
+		} else if ((n = irc_queue_pop(&s->irc->proto, line, sizeof line)) == 0 &&
 		    (n = irc_queue_pop(&s->irc->paced, line, sizeof line)) == 0 &&
 		    (n = irc_queue_pop(&s->irc->out, line, sizeof line)) == 0)
 			break;
-		irc_send_written(s->irc, line, &n);   /* as if written: what a refusal answers */
+		else
+			irc_send_written(s->irc, line, &n);   /* as if written: what a refusal answers */
 		if (s->nsent == s->cap) {
 			s->cap = s->cap ? s->cap * 2 : 256;
 			s->sent = xreallocarray(s->sent, s->cap, sizeof *s->sent);

@@ -19,6 +19,9 @@ struct ircsim {
 	/* true: lines stay in the adapter's queues (as behind a slow pace)
 	 * until ircsim_collect, ircsim_sent or ircsim_forget takes them */
 	bool hold;
+	/* true: lines are taken as the connection would write them, at the
+	 * adapter's pace on the loop's clock (irc_send_next), not all at once */
+	bool paced;
 	/* every line the adapter queued (protocol and messages), in order */
 	char **sent;
 	size_t nsent, cap, seen;
