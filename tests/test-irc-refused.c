@@ -63,6 +63,35 @@ test_target_change_told_and_retried(void **state)
 	ircsim_free(s);
 }
 
+/* Past a 707 no line goes to a new target until a slot frees (each would
+ * be refused too); then the refused hand goes first, the answer after. */
+static void
+test_target_limit_holds_new_targets(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+	const char *hand, *rules;
+
+	(void)state;
+	assert_non_null(s);
+	alice_plays(s, "NOTICE");
+	s->paced = true;   /* lines as the connection writes them: where the limit holds them */
+	ircsim_line(s, ":irc.test 707 HandFoot alice :Targets changing too fast, message dropped");
+	ircsim_forget(s);
+	ircsim_line(s, ":bob!b@else.test JOIN #cards");
+	ircsim_line(s, ":bob!b@else.test PRIVMSG #cards :!rules");
+	assert_null(ircsim_sent(s, "NOTICE bob :", NULL));
+	ircsim_advance(s, 61000);
+	assert_non_null(hand = ircsim_sent(s, "NOTICE alice :Your hand", NULL));
+	assert_non_null(rules = ircsim_sent(s, "NOTICE bob :", NULL));
+	for (size_t i = s->seen; i < s->nsent; i++) {
+		if (s->sent[i] == rules)
+			fail_msg("bob's answer went before alice's hand");
+		if (s->sent[i] == hand)
+			break;
+	}
+	ircsim_free(s);
+}
+
 /* UnrealIRCd: 439 says how long to wait. */
 static void
 test_target_too_fast_waits_as_asked(void **state)
@@ -617,6 +646,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_target_change_told_and_retried),
+		cmocka_unit_test(test_target_limit_holds_new_targets),
 		cmocka_unit_test(test_target_too_fast_waits_as_asked),
 		cmocka_unit_test(test_callerid_told),
 		cmocka_unit_test(test_registered_only_told),

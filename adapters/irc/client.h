@@ -59,6 +59,7 @@ struct irc_chan {
 #define IRC_REFUSED_WHO   64    /* nicks private lines went to lately: their id and room */
 #define IRC_REFUSED_SENT  32    /* private lines sent lately, which a refusal may answer */
 #define IRC_REFUSED_RETRY 32    /* target-limited lines waiting to go again */
+#define IRC_REFUSED_OK    10    /* Solanum's target slots: the targets that cost none again */
 
 struct irc_sent {
 	char nick[64];
@@ -69,7 +70,9 @@ struct irc_sent {
 };
 
 struct irc_refused {
-	struct { char nick[64], id[96], room[64]; } who[IRC_REFUSED_WHO];
+	struct { char nick[64], id[96], room[64]; bool must; } who[IRC_REFUSED_WHO];
+	char ok[IRC_REFUSED_OK][64]; /* the targets last written to and not refused, most recent first */
+	int64_t gate_until;     /* after a 707: no new target before then (its lines wait) */
 	unsigned who_next;
 	struct irc_sent sent[IRC_REFUSED_SENT];
 	unsigned sent_next;
@@ -79,6 +82,7 @@ struct irc_refused {
 		int64_t due;        /* when it goes again; 0: free, or queued */
 		int tries;
 		bool queued;        /* back in the queue, not sent yet */
+		bool must;          /* a hand, not an answer: it goes first, and until delivered */
 	} retry[IRC_REFUSED_RETRY];
 	long long timer;        /* for the first retry due */
 };
@@ -333,8 +337,12 @@ void irc_events_emit(struct irc *c, enum bot_event_type type, const char *room, 
 void irc_events_check_up(struct irc *c, bool force);
 
 /* ------------------------------------------------------------------ refused.c */
-/* A private line for user_id about room goes to nick: whom a refusal names. */
-void irc_refused_for(struct irc *c, const char *nick, const char *user_id, const char *room);
+/* A private line for user_id about room goes to nick: whom a refusal names;
+ * must: one that must be delivered (a hand), not an answer. */
+void irc_refused_for(struct irc *c, const char *nick, const char *user_id, const char *room, bool must);
+/* A private line about to be written to a new target while the target
+ * limit holds (a 707 less than a minute ago): kept to go when it lifts (true). */
+bool irc_refused_defer(struct irc *c, const char *line, size_t len);
 /* A line written to the server (private lines are remembered a while). */
 void irc_refused_sent(struct irc *c, const char *line, size_t len);
 void irc_refused_target(struct irc *c, const struct irc_msg *m);      /* ERR_TARGCHANGE 707, 439 */

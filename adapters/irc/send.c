@@ -95,8 +95,12 @@ next_paced(struct irc *c, char *line, size_t size)
 		c->paced_turn = !c->paced_turn;
 		if ((c->paced_turn || c->out.lines == 0) && (n = irc_queue_pop(&c->paced, line, size)) > 0)
 			return n;
-		if ((n = irc_queue_pop(&c->out, line, size)) == 0)
-			return 0;
+		/* a private line to a new target waits while the network's
+		 * target limit holds (refused.c), and costs no token */
+		do {
+			if ((n = irc_queue_pop(&c->out, line, size)) == 0)
+				return 0;
+		} while (irc_refused_defer(c, line, n));
 		memcpy(c->held, line, n + 1);
 		c->held_len = n;
 	}
@@ -333,7 +337,7 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 		}
 		target = u->nick;
 		irc_nicks_bind(c, u);
-		irc_refused_for(c, target, m->user_id, m->room);
+		irc_refused_for(c, target, m->user_id, m->room, m->supersede == NULL);
 		/* the player's choice wins; the section's "private" key is for the rest */
 		/* where a +g user's NOTICE is dropped without a word (Solanum,
 		 * CALLERID in ISUPPORT), "auto" sends PRIVMSG, which is answered 716 */
