@@ -398,22 +398,15 @@ test_chghost_followed(void **state)
 static void
 test_joins_wait_for_identification(void **state)
 {
-	char path[] = "/tmp/hf-ns-XXXXXX", extra[128];
-	int fd = mkstemp(path);
-	struct ircsim *s;
+	struct ircsim *s = ircsim_new_nickserv(":memory:", "s3cret");
 
 	(void)state;
-	assert_int_equal(write(fd, "s3cret\n", 7), 7);
-	close(fd);
-	snprintf(extra, sizeof extra, "nickserv_password_file = %s\n", path);
-	s = ircsim_new(":memory:", NULL, extra);
 	assert_non_null(s);
 	assert_non_null(ircsim_sent(s, "PRIVMSG NickServ :IDENTIFY HandFoot s3cret", NULL));
 	assert_null(ircsim_sent(s, "JOIN #cards", NULL));
 	ircsim_line(s, ":irc.test 900 HandFoot HandFoot!hf@bot.test HandFoot :You are now logged in as HandFoot");
 	assert_non_null(ircsim_sent(s, "JOIN #cards", NULL));
 	ircsim_free(s);
-	unlink(path);
 }
 
 /* Lines sent with needle since the last ircsim_forget. */

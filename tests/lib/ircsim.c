@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ircsim.h"
 #include "loop.h"
@@ -70,11 +71,35 @@ ircsim_new(const char *db, const char *bot_extra, const char *irc_extra)
 	return s;
 }
 
+struct ircsim *
+ircsim_new_nickserv(const char *db, const char *password)
+{
+	char path[] = "/tmp/hf-ns-XXXXXX", extra[128];
+	int fd = mkstemp(path);
+	struct ircsim *s = NULL;
+	size_t n = strlen(password);
+
+	if (fd < 0)
+		return NULL;
+	if (write(fd, password, n) == (ssize_t)n && write(fd, "\n", 1) == 1) {
+		snprintf(extra, sizeof extra, "nickserv_password_file = %s\n", path);
+		s = ircsim_new(db, NULL, extra);
+	}
+	close(fd);
+	if (s != NULL)
+		snprintf(s->secret, sizeof s->secret, "%s", path);
+	else
+		unlink(path);
+	return s;
+}
+
 void
 ircsim_free(struct ircsim *s)
 {
 	if (s == NULL)
 		return;
+	if (s->secret[0] != '\0')
+		unlink(s->secret);
 	bot_free(s->bot);
 	loop_free(s->loop);
 	for (size_t i = 0; i < s->nsent; i++)
