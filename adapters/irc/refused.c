@@ -279,7 +279,7 @@ irc_refused_callerid(struct irc *c, const struct irc_msg *m)
 		return;
 	if (strcmp(m->command, "717") == 0)
 		return;
-	snprintf(why, sizeof why, "your +g mode refuses it: /accept %s, or !private privmsg", c->cur_nick);
+	snprintf(why, sizeof why, "your +g mode refuses it: /accept %s", c->cur_nick);
 	if (sent_to(c, m->params[1]) != NULL)
 		sent_to(c, m->params[1])->live = false;
 	refused_tell(c, m->params[1], why);
@@ -306,7 +306,7 @@ irc_refused_registered(struct irc *c, const struct irc_msg *m)
 		snprintf(why, sizeof why, "your user modes refuse my private messages: allow them, or ask for !hand");
 	else
 		snprintf(why, sizeof why, "you take private messages from identified users only (+R): /mode %s -R",
-		         m->params[0]);
+		         m->params[1]);
 	refused_tell(c, m->params[1], why);
 }
 
