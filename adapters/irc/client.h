@@ -189,6 +189,8 @@ bool irc_chan_typed(const struct irc *c, const char *s);
 int  irc_chan_find(struct irc *c, const char *name);
 /* Adds a channel (or finds it); -1 if the name is bad or the list full. */
 int  irc_chan_add(struct irc *c, const char *name, bool configured);
+/* Sets channel i's own pace (its bucket) from flood_burst and flood_rate. */
+void irc_chan_pace(struct irc *c, int i);
 /* Forgets channel i; the last one moves into its place. */
 void irc_chan_remove(struct irc *c, int i);
 /* Joins channel i (with its key), paced; nothing unless registered. */
