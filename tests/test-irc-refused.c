@@ -377,6 +377,25 @@ test_fake_quit_keeps_the_player(void **state)
 	ircsim_free(s);
 }
 
+/* A "Changing host" QUIT whose JOIN never comes was a quit after all. */
+static void
+test_fake_quit_without_join_is_a_quit(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+
+	(void)state;
+	assert_non_null(s);
+	alice_plays(s, "NOTICE");
+	ircsim_line(s, ":alice!a@home.test QUIT :Changing host");
+	ircsim_advance(s, 10000);
+	irc_members_tick(s->irc, s->now);
+	assert_non_null(irc_users_find(&s->irc->users, "alice"));
+	ircsim_advance(s, 25000);
+	irc_members_tick(s->irc, s->now);
+	assert_null(irc_users_find(&s->irc->users, "alice"));
+	ircsim_free(s);
+}
+
 /* With chghost the same cloak is one CHGHOST line: followed, alice stays alice. */
 static void
 test_chghost_followed(void **state)
@@ -650,6 +669,7 @@ main(void)
 		cmocka_unit_test(test_invites_from_operators_only),
 		cmocka_unit_test(test_invite_to_configured_channel),
 		cmocka_unit_test(test_fake_quit_keeps_the_player),
+		cmocka_unit_test(test_fake_quit_without_join_is_a_quit),
 		cmocka_unit_test(test_chghost_followed),
 		cmocka_unit_test(test_joins_wait_for_identification),
 		cmocka_unit_test(test_refused_joins_retried),

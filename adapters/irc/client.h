@@ -285,6 +285,8 @@ void irc_members_kick(struct irc *c, const struct irc_msg *m);           /* KICK
 void irc_members_quit(struct irc *c, const struct irc_msg *m);           /* QUIT */
 void irc_members_nick(struct irc *c, const struct irc_msg *m);           /* NICK */
 void irc_members_chghost(struct irc *c, const struct irc_msg *m);        /* CHGHOST */
+/* Once a second: a "Changing host" QUIT not followed by its JOIN is a quit. */
+void irc_members_tick(struct irc *c, int64_t now);
 void irc_members_account(struct irc *c, const struct irc_msg *m);        /* ACCOUNT */
 void irc_members_names(struct irc *c, const struct irc_msg *m);          /* RPL_NAMREPLY */
 void irc_members_who(struct irc *c, const struct irc_msg *m);            /* RPL_WHOREPLY, RPL_WHOSPCRPL */
