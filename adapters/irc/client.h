@@ -60,6 +60,7 @@ struct irc_chan {
 #define IRC_REFUSED_WHO   64    /* nicks private lines went to lately: their id and room */
 #define IRC_REFUSED_SENT  32    /* private lines sent lately, which a refusal may answer */
 #define IRC_REFUSED_RETRY 32    /* target-limited lines waiting to go again */
+#define IRC_REFUSED_OK    10    /* Solanum's target slots: the targets that cost none again */
 
 struct irc_sent {
 	char nick[64];
@@ -70,7 +71,9 @@ struct irc_sent {
 };
 
 struct irc_refused {
-	struct { char nick[64], id[96], room[64]; } who[IRC_REFUSED_WHO];
+	struct { char nick[64], id[96], room[64]; bool must; } who[IRC_REFUSED_WHO];
+	char ok[IRC_REFUSED_OK][64]; /* the targets last written to and not refused, most recent first */
+	int64_t gate_until;     /* after a 707: no new target before then (its lines wait) */
 	unsigned who_next;
 	struct irc_sent sent[IRC_REFUSED_SENT];
 	unsigned sent_next;
@@ -80,6 +83,7 @@ struct irc_refused {
 		int64_t due;        /* when it goes again; 0: free, or queued */
 		int tries;
 		bool queued;        /* back in the queue, not sent yet */
+		bool must;          /* a hand, not an answer: it goes first, and until delivered */
 	} retry[IRC_REFUSED_RETRY];
 	long long timer;        /* for the first retry due */
 };
@@ -186,6 +190,8 @@ bool irc_chan_typed(const struct irc *c, const char *s);
 int  irc_chan_find(struct irc *c, const char *name);
 /* Adds a channel (or finds it); -1 if the name is bad or the list full. */
 int  irc_chan_add(struct irc *c, const char *name, bool configured);
+/* Sets channel i's own pace (its bucket) from flood_burst and flood_rate. */
+void irc_chan_pace(struct irc *c, int i);
 /* Forgets channel i; the last one moves into its place. */
 void irc_chan_remove(struct irc *c, int i);
 /* Joins channel i (with its key), paced; nothing unless registered. */
@@ -279,6 +285,8 @@ void irc_members_kick(struct irc *c, const struct irc_msg *m);           /* KICK
 void irc_members_quit(struct irc *c, const struct irc_msg *m);           /* QUIT */
 void irc_members_nick(struct irc *c, const struct irc_msg *m);           /* NICK */
 void irc_members_chghost(struct irc *c, const struct irc_msg *m);        /* CHGHOST */
+/* Once a second: a "Changing host" QUIT not followed by its JOIN is a quit. */
+void irc_members_tick(struct irc *c, int64_t now);
 void irc_members_account(struct irc *c, const struct irc_msg *m);        /* ACCOUNT */
 void irc_members_names(struct irc *c, const struct irc_msg *m);          /* RPL_NAMREPLY */
 void irc_members_who(struct irc *c, const struct irc_msg *m);            /* RPL_WHOREPLY, RPL_WHOSPCRPL */
@@ -335,8 +343,12 @@ void irc_events_emit(struct irc *c, enum bot_event_type type, const char *room, 
 void irc_events_check_up(struct irc *c, bool force);
 
 /* ------------------------------------------------------------------ refused.c */
-/* A private line for user_id about room goes to nick: whom a refusal names. */
-void irc_refused_for(struct irc *c, const char *nick, const char *user_id, const char *room);
+/* A private line for user_id about room goes to nick: whom a refusal names;
+ * must: one that must be delivered (a hand), not an answer. */
+void irc_refused_for(struct irc *c, const char *nick, const char *user_id, const char *room, bool must);
+/* A private line about to be written to a new target while the target
+ * limit holds (a 707 less than a minute ago): kept to go when it lifts (true). */
+bool irc_refused_defer(struct irc *c, const char *line, size_t len);
 /* A line written to the server (private lines are remembered a while). */
 void irc_refused_sent(struct irc *c, const char *line, size_t len);
 void irc_refused_target(struct irc *c, const struct irc_msg *m);      /* ERR_TARGCHANGE 707, 439 */
@@ -363,6 +375,8 @@ long irc_sts_port(const struct irc *c);
 void   irc_send_flush(struct irc *c);
 /* A line taken from the queues to be written now: kept where a refusal or colours may want it again. */
 void   irc_send_written(struct irc *c, char *line, size_t *n);
+/* The line to write now (protocol first, then paced ones whose time has come); its length, 0 if none. */
+size_t irc_send_next(struct irc *c, char *line, size_t size);
 void   irc_send_proto(struct irc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A protocol line that waits for the bucket (once registered), before any message. */
 void   irc_send_paced(struct irc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

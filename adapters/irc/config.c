@@ -220,8 +220,7 @@ irc_config_reload(struct adapter *a, struct adapter_cfg *cfg, struct rbuf *appli
 		c->rate_ms = fresh->rate_ms;
 		irc_bucket_init(&c->bucket, (int)c->burst, c->rate_ms);
 		for (int i = 0; i < c->nchans; i++)
-			irc_bucket_init(&c->chans[i].bucket, c->burst < IRC_CHAN_BURST ? (int)c->burst : IRC_CHAN_BURST,
-			                c->rate_ms);
+			irc_chan_pace(c, i);
 	}
 	memcpy(c->sasl_pass, fresh->sasl_pass, sizeof c->sasl_pass);
 	memcpy(c->ns_pass, fresh->ns_pass, sizeof c->ns_pass);

@@ -347,6 +347,7 @@ irc_conn_tick(struct loop *l, long long id, void *data)
 			irc_events_check_up(c, true);
 		}
 		irc_regain_tick(c, now);
+		irc_members_tick(c, now);
 	}
 	return 1000;
 }

@@ -271,6 +271,17 @@ irc_members_kick(struct irc *c, const struct irc_msg *m)
 	}
 }
 
+/* u left the network: the bot is told, what was queued for them goes. */
+static void
+members_quit(struct irc *c, struct irc_user *u)
+{
+	irc_events_emit(c, BOT_EV_LEAVE, NULL, u, NULL, false, false, 0);
+	/* what was queued for them must not reach whoever takes the nick next */
+	irc_send_forget(c, u->nick, NULL);
+	irc_nicks_forget(c, u);
+	irc_users_remove(&c->users, u);
+}
+
 void
 irc_members_quit(struct irc *c, const struct irc_msg *m)
 {
@@ -287,11 +298,18 @@ irc_members_quit(struct irc *c, const struct irc_msg *m)
 		u->rehost_at = loop_now(c->a->loop);
 		return;
 	}
-	irc_events_emit(c, BOT_EV_LEAVE, NULL, u, NULL, false, false, 0);
-	/* what was queued for them must not reach whoever takes the nick next */
-	irc_send_forget(c, u->nick, NULL);
-	irc_nicks_forget(c, u);
-	irc_users_remove(&c->users, u);
+	members_quit(c, u);
+}
+
+/* Once a second: a "Changing host" QUIT whose JOIN never came was a quit after all. */
+void
+irc_members_tick(struct irc *c, int64_t now)
+{
+	for (size_t i = 0; i < c->users.n; i++)
+		if (c->users.v[i].rehost_at != 0 && now - c->users.v[i].rehost_at >= IRC_REHOST_MS) {
+			members_quit(c, &c->users.v[i]);
+			return;     /* the table moved: one a tick is plenty */
+		}
 }
 
 /* CHGHOST "newuser newhost": someone's address changed (a cloak); they stay who they are. */

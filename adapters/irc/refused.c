@@ -34,7 +34,7 @@ private_target(const struct irc *c, const char *line, char *nick, size_t len)
 }
 
 void
-irc_refused_for(struct irc *c, const char *nick, const char *user_id, const char *room)
+irc_refused_for(struct irc *c, const char *nick, const char *user_id, const char *room, bool must)
 {
 	struct irc_refused *r = &c->refused;
 	int i, slot = -1;
@@ -52,6 +52,104 @@ irc_refused_for(struct irc *c, const char *nick, const char *user_id, const char
 	irc_text_copy(r->who[slot].nick, sizeof r->who[slot].nick, nick);
 	irc_text_copy(r->who[slot].id, sizeof r->who[slot].id, user_id);
 	irc_text_copy(r->who[slot].room, sizeof r->who[slot].room, room != NULL ? room : "");
+	r->who[slot].must = must;
+}
+
+/* Whether nick's private lines must be delivered (the last queued for them was a hand, not an answer). */
+static bool
+refused_must(const struct irc *c, const char *nick)
+{
+	for (int i = 0; i < IRC_REFUSED_WHO; i++)
+		if (c->refused.who[i].nick[0] != '\0' && irc_parse_same(c->refused.who[i].nick, nick))
+			return c->refused.who[i].must;
+	return false;
+}
+
+/* nick's place among the targets that cost no slot; -1 if not there. */
+static int
+ok_find(const struct irc_refused *r, const char *nick)
+{
+	for (int i = 0; i < IRC_REFUSED_OK; i++)
+		if (r->ok[i][0] != '\0' && irc_parse_same(r->ok[i], nick))
+			return i;
+	return -1;
+}
+
+/* nick was written to: the most recent target (true) or not one (false: refused). */
+static void
+ok_set(struct irc_refused *r, const char *nick, bool ok)
+{
+	int i = ok_find(r, nick);
+
+	if (i < 0)
+		i = IRC_REFUSED_OK - 1;
+	memmove(r->ok[1], r->ok[0], (size_t)i * sizeof r->ok[0]);
+	irc_text_copy(r->ok[0], sizeof r->ok[0], nick);
+	if (!ok) {
+		memmove(r->ok[0], r->ok[1], (IRC_REFUSED_OK - 1) * sizeof r->ok[0]);
+		r->ok[IRC_REFUSED_OK - 1][0] = '\0';
+	}
+}
+
+/* A free retry entry for line to nick, due then with tries so far; false if none is free. */
+static bool
+retry_add(struct irc *c, const char *nick, const char *line, int tries, int64_t due)
+{
+	struct irc_refused *r = &c->refused;
+	bool must = refused_must(c, nick);
+
+	for (int i = 0; i < 2 * IRC_REFUSED_RETRY; i++) {
+		struct irc_retry *q = &r->retry[i % IRC_REFUSED_RETRY];
+
+		/* full: a hand takes the place of an answer */
+		if (i >= IRC_REFUSED_RETRY && must && !q->must && !q->queued) {
+			adapter_log(c->a, LOG_LVL_INFO, "a private line to %s dropped for a hand (target limit)", q->nick);
+			q->due = 0;
+		}
+		if (q->due != 0 || q->queued)
+			continue;
+		irc_text_copy(q->line, sizeof q->line, line);
+		irc_text_copy(q->nick, sizeof q->nick, nick);
+		q->tries = tries;
+		q->due = due;
+		q->must = must;
+		return true;
+	}
+	adapter_log(c->a, LOG_LVL_WARNING, "a private line to %s dropped: too many waiting for the target limit", nick);
+	return false;
+}
+
+static void schedule_retry(struct irc *c);
+
+/* The tries of line if it is one sent again (its entry freed), else 0. */
+static int
+retry_tries(struct irc_refused *r, const char *line)
+{
+	for (int i = 0; i < IRC_REFUSED_RETRY; i++)
+		if (r->retry[i].queued && strcmp(r->retry[i].line, line) == 0) {
+			int tries = r->retry[i].tries;
+
+			memset(&r->retry[i], 0, sizeof r->retry[i]);
+			return tries;
+		}
+	return 0;
+}
+
+bool
+irc_refused_defer(struct irc *c, const char *line, size_t len)
+{
+	struct irc_refused *r = &c->refused;
+	char nick[64], copy[IRC_MAX_LINE + 1];
+
+	if (r->gate_until <= loop_now(c->a->loop) || len >= sizeof copy || !private_target(c, line, nick, sizeof nick) ||
+	    ok_find(r, nick) >= 0)
+		return false;
+	memcpy(copy, line, len);
+	copy[len] = '\0';
+	/* waiting for a slot costs no try: only a refusal does */
+	if (retry_add(c, nick, copy, retry_tries(r, copy), r->gate_until))
+		schedule_retry(c);
+	return true;
 }
 
 void
@@ -64,14 +162,9 @@ irc_refused_sent(struct irc *c, const char *line, size_t len)
 	if (!private_target(c, line, nick, sizeof nick) || len >= sizeof s->line)
 		return;
 	s = &r->sent[r->sent_next++ % IRC_REFUSED_SENT];
-	s->tries = 0;
 	/* a line sent again: its tries go on counting */
-	for (int i = 0; i < IRC_REFUSED_RETRY; i++)
-		if (r->retry[i].queued && strcmp(r->retry[i].line, line) == 0) {
-			s->tries = r->retry[i].tries;
-			memset(&r->retry[i], 0, sizeof r->retry[i]);
-			break;
-		}
+	s->tries = retry_tries(r, line);
+	ok_set(r, nick, true);
 	irc_text_copy(s->nick, sizeof s->nick, nick);
 	memcpy(s->line, line, len);
 	s->line[len] = '\0';
@@ -130,8 +223,6 @@ refused_tell(struct irc *c, const char *nick, const char *why)
 	adapter_emit(c->a, &ev);
 }
 
-static void schedule_retry(struct irc *c);
-
 /* The seconds a 439 asks us to wait ("... Please wait 12 seconds"); TARGET_WAIT_MS if it says none. */
 static int64_t
 wait_asked(const char *text)
@@ -157,22 +248,19 @@ irc_refused_target(struct irc *c, const struct irc_msg *m)
 
 	if (m->nparams < 2 || irc_chan_is(m->params[1]))
 		return;
+	/* no new target until a slot frees: lines to new targets wait (irc_refused_defer) */
+	r->gate_until = loop_now(c->a->loop) +
+	                (strcmp(m->command, "439") == 0 && m->nparams > 2 ? wait_asked(m->params[2]) : TARGET_WAIT_MS);
+	ok_set(r, m->params[1], false);
 	if ((s = sent_to(c, m->params[1])) != NULL) {
 		s->live = false;
-		if (s->tries < RETRY_TRIES) {
-			struct irc_retry *q = NULL;
-
-			for (int i = 0; i < IRC_REFUSED_RETRY && q == NULL; i++)
-				if (r->retry[i].due == 0 && !r->retry[i].queued)
-					q = &r->retry[i];
-			if (q != NULL) {
-				memcpy(q->line, s->line, sizeof q->line);
-				irc_text_copy(q->nick, sizeof q->nick, s->nick);
-				q->tries = s->tries + 1;
-				q->due = loop_now(c->a->loop) +
-				         (strcmp(m->command, "439") == 0 && m->nparams > 2 ? wait_asked(m->params[2]) : TARGET_WAIT_MS);
+		/* a hand goes again until it is delivered (or its player leaves); an answer three times */
+		if (s->tries < RETRY_TRIES || refused_must(c, s->nick)) {
+			if (retry_add(c, s->nick, s->line, s->tries + 1, r->gate_until))
 				schedule_retry(c);
-			}
+		} else {
+			adapter_log(c->a, LOG_LVL_INFO, "a private line to %s dropped: refused %d times (target limit)", s->nick,
+			            s->tries + 1);
 		}
 	}
 	snprintf(why, sizeof why, "the network limits whom I may message: it comes again within a minute, or "
@@ -191,7 +279,7 @@ irc_refused_callerid(struct irc *c, const struct irc_msg *m)
 		return;
 	if (strcmp(m->command, "717") == 0)
 		return;
-	snprintf(why, sizeof why, "your +g mode refuses it: /accept %s, or !private privmsg", c->cur_nick);
+	snprintf(why, sizeof why, "your +g mode refuses it: /accept %s", c->cur_nick);
 	if (sent_to(c, m->params[1]) != NULL)
 		sent_to(c, m->params[1])->live = false;
 	refused_tell(c, m->params[1], why);
@@ -218,11 +306,14 @@ irc_refused_registered(struct irc *c, const struct irc_msg *m)
 		snprintf(why, sizeof why, "your user modes refuse my private messages: allow them, or ask for !hand");
 	else
 		snprintf(why, sizeof why, "you take private messages from identified users only (+R): /mode %s -R",
-		         m->params[0]);
+		         m->params[1]);
 	refused_tell(c, m->params[1], why);
 }
 
-/* Target-limited lines whose wait is over go again, behind what the player waits for. */
+/* Target-limited lines whose wait is over go again, behind what the
+ * player waits for: those that must be delivered (hands) first, so that
+ * a freed slot goes to a hand before an answer; a line whose player is
+ * gone is dropped. */
 static int64_t
 on_retry(struct loop *l, long long id, void *data)
 {
@@ -232,17 +323,22 @@ on_retry(struct loop *l, long long id, void *data)
 
 	(void)id;
 	r->timer = 0;
-	for (int i = 0; i < IRC_REFUSED_RETRY; i++) {
-		struct irc_retry *q = &r->retry[i];
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < IRC_REFUSED_RETRY; i++) {
+			struct irc_retry *q = &r->retry[i];
 
-		if (q->due == 0 || q->due > now)
-			continue;
-		q->due = 0;
-		/* the queue keeps no tries: irc_refused_sent finds them here by the line */
-		q->queued = irc_queue_push(&c->out, q->nick, q->line, strlen(q->line)) == 0;
-		if (!q->queued)
-			adapter_log(c->a, LOG_LVL_WARNING, "a private line to %s could not be queued again", q->nick);
-	}
+			if (q->due == 0 || q->due > now || q->must != (pass == 0))
+				continue;
+			q->due = 0;
+			if (irc_users_find(&c->users, q->nick) == NULL) {
+				adapter_log(c->a, LOG_LVL_INFO, "a private line to %s dropped: they left", q->nick);
+				continue;
+			}
+			/* the queue keeps no tries: irc_refused_sent finds them here by the line */
+			q->queued = irc_queue_push(&c->out, q->nick, q->line, strlen(q->line)) == 0;
+			if (!q->queued)
+				adapter_log(c->a, LOG_LVL_WARNING, "a private line to %s could not be queued again", q->nick);
+		}
 	schedule_retry(c);
 	irc_send_flush(c);
 	return LOOP_NOMORE;

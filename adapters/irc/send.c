@@ -96,8 +96,12 @@ next_paced(struct irc *c, char *line, size_t size)
 		c->paced_turn = !c->paced_turn;
 		if ((c->paced_turn || c->out.lines == 0) && (n = irc_queue_pop(&c->paced, line, size)) > 0)
 			return n;
-		if ((n = irc_queue_pop(&c->out, line, size)) == 0)
-			return 0;
+		/* a private line to a new target waits while the network's
+		 * target limit holds (refused.c), and costs no token */
+		do {
+			if ((n = irc_queue_pop(&c->out, line, size)) == 0)
+				return 0;
+		} while (irc_refused_defer(c, line, n));
 		memcpy(c->held, line, n + 1);
 		c->held_len = n;
 	}
@@ -112,6 +116,21 @@ next_paced(struct irc *c, char *line, size_t size)
 	memcpy(line, c->held, n);
 	line[n] = '\0';
 	c->held_len = 0;
+	return n;
+}
+
+/* The line to write now, if any: a protocol line, else a paced one whose
+ * time has come (a flush is scheduled for the next); its length, 0 if none. */
+size_t
+irc_send_next(struct irc *c, char *line, size_t size)
+{
+	size_t n;
+
+	if ((n = irc_queue_pop(&c->proto, line, size)) == 0 && (n = next_paced(c, line, size)) == 0)
+		return 0;
+	/* protocol lines skip the wait but still spend a token */
+	irc_bucket_take(&c->bucket, loop_now(c->a->loop));
+	irc_send_written(c, line, &n);
 	return n;
 }
 
@@ -143,11 +162,8 @@ irc_send_flush(struct irc *c)
 			c->woff = c->wlen = 0;
 			irc_conn_watch(c, false);
 		}
-		if ((n = irc_queue_pop(&c->proto, line, sizeof line)) == 0 && (n = next_paced(c, line, sizeof line)) == 0)
+		if ((n = irc_send_next(c, line, sizeof line)) == 0)
 			return;
-		/* protocol lines skip the wait but still spend a token */
-		irc_bucket_take(&c->bucket, loop_now(c->a->loop));
-		irc_send_written(c, line, &n);
 		memcpy(c->wbuf, line, n);
 		memcpy(c->wbuf + n, "\r\n", 2);
 		c->wlen = n + 2;
@@ -316,7 +332,7 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 		}
 		target = u->nick;
 		irc_nicks_bind(c, u);
-		irc_refused_for(c, target, m->user_id, m->room);
+		irc_refused_for(c, target, m->user_id, m->room, m->supersede == NULL);
 		/* the player's choice wins; the section's "private" key is for the
 		 * rest.  PRIVATE_QUIET is a NOTICE, PRIVATE_CONVERSATION a query (PRIVMSG) */
 		/* where a +g user's NOTICE is dropped without a word (Solanum,

@@ -104,38 +104,73 @@ test_many_channels_no_excess_flood(void **state)
 }
 
 /* alice holds #cards (+o, the first in) and sets +f 5:3: five lines in
- * three seconds from one user kick them. After idle, six questions from
- * two people (three each) are answered in the room at once: the bot must
- * not be kicked (with the connection's burst of 5 it was). */
+ * three seconds from one user kick them. After idle, three people ask two
+ * questions each, answered in the room at once: the bot must not be
+ * kicked (with the connection's burst of 5 it was). */
 static void
 test_channel_flood_mode_never_trips(void **state)
 {
 	struct fix *f = *state;
-	struct ircclient alice, bob;
-	static const char *const asks[] = { "!top", "!table", "!who", "!score", "!stats", "!rules" };
+	struct ircclient people[3];
+	static const char *const nicks[] = { "alice", "bob", "carol" };
 	size_t said = 0;
+
+	for (int i = 0; i < 3; i++) {
+		people[i].pump = NULL;
+		assert_int_equal(ircclient_connect(&people[i], f->srv.port, nicks[i]), 0);
+		assert_int_equal(ircclient_join(&people[i], "#cards"), 0);
+	}
+	ircclient_send(&people[0], "MODE #cards +f 5:3");
+	assert_int_equal(ircclient_wait(&people[0], 10000, NULL, 0, "MODE #cards +f", NULL), 0);
+	start(f, "networks-flood-mode", "channels = #cards\n");
+	assert_int_equal(ircclient_wait(&people[0], 60000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
+	assert_int_equal(e2e_daemon_wait_log(&f->d, ": up", 60000), 0);
+	/* idle: every bucket full */
+	ircclient_drain(&people[0], 12000);
+	for (int i = 0; i < 3; i++) {
+		ircclient_send(&people[i], "PRIVMSG #cards :!stats");
+		ircclient_send(&people[i], "PRIVMSG #cards :!table");
+	}
+	ircclient_drain(&people[1], 100);
+	ircclient_drain(&people[2], 100);
+	ircclient_drain(&people[0], 15000);
+	for (size_t i = 0; i < people[0].nlines; i++)
+		said += people[0].lines[i] != NULL && strstr(people[0].lines[i], ":HandFoot!") != NULL &&
+		        strstr(people[0].lines[i], "PRIVMSG #cards :") != NULL;
+	assert_false(ircclient_saw(&people[0], "KICK #cards HandFoot", NULL));
+	assert_true(said >= 6);
+	for (int i = 0; i < 3; i++)
+		ircclient_close(&people[i]);
+	stop(f);
+}
+
+/* InspIRCd's callerid (+g) answers the bot's PRIVMSG with 716, its +R
+ * (services_account) with 477 naming the nick: each player is told in
+ * their room how to get their hand. (CALLERID in ISUPPORT: hands go by
+ * PRIVMSG, since a NOTICE to a +g user may vanish without a word.) */
+static void
+test_refused_hands_told(void **state)
+{
+	struct fix *f = *state;
+	struct ircclient alice, bob;
 
 	alice.pump = bob.pump = NULL;
 	assert_int_equal(ircclient_connect(&alice, f->srv.port, "alice"), 0);
 	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
+	ircclient_send(&alice, "MODE alice +g");
 	assert_int_equal(ircclient_connect(&bob, f->srv.port, "bob"), 0);
-	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
-	ircclient_send(&alice, "MODE #cards +f 5:3");
-	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "MODE #cards +f", NULL), 0);
-	start(f, "networks-flood-mode", "channels = #cards\n");
-	assert_int_equal(ircclient_wait(&alice, 60000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
+	assert_int_equal(ircclient_join(&bob, "#cards2"), 0);
+	ircclient_send(&bob, "MODE bob +R");
+	start(f, "networks-refused", "channels = #cards, #cards2\nflood_rate = 500\n");
+	assert_int_equal(ircclient_wait(&bob, 60000, NULL, 0, ":HandFoot!", "JOIN", "#cards2", NULL), 0);
 	assert_int_equal(e2e_daemon_wait_log(&f->d, ": up", 60000), 0);
-	/* idle: every bucket full */
-	ircclient_drain(&alice, 12000);
-	for (size_t i = 0; i < sizeof asks / sizeof asks[0]; i++)
-		ircclient_send(i % 2 ? &bob : &alice, "PRIVMSG #cards :%s", asks[i]);
-	ircclient_drain(&bob, 100);
-	ircclient_drain(&alice, 15000);
-	for (size_t i = 0; i < alice.nlines; i++)
-		said += alice.lines[i] != NULL && strstr(alice.lines[i], ":HandFoot!") != NULL &&
-		        strstr(alice.lines[i], "PRIVMSG #cards :") != NULL;
-	assert_false(ircclient_saw(&alice, "KICK #cards HandFoot", NULL));
-	assert_true(said >= 5);
+	ircclient_send(&alice, "PRIVMSG #cards :!play 2 duel");
+	ircclient_send(&bob, "PRIVMSG #cards2 :!play 2 duel");
+	assert_int_equal(ircclient_wait(&alice, 30000, NULL, 0, "PRIVMSG #cards :alice: your private line did not reach you",
+	                                "/accept HandFoot", NULL), 0);
+	assert_int_equal(ircclient_wait(&bob, 30000, NULL, 0, "PRIVMSG #cards2 :bob: your private line did not reach you",
+	                                "-R", NULL), 0);
+	assert_false(ircclient_saw(&alice, "alice :Your hand", NULL));
 	ircclient_close(&bob);
 	ircclient_close(&alice);
 	stop(f);
@@ -147,6 +182,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_many_channels_no_excess_flood, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_channel_flood_mode_never_trips, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused_hands_told, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

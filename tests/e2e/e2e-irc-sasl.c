@@ -289,7 +289,9 @@ test_nick_regained_by_nickserv_and_monitor(void **state)
 	assert_int_equal(e2e_write_file(pwfile, line), 0);
 	snprintf(extra, sizeof extra, "nickserv_password_file = %s\nnick_poll = 0\n", pwfile);
 	daemon_start(c, "irc-regain-ns", "HFBot", extra);
-	assert_int_equal(ircclient_wait(&w, 20000, NULL, 0, "NICK", "HFBot", NULL), 0);
+	/* the joins wait for the login (issue 28), and REGAIN goes first: the
+	 * bot comes in as HFBot */
+	assert_int_equal(ircclient_wait(&w, 20000, NULL, 0, ":HFBot!", "JOIN", "#cards", NULL), 0);
 	assert_logged_in(&w, "HFBot", "HFBot");
 	assert_true(e2e_daemon_log_has(&c->d, "PRIVMSG NickServ <redacted>"));
 	ircclient_close(&squatter);

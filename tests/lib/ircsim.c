@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ircsim.h"
 #include "loop.h"
@@ -61,6 +62,7 @@ ircsim_new(const char *db, const char *bot_extra, const char *irc_extra)
 	/* registered, as after RPL_WELCOME and the MOTD, without a socket: every
 	 * line stays in the adapter's queues for us to read */
 	s->irc->state = IRC_REGISTERING;
+	irc_bucket_init(&s->irc->bucket, (int)s->irc->burst, s->irc->rate_ms);   /* as a connection starts it */
 	ircsim_line(s, ":irc.test 001 HandFoot :Welcome");
 	ircsim_line(s, ":irc.test 005 HandFoot PREFIX=(ov)@+ CHANTYPES=# :are supported");
 	ircsim_line(s, ":irc.test 376 HandFoot :End of MOTD");
@@ -69,11 +71,35 @@ ircsim_new(const char *db, const char *bot_extra, const char *irc_extra)
 	return s;
 }
 
+struct ircsim *
+ircsim_new_nickserv(const char *db, const char *password)
+{
+	char path[] = "/tmp/hf-ns-XXXXXX", extra[128];
+	int fd = mkstemp(path);
+	struct ircsim *s = NULL;
+	size_t n = strlen(password);
+
+	if (fd < 0)
+		return NULL;
+	if (write(fd, password, n) == (ssize_t)n && write(fd, "\n", 1) == 1) {
+		snprintf(extra, sizeof extra, "nickserv_password_file = %s\n", path);
+		s = ircsim_new(db, NULL, extra);
+	}
+	close(fd);
+	if (s != NULL)
+		snprintf(s->secret, sizeof s->secret, "%s", path);
+	else
+		unlink(path);
+	return s;
+}
+
 void
 ircsim_free(struct ircsim *s)
 {
 	if (s == NULL)
 		return;
+	if (s->secret[0] != '\0')
+		unlink(s->secret);
 	bot_free(s->bot);
 	loop_free(s->loop);
 	for (size_t i = 0; i < s->nsent; i++)
@@ -89,11 +115,15 @@ ircsim_collect(struct ircsim *s)
 	size_t n, got = 0;
 
 	for (;;) {
-		if ((n = irc_queue_pop(&s->irc->proto, line, sizeof line)) == 0 &&
+		if (s->paced) {
+			if ((n = irc_send_next(s->irc, line, sizeof line)) == 0)
+				break;
+		} else if ((n = irc_queue_pop(&s->irc->proto, line, sizeof line)) == 0 &&
 		    (n = irc_queue_pop(&s->irc->paced, line, sizeof line)) == 0 &&
 		    (n = irc_queue_pop(&s->irc->out, line, sizeof line)) == 0)
 			break;
-		irc_send_written(s->irc, line, &n);   /* as if written: what a refusal answers */
+		else
+			irc_send_written(s->irc, line, &n);   /* as if written: what a refusal answers */
 		if (s->nsent == s->cap) {
 			s->cap = s->cap ? s->cap * 2 : 256;
 			s->sent = xreallocarray(s->sent, s->cap, sizeof *s->sent);

@@ -19,7 +19,11 @@ struct ircsim {
 	/* true: lines stay in the adapter's queues (as behind a slow pace)
 	 * until ircsim_collect, ircsim_sent or ircsim_forget takes them */
 	bool hold;
+	/* true: lines are taken as the connection would write them, at the
+	 * adapter's pace on the loop's clock (irc_send_next), not all at once */
+	bool paced;
 	/* every line the adapter queued (protocol and messages), in order */
+	char secret[32];          /* ircsim_new_nickserv's password file, "" if none */
 	char **sent;
 	size_t nsent, cap, seen;
 };
@@ -29,6 +33,9 @@ struct ircsim {
  * and irc_extra appended to their sections), registered and in its channels as the server would have it:
  * nothing goes on a network.  NULL if the configuration is refused. */
 struct ircsim *ircsim_new(const char *db, const char *bot_extra, const char *irc_extra);
+/* The same, the bot identifying to NickServ with password (a file of
+ * its own, removed by ircsim_free). */
+struct ircsim *ircsim_new_nickserv(const char *db, const char *password);
 void ircsim_free(struct ircsim *s);
 /* One line from the server (no CR LF), handled whole; the replies flushed. */
 void ircsim_line(struct ircsim *s, const char *line);

@@ -363,21 +363,14 @@ test_nick_regained(void **state)
 static void
 test_nick_regain_by_nickserv(void **state)
 {
-	char path[] = "/tmp/hf-ns-XXXXXX", extra[128];
-	int fd = mkstemp(path);
-	struct ircsim *s;
+	struct ircsim *s = ircsim_new_nickserv(":memory:", "s3cret");
 
 	(void)state;
-	assert_int_equal(write(fd, "s3cret\n", 7), 7);
-	close(fd);
-	snprintf(extra, sizeof extra, "nickserv_password_file = %s\n", path);
-	s = ircsim_new(":memory:", NULL, extra);
 	assert_non_null(s);
 	ircsim_line(s, ":HandFoot!hf@bot.test NICK HandFoot_");
 	irc_regain_start(s->irc);
 	assert_non_null(ircsim_sent(s, "PRIVMSG NickServ :REGAIN HandFoot s3cret", NULL));
 	ircsim_free(s);
-	unlink(path);
 }
 
 /* 20 nicks asking the bot's VERSION (CTCP) put no room line behind their

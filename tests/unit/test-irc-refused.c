@@ -63,6 +63,35 @@ test_target_change_told_and_retried(void **state)
 	ircsim_free(s);
 }
 
+/* Past a 707 no line goes to a new target until a slot frees (each would
+ * be refused too); then the refused hand goes first, the answer after. */
+static void
+test_target_limit_holds_new_targets(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+	const char *hand, *rules;
+
+	(void)state;
+	assert_non_null(s);
+	alice_plays(s, "NOTICE");
+	s->paced = true;   /* lines as the connection writes them: where the limit holds them */
+	ircsim_line(s, ":irc.test 707 HandFoot alice :Targets changing too fast, message dropped");
+	ircsim_forget(s);
+	ircsim_line(s, ":bob!b@else.test JOIN #cards");
+	ircsim_line(s, ":bob!b@else.test PRIVMSG #cards :!rules");
+	assert_null(ircsim_sent(s, "NOTICE bob :", NULL));
+	ircsim_advance(s, 61000);
+	assert_non_null(hand = ircsim_sent(s, "NOTICE alice :Your hand", NULL));
+	assert_non_null(rules = ircsim_sent(s, "NOTICE bob :", NULL));
+	for (size_t i = s->seen; i < s->nsent; i++) {
+		if (s->sent[i] == rules)
+			fail_msg("bob's answer went before alice's hand");
+		if (s->sent[i] == hand)
+			break;
+	}
+	ircsim_free(s);
+}
+
 /* UnrealIRCd: 439 says how long to wait. */
 static void
 test_target_too_fast_waits_as_asked(void **state)
@@ -348,6 +377,25 @@ test_fake_quit_keeps_the_player(void **state)
 	ircsim_free(s);
 }
 
+/* A "Changing host" QUIT whose JOIN never comes was a quit after all. */
+static void
+test_fake_quit_without_join_is_a_quit(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+
+	(void)state;
+	assert_non_null(s);
+	alice_plays(s, "NOTICE");
+	ircsim_line(s, ":alice!a@home.test QUIT :Changing host");
+	ircsim_advance(s, 10000);
+	irc_members_tick(s->irc, s->now);
+	assert_non_null(irc_users_find(&s->irc->users, "alice"));
+	ircsim_advance(s, 25000);
+	irc_members_tick(s->irc, s->now);
+	assert_null(irc_users_find(&s->irc->users, "alice"));
+	ircsim_free(s);
+}
+
 /* With chghost the same cloak is one CHGHOST line: followed, alice stays alice. */
 static void
 test_chghost_followed(void **state)
@@ -369,22 +417,15 @@ test_chghost_followed(void **state)
 static void
 test_joins_wait_for_identification(void **state)
 {
-	char path[] = "/tmp/hf-ns-XXXXXX", extra[128];
-	int fd = mkstemp(path);
-	struct ircsim *s;
+	struct ircsim *s = ircsim_new_nickserv(":memory:", "s3cret");
 
 	(void)state;
-	assert_int_equal(write(fd, "s3cret\n", 7), 7);
-	close(fd);
-	snprintf(extra, sizeof extra, "nickserv_password_file = %s\n", path);
-	s = ircsim_new(":memory:", NULL, extra);
 	assert_non_null(s);
 	assert_non_null(ircsim_sent(s, "PRIVMSG NickServ :IDENTIFY HandFoot s3cret", NULL));
 	assert_null(ircsim_sent(s, "JOIN #cards", NULL));
 	ircsim_line(s, ":irc.test 900 HandFoot HandFoot!hf@bot.test HandFoot :You are now logged in as HandFoot");
 	assert_non_null(ircsim_sent(s, "JOIN #cards", NULL));
 	ircsim_free(s);
-	unlink(path);
 }
 
 /* Lines sent with needle since the last ircsim_forget. */
@@ -617,6 +658,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_target_change_told_and_retried),
+		cmocka_unit_test(test_target_limit_holds_new_targets),
 		cmocka_unit_test(test_target_too_fast_waits_as_asked),
 		cmocka_unit_test(test_callerid_told),
 		cmocka_unit_test(test_registered_only_told),
@@ -627,6 +669,7 @@ main(void)
 		cmocka_unit_test(test_invites_from_operators_only),
 		cmocka_unit_test(test_invite_to_configured_channel),
 		cmocka_unit_test(test_fake_quit_keeps_the_player),
+		cmocka_unit_test(test_fake_quit_without_join_is_a_quit),
 		cmocka_unit_test(test_chghost_followed),
 		cmocka_unit_test(test_joins_wait_for_identification),
 		cmocka_unit_test(test_refused_joins_retried),
