@@ -31,7 +31,7 @@ cmd_join_said(struct cmd_ctx *c, const char *what, int seat)
 	int team[HF_MAX_SEATS], i, nsides, with = 0;
 	char why[HF_ERRLEN];
 
-	rbuf_printf(&out, ST_PLAYER "%s" ST_END " %s (%d at the table)", c->user_name, what, s->nseats);
+	rbuf_printf(&out, "%s %s (%d at the table)", c->user_name, what, s->nseats);
 	if ((nsides = table_teams(s, team, false, why, sizeof why)) > 0 && nsides < table_target_count(s)) {
 		rbuf_printf(&out, ", in team %d", team[seat] + 1);
 		for (i = 0; i < s->nseats; i++)
