@@ -19,6 +19,17 @@ static struct proc p;
 	"target=999999 min1=4999 min2=4998 min3=4997 min4=4996 canasta=9 need_clean=9 need_dirty=8 ask=yes " \
 	"frozen=yes partners_dismissed=yes final_discard=required wild_melds=yes hints=no"
 
+/* A fresh name for a database (no file yet) in db, "/tmp/hf-e2e-XXXXXX". */
+static void
+fresh_db(char *db)
+{
+	int fd = mkstemp(db);
+
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(db);
+}
+
 static void
 console(char *db, const char *first_line)
 {
@@ -36,11 +47,9 @@ test_long_house_rules_survive_a_restart(void **state)
 {
 	char db[] = "/tmp/hf-e2e-XXXXXX";
 	size_t at = 0;
-	int fd = mkstemp(db);
 
 	(void)state;
-	close(fd);
-	unlink(db);
+	fresh_db(db);
 	console(db, "abort");
 	proc_send(&p, "play 2 " LONG_RULES);
 	assert_true(proc_wait(&p, "Dealing duel for 2", &at, 10000));
@@ -90,11 +99,9 @@ test_play_abort_loop_leaves_no_rows(void **state)
 {
 	char db[] = "/tmp/hf-e2e-XXXXXX", out[256];
 	size_t at = 0;
-	int fd = mkstemp(db);
 
 	(void)state;
-	close(fd);
-	unlink(db);
+	fresh_db(db);
 	console(db, "abort");
 	for (int i = 0; i < 20; i++) {
 		proc_send(&p, "play 2 duel");

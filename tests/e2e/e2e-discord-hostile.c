@@ -50,6 +50,36 @@ test_one_members_flood_does_not_silence_the_others(void **state)
 	assert_int_equal(dcplay_stop(p), 0);
 }
 
+/* docs/RESOURCES.md: a member who is not playing fills the interaction
+ * table (4,110 /who at once); the player to move is still served. */
+static void
+test_seated_player_served_with_the_table_full(void **state)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+	char body[512];
+	const char *id;
+	json_t *turn, *m;
+	long st = 0;
+	int who = -1;
+
+	*state = p;
+	assert_int_equal(dcplay_setup(p, "dc-hostile-seat", 5, NULL, NULL), 0);
+	assert_int_equal(dcplay_start(p), 0);
+	/* ann, bob, cy and dee sit down and are dealt; eve watches */
+	p->nusers = 4;
+	assert_non_null(turn = dcplay_deal(p, "classic rounds=1 decks=1 hand=5 foot=5", &who));
+	json_decref(turn);
+	p->nusers = 5;
+	snprintf(body, sizeof body, "{\"kind\":\"command\",\"user_id\":\"%s\",\"guild_id\":\"%s\",\"channel_id\":\"%s\","
+	         "\"name\":\"who\",\"options\":{},\"repeat\":4110}", p->user[4], p->guild, p->channel);
+	json_decref(fakedc_call(&p->f, "POST", "/_fake/interaction", NULL, body, &st));
+	assert_int_equal(st, 200);
+	assert_non_null(id = dcplay_command(p, who, "hand", NULL));
+	assert_non_null(m = dcplay_reply(p, id, "Your hand", 30000));
+	json_decref(m);
+	assert_int_equal(dcplay_stop(p), 0);
+}
+
 /* The daemon's peak resident memory (VmHWM), in KiB; -1 if unknown. */
 static long
 peak_kib(pid_t pid)
@@ -101,6 +131,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_one_members_flood_does_not_silence_the_others, teardown),
+		cmocka_unit_test_teardown(test_seated_player_served_with_the_table_full, teardown),
 		cmocka_unit_test_teardown(test_big_dispatches_do_not_grow_the_daemon, teardown),
 	};
 

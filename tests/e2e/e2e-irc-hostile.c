@@ -216,6 +216,20 @@ fnv_flood_set(const char *adapter, const char *user)
 	return (unsigned)((h | 1) % 1024);
 }
 
+/* Five nicks whose ids share alice's set under that hash. */
+static void
+colliding_with_alice(char ids[5][16])
+{
+	char id[32];
+
+	for (int i = 0, n = 0; n < 5; i++) {
+		snprintf(ids[n], sizeof ids[n], "m%d", i);
+		snprintf(id, sizeof id, "nick:%s", ids[n]);
+		if (fnv_flood_set("irc/test", id) == fnv_flood_set("irc/test", "nick:alice"))
+			n++;
+	}
+}
+
 /* Issue 24 (medium): a stranger silenced a chosen player.  Five nicks
  * computed offline to share alice's slot set drained their buckets and
  * rotated through it: alice was handed a drained bucket with its warning
@@ -227,15 +241,9 @@ test_colliding_ids_do_not_silence_a_player(void **state)
 	static const char *const topics[] = { "draw", "meld", "discard", "pickup" };
 	struct fix *f = *state;
 	struct ircclient alice, mal;
-	char ids[5][16], id[32], tag[16];
-	int n = 0;
+	char ids[5][16], tag[16];
 
-	for (int i = 0; n < 5; i++) {
-		snprintf(ids[n], sizeof ids[n], "m%d", i);
-		snprintf(id, sizeof id, "nick:%s", ids[n]);
-		if (fnv_flood_set("irc/test", id) == fnv_flood_set("irc/test", "nick:alice"))
-			n++;
-	}
+	colliding_with_alice(ids);
 	write_conf_quick(f);
 	start(f, "hostile-collide");
 	client(&alice, f, "alice", "127.0.0.2", "#cards");
@@ -334,15 +342,9 @@ test_seated_player_served_with_tables_full(void **state)
 {
 	struct fix *f = *state;
 	struct ircclient alice, mal;
-	char ids[5][16], id[32], tag[16];
-	int n = 0;
+	char ids[5][16], tag[16];
 
-	for (int i = 0; n < 5; i++) {
-		snprintf(ids[n], sizeof ids[n], "m%d", i);
-		snprintf(id, sizeof id, "nick:%s", ids[n]);
-		if (fnv_flood_set("irc/test", id) == fnv_flood_set("irc/test", "nick:alice"))
-			n++;
-	}
+	colliding_with_alice(ids);
 	write_conf_quick(f);
 	client(&alice, f, "alice", "127.0.0.2", "#cards");
 	start(f, "hostile-full");
