@@ -15,7 +15,7 @@
 #include "ircserver.h"
 #include "probe.h"
 
-/* (Discord's interaction floods and oversized frames: tests/e2e-discord-hostile.c) */
+/* (Discord's interaction floods and oversized frames: tests/e2e/e2e-discord-hostile.c) */
 
 #define FLOODERS   20
 #define PLAYERS    3      /* alice and bob at a duel in #cards; carol beside the computer in #two */
