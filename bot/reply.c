@@ -17,18 +17,24 @@ reply_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const
 		b->replies.v[b->replies.n - 1].mention = xstrdup(mention);
 }
 
+/* A new slot at the end of the queue, its contents the caller's. */
+static struct reply *
+reply_push(struct replies *q)
+{
+	if (q->n == q->cap) {
+		q->cap = q->cap ? q->cap * 2 : 64;
+		q->v = xreallocarray(q->v, q->cap, sizeof *q->v);
+	}
+	return &q->v[q->n++];
+}
+
 void
 reply_answer_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const char *room,
                    const char *user_id, const char *styled, const char *key, enum adapter_private private_as)
 {
 	struct replies *q = &b->replies;
-	struct reply *r;
+	struct reply *r = reply_push(q);
 
-	if (q->n == q->cap) {
-		q->cap = q->cap ? q->cap * 2 : 64;
-		q->v = xreallocarray(q->v, q->cap, sizeof *q->v);
-	}
-	r = &q->v[q->n++];
 	memset(r, 0, sizeof *r);
 	r->ad = ad;
 	r->kind = kind;
@@ -165,11 +171,7 @@ reply_release(struct bot *b)
 			q->held[kept++] = *r;
 			continue;
 		}
-		if (q->n == q->cap) {
-			q->cap = q->cap ? q->cap * 2 : 64;
-			q->v = xreallocarray(q->v, q->cap, sizeof *q->v);
-		}
-		q->v[q->n++] = *r;
+		*reply_push(q) = *r;
 	}
 	q->nheld = kept;
 }
@@ -183,6 +185,9 @@ reply_vcmd(struct cmd_ctx *c, bool priv, const char *key, bool mine, const char 
 	enum adapter_private as = PRIVATE_DEFAULT;
 
 	vsnprintf(line, sizeof line, fmt, ap);
+	/* answers held before this one go first where they can: a newer
+	 * answer then replaces an older one, never the other way round */
+	reply_release(c->bot);
 	if (c->s != NULL && c->seat >= 0)
 		as = c->s->seats[c->seat].private_as;
 	/* a refusal is keyed by its command too: refusals of different commands
