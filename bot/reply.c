@@ -17,18 +17,24 @@ reply_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const
 		b->replies.v[b->replies.n - 1].mention = xstrdup(mention);
 }
 
+/* A new slot at the end of the queue, its contents the caller's. */
+static struct reply *
+reply_push(struct replies *q)
+{
+	if (q->n == q->cap) {
+		q->cap = q->cap ? q->cap * 2 : 64;
+		q->v = xreallocarray(q->v, q->cap, sizeof *q->v);
+	}
+	return &q->v[q->n++];
+}
+
 void
 reply_answer_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const char *room,
                    const char *user_id, const char *styled, const char *key, enum adapter_private private_as)
 {
 	struct replies *q = &b->replies;
-	struct reply *r;
+	struct reply *r = reply_push(q);
 
-	if (q->n == q->cap) {
-		q->cap = q->cap ? q->cap * 2 : 64;
-		q->v = xreallocarray(q->v, q->cap, sizeof *q->v);
-	}
-	r = &q->v[q->n++];
 	memset(r, 0, sizeof *r);
 	r->ad = ad;
 	r->kind = kind;
@@ -140,6 +146,36 @@ reply_room_busy(struct bot *b, struct adapter *ad, const char *room)
 	return ad->ops->pending != NULL && ad->ops->pending(ad, room) > 0;
 }
 
+/* The reply queued last waits in the core (replies.held) until its room
+ * has sent its lines. */
+static void
+reply_hold(struct replies *q)
+{
+	if (q->nheld == q->heldcap) {
+		q->heldcap = q->heldcap ? q->heldcap * 2 : 16;
+		q->held = xreallocarray(q->held, q->heldcap, sizeof *q->held);
+	}
+	q->held[q->nheld++] = q->v[--q->n];
+}
+
+void
+reply_release(struct bot *b)
+{
+	struct replies *q = &b->replies;
+	size_t i, kept = 0;
+
+	for (i = 0; i < q->nheld; i++) {
+		struct reply *r = &q->held[i];
+
+		if (reply_room_busy(b, r->ad, r->room)) {
+			q->held[kept++] = *r;
+			continue;
+		}
+		*reply_push(q) = *r;
+	}
+	q->nheld = kept;
+}
+
 /* key: NULL for what must be delivered, else the answer's key; mine: the key
  * is the asker's own (their refusals), so another user's never replaces it. */
 static void
@@ -149,6 +185,9 @@ reply_vcmd(struct cmd_ctx *c, bool priv, const char *key, bool mine, const char 
 	enum adapter_private as = PRIVATE_DEFAULT;
 
 	vsnprintf(line, sizeof line, fmt, ap);
+	/* answers held before this one go first where they can: a newer
+	 * answer then replaces an older one, never the other way round */
+	reply_release(c->bot);
 	if (c->s != NULL && c->seat >= 0)
 		as = c->s->seats[c->seat].private_as;
 	/* a refusal is keyed by its command too: refusals of different commands
@@ -165,16 +204,16 @@ reply_vcmd(struct cmd_ctx *c, bool priv, const char *key, bool mine, const char 
 	/* a player's answers go with the game's lines, before strangers' */
 	c->bot->replies.v[c->bot->replies.n - 1].player = c->s != NULL && c->seat >= 0;
 	/* An answer about a table describes what its room was told
-	 * (tell_shown); while the room's lines wait to be sent, it waits
-	 * behind them in the room's order (a line that must be delivered),
-	 * never overtaking the story it describes. */
+	 * (tell_shown); while the room's lines wait to be sent, it waits in
+	 * the core until they are (reply_release), then goes as the answer it
+	 * is, in its asker's lane: it never overtakes the story it describes,
+	 * and, never one of the room's lines, never delays the computer's
+	 * turns (which wait for the room's lines).
+	 * Where nothing paces lines (no pending: the console) they go in the
+	 * order queued, and so does the answer. */
 	if (c->s != NULL && c->room != NULL && c->s->ad == c->ad && strcmp(c->s->room, c->room) == 0 &&
-	    reply_room_busy(c->bot, c->ad, c->room)) {
-		struct reply *r = &c->bot->replies.v[c->bot->replies.n - 1];
-
-		free(r->key);
-		r->key = NULL;
-	}
+	    key != NULL && c->ad->ops->pending != NULL && reply_room_busy(c->bot, c->ad, c->room))
+		reply_hold(&c->bot->replies);
 }
 
 void
@@ -342,8 +381,8 @@ reply_forget(struct bot *b, struct adapter *ad, const char *room, const char *us
 	}
 }
 
-void
-reply_flush(struct bot *b)
+static void
+reply_send_all(struct bot *b)
 {
 	struct replies *q = &b->replies;
 	struct adapter_msg m;
@@ -405,6 +444,34 @@ reply_flush(struct bot *b)
 }
 
 void
+reply_flush(struct bot *b)
+{
+	reply_release(b);
+	reply_send_all(b);
+	/* an adapter may send a room's lines at once (an idle queue): the
+	 * answers held behind them go now, not at the next event */
+	if (b->replies.nheld > 0) {
+		reply_release(b);
+		reply_send_all(b);
+	}
+}
+
+void
+reply_drop(struct bot *b, const struct adapter *ad)
+{
+	struct replies *q = &b->replies;
+	size_t i, kept = 0;
+
+	for (i = 0; i < q->nheld; i++) {
+		if (q->held[i].ad == ad)
+			reply_clear(&q->held[i]);
+		else
+			q->held[kept++] = q->held[i];
+	}
+	q->nheld = kept;
+}
+
+void
 reply_free(struct bot *b)
 {
 	struct replies *q = &b->replies;
@@ -412,6 +479,9 @@ reply_free(struct bot *b)
 
 	for (i = 0; i < q->n; i++)
 		reply_clear(&q->v[i]);
+	for (i = 0; i < q->nheld; i++)
+		reply_clear(&q->held[i]);
+	free(q->held);
 	free(q->v);
 	memset(q, 0, sizeof *q);
 }

@@ -104,7 +104,14 @@ fake_line(void *ctx, const char *piece, size_t len, const char *text, size_t tex
 	struct fake *f = o->f;
 	const struct adapter_msg *m = o->m;
 	struct fake_msg *x;
+	size_t unsent = 0;
 
+	if (f->queue_cap > 0 && m->room != NULL) {
+		struct fake_lane *l = fake_lane(f, m->room);
+
+		fake_drain(f, l);
+		unsent = l->queued;
+	}
 	if (f->queue_cap > 0 && m->kind == MSG_ROOM && m->supersede == NULL) {
 		struct fake_lane *l = fake_lane(f, m->room);
 
@@ -141,6 +148,7 @@ fake_line(void *ctx, const char *piece, size_t len, const char *text, size_t tex
 	x->private_as = (int)m->private_as;
 	snprintf(x->key, sizeof x->key, "%s", m->supersede ? m->supersede : "");
 	x->player = m->player;
+	x->room_unsent = unsent;
 }
 
 static int

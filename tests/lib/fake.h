@@ -23,6 +23,8 @@ struct fake_msg {
 	int private_as;          /* enum adapter_private */
 	char key[96];            /* supersede: an answer's key, "" for what must be delivered */
 	bool player;             /* an answer to a seated player (adapter_msg.player) */
+	size_t room_unsent;      /* fake_pace: its room's lines that must be delivered still
+	                          * waiting in the room's queue when it was handed over */
 };
 
 struct fake {

@@ -1,0 +1,116 @@
+/* test-asking.c: questions asked while a room's lines wait to be sent: answered after them, never delaying the computer. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fake.h"
+
+/* What a run saw: the computer's pace and the answers to "!pile". */
+struct asked {
+	uint32_t actions;        /* moves made in the run's time */
+	size_t asked;            /* questions asked while the room had lines unsent */
+	size_t answers;          /* "Pile: ..." answers in the room */
+	size_t as_lines;         /* of them, handed over as lines that must be delivered */
+	size_t ahead;            /* of them, handed over while the room's lines waited */
+};
+
+/* bob plays his own turns as the computer would, typed in the room. */
+static void
+bob_plays(struct fake *f, struct session *s, int seat, uint64_t *rng)
+{
+	struct hf_view v;
+	struct hf_action a;
+	char text[256], line[300];
+	bool machine;
+
+	if (session_waiting(s, &machine) != seat || machine)
+		return;
+	hf_game_view(s->g, seat, &v);
+	hf_ai_choose(&v, 0, rng, &a);
+	hf_action_format(&a, text, sizeof text);
+	snprintf(line, sizeof line, "!%s", text);
+	fake_say(f, "#g", "bob", line);
+}
+
+/* A table of alice (the computer plays for her: !auto), bob and two
+ * computer players on a paced room (a line every 2 s); if ask, cy (who
+ * plays nothing) and bob ask "!pile" whenever the room has lines unsent. */
+static struct asked
+run(bool ask)
+{
+	struct fake *f = fake_new(":memory:", "flood_burst = 1000");
+	struct asked r = { 0 };
+	struct session *s;
+	uint64_t rng = 42;
+	int bob;
+
+	fake_pace(f, 40, 2000);
+	fake_say(f, "#g", "alice", "!new classic rounds=1");
+	fake_say(f, "#g", "bob", "!join");
+	fake_say(f, "#g", "alice", "!bot");
+	fake_say(f, "#g", "alice", "!bot");
+	fake_say(f, "#g", "alice", "!start");
+	assert_non_null(s = fake_session(f, "#g"));
+	assert_non_null(s->g);
+	bob = session_seat_of(s, "bob");
+	assert_true(bob >= 0);
+	fake_say(f, "#g", "alice", "!auto");
+	fake_clear(f);
+	for (int t = 0; t < 1200 && (s = fake_session(f, "#g")) != NULL; t++) {
+		bob_plays(f, s, bob, &rng);
+		if (ask && t % 5 == 0 && f->ad->ops->pending(f->ad, "#g") > 0) {
+			fake_say(f, "#g", "cy", "!pile");
+			fake_say(f, "#g", "bob", "!pile");
+			r.asked++;
+		}
+		fake_advance(f, 100);
+	}
+	r.actions = (s = fake_session(f, "#g")) != NULL ? s->nactions : UINT32_MAX;
+	for (size_t i = 0; i < f->nmsgs; i++) {
+		const struct fake_msg *m = &f->msgs[i];
+
+		if (strcmp(m->room, "#g") != 0 || strncmp(m->text, "Pile:", 5) != 0)
+			continue;
+		r.answers++;
+		r.as_lines += m->key[0] == '\0';
+		r.ahead += m->room_unsent > 0;
+	}
+	fake_free(f);
+	return r;
+}
+
+/* Asking never delays the computer turns: the same moves in the same time
+ * as a table nobody asks at; and each answer goes as an answer (never one
+ * of the room's lines, which the computer waits for), once the lines it
+ * describes have gone. */
+static void
+test_asking_never_delays(void **state)
+{
+	struct asked quiet, asked;
+
+	(void)state;
+	quiet = run(false);
+	asked = run(true);
+	print_message("quiet %u, asked %u; %zu asked, %zu answers, %zu as lines, %zu ahead\n", quiet.actions, asked.actions,
+	              asked.asked, asked.answers, asked.as_lines, asked.ahead);
+	assert_true(quiet.actions > 20);
+	assert_true(asked.asked > 5);
+	assert_true(asked.answers > 5);
+	assert_int_equal(asked.as_lines, 0);
+	assert_int_equal(asked.ahead, 0);
+	assert_int_equal(asked.actions, quiet.actions);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_asking_never_delays),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
