@@ -244,6 +244,7 @@ struct matrix_host {
 
 struct matrix_config {
 	char homeserver[512];      /* https://matrix.example.org, no trailing slash */
+	char server_name[256];     /* homeserver given as a bare server name: discovered with .well-known */
 	char user[256];            /* @bot:example.org or bot */
 	char password[512];        /* from password_file */
 	char token[1024];          /* from token_file */
@@ -316,6 +317,7 @@ struct matrix_client {
 	char token[1024];
 	char refresh[1024];             /* the refresh token, if the server gave one */
 	bool stored_tried;              /* the stored access token was tried (login.c) */
+	bool discovered, versions_ok;   /* .well-known read (or not needed), /versions checked (discover.c) */
 	char filter[128];
 	char *since;
 	int sync_level;                 /* 0: the normal filter; more: an answer was too big (poll.c) */
@@ -456,6 +458,16 @@ void matrix_login_failed(struct matrix_client *c, const char *what, long status,
  * server says soft_logout): refreshed if we can, else a new login after a
  * backoff with the password, else (token_file alone) the account stops. */
 void matrix_login_refused(struct matrix_client *c, const char *what, const char *errcode, bool soft);
+/* The account stops for good, with one log line saying why (and BOT_EV_DOWN if it was up). */
+void matrix_login_fatal(struct matrix_client *c, const char *why);
+
+/* discover.c: before the first login: the homeserver's base URL from
+ * https://SERVER/.well-known/matrix/client when the configuration gave a
+ * bare server name, then GET /_matrix/client/versions; the account stops
+ * if the server speaks none of our versions, else matrix_login_start. */
+void matrix_discover_start(struct matrix_client *c);
+/* True if versions (the /versions answer's array) holds one the adapter speaks: v1.1 or a later v1.x. */
+bool matrix_discover_versions_ok(json_t *versions);
 
 /* poll.c: the /sync long-poll, event ids already seen, events to the bot */
 extern const char matrix_poll_filter[];   /* what the long-poll asks for (uploaded by login.c) */

@@ -1531,11 +1531,108 @@ test_server_encrypts_new_rooms(void **state)
 	assert_int_equal(assert_hands_private(h, "@ann:hs"), 0);
 }
 
+/* ---------------------------------------------------------------- discovery */
+
+static char tls_dir[64];
+
+/* The fake over TLS with a self-signed certificate for 127.0.0.1: a bare
+ * server name means https (the spec's server discovery). */
+static int
+setup_tls(void **state)
+{
+	struct host *h = calloc(1, sizeof *h);
+	char cmd[512], cert[128], key[128], tok[128];
+
+	snprintf(tls_dir, sizeof tls_dir, "/tmp/mxtls-XXXXXX");
+	if (h == NULL || mkdtemp(tls_dir) == NULL)
+		return -1;
+	snprintf(cmd, sizeof cmd, "cd %s && openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 "
+	         "-addext subjectAltName=IP:127.0.0.1 -keyout key.pem -out cert.pem >/dev/null 2>&1", tls_dir);
+	snprintf(cert, sizeof cert, "%s/cert.pem", tls_dir);
+	snprintf(key, sizeof key, "%s/key.pem", tls_dir);
+	if (system(cmd) != 0 || fakemx_start_tls(&h->fake, cert, key) < 0) {
+		free(h);
+		return -1;
+	}
+	h->verbose = getenv("HF_VERBOSE") != NULL;
+	h->loop = loop_new();
+	h->http = http_new(h->loop);
+	h->st = memstore_new();
+	fakemx_user(&h->fake, "bot", "botpw", tok, sizeof tok);
+	snprintf(h->cfg.server_name, sizeof h->cfg.server_name, "127.0.0.1:%d", h->fake.port);
+	snprintf(h->cfg.homeserver, sizeof h->cfg.homeserver, "https://%s", h->cfg.server_name);
+	snprintf(h->cfg.ca_file, sizeof h->cfg.ca_file, "%s", cert);
+	snprintf(h->cfg.user, sizeof h->cfg.user, "bot");
+	snprintf(h->cfg.password, sizeof h->cfg.password, "botpw");
+	h->cfg.auto_join = true;
+	h->cfg.sync_timeout_ms = 2000;
+	*state = h;
+	return 0;
+}
+
+static int
+teardown_tls(void **state)
+{
+	char cmd[128];
+
+	teardown(state);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tls_dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* homeserver = a bare server name: the base URL comes from
+ * https://NAME/.well-known/matrix/client (a 404 means the name's own host);
+ * /_matrix/client/versions is asked before anything else, and a server that
+ * speaks none of our versions, or a .well-known without a usable base_url,
+ * stops the account with one plain line and no login. */
+static void
+test_discovery_and_versions(void **state)
+{
+	struct host *h = *state;
+
+	static const struct {
+		const char *config, *says;   /* says NULL: the account comes up */
+	} cases[] = {
+		{ "{}", NULL },
+		{ "{\"versions\":[\"r0.5.0\",\"r0.6.1\",\"v2.0\",\"v1.x\"]}",
+		  "supports none of the Matrix versions this bot speaks (it lists: r0.5.0, r0.6.1, v2.0, v1.x" },
+		{ "{\"versions\":[\"v1.1\"],\"well_known\":null}", NULL },
+		{ "{\"well_known\":{\"m.homeserver\":{}}}", "no m.homeserver base_url" },
+		{ "{\"well_known\":{\"m.homeserver\":{\"base_url\":\"matrix.example.org\"}}}", "not an http(s) URL" },
+	};
+	long before;
+
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		json_decref(fakemx_call(&h->fake, "POST", "/_fake/config", NULL, cases[i].config, NULL));
+		h->nerr = 0;
+		h->errlog[0] = '\0';
+		h->nevs = 0;
+		before = logins(h);
+		client_up(h);
+		if (cases[i].says == NULL) {
+			assert_true(run_until(h, is_up, NULL, 10000));
+			assert_int_equal(h->nerr, 0);
+		} else {
+			run_for(h, 1500);
+			/* one line, no login, never up */
+			assert_int_equal(count_evs(h, BOT_EV_UP, NULL), 0);
+			assert_int_equal(h->nerr, 1);
+			assert_non_null(strstr(h->errlog, cases[i].says));
+			assert_int_equal(logins(h), before);
+		}
+		client_down(h);
+	}
+	/* every start read .well-known, but the two that had to stop before it */
+	assert_int_equal(requests_of(h, "well-known"), 5);
+	assert_int_equal(requests_of(h, "versions"), 3);
+}
+
 int
 main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_history_replay_restart_and_direct_rooms, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_discovery_and_versions, setup_tls, teardown_tls),
 		cmocka_unit_test_setup_teardown(test_every_message_once_in_order_under_faults, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_encryption_allow_list_and_kick, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_display_names_per_room, setup, teardown),
