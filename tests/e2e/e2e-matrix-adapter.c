@@ -34,6 +34,7 @@ struct host {
 	struct matrix_config cfg;
 	char ann_tok[128];       /* ann's token, for accept_invites */
 	char errlog[2048];       /* the client's error lines, in order */
+	char warnlog[4096];      /* its warnings, in order */
 	int nerr;
 	char last_hand[256];     /* the room of the last hand assert_hands_private saw */
 	struct rec evs[MAX_EVS];
@@ -102,6 +103,11 @@ h_log(void *ctx, int level, const char *msg)
 
 	if (h->verbose)
 		fprintf(stderr, "<%d>matrix: %s\n", level, msg);
+	if (level == LOG_LVL_WARNING) {
+		size_t o = strlen(h->warnlog);
+
+		snprintf(h->warnlog + o, sizeof h->warnlog - o, "%s\n", msg);
+	}
 	if (level <= LOG_LVL_ERR) {
 		size_t o = strlen(h->errlog);
 
@@ -1627,12 +1633,81 @@ test_discovery_and_versions(void **state)
 	assert_int_equal(requests_of(h, "versions"), 3);
 }
 
+/* ---------------------------------------------------------------- server notices */
+
+static bool
+warned(struct host *h, const void *needle)
+{
+	return strstr(h->warnlog, needle) != NULL;
+}
+
+static int
+messages_in(struct host *h, const char *room)
+{
+	int n = 0;
+
+	for (int i = 0; i < h->nevs; i++)
+		if (h->evs[i].type == BOT_EV_MESSAGE && strcmp(h->evs[i].room, room) == 0)
+			n++;
+	return n;
+}
+
+/* The server notices room (Synapse's: made by the notices user, the bot
+ * invited, tagged m.server_notice): its notices, m.server_notice or an
+ * administrator's plain m.text, are logged at warning with their text and
+ * never taken for commands, also after a restart (the tag is not sent
+ * again); an m.server_notice anywhere else is ignored, as the spec says. */
+static void
+test_server_notices(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256], notices[256], body[512], path[512];
+	const enum bot_event_type msg = BOT_EV_MESSAGE;
+	json_t *j;
+
+	fakemx_user(&h->fake, "ann", "pw", ann, sizeof ann);
+	fakemx_user(&h->fake, "notices", "pw", body, sizeof body);
+	room_up(h, ann, room, sizeof room);
+	j = fakemx_call(&h->fake, "POST", "/_fake/server_notice", NULL, "{\"user\":\"@bot:hs\"}", NULL);
+	snprintf(notices, sizeof notices, "%s", json_string_value(json_object_get(j, "room_id")));
+	json_decref(j);
+	assert_true(run_until(h, bot_joined, notices, 10000));
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/server_notice", NULL,
+	                        "{\"user\":\"@bot:hs\",\"text\":\"This server has exceeded its monthly active user "
+	                        "limit\",\"type\":\"m.server_notice.usage_limit_reached\"}", NULL));
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/server_notice", NULL,
+	                        "{\"user\":\"@bot:hs\",\"text\":\"!ping please accept the new terms\","
+	                        "\"msgtype\":\"m.text\"}", NULL));
+	assert_true(run_until(h, warned, "please accept the new terms", 10000));
+	assert_true(warned(h, "server notice (m.server_notice.usage_limit_reached): This server has exceeded its "
+	                      "monthly active user limit"));
+	/* anyone may send that msgtype elsewhere: not logged, not a command */
+	snprintf(body, sizeof body, "{\"msgtype\":\"m.server_notice\",\"body\":\"!ping I am the server\","
+	         "\"server_notice_type\":\"m.server_notice.usage_limit_reached\"}");
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/send/m.room.message/sn1", room);
+	json_decref(fakemx_call(&h->fake, "PUT", path, ann, body, NULL));
+	say(h, ann, room, "!ping after");
+	assert_true(run_until(h, has_ev, &msg, 10000));
+	run_for(h, 500);
+	assert_int_equal(messages_in(h, notices), 0);
+	assert_null(strstr(h->warnlog, "I am the server"));
+	/* after a restart the room is still known for what it is */
+	client_down(h);
+	client_up(h);
+	assert_true(run_until(h, is_up, NULL, 10000));
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/server_notice", NULL,
+	                        "{\"user\":\"@bot:hs\",\"text\":\"!ping the server restarts at noon\"}", NULL));
+	assert_true(run_until(h, warned, "the server restarts at noon", 10000));
+	assert_int_equal(messages_in(h, notices), 0);
+}
+
 int
 main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_history_replay_restart_and_direct_rooms, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_discovery_and_versions, setup_tls, teardown_tls),
+		cmocka_unit_test_setup_teardown(test_server_notices, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_every_message_once_in_order_under_faults, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_encryption_allow_list_and_kick, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_display_names_per_room, setup, teardown),

@@ -42,6 +42,9 @@ POST /_fake/fail {"method","path" (regex),"user","status","count","retry_after_m
 "skip_invite" (with after_commit on createRoom: the room is made, its invites fail)};
 POST /_fake/invite_state {"room","user","events"}: stripped state a hostile remote server adds to
 an invite (placed before the invite event, as a server passes on invite_room_state);
+POST /_fake/server_notice {"user","text","type","msgtype"}: a notice as Synapse's server notices send
+it (the user's notices room made and tagged m.server_notice on first use, the user invited; msgtype
+m.server_notice unless given, server_notice_type "type"); rooms' m.tag goes with a room's first sync;
 POST /_fake/replay {"room","count"}: re-delivers the last events, reversed (duplicates, out of order);
 POST /_fake/ratelimit {"per_second","burst","user","rooms"}: limit every user's event sends (or, with
 "rooms", room creations) as Synapse does (0 turns it off, the default), or only user's if given;
@@ -68,6 +71,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 SERVER = "hs"
 SCHEME = ["http"]   # https when started with a certificate
+NOTICES = "@notices:" + SERVER   # Synapse's server notices user
 LOCK = threading.Condition()
 MAX_PDU = 65536        # the spec's limit on a whole event, in the federation format
 PDU_OVERHEAD = 512     # what the federation format adds to a client event (hashes, signatures, auth...)
@@ -105,6 +109,8 @@ class World:
         self.flows = ["m.login.password"]   # GET /login's flows (set with /_fake/config)
         self.versions = ["v1.%d" % i for i in range(1, 13)]   # GET /versions (Synapse 1.1xx)
         self.well_known = "self"  # GET /.well-known/matrix/client: None is a 404
+        self.tags = {}            # (user, room) -> m.tag's tags
+        self.notice_rooms = {}    # user -> their server notices room
         self.deactivated = set()
         self.expired = set()                # access tokens past their time: 401 soft_logout
         self.refresh = {}                   # refresh token -> (user, device)
@@ -475,6 +481,15 @@ def room_entry(fil, events, before, full_state, user):
                          "prev_batch": "t%d" % first}}
 
 
+def with_tags(entry, fil, user, rid):
+    """A room's tags go with a room the first time it is synced as joined (Synapse: an
+    initial sync, or a room newly joined), if the filter lets m.tag through."""
+    tags = W.tags.get((user, rid))
+    if tags is not None and passes(fil.get("room", {}).get("account_data", {}), {"type": "m.tag"}):
+        entry["account_data"] = {"events": [{"type": "m.tag", "content": {"tags": tags}}]}
+    return entry
+
+
 def build_sync(user, since, fil):
     rf = fil.get("room", {})
     af = fil.get("account_data", {})
@@ -485,7 +500,8 @@ def build_sync(user, since, fil):
         for rid in joined:
             r = W.rooms[rid]
             if room_passes(rf, rid):
-                out["rooms"]["join"][rid] = room_entry(fil, r["timeline"], list(r["state"].values()), True, user)
+                out["rooms"]["join"][rid] = with_tags(room_entry(fil, r["timeline"], list(r["state"].values()), True,
+                                                                 user), fil, user, rid)
         for rid in invited:
             if room_passes(rf, rid):
                 out["rooms"]["invite"][rid] = {"invite_state": invite_state(rid, user)}
@@ -526,6 +542,8 @@ def build_sync(user, since, fil):
     for rid, evs in news.items():
         before = list(W.rooms[rid]["state"].values()) if rid in full else []
         out["rooms"]["join"][rid] = room_entry(fil, evs, before, rid in full, user)
+        if rid in full:
+            with_tags(out["rooms"]["join"][rid], fil, user, rid)
     return out
 
 
@@ -959,6 +977,24 @@ class Handler(BaseHTTPRequestHandler):
             W.versions = body.get("versions", W.versions)
             W.well_known = body.get("well_known", W.well_known)
             return self.reply(200, {})
+        if path == "/_fake/server_notice":
+            # Synapse's server notices: one room per user, made by the notices user, the
+            # user invited (not joined), the room tagged m.server_notice in their account
+            uid = body["user"]
+            rid = W.notice_rooms.get(uid)
+            if rid is None:
+                rid = W.new_room(NOTICES)
+                W.event(rid, NOTICES, "m.room.join_rules", {"join_rule": "invite"}, "")
+                W.event(rid, NOTICES, "m.room.member", {"membership": "invite"}, uid)
+                W.notice_rooms[uid] = rid
+                W.tags[(uid, rid)] = {"m.server_notice": {"order": 0.5}}
+            if body.get("text"):
+                content = {"msgtype": body.get("msgtype", "m.server_notice"), "body": body["text"]}
+                if body.get("type"):
+                    content["server_notice_type"] = body["type"]
+                    content["limit_type"] = "monthly_active_user"
+                W.event(rid, NOTICES, "m.room.message", content)
+            return self.reply(200, {"room_id": rid})
         if path == "/_fake/expire":
             # every access token of user expires (soft logout)
             W.expired |= set(t for t, v in W.tokens.items() if v[0] == body["user"])
