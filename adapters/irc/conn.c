@@ -308,6 +308,7 @@ irc_conn_connect(struct irc *c)
 	c->monitor = c->monitoring = c->whox = c->notice_silent = false;
 	c->closing_why[0] = '\0';
 	c->ascii_casemap = false;
+	irc_users_casemap(&c->users, false);
 	c->nicklen = 0;
 	irc_text_copy(c->chantypes, sizeof c->chantypes, "#&");
 	irc_text_copy(c->statusmsg, sizeof c->statusmsg, "@+");

@@ -289,8 +289,10 @@ irc_register_isupport(struct irc *c, const struct irc_msg *m)
 			c->whox = true;
 		else if (strcmp(t, "CALLERID") == 0 || strncmp(t, "CALLERID=", 9) == 0)
 			c->notice_silent = true;
-		else if (strncmp(t, "CASEMAPPING=", 12) == 0)
+		else if (strncmp(t, "CASEMAPPING=", 12) == 0) {
 			c->ascii_casemap = strcmp(t + 12, "ascii") == 0;
+			irc_users_casemap(&c->users, c->ascii_casemap);
+		}
 		else if (strncmp(t, "NICKLEN=", 8) == 0)
 			c->nicklen = atoi(t + 8) > 0 && atoi(t + 8) < 60 ? atoi(t + 8) : 0;
 		else if (strncmp(t, "CHANTYPES=", 10) == 0)

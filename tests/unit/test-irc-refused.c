@@ -528,6 +528,49 @@ test_ascii_casemapping(void **state)
 	ircsim_free(s);
 }
 
+/* CASEMAPPING=ascii in the users table too: "x[y" and "x{y" are two people
+ * with two ids, and one's PART or NICK leaves the other where they are;
+ * under rfc1459 (no CASEMAPPING said) they are one. */
+static void
+test_ascii_casemapping_users(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+	struct irc_user *a, *b;
+	char ida[96], idb[96];
+	int i;
+
+	(void)state;
+	assert_non_null(s);
+	ircsim_line(s, ":irc.test 005 HandFoot CASEMAPPING=ascii :are supported");
+	ircsim_line(s, ":x[y!a@one.test JOIN #cards");
+	ircsim_line(s, ":x{y!b@two.test JOIN #cards");
+	assert_true((i = irc_chan_find(s->irc, "#cards")) >= 0);
+	assert_non_null(a = irc_users_find(&s->irc->users, "x[y"));
+	assert_non_null(b = irc_users_find(&s->irc->users, "X{Y"));
+	assert_true(a != b);
+	irc_users_id(a, ida, sizeof ida);
+	irc_users_id(b, idb, sizeof idb);
+	assert_string_equal(ida, "nick:x[y");
+	assert_string_equal(idb, "nick:x{y");
+	ircsim_line(s, ":x{y!b@two.test PART #cards");
+	assert_non_null(a = irc_users_find(&s->irc->users, "x[y"));
+	assert_true(a->chans & (UINT64_C(1) << i));
+	ircsim_line(s, ":x[y!a@one.test NICK x[z");
+	assert_null(irc_users_find(&s->irc->users, "x{z"));
+	assert_non_null(a = irc_users_find(&s->irc->users, "x[Z"));
+	irc_users_id(a, ida, sizeof ida);
+	assert_string_equal(ida, "nick:x[y");
+	ircsim_free(s);
+
+	/* rfc1459 (the default): one person */
+	s = ircsim_new(":memory:", NULL, NULL);
+	assert_non_null(s);
+	ircsim_line(s, ":x[y!a@one.test JOIN #cards");
+	assert_true(irc_users_find(&s->irc->users, "x{y") == irc_users_find(&s->irc->users, "x[y"));
+	assert_non_null(irc_users_find(&s->irc->users, "x{y"));
+	ircsim_free(s);
+}
+
 /* Our nick taken while registering: the next one fits NICKLEN (else the
  * length of ours), never longer: a server cuts it, and the cut one is taken too. */
 static void
@@ -677,6 +720,7 @@ main(void)
 		cmocka_unit_test(test_unavailable_channel_is_no_nick),
 		cmocka_unit_test(test_channel_keys),
 		cmocka_unit_test(test_ascii_casemapping),
+		cmocka_unit_test(test_ascii_casemapping_users),
 		cmocka_unit_test(test_fallback_nick_fits),
 		cmocka_unit_test(test_rate_limited_who_again),
 		cmocka_unit_test(test_userhost_in_names),
