@@ -428,6 +428,39 @@ test_joins_wait_for_identification(void **state)
 	ircsim_free(s);
 }
 
+/* nickserv_target = NickServ@services.test: IDENTIFY and REGAIN go to the
+ * full name, which the server delivers only to a NickServ on the services'
+ * server; nothing with the password goes to a bare "NickServ", which on a
+ * net without services anyone could wear. A bad target is refused. */
+static void
+test_nickserv_full_name(void **state)
+{
+	char path[] = "/tmp/hf-nst-XXXXXX", extra[256];
+	int fd = mkstemp(path);
+	struct ircsim *s;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "s3cret\n", 7), 7);
+	close(fd);
+	snprintf(extra, sizeof extra, "nickserv_password_file = %s\nnickserv_target = NickServ@services.test\n", path);
+	s = ircsim_new(":memory:", NULL, extra);
+	assert_non_null(s);
+	assert_non_null(ircsim_sent(s, "PRIVMSG NickServ@services.test :IDENTIFY HandFoot s3cret", NULL));
+	ircsim_line(s, ":irc.test 900 HandFoot HandFoot!hf@bot.test HandFoot :You are now logged in as HandFoot");
+	ircsim_line(s, ":HandFoot!hf@bot.test NICK HandFoot_");
+	irc_regain_start(s->irc);
+	assert_non_null(ircsim_sent(s, "PRIVMSG NickServ@services.test :REGAIN HandFoot s3cret", NULL));
+	assert_null(ircsim_sent(s, "PRIVMSG NickServ :", NULL));
+	ircsim_free(s);
+	for (const char *const *bad = (const char *const[]){ "Nick Serv", "NickServ@", "#services", "a@b@c", NULL };
+	     *bad != NULL; bad++) {
+		snprintf(extra, sizeof extra, "nickserv_password_file = %s\nnickserv_target = %s\n", path, *bad);
+		assert_null(ircsim_new(":memory:", NULL, extra));
+	}
+	unlink(path);
+}
+
 /* Lines sent with needle since the last ircsim_forget. */
 static size_t
 count_sent(struct ircsim *s, const char *needle)
@@ -721,6 +754,7 @@ main(void)
 		cmocka_unit_test(test_channel_keys),
 		cmocka_unit_test(test_ascii_casemapping),
 		cmocka_unit_test(test_ascii_casemapping_users),
+		cmocka_unit_test(test_nickserv_full_name),
 		cmocka_unit_test(test_fallback_nick_fits),
 		cmocka_unit_test(test_rate_limited_who_again),
 		cmocka_unit_test(test_userhost_in_names),
