@@ -137,16 +137,12 @@ client_down(struct host *h)
 	h->c = NULL;
 }
 
-static int
-setup(void **state)
+/* The host around a started fake: the bot's account, the client's configuration. */
+static void
+host_init(struct host *h)
 {
-	struct host *h = calloc(1, sizeof *h);
 	char tok[128];
 
-	if (h == NULL || fakemx_start(&h->fake) < 0) {
-		free(h);
-		return -1;
-	}
 	h->verbose = getenv("HF_VERBOSE") != NULL;
 	h->loop = loop_new();
 	h->http = http_new(h->loop);
@@ -157,6 +153,18 @@ setup(void **state)
 	snprintf(h->cfg.password, sizeof h->cfg.password, "botpw");
 	h->cfg.auto_join = true;
 	h->cfg.sync_timeout_ms = 2000;
+}
+
+static int
+setup(void **state)
+{
+	struct host *h = calloc(1, sizeof *h);
+
+	if (h == NULL || fakemx_start(&h->fake) < 0) {
+		free(h);
+		return -1;
+	}
+	host_init(h);
 	*state = h;
 	return 0;
 }
@@ -1547,7 +1555,7 @@ static int
 setup_tls(void **state)
 {
 	struct host *h = calloc(1, sizeof *h);
-	char cmd[512], cert[128], key[128], tok[128];
+	char cmd[512], cert[128], key[128];
 
 	snprintf(tls_dir, sizeof tls_dir, "/tmp/mxtls-XXXXXX");
 	if (h == NULL || mkdtemp(tls_dir) == NULL)
@@ -1560,18 +1568,10 @@ setup_tls(void **state)
 		free(h);
 		return -1;
 	}
-	h->verbose = getenv("HF_VERBOSE") != NULL;
-	h->loop = loop_new();
-	h->http = http_new(h->loop);
-	h->st = memstore_new();
-	fakemx_user(&h->fake, "bot", "botpw", tok, sizeof tok);
+	host_init(h);
 	snprintf(h->cfg.server_name, sizeof h->cfg.server_name, "127.0.0.1:%d", h->fake.port);
 	snprintf(h->cfg.homeserver, sizeof h->cfg.homeserver, "https://%s", h->cfg.server_name);
 	snprintf(h->cfg.ca_file, sizeof h->cfg.ca_file, "%s", cert);
-	snprintf(h->cfg.user, sizeof h->cfg.user, "bot");
-	snprintf(h->cfg.password, sizeof h->cfg.password, "botpw");
-	h->cfg.auto_join = true;
-	h->cfg.sync_timeout_ms = 2000;
 	*state = h;
 	return 0;
 }
