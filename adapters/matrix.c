@@ -74,12 +74,19 @@ read_config(struct adapter_cfg *ac, struct matrix_config *cfg, char *err, size_t
 	    adapter_cfg_int(ac, "max_rooms", MATRIX_MAX_ROOMS, 1, 100000, &cfg->max_rooms, err, errlen) < 0)
 		return -1;
 	cfg->sync_timeout_ms = timeout * 1000;
-	if (hs == NULL || (strncmp(hs, "https://", 8) != 0 && strncmp(hs, "http://", 7) != 0) ||
-	    strlen(hs) >= sizeof cfg->homeserver) {
-		adapter_cfg_error(ac, "homeserver", err, errlen, "needs a URL such as https://matrix.example.org");
+	if (hs != NULL && strstr(hs, "://") == NULL && hs[0] != '\0' && strlen(hs) < sizeof cfg->server_name &&
+	    strspn(hs, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]") == strlen(hs)) {
+		/* a bare server name (example.org): the base URL is discovered
+		 * at start (https://example.org/.well-known/matrix/client) */
+		snprintf(cfg->server_name, sizeof cfg->server_name, "%s", hs);
+		snprintf(cfg->homeserver, sizeof cfg->homeserver, "https://%s", hs);
+	} else if (hs == NULL || (strncmp(hs, "https://", 8) != 0 && strncmp(hs, "http://", 7) != 0) ||
+	           strlen(hs) >= sizeof cfg->homeserver) {
+		adapter_cfg_error(ac, "homeserver", err, errlen,
+		                  "needs a URL such as https://matrix.example.org, or a server name such as example.org");
 		return -1;
-	}
-	snprintf(cfg->homeserver, sizeof cfg->homeserver, "%s", hs);
+	} else
+		snprintf(cfg->homeserver, sizeof cfg->homeserver, "%s", hs);
 	n = strlen(cfg->homeserver);
 	while (n > 0 && cfg->homeserver[n - 1] == '/')
 		cfg->homeserver[--n] = '\0';

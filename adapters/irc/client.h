@@ -109,6 +109,7 @@ struct irc {
 	char nick[32], username[32], realname[128];
 	char sasl_mech[16], sasl_user[64], sasl_pass[256];
 	char ns_pass[256], server_pass[256];
+	char ns_target[128];        /* whom IDENTIFY and REGAIN go to: NickServ, or NickServ@services.example */
 	bool join_on_invite, private_notice, colors, sasl_required;
 	char conf_chans[1024];      /* the configured channels, "#a,#b" (kept when a kick removes one) */
 	char invite_from[512];      /* invite_from: nicks and "acct:NAME"s whose invitations are taken */

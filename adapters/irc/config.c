@@ -79,6 +79,7 @@ irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen
 	TRY(read_secret(cfg, "sasl_password_file", c->sasl_pass, sizeof c->sasl_pass, err, errlen));
 	TRY(adapter_cfg_bool(cfg, "sasl_required", true, &c->sasl_required, err, errlen));
 	TRY(read_secret(cfg, "nickserv_password_file", c->ns_pass, sizeof c->ns_pass, err, errlen));
+	TRY(cfg_str(cfg, "nickserv_target", "NickServ", c->ns_target, sizeof c->ns_target, err, errlen));
 	TRY(adapter_cfg_bool(cfg, "join_on_invite", false, &c->join_on_invite, err, errlen));
 	TRY(cfg_str(cfg, "invite_from", "", c->invite_from, sizeof c->invite_from, err, errlen));
 	if (adapter_cfg_int(cfg, "invite_max", 8, 0, IRC_MAX_CHANS, &v, err, errlen) != 0)
@@ -112,6 +113,17 @@ irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen
 		c->private_notice = false;
 	else {
 		adapter_cfg_error(cfg, "private", err, errlen, "must be auto, notice or privmsg");
+		bad = -1;
+	}
+	/* NickServ, or its full name (NickServ@services.libera.chat): the
+	 * server delivers that only to a user on the services' server, so a
+	 * user who took the nick NickServ on a net without services never
+	 * gets the password */
+	if (c->ns_target[0] == '\0' || c->ns_target[0] == '#' || c->ns_target[0] == ':' ||
+	    strpbrk(c->ns_target, " ,!\t") != NULL || strchr(c->ns_target, '@') != strrchr(c->ns_target, '@') ||
+	    c->ns_target[strlen(c->ns_target) - 1] == '@') {
+		adapter_cfg_error(cfg, "nickserv_target", err, errlen,
+		                  "must be a nick, or nick@server such as NickServ@services.libera.chat");
 		bad = -1;
 	}
 	for (char *p = c->nick; *p != '\0'; p++)
@@ -224,10 +236,11 @@ irc_config_reload(struct adapter *a, struct adapter_cfg *cfg, struct rbuf *appli
 	}
 	memcpy(c->sasl_pass, fresh->sasl_pass, sizeof c->sasl_pass);
 	memcpy(c->ns_pass, fresh->ns_pass, sizeof c->ns_pass);
+	memcpy(c->ns_target, fresh->ns_target, sizeof c->ns_target);
 	memcpy(c->server_pass, fresh->server_pass, sizeof c->server_pass);
 	rbuf_add(applied, "channels colors private join_on_invite invite_from invite_max sasl_required ping_interval ping_timeout "
 	                  "reconnect_max nick_poll flood_burst flood_rate sasl_password_file "
-	                  "nickserv_password_file password_file");
+	                  "nickserv_password_file nickserv_target password_file");
 out:
 	for (int i = 0; i < fresh->nchans; i++)
 		irc_chan_forget_recent(&fresh->chans[i]);

@@ -32,7 +32,9 @@ irc_conn_log(struct irc *c, const char *dir, const char *line)
 	if (strncmp(p, "AUTHENTICATE ", 13) == 0 && strcmp(p + 13, "PLAIN") != 0 &&
 	    strcmp(p + 13, "EXTERNAL") != 0 && strcmp(p + 13, "+") != 0)
 		p = "AUTHENTICATE <redacted>";
-	else if (strncasecmp(p, "PRIVMSG NickServ ", 17) == 0)
+	else if (strncasecmp(p, "PRIVMSG NickServ ", 17) == 0 ||
+	         (strncmp(p, "PRIVMSG ", 8) == 0 && strncasecmp(p + 8, c->ns_target, strlen(c->ns_target)) == 0 &&
+	          p[8 + strlen(c->ns_target)] == ' '))
 		p = "PRIVMSG NickServ <redacted>";
 	else if (strncasecmp(p, "PASS ", 5) == 0)
 		p = "PASS <redacted>";
@@ -308,6 +310,7 @@ irc_conn_connect(struct irc *c)
 	c->monitor = c->monitoring = c->whox = c->notice_silent = false;
 	c->closing_why[0] = '\0';
 	c->ascii_casemap = false;
+	irc_users_casemap(&c->users, false);
 	c->nicklen = 0;
 	irc_text_copy(c->chantypes, sizeof c->chantypes, "#&");
 	irc_text_copy(c->statusmsg, sizeof c->statusmsg, "@+");

@@ -215,8 +215,12 @@ struct irc_users {
 	struct irc_user *v;
 	size_t n, cap;
 	uint64_t clock;                  /* counts lookups: the stamps of "heard" */
+	bool ascii;                      /* ISUPPORT CASEMAPPING=ascii: []\~ are not {}|^ */
 };
 
+/* The server's CASEMAPPING (ascii, else rfc1459): nicks are told apart by it;
+ * the keys of the users already known are folded again. */
+void   irc_users_casemap(struct irc_users *u, bool ascii);
 struct irc_user *irc_users_find(struct irc_users *u, const char *nick);
 /* Finds or adds nick, and marks them heard from now.  The channels' members
  * are all kept (the server bounds them); of those in none of our channels,

@@ -43,9 +43,9 @@ irc_regain_start(struct irc *c)
 	/* services free it at once for its owner: with the account's
 	 * password, or when SASL logged us in to it */
 	if (c->ns_pass[0] != '\0' && !c->sasl_ok)
-		irc_send_proto(c, "PRIVMSG NickServ :REGAIN %s %s", c->nick, c->ns_pass);
+		irc_send_proto(c, "PRIVMSG %s :REGAIN %s %s", c->ns_target, c->nick, c->ns_pass);
 	else if (c->sasl_ok)
-		irc_send_proto(c, "PRIVMSG NickServ :REGAIN %s", c->nick);
+		irc_send_proto(c, "PRIVMSG %s :REGAIN %s", c->ns_target, c->nick);
 	if (c->monitor) {
 		irc_send_proto(c, "MONITOR + %s", c->nick);
 		c->monitoring = true;

@@ -266,7 +266,7 @@ irc_register_motd_end(struct irc *c, const struct irc_msg *m)
 		irc_send_paced(c, "MODE %s +%s", c->cur_nick, c->bot_mode);
 	irc_regain_start(c);
 	if (c->ns_pass[0] != '\0' && !c->sasl_ok) {
-		irc_send_paced(c, "PRIVMSG NickServ :IDENTIFY %s %s", c->nick, c->ns_pass);
+		irc_send_paced(c, "PRIVMSG %s :IDENTIFY %s %s", c->ns_target, c->nick, c->ns_pass);
 		c->joins_sent_at = loop_now(c->a->loop);
 		if (c->join_timer == 0)
 			c->join_timer = loop_timer_add(c->a->loop, REGISTER_IDENTIFY_MS, on_join_timer, c);
@@ -289,8 +289,10 @@ irc_register_isupport(struct irc *c, const struct irc_msg *m)
 			c->whox = true;
 		else if (strcmp(t, "CALLERID") == 0 || strncmp(t, "CALLERID=", 9) == 0)
 			c->notice_silent = true;
-		else if (strncmp(t, "CASEMAPPING=", 12) == 0)
+		else if (strncmp(t, "CASEMAPPING=", 12) == 0) {
 			c->ascii_casemap = strcmp(t + 12, "ascii") == 0;
+			irc_users_casemap(&c->users, c->ascii_casemap);
+		}
 		else if (strncmp(t, "NICKLEN=", 8) == 0)
 			c->nicklen = atoi(t + 8) > 0 && atoi(t + 8) < 60 ? atoi(t + 8) : 0;
 		else if (strncmp(t, "CHANTYPES=", 10) == 0)

@@ -11,12 +11,31 @@ copy(char *dst, size_t len, const char *src)
 	snprintf(dst, len, "%s", src);
 }
 
+/* Nicks fold as the server's CASEMAPPING says: under ascii (InspIRCd 4's
+ * default) "x[y" and "x{y" are two people, and must be two users here. */
+static void
+fold(const struct irc_users *u, char *dst, size_t len, const char *src)
+{
+	irc_parse_fold(dst, len, src, u->ascii);
+}
+
+void
+irc_users_casemap(struct irc_users *u, bool ascii)
+{
+	if (u->ascii == ascii)
+		return;
+	u->ascii = ascii;
+	/* the ids (first nicks) stay: they are what the tables know a person by */
+	for (size_t i = 0; i < u->n; i++)
+		fold(u, u->v[i].key, sizeof u->v[i].key, u->v[i].nick);
+}
+
 struct irc_user *
 irc_users_find(struct irc_users *u, const char *nick)
 {
 	char key[64];
 
-	irc_parse_casefold(key, sizeof key, nick);
+	fold(u, key, sizeof key, nick);
 	for (size_t i = 0; i < u->n; i++)
 		if (strcmp(u->v[i].key, key) == 0)
 			return &u->v[i];
@@ -64,7 +83,7 @@ irc_users_get_as(struct irc_users *u, const char *nick, const char *first)
 	memset(p, 0, sizeof *p);
 	p->heard = ++u->clock;
 	copy(p->nick, sizeof p->nick, nick);
-	irc_parse_casefold(p->key, sizeof p->key, nick);
+	fold(u, p->key, sizeof p->key, nick);
 	irc_users_set_first(u, p, first != NULL && first[0] != '\0' ? first : p->key, NULL);
 	return p;
 }
@@ -86,11 +105,11 @@ irc_users_set_first(struct irc_users *u, struct irc_user *p, const char *first, 
 	/* '#' never appears in a nick: "<nick>#<tag>" is never anyone's plain
 	 * nick, and case-folding leaves it alone (a '~' became '^', and such ids
 	 * were never found again) */
-	irc_parse_casefold(base, sizeof base, first);
+	fold(u, base, sizeof base, first);
 	base[strcspn(base, "#")] = '\0';
 	if (tag != NULL) {
 		snprintf(folded, sizeof folded, "%.40s#%.16s", base, tag);
-		irc_parse_casefold(p->first, sizeof p->first, folded);
+		fold(u, p->first, sizeof p->first, folded);
 	} else {
 		copy(p->first, sizeof p->first, first);
 	}
@@ -124,7 +143,7 @@ irc_users_rename(struct irc_users *u, struct irc_user *p, const char *newnick)
 			p = other;
 	}
 	copy(p->nick, sizeof p->nick, newnick);
-	irc_parse_casefold(p->key, sizeof p->key, newnick);
+	fold(u, p->key, sizeof p->key, newnick);
 }
 
 void
@@ -159,7 +178,7 @@ irc_users_nick_for(struct irc_users *u, const char *id)
 	if (strncmp(id, "nick:", 5) == 0) {
 		char want[80];
 
-		irc_parse_casefold(want, sizeof want, id + 5);
+		fold(u, want, sizeof want, id + 5);
 		for (size_t i = 0; i < u->n; i++)
 			if (u->v[i].account[0] == '\0' && strcmp(u->v[i].first, want) == 0)
 				return u->v[i].nick;

@@ -115,6 +115,7 @@ matrix_client_start(struct matrix_client *c)
 	matrix_private_restore(c);
 	matrix_power_restore(c);
 	matrix_names_restore(c);
+	matrix_notices_restore(c);
 	if (matrix_client_insecure(c->cfg.homeserver))
 		matrix_client_log(c, LOG_LVL_WARNING, "%s is plain http: the %s, and every message, cross the network "
 		                  "unencrypted; use https://", c->cfg.homeserver,
@@ -198,7 +199,10 @@ matrix_client_send(struct matrix_client *c, const struct adapter_msg *m)
 			return -1;
 		/* every private_as: Matrix has no line shown to one member of a
 		 * room, only the direct conversation (PRIVATE_CONVERSATION) */
-		o.room = matrix_direct_room(c, m->user_id);
+		/* a room made for the player holds no hand before they are in
+		 * it (its history is hidden from those who were not): until
+		 * then the message waits unresolved, as send.c's would */
+		o.room = matrix_direct_is_joined(c, m->user_id) ? matrix_direct_room(c, m->user_id) : NULL;
 	} else {
 		if (!matrix_text_id_ok(o.room, '!'))
 			return -1;

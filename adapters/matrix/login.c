@@ -15,8 +15,8 @@ static void password_login(struct matrix_client *c);
 /* The account stops for good: what went wrong is not fixed by trying again
  * (a bad password, a deactivated account, a server without password
  * logins).  One line says what, and what the operator can do. */
-static void
-login_fatal(struct matrix_client *c, const char *why)
+void
+matrix_login_fatal(struct matrix_client *c, const char *why)
 {
 	matrix_client_log(c, LOG_LVL_ERR, "%s; the account stays offline until the configuration is fixed "
 	                  "and the daemon reloaded", why);
@@ -239,7 +239,7 @@ matrix_login_refused(struct matrix_client *c, const char *what, const char *errc
 		snprintf(why, sizeof why, "the homeserver refused the access token from token_file (%s at %s): get "
 		         "a new one (see adapters/matrix/NOTES.md) and put it in token_file",
 		         errcode != NULL ? errcode : "HTTP 401", what);
-		login_fatal(c, why);
+		matrix_login_fatal(c, why);
 		return;
 	}
 	/* logged in again (same device: soft_logout keeps its keys and txn
@@ -269,7 +269,7 @@ on_login(struct matrix_client *c, struct matrix_req *r, long status, json_t *bod
 		         r->errcode != NULL && strcmp(r->errcode, "M_USER_DEACTIVATED") == 0
 		             ? ": the account is deactivated"
 		             : r->errcode != NULL && strcmp(r->errcode, "M_FORBIDDEN") == 0 ? ": check password_file" : "");
-		login_fatal(c, why);
+		matrix_login_fatal(c, why);
 		return;
 	}
 	if (status != 200 || tokens_take(c, tok, rt) < 0) {
@@ -347,7 +347,7 @@ on_flows(struct matrix_client *c, struct matrix_req *r, long status, json_t *bod
 		         "single sign-on. Log the bot's account in once in a browser-capable client, take its access "
 		         "token, put it in token_file and remove password_file (see adapters/matrix/NOTES.md)",
 		         c->cfg.homeserver, types[0] != '\0' ? types : "none");
-		login_fatal(c, why);
+		matrix_login_fatal(c, why);
 		return;
 	}
 	password_login(c);
@@ -358,6 +358,12 @@ matrix_login_start(struct matrix_client *c)
 {
 	char buf[1024];
 
+	/* where the server is and whether it speaks our version, before any
+	 * secret goes to it */
+	if (!c->versions_ok) {
+		matrix_discover_start(c);
+		return;
+	}
 	if (c->cfg.password[0] == '\0') {
 		whoami_start(c);
 		return;

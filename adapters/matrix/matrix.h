@@ -70,8 +70,12 @@ enum matrix_item_kind {
 	MX_IT_MADE,        /* room, user: a room we made as user's direct room (our
 	                    * MATRIX_MADE_TYPE state event in it) */
 	MX_IT_TOMBSTONE,   /* room, user: its sender, text: the replacement room (m.room.tombstone) */
-	MX_IT_CREATE       /* room, user: its creator, text: additional_creators (space separated),
+	MX_IT_CREATE,      /* room, user: its creator, text: additional_creators (space separated),
 	                    * everyone: a room version (12 on) whose creators have infinite power */
+	MX_IT_NOTICE_ROOM, /* room, notice: whether its m.tag now holds m.server_notice (the
+	                    * server notices room: resource limits, terms) */
+	MX_IT_SERVER_NOTICE /* room, user, text, event_id, name: server_notice_type (or NULL): an
+	                    * m.room.message of msgtype m.server_notice */
 };
 
 /* The state event the bot puts in the rooms it makes for hands, naming the
@@ -244,6 +248,7 @@ struct matrix_host {
 
 struct matrix_config {
 	char homeserver[512];      /* https://matrix.example.org, no trailing slash */
+	char server_name[256];     /* homeserver given as a bare server name: discovered with .well-known */
 	char user[256];            /* @bot:example.org or bot */
 	char password[512];        /* from password_file */
 	char token[1024];          /* from token_file */
@@ -316,6 +321,8 @@ struct matrix_client {
 	char token[1024];
 	char refresh[1024];             /* the refresh token, if the server gave one */
 	bool stored_tried;              /* the stored access token was tried (login.c) */
+	bool discovered, versions_ok;   /* .well-known read (or not needed), /versions checked (discover.c) */
+	char notice_room[MATRIX_MAX_ID + 1];   /* the server notices room, "" if none known (notices.c) */
 	char filter[128];
 	char *since;
 	int sync_level;                 /* 0: the normal filter; more: an answer was too big (poll.c) */
@@ -456,6 +463,25 @@ void matrix_login_failed(struct matrix_client *c, const char *what, long status,
  * server says soft_logout): refreshed if we can, else a new login after a
  * backoff with the password, else (token_file alone) the account stops. */
 void matrix_login_refused(struct matrix_client *c, const char *what, const char *errcode, bool soft);
+/* The account stops for good, with one log line saying why (and BOT_EV_DOWN if it was up). */
+void matrix_login_fatal(struct matrix_client *c, const char *why);
+
+/* notices.c: the server notices room (m.server_notice tag): its messages
+ * are logged at warning with their text and never handed to the bot */
+void matrix_notices_restore(struct matrix_client *c);
+/* MX_IT_NOTICE_ROOM: the room is (or is no longer) the server notices room. */
+void matrix_notices_room(struct matrix_client *c, const struct matrix_item *it);
+/* True if it is the server's word (logged, or an m.server_notice elsewhere,
+ * ignored as the spec says) and goes no further. */
+bool matrix_notices_take(struct matrix_client *c, const struct matrix_item *it);
+
+/* discover.c: before the first login: the homeserver's base URL from
+ * https://SERVER/.well-known/matrix/client when the configuration gave a
+ * bare server name, then GET /_matrix/client/versions; the account stops
+ * if the server speaks none of our versions, else matrix_login_start. */
+void matrix_discover_start(struct matrix_client *c);
+/* True if versions (the /versions answer's array) holds one the adapter speaks: v1.1 or a later v1.x. */
+bool matrix_discover_versions_ok(json_t *versions);
 
 /* poll.c: the /sync long-poll, event ids already seen, events to the bot */
 extern const char matrix_poll_filter[];   /* what the long-poll asks for (uploaded by login.c) */

@@ -26,7 +26,7 @@ const char matrix_poll_filter[] =
     "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\",\"m.room.power_levels\"," PRIVACY_TYPES "],"
     "\"lazy_load_members\":true},"
     "\"ephemeral\":{\"types\":[]},"
-    "\"account_data\":{\"types\":[]}},"
+    "\"account_data\":{\"types\":[\"m.tag\"]}},"
     "\"event_fields\":[\"type\",\"content\",\"sender\",\"state_key\",\"event_id\",\"origin_server_ts\",\"unsigned\"]}";
 
 /* Still, many busy rooms, or invites with big stripped state, can make an
@@ -175,6 +175,9 @@ emit_item(struct matrix_client *c, const struct matrix_item *it)
 	}
 	if (it->room != NULL && matrix_rooms_is_encrypted(c, it->room))
 		return;
+	/* the server notices room holds no game: what it says is for the operator */
+	if (matrix_notices_take(c, it))
+		return;
 	if (it->kind == MX_IT_MESSAGE && it->stale) {
 		/* the server skipped what came before it: a command applied now
 		 * would be out of its context (a move meant for a turn long gone) */
@@ -292,6 +295,9 @@ handle_sync(struct matrix_client *c, const struct matrix_sync *s)
 			break;
 		case MX_IT_POWER:
 			matrix_power_set(c, it);
+			break;
+		case MX_IT_NOTICE_ROOM:
+			matrix_notices_room(c, it);
 			break;
 		default:
 			emit_item(c, it);

@@ -104,8 +104,9 @@ req_launch(struct matrix_client *c, struct matrix_req *r)
 
 	if ((r->easy = http_json_easy(&q, &r->in, &r->hdrs)) == NULL)
 		return -1;
-	/* the token of now: a queued request goes with the newest one */
-	if (c->token[0] != '\0') {
+	/* the token of now: a queued request goes with the newest one; never
+	 * to .well-known, which may be another host than the homeserver */
+	if (c->token[0] != '\0' && strstr(r->what, " /.well-known/") == NULL) {
 		snprintf(auth, sizeof auth, "Authorization: Bearer %s", c->token);
 		r->hdrs = curl_slist_append(r->hdrs, auth);
 		/* the header holds the token: wipe our copy */

@@ -378,6 +378,20 @@ message_event(struct ctx *c, const char *room, json_t *ev)
 	if (c->initial || sender == NULL || event_id == NULL || msgtype == NULL || body == NULL ||
 	    is_self(c, sender))
 		return;
+	if (strcmp(msgtype, "m.server_notice") == 0) {
+		/* never a command: the adapter logs it if it came in the server notices room */
+		const char *type = json_string_value(json_object_get(content, "server_notice_type"));
+
+		if ((text = dup_clean(body, MATRIX_MAX_IN)) == NULL)
+			return;
+		if ((it = add(c, MX_IT_SERVER_NOTICE, room, sender, event_id)) == NULL) {
+			free(text);
+			return;
+		}
+		it->text = text;
+		it->name = type != NULL ? dup_clean(type, MATRIX_MAX_NAME) : NULL;
+		return;
+	}
 	if (strcmp(msgtype, "m.text") != 0 && strcmp(msgtype, "m.notice") != 0)
 		return;
 	/* an edit would replay a command: only new messages count */
@@ -410,6 +424,17 @@ joined_room(struct ctx *c, const char *room, json_t *r)
 	json_t *evs, *ev;
 	size_t i;
 
+	/* the room's tags first: a notice in the same batch as the tag is known for one */
+	evs = json_object_get(json_object_get(r, "account_data"), "events");
+	json_array_foreach(evs, i, ev) {
+		const char *type = json_string_value(json_object_get(ev, "type"));
+		json_t *tags = json_object_get(json_object_get(ev, "content"), "tags");
+		struct matrix_item *it;
+
+		if (type != NULL && strcmp(type, "m.tag") == 0 && json_is_object(tags) &&
+		    (it = add(c, MX_IT_NOTICE_ROOM, room, NULL, NULL)) != NULL)
+			it->notice = json_object_get(tags, "m.server_notice") != NULL;
+	}
 	evs = json_object_get(json_object_get(r, "state"), "events");
 	json_array_foreach(evs, i, ev)
 		state_event(c, room, ev, false);

@@ -34,6 +34,7 @@ struct host {
 	struct matrix_config cfg;
 	char ann_tok[128];       /* ann's token, for accept_invites */
 	char errlog[2048];       /* the client's error lines, in order */
+	char warnlog[4096];      /* its warnings, in order */
 	int nerr;
 	char last_hand[256];     /* the room of the last hand assert_hands_private saw */
 	struct rec evs[MAX_EVS];
@@ -102,6 +103,11 @@ h_log(void *ctx, int level, const char *msg)
 
 	if (h->verbose)
 		fprintf(stderr, "<%d>matrix: %s\n", level, msg);
+	if (level == LOG_LVL_WARNING) {
+		size_t o = strlen(h->warnlog);
+
+		snprintf(h->warnlog + o, sizeof h->warnlog - o, "%s\n", msg);
+	}
 	if (level <= LOG_LVL_ERR) {
 		size_t o = strlen(h->errlog);
 
@@ -131,16 +137,12 @@ client_down(struct host *h)
 	h->c = NULL;
 }
 
-static int
-setup(void **state)
+/* The host around a started fake: the bot's account, the client's configuration. */
+static void
+host_init(struct host *h)
 {
-	struct host *h = calloc(1, sizeof *h);
 	char tok[128];
 
-	if (h == NULL || fakemx_start(&h->fake) < 0) {
-		free(h);
-		return -1;
-	}
 	h->verbose = getenv("HF_VERBOSE") != NULL;
 	h->loop = loop_new();
 	h->http = http_new(h->loop);
@@ -151,6 +153,18 @@ setup(void **state)
 	snprintf(h->cfg.password, sizeof h->cfg.password, "botpw");
 	h->cfg.auto_join = true;
 	h->cfg.sync_timeout_ms = 2000;
+}
+
+static int
+setup(void **state)
+{
+	struct host *h = calloc(1, sizeof *h);
+
+	if (h == NULL || fakemx_start(&h->fake) < 0) {
+		free(h);
+		return -1;
+	}
+	host_init(h);
 	*state = h;
 	return 0;
 }
@@ -1531,11 +1545,169 @@ test_server_encrypts_new_rooms(void **state)
 	assert_int_equal(assert_hands_private(h, "@ann:hs"), 0);
 }
 
+/* ---------------------------------------------------------------- discovery */
+
+static char tls_dir[64];
+
+/* The fake over TLS with a self-signed certificate for 127.0.0.1: a bare
+ * server name means https (the spec's server discovery). */
+static int
+setup_tls(void **state)
+{
+	struct host *h = calloc(1, sizeof *h);
+	char cmd[512], cert[128], key[128];
+
+	snprintf(tls_dir, sizeof tls_dir, "/tmp/mxtls-XXXXXX");
+	if (h == NULL || mkdtemp(tls_dir) == NULL)
+		return -1;
+	snprintf(cmd, sizeof cmd, "cd %s && openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 "
+	         "-addext subjectAltName=IP:127.0.0.1 -keyout key.pem -out cert.pem >/dev/null 2>&1", tls_dir);
+	snprintf(cert, sizeof cert, "%s/cert.pem", tls_dir);
+	snprintf(key, sizeof key, "%s/key.pem", tls_dir);
+	if (system(cmd) != 0 || fakemx_start_tls(&h->fake, cert, key) < 0) {
+		free(h);
+		return -1;
+	}
+	host_init(h);
+	snprintf(h->cfg.server_name, sizeof h->cfg.server_name, "127.0.0.1:%d", h->fake.port);
+	snprintf(h->cfg.homeserver, sizeof h->cfg.homeserver, "https://%s", h->cfg.server_name);
+	snprintf(h->cfg.ca_file, sizeof h->cfg.ca_file, "%s", cert);
+	*state = h;
+	return 0;
+}
+
+static int
+teardown_tls(void **state)
+{
+	char cmd[128];
+
+	teardown(state);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tls_dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* homeserver = a bare server name: the base URL comes from
+ * https://NAME/.well-known/matrix/client (a 404 means the name's own host);
+ * /_matrix/client/versions is asked before anything else, and a server that
+ * speaks none of our versions, or a .well-known without a usable base_url,
+ * stops the account with one plain line and no login. */
+static void
+test_discovery_and_versions(void **state)
+{
+	struct host *h = *state;
+
+	static const struct {
+		const char *config, *says;   /* says NULL: the account comes up */
+	} cases[] = {
+		{ "{}", NULL },
+		{ "{\"versions\":[\"r0.5.0\",\"r0.6.1\",\"v2.0\",\"v1.x\"]}",
+		  "supports none of the Matrix versions this bot speaks (it lists: r0.5.0, r0.6.1, v2.0, v1.x" },
+		{ "{\"versions\":[\"v1.1\"],\"well_known\":null}", NULL },
+		{ "{\"well_known\":{\"m.homeserver\":{}}}", "no m.homeserver base_url" },
+		{ "{\"well_known\":{\"m.homeserver\":{\"base_url\":\"matrix.example.org\"}}}", "not an http(s) URL" },
+	};
+	long before;
+
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		json_decref(fakemx_call(&h->fake, "POST", "/_fake/config", NULL, cases[i].config, NULL));
+		h->nerr = 0;
+		h->errlog[0] = '\0';
+		h->nevs = 0;
+		before = logins(h);
+		client_up(h);
+		if (cases[i].says == NULL) {
+			assert_true(run_until(h, is_up, NULL, 10000));
+			assert_int_equal(h->nerr, 0);
+		} else {
+			run_for(h, 1500);
+			/* one line, no login, never up */
+			assert_int_equal(count_evs(h, BOT_EV_UP, NULL), 0);
+			assert_int_equal(h->nerr, 1);
+			assert_non_null(strstr(h->errlog, cases[i].says));
+			assert_int_equal(logins(h), before);
+		}
+		client_down(h);
+	}
+	/* every start read .well-known, but the two that had to stop before it */
+	assert_int_equal(requests_of(h, "well-known"), 5);
+	assert_int_equal(requests_of(h, "versions"), 3);
+}
+
+/* ---------------------------------------------------------------- server notices */
+
+static bool
+warned(struct host *h, const void *needle)
+{
+	return strstr(h->warnlog, needle) != NULL;
+}
+
+static int
+messages_in(struct host *h, const char *room)
+{
+	int n = 0;
+
+	for (int i = 0; i < h->nevs; i++)
+		if (h->evs[i].type == BOT_EV_MESSAGE && strcmp(h->evs[i].room, room) == 0)
+			n++;
+	return n;
+}
+
+/* The server notices room (Synapse's: made by the notices user, the bot
+ * invited, tagged m.server_notice): its notices, m.server_notice or an
+ * administrator's plain m.text, are logged at warning with their text and
+ * never taken for commands, also after a restart (the tag is not sent
+ * again); an m.server_notice anywhere else is ignored, as the spec says. */
+static void
+test_server_notices(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256], notices[256], body[512], path[512];
+	const enum bot_event_type msg = BOT_EV_MESSAGE;
+	json_t *j;
+
+	fakemx_user(&h->fake, "ann", "pw", ann, sizeof ann);
+	fakemx_user(&h->fake, "notices", "pw", body, sizeof body);
+	room_up(h, ann, room, sizeof room);
+	j = fakemx_call(&h->fake, "POST", "/_fake/server_notice", NULL, "{\"user\":\"@bot:hs\"}", NULL);
+	snprintf(notices, sizeof notices, "%s", json_string_value(json_object_get(j, "room_id")));
+	json_decref(j);
+	assert_true(run_until(h, bot_joined, notices, 10000));
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/server_notice", NULL,
+	                        "{\"user\":\"@bot:hs\",\"text\":\"This server has exceeded its monthly active user "
+	                        "limit\",\"type\":\"m.server_notice.usage_limit_reached\"}", NULL));
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/server_notice", NULL,
+	                        "{\"user\":\"@bot:hs\",\"text\":\"!ping please accept the new terms\","
+	                        "\"msgtype\":\"m.text\"}", NULL));
+	assert_true(run_until(h, warned, "please accept the new terms", 10000));
+	assert_true(warned(h, "server notice (m.server_notice.usage_limit_reached): This server has exceeded its "
+	                      "monthly active user limit"));
+	/* anyone may send that msgtype elsewhere: not logged, not a command */
+	snprintf(body, sizeof body, "{\"msgtype\":\"m.server_notice\",\"body\":\"!ping I am the server\","
+	         "\"server_notice_type\":\"m.server_notice.usage_limit_reached\"}");
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/send/m.room.message/sn1", room);
+	json_decref(fakemx_call(&h->fake, "PUT", path, ann, body, NULL));
+	say(h, ann, room, "!ping after");
+	assert_true(run_until(h, has_ev, &msg, 10000));
+	run_for(h, 500);
+	assert_int_equal(messages_in(h, notices), 0);
+	assert_null(strstr(h->warnlog, "I am the server"));
+	/* after a restart the room is still known for what it is */
+	client_down(h);
+	client_up(h);
+	assert_true(run_until(h, is_up, NULL, 10000));
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/server_notice", NULL,
+	                        "{\"user\":\"@bot:hs\",\"text\":\"!ping the server restarts at noon\"}", NULL));
+	assert_true(run_until(h, warned, "the server restarts at noon", 10000));
+	assert_int_equal(messages_in(h, notices), 0);
+}
+
 int
 main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_history_replay_restart_and_direct_rooms, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_discovery_and_versions, setup_tls, teardown_tls),
+		cmocka_unit_test_setup_teardown(test_server_notices, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_every_message_once_in_order_under_faults, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_encryption_allow_list_and_kick, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_display_names_per_room, setup, teardown),

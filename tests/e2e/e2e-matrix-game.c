@@ -210,6 +210,26 @@ start_daemon(const char *conf)
 	assert_int_equal(proc_start(&p, argv), 0);
 }
 
+/* The daemon's configuration in conf (templates filled in): the bot's
+ * password in pw, a fresh database at db, the fake at base. */
+static void
+write_conf(char *conf, char *pw, char *db, const char *base)
+{
+	int fd = mkstemp(pw);
+	FILE *fp;
+
+	assert_true(write(fd, "s3cret\n", 7) == 7);
+	close(fd);
+	close(mkstemp(db));
+	unlink(db);
+	fd = mkstemp(conf);
+	fp = fdopen(fd, "w");
+	fprintf(fp, "[bot]\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nturn_timeout = 0\nlog_level = err\n\n"
+	            "[matrix test]\nhomeserver = %s\nuser = bot\npassword_file = %s\nsync_timeout = 2\n",
+	        db, base, pw);
+	fclose(fp);
+}
+
 static void
 test_four_players_a_restart_and_no_hidden_card(void **state)
 {
@@ -219,9 +239,7 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 	int n, ndm[4];
 	json_t *before, *after;
 	bool dup = false;
-	FILE *fp;
 	json_t *j;
-	int fd;
 
 	(void)state;
 	if (access("build/handfoot", X_OK) != 0 && getenv("HANDFOOT_BUILD") == NULL)
@@ -230,17 +248,7 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 	fakemx_user(&f, "bot", "s3cret", bot, sizeof bot);
 	for (int i = 0; i < 4; i++)
 		fakemx_user(&f, names[i], "x", tok[i], sizeof tok[i]);
-	fd = mkstemp(pw);
-	assert_true(write(fd, "s3cret\n", 7) == 7);
-	close(fd);
-	close(mkstemp(db));
-	unlink(db);
-	fd = mkstemp(conf);
-	fp = fdopen(fd, "w");
-	fprintf(fp, "[bot]\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nturn_timeout = 0\nlog_level = err\n\n"
-	            "[matrix test]\nhomeserver = %s\nuser = bot\npassword_file = %s\nsync_timeout = 2\n",
-	        db, f.base, pw);
-	fclose(fp);
+	write_conf(conf, pw, db, f.base);
 
 	/* ann's room, with the bot and three friends */
 	j = fakemx_call(&f, "POST", "/_matrix/client/v3/createRoom", tok[0],
@@ -406,11 +414,142 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 	unlink(db);
 }
 
+/* A direct chat that token's user opens with the bot, its history hidden
+ * from later members (so that the bot may take it for hands). */
+static void
+own_direct(struct fakemx *f, const char *token, char *out, size_t len)
+{
+	json_t *j = fakemx_call(f, "POST", "/_matrix/client/v3/createRoom", token,
+	                        "{\"invite\":[\"@bot:hs\"],\"is_direct\":true,\"preset\":\"trusted_private_chat\","
+	                        "\"initial_state\":[{\"type\":\"m.room.history_visibility\",\"state_key\":\"\","
+	                        "\"content\":{\"history_visibility\":\"joined\"}}]}", NULL);
+
+	snprintf(out, len, "%s", json_string_value(json_object_get(j, "room_id")));
+	json_decref(j);
+}
+
+/* Waits until the bot's membership of room is want; true if it came. */
+static bool
+bot_is(struct fakemx *f, const char *room, const char *want)
+{
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+	char m[32];
+
+	for (int t = 0; t < 150; t++) {
+		fakemx_membership(f, room, "@bot:hs", m, sizeof m);
+		if (strcmp(m, want) == 0)
+			return true;
+		nanosleep(&ts, NULL);
+	}
+	return false;
+}
+
+/* user's direct room once it is another than not; its id in out. */
+static void
+new_direct_room(struct fakemx *f, const char *user, const char *not, char *out, size_t len)
+{
+	struct timespec ts = { 0, 200 * 1000 * 1000 };
+
+	for (int t = 0; t < 100 && (direct_room(f, user, out, len), out[0] == '\0' || strcmp(out, not) == 0); t++)
+		nanosleep(&ts, NULL);
+	assert_string_not_equal(out, "");
+	assert_string_not_equal(out, not);
+}
+
+/* A third person comes into a player's direct room before the first hand
+ * (eve, into ann's) and while a hand waits for it (fay, into bob's, whose
+ * first send the server answers with a long 429): the bot drops each room
+ * at the invite, the hands go to rooms it makes, and no hand ever reaches a
+ * room with anyone else in it, nor can the newcomers read one back. (The
+ * case "after a hand" is in the test above.) */
+static void
+test_third_person_before_and_while_a_hand_waits(void **state)
+{
+	struct fakemx f;
+	char tok[2][128], bot[128], eve[128], fay[128], room[256], own[2][256], dm[2][256], body[512], pat[300];
+	char conf[] = "/tmp/hf-mx-conf-XXXXXX", pw[] = "/tmp/hf-mx-pw-XXXXXX", db[] = "/tmp/hf-mx-db-XXXXXX";
+	json_t *j;
+	size_t o = 0;
+
+	(void)state;
+	if (access("build/handfoot", X_OK) != 0 && getenv("HANDFOOT_BUILD") == NULL)
+		skip();
+	assert_int_equal(fakemx_start(&f), 0);
+	fakemx_user(&f, "bot", "s3cret", bot, sizeof bot);
+	for (int i = 0; i < 2; i++)
+		fakemx_user(&f, names[i], "x", tok[i], sizeof tok[i]);
+	fakemx_user(&f, "eve", "x", eve, sizeof eve);
+	fakemx_user(&f, "fay", "x", fay, sizeof fay);
+	write_conf(conf, pw, db, f.base);
+	j = fakemx_call(&f, "POST", "/_matrix/client/v3/createRoom", tok[0], "{\"invite\":[\"@bot:hs\",\"@bob:hs\"]}",
+	                NULL);
+	snprintf(room, sizeof room, "%s", json_string_value(json_object_get(j, "room_id")));
+	json_decref(j);
+	room_call(&f, tok[1], room, "join", "{}");
+	start_daemon(conf);
+	assert_true(bot_is(&f, room, "join"));
+	/* each player's own direct chat, taken by the bot */
+	for (int i = 0; i < 2; i++) {
+		own_direct(&f, tok[i], own[i], sizeof own[i]);
+		assert_true(bot_is(&f, own[i], "join"));
+	}
+	/* before: eve comes into ann's room before any hand was dealt */
+	room_call(&f, tok[0], own[0], "invite", "{\"user_id\":\"@eve:hs\"}");
+	assert_true(bot_is(&f, own[0], "leave"));
+	room_call(&f, eve, own[0], "join", "{}");
+	/* while queued: the first send to bob's room gets a 429 that makes the
+	 * account wait 8 s (the room id as the adapter writes it in the path) */
+	for (const char *c = own[1]; *c != '\0' && o + 4 < sizeof pat; c++)
+		o += (size_t)snprintf(pat + o, sizeof pat - o, *c == '!' ? "%%21" : *c == ':' ? "%%3A" : "%c", *c);
+	snprintf(body, sizeof body, "{\"method\":\"PUT\",\"path\":\"/rooms/%s/send/\",\"status\":429,"
+	         "\"retry_after_ms\":8000,\"count\":1}", pat);
+	json_decref(fakemx_call(&f, "POST", "/_fake/fail", NULL, body, NULL));
+	fakemx_say(&f, tok[0], room, "!new duel rounds=1");
+	assert_true(wait_for(&f, room, "start", 1, 15000));
+	for (int i = 0; i < 2; i++)
+		fakemx_say(&f, tok[i], room, "!join");
+	sleep(1);
+	fakemx_say(&f, tok[0], room, "!start");
+	sleep(2);
+	/* bob's hand is waiting (refused once, or not yet sent): fay comes in */
+	assert_int_equal(bot_count(&f, own[1], "Your hand", NULL), 0);
+	room_call(&f, tok[1], own[1], "invite", "{\"user_id\":\"@fay:hs\"}");
+	assert_true(bot_is(&f, own[1], "leave"));
+	room_call(&f, fay, own[1], "join", "{}");
+	/* each hand comes in a room the bot makes, once its player is in it */
+	for (int i = 0; i < 2; i++) {
+		char user[64];
+
+		snprintf(user, sizeof user, "@%s:hs", names[i]);
+		new_direct_room(&f, user, own[i], dm[i], sizeof dm[i]);
+		room_call(&f, tok[i], dm[i], "join", "{}");
+		assert_true(wait_for(&f, dm[i], "Your hand", 1, 30000));
+	}
+	for (int i = 0; i < 2; i++)
+		fakemx_say(&f, tok[i], room, "!auto");
+	assert_true(wait_for(&f, room, "Game over", 1, 240000));
+	sleep(1);
+	assert_hands_private(&f, room);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(bot_count(&f, own[i], "Your", NULL), 0);
+	assert_int_equal(readable_hands(&f, eve, own[0]), 0);
+	assert_int_equal(readable_hands(&f, fay, own[1]), 0);
+	assert_int_equal(bot_count(&f, room, "Your hand", NULL), 0);
+	proc_close_input(&p);
+	kill(p.pid, SIGTERM);
+	proc_end(&p);
+	fakemx_stop(&f);
+	unlink(conf);
+	unlink(pw);
+	unlink(db);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_four_players_a_restart_and_no_hidden_card),
+		cmocka_unit_test(test_third_person_before_and_while_a_hand_waits),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

@@ -42,11 +42,18 @@ POST /_fake/fail {"method","path" (regex),"user","status","count","retry_after_m
 "skip_invite" (with after_commit on createRoom: the room is made, its invites fail)};
 POST /_fake/invite_state {"room","user","events"}: stripped state a hostile remote server adds to
 an invite (placed before the invite event, as a server passes on invite_room_state);
+POST /_fake/server_notice {"user","text","type","msgtype"}: a notice as Synapse's server notices send
+it (the user's notices room made and tagged m.server_notice on first use, the user invited; msgtype
+m.server_notice unless given, server_notice_type "type"); rooms' m.tag goes with a room's first sync;
 POST /_fake/replay {"room","count"}: re-delivers the last events, reversed (duplicates, out of order);
 POST /_fake/ratelimit {"per_second","burst","user","rooms"}: limit every user's event sends (or, with
 "rooms", room creations) as Synapse does (0 turns it off, the default), or only user's if given;
 POST /_fake/config {"encrypt_new_rooms": "invite"|"all"|""}: Synapse's
 encryption_enabled_by_default_for_room_type (rooms made with a private preset, or all, come encrypted);
+{"versions": [...]}: what GET /_matrix/client/versions lists (Synapse's v1.1 to v1.12 by default; an old
+server lists r0.x only); {"well_known": {...} | null | "self"}: the body of GET /.well-known/matrix/client
+(null: 404, as a server without one; "self", the default: m.homeserver.base_url is this fake, with a
+trailing slash as many servers write it). Given a certificate and key (argv 3, 4), the fake serves TLS.
 GET /_fake/events?room=R: the room's timeline with txn ids (and "_members": the memberships when each was sent;
 "_notify": for each other member then joined, what the default push rules did: highlight, notify or none); GET /_fake/requests: counters
 (and "in_flight_max": the most requests of one user handled at once; "ratelimit": per user,
@@ -63,6 +70,8 @@ import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 SERVER = "hs"
+SCHEME = ["http"]   # https when started with a certificate
+NOTICES = "@notices:" + SERVER   # Synapse's server notices user
 LOCK = threading.Condition()
 MAX_PDU = 65536        # the spec's limit on a whole event, in the federation format
 PDU_OVERHEAD = 512     # what the federation format adds to a client event (hashes, signatures, auth...)
@@ -98,6 +107,10 @@ class World:
         self.room_limit = Limiter()   # rc_room_creation
         self.skip_invite = False
         self.flows = ["m.login.password"]   # GET /login's flows (set with /_fake/config)
+        self.versions = ["v1.%d" % i for i in range(1, 13)]   # GET /versions (Synapse 1.1xx)
+        self.well_known = "self"  # GET /.well-known/matrix/client: None is a 404
+        self.tags = {}            # (user, room) -> m.tag's tags
+        self.notice_rooms = {}    # user -> their server notices room
         self.deactivated = set()
         self.expired = set()                # access tokens past their time: 401 soft_logout
         self.refresh = {}                   # refresh token -> (user, device)
@@ -468,6 +481,15 @@ def room_entry(fil, events, before, full_state, user):
                          "prev_batch": "t%d" % first}}
 
 
+def with_tags(entry, fil, user, rid):
+    """A room's tags go with a room the first time it is synced as joined (Synapse: an
+    initial sync, or a room newly joined), if the filter lets m.tag through."""
+    tags = W.tags.get((user, rid))
+    if tags is not None and passes(fil.get("room", {}).get("account_data", {}), {"type": "m.tag"}):
+        entry["account_data"] = {"events": [{"type": "m.tag", "content": {"tags": tags}}]}
+    return entry
+
+
 def build_sync(user, since, fil):
     rf = fil.get("room", {})
     af = fil.get("account_data", {})
@@ -478,7 +500,8 @@ def build_sync(user, since, fil):
         for rid in joined:
             r = W.rooms[rid]
             if room_passes(rf, rid):
-                out["rooms"]["join"][rid] = room_entry(fil, r["timeline"], list(r["state"].values()), True, user)
+                out["rooms"]["join"][rid] = with_tags(room_entry(fil, r["timeline"], list(r["state"].values()), True,
+                                                                 user), fil, user, rid)
         for rid in invited:
             if room_passes(rf, rid):
                 out["rooms"]["invite"][rid] = {"invite_state": invite_state(rid, user)}
@@ -519,6 +542,8 @@ def build_sync(user, since, fil):
     for rid, evs in news.items():
         before = list(W.rooms[rid]["state"].values()) if rid in full else []
         out["rooms"]["join"][rid] = room_entry(fil, evs, before, rid in full, user)
+        if rid in full:
+            with_tags(out["rooms"]["join"][rid], fil, user, rid)
     return out
 
 
@@ -624,6 +649,8 @@ class Handler(BaseHTTPRequestHandler):
         if path.startswith("/_fake/"):
             with LOCK:
                 return self.control(method, path, q, body)
+        if method == "GET" and path in ("/.well-known/matrix/client", "/_matrix/client/versions"):
+            return self.unversioned(path)
         if not path.startswith("/_matrix/client/v3/"):
             return self.err(404, "M_UNRECOGNIZED", "unknown endpoint")
         parts = [urllib.parse.unquote(p) for p in path[len("/_matrix/client/v3/"):].split("/")]
@@ -654,6 +681,24 @@ class Handler(BaseHTTPRequestHandler):
         finally:
             with LOCK:
                 W.in_flight[who] -= 1
+
+    def unversioned(self, path):
+        """Server discovery and the spec versions: no token needed (spec: server discovery, /versions)."""
+        with LOCK:
+            what = "well-known" if path.startswith("/.well-known/") else "versions"
+            W.requests[what] = W.requests.get(what, 0) + 1
+            W.agents.add(self.headers.get("User-Agent", ""))
+            f = self.fault("GET", path, None)
+            wk, versions = W.well_known, list(W.versions)
+        if f is not None:
+            return self.fail(f)
+        if what == "versions":
+            return self.reply(200, {"versions": versions, "unstable_features": {}})
+        if wk is None:
+            return self.err(404, "M_NOT_FOUND", "no .well-known here")
+        if wk == "self":
+            wk = {"m.homeserver": {"base_url": "%s://%s/" % (SCHEME[0], self.headers.get("Host", ""))}}
+        return self.reply(200, wk)
 
     def answer(self, method, parts, q, body, user, device, f):
         if f is not None and not f.get("after_commit"):
@@ -929,7 +974,27 @@ class Handler(BaseHTTPRequestHandler):
             W.encrypt_new = body.get("encrypt_new_rooms", W.encrypt_new)
             W.flows = body.get("login_flows", W.flows)
             W.deactivated |= set(body.get("deactivate", []))
+            W.versions = body.get("versions", W.versions)
+            W.well_known = body.get("well_known", W.well_known)
             return self.reply(200, {})
+        if path == "/_fake/server_notice":
+            # Synapse's server notices: one room per user, made by the notices user, the
+            # user invited (not joined), the room tagged m.server_notice in their account
+            uid = body["user"]
+            rid = W.notice_rooms.get(uid)
+            if rid is None:
+                rid = W.new_room(NOTICES)
+                W.event(rid, NOTICES, "m.room.join_rules", {"join_rule": "invite"}, "")
+                W.event(rid, NOTICES, "m.room.member", {"membership": "invite"}, uid)
+                W.notice_rooms[uid] = rid
+                W.tags[(uid, rid)] = {"m.server_notice": {"order": 0.5}}
+            if body.get("text"):
+                content = {"msgtype": body.get("msgtype", "m.server_notice"), "body": body["text"]}
+                if body.get("type"):
+                    content["server_notice_type"] = body["type"]
+                    content["limit_type"] = "monthly_active_user"
+                W.event(rid, NOTICES, "m.room.message", content)
+            return self.reply(200, {"room_id": rid})
         if path == "/_fake/expire":
             # every access token of user expires (soft logout)
             W.expired |= set(t for t, v in W.tokens.items() if v[0] == body["user"])
@@ -961,6 +1026,12 @@ class Server(ThreadingHTTPServer):
 def main():
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
     srv = Server(("127.0.0.1", port), Handler)
+    if len(sys.argv) > 4:
+        import ssl
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(sys.argv[3], sys.argv[4])
+        srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
+        SCHEME[0] = "https"
     if len(sys.argv) > 2:
         with open(sys.argv[2] + ".tmp", "w") as f:
             f.write("%d\n" % srv.server_address[1])

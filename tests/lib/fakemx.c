@@ -21,8 +21,22 @@ script_path(void)
 	return access("tests/fakes/fake-matrix.py", R_OK) == 0 ? "tests/fakes/fake-matrix.py" : "../tests/fakes/fake-matrix.py";
 }
 
+static int start(struct fakemx *f, const char *cert, const char *key);
+
 int
 fakemx_start(struct fakemx *f)
+{
+	return start(f, NULL, NULL);
+}
+
+int
+fakemx_start_tls(struct fakemx *f, const char *cert, const char *key)
+{
+	return start(f, cert, key);
+}
+
+static int
+start(struct fakemx *f, const char *cert, const char *key)
 {
 	char pf[] = "/tmp/fakemx-portXXXXXX";
 	int fd = mkstemp(pf);
@@ -36,7 +50,7 @@ fakemx_start(struct fakemx *f)
 	if ((f->pid = fork()) < 0)
 		return -1;
 	if (f->pid == 0) {
-		execlp("python3", "python3", script_path(), "0", pf, (char *)NULL);
+		execlp("python3", "python3", script_path(), "0", pf, cert, key, (char *)NULL);
 		_exit(127);
 	}
 	for (int i = 0; i < 200; i++) {
@@ -48,7 +62,9 @@ fakemx_start(struct fakemx *f)
 			fclose(fp);
 			unlink(pf);
 			if (ok) {
-				snprintf(f->base, sizeof f->base, "http://127.0.0.1:%d", f->port);
+				snprintf(f->base, sizeof f->base, "http%s://127.0.0.1:%d", cert != NULL ? "s" : "", f->port);
+				if (cert != NULL)
+					snprintf(f->ca_file, sizeof f->ca_file, "%s", cert);
 				return 0;
 			}
 		}
@@ -79,7 +95,8 @@ fakemx_call(struct fakemx *f, const char *method, const char *path, const char *
 	snprintf(url, sizeof url, "%s%s", f->base, path);
 	if (token != NULL)
 		snprintf(auth, sizeof auth, "Authorization: Bearer %s", token);
-	return httpcall_json(method, url, token != NULL ? auth : NULL, body, NULL, NULL, status);
+	return httpcall_json(method, url, token != NULL ? auth : NULL, body, NULL, f->ca_file[0] != '\0' ? f->ca_file : NULL,
+	                     status);
 }
 
 int

@@ -8,12 +8,15 @@
 struct fakemx {
 	pid_t pid;
 	int port;
-	char base[64];          /* http://127.0.0.1:PORT */
+	char base[64];          /* http://127.0.0.1:PORT (https:// over TLS) */
 	unsigned long txn;      /* makes fakemx_say's txn ids unique */
+	char ca_file[512];      /* TLS: the certificate the fake serves, "" if none */
 };
 
 /* Starts the fake on a free loopback port; -1 if python3 or the script is missing. */
 int     fakemx_start(struct fakemx *f);
+/* The same over TLS (https://) with cert and key (PEM, cert self-signed for 127.0.0.1). */
+int     fakemx_start_tls(struct fakemx *f, const char *cert, const char *key);
 void    fakemx_stop(struct fakemx *f);
 /* A request; token NULL for the control endpoints. Returns the JSON answer
  * (caller decrefs) or NULL; *status gets the HTTP status if not NULL. */

@@ -428,6 +428,39 @@ test_joins_wait_for_identification(void **state)
 	ircsim_free(s);
 }
 
+/* nickserv_target = NickServ@services.test: IDENTIFY and REGAIN go to the
+ * full name, which the server delivers only to a NickServ on the services'
+ * server; nothing with the password goes to a bare "NickServ", which on a
+ * net without services anyone could wear. A bad target is refused. */
+static void
+test_nickserv_full_name(void **state)
+{
+	char path[] = "/tmp/hf-nst-XXXXXX", extra[256];
+	int fd = mkstemp(path);
+	struct ircsim *s;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "s3cret\n", 7), 7);
+	close(fd);
+	snprintf(extra, sizeof extra, "nickserv_password_file = %s\nnickserv_target = NickServ@services.test\n", path);
+	s = ircsim_new(":memory:", NULL, extra);
+	assert_non_null(s);
+	assert_non_null(ircsim_sent(s, "PRIVMSG NickServ@services.test :IDENTIFY HandFoot s3cret", NULL));
+	ircsim_line(s, ":irc.test 900 HandFoot HandFoot!hf@bot.test HandFoot :You are now logged in as HandFoot");
+	ircsim_line(s, ":HandFoot!hf@bot.test NICK HandFoot_");
+	irc_regain_start(s->irc);
+	assert_non_null(ircsim_sent(s, "PRIVMSG NickServ@services.test :REGAIN HandFoot s3cret", NULL));
+	assert_null(ircsim_sent(s, "PRIVMSG NickServ :", NULL));
+	ircsim_free(s);
+	for (const char *const *bad = (const char *const[]){ "Nick Serv", "NickServ@", "#services", "a@b@c", NULL };
+	     *bad != NULL; bad++) {
+		snprintf(extra, sizeof extra, "nickserv_password_file = %s\nnickserv_target = %s\n", path, *bad);
+		assert_null(ircsim_new(":memory:", NULL, extra));
+	}
+	unlink(path);
+}
+
 /* Lines sent with needle since the last ircsim_forget. */
 static size_t
 count_sent(struct ircsim *s, const char *needle)
@@ -525,6 +558,49 @@ test_ascii_casemapping(void **state)
 	ircsim_line(s, ":Hand{F}!x@other.test PART #cards");
 	assert_true((i = irc_chan_find(s->irc, "#cards")) >= 0);
 	assert_true(s->irc->chans[i].in);
+	ircsim_free(s);
+}
+
+/* CASEMAPPING=ascii in the users table too: "x[y" and "x{y" are two people
+ * with two ids, and one's PART or NICK leaves the other where they are;
+ * under rfc1459 (no CASEMAPPING said) they are one. */
+static void
+test_ascii_casemapping_users(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+	struct irc_user *a, *b;
+	char ida[96], idb[96];
+	int i;
+
+	(void)state;
+	assert_non_null(s);
+	ircsim_line(s, ":irc.test 005 HandFoot CASEMAPPING=ascii :are supported");
+	ircsim_line(s, ":x[y!a@one.test JOIN #cards");
+	ircsim_line(s, ":x{y!b@two.test JOIN #cards");
+	assert_true((i = irc_chan_find(s->irc, "#cards")) >= 0);
+	assert_non_null(a = irc_users_find(&s->irc->users, "x[y"));
+	assert_non_null(b = irc_users_find(&s->irc->users, "X{Y"));
+	assert_true(a != b);
+	irc_users_id(a, ida, sizeof ida);
+	irc_users_id(b, idb, sizeof idb);
+	assert_string_equal(ida, "nick:x[y");
+	assert_string_equal(idb, "nick:x{y");
+	ircsim_line(s, ":x{y!b@two.test PART #cards");
+	assert_non_null(a = irc_users_find(&s->irc->users, "x[y"));
+	assert_true(a->chans & (UINT64_C(1) << i));
+	ircsim_line(s, ":x[y!a@one.test NICK x[z");
+	assert_null(irc_users_find(&s->irc->users, "x{z"));
+	assert_non_null(a = irc_users_find(&s->irc->users, "x[Z"));
+	irc_users_id(a, ida, sizeof ida);
+	assert_string_equal(ida, "nick:x[y");
+	ircsim_free(s);
+
+	/* rfc1459 (the default): one person */
+	s = ircsim_new(":memory:", NULL, NULL);
+	assert_non_null(s);
+	ircsim_line(s, ":x[y!a@one.test JOIN #cards");
+	assert_true(irc_users_find(&s->irc->users, "x{y") == irc_users_find(&s->irc->users, "x[y"));
+	assert_non_null(irc_users_find(&s->irc->users, "x{y"));
 	ircsim_free(s);
 }
 
@@ -677,6 +753,8 @@ main(void)
 		cmocka_unit_test(test_unavailable_channel_is_no_nick),
 		cmocka_unit_test(test_channel_keys),
 		cmocka_unit_test(test_ascii_casemapping),
+		cmocka_unit_test(test_ascii_casemapping_users),
+		cmocka_unit_test(test_nickserv_full_name),
 		cmocka_unit_test(test_fallback_nick_fits),
 		cmocka_unit_test(test_rate_limited_who_again),
 		cmocka_unit_test(test_userhost_in_names),

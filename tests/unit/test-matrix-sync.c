@@ -321,6 +321,53 @@ test_room_state_items(void **state)
 	matrix_sync_free(&s);
 }
 
+/* The server notices room's tag comes before the batch's messages; an
+ * m.server_notice is its own item (never a message for the bot); the
+ * versions the adapter speaks: v1.1 and later v1.x only. */
+static void
+test_server_notices_and_versions(void **state)
+{
+	const char *j =
+	    "{\"next_batch\":\"s2\",\"rooms\":{\"join\":{\"!n:hs\":{"
+	    "\"account_data\":{\"events\":[{\"type\":\"m.tag\",\"content\":{\"tags\":{\"m.server_notice\":{}}}}]},"
+	    "\"timeline\":{\"events\":["
+	    "{\"type\":\"m.room.message\",\"event_id\":\"$n\",\"sender\":\"@notices:hs\",\"content\":{"
+	    "\"msgtype\":\"m.server_notice\",\"body\":\"limit\\u0007 reached\","
+	    "\"server_notice_type\":\"m.server_notice.usage_limit_reached\"}}]}},"
+	    "\"!o:hs\":{\"account_data\":{\"events\":[{\"type\":\"m.tag\",\"content\":{\"tags\":{\"u.x\":{}}}}]}}}}}";
+	const char *const good[] = { "[\"r0.6.1\",\"v1.1\"]", "[\"v1.12\"]", NULL };
+	const char *const bad[] = { "[]", "[\"r0.6.1\",\"v1.0\",\"v2.0\",\"v1.x\",\"v1.\",3]", "{}", NULL };
+	struct matrix_sync s;
+	const char *why = NULL;
+	const struct matrix_item *it;
+
+	(void)state;
+	assert_int_equal(matrix_sync_parse(j, strlen(j), SELF, false, &s, &why), 0);
+	assert_non_null(it = find(&s, MX_IT_NOTICE_ROOM, 0));
+	assert_string_equal(it->room, "!n:hs");
+	assert_true(it->notice);
+	assert_non_null(it = find(&s, MX_IT_NOTICE_ROOM, 1));
+	assert_false(it->notice);
+	assert_true(find(&s, MX_IT_NOTICE_ROOM, 0) < find(&s, MX_IT_SERVER_NOTICE, 0));
+	assert_non_null(it = find(&s, MX_IT_SERVER_NOTICE, 0));
+	assert_string_equal(it->name, "m.server_notice.usage_limit_reached");
+	assert_null(strchr(it->text, '\a'));
+	assert_int_equal(count(&s, MX_IT_MESSAGE), 0);
+	matrix_sync_free(&s);
+	for (int i = 0; good[i] != NULL; i++) {
+		json_t *v = json_loads(good[i], 0, NULL);
+
+		assert_true(matrix_discover_versions_ok(v));
+		json_decref(v);
+	}
+	for (int i = 0; bad[i] != NULL; i++) {
+		json_t *v = json_loads(bad[i], 0, NULL);
+
+		assert_false(matrix_discover_versions_ok(v));
+		json_decref(v);
+	}
+}
+
 int
 main(void)
 {
@@ -334,6 +381,7 @@ main(void)
 		cmocka_unit_test(test_allow_list),
 		cmocka_unit_test(test_power_levels),
 		cmocka_unit_test(test_room_state_items),
+		cmocka_unit_test(test_server_notices_and_versions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
