@@ -242,6 +242,7 @@ matrix_client_free(struct matrix_client *c)
 	matrix_names_free(c);
 	matrix_power_free(c);
 	matrix_direct_free(c);
+	matrix_tableroom_free(c);
 	matrix_private_free(c);
 	matrix_strlist_free(c->joined_enc, c->nenc);
 	matrix_strlist_free(c->joining, c->njoining);
