@@ -147,8 +147,7 @@ const struct cmd_entry cmd_play_entry = {
 	.name = "play",
 	.alias = "pl",
 	.usage = "[players] [preset] [key=value ...] [with NAME | @id ...]",
-	.help = "a table against computer players, dealt at once (with NAME: as partners; @ids: from a direct "
-	        "message, in a room made for them); at your open table, fill it and deal; in a game, your hand",
+	.help = "a table against computer players, dealt at once (with NAME: as partners); in a game, your hand",
 	.min_args = 0,
 	.max_args = -1,
 	.arg = ADAPTER_ARG_TEXT,

@@ -526,7 +526,9 @@ void matrix_rooms_leave(struct matrix_client *c, const char *room);
 void matrix_rooms_tombstone(struct matrix_client *c, const struct matrix_item *it);
 
 /* tableroom.c: "play @bob:hs @cy:hs" (or "new PRESET @bob:hs ...") said by
- * a player in their direct room: a room made for the table (unencrypted,
+ * a player in their direct chat with the bot (or any room it reads: an
+ * Element direct chat shares its history, so it is no direct room for
+ * hands, yet it is where players write): a room made for the table (unencrypted,
  * invite only, no history before one joined), the opener and the named
  * invited; true if the message was this form (answered here, never
  * emitted). */

@@ -216,7 +216,7 @@ emit_item(struct matrix_client *c, const struct matrix_item *it)
 	if (it->event_id != NULL)
 		seen_persist(c);
 	/* a table opened from a direct message is the adapter's to set up */
-	if (direct && ev.type == BOT_EV_MESSAGE && !it->notice && matrix_tableroom_said(c, it))
+	if (ev.type == BOT_EV_MESSAGE && !it->notice && matrix_tableroom_said(c, it))
 		return;
 	c->host.emit(c->host.ctx, &ev);
 	if (ev.type == BOT_EV_JOIN)

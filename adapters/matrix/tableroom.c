@@ -141,12 +141,15 @@ matrix_tableroom_said(struct matrix_client *c, const struct matrix_item *it)
 	struct words w = { 0 };
 	struct matrix_tableroom *t;
 	struct matrix_req *r;
-	const char *du = matrix_direct_user(c, it->room);
 	char why[256], name[128], *text = NULL, *words_args;
 	json_t *j, *invite;
 	int rc;
 
-	if (du == NULL || strcmp(du, it->user) != 0 || it->text == NULL)
+	/* any room we read will do, not only a direct room the bot took for
+	 * hands: Element's direct chats share their history with later
+	 * members, so they never hold a hand (private.c), yet are where a
+	 * player writes to the bot */
+	if (it->room == NULL || it->text == NULL)
 		return false;
 	rc = words_read(c, it->user, it->text, &w, why, sizeof why);
 	if (rc > 0)
