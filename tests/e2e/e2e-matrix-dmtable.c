@@ -190,12 +190,28 @@ test_a_malformed_id_is_refused(void **state)
 	assert_int_equal(fakemx_requests(&h->f, "createRoom"), made);
 }
 
+/* An encrypted room's notice names the way out: the command, in a direct chat. */
+static void
+test_encrypted_room_says_how(void **state)
+{
+	struct h *h = *state;
+	char room[256];
+
+	fakemx_room(&h->f, h->ann, "{\"invite\":[\"@bot:hs\"],\"initial_state\":[{\"type\":\"m.room.encryption\","
+	            "\"state_key\":\"\",\"content\":{\"algorithm\":\"m.megolm.v1.aes-sha2\"}}]}", room, sizeof room);
+	assert_string_not_equal(room, "");
+	assert_true(wait_says(h, room, "cannot host a game here", 15000));
+	assert_int_equal(fakemx_bot_says(&h->f, room, "Say \"!play @friend:server ...\" (naming the players) in a "
+	                                 "direct chat with me"), 1);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_table_from_a_direct_message, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_malformed_id_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_encrypted_room_says_how, setup, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);
