@@ -115,6 +115,7 @@ matrix_client_start(struct matrix_client *c)
 	matrix_private_restore(c);
 	matrix_power_restore(c);
 	matrix_names_restore(c);
+	matrix_tableroom_restore(c);
 	if (matrix_client_insecure(c->cfg.homeserver))
 		matrix_client_log(c, LOG_LVL_WARNING, "%s is plain http: the %s, and every message, cross the network "
 		                  "unencrypted; use https://", c->cfg.homeserver,

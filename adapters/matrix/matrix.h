@@ -536,6 +536,8 @@ bool matrix_tableroom_said(struct matrix_client *c, const struct matrix_item *it
 /* user joined room: the opener's join opens the table there (the command
  * run as theirs), each named player's seats them, the last one's deals. */
 void matrix_tableroom_joined(struct matrix_client *c, const char *room, const char *user);
+/* Restores the tables still waiting for their players (kept in the store). */
+void matrix_tableroom_restore(struct matrix_client *c);
 void matrix_tableroom_free(struct matrix_client *c);
 
 /* What a player hears when the server encrypts every room the bot makes. */

@@ -39,6 +39,86 @@ tableroom_del(struct matrix_client *c, size_t i)
 	c->tablerooms[i] = c->tablerooms[--c->ntablerooms];
 }
 
+/* Kept in the store as "tableroom/ROOM" = "OPENER COMMAND OPENED NAMED JOINED|ARGS"
+ * (NAMED and JOINED comma-separated, "-" if none), so that a restart
+ * between the room's making and the deal loses no table. */
+static void
+tableroom_persist(struct matrix_client *c, const struct matrix_tableroom *t)
+{
+	char key[MATRIX_MAX_ID + 16];
+	struct rbuf v = { 0 };
+
+	if (t->room == NULL)
+		return;
+	snprintf(key, sizeof key, "tableroom/%s", t->room);
+	rbuf_printf(&v, "%s %s %d ", t->opener, t->command, t->opened ? 1 : 0);
+	for (size_t k = 0; k < t->nnamed; k++)
+		rbuf_printf(&v, "%s%s", k > 0 ? "," : "", t->named[k]);
+	rbuf_printf(&v, " ");
+	for (size_t k = 0; k < t->njoined; k++)
+		rbuf_printf(&v, "%s%s", k > 0 ? "," : "", t->joined[k]);
+	rbuf_printf(&v, "%s|%s", t->njoined == 0 ? "-" : "", t->args);
+	matrix_client_set(c, key, v.s);
+	rbuf_free(&v);
+}
+
+static void
+tableroom_forget(struct matrix_client *c, size_t i)
+{
+	char key[MATRIX_MAX_ID + 16];
+
+	if (c->tablerooms[i].room != NULL) {
+		snprintf(key, sizeof key, "tableroom/%s", c->tablerooms[i].room);
+		matrix_client_del(c, key);
+	}
+	tableroom_del(c, i);
+}
+
+static void
+split_ids(char ***list, size_t *n, char *s)
+{
+	char *save = NULL;
+
+	for (char *tok = strtok_r(s, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save))
+		if (matrix_text_id_ok(tok, '@') && *n < TABLEROOM_NAMED)
+			matrix_strlist_add(list, n, tok);
+}
+
+static void
+restore_one(void *ctx, const char *key, const char *value)
+{
+	struct matrix_client *c = ctx;
+	const char *room = key + strlen("tableroom/"), *bar = strchr(value, '|');
+	char head[2048], opener[MATRIX_MAX_ID + 1], command[8], named[1400], joined[1400];
+	struct matrix_tableroom *t;
+	int opened;
+
+	if (bar == NULL || (size_t)(bar - value) >= sizeof head || c->ntablerooms >= TABLEROOM_MAX ||
+	    !matrix_text_id_ok(room, '!'))
+		return;
+	snprintf(head, sizeof head, "%.*s", (int)(bar - value), value);
+	if (sscanf(head, "%255s %7s %d %1399s %1399s", opener, command, &opened, named, joined) != 5 ||
+	    !matrix_text_id_ok(opener, '@') || (strcmp(command, "play") != 0 && strcmp(command, "new") != 0))
+		return;
+	c->tablerooms = xreallocarray(c->tablerooms, c->ntablerooms + 1, sizeof *c->tablerooms);
+	t = &c->tablerooms[c->ntablerooms++];
+	memset(t, 0, sizeof *t);
+	t->room = xstrdup(room);
+	t->opener = xstrdup(opener);
+	t->command = xstrdup(command);
+	t->args = xstrdup(bar + 1);
+	t->name = xstrdup("");
+	t->opened = opened != 0;
+	split_ids(&t->named, &t->nnamed, named);
+	split_ids(&t->joined, &t->njoined, joined);
+}
+
+void
+matrix_tableroom_restore(struct matrix_client *c)
+{
+	c->host.store.each(c->host.store.ctx, "tableroom/", restore_one, c);
+}
+
 /* A user id as the spec writes it: "@localpart:server", both parts there. */
 static bool
 user_id_ok(const char *s)
@@ -97,7 +177,7 @@ words_read(struct matrix_client *c, const char *opener, const char *text, struct
 		}
 		w->named[w->nnamed++] = xstrdup(tok);
 	}
-	return 0;
+	return w->nnamed > 0 ? 0 : 1;
 }
 
 static void
@@ -126,6 +206,7 @@ on_made(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 		return;
 	}
 	t->room = xstrdup(room);
+	tableroom_persist(c, t);
 	matrix_client_log(c, LOG_LVL_INFO, "table room %s made for %s", room, r->user);
 	rbuf_printf(&line, "I made the room \"%s\" for your table and invited you and", t->name);
 	for (size_t k = 0; k < t->nnamed; k++)
@@ -201,7 +282,7 @@ matrix_tableroom_said(struct matrix_client *c, const struct matrix_item *it)
 	r->arg = xstrdup(it->room);
 	r->user = xstrdup(it->user);
 	if (c->ntablerooms >= TABLEROOM_MAX)
-		tableroom_del(c, 0);
+		tableroom_forget(c, 0);
 	c->tablerooms = xreallocarray(c->tablerooms, c->ntablerooms + 1, sizeof *c->tablerooms);
 	t = &c->tablerooms[c->ntablerooms++];
 	memset(t, 0, sizeof *t);
@@ -264,8 +345,10 @@ matrix_tableroom_joined(struct matrix_client *c, const char *room, const char *u
 		/* the opener's !play at their open table: computer players fill
 		 * the rest (to the count asked) and it deals */
 		tableroom_run(c, t, t->opener, "play", t->args);
-		tableroom_del(c, i);
+		tableroom_forget(c, i);
+		return;
 	}
+	tableroom_persist(c, t);
 }
 
 void

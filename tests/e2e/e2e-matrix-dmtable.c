@@ -190,6 +190,29 @@ test_a_malformed_id_is_refused(void **state)
 	assert_int_equal(fakemx_requests(&h->f, "createRoom"), made);
 }
 
+/* A restart between the room's making and the joins loses no table. */
+static void
+test_a_restart_before_the_joins(void **state)
+{
+	struct h *h = *state;
+	const char *argv[] = { "-c", h->conf, NULL };
+	char room[256];
+
+	assert_int_equal(fakemx_say(&h->f, h->ann, h->dm, "!play 4 family @bob:hs"), 0);
+	assert_true(wait_says(h, h->dm, "I made the room", 15000));
+	invited_room(h, "@bob:hs", h->dm, room, sizeof room);
+	assert_string_not_equal(room, "");
+	proc_close_input(&h->p);
+	kill(h->p.pid, SIGTERM);
+	proc_end(&h->p);
+	assert_int_equal(fakemx_room_post(&h->f, h->bob, room, "join", "{}"), 200);
+	assert_int_equal(proc_start(&h->p, argv), 0);
+	sleep(2);
+	assert_int_equal(fakemx_room_post(&h->f, h->ann, room, "join", "{}"), 200);
+	assert_true(wait_says(h, room, "Dealing family for 4", 20000));
+	assert_true(fakemx_bot_says(&h->f, room, "bob") > 0);
+}
+
 /* An encrypted room's notice names the way out: the command, in a direct chat. */
 static void
 test_encrypted_room_says_how(void **state)
@@ -212,6 +235,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_table_from_a_direct_message, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_malformed_id_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_encrypted_room_says_how, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_restart_before_the_joins, setup, teardown),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);
