@@ -208,9 +208,9 @@ on_made(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 	t->room = xstrdup(room);
 	tableroom_persist(c, t);
 	matrix_client_log(c, LOG_LVL_INFO, "table room %s made for %s", room, r->user);
-	rbuf_printf(&line, "I made the room \"%s\" for your table and invited you and", t->name);
+	rbuf_printf(&line, "I made the room \"%s\" for your table and invited you", t->name);
 	for (size_t k = 0; k < t->nnamed; k++)
-		rbuf_printf(&line, "%s %s", k == 0 ? "" : k + 1 == t->nnamed ? " and" : ",", t->named[k]);
+		rbuf_printf(&line, "%s %s", k + 1 == t->nnamed ? " and" : ",", t->named[k]);
 	rbuf_printf(&line, ": the table opens there when you join, and deals once they all have.");
 	say(c, r->arg, line.s);
 	rbuf_free(&line);
