@@ -46,7 +46,9 @@ bool
 play_names_ids(struct cmd_ctx *c)
 {
 	for (int i = 0; i < c->argc; i++)
-		if (c->argv[i][0] == '@' && strchr(c->argv[i], ':') != NULL) {
+		if (strcasecmp(c->argv[i], "with") == 0)
+			i++;    /* the partner asked for, by any name */
+		else if (c->argv[i][0] == '@' && strchr(c->argv[i], ':') != NULL) {
 			reply_refuse(c, "%s: a table for players named by id is opened from a direct message to me, on a "
 			             "service where I can make rooms; here, open it in a room they are in, and they "
 			             CMD("join") ".", c->user_name);

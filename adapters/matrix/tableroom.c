@@ -157,6 +157,9 @@ words_read(struct matrix_client *c, const char *opener, const char *text, struct
 	if (strchr(text, '@') == NULL)
 		return 1;
 	while ((tok = strtok_r(NULL, " \t", &save)) != NULL) {
+		/* "!play with @bob:hs" asks for a partner here: the core's */
+		if (strcasecmp(tok, "with") == 0)
+			return 1;
 		if (tok[0] != '@') {
 			n = strlen(w->args);
 			snprintf(w->args + n, sizeof w->args - n, "%s%s", n > 0 ? " " : "", tok);

@@ -188,6 +188,10 @@ test_a_malformed_id_is_refused(void **state)
 	assert_int_equal(fakemx_say(&h->f, h->ann, h->dm, "!new classic @cy:hs @cy:hs"), 0);
 	assert_true(wait_says(h, h->dm, "named twice", 15000));
 	assert_int_equal(fakemx_requests(&h->f, "createRoom"), made);
+	/* "with @id" asks for a partner where it is said: the core's, no room made */
+	assert_int_equal(fakemx_say(&h->f, h->ann, h->dm, "!play 4 classic with @bob:hs"), 0);
+	assert_true(wait_says(h, h->dm, "asks you to partner them", 15000));
+	assert_int_equal(fakemx_requests(&h->f, "createRoom"), made);
 }
 
 /* A restart between the room's making and the joins loses no table. */

@@ -65,6 +65,11 @@ test_ids_refused_here(void **state)
 	fake_say(f, "#g", "alice", "!new classic @bob:hs");
 	assert_non_null(fake_find(f, "named by id is opened from a direct message"));
 	assert_null(fake_session(f, "#g"));
+	/* a partner asked for by id is no such table */
+	fake_clear(f);
+	fake_say(f, "#g", "alice", "!play 4 classic with @bob:hs");
+	assert_non_null(fake_find(f, "asks you to partner them"));
+	assert_non_null(fake_session(f, "#g"));
 	fake_free(f);
 }
 
