@@ -43,7 +43,10 @@ struct bot_event {
 	const char *command;    /* MESSAGE: a structured command's name ("meld"), from a service
 	                         * that has them (Discord's slash commands and buttons); text is
 	                         * then its arguments ("9 9 2", or ""), run as they are, with no
-	                         * prefix or address looked for.  NULL: text is a typed line. */
+	                         * prefix or address looked for.  NULL: text is a typed line.
+	                         * An adapter may also run a command for a user this way where
+	                         * it set a table up itself (Matrix: a room made from a direct
+	                         * message, its new, join and play as each person joins it). */
 };
 
 /* How a private line should reach its player, named for what the player

@@ -693,6 +693,9 @@ int  table_target_count(const struct session *s);
 /* The partner a !play asked for sits down in the opener's team; the
  * computer fills the rest and deals.  0, or -1 with the refusal said. */
 int  table_partner_sits(struct cmd_ctx *c);
+/* cmd-play.c: refuses arguments naming players by id ("@bob:server"),
+ * which only an adapter that makes rooms handles; true if refused. */
+bool play_names_ids(struct cmd_ctx *c);
 /* The most teams the rules ever make (a team number goes up to it). */
 int  table_team_max(const struct hf_rules *r);
 void table_close(struct bot *b, struct session *s, const char *state);

@@ -21,6 +21,8 @@ cmd_new_exec(struct cmd_ctx *c)
 			reply_refuse(c, "%s: there is a table here already (" CMD("who") " shows it).", c->user_name);
 		return CMD_RETURN_ERROR;
 	}
+	if (play_names_ids(c))
+		return CMD_RETURN_ERROR;
 	if ((s = table_open(c, c->args, why, sizeof why)) == NULL) {
 		reply_refuse(c, "%s: %s", c->user_name, why);
 		return CMD_RETURN_ERROR;

@@ -6,6 +6,57 @@
 
 #include "bot.h"
 
+/* The owner of a table not dealt yet: computer players fill it (to the
+ * count given, else the one the seats head for) and it deals, as a !play
+ * that opened it would have. */
+static enum cmd_retval
+play_fill(struct cmd_ctx *c)
+{
+	struct session *s = c->s;
+	char why[HF_ERRLEN];
+	int players = table_target_count(s);
+
+	if (c->argc > 0 && c->argv[0][0] != '\0' && c->argv[0][strspn(c->argv[0], "0123456789")] == '\0')
+		players = atoi(c->argv[0]);
+	else if (s->play_count > 0 && s->play_count >= s->nseats)
+		players = s->play_count;
+	if (players < s->nseats || !table_count_ok(&s->rules, players)) {
+		struct rbuf counts = { 0 };
+
+		render_counts(&counts, &s->rules);
+		reply_refuse(c, "%s: %s is played by %s players, and %d sit here.", c->user_name, s->rules.name,
+		             counts.s, s->nseats);
+		rbuf_free(&counts);
+		return CMD_RETURN_ERROR;
+	}
+	while (s->nseats < players)
+		table_add_ai(c->bot, s, c->bot->cfg->ai_level);
+	if (flow_start(c->bot, s, why, sizeof why) < 0) {
+		reply_refuse(c, "%s: %s", c->user_name, why);
+		return CMD_RETURN_ERROR;
+	}
+	return CMD_RETURN_NORMAL;
+}
+
+/* A table for players named by id ("@bob:server") is opened in a room of
+ * its own by an adapter that can make one, from a direct message (it never
+ * reaches the core there): anywhere else, say so rather than read the ids
+ * as rules.  True if refused. */
+bool
+play_names_ids(struct cmd_ctx *c)
+{
+	for (int i = 0; i < c->argc; i++)
+		if (strcasecmp(c->argv[i], "with") == 0)
+			i++;    /* the partner asked for, by any name */
+		else if (c->argv[i][0] == '@' && strchr(c->argv[i], ':') != NULL) {
+			reply_refuse(c, "%s: a table for players named by id is opened from a direct message to me, on a "
+			             "service where I can make rooms; here, open it in a room they are in, and they "
+			             CMD("join") ".", c->user_name);
+			return true;
+		}
+	return false;
+}
+
 static enum cmd_retval
 cmd_play_exec(struct cmd_ctx *c)
 {
@@ -33,10 +84,14 @@ cmd_play_exec(struct cmd_ctx *c)
 		if (s->state == SESS_PLAYING) {
 			reply_answer_private(c, "play", "%s: your game goes on: your hand is below.", c->user_name);
 			reply_hand_step(c->bot, s, c->seat, NULL, "hand");
-		} else
+		} else if (strcmp(s->owner, c->user_id) == 0)
+			return play_fill(c);
+		else
 			reply_refuse(c, "%s: the table waits for " CMD("start") ".", c->user_name);
 		return CMD_RETURN_NORMAL;
 	}
+	if (play_names_ids(c))
+		return CMD_RETURN_ERROR;
 	if (c->argc > 0 && c->argv[0][strspn(c->argv[0], "0123456789")] == '\0') {
 		players = atoi(c->argv[0]);
 		i = 1;
@@ -93,7 +148,7 @@ cmd_play_exec(struct cmd_ctx *c)
 const struct cmd_entry cmd_play_entry = {
 	.name = "play",
 	.alias = "pl",
-	.usage = "[players] [preset] [key=value ...] [with NAME]",
+	.usage = "[players] [preset] [key=value ...] [with NAME | @id ...]",
 	.help = "a table against computer players, dealt at once (with NAME: as partners); in a game, your hand",
 	.min_args = 0,
 	.max_args = -1,

@@ -116,6 +116,7 @@ matrix_client_start(struct matrix_client *c)
 	matrix_power_restore(c);
 	matrix_names_restore(c);
 	matrix_notices_restore(c);
+	matrix_tableroom_restore(c);
 	if (matrix_client_insecure(c->cfg.homeserver))
 		matrix_client_log(c, LOG_LVL_WARNING, "%s is plain http: the %s, and every message, cross the network "
 		                  "unencrypted; use https://", c->cfg.homeserver,
@@ -246,6 +247,7 @@ matrix_client_free(struct matrix_client *c)
 	matrix_names_free(c);
 	matrix_power_free(c);
 	matrix_direct_free(c);
+	matrix_tableroom_free(c);
 	matrix_private_free(c);
 	matrix_strlist_free(c->joined_enc, c->nenc);
 	matrix_strlist_free(c->joining, c->njoining);

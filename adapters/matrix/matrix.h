@@ -307,6 +307,16 @@ struct matrix_power {
 };
 struct matrix_direct { char *user, *room; bool joined; };  /* joined: the player is in it: hands may go */
 
+/* A table opened from a direct message (tableroom.c): its room (NULL while
+ * being made), the command and its words but the ids, the players named and
+ * those of them who joined; opened: the table is open there. */
+struct matrix_tableroom {
+	char *room, *opener, *command, *args, *name;
+	char **named, **joined;
+	size_t nnamed, njoined;
+	bool opened;
+};
+
 struct matrix_req;
 
 struct matrix_client {
@@ -379,6 +389,9 @@ struct matrix_client {
 	size_t nmade;
 	struct matrix_power *powers;    /* the moderators of each room (power.c), at most max_rooms */
 	size_t npowers;
+
+	struct matrix_tableroom *tablerooms; /* tables opened from a direct message (tableroom.c) */
+	size_t ntablerooms;
 
 	/* m.direct is read, merged and written back, one round at a time */
 	bool mdirect_busy, mdirect_again;
@@ -537,6 +550,21 @@ void matrix_rooms_leave(struct matrix_client *c, const char *room);
  * tombstone's sender) and, once in, the core told (BOT_EV_ROOM_MOVED); a
  * direct room upgraded is dropped. */
 void matrix_rooms_tombstone(struct matrix_client *c, const struct matrix_item *it);
+
+/* tableroom.c: "play @bob:hs @cy:hs" (or "new PRESET @bob:hs ...") said by
+ * a player in their direct chat with the bot (or any room it reads: an
+ * Element direct chat shares its history, so it is no direct room for
+ * hands, yet it is where players write): a room made for the table (unencrypted,
+ * invite only, no history before one joined), the opener and the named
+ * invited; true if the message was this form (answered here, never
+ * emitted). */
+bool matrix_tableroom_said(struct matrix_client *c, const struct matrix_item *it);
+/* user joined room: the opener's join opens the table there (the command
+ * run as theirs), each named player's seats them, the last one's deals. */
+void matrix_tableroom_joined(struct matrix_client *c, const char *room, const char *user);
+/* Restores the tables still waiting for their players (kept in the store). */
+void matrix_tableroom_restore(struct matrix_client *c);
+void matrix_tableroom_free(struct matrix_client *c);
 
 /* What a player hears when the server encrypts every room the bot makes. */
 #define MATRIX_ENCRYPTED_WHY "this server encrypts every new room and I cannot write encrypted messages. " \

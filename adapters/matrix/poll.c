@@ -218,7 +218,12 @@ emit_item(struct matrix_client *c, const struct matrix_item *it)
 	 * rather than replaying it */
 	if (it->event_id != NULL)
 		seen_persist(c);
+	/* a table opened from a direct message is the adapter's to set up */
+	if (ev.type == BOT_EV_MESSAGE && !it->notice && matrix_tableroom_said(c, it))
+		return;
 	c->host.emit(c->host.ctx, &ev);
+	if (ev.type == BOT_EV_JOIN)
+		matrix_tableroom_joined(c, it->room, it->user);
 }
 
 /* An m.direct entry names a room, but says nothing of who is in it: a

@@ -284,7 +284,8 @@ matrix_rooms_encrypted(struct matrix_client *c, const struct matrix_item *it)
 	matrix_client_log(c, LOG_LVL_NOTICE, "%s is encrypted: not playing there", it->room);
 	matrix_outbox_add(c->out, it->room, NULL, NULL,
 	                  "This room is end-to-end encrypted, and I cannot read encrypted messages, "
-	                  "so I cannot host a game here. Please invite me to an unencrypted room.",
+	                  "so I cannot host a game here. Say \"!play @friend:server ...\" (naming the players) "
+	                  "in a direct chat with me, and I make an unencrypted room for your table.",
 	                  NULL, NULL, 0);
 }
 
