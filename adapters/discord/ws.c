@@ -400,81 +400,15 @@ t_command(struct discord_ws *w, struct item *it)
 
 static const struct lws_protocols protocols[];
 
-/* A fragment of a gateway message in: the whole message goes to the loop
- * once its last fragment is here; -1 closes the link. */
-static int
-conn_receive(struct discord_ws *w, struct conn *c, struct lws *wsi, void *in, size_t len)
-{
-	if (lws_frame_is_binary(wsi)) {
-		/* JSON encoding only: binary frames are not ours */
-		c->rx_too_big = true;
-	} else if (!c->rx_too_big) {
-		if (c->nrx + len > DISCORD_WS_MAX_MSG) {
-			c->rx_too_big = true;
-		} else {
-			c->rx = xrealloc(c->rx, c->nrx + len + 1);
-			memcpy(c->rx + c->nrx, in, len);
-			c->nrx += len;
-		}
-	}
-	if (lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0) {
-		if (c->rx_too_big)
-			post_log(w, LOG_LVL_WARNING, "gateway: a message over %u bytes or in binary was dropped",
-			         DISCORD_WS_MAX_MSG);
-		else if (!post_capped(w, DISCORD_WS_TEXT, c->gen, 0, c->rx != NULL ? c->rx : "", c->nrx)) {
-			/* the loop is behind: the link goes (a Resume replays what
-			 * was lost), the daemon does not grow */
-			post_log(w, LOG_LVL_WARNING, "gateway: over %u bytes waiting for the loop: link closed",
-			         DISCORD_WS_MAX_QUEUE);
-			lws_close_reason(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, NULL, 0);
-			conn_closed(w, c, 0, "the daemon fell behind the gateway");
-			return -1;
-		}
-		free(c->rx);
-		c->rx = NULL;
-		c->nrx = 0;
-		c->rx_too_big = false;
-	}
-	return 0;
-}
-
-/* The socket takes a line: our close if one is asked, else the next
- * message queued; -1 closes the link. */
-static int
-conn_writable(struct discord_ws *w, struct conn *c, struct lws *wsi)
-{
-	struct item *m;
-
-	if (c->close_code != 0) {
-		lws_close_reason(wsi, (enum lws_close_status)c->close_code, NULL, 0);
-		/* our own close: report it now with our code (the peer's echo is not waited for) */
-		conn_closed(w, c, c->close_code, "closed by us");
-		return -1;
-	}
-	if ((m = c->out.head) != NULL) {
-		c->out.head = m->next;
-		if (c->out.head == NULL)
-			c->out.tail = NULL;
-		c->nout -= m->len;
-		if (lws_write(wsi, (unsigned char *)m->text + LWS_PRE, m->len, LWS_WRITE_TEXT) < (int)m->len) {
-			item_free(m);
-			conn_closed(w, c, 0, "write failed");
-			return -1;
-		}
-		item_free(m);
-		if (c->out.head != NULL)
-			lws_callback_on_writable(wsi);
-	}
-	return 0;
-}
-
+/* long: one case per libwebsockets callback reason, each a few lines that
+ * read and write the same connection; split, the protocol's order scatters. */
 static int
 on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
 {
 	struct lws_context *ctx = lws_get_context(wsi);
 	struct discord_ws *w = lws_context_user(ctx);
 	struct conn *c = lws_wsi_user(wsi);
-	struct item *cmds, *next;
+	struct item *cmds, *next, *m;
 
 	(void)user;
 	switch (reason) {
@@ -504,12 +438,62 @@ on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, 
 	case LWS_CALLBACK_CLIENT_RECEIVE:
 		if (c == NULL || c->gone)
 			return -1;
-		return conn_receive(w, c, wsi, in, len);
+		if (lws_frame_is_binary(wsi)) {
+			/* JSON encoding only: binary frames are not ours */
+			c->rx_too_big = true;
+		} else if (!c->rx_too_big) {
+			if (c->nrx + len > DISCORD_WS_MAX_MSG) {
+				c->rx_too_big = true;
+			} else {
+				c->rx = xrealloc(c->rx, c->nrx + len + 1);
+				memcpy(c->rx + c->nrx, in, len);
+				c->nrx += len;
+			}
+		}
+		if (lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0) {
+			if (c->rx_too_big)
+				post_log(w, LOG_LVL_WARNING, "gateway: a message over %u bytes or in binary was dropped",
+				         DISCORD_WS_MAX_MSG);
+			else if (!post_capped(w, DISCORD_WS_TEXT, c->gen, 0, c->rx != NULL ? c->rx : "", c->nrx)) {
+				/* the loop is behind: the link goes (a Resume replays what
+				 * was lost), the daemon does not grow */
+				post_log(w, LOG_LVL_WARNING, "gateway: over %u bytes waiting for the loop: link closed",
+				         DISCORD_WS_MAX_QUEUE);
+				lws_close_reason(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, NULL, 0);
+				conn_closed(w, c, 0, "the daemon fell behind the gateway");
+				return -1;
+			}
+			free(c->rx);
+			c->rx = NULL;
+			c->nrx = 0;
+			c->rx_too_big = false;
+		}
+		break;
 
 	case LWS_CALLBACK_CLIENT_WRITEABLE:
 		if (c == NULL || c->gone)
 			return -1;
-		return conn_writable(w, c, wsi);
+		if (c->close_code != 0) {
+			lws_close_reason(wsi, (enum lws_close_status)c->close_code, NULL, 0);
+			/* our own close: report it now with our code (the peer's echo is not waited for) */
+			conn_closed(w, c, c->close_code, "closed by us");
+			return -1;
+		}
+		if ((m = c->out.head) != NULL) {
+			c->out.head = m->next;
+			if (c->out.head == NULL)
+				c->out.tail = NULL;
+			c->nout -= m->len;
+			if (lws_write(wsi, (unsigned char *)m->text + LWS_PRE, m->len, LWS_WRITE_TEXT) < (int)m->len) {
+				item_free(m);
+				conn_closed(w, c, 0, "write failed");
+				return -1;
+			}
+			item_free(m);
+			if (c->out.head != NULL)
+				lws_callback_on_writable(wsi);
+		}
+		break;
 
 	case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
 		if (c != NULL && len >= 2) {
