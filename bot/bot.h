@@ -1,4 +1,5 @@
 /* bot.h: the daemon core's internal header: the bot, its configuration, sessions, commands, store. */
+/* long: the folder's one internal header (STYLE.md), a section per file of bot/. */
 #ifndef HF_BOT_H
 #define HF_BOT_H
 
