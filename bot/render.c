@@ -1,4 +1,4 @@
-/* render.c: what players see, from seat views only, in styled text (lib/style.h): never a wire format; here a card, a hand, a group (the table: render-table.c; scores: render-scores.c; play-by-play: render-events.c; a turn told: render-turn.c). */
+/* render.c: what players see, from seat views only, in styled text (lib/style.h), never a wire format: here a card, a hand, a group (the rest: render-*.c). */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
