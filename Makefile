@@ -288,6 +288,7 @@ e2e: all $(E2E_BIN) | check-deps-test
 
 check-layers:
 	@sh tests/check-layers
+	@sh tests/check-sizes
 
 # The build beyond Debian: each WITH_*=no, and pkg-config answering from a
 # folder of .pc files with no dpkg on the PATH (tests/check-build).

@@ -348,24 +348,23 @@ bot_private_refused(struct bot *b, struct adapter *a, const struct bot_event *ev
 	reply_table(b, s, "%s: your private line did not reach you (%s).", s->seats[seat].name, why);
 }
 
-static void
-bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
+/* The command a message carries, its prefix (or the bot's name) off; NULL
+ * when it is none of ours: a NOTICE, chatter, an unusable sender. */
+static const char *
+message_command(struct bot_adapter *ba, const struct bot_event *ev)
 {
-	char line[BOT_MAX_INPUT + 1], name[64];
-	struct bot_adapter *ba = bot_adapter_of(a);
 	const char *text = ev->text, *prefix = ba->prefix, *rest;
-	struct cmd_ctx c;
 	struct session *s;
-	size_t plen = strlen(prefix), n;
+	size_t plen = strlen(prefix);
 
 	/* Only commands get an answer: a NOTICE never does, chatter is not ours. */
 	if (ev->notice || text == NULL || ev->user_id == NULL || ev->user_id[0] == '\0' ||
 	    strlen(ev->user_id) >= sizeof s->seats[0].user_id || !text_plain(ev->user_id))
-		return;
+		return NULL;
 	if (ev->command != NULL) {
 		/* a structured command: its name is given, text is its arguments */
 		if (ev->command[0] == '\0' || strlen(ev->command) > 32 || !text_plain(ev->command))
-			return;
+			return NULL;
 	} else if (plen > 0 && strncmp(text, prefix, plen) == 0)
 		text += plen;
 	else if (plen == 0 && text[0] == '!')
@@ -374,8 +373,54 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 		/* "HandFoot: draw", or "HandFoot: !draw" */
 		text = plen > 0 && strncmp(rest, prefix, plen) == 0 ? rest + plen : rest;
 	else if (plen > 0 && !ev->direct)
-		return;
+		return NULL;
 	if (!ev->direct && ev->room == NULL)
+		return NULL;
+	return text;
+}
+
+/* The table a message is about: its room's, or for a direct message the
+ * one table the sender sits at (c->many lists them when several); false
+ * when the room's id is unusable. */
+static bool
+message_table(struct bot *b, struct adapter *a, const struct bot_event *ev, struct cmd_ctx *cp)
+{
+	char line[BOT_MAX_INPUT + 1];
+	struct session *s;
+	size_t n;
+
+	if (!ev->direct) {
+		cp->room = ev->room;
+		/* a room id is echoed as it is ("You sit at tables in #a, #b"): it must carry no mark */
+		if (strlen(ev->room) >= sizeof s->room || !text_plain(ev->room))
+			return false;
+		cp->s = session_find(&b->sessions, a, ev->room);
+	} else {
+		/* The player index, not a scan: a direct message costs the same with 10,000 tables. */
+		struct session *mine[8];
+		size_t k, count = session_player_tables(&b->sessions, a, ev->user_id, mine, 8);
+		if (count == 1) {
+			cp->s = mine[0];
+			cp->room = mine[0]->room;
+		} else if (count > 1) {
+			line[0] = '\0';
+			for (k = 0, n = 0; k < count && k < 8; k++)
+				if (n + strlen(mine[k]->room) + 3 < 200)
+					n += (size_t)snprintf(line + n, sizeof line - n, "%s%s", n ? ", " : "", mine[k]->room);
+			cp->many = line[0] ? xstrdup(line) : NULL;
+		}
+	}
+	return true;
+}
+
+static void
+bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
+{
+	char line[BOT_MAX_INPUT + 1], name[64];
+	const char *text;
+	struct cmd_ctx c;
+
+	if ((text = message_command(bot_adapter_of(a), ev)) == NULL)
 		return;
 
 	memset(&c, 0, sizeof c);
@@ -401,27 +446,8 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 		return;
 	}
 
-	if (!ev->direct) {
-		c.room = ev->room;
-		/* a room id is echoed as it is ("You sit at tables in #a, #b"): it must carry no mark */
-		if (strlen(ev->room) >= sizeof s->room || !text_plain(ev->room))
-			return;
-		c.s = session_find(&b->sessions, a, ev->room);
-	} else {
-		/* The player index, not a scan: a direct message costs the same with 10,000 tables. */
-		struct session *mine[8];
-		size_t k, count = session_player_tables(&b->sessions, a, ev->user_id, mine, 8);
-		if (count == 1) {
-			c.s = mine[0];
-			c.room = mine[0]->room;
-		} else if (count > 1) {
-			line[0] = '\0';
-			for (k = 0, n = 0; k < count && k < 8; k++)
-				if (n + strlen(mine[k]->room) + 3 < 200)
-					n += (size_t)snprintf(line + n, sizeof line - n, "%s%s", n ? ", " : "", mine[k]->room);
-			c.many = line[0] ? xstrdup(line) : NULL;
-		}
-	}
+	if (!message_table(b, a, ev, &c))
+		return;
 	/* the name they write under now is the one their seats show */
 	bot_seat_names(b, a, ev->user_id, ev->user_name);
 	if (c.s != NULL)

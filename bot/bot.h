@@ -1,4 +1,5 @@
 /* bot.h: the daemon core's internal header: the bot, its configuration, sessions, commands, store. */
+/* long: the folder's one internal header (STYLE.md), a section per file of bot/. */
 #ifndef HF_BOT_H
 #define HF_BOT_H
 
@@ -121,6 +122,8 @@ void address_set(struct address *ad, const char *name);
 const char *address_strip(const struct address *ad, const char *text, bool *loose);
 
 /* ------------------------------------------------------------------ render.c */
+/* (and what it renders by concept: render-table.c, render-scores.c,
+ * render-events.c, render-turn.c; what they share: render-parts.h) */
 /* Everything the bot says is styled text (lib/style.h): the renderers below
  * and every reply write roles, never a service's codes, and each adapter
  * encodes them.  Text from players is cleaned of control bytes on the way

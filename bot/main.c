@@ -98,8 +98,17 @@ console_config(const char *db, const char *rules, int players, int delay, const 
 	return config_load_string(text, "(console defaults)", err, errlen);
 }
 
-int
-main(int argc, char **argv)
+/* What the command line asks for. */
+struct options {
+	const char *conf, *rules, *db, *level, *web;
+	bool console, check, seeded;
+	int players, delay;
+	struct fixed_seed seed;
+};
+
+/* The options into o; -1 to go on, else the exit status (--help, --version, a bad option). */
+static int
+parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{ "console", no_argument, NULL, 'C' },
@@ -114,37 +123,22 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *conf = "/etc/handfoot/handfoot.conf", *rules = "classic", *db = "./var/handfoot.db";
-	const char *level = "normal", *web = "";
-	bool console = false, check = false, seeded = false;
-	int players = 0, delay = 200, opt;
-	struct fixed_seed seed = { 0 };
-	struct bot_config *cfg;
-	struct sigaction sa;
-	struct loop *l;
-	struct bot *b;
-	struct service *svc;
-	const struct adapter_ops *const *table;
-	size_t ntable;
-	char err[8192], bad[16384];
+	int opt;
 
-	/* before any secret is read: no core dump (systemd-coredump keeps one
-	 * outside the sandbox) and no ptrace by another process of the same
-	 * user would ever show the token or a password */
-	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	log_init();
+	*o = (struct options){ .conf = "/etc/handfoot/handfoot.conf", .rules = "classic", .db = "./var/handfoot.db",
+	                       .level = "normal", .web = "", .delay = 200 };
 	while ((opt = getopt_long(argc, argv, "c:th", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'c': conf = optarg; break;
-		case 't': check = true; break;
-		case 'C': console = true; break;
-		case 'r': rules = optarg; break;
-		case 'p': players = atoi(optarg); break;
-		case 's': seed.next = strtoull(optarg, NULL, 0); seeded = true; break;
-		case 'd': db = optarg; break;
-		case 'D': delay = atoi(optarg); break;
-		case 'L': level = optarg; break;
-		case 'W': web = optarg; break;
+		case 'c': o->conf = optarg; break;
+		case 't': o->check = true; break;
+		case 'C': o->console = true; break;
+		case 'r': o->rules = optarg; break;
+		case 'p': o->players = atoi(optarg); break;
+		case 's': o->seed.next = strtoull(optarg, NULL, 0); o->seeded = true; break;
+		case 'd': o->db = optarg; break;
+		case 'D': o->delay = atoi(optarg); break;
+		case 'L': o->level = optarg; break;
+		case 'W': o->web = optarg; break;
 		case 'V': printf("handfoot %s\n", BOT_VERSION); return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -154,68 +148,77 @@ main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (console) {
-		if (strcmp(db, "./var/handfoot.db") == 0)
+	return -1;
+}
+
+/* The configuration the options name (the file, or the console's own); NULL
+ * when unreadable (logged). A file read with errors is returned, those
+ * errors in bad. */
+static struct bot_config *
+load_config(const struct options *o, char *bad, size_t badlen)
+{
+	struct bot_config *cfg;
+	char err[8192];
+
+	if (o->console) {
+		if (strcmp(o->db, "./var/handfoot.db") == 0)
 			mkdir("./var", 0755);
-		cfg = console_config(db, rules, players, delay, level, web, err, sizeof err);
+		cfg = console_config(o->db, o->rules, o->players, o->delay, o->level, o->web, err, sizeof err);
 	} else
-		cfg = config_read(conf, err, sizeof err);
+		cfg = config_read(o->conf, err, sizeof err);
 	if (cfg == NULL) {
 		config_log_errors(LOG_LVL_ERR, "", err);
-		return 1;
+		return NULL;
 	}
 	/* every error of the file, its adapter sections' too, in one run */
-	snprintf(bad, sizeof bad, "%s", cfg->broken ? err : "");
-	log_level = cfg->log_level;
-	if ((l = loop_new()) == NULL) {
-		config_free(cfg);
-		log_msg(LOG_LVL_ERR, "cannot create the event loop");
-		return 1;
-	}
+	snprintf(bad, badlen, "%s", cfg->broken ? err : "");
+	return cfg;
+}
+
+/* The bot and its adapters on loop l, or NULL once every error is told
+ * (the bot is then freed). */
+static struct bot *
+build_bot(const struct options *o, struct loop *l, struct bot_config *cfg, char *bad, size_t badlen)
+{
+	const struct adapter_ops *const *table;
+	size_t ntable;
+	struct bot *b;
+	char err[8192];
+
 	/* The composition root: the one place that names the adapters. */
 	table = adapters_table(&ntable);
 	b = bot_new(l, cfg, table, ntable);
 	if (bot_adapter_add_all(b, err, sizeof err) < 0)
-		snprintf(bad + strlen(bad), sizeof bad - strlen(bad), "%s%s", bad[0] ? "\n" : "", err);
+		snprintf(bad + strlen(bad), badlen - strlen(bad), "%s%s", bad[0] ? "\n" : "", err);
 	if (bad[0] != '\0') {
-		if (check) {
+		if (o->check) {
 			/* a person reads these: plain "FILE:LINE: ..." lines, and how many */
 			int n = 1;
 
 			for (const char *p = bad; (p = strchr(p, '\n')) != NULL; p++)
 				n++;
-			fprintf(stderr, "%s\n%s: %d error%s\n", bad, conf, n, n == 1 ? "" : "s");
+			fprintf(stderr, "%s\n%s: %d error%s\n", bad, o->conf, n, n == 1 ? "" : "s");
 		} else
 			config_log_errors(LOG_LVL_ERR, "", bad);
 		bot_free(b);
-		loop_free(l);
-		return 1;
+		return NULL;
 	}
 	if (b->nadapters == 0) {
 		snprintf(err, sizeof err, "%s: no adapter configured: nobody can reach the bot (add an [irc NAME], "
-		         "[matrix NAME] or [console] section)", console ? "console" : conf);
-		if (check)
+		         "[matrix NAME] or [console] section)", o->console ? "console" : o->conf);
+		if (o->check)
 			fprintf(stderr, "warning: %s\n", err);
 		else
 			log_msg(LOG_LVL_WARNING, "%s", err);
 	}
-	if (check) {
-		printf("%s: configuration ok (%zu adapter%s)\n", console ? "console" : conf, b->nadapters,
-		       b->nadapters == 1 ? "" : "s");
-		bot_free(b);
-		loop_free(l);
-		return 0;
-	}
-	if (seeded) {
-		b->seed_fn = fixed_seed;
-		b->seed_ctx = &seed;
-	}
-	if (bot_open_store(b, err, sizeof err) < 0) {
-		log_msg(LOG_LVL_ERR, "%s", err);
-		bot_free(b);
-		loop_free(l);
-		return 1;
-	}
+	return b;
+}
+
+/* SIGTERM and SIGINT stop loop l; SIGPIPE is ignored. */
+static void
+catch_signals(struct loop *l)
+{
+	struct sigaction sa;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
@@ -226,7 +229,19 @@ main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
+}
 
+/* Open the store, start the adapters and run until a signal; the exit status. */
+static int
+run(const struct options *o, struct bot *b, struct loop *l, struct service **svc)
+{
+	char err[8192];
+
+	if (bot_open_store(b, err, sizeof err) < 0) {
+		log_msg(LOG_LVL_ERR, "%s", err);
+		return 1;
+	}
+	catch_signals(l);
 	/* The daemon never runs a program: from here on it cannot (noexec.c).
 	 * Not under AddressSanitizer, whose reports run a symbolizer. */
 #ifndef __SANITIZE_ADDRESS__
@@ -234,17 +249,21 @@ main(int argc, char **argv)
 		log_msg(LOG_LVL_WARNING, "cannot deny itself execve (%s): the unit's sandbox is all there is", err);
 #endif
 	/* systemd: watchdog from now on, SIGHUP reloads (not for --console). */
-	svc = console ? NULL : service_new(b, conf);
-	if (bot_adapter_start_all(b) < 0 && console) {
-		bot_free(b);
-		loop_free(l);
+	*svc = o->console ? NULL : service_new(b, o->conf);
+	if (bot_adapter_start_all(b) < 0 && o->console)
 		return 1;
-	}
-	service_ready(svc);
+	service_ready(*svc);
 	log_msg(LOG_LVL_INFO, "handfoot %s running", BOT_VERSION);
 	loop_run(l);
+	return 0;
+}
+
+/* After the loop: what players were told goes out first (a second signal:
+ * at once), then the adapters say goodbye. */
+static void
+shut_down(struct bot *b, struct loop *l, struct service *svc)
+{
 	service_stopping(svc);
-	/* what players were told goes out first (a second signal: at once) */
 	bot_stop_begin(b);
 	if (bot_draining(b)) {
 		int64_t until = loop_now(l) + STOP_DRAIN_MS;
@@ -260,8 +279,53 @@ main(int argc, char **argv)
 	}
 	bot_adapter_stop_all(b, "handfoot is stopping; every game is saved.");
 	service_free(svc);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options o;
+	struct bot_config *cfg;
+	struct loop *l;
+	struct bot *b;
+	struct service *svc = NULL;
+	char bad[16384];
+	int status;
+
+	/* before any secret is read: no core dump (systemd-coredump keeps one
+	 * outside the sandbox) and no ptrace by another process of the same
+	 * user would ever show the token or a password */
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	log_init();
+	if ((status = parse_options(argc, argv, &o)) >= 0)
+		return status;
+	if ((cfg = load_config(&o, bad, sizeof bad)) == NULL)
+		return 1;
+	log_level = cfg->log_level;
+	if ((l = loop_new()) == NULL) {
+		config_free(cfg);
+		log_msg(LOG_LVL_ERR, "cannot create the event loop");
+		return 1;
+	}
+	if ((b = build_bot(&o, l, cfg, bad, sizeof bad)) == NULL) {
+		loop_free(l);
+		return 1;
+	}
+	if (o.check) {
+		printf("%s: configuration ok (%zu adapter%s)\n", o.console ? "console" : o.conf, b->nadapters,
+		       b->nadapters == 1 ? "" : "s");
+		bot_free(b);
+		loop_free(l);
+		return 0;
+	}
+	if (o.seeded) {
+		b->seed_fn = fixed_seed;
+		b->seed_ctx = &o.seed;
+	}
+	if ((status = run(&o, b, l, &svc)) == 0)
+		shut_down(b, l, svc);
 	bot_free(b);
 	signal_loop = NULL;
 	loop_free(l);
-	return 0;
+	return status;
 }

@@ -1,4 +1,5 @@
 /* reload.c: reload_config: apply a re-read configuration to the running bot, or refuse it whole. */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,12 +233,78 @@ adapter_restart(struct bot *b, struct adapter *a, struct adapter_cfg *s, char *e
 	return 0;
 }
 
+/* Section i of the new configuration c (the old one is old): an adapter
+ * added and started, a live one reloaded in place or restarted, or one
+ * untouched; true if it was added. */
+static bool
+reload_section(struct bot *b, struct bot_config *old, struct bot_config *c, size_t i, char *err, size_t errlen)
+{
+	struct adapter_cfg *s = c->sections[i], *was, *fresh = s;
+	struct bot_adapter *ba;
+	struct adapter *a;
+	size_t oi, at;
+	char id[sizeof ((struct adapter *)0)->id];
+
+	section_id(s, id, sizeof id);
+	if ((ba = bot_adapter_find(b, id, &at)) == NULL) {
+		const struct adapter_ops *ops = bot_adapter_type(b, s->type);
+
+		log_msg(LOG_LVL_NOTICE, "reload: %s added: starting it", id);
+		if ((a = bot_adapter_add(b, ops, s->name, s, err, errlen)) == NULL ||
+		    (a->ops->start != NULL && a->ops->start(a) < 0))
+			log_msg(LOG_LVL_ERR, "reload: %s: %s", id, a == NULL ? err : "cannot start");
+		return true;
+	}
+	a = &ba->ad;
+	was = section_find(old, id, &oi);
+	if (was != NULL && section_same(was, s)) {
+		/* Untouched: it keeps the very section it was inited with,
+		 * in case it kept pointers into it. */
+		c->sections[i] = was;
+		old->sections[oi] = s;
+	} else if (was != NULL && a->ops->needs_restart != NULL && !a->ops->needs_restart(a, s)) {
+		struct rbuf changed = { 0 }, applied = { 0 };
+
+		section_changed(was, s, &changed);
+		rbuf_add(&applied, "prefix");   /* the bot's own key */
+		if (a->ops->reload != NULL) {
+			/* applied on the live connection: the new section is in force */
+			rbuf_add(&applied, " ");
+			a->ops->reload(a, s, &applied);
+		} else {
+			/* it keeps the section it was inited with, in case it kept pointers into it */
+			c->sections[i] = was;
+			old->sections[oi] = s;
+		}
+		report(id, changed.s != NULL ? changed.s : "", applied.s);
+		rbuf_free(&changed);
+		rbuf_free(&applied);
+	} else {
+		struct rbuf changed = { 0 };
+
+		if (was != NULL)
+			section_changed(was, s, &changed);
+		for (size_t k = 0; k < changed.len; k++)
+			if (changed.s[k] == ' ')
+				changed.s[k] = ',';
+		log_msg(LOG_LVL_NOTICE, "reload: %s: %s changed: reconnecting", id,
+		        changed.len ? changed.s : "the section");
+		rbuf_free(&changed);
+		if (adapter_restart(b, a, s, err, errlen) < 0)
+			log_msg(LOG_LVL_ERR, "reload: %s", err);
+	}
+	/* the prefix is the bot's, not the adapter's: it follows the new file
+	 * even when the adapter keeps its old section */
+	bot_adapter_prefix(ba, fresh);
+	return false;
+}
+
 int
 reload_config(struct bot *b, const char *path, char *err, size_t errlen)
 {
 	struct bot_config *old = b->cfg, *c;
-	size_t i, at, nadded = 0, nold;
-	char id[sizeof ((struct adapter *)0)->id], more[8192];
+	size_t i, nadded = 0, nold;
+	char more[8192];
 
 	more[0] = '\0';
 	if ((c = config_read(path, err, errlen)) == NULL)
@@ -269,65 +336,9 @@ reload_config(struct bot *b, const char *path, char *err, size_t errlen)
 
 	b->cfg = c;
 	nold = b->nadapters;
-	for (i = 0; i < c->nsections; i++) {
-		struct adapter_cfg *s = c->sections[i], *was, *fresh = s;
-		struct bot_adapter *ba;
-		struct adapter *a;
-		size_t oi;
-
-		section_id(s, id, sizeof id);
-		if ((ba = bot_adapter_find(b, id, &at)) == NULL) {
-			const struct adapter_ops *ops = bot_adapter_type(b, s->type);
-
-			log_msg(LOG_LVL_NOTICE, "reload: %s added: starting it", id);
-			if ((a = bot_adapter_add(b, ops, s->name, s, err, errlen)) == NULL ||
-			    (a->ops->start != NULL && a->ops->start(a) < 0))
-				log_msg(LOG_LVL_ERR, "reload: %s: %s", id, a == NULL ? err : "cannot start");
+	for (i = 0; i < c->nsections; i++)
+		if (reload_section(b, old, c, i, err, errlen))
 			nadded++;
-			continue;
-		}
-		a = &ba->ad;
-		was = section_find(old, id, &oi);
-		if (was != NULL && section_same(was, s)) {
-			/* Untouched: it keeps the very section it was inited with,
-			 * in case it kept pointers into it. */
-			c->sections[i] = was;
-			old->sections[oi] = s;
-		} else if (was != NULL && a->ops->needs_restart != NULL && !a->ops->needs_restart(a, s)) {
-			struct rbuf changed = { 0 }, applied = { 0 };
-
-			section_changed(was, s, &changed);
-			rbuf_add(&applied, "prefix");   /* the bot's own key */
-			if (a->ops->reload != NULL) {
-				/* applied on the live connection: the new section is in force */
-				rbuf_add(&applied, " ");
-				a->ops->reload(a, s, &applied);
-			} else {
-				/* it keeps the section it was inited with, in case it kept pointers into it */
-				c->sections[i] = was;
-				old->sections[oi] = s;
-			}
-			report(id, changed.s != NULL ? changed.s : "", applied.s);
-			rbuf_free(&changed);
-			rbuf_free(&applied);
-		} else {
-			struct rbuf changed = { 0 };
-
-			if (was != NULL)
-				section_changed(was, s, &changed);
-			for (size_t k = 0; k < changed.len; k++)
-				if (changed.s[k] == ' ')
-					changed.s[k] = ',';
-			log_msg(LOG_LVL_NOTICE, "reload: %s: %s changed: reconnecting", id,
-			        changed.len ? changed.s : "the section");
-			rbuf_free(&changed);
-			if (adapter_restart(b, a, s, err, errlen) < 0)
-				log_msg(LOG_LVL_ERR, "reload: %s", err);
-		}
-		/* the prefix is the bot's, not the adapter's: it follows the new file
-		 * even when the adapter keeps its old section */
-		bot_adapter_prefix(ba, fresh);
-	}
 	/* Adapters without a section (added by tests) follow [bot] prefix. */
 	for (i = 0; i < nold; i++)
 		if (section_find(c, b->adapters[i]->ad.id, NULL) == NULL)

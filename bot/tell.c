@@ -343,14 +343,65 @@ tell_is_step(const struct session *s, int actor, const struct hf_action *a, bool
 	return a->type == HF_ACT_DRAW || a->type == HF_ACT_PICKUP || a->type == HF_ACT_MELD;
 }
 
+/* The game's events into the table's lines (a turn's end, a round's or the
+ * game's end, a deal); true if a round ended. */
+static bool
+tell_events(struct session *s, const struct hf_view *vp, const char **names, const struct hf_event *ev, size_t n)
+{
+	bool round_end = false;
+	struct rbuf line = { 0 };
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		switch (ev[i].type) {
+		case HF_EV_TURN:
+			tell_end_turn(s, vp, names, round_end);
+			s->tell.seat = ev[i].seat;
+			s->tell.started = true;
+			break;
+		case HF_EV_ROUND_END:
+			tell_end_turn(s, vp, names, true);
+			round_end = true;
+			rbuf_reset(&line);
+			render_round_end(&line, vp, names);
+			tell_line(s, line.s);
+			break;
+		case HF_EV_GAME_END:
+			rbuf_reset(&line);
+			render_game_end(&line, vp, ev[i].side, names);
+			tell_line(s, line.s);
+			break;
+		case HF_EV_DEAL:
+			/* the deal and what comes with it, up to the first turn */
+			for (j = i + 1; j < n && ev[j].type != HF_EV_TURN; j++)
+				;
+			rbuf_reset(&line);
+			render_deal(&line, vp, ev + i, j - i, names);
+			/* the deal line ends with who plays: a person is pinged when it is
+			 * told (tell_ping); a computer is named */
+			if (j < n && ev[j].seat >= 0 && ev[j].seat < s->nseats &&
+			    (s->seats[ev[j].seat].ai >= 0 || s->seats[ev[j].seat].away))
+				rbuf_printf(&line, " · " ST_PLAYER "%s" ST_END " plays first.", names[ev[j].seat]);
+			tell_line(s, line.s);
+			i = j - 1;
+			break;
+		default:
+			tell_push(s, &ev[i]);
+			break;
+		}
+	}
+	rbuf_free(&line);
+	return round_end;
+}
+
 void
 tell_action(struct bot *b, struct session *s, int actor, const struct hf_action *a, const struct hf_game *before)
 {
 	const char *names[HF_MAX_SEATS];
 	const struct hf_event *ev;
 	struct hf_view v;
-	size_t n, i, j;
-	bool machine, round_end = false, over, prompt;
+	size_t n;
+	bool machine, round_end, over, prompt;
 	int w, stepped = -1;
 	struct rbuf line = { 0 };
 
@@ -368,44 +419,7 @@ tell_action(struct bot *b, struct session *s, int actor, const struct hf_action 
 		s->tell.seat = (int8_t)hf_game_turn(before);
 		s->tell.started = true;
 	}
-	for (i = 0; i < n; i++) {
-		switch (ev[i].type) {
-		case HF_EV_TURN:
-			tell_end_turn(s, &v, names, round_end);
-			s->tell.seat = ev[i].seat;
-			s->tell.started = true;
-			break;
-		case HF_EV_ROUND_END:
-			tell_end_turn(s, &v, names, true);
-			round_end = true;
-			rbuf_reset(&line);
-			render_round_end(&line, &v, names);
-			tell_line(s, line.s);
-			break;
-		case HF_EV_GAME_END:
-			rbuf_reset(&line);
-			render_game_end(&line, &v, ev[i].side, names);
-			tell_line(s, line.s);
-			break;
-		case HF_EV_DEAL:
-			/* the deal and what comes with it, up to the first turn */
-			for (j = i + 1; j < n && ev[j].type != HF_EV_TURN; j++)
-				;
-			rbuf_reset(&line);
-			render_deal(&line, &v, ev + i, j - i, names);
-			/* the deal line ends with who plays: a person is pinged when it is
-			 * told (tell_ping); a computer is named */
-			if (j < n && ev[j].seat >= 0 && ev[j].seat < s->nseats &&
-			    (s->seats[ev[j].seat].ai >= 0 || s->seats[ev[j].seat].away))
-				rbuf_printf(&line, " · " ST_PLAYER "%s" ST_END " plays first.", names[ev[j].seat]);
-			tell_line(s, line.s);
-			i = j - 1;
-			break;
-		default:
-			tell_push(s, &ev[i]);
-			break;
-		}
-	}
+	round_end = tell_events(s, &v, names, ev, n);
 	over = hf_game_phase(s->g) == HF_PHASE_OVER;
 	w = session_waiting(s, &machine);
 	/* Told now: when a person must act (with the ping), when the round or

@@ -140,18 +140,14 @@ deal_hand(struct hf_game *g, const struct hf_view *v, int s, uint8_t *pool, int 
 	ss->hand_n = v->seats[s].hand_count;
 }
 
-struct hf_game *
-hf_game_sample(const struct hf_view *v, uint64_t seed)
+/* The cards g's viewer has not seen, shuffled into pool; how many. The
+ * pile's slots to deal at random are marked 1 in g->pile, and what each
+ * other seat is known to hold is in g. */
+static int
+unseen_pool(struct hf_game *g, const struct hf_view *v, uint8_t pool[HF_SHOE_MAX])
 {
-	struct hf_game *g = calloc(1, sizeof *g);
-	uint8_t pool[HF_SHOE_MAX];
-	int npool = 0, at = 0, left[HF_NCARD];
-	if (g == NULL)
-		return NULL;
-	g->rules = *v->rules;
-	g->seed = seed;
-	g->rng = deal_round_seed(seed, v->round);
-	copy_public(g, v);
+	int npool = 0, left[HF_NCARD];
+
 	/* the unseen cards but those the table saw: the pile (every card went there face up) and what
 	 * each seat took from it and still holds; a view built without them (pile entries 0) deals all */
 	for (int k = 0; k < HF_NCARD; k++)
@@ -177,6 +173,22 @@ hf_game_sample(const struct hf_view *v, uint64_t seed)
 		pool[i] = pool[j];
 		pool[j] = t;
 	}
+	return npool;
+}
+
+struct hf_game *
+hf_game_sample(const struct hf_view *v, uint64_t seed)
+{
+	struct hf_game *g = calloc(1, sizeof *g);
+	uint8_t pool[HF_SHOE_MAX];
+	int npool, at = 0;
+	if (g == NULL)
+		return NULL;
+	g->rules = *v->rules;
+	g->seed = seed;
+	g->rng = deal_round_seed(seed, v->round);
+	copy_public(g, v);
+	npool = unseen_pool(g, v, pool);
 	bool random_pile = false;
 	for (int i = 0; i + 1 < v->pile_size; i++)
 		random_pile |= g->pile[i] == 1;

@@ -432,6 +432,37 @@ now_us(void)
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
+/* A finished game's scores, ties, and wins by computer level into st. */
+static void
+tally_game(const struct sim_opts *o, long game, struct sim_stats *st, const struct hf_game *g)
+{
+	int seat, side, winner, nsides, lvl;
+	bool seen[3] = {false};
+
+	nsides = hf_game_nsides(g);
+	for (side = 0; side < nsides; side++)
+		st->score[side] += hf_game_score(g, side);
+	winner = hf_game_winner(g);
+	if (winner < 0)
+		st->ties++;
+	for (seat = 0; seat < hf_game_nseats(g); seat++) {
+		lvl = level_of(o, seat, (int)game);
+		if (!seen[lvl]) {
+			seen[lvl] = true;
+			st->level_games[lvl]++;
+		}
+	}
+	if (winner >= 0) {
+		bool won[3] = {false};
+
+		for (seat = 0; seat < hf_game_nseats(g); seat++)
+			if (hf_game_side_of(g, seat) == winner)
+				won[level_of(o, seat, (int)game)] = true;
+		for (lvl = 0; lvl < 3; lvl++)
+			st->level_wins[lvl] += won[lvl];
+	}
+}
+
 static void
 play_game(const struct sim_opts *o, long game, struct sim_stats *st, struct hf_view *v)
 {
@@ -440,8 +471,7 @@ play_game(const struct sim_opts *o, long game, struct sim_stats *st, struct hf_v
 	struct hf_rules house;
 	const struct hf_rules *rules = &o->rules;
 	char why[HF_ERRLEN], text[512], rules_text[1024];
-	int seats[HF_MAX_SEATS], seat, n, side, winner, nsides, lvl, players = o->players, sides = o->sides;
-	bool seen[3] = {false};
+	int seats[HF_MAX_SEATS], seat, n, lvl, players = o->players, sides = o->sides;
 	uint64_t rng = o->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)game * 0xbf58476d1ce4e5b9ULL + 1;
 	long actions = 0, outs = st->outs;
 	double t0;
@@ -501,28 +531,7 @@ play_game(const struct sim_opts *o, long game, struct sim_stats *st, struct hf_v
 	st->games++;
 	st->combos_out[0] += st->outs > outs;
 	st->combos_out[1]++;
-	nsides = hf_game_nsides(g);
-	for (side = 0; side < nsides; side++)
-		st->score[side] += hf_game_score(g, side);
-	winner = hf_game_winner(g);
-	if (winner < 0)
-		st->ties++;
-	for (seat = 0; seat < hf_game_nseats(g); seat++) {
-		lvl = level_of(o, seat, (int)game);
-		if (!seen[lvl]) {
-			seen[lvl] = true;
-			st->level_games[lvl]++;
-		}
-	}
-	if (winner >= 0) {
-		bool won[3] = {false};
-
-		for (seat = 0; seat < hf_game_nseats(g); seat++)
-			if (hf_game_side_of(g, seat) == winner)
-				won[level_of(o, seat, (int)game)] = true;
-		for (lvl = 0; lvl < 3; lvl++)
-			st->level_wins[lvl] += won[lvl];
-	}
+	tally_game(o, game, st, g);
 	hf_game_free(g);
 }
 

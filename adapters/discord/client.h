@@ -152,6 +152,12 @@ size_t discord_outbox_queued(struct discord_client *c);
  * free it unsent (a newer answer replaced it, a lane dropped). */
 void   discord_outbox_post(struct discord_client *c, void *msg);
 void   discord_outbox_discard(void *msg);
+/* dm.c calls these: a message body (content, its one ping or none) and
+ * POST /channels/{channel}/messages with it (owned; kind names the lane). */
+#define DISCORD_SUPPRESS_EMBEDS 4   /* message flag 1 << 2: a name that looks like a URL grows no preview */
+json_t *discord_outbox_body(const char *content, size_t n, const char *ping);
+void   discord_outbox_channel(struct discord_client *c, enum discord_req_kind kind, const char *channel,
+                              const char *user, json_t *body, const char *key, uint64_t msg);
 
 /* lanes.c: channel messages take turns in lib/outq's lanes (docs/OUTQ.md:
  * the games' and seated players' before strangers' answers, a newer answer

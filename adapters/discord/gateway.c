@@ -1,4 +1,7 @@
 /* gateway.c: the Discord Gateway's state machine: Hello, Identify/Resume, heartbeats, reconnects, close codes. */
+/* long: one sans-IO state machine whose every step reads and writes the one
+ * private struct discord_gateway (phase, plan, heartbeat, Identify budget);
+ * split, that struct would have to leave the file. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -127,6 +127,36 @@ discord_interaction_cannot_post(const struct discord_interaction *ia)
 	return (p & DISCORD_PERM_SEND_MESSAGES) == 0 ? "Send Messages" : NULL;
 }
 
+/* The member's and the app's permissions in the channel, and whether it is a thread. */
+static void
+permissions(json_t *d, struct discord_interaction *out)
+{
+	/* the member's permissions in this channel, overwrites included (a decimal string) */
+	{
+		const char *perm = json_string_value(json_object_get(json_object_get(d, "member"), "permissions"));
+		unsigned long long bits;
+		char *end;
+
+		if (perm != NULL && out->guild_id[0] != '\0' && perm[0] >= '0' && perm[0] <= '9') {
+			bits = strtoull(perm, &end, 10);
+			out->moderator = *end == '\0' &&
+			                 (bits & (DISCORD_PERM_ADMINISTRATOR | DISCORD_PERM_MANAGE_MESSAGES)) != 0;
+		}
+	}
+	/* receiving-and-responding.mdx: app_permissions, the app's in the channel (overwrites included) */
+	{
+		const char *perm = json_string_value(json_object_get(d, "app_permissions"));
+		json_int_t ct = json_integer_value(json_object_get(json_object_get(d, "channel"), "type"));
+		char *end;
+
+		if (perm != NULL && perm[0] >= '0' && perm[0] <= '9') {
+			out->app_perms = strtoull(perm, &end, 10);
+			out->has_app_perms = *end == '\0';
+		}
+		out->thread = ct == 10 || ct == 11 || ct == 12;
+	}
+}
+
 int
 discord_interaction_parse(json_t *d, const char *app_id, struct discord_interaction *out, const char **why)
 {
@@ -161,30 +191,7 @@ discord_interaction_parse(json_t *d, const char *app_id, struct discord_interact
 	if (where_who(d, json_object_get(d, "member"), u, why, out->guild_id, out->channel_id, out->user_id,
 	              out->user_name, &out->direct) < 0)
 		return -1;
-	/* the member's permissions in this channel, overwrites included (a decimal string) */
-	{
-		const char *perm = json_string_value(json_object_get(json_object_get(d, "member"), "permissions"));
-		unsigned long long bits;
-		char *end;
-
-		if (perm != NULL && out->guild_id[0] != '\0' && perm[0] >= '0' && perm[0] <= '9') {
-			bits = strtoull(perm, &end, 10);
-			out->moderator = *end == '\0' &&
-			                 (bits & (DISCORD_PERM_ADMINISTRATOR | DISCORD_PERM_MANAGE_MESSAGES)) != 0;
-		}
-	}
-	/* receiving-and-responding.mdx: app_permissions, the app's in the channel (overwrites included) */
-	{
-		const char *perm = json_string_value(json_object_get(d, "app_permissions"));
-		json_int_t ct = json_integer_value(json_object_get(json_object_get(d, "channel"), "type"));
-		char *end;
-
-		if (perm != NULL && perm[0] >= '0' && perm[0] <= '9') {
-			out->app_perms = strtoull(perm, &end, 10);
-			out->has_app_perms = *end == '\0';
-		}
-		out->thread = ct == 10 || ct == 11 || ct == 12;
-	}
+	permissions(d, out);
 	if (!json_is_object(data)) {
 		*why = "no data";
 		return -1;

@@ -1,6 +1,4 @@
-/* outbox.c: what the bot says, on Discord: encoded, routed (answer, channel, DM or a "My hand" button), with buttons and pings; hands never in a channel; channel lines take turns in lib/outq's lanes before the REST buckets. */
-/* (Over 700 lines: routing, DMs, answers and the handover to lanes.c all read the batch's private
- * struct discord_out; the split waits for the 403/401 work on the same functions to be merged.) */
+/* outbox.c: what the bot says, on Discord: encoded, routed (answer, channel, DM or a "My hand" button), with buttons and pings; hands never in a channel (DMs: dm.c); channel lines take turns in lib/outq's lanes before the REST buckets. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +7,7 @@
 #include "answer.h"
 #include "button.h"
 #include "client.h"
+#include "dm.h"
 #include "loop.h"
 #include "markdown.h"
 #include "rbuf.h"
@@ -16,7 +15,6 @@
 #include "slash.h"
 #include "xmalloc.h"
 
-#define SUPPRESS_EMBEDS 4         /* message flag 1 << 2: a name that looks like a URL grows no preview */
 #define MAX_ACTIONS     (DISCORD_BUTTONS_PER_ROW * DISCORD_ROWS_MAX)
 
 /* One message of the bot's, encoded, waiting for the end of its batch. */
@@ -39,32 +37,16 @@ struct discord_out {
 	struct discord_out *next;
 };
 
-/* A DM channel, opened once per player; what waits for it. */
-struct discord_dm {
-	char user[DISCORD_ID_LEN];
-	char channel[DISCORD_ID_LEN];    /* "" until Discord gave it (type 1, this recipient) */
-	char room[DISCORD_ID_LEN];       /* the room of the latest line waiting: where to say DMs failed */
-	bool opening;
-	bool closed;                     /* 50007: no DM is tried until they choose DMs again */
-	bool told;                       /* ... and they were told why, once */
-	int64_t fallback_at;
-	json_t *waiting;                 /* message bodies, in order */
-	struct discord_dm *next;
-};
-
 static void flush_batch(struct discord_client *c);
-static void dm_send(struct discord_client *c, const char *user, const char *room, json_t *body);
-static struct discord_dm *dm_of(struct discord_client *c, const char *user, bool add);
-static void dm_failed(struct discord_client *c, struct discord_dm *d, const char *why);
 
 /* ------------------------------------------------------------------ bodies */
 
-static json_t *
-body_new(const char *content, size_t n, const char *ping)
+json_t *
+discord_outbox_body(const char *content, size_t n, const char *ping)
 {
 	return json_pack("{s:s%,s:o,s:i}", "content", content, n, "allowed_mentions",
 	                 discord_button_mentions(ping != NULL && ping[0] != '\0' ? ping : NULL), "flags",
-	                 SUPPRESS_EMBEDS);
+	                 DISCORD_SUPPRESS_EMBEDS);
 }
 
 /* The turn line's buttons: the player's commands that take no argument, and "My hand" for anyone. */
@@ -113,7 +95,7 @@ on_posted(void *ctx, long status, json_t *body)
 	discord_client_log(c, LOG_LVL_WARNING, "%s %s: HTTP %ld, code %lld%s%s", r->kind == DISCORD_REQ_DM_POST ?
 	                   "a direct message to" : "a line in channel", r->kind == DISCORD_REQ_DM_POST ? r->user :
 	                   r->channel, status, (long long)code, msg != NULL ? ": " : "", msg != NULL ? msg : "");
-	if (r->kind == DISCORD_REQ_DM_POST && (d = dm_of(c, r->user, false)) != NULL) {
+	if (r->kind == DISCORD_REQ_DM_POST && (d = discord_dm_of(c, r->user, false)) != NULL) {
 		/* 50007: "Cannot send messages to this user" (their DMs are closed to the bot):
 		 * each more try would be another 403, so none is made until they say again */
 		if (code == 50007) {
@@ -127,7 +109,7 @@ on_posted(void *ctx, long status, json_t *body)
 					discord_client_req_done(q);
 			}
 		}
-		dm_failed(c, d, code == 50007 ? "cannot send you direct messages" : "the direct message was refused");
+		discord_dm_failed(c, d, code == 50007 ? "cannot send you direct messages" : "the direct message was refused");
 	}
 	discord_client_req_done(r);
 	discord_lanes_pump(c);
@@ -135,9 +117,9 @@ on_posted(void *ctx, long status, json_t *body)
 
 /* POST /channels/{channel}/messages, with a nonce Discord enforces: a
  * request retried after a 5xx whose first try had landed posts nothing twice. */
-static void
-channel_post(struct discord_client *c, enum discord_req_kind kind, const char *channel, const char *user,
-             json_t *body, const char *key, uint64_t msg)
+void
+discord_outbox_channel(struct discord_client *c, enum discord_req_kind kind, const char *channel, const char *user,
+                       json_t *body, const char *key, uint64_t msg)
 {
 	struct discord_req *r;
 	char path[80], nonce[24];
@@ -158,115 +140,6 @@ channel_post(struct discord_client *c, enum discord_req_kind kind, const char *c
 	json_object_set_new(body, "enforce_nonce", json_true());
 	snprintf(path, sizeof path, "/channels/%s/messages", channel);
 	discord_client_call(c, "POST", path, body, r, on_posted);
-}
-
-/* ------------------------------------------------------------------ DMs */
-
-static struct discord_dm *
-dm_of(struct discord_client *c, const char *user, bool add)
-{
-	struct discord_dm *d;
-
-	for (d = c->dms; d != NULL; d = d->next)
-		if (strcmp(d->user, user) == 0)
-			return d;
-	if (!add)
-		return NULL;
-	d = xcalloc(1, sizeof *d);
-	snprintf(d->user, sizeof d->user, "%s", user);
-	d->waiting = json_array();
-	d->next = c->dms;
-	c->dms = d;
-	return d;
-}
-
-/* The player's DMs are closed: the bot is told, and the room offers the hand instead (not too often). */
-static void
-dm_failed(struct discord_client *c, struct discord_dm *d, const char *why)
-{
-	struct bot_event ev = { .type = BOT_EV_SEND_FAILED, .text = why };
-	char player[DISCORD_ID_LEN + 16], line[200];
-	int64_t now = loop_now(c->loop);
-	json_t *body;
-	const char *hand[] = { DISCORD_BUTTON_HAND };
-
-	json_array_clear(d->waiting);
-	if (discord_text_player(d->user, player, sizeof player) == 0) {
-		ev.user_id = player;
-		adapter_emit(c->a, &ev);
-	}
-	if (!discord_text_snowflake(d->room) || (d->fallback_at != 0 && now - d->fallback_at < DISCORD_DM_FALLBACK_MS) ||
-	    (d->closed && d->told))
-		return;
-	d->fallback_at = now;
-	d->told = d->closed;
-	snprintf(line, sizeof line, "<@%s>: I cannot send you direct messages, so your cards stay here: press "
-	         "**My hand** to see them%s.", d->user, d->closed ? " (once your DMs are open to me again, "
-	         "`/private privmsg` brings them back there)" : "");
-	body = body_new(line, strlen(line), d->user);
-	json_object_set_new(body, "components", discord_button_rows(hand, 1, NULL));
-	channel_post(c, DISCORD_REQ_ROOM, d->room, NULL, body, NULL, 0);
-}
-
-static void
-on_dm_open(void *ctx, long status, json_t *body)
-{
-	struct discord_req *r = ctx;
-	struct discord_client *c = r->c;
-	struct discord_dm *d = dm_of(c, r->user, false);
-	const char *id = json_string_value(json_object_get(body, "id"));
-	json_t *who = json_object_get(body, "recipients"), *u, *m;
-	bool theirs = json_array_size(who) == 0;
-	size_t i;
-
-	json_array_foreach(who, i, u)
-		theirs = theirs || (json_is_string(json_object_get(u, "id")) &&
-		                    strcmp(json_string_value(json_object_get(u, "id")), r->user) == 0);
-	if (d != NULL) {
-		d->opening = false;
-		/* only a DM (type 1) with this player ever carries their lines */
-		if (status == 200 && id != NULL && discord_text_snowflake(id) &&
-		    json_integer_value(json_object_get(body, "type")) == 1 && theirs) {
-			snprintf(d->channel, sizeof d->channel, "%s", id);
-			json_array_foreach(d->waiting, i, m)
-				channel_post(c, DISCORD_REQ_DM_POST, d->channel, d->user, json_incref(m), NULL, 0);
-			json_array_clear(d->waiting);
-		} else {
-			discord_client_log(c, LOG_LVL_NOTICE, "no direct message channel with %s: HTTP %ld", r->user, status);
-			dm_failed(c, d, "no direct message channel");
-		}
-	}
-	discord_client_req_done(r);
-}
-
-static void
-dm_send(struct discord_client *c, const char *user, const char *room, json_t *body)
-{
-	struct discord_dm *d = dm_of(c, user, true);
-	struct discord_req *r;
-
-	if (room != NULL && discord_text_snowflake(room))
-		snprintf(d->room, sizeof d->room, "%s", room);
-	if (d->closed) {
-		/* 50007 before: not tried again (the room's My hand shows it) */
-		json_decref(body);
-		return;
-	}
-	/* a DM takes no ephemeral flag */
-	json_object_set_new(body, "flags", json_integer(SUPPRESS_EMBEDS));
-	if (d->channel[0] != '\0') {
-		channel_post(c, DISCORD_REQ_DM_POST, d->channel, user, body, NULL, 0);
-		return;
-	}
-	json_array_append_new(d->waiting, body);
-	if (d->opening)
-		return;
-	d->opening = true;
-	r = discord_client_req(c, DISCORD_REQ_DM_OPEN);
-	snprintf(r->user, sizeof r->user, "%s", user);
-	if (discord_client_call(c, "POST", "/users/@me/channels", json_pack("{s:s}", "recipient_id", user), r,
-	                        on_dm_open) < 0)
-		d->opening = false;
 }
 
 /* ------------------------------------------------------------------ answers */
@@ -332,7 +205,7 @@ discord_outbox_answers(struct discord_client *c)
 		if (op.kind == DISCORD_ANS_UNDELIVERED) {
 			/* too late to answer privately: a DM is private too */
 			if (ev != NULL && body != NULL)
-				dm_send(c, ev->user, ev->channel, body);
+				discord_dm_send(c, ev->user, ev->channel, body);
 			else
 				json_decref(body);
 			continue;
@@ -373,7 +246,7 @@ void
 discord_outbox_say_private(struct discord_client *c, uint64_t ref, const char *content)
 {
 	if (c->ans != NULL)
-		discord_answer_say(c->ans, ref, true, body_new(content, strlen(content), NULL), loop_now(c->loop));
+		discord_answer_say(c->ans, ref, true, discord_outbox_body(content, strlen(content), NULL), loop_now(c->loop));
 	discord_outbox_answers(c);
 }
 
@@ -523,7 +396,7 @@ send_room(struct discord_client *c, struct discord_out *o)
 	if (o->key[0] != '\0')
 		withdraw_older(c, o->room, o->key);
 	for (size_t i = 0; i < o->npieces; i++, s += strlen(s) + 1) {
-		json_t *body = body_new(s, strlen(s), o->ping), *comps;
+		json_t *body = discord_outbox_body(s, strlen(s), o->ping), *comps;
 
 		if (i + 1 == o->npieces && (comps = components(c, o)) != NULL)
 			json_object_set_new(body, "components", comps);
@@ -532,7 +405,7 @@ send_room(struct discord_client *c, struct discord_out *o)
 			json_decref(body);
 			continue;
 		}
-		channel_post(c, DISCORD_REQ_ROOM, o->room, NULL, body, o->key, msg);
+		discord_outbox_channel(c, DISCORD_REQ_ROOM, o->room, NULL, body, o->key, msg);
 	}
 }
 
@@ -553,7 +426,7 @@ send_private(struct discord_client *c, struct discord_out *o)
 		/* not sent: the room's line carries My hand, which shows it when pressed */
 		return;
 	for (size_t i = 0; i < o->npieces; i++, s += strlen(s) + 1) {
-		json_t *body = body_new(s, strlen(s), NULL);
+		json_t *body = discord_outbox_body(s, strlen(s), NULL);
 
 		if (o->route == DISCORD_ROUTE_ANSWER && c->ans != NULL &&
 		    discord_answer_say(c->ans, o->reply_to, true, json_incref(body), now) == 0) {
@@ -562,7 +435,7 @@ send_private(struct discord_client *c, struct discord_out *o)
 		}
 		/* ANSWER that could not be (the interaction is gone), or DM */
 		ephemeral = false;
-		dm_send(c, o->user, o->room, body);
+		discord_dm_send(c, o->user, o->room, body);
 	}
 	/* an answer only this interaction shows: kept to say again (a DM stays on screen) */
 	if (o->key[0] != '\0' && o->route == DISCORD_ROUTE_ANSWER && ephemeral &&
@@ -592,7 +465,7 @@ discord_outbox_again(struct discord_client *c, uint64_t ref, const char *user, c
 	                   name, user);
 	s = e->pieces;
 	for (size_t i = 0; i < e->npieces; i++, s += strlen(s) + 1)
-		discord_answer_say(c->ans, ref, true, body_new(s, strlen(s), NULL), loop_now(c->loop));
+		discord_answer_say(c->ans, ref, true, discord_outbox_body(s, strlen(s), NULL), loop_now(c->loop));
 	discord_outbox_answers(c);
 }
 
@@ -720,10 +593,10 @@ flush_batch(struct discord_client *c)
 		notices = o->next;
 		rbuf_add(&o->pieces, ": press **My hand** to see yours.");
 		{
-			json_t *body = body_new(o->pieces.s, o->pieces.len, NULL);
+			json_t *body = discord_outbox_body(o->pieces.s, o->pieces.len, NULL);
 
 			json_object_set_new(body, "components", components(c, o));
-			channel_post(c, DISCORD_REQ_ROOM, o->room, NULL, body, NULL, 0);
+			discord_outbox_channel(c, DISCORD_REQ_ROOM, o->room, NULL, body, NULL, 0);
 		}
 		out_free(o);
 	}
@@ -769,7 +642,7 @@ discord_outbox_queued(struct discord_client *c)
 bool
 discord_outbox_dm_closed(struct discord_client *c, const char *user)
 {
-	struct discord_dm *d = dm_of(c, user, false);
+	struct discord_dm *d = discord_dm_of(c, user, false);
 
 	return d != NULL && d->closed;
 }
@@ -777,7 +650,7 @@ discord_outbox_dm_closed(struct discord_client *c, const char *user)
 void
 discord_outbox_dm_reopen(struct discord_client *c, const char *user)
 {
-	struct discord_dm *d = dm_of(c, user, false);
+	struct discord_dm *d = discord_dm_of(c, user, false);
 
 	if (d != NULL && d->closed) {
 		d->closed = d->told = false;

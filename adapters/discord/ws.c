@@ -400,6 +400,8 @@ t_command(struct discord_ws *w, struct item *it)
 
 static const struct lws_protocols protocols[];
 
+/* long: one case per libwebsockets callback reason, each a few lines that
+ * read and write the same connection; split, the protocol's order scatters. */
 static int
 on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
 {

@@ -52,15 +52,14 @@ irc_config_loopback(const char *host)
 	       strcmp(host, "[::1]") == 0;
 }
 
-/* Fills c from the section; -1 with a message in err if a key is wrong.
- * Every key is looked at even after an error, and each error is recorded
- * (adapter_cfg_error): one run of handfoot -t lists them all. */
-int
-irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen)
+/* The section's keys into c (the channel list into chans, the private mode
+ * into mode, both to check after); -1 if any is wrong. */
+static int
+config_keys(struct irc *c, struct adapter_cfg *cfg, char *chans, size_t chanslen, char *mode, size_t modelen,
+            char *err, size_t errlen)
 {
-	char chans[1024], *tok, *save = NULL, mode[16];
 	long v;
-	int bad = 0, i;
+	int bad = 0;
 
 #define TRY(x) do { if ((x) != 0) bad = -1; } while (0)
 	TRY(cfg_str(cfg, "server", "localhost", c->server, sizeof c->server, err, errlen));
@@ -72,7 +71,7 @@ irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen
 	TRY(cfg_str(cfg, "nick", "HandFoot", c->nick, sizeof c->nick, err, errlen));
 	TRY(cfg_str(cfg, "username", "handfoot", c->username, sizeof c->username, err, errlen));
 	TRY(cfg_str(cfg, "realname", "Hand and Foot card game bot", c->realname, sizeof c->realname, err, errlen));
-	TRY(cfg_str(cfg, "channels", "", chans, sizeof chans, err, errlen));
+	TRY(cfg_str(cfg, "channels", "", chans, chanslen, err, errlen));
 	TRY(read_secret(cfg, "password_file", c->server_pass, sizeof c->server_pass, err, errlen));
 	TRY(cfg_str(cfg, "sasl_mechanism", "", c->sasl_mech, sizeof c->sasl_mech, err, errlen));
 	TRY(cfg_str(cfg, "sasl_user", "", c->sasl_user, sizeof c->sasl_user, err, errlen));
@@ -87,7 +86,7 @@ irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen
 	c->invite_max = (int)v;
 	TRY(adapter_cfg_int(cfg, "flood_burst", 5, 1, 100, &c->burst, err, errlen));
 	TRY(adapter_cfg_int(cfg, "flood_rate", 2000, 0, 60000, &c->rate_ms, err, errlen));
-	TRY(cfg_str(cfg, "private", "auto", mode, sizeof mode, err, errlen));
+	TRY(cfg_str(cfg, "private", "auto", mode, modelen, err, errlen));
 	TRY(adapter_cfg_bool(cfg, "colors", true, &c->colors, err, errlen));
 	if (adapter_cfg_int(cfg, "ping_interval", 120, 5, 3600, &v, err, errlen) != 0)
 		bad = -1;
@@ -106,6 +105,15 @@ irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen
 	}
 	c->nick_poll_ms = v * 1000;
 #undef TRY
+	return bad;
+}
+
+/* What holds only together or only in some forms: private, nick, username, SASL. */
+static int
+config_check(struct irc *c, struct adapter_cfg *cfg, const char *mode, char *err, size_t errlen)
+{
+	int bad = 0;
+
 	c->private_auto = strcmp(mode, "auto") == 0;
 	if (strcmp(mode, "notice") == 0 || c->private_auto)
 		c->private_notice = true;
@@ -155,6 +163,16 @@ irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen
 			bad = -1;
 		}
 	}
+	return bad;
+}
+
+/* "#a, #b key, #c" into the channels to join; -1 on a bad name. */
+static int
+config_channels(struct irc *c, struct adapter_cfg *cfg, char *chans, char *err, size_t errlen)
+{
+	char *tok, *save = NULL;
+	int bad = 0, i;
+
 	/* "#a, #b key, #c": a word that is no channel name is the key of the one before */
 	for (tok = strtok_r(chans, ", ", &save), i = -1; tok != NULL; tok = strtok_r(NULL, ", ", &save)) {
 		if (!irc_chan_is(tok) && i >= 0 && c->chans[i].key[0] == '\0' && strlen(tok) < sizeof c->chans[i].key) {
@@ -170,6 +188,24 @@ irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen
 			snprintf(c->conf_chans + strlen(c->conf_chans), sizeof c->conf_chans - strlen(c->conf_chans), "%s%s",
 			         c->conf_chans[0] != '\0' ? "," : "", c->chans[i].name);
 	}
+	return bad;
+}
+
+/* Fills c from the section; -1 with a message in err if a key is wrong.
+ * Every key is looked at even after an error, and each error is recorded
+ * (adapter_cfg_error): one run of handfoot -t lists them all. */
+int
+irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen)
+{
+	char chans[1024], mode[16];
+	int bad = 0;
+
+	if (config_keys(c, cfg, chans, sizeof chans, mode, sizeof mode, err, errlen) != 0)
+		bad = -1;
+	if (config_check(c, cfg, mode, err, errlen) != 0)
+		bad = -1;
+	if (config_channels(c, cfg, chans, err, errlen) != 0)
+		bad = -1;
 	return bad;
 }
 

@@ -311,6 +311,39 @@ handle_sync(struct matrix_client *c, const struct matrix_sync *s)
 	}
 }
 
+/* A sync handled whole: the token moves on, the level back to normal, and
+ * the adapter is up. */
+static void
+sync_done(struct matrix_client *c, struct matrix_sync *sp)
+{
+	/* every event of the batch has been handled (and its game actions
+	 * committed): only now may the token move on */
+	matrix_client_set(c, "next_batch", sp->next_batch);
+	free(c->since);
+	c->since = sp->next_batch;
+	sp->next_batch = NULL;
+	matrix_sync_free(sp);
+	c->fails = 0;
+	if (c->sync_level > 0) {
+		matrix_client_log(c, LOG_LVL_NOTICE, "caught up with %s; the next sync asks for %s again",
+		                  levels[c->sync_level].what, levels[0].what);
+		/* rooms left in the skipped batch are learnt from the server's list */
+		if ((size_t)c->sync_level + 1 == NLEVELS)
+			matrix_rooms_list(c, false);
+		c->sync_level = 0;
+	}
+	if (!c->up || c->said_down) {
+		struct bot_event ev = { .type = BOT_EV_UP };
+
+		/* a room made just before a crash may be missing from m.direct */
+		if (!c->up)
+			matrix_direct_publish(c);
+		c->up = true;
+		c->said_down = false;
+		c->host.emit(c->host.ctx, &ev);
+	}
+}
+
 static void
 on_sync(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
 {
@@ -367,32 +400,7 @@ on_sync(struct matrix_client *c, struct matrix_req *r, long status, json_t *body
 		matrix_sync_free(&s);
 		return;
 	}
-	/* every event of the batch has been handled (and its game actions
-	 * committed): only now may the token move on */
-	matrix_client_set(c, "next_batch", s.next_batch);
-	free(c->since);
-	c->since = s.next_batch;
-	s.next_batch = NULL;
-	matrix_sync_free(&s);
-	c->fails = 0;
-	if (c->sync_level > 0) {
-		matrix_client_log(c, LOG_LVL_NOTICE, "caught up with %s; the next sync asks for %s again",
-		                  levels[c->sync_level].what, levels[0].what);
-		/* rooms left in the skipped batch are learnt from the server's list */
-		if ((size_t)c->sync_level + 1 == NLEVELS)
-			matrix_rooms_list(c, false);
-		c->sync_level = 0;
-	}
-	if (!c->up || c->said_down) {
-		struct bot_event ev = { .type = BOT_EV_UP };
-
-		/* a room made just before a crash may be missing from m.direct */
-		if (!c->up)
-			matrix_direct_publish(c);
-		c->up = true;
-		c->said_down = false;
-		c->host.emit(c->host.ctx, &ev);
-	}
+	sync_done(c, &s);
 	matrix_send_kick(c);
 	if (c->phase == MX_PH_SYNC)
 		matrix_poll_start(c);

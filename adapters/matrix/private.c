@@ -182,15 +182,66 @@ matrix_private_item(struct matrix_client *c, const struct matrix_item *it)
 	matrix_private_drop(c, it->room, fault, false);
 }
 
+/* What a room's state tells of a direct room for user. */
+struct state_seen {
+	bool player_in, player_joined, enc, rule, hist;
+	const char *fault;
+	char other[MATRIX_MAX_ID + 32];
+};
+
+/* The state events of GET /rooms/{room}/state into st. */
+static void
+scan_state(struct matrix_client *c, json_t *body, const char *user, bool created, struct state_seen *st)
+{
+	json_t *ev;
+	size_t i;
+
+	st->other[0] = '\0';
+	json_array_foreach(body, i, ev) {
+		const char *type = json_string_value(json_object_get(ev, "type"));
+		const char *key = json_string_value(json_object_get(ev, "state_key"));
+		json_t *content = json_object_get(ev, "content");
+		const char *v;
+
+		if (type == NULL || key == NULL)
+			continue;
+		if (strcmp(type, "m.room.member") == 0) {
+			v = json_string_value(json_object_get(content, "membership"));
+			if (v == NULL || strcmp(v, "leave") == 0 || strcmp(v, "ban") == 0 || strcmp(key, c->self) == 0)
+				continue;
+			if (strcmp(key, user) == 0) {
+				st->player_joined = strcmp(v, "join") == 0;
+				st->player_in = st->player_joined || (created && strcmp(v, "invite") == 0);
+			}
+			else if (st->other[0] == '\0')
+				snprintf(st->other, sizeof st->other, "%s is %s", matrix_text_id_ok(key, '@') ? key : "someone",
+				         strcmp(v, "join") == 0 ? "in it" : "invited");
+		} else if (strcmp(type, "m.room.third_party_invite") == 0 && json_object_size(content) > 0) {
+			snprintf(st->other, sizeof st->other, "someone is invited by e-mail");
+		} else if (strcmp(type, "m.room.encryption") == 0 && key[0] == '\0') {
+			st->enc = true;
+		} else if ((strcmp(type, "m.room.join_rules") == 0 || strcmp(type, "m.room.history_visibility") == 0) &&
+		           key[0] == '\0') {
+			bool jr = type[7] == 'j';
+			const char *val = json_string_value(json_object_get(content, jr ? "join_rule" : "history_visibility"));
+
+			if (jr)
+				st->rule = true;
+			else
+				st->hist = true;
+			if (st->fault == NULL)
+				st->fault = rule_fault(jr ? MX_IT_JOIN_RULE : MX_IT_HISTORY, val != NULL ? val : "");
+		}
+	}
+}
+
 /* The answer of GET /rooms/{room}/state: a direct room if it passes. */
 static void
 on_state(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
 {
-	const char *room = r->arg, *user = r->user, *fault = NULL;
-	bool created = r->direct, player_in = false, player_joined = false, enc = false, rule = false, hist = false;
-	char other[MATRIX_MAX_ID + 32];
-	json_t *ev;
-	size_t i;
+	const char *room = r->arg, *user = r->user;
+	bool created = r->direct;
+	struct state_seen st = { 0 };
 
 	if (created)
 		matrix_strlist_del(c->creating, &c->ncreating, user);
@@ -205,64 +256,28 @@ on_state(struct matrix_client *c, struct matrix_req *r, long status, json_t *bod
 			matrix_private_drop(c, room, "its state cannot be read", false);
 		return;
 	}
-	other[0] = '\0';
-	json_array_foreach(body, i, ev) {
-		const char *type = json_string_value(json_object_get(ev, "type"));
-		const char *key = json_string_value(json_object_get(ev, "state_key"));
-		json_t *content = json_object_get(ev, "content");
-		const char *v;
-
-		if (type == NULL || key == NULL)
-			continue;
-		if (strcmp(type, "m.room.member") == 0) {
-			v = json_string_value(json_object_get(content, "membership"));
-			if (v == NULL || strcmp(v, "leave") == 0 || strcmp(v, "ban") == 0 || strcmp(key, c->self) == 0)
-				continue;
-			if (strcmp(key, user) == 0) {
-				player_joined = strcmp(v, "join") == 0;
-				player_in = player_joined || (created && strcmp(v, "invite") == 0);
-			}
-			else if (other[0] == '\0')
-				snprintf(other, sizeof other, "%s is %s", matrix_text_id_ok(key, '@') ? key : "someone",
-				         strcmp(v, "join") == 0 ? "in it" : "invited");
-		} else if (strcmp(type, "m.room.third_party_invite") == 0 && json_object_size(content) > 0) {
-			snprintf(other, sizeof other, "someone is invited by e-mail");
-		} else if (strcmp(type, "m.room.encryption") == 0 && key[0] == '\0') {
-			enc = true;
-		} else if ((strcmp(type, "m.room.join_rules") == 0 || strcmp(type, "m.room.history_visibility") == 0) &&
-		           key[0] == '\0') {
-			bool jr = type[7] == 'j';
-			const char *val = json_string_value(json_object_get(content, jr ? "join_rule" : "history_visibility"));
-
-			if (jr)
-				rule = true;
-			else
-				hist = true;
-			if (fault == NULL)
-				fault = rule_fault(jr ? MX_IT_JOIN_RULE : MX_IT_HISTORY, val != NULL ? val : "");
-		}
-	}
+	scan_state(c, body, user, created, &st);
 	/* no event at all: the spec's defaults, shared history and... an
 	 * invite rule, but a shared history shows every hand to newcomers */
-	if (fault == NULL && !hist)
-		fault = rule_fault(MX_IT_HISTORY, "shared");
-	if (fault == NULL && !rule)
-		fault = rule_fault(MX_IT_JOIN_RULE, "");
-	if (enc && created) {
+	if (st.fault == NULL && !st.hist)
+		st.fault = rule_fault(MX_IT_HISTORY, "shared");
+	if (st.fault == NULL && !st.rule)
+		st.fault = rule_fault(MX_IT_JOIN_RULE, "");
+	if (st.enc && created) {
 		server_encrypts(c, room, user);
 		return;
 	}
-	if (enc)
-		fault = "it is encrypted";
-	else if (other[0] != '\0')
-		fault = other;
-	else if (!player_in)
-		fault = "its player is not in it";
-	if (fault != NULL) {
+	if (st.enc)
+		st.fault = "it is encrypted";
+	else if (st.other[0] != '\0')
+		st.fault = st.other;
+	else if (!st.player_in)
+		st.fault = "its player is not in it";
+	if (st.fault != NULL) {
 		if (created)
-			matrix_private_drop(c, room, fault, false);
+			matrix_private_drop(c, room, st.fault, false);
 		else
-			matrix_client_log(c, LOG_LVL_NOTICE, "%s is no direct room for %s's hands: %s", room, user, fault);
+			matrix_client_log(c, LOG_LVL_NOTICE, "%s is no direct room for %s's hands: %s", room, user, st.fault);
 		return;
 	}
 	if (created && matrix_direct_room(c, user) != NULL) {
@@ -275,7 +290,7 @@ on_state(struct matrix_client *c, struct matrix_req *r, long status, json_t *bod
 		c->create_fails = 0;
 	matrix_client_log(c, LOG_LVL_INFO, "%s is the direct room of %s", room, user);
 	matrix_direct_set(c, user, room, false, true);
-	if (player_joined)
+	if (st.player_joined)
 		matrix_direct_joined(c, room);
 	matrix_direct_publish(c);
 	matrix_send_kick(c);

@@ -243,16 +243,63 @@ create_event(struct ctx *c, const char *room, json_t *ev, json_t *content)
 	rbuf_free(&more);
 }
 
+/* An m.room.member event about user: names, memberships, and in a live
+ * timeline the joins, renames and leaves that players see. */
+static void
+member_event(struct ctx *c, const char *room, json_t *ev, json_t *content, const char *user, bool timeline)
+{
+	const char *membership, *event_id, *prev_ms, *prev_dn, *dn;
+	json_t *prev;
+	struct matrix_item *it;
+	char *name;
+
+	membership = json_string_value(json_object_get(content, "membership"));
+	if (membership == NULL)
+		return;
+	if (strcmp(membership, "join") == 0)
+		member_name(c, room, user, content);
+	/* every membership of others, history too: who may read a room is state */
+	if (!is_self(c, user) && (it = add(c, MX_IT_MEMBER, room, user, NULL)) != NULL)
+		it->text = dup_clean(membership, 16);
+	if (is_self(c, user)) {
+		if (strcmp(membership, "leave") == 0 || strcmp(membership, "ban") == 0)
+			add(c, MX_IT_REMOVED, room, NULL, NULL);
+		return;
+	}
+	if (!timeline || c->initial || (event_id = get_id(ev, "event_id", '$')) == NULL)
+		return;
+	prev = json_object_get(json_object_get(ev, "unsigned"), "prev_content");
+	prev_ms = json_string_value(json_object_get(prev, "membership"));
+	if (strcmp(membership, "join") == 0) {
+		if (prev_ms != NULL && strcmp(prev_ms, "join") == 0) {
+			prev_dn = json_string_value(json_object_get(prev, "displayname"));
+			dn = json_string_value(json_object_get(content, "displayname"));
+			if ((dn == NULL && prev_dn == NULL) || (dn != NULL && prev_dn != NULL && strcmp(dn, prev_dn) == 0))
+				return;
+			/* a name removed: "" (the client's own name for them takes over) */
+			if (dn == NULL || (name = dup_clean(dn, MATRIX_MAX_NAME)) == NULL)
+				name = xstrdup("");
+			if ((it = add(c, MX_IT_RENAME, room, user, event_id)) == NULL) {
+				free(name);
+				return;
+			}
+			it->text = name;
+		} else
+			add(c, MX_IT_JOIN, room, user, event_id);
+	} else if (strcmp(membership, "leave") == 0 || strcmp(membership, "ban") == 0) {
+		if (prev_ms != NULL && strcmp(prev_ms, "join") == 0)
+			add(c, MX_IT_LEAVE, room, user, event_id);
+	}
+}
+
 /* A state event, from the state block (timeline false) or the timeline. */
 static void
 state_event(struct ctx *c, const char *room, json_t *ev, bool timeline)
 {
 	const char *type = json_string_value(json_object_get(ev, "type"));
 	json_t *content = json_object_get(ev, "content");
-	const char *user, *membership, *event_id, *prev_ms, *prev_dn, *dn;
-	json_t *prev;
+	const char *user;
 	struct matrix_item *it;
-	char *name;
 
 	if (type == NULL)
 		return;
@@ -300,43 +347,7 @@ state_event(struct ctx *c, const char *room, json_t *ev, bool timeline)
 	}
 	if (strcmp(type, "m.room.member") != 0 || (user = get_id(ev, "state_key", '@')) == NULL)
 		return;
-	membership = json_string_value(json_object_get(content, "membership"));
-	if (membership == NULL)
-		return;
-	if (strcmp(membership, "join") == 0)
-		member_name(c, room, user, content);
-	/* every membership of others, history too: who may read a room is state */
-	if (!is_self(c, user) && (it = add(c, MX_IT_MEMBER, room, user, NULL)) != NULL)
-		it->text = dup_clean(membership, 16);
-	if (is_self(c, user)) {
-		if (strcmp(membership, "leave") == 0 || strcmp(membership, "ban") == 0)
-			add(c, MX_IT_REMOVED, room, NULL, NULL);
-		return;
-	}
-	if (!timeline || c->initial || (event_id = get_id(ev, "event_id", '$')) == NULL)
-		return;
-	prev = json_object_get(json_object_get(ev, "unsigned"), "prev_content");
-	prev_ms = json_string_value(json_object_get(prev, "membership"));
-	if (strcmp(membership, "join") == 0) {
-		if (prev_ms != NULL && strcmp(prev_ms, "join") == 0) {
-			prev_dn = json_string_value(json_object_get(prev, "displayname"));
-			dn = json_string_value(json_object_get(content, "displayname"));
-			if ((dn == NULL && prev_dn == NULL) || (dn != NULL && prev_dn != NULL && strcmp(dn, prev_dn) == 0))
-				return;
-			/* a name removed: "" (the client's own name for them takes over) */
-			if (dn == NULL || (name = dup_clean(dn, MATRIX_MAX_NAME)) == NULL)
-				name = xstrdup("");
-			if ((it = add(c, MX_IT_RENAME, room, user, event_id)) == NULL) {
-				free(name);
-				return;
-			}
-			it->text = name;
-		} else
-			add(c, MX_IT_JOIN, room, user, event_id);
-	} else if (strcmp(membership, "leave") == 0 || strcmp(membership, "ban") == 0) {
-		if (prev_ms != NULL && strcmp(prev_ms, "join") == 0)
-			add(c, MX_IT_LEAVE, room, user, event_id);
-	}
+	member_event(c, room, ev, content, user, timeline);
 }
 
 /* A reply's body starts with a quote of what it answers ("> <@ann:hs>

@@ -1,12 +1,9 @@
 /* server.c: the web table's HTTP and WebSocket server: libwebsockets in its own thread, queues both ways. */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,16 +39,6 @@ struct conn {
 	struct conn *prev, *next;
 };
 
-/* Connections per address, and which address each connection counts under. */
-struct addr_count {
-	char addr[64];
-	int n;
-};
-struct wsi_addr {
-	struct lws *wsi;
-	int slot;
-};
-
 struct web_server {
 	struct web *w;
 	pthread_t thread;
@@ -62,12 +49,7 @@ struct web_server {
 	struct conn *conns;
 	size_t nconns;
 	uint64_t next_id;
-	struct addr_count *addrs;
-	size_t naddrs, addrs_cap;
-	struct wsi_addr *counted;
-	size_t ncounted, counted_cap;
-	size_t total;              /* connections counted */
-	int pending_slot;          /* the address a just-accepted socket counts under, -1 none */
+	struct web_bounds bounds;  /* connections in all and per address */
 };
 
 struct http_pss {
@@ -114,96 +96,6 @@ srv_log(struct web_server *s, int level, const char *fmt, ...)
 	it->code = level;
 	it->text = xstrdup(line);
 	srv_post(s, it);
-}
-
-/* ------------------------------------------------------------------ bounds: connections in all and per address */
-
-static int
-addr_slot(struct web_server *s, const char *addr, bool create)
-{
-	size_t i;
-
-	for (i = 0; i < s->naddrs; i++)
-		if (strcmp(s->addrs[i].addr, addr) == 0)
-			return (int)i;
-	if (!create)
-		return -1;
-	for (i = 0; i < s->naddrs; i++)
-		if (s->addrs[i].n == 0)
-			break;
-	if (i == s->naddrs) {
-		if (s->naddrs == s->addrs_cap) {
-			s->addrs_cap = s->addrs_cap ? 2 * s->addrs_cap : 64;
-			s->addrs = xrealloc(s->addrs, s->addrs_cap * sizeof *s->addrs);
-		}
-		s->naddrs++;
-	}
-	snprintf(s->addrs[i].addr, sizeof s->addrs[i].addr, "%s", addr);
-	s->addrs[i].n = 0;
-	return (int)i;
-}
-
-static void
-peer_addr(int fd, char *buf, size_t len)
-{
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof ss;
-
-	snprintf(buf, len, "?");
-	if (getpeername(fd, (struct sockaddr *)&ss, &sl) < 0)
-		return;
-	if (ss.ss_family == AF_INET)
-		inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, buf, (socklen_t)len);
-	else if (ss.ss_family == AF_INET6)
-		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, buf, (socklen_t)len);
-}
-
-/* A socket was accepted on fd: whether it may stay. */
-static bool
-srv_admit(struct web_server *s, int fd)
-{
-	char addr[64];
-	int slot;
-
-	peer_addr(fd, addr, sizeof addr);
-	slot = addr_slot(s, addr, true);
-	if ((long)s->total >= s->w->conf.max_conns || s->addrs[slot].n >= s->w->conf.max_per_addr) {
-		s->pending_slot = -1;
-		return false;
-	}
-	s->pending_slot = slot;
-	return true;
-}
-
-static void
-srv_count(struct web_server *s, struct lws *wsi)
-{
-	if (s->pending_slot < 0)
-		return;
-	if (s->ncounted == s->counted_cap) {
-		s->counted_cap = s->counted_cap ? 2 * s->counted_cap : 256;
-		s->counted = xrealloc(s->counted, s->counted_cap * sizeof *s->counted);
-	}
-	s->counted[s->ncounted].wsi = wsi;
-	s->counted[s->ncounted].slot = s->pending_slot;
-	s->ncounted++;
-	s->addrs[s->pending_slot].n++;
-	s->total++;
-	s->pending_slot = -1;
-}
-
-static void
-srv_uncount(struct web_server *s, struct lws *wsi)
-{
-	size_t i;
-
-	for (i = 0; i < s->ncounted; i++)
-		if (s->counted[i].wsi == wsi) {
-			s->addrs[s->counted[i].slot].n--;
-			s->total--;
-			s->counted[i] = s->counted[--s->ncounted];
-			return;
-		}
 }
 
 /* ------------------------------------------------------------------ sockets */
@@ -496,12 +388,12 @@ on_http(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
 
 	switch (reason) {
 	case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
-		return srv_admit(s, (int)(intptr_t)in) ? 0 : 1;
+		return web_bounds_admit(&s->bounds, (int)(intptr_t)in, s->w->conf.max_conns, s->w->conf.max_per_addr) ? 0 : 1;
 	case LWS_CALLBACK_WSI_CREATE:
-		srv_count(s, wsi);
+		web_bounds_count(&s->bounds, wsi);
 		return 0;
 	case LWS_CALLBACK_WSI_DESTROY:
-		srv_uncount(s, wsi);
+		web_bounds_uncount(&s->bounds, wsi);
 		return 0;
 	case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
 		/* a WebSocket without our subprotocol */
@@ -650,7 +542,7 @@ web_server_start(struct web *w, char *err, size_t errlen)
 	};
 
 	s->w = w;
-	s->pending_slot = -1;
+	web_bounds_init(&s->bounds);
 	lws_set_log_level(LLL_ERR, srv_lws_log);
 	memset(&info, 0, sizeof info);
 	info.port = w->conf.port;
@@ -725,8 +617,7 @@ web_server_stop(struct web *w)
 	lws_context_destroy(s->ctx);
 	while (s->conns != NULL)
 		conn_free(s, s->conns);
-	free(s->addrs);
-	free(s->counted);
+	web_bounds_free(&s->bounds);
 	free(s);
 	w->srv = NULL;
 }

@@ -110,6 +110,26 @@ struct web_conf {
 
 struct web_server;
 
+/* ------------------------------------------------------------------ bounds.c (the server thread's) */
+struct lws;
+/* Connections per address, and which address each connection counts under. */
+struct web_bounds {
+	struct web_bounds_addr { char addr[64]; int n; } *addrs;
+	size_t naddrs, addrs_cap;
+	struct web_bounds_wsi { struct lws *wsi; int slot; } *counted;
+	size_t ncounted, counted_cap;
+	size_t total;              /* connections counted */
+	int pending_slot;          /* the address a just-accepted socket counts under, -1 none */
+};
+void web_bounds_init(struct web_bounds *b);
+/* A socket was accepted on fd: whether it may stay (under max_conns in
+ * all and max_per_addr from its address); web_bounds_count then counts the
+ * connection it became, web_bounds_uncount forgets it when it closes. */
+bool web_bounds_admit(struct web_bounds *b, int fd, long max_conns, long max_per_addr);
+void web_bounds_count(struct web_bounds *b, struct lws *wsi);
+void web_bounds_uncount(struct web_bounds *b, struct lws *wsi);
+void web_bounds_free(struct web_bounds *b);
+
 struct web {
 	struct adapter *a;
 	struct web_conf conf;
