@@ -57,6 +57,37 @@ play_names_ids(struct cmd_ctx *c)
 	return false;
 }
 
+/* !play where a table is open: the awaited partner sits, a seated player
+ * gets their hand again (or, the owner, a filled table dealt), anyone else
+ * is told what they can do instead. */
+static enum cmd_retval
+play_at_table(struct cmd_ctx *c, struct session *s)
+{
+	/* the partner a !play with NAME waits for: sits down, and the deal follows */
+	if (c->seat < 0 && s->state == SESS_OPEN && s->partner[0] != '\0' &&
+	    (strcasecmp(s->partner, c->user_name) == 0 || strcasecmp(s->partner, c->user_id) == 0))
+		return table_partner_sits(c) < 0 ? CMD_RETURN_ERROR : CMD_RETURN_NORMAL;
+	if (c->seat < 0 && s->state == SESS_PLAYING) {
+		/* dealt: no seat to take; say what can be done instead */
+		reply_refuse(c, "%s: a game is being played here (" CMD("who") " shows who plays): watch it, or "
+		             CMD("play") " in another room.", c->user_name);
+		return CMD_RETURN_ERROR;
+	}
+	if (c->seat < 0) {
+		reply_refuse(c, "%s: there is a table here already: " CMD("join") " it before the deal, or watch.",
+		             c->user_name);
+		return CMD_RETURN_ERROR;
+	}
+	if (s->state == SESS_PLAYING) {
+		reply_answer_private(c, "play", "%s: your game goes on: your hand is below.", c->user_name);
+		reply_hand_step(c->bot, s, c->seat, NULL, "hand");
+	} else if (strcmp(s->owner, c->user_id) == 0)
+		return play_fill(c);
+	else
+		reply_refuse(c, "%s: the table waits for " CMD("start") ".", c->user_name);
+	return CMD_RETURN_NORMAL;
+}
+
 static enum cmd_retval
 cmd_play_exec(struct cmd_ctx *c)
 {
@@ -65,31 +96,8 @@ cmd_play_exec(struct cmd_ctx *c)
 	const char *partner = NULL;
 	int players = 0, i = 0;
 
-	if (s != NULL) {
-		/* the partner a !play with NAME waits for: sits down, and the deal follows */
-		if (c->seat < 0 && s->state == SESS_OPEN && s->partner[0] != '\0' &&
-		    (strcasecmp(s->partner, c->user_name) == 0 || strcasecmp(s->partner, c->user_id) == 0))
-			return table_partner_sits(c) < 0 ? CMD_RETURN_ERROR : CMD_RETURN_NORMAL;
-		if (c->seat < 0 && s->state == SESS_PLAYING) {
-			/* dealt: no seat to take; say what can be done instead */
-			reply_refuse(c, "%s: a game is being played here (" CMD("who") " shows who plays): watch it, or "
-			             CMD("play") " in another room.", c->user_name);
-			return CMD_RETURN_ERROR;
-		}
-		if (c->seat < 0) {
-			reply_refuse(c, "%s: there is a table here already: " CMD("join") " it before the deal, or watch.",
-			             c->user_name);
-			return CMD_RETURN_ERROR;
-		}
-		if (s->state == SESS_PLAYING) {
-			reply_answer_private(c, "play", "%s: your game goes on: your hand is below.", c->user_name);
-			reply_hand_step(c->bot, s, c->seat, NULL, "hand");
-		} else if (strcmp(s->owner, c->user_id) == 0)
-			return play_fill(c);
-		else
-			reply_refuse(c, "%s: the table waits for " CMD("start") ".", c->user_name);
-		return CMD_RETURN_NORMAL;
-	}
+	if (s != NULL)
+		return play_at_table(c, s);
 	if (play_names_ids(c))
 		return CMD_RETURN_ERROR;
 	if (c->argc > 0 && c->argv[0][strspn(c->argv[0], "0123456789")] == '\0') {
