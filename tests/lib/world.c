@@ -11,6 +11,8 @@
 
 #include "world.h"
 
+const struct world_spec world_none = { .irc = WORLD_IRC_NONE };
+
 static const char *const irc_kind[] = {
 	[WORLD_NGIRCD] = "ngircd", [WORLD_INSPIRCD] = "inspircd", [WORLD_INSPIRCD_ATHEME] = "inspircd",
 };
@@ -53,6 +55,8 @@ world_conf(struct world *w, const char *bot_extra, const char *adapter_extra)
 		n += snprintf(text + n, sizeof text - (size_t)n,
 		              "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\n%s\n",
 		              w->srv.port, adapter_extra != NULL ? adapter_extra : "");
+	else if (adapter_extra != NULL)
+		n += snprintf(text + n, sizeof text - (size_t)n, "%s", adapter_extra);
 	/* cut short, the daemon would run another config than the test wrote */
 	assert_true(n > 0 && (size_t)n < sizeof text);
 	assert_int_equal(e2e_write_file(w->conf, text), 0);
@@ -102,12 +106,18 @@ world_stop(struct world *w)
 }
 
 int
-world_setup_with(void **state, const struct world_spec *spec)
+world_setup_sized(void **state, size_t size, const struct world_spec *spec)
 {
-	struct world *w = calloc(1, sizeof *w);
+	struct world *w = calloc(1, size);
 
 	*state = w;
 	return w != NULL && world_init(w, spec) == 0 ? 0 : -1;
+}
+
+int
+world_setup_with(void **state, const struct world_spec *spec)
+{
+	return world_setup_sized(state, sizeof(struct world), spec);
 }
 
 int
@@ -116,6 +126,12 @@ world_setup_ngircd(void **state)
 	static const struct world_spec ngircd = { .irc = WORLD_NGIRCD };
 
 	return world_setup_with(state, &ngircd);
+}
+
+int
+world_setup_none(void **state)
+{
+	return world_setup_with(state, &world_none);
 }
 
 int

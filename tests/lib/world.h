@@ -9,6 +9,8 @@
 #ifndef HF_TEST_WORLD_H
 #define HF_TEST_WORLD_H
 
+#include <stddef.h>
+
 #include "e2e.h"
 #include "ircserver.h"
 
@@ -24,7 +26,7 @@ struct world_spec {
 	const char *connect_extra;      /* InspIRCd: more attributes of its <connect> class, or NULL */
 	const char *conf_extra;         /* InspIRCd: more configuration (modules), or NULL */
 	const char *bot;                /* world_start: lines of [bot] after "database = ", or NULL */
-	const char *adapter;            /* world_start: lines of [irc test] after its address, or NULL */
+	const char *adapter;            /* world_start: as world_conf's adapter_extra, or NULL */
 };
 
 struct world {
@@ -35,13 +37,17 @@ struct world {
 	enum world_irc irc;
 };
 
+/* No server: the temp dir alone. */
+extern const struct world_spec world_none;
+
 /* The temp dir and the IRC server of spec (started, accepting); no daemon.
  * -1 if the server's packages are missing or it does not start (cmocka's
  * group setup then fails). */
 int  world_init(struct world *w, const struct world_spec *spec);
 /* Writes w->conf: [bot] with the database and bot_extra, then, with an IRC
  * server, [irc test] on it (127.0.0.1, its port, no TLS, nick HandFoot) and
- * adapter_extra. Either may be NULL. Fails the running test if it cannot. */
+ * adapter_extra; without one, adapter_extra is whole sections ("[console]\n...").
+ * Either may be NULL. Fails the running test if it cannot. */
 void world_conf(struct world *w, const char *bot_extra, const char *adapter_extra);
 /* Starts the daemon on w->conf, its log named by tag; fails the test if it cannot. */
 void world_daemon(struct world *w, const char *tag);
@@ -56,9 +62,13 @@ int  world_start(struct world *w, const char *tag, const struct world_spec *spec
 void world_stop(struct world *w);
 
 /* cmocka setup and teardown: *state a calloc'd world initialised with spec
- * (world_setup_ngircd: ngircd alone), and world_stop + free. */
+ * (world_setup_ngircd: ngircd alone; world_setup_none: the temp dir alone),
+ * and world_stop + free. */
 int  world_setup_with(void **state, const struct world_spec *spec);
+/* The same for a test's own struct of size bytes that starts with a struct world. */
+int  world_setup_sized(void **state, size_t size, const struct world_spec *spec);
 int  world_setup_ngircd(void **state);
+int  world_setup_none(void **state);
 int  world_teardown(void **state);
 
 #endif
