@@ -61,11 +61,7 @@ static int
 teardown(void **state)
 {
 	(void)state;
-	if (w.d.pid > 0) {
-		e2e_daemon_signal(&w.d, SIGTERM);
-		e2e_daemon_wait(&w.d, 10000);
-	}
-	world_stop(&w);
+	world_end(&w);
 	return 0;
 }
 

@@ -146,3 +146,13 @@ world_teardown(void **state)
 	*state = NULL;
 	return 0;
 }
+
+void
+world_end(struct world *w)
+{
+	if (w->d.pid > 0) {
+		e2e_daemon_signal(&w->d, SIGTERM);
+		e2e_daemon_wait(&w->d, 10000);
+	}
+	world_stop(w);
+}

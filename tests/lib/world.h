@@ -60,6 +60,9 @@ int  world_start(struct world *w, const char *tag, const struct world_spec *spec
 /* Kills a daemon still running (its log checked for secrets), stops the
  * servers, removes the temp dir. */
 void world_stop(struct world *w);
+/* The same, but a daemon still running is asked to stop first (SIGTERM;
+ * killed if not gone within 10 s): for a group's daemon that outlives its tests. */
+void world_end(struct world *w);
 
 /* cmocka setup and teardown: *state a calloc'd world initialised with spec
  * (world_setup_ngircd: ngircd alone; world_setup_none: the temp dir alone),
