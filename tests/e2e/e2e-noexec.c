@@ -34,9 +34,12 @@ status_field(pid_t pid, const char *name)
 static void
 test_daemon_denies_itself_exec(void **state)
 {
-	struct world *w = *state;
+	static const struct world_spec console = { .adapter = "[console]\nuser = ann\n" };
+	struct world *w = calloc(1, sizeof *w);
 
-	world_run(w, "e2e-noexec", NULL, "[console]\nuser = ann\n");
+	*state = w;
+	assert_non_null(w);
+	assert_int_equal(world_start(w, "e2e-noexec", &console), 0);
 	assert_int_equal(e2e_daemon_wait_log(&w->d, "running", 10000), 0);
 	assert_false(e2e_daemon_log_has(&w->d, "cannot deny itself execve"));
 	printf("daemon: NoNewPrivs %ld, Seccomp %ld (2: a filter)\n", status_field(w->d.pid, "NoNewPrivs"),
@@ -51,7 +54,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_daemon_denies_itself_exec, world_setup_none, world_teardown),
+		cmocka_unit_test_teardown(test_daemon_denies_itself_exec, world_teardown),
 	};
 
 	return cmocka_run_group_tests_name("the daemon runs no program", tests, NULL, NULL);

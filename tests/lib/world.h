@@ -1,7 +1,7 @@
 /* world.h: one end-to-end fixture: a temp dir, the IRC server a test asks for, the daemon's config written and the daemon run.
  *
  * A group setup calls world_init (servers, paths), each test world_conf +
- * world_daemon (or world_run for both), the group teardown world_free;
+ * world_daemon (or world_run for both), the group teardown world_stop;
  * world_start does all of it at once and waits until the daemon is up.
  * The daemon is an e2e_daemon, so its log is checked for every noted
  * secret when it exits (e2e.h), whichever way it exits.
