@@ -20,21 +20,11 @@ static struct world w;
 static int
 setup(void **state)
 {
-	static const struct world_spec ngircd = { .irc = WORLD_NGIRCD };
-
-	(void)state;
-	if (world_init(&w, &ngircd) != 0)
+	*state = &w;
+	if (world_init(&w, &world_ngircd) != 0)
 		return -1;
 	/* the shipped defaults, but for a quick computer, no reminders and a quicker output queue */
 	world_conf(&w, "ai_delay = 0\nturn_reminder = 0\nlog_level = debug\n", "channels = #cards\nflood_rate = 200\n");
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	world_end(&w);
 	return 0;
 }
 
@@ -143,5 +133,5 @@ main(void)
 		cmocka_unit_test(test_moderators_end_tables),
 	};
 
-	return cmocka_run_group_tests_name("moderators on ngircd", tests, setup, teardown);
+	return cmocka_run_group_tests_name("moderators on ngircd", tests, setup, world_end_state);
 }

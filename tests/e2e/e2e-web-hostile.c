@@ -44,7 +44,7 @@ setup(void **state)
 	char web[256];
 	struct rlimit rl;
 
-	(void)state;
+	*state = &w;
 	/* a thousand sockets of our own */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 4096) {
 		rl.rlim_cur = rl.rlim_max < 4096 ? rl.rlim_max : 4096;
@@ -64,14 +64,6 @@ setup(void **state)
 		return -1;
 	if (find_link("Watch: ", pub, sizeof pub) < 0 || find_link("play from", seat, sizeof seat) < 0)
 		return -1;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	world_end(&w);
 	return 0;
 }
 
@@ -307,5 +299,5 @@ main(void)
 		cmocka_unit_test(test_thousand_idle_sockets),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, world_end_state);
 }

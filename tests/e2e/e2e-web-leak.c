@@ -32,11 +32,10 @@ static int saw_pickups, saw_feet, saw_red3s;
 static int
 setup(void **state)
 {
-	static const struct world_spec ngircd = { .irc = WORLD_NGIRCD };
 	char irc[512];
 
-	(void)state;
-	if (world_init(&w, &ngircd) != 0)
+	*state = &w;
+	if (world_init(&w, &world_ngircd) != 0)
 		return -1;
 	web_port = ircserver_free_port();
 	snprintf(origin, sizeof origin, "http://127.0.0.1:%d", web_port);
@@ -47,14 +46,6 @@ setup(void **state)
 	         web_port);
 	world_conf(&w, "prefix = !\nai_delay = 0\nturn_reminder = 0\nai_budget = 300\nai_level = easy\n"
 	           "flood_burst = 100\nlog_level = debug\n", irc);
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	world_end(&w);
 	return 0;
 }
 
@@ -408,7 +399,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_whole_games_leak_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_whole_games_leak_nothing, setup, world_end_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

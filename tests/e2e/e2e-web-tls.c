@@ -38,7 +38,7 @@ setup(void **state)
 {
 	char conf[512], text[1024], out[4096];
 
-	(void)state;
+	*state = &w;
 	if (access("/usr/bin/python3", X_OK) != 0 || world_init(&w, &world_none) < 0)
 		return -1;
 	port = ircserver_free_port();
@@ -55,14 +55,6 @@ setup(void **state)
 	         port, port, w.dir, w.dir);
 	world_run(&w, "web-tls", "ai_delay = 60000\nturn_reminder = 0\n", text);
 	return e2e_daemon_wait_log(&w.d, "Watch: ", 20000);
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	world_end(&w);
-	return 0;
 }
 
 static void
@@ -95,5 +87,5 @@ main(void)
 		cmocka_unit_test(test_page_and_socket_over_tls),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, world_end_state);
 }

@@ -12,6 +12,7 @@
 #include "world.h"
 
 const struct world_spec world_none = { .irc = WORLD_IRC_NONE };
+const struct world_spec world_ngircd = { .irc = WORLD_NGIRCD };
 
 static const char *const irc_kind[] = {
 	[WORLD_NGIRCD] = "ngircd", [WORLD_INSPIRCD] = "inspircd", [WORLD_INSPIRCD_ATHEME] = "inspircd",
@@ -123,9 +124,7 @@ world_setup_with(void **state, const struct world_spec *spec)
 int
 world_setup_ngircd(void **state)
 {
-	static const struct world_spec ngircd = { .irc = WORLD_NGIRCD };
-
-	return world_setup_with(state, &ngircd);
+	return world_setup_with(state, &world_ngircd);
 }
 
 int
@@ -155,4 +154,12 @@ world_end(struct world *w)
 		e2e_daemon_wait(&w->d, 10000);
 	}
 	world_stop(w);
+}
+
+int
+world_end_state(void **state)
+{
+	if (*state != NULL)
+		world_end(*state);
+	return 0;
 }

@@ -37,8 +37,8 @@ struct world {
 	enum world_irc irc;
 };
 
-/* No server: the temp dir alone. */
-extern const struct world_spec world_none;
+/* No server: the temp dir alone; ngircd alone. */
+extern const struct world_spec world_none, world_ngircd;
 
 /* The temp dir and the IRC server of spec (started, accepting); no daemon.
  * -1 if the server's packages are missing or it does not start (cmocka's
@@ -73,5 +73,7 @@ int  world_setup_sized(void **state, size_t size, const struct world_spec *spec)
 int  world_setup_ngircd(void **state);
 int  world_setup_none(void **state);
 int  world_teardown(void **state);
+/* cmocka teardown for a world the test file owns (*state points to it): world_end, no free. */
+int  world_end_state(void **state);
 
 #endif
