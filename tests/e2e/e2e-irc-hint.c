@@ -22,10 +22,8 @@ static struct proc daemon_proc;
 static int
 setup(void **state)
 {
-	static const struct world_spec ngircd = { .irc = WORLD_NGIRCD };
-
 	(void)state;
-	if (world_init(&w, &ngircd) != 0)
+	if (world_init(&w, &world_ngircd) != 0)
 		return -1;
 	/* the shipped flood defaults; a small thinking budget keeps the test quick */
 	world_conf(&w, "prefix = !\nai_delay = 0\nturn_reminder = 0\nai_budget = 2000\n",

@@ -22,10 +22,8 @@ static struct proc daemon_proc;
 static int
 setup(void **state)
 {
-	static const struct world_spec ngircd = { .irc = WORLD_NGIRCD };
-
 	(void)state;
-	if (world_init(&w, &ngircd) != 0)
+	if (world_init(&w, &world_ngircd) != 0)
 		return -1;
 	world_conf(&w, "prefix = !\nai_delay = 0\nturn_reminder = 0\nflood_burst = 30\n",
 	           "channels = #cards\nflood_burst = 10\nflood_rate = 50\nping_interval = 10\nping_timeout = 10\nreconnect_max = 4\n");
