@@ -40,6 +40,8 @@ world_init(struct world *w, const struct world_spec *spec)
 			return -1;
 		snprintf(w->dir, sizeof w->dir, "%s", w->srv.dir);
 	}
+	if (spec->matrix && fakemx_start(&w->mx) < 0)
+		return -1;
 	snprintf(w->conf, sizeof w->conf, "%s/handfoot.conf", w->dir);
 	snprintf(w->db, sizeof w->db, "%s/hf.db", w->dir);
 	return 0;
@@ -99,6 +101,8 @@ world_stop(struct world *w)
 
 	if (w->d.pid > 0)
 		e2e_daemon_wait(&w->d, 0);
+	if (w->mx.pid > 0)
+		fakemx_stop(&w->mx);
 	if (w->irc != WORLD_IRC_NONE)
 		ircserver_free(&w->srv);
 	else if (w->dir[0] != '\0' && getenv("HF_KEEP_TMP") == NULL)

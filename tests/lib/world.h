@@ -9,9 +9,11 @@
 #ifndef HF_TEST_WORLD_H
 #define HF_TEST_WORLD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "e2e.h"
+#include "fakemx.h"
 #include "ircserver.h"
 
 enum world_irc {
@@ -25,6 +27,7 @@ struct world_spec {
 	enum world_irc irc;
 	const char *connect_extra;      /* InspIRCd: more attributes of its <connect> class, or NULL */
 	const char *conf_extra;         /* InspIRCd: more configuration (modules), or NULL */
+	bool matrix;                    /* the fake Matrix homeserver too (w.mx; its base URL in w.mx.base) */
 	const char *bot;                /* world_start: lines of [bot] after "database = ", or NULL */
 	const char *adapter;            /* world_start: as world_conf's adapter_extra, or NULL */
 };
@@ -35,6 +38,7 @@ struct world {
 	char dir[256];                  /* the temp dir (the server's, or one of its own) */
 	char conf[512], db[512];        /* dir/handfoot.conf, dir/hf.db */
 	enum world_irc irc;
+	struct fakemx mx;               /* running if spec.matrix (mx.pid > 0) */
 };
 
 /* No server: the temp dir alone; ngircd alone. */
