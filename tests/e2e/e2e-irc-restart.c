@@ -23,14 +23,13 @@ struct fix {
 static int
 setup(void **state)
 {
-	static const struct world_spec ngircd = { .irc = WORLD_NGIRCD };
 	struct fix *f = calloc(1, sizeof *f);
 
 	*state = f;
 	if (f == NULL)
 		return -1;
 	f->alice.fd = -1;
-	return world_init(&f->w, &ngircd);
+	return world_init(&f->w, &world_ngircd);
 }
 
 static int

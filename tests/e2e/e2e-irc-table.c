@@ -28,7 +28,6 @@ static const char *const nicks[] = { "alice", "bob", "carol" };
 static int
 setup(void **state)
 {
-	static const struct world_spec ngircd = { .irc = WORLD_NGIRCD };
 	struct fix *f = calloc(1, sizeof *f);
 
 	*state = f;
@@ -36,7 +35,7 @@ setup(void **state)
 		return -1;
 	for (int i = 0; i < 3; i++)
 		f->c[i].fd = -1;
-	return world_init(&f->w, &ngircd);
+	return world_init(&f->w, &world_ngircd);
 }
 
 static int
