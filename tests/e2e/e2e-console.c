@@ -9,22 +9,20 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "e2e.h"
 #include "proc.h"
+#include "world.h"
 
 static struct proc p;
 
 static void
 test_console_game(void **state)
 {
-	char db[] = "/tmp/hf-e2e-XXXXXX";
+	struct world *w = *state;
 	const char *argv[] = { "--console", "--players", "2", "--rules", "duel", "--seed", "7", "--ai-delay", "0",
-	                       "--db", db, NULL };
+	                       "--db", w->db, NULL };
 	size_t at = 0;
-	int fd = mkstemp(db);
 
-	(void)state;
-	close(fd);
-	unlink(db);
 	assert_int_equal(proc_start(&p, argv), 0);
 	assert_true(proc_wait(&p, "Dealing duel for 2", &at, 10000));
 	proc_send(&p, "help");
@@ -44,22 +42,17 @@ test_console_game(void **state)
 	assert_null(memchr(p.buf, '\033', p.len));
 	assert_non_null(strstr(p.buf, " help COMMAND explains one."));
 	assert_int_equal(proc_end(&p), 0);
-	unlink(db);
 }
 
 /* CLICOLOR_FORCE asks for colours even on a pipe: bold side names in ANSI, reset after. */
 static void
 test_console_colours(void **state)
 {
-	char db[] = "/tmp/hf-e2e-XXXXXX";
+	struct world *w = *state;
 	const char *argv[] = { "--console", "--players", "2", "--rules", "duel", "--seed", "7", "--ai-delay", "0",
-	                       "--db", db, NULL };
+	                       "--db", w->db, NULL };
 	size_t at = 0;
-	int fd = mkstemp(db);
 
-	(void)state;
-	close(fd);
-	unlink(db);
 	setenv("CLICOLOR_FORCE", "1", 1);
 	assert_int_equal(proc_start(&p, argv), 0);
 	unsetenv("CLICOLOR_FORCE");
@@ -69,15 +62,14 @@ test_console_colours(void **state)
 	assert_true(proc_wait(&p, "\033[0m (score 0): not down", &at, 5000));
 	proc_close_input(&p);
 	assert_int_equal(proc_end(&p), 0);
-	unlink(db);
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_console_game),
-		cmocka_unit_test(test_console_colours),
+		cmocka_unit_test_setup_teardown(test_console_game, world_setup_none, world_teardown),
+		cmocka_unit_test_setup_teardown(test_console_colours, world_setup_none, world_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

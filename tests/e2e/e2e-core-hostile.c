@@ -11,6 +11,7 @@
 
 #include "e2e.h"
 #include "proc.h"
+#include "world.h"
 
 static struct proc p;
 
@@ -19,19 +20,8 @@ static struct proc p;
 	"target=999999 min1=4999 min2=4998 min3=4997 min4=4996 canasta=9 need_clean=9 need_dirty=8 ask=yes " \
 	"frozen=yes partners_dismissed=yes final_discard=required wild_melds=yes hints=no"
 
-/* A fresh name for a database (no file yet) in db, "/tmp/hf-e2e-XXXXXX". */
 static void
-fresh_db(char *db)
-{
-	int fd = mkstemp(db);
-
-	assert_true(fd >= 0);
-	close(fd);
-	unlink(db);
-}
-
-static void
-console(char *db, const char *first_line)
+console(const char *db, const char *first_line)
 {
 	const char *argv[] = { "--console", "--players", "2", "--seed", "7", "--ai-delay", "60000", "--db", db, NULL };
 	assert_int_equal(proc_start(&p, argv), 0);
@@ -45,11 +35,9 @@ console(char *db, const char *first_line)
 static void
 test_long_house_rules_survive_a_restart(void **state)
 {
-	char db[] = "/tmp/hf-e2e-XXXXXX";
+	const char *db = ((struct world *)*state)->db;
 	size_t at = 0;
 
-	(void)state;
-	fresh_db(db);
 	console(db, "abort");
 	proc_send(&p, "play 2 " LONG_RULES);
 	assert_true(proc_wait(&p, "Dealing duel for 2", &at, 10000));
@@ -63,7 +51,6 @@ test_long_house_rules_survive_a_restart(void **state)
 	assert_true(proc_wait(&p, "hints are off at this table", &at, 5000));
 	proc_close_input(&p);
 	assert_int_equal(proc_end(&p), 0);
-	unlink(db);
 }
 
 /* Issue 24 (low): secrets in core dumps.  The daemon makes itself
@@ -97,11 +84,10 @@ test_daemon_is_not_dumpable(void **state)
 static void
 test_play_abort_loop_leaves_no_rows(void **state)
 {
-	char db[] = "/tmp/hf-e2e-XXXXXX", out[256];
+	const char *db = ((struct world *)*state)->db;
+	char out[256];
 	size_t at = 0;
 
-	(void)state;
-	fresh_db(db);
 	console(db, "abort");
 	for (int i = 0; i < 20; i++) {
 		proc_send(&p, "play 2 duel");
@@ -113,16 +99,15 @@ test_play_abort_loop_leaves_no_rows(void **state)
 	assert_int_equal(proc_end(&p), 0);
 	assert_int_equal(e2e_sh(out, sizeof out, "sqlite3 %s \"SELECT count(*) FROM games\"", db), 0);
 	assert_string_equal(out, "0\n");
-	e2e_sh(out, sizeof out, "rm -f %s %s-wal %s-shm", db, db, db);
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_long_house_rules_survive_a_restart),
+		cmocka_unit_test_setup_teardown(test_long_house_rules_survive_a_restart, world_setup_none, world_teardown),
 		cmocka_unit_test(test_daemon_is_not_dumpable),
-		cmocka_unit_test(test_play_abort_loop_leaves_no_rows),
+		cmocka_unit_test_setup_teardown(test_play_abort_loop_leaves_no_rows, world_setup_none, world_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "proc.h"
+#include "world.h"
 
 static struct proc p;
 
@@ -40,16 +41,13 @@ snapshot(char snap[4][1024], size_t *at)
 static void
 test_crash_resume(void **state)
 {
-	char db[64] = "/tmp/hf-crash-XXXXXX"; /* room for "-wal" */
+	struct world *w = *state;
 	const char *argv[] = { "--console", "--players", "2", "--rules", "duel", "--seed", "11", "--ai-delay", "0",
-	                       "--db", db, NULL };
+	                       "--db", w->db, NULL };
 	char before[4][1024], after[4][1024];
 	size_t at = 0;
-	int fd = mkstemp(db), i;
+	int i;
 
-	(void)state;
-	close(fd);
-	unlink(db);
 	assert_int_equal(proc_start(&p, argv), 0);
 	assert_true(proc_wait(&p, "Dealing duel", &at, 10000));
 	/* A turn of ours (draw, discard the first card shown), the computer's, then a draw. */
@@ -82,16 +80,13 @@ test_crash_resume(void **state)
 	for (i = 0; i < 4; i++)
 		assert_string_equal(before[i], after[i]);
 	assert_int_equal(proc_end(&p), 0);
-	unlink(db);
-	strcat(db, "-wal");
-	unlink(db);
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_crash_resume),
+		cmocka_unit_test_setup_teardown(test_crash_resume, world_setup_none, world_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

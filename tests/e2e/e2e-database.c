@@ -13,6 +13,7 @@
 
 #include "e2e.h"
 #include "proc.h"
+#include "world.h"
 
 static struct proc p;
 
@@ -30,15 +31,14 @@ mode_of(const char *path)
 static void
 test_console_database_is_private(void **state)
 {
-	char dir[256], db[300], wal[310], out[256];
+	struct world *w = *state;
+	const char *db = w->db;
+	char wal[520];
 	const char *argv[] = { "--console", "--players", "2", "--rules", "duel", "--seed", "7", "--ai-delay", "0",
 	                       "--db", db, NULL };
 	size_t at = 0;
 	mode_t old = umask(022);
 
-	(void)state;
-	assert_int_equal(e2e_tmpdir(dir, sizeof dir, "dbmode"), 0);
-	snprintf(db, sizeof db, "%s/hf.db", dir);
 	snprintf(wal, sizeof wal, "%s-wal", db);
 	assert_int_equal(proc_start(&p, argv), 0);
 	umask(old);
@@ -51,7 +51,6 @@ test_console_database_is_private(void **state)
 	proc_close_input(&p);
 	assert_int_equal(proc_end(&p), 0);
 	assert_int_equal(mode_of(db), 0600);
-	e2e_sh(out, sizeof out, "rm -rf %s", dir);
 }
 
 /* A database others can read is not changed behind the operator's back, but
@@ -59,29 +58,24 @@ test_console_database_is_private(void **state)
 static void
 test_readable_database_is_warned_about(void **state)
 {
-	char dir[256], db[300], conf[300], text[600], out[256];
-	struct e2e_daemon d;
+	struct world *w = *state;
+	struct e2e_daemon *d = &w->d;
+	const char *db = w->db, *conf = w->conf;
 
-	(void)state;
-	assert_int_equal(e2e_tmpdir(dir, sizeof dir, "dbwarn"), 0);
-	snprintf(db, sizeof db, "%s/hf.db", dir);
-	snprintf(conf, sizeof conf, "%s/handfoot.conf", dir);
-	snprintf(text, sizeof text, "[bot]\ndatabase = %s\n[console]\nuser = ann\n", db);
-	assert_int_equal(e2e_write_file(conf, text), 0);
+	world_conf(w, NULL, "[console]\nuser = ann\n");
 	/* a first run creates it; then someone opens it up */
-	assert_int_equal(e2e_daemon_start(&d, "e2e-database", conf, NULL), 0);
-	assert_int_equal(e2e_daemon_wait_log(&d, "running", 10000), 0);
-	assert_false(e2e_daemon_log_has(&d, "readable by"));
-	e2e_daemon_signal(&d, SIGTERM);
-	assert_int_equal(e2e_daemon_wait(&d, 10000), 0);
+	assert_int_equal(e2e_daemon_start(d, "e2e-database", conf, NULL), 0);
+	assert_int_equal(e2e_daemon_wait_log(d, "running", 10000), 0);
+	assert_false(e2e_daemon_log_has(d, "readable by"));
+	e2e_daemon_signal(d, SIGTERM);
+	assert_int_equal(e2e_daemon_wait(d, 10000), 0);
 	assert_int_equal(chmod(db, 0644), 0);
-	assert_int_equal(e2e_daemon_start(&d, "e2e-database", conf, NULL), 0);
-	assert_int_equal(e2e_daemon_wait_log(&d, "running", 10000), 0);
-	assert_true(e2e_daemon_log_has(&d, "readable by group or others"));
-	e2e_daemon_signal(&d, SIGTERM);
-	assert_int_equal(e2e_daemon_wait(&d, 10000), 0);
+	assert_int_equal(e2e_daemon_start(d, "e2e-database", conf, NULL), 0);
+	assert_int_equal(e2e_daemon_wait_log(d, "running", 10000), 0);
+	assert_true(e2e_daemon_log_has(d, "readable by group or others"));
+	e2e_daemon_signal(d, SIGTERM);
+	assert_int_equal(e2e_daemon_wait(d, 10000), 0);
 	assert_int_equal(mode_of(db), 0644);
-	e2e_sh(out, sizeof out, "rm -rf %s", dir);
 }
 
 static void
@@ -103,21 +97,17 @@ daemon_run_once(struct e2e_daemon *d, const char *conf, const char *typed)
 static void
 test_old_games_pruned_at_start(void **state)
 {
-	char dir[256], db[300], conf[300], text[600], out[4096];
-	struct e2e_daemon d;
+	struct world *w = *state;
+	const char *db = w->db, *conf = w->conf;
+	char out[4096];
 
-	(void)state;
-	assert_int_equal(e2e_tmpdir(dir, sizeof dir, "dbprune"), 0);
-	snprintf(db, sizeof db, "%s/hf.db", dir);
-	snprintf(conf, sizeof conf, "%s/handfoot.conf", dir);
-	snprintf(text, sizeof text, "[bot]\ndatabase = %s\n[console]\nuser = ann\nprefix =\n", db);
-	assert_int_equal(e2e_write_file(conf, text), 0);
+	world_conf(w, NULL, "[console]\nuser = ann\nprefix =\n");
 	assert_int_equal(e2e_sh(out, sizeof out, "umask 077; sqlite3 %s \"CREATE TABLE games(id INTEGER PRIMARY KEY, "
 	                        "adapter TEXT NOT NULL, room TEXT NOT NULL, rules TEXT NOT NULL, nplayers INTEGER NOT NULL, "
 	                        "nsides INTEGER NOT NULL, seed INTEGER NOT NULL, owner TEXT NOT NULL, state TEXT NOT NULL, "
 	                        "created INTEGER NOT NULL); INSERT INTO games VALUES(1,'console','#table','classic',4,2,7,"
 	                        "'ann','aborted',0);\"", db), 0);
-	daemon_run_once(&d, conf, "new\nabort\n");
+	daemon_run_once(&w->d, conf, "new\nabort\n");
 	assert_int_equal(e2e_sh(out, sizeof out, "sqlite3 %s \"SELECT count(*) FROM games WHERE ended IS NULL\"", db), 0);
 	/* the old game was marked at start; the new one, aborted, is gone at
 	 * once (issue 24: !play and !abort in a loop grew the database) */
@@ -128,21 +118,20 @@ test_old_games_pruned_at_start(void **state)
 	assert_int_equal(e2e_sh(out, sizeof out, "sqlite3 %s \"UPDATE games SET ended=strftime('%%s','now')-40*86400 "
 	                        "WHERE id=1; UPDATE games SET ended=strftime('%%s','now')-10*86400 WHERE id=2; "
 	                        "INSERT INTO stats VALUES('console','ann','ann',3,1,500);\"", db), 0);
-	daemon_run_once(&d, conf, NULL);
-	assert_true(e2e_daemon_log_has(&d, "forgot 1 finished game ended over 30 days ago"));
+	daemon_run_once(&w->d, conf, NULL);
+	assert_true(e2e_daemon_log_has(&w->d, "forgot 1 finished game ended over 30 days ago"));
 	assert_int_equal(e2e_sh(out, sizeof out, "sqlite3 %s \"SELECT group_concat(id) FROM games; "
 	                        "SELECT games FROM stats WHERE user_id='ann'\"", db), 0);
 	assert_string_equal(out, "\n3\n");
-	e2e_sh(out, sizeof out, "rm -rf %s", dir);
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_console_database_is_private),
-		cmocka_unit_test(test_readable_database_is_warned_about),
-		cmocka_unit_test(test_old_games_pruned_at_start),
+		cmocka_unit_test_setup_teardown(test_console_database_is_private, world_setup_none, world_teardown),
+		cmocka_unit_test_setup_teardown(test_readable_database_is_warned_about, world_setup_none, world_teardown),
+		cmocka_unit_test_setup_teardown(test_old_games_pruned_at_start, world_setup_none, world_teardown),
 	};
 
 	return cmocka_run_group_tests_name("the database file", tests, NULL, NULL);

@@ -16,18 +16,6 @@
 /* Small and quick: one round of one deck, small hands: the stock runs out in a few turns. */
 #define QUICK "classic rounds=1 decks=1 hand=5 foot=5"
 
-static int
-teardown(void **state)
-{
-	struct dcplay *p = *state;
-
-	if (p != NULL) {
-		dcplay_teardown(p);
-		free(p);
-	}
-	return 0;
-}
-
 static void
 test_four_play_with_slash_commands_and_buttons(void **state)
 {
@@ -394,12 +382,12 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_four_play_with_slash_commands_and_buttons, teardown),
-		cmocka_unit_test_teardown(test_private_dm_for_everyone, teardown),
-		cmocka_unit_test_teardown(test_private_choice_per_player, teardown),
-		cmocka_unit_test_teardown(test_typed_commands, teardown),
-		cmocka_unit_test_teardown(test_global_commands_long_answers_and_silence, teardown),
-		cmocka_unit_test_teardown(test_moderator_ends_a_table, teardown),
+		cmocka_unit_test_teardown(test_four_play_with_slash_commands_and_buttons, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_private_dm_for_everyone, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_private_choice_per_player, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_typed_commands, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_global_commands_long_answers_and_silence, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_moderator_ends_a_table, dcplay_teardown_state),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

@@ -10,18 +10,6 @@
 
 #include "dcplay.h"
 
-static int
-teardown(void **state)
-{
-	struct dcplay *p = *state;
-
-	if (p != NULL) {
-		dcplay_teardown(p);
-		free(p);
-	}
-	return 0;
-}
-
 /* Issue 24 (medium): every interaction was kept for its token's 15 minutes,
  * answered or not, and at 4,096 new ones were refused before the core's
  * flood check: one member's 4,110 /who silenced the bot for everyone.  Now
@@ -130,9 +118,9 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_one_members_flood_does_not_silence_the_others, teardown),
-		cmocka_unit_test_teardown(test_seated_player_served_with_the_table_full, teardown),
-		cmocka_unit_test_teardown(test_big_dispatches_do_not_grow_the_daemon, teardown),
+		cmocka_unit_test_teardown(test_one_members_flood_does_not_silence_the_others, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_seated_player_served_with_the_table_full, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_big_dispatches_do_not_grow_the_daemon, dcplay_teardown_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,18 +12,6 @@
 
 #define QUICK "classic rounds=1"
 
-static int
-teardown(void **state)
-{
-	struct dcplay *p = *state;
-
-	if (p != NULL) {
-		dcplay_teardown(p);
-		free(p);
-	}
-	return 0;
-}
-
 /* A line in the channel for everyone (not an interaction's answer). */
 static bool
 channel_line(json_t *m)
@@ -134,7 +122,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_stranger_flood_behind_the_game, teardown),
+		cmocka_unit_test_teardown(test_stranger_flood_behind_the_game, dcplay_teardown_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

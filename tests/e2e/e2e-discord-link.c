@@ -15,18 +15,6 @@
 
 #define QUICK "classic rounds=1 decks=1 hand=5 foot=5"
 
-static int
-teardown(void **state)
-{
-	struct dcplay *p = *state;
-
-	if (p != NULL) {
-		dcplay_teardown(p);
-		free(p);
-	}
-	return 0;
-}
-
 /* Connections the daemon opened: how many sent Identify, and how many Resume on the resume port. */
 static void
 link_counts(struct dcplay *p, int *identifies, int *resumes)
@@ -447,12 +435,12 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_resume_after_drop_and_op7, teardown),
-		cmocka_unit_test_teardown(test_zombie_link, teardown),
-		cmocka_unit_test_teardown(test_429_storms_lose_nothing, teardown),
-		cmocka_unit_test_teardown(test_restart_mid_game, teardown),
-		cmocka_unit_test_teardown(test_reload, teardown),
-		cmocka_unit_test_teardown(test_stop_sends_what_is_queued, teardown),
+		cmocka_unit_test_teardown(test_resume_after_drop_and_op7, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_zombie_link, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_429_storms_lose_nothing, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_restart_mid_game, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_reload, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_stop_sends_what_is_queued, dcplay_teardown_state),
 	};
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);

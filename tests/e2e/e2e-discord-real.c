@@ -14,18 +14,6 @@
 
 #define QUICK "classic rounds=1 decks=1 hand=5 foot=5"
 
-static int
-teardown(void **state)
-{
-	struct dcplay *p = *state;
-
-	if (p != NULL) {
-		dcplay_teardown(p);
-		free(p);
-	}
-	return 0;
-}
-
 /* Entries of the fake's identify_log from index from on, and how many of them had outcome. */
 static size_t
 identifies(struct dcplay *p, size_t from, const char *outcome, size_t *with)
@@ -616,16 +604,16 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_tables_only_where_the_bot_may_post, teardown),
-		cmocka_unit_test_teardown(test_two_shards_play_in_a_guild_of_each, teardown),
-		cmocka_unit_test_teardown(test_sharding_required_is_said, teardown),
-		cmocka_unit_test_teardown(test_auto_shards_start_over_after_4011, teardown),
-		cmocka_unit_test_teardown(test_a_whole_game_costs_few_invalid_requests, teardown),
-		cmocka_unit_test_teardown(test_stale_and_replayed_presses_change_nothing, teardown),
-		cmocka_unit_test_teardown(test_closed_dm_hit_once, teardown),
-		cmocka_unit_test_teardown(test_token_reset_stops_every_request, teardown),
-		cmocka_unit_test_teardown(test_spent_budget_waits_for_the_reset, teardown),
-		cmocka_unit_test_teardown(test_outage_keeps_the_link_within_the_budget, teardown),
+		cmocka_unit_test_teardown(test_tables_only_where_the_bot_may_post, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_two_shards_play_in_a_guild_of_each, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_sharding_required_is_said, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_auto_shards_start_over_after_4011, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_a_whole_game_costs_few_invalid_requests, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_stale_and_replayed_presses_change_nothing, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_closed_dm_hit_once, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_token_reset_stops_every_request, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_spent_budget_waits_for_the_reset, dcplay_teardown_state),
+		cmocka_unit_test_teardown(test_outage_keeps_the_link_within_the_budget, dcplay_teardown_state),
 	};
 
 	/* HF_TEST_FILTER=test_token*: one test (the outage one takes a minute) */

@@ -13,73 +13,26 @@
 #include "e2e.h"
 #include "ircclient.h"
 #include "ircserver.h"
+#include "world.h"
 
-struct fix {
-	struct ircserver srv;
-	struct e2e_daemon d;
-	char conf[512], db[512];
-};
-
-static int
-setup(void **state)
+static void
+write_conf_paced(struct world *f, int ai_delay, const char *bot_extra, const char *irc_extra)
 {
-	struct fix *f = calloc(1, sizeof *f);
+	char bot[1024], irc[1024];
 
-	if (f == NULL || !ircserver_available("ngircd") || ircserver_init(&f->srv, "ngircd") != 0 ||
-	    ircserver_start(&f->srv) != 0)
-		return -1;
-	ircserver_path(&f->srv, "hf.db", f->db, sizeof f->db);
-	ircserver_path(&f->srv, "handfoot.conf", f->conf, sizeof f->conf);
-	*state = f;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	struct fix *f = *state;
-
-	if (f->d.pid > 0)
-		e2e_daemon_wait(&f->d, 0);
-	ircserver_free(&f->srv);
-	free(f);
-	return 0;
+	snprintf(bot, sizeof bot, "ai_delay = %d\nturn_reminder = 0\nturn_timeout = 0\n%s", ai_delay, bot_extra);
+	snprintf(irc, sizeof irc, "flood_burst = 20\nflood_rate = 100\nreconnect_max = 4\n%s", irc_extra);
+	world_conf(f, bot, irc);
 }
 
 static void
-write_conf_paced(struct fix *f, int ai_delay, const char *bot_extra, const char *irc_extra)
-{
-	char text[2048];
-
-	snprintf(text, sizeof text,
-	         "[bot]\ndatabase = %s\nai_delay = %d\nturn_reminder = 0\nturn_timeout = 0\n%s\n"
-	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\n"
-	         "flood_burst = 20\nflood_rate = 100\nreconnect_max = 4\n%s\n",
-	         f->db, ai_delay, bot_extra, f->srv.port, irc_extra);
-	assert_int_equal(e2e_write_file(f->conf, text), 0);
-}
-
-static void
-write_conf(struct fix *f, const char *bot_extra, const char *irc_extra)
+write_conf(struct world *f, const char *bot_extra, const char *irc_extra)
 {
 	write_conf_paced(f, 0, bot_extra, irc_extra);
 }
 
 static void
-start(struct fix *f, const char *tag)
-{
-	assert_int_equal(e2e_daemon_start(&f->d, tag, f->conf, NULL), 0);
-}
-
-static void
-stop(struct fix *f)
-{
-	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
-	assert_int_equal(e2e_daemon_wait(&f->d, 15000), 0);
-}
-
-static void
-client(struct ircclient *c, struct fix *f, const char *nick, const char *from, const char *chan)
+client(struct ircclient *c, struct world *f, const char *nick, const char *from, const char *chan)
 {
 	c->pump = NULL;
 	assert_int_equal(ircclient_connect_from(c, f->srv.port, nick, from), 0);
@@ -101,13 +54,13 @@ saw_hand(const struct ircclient *c, const char *nick)
 static void
 test_hand_not_to_whoever_wears_the_nick(void **state)
 {
-	struct fix *f = *state;
+	struct world *f = *state;
 	struct ircclient alice, mallory;
 
 	/* a second between computer moves: alice's QUIT is seen between two of them */
 	write_conf_paced(f, 1000, "", "channels = #cards\n");
 	client(&alice, f, "alice", "127.0.0.2", "#cards");
-	start(f, "edges-wears");
+	world_daemon(f, "edges-wears");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
 	ircclient_send(&alice, "PRIVMSG #cards :!play 2 duel");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
@@ -128,7 +81,7 @@ test_hand_not_to_whoever_wears_the_nick(void **state)
 	ircclient_drain(&mallory, 500);
 	assert_false(saw_hand(&mallory, "alice"));
 	ircclient_close(&mallory);
-	stop(f);
+	world_daemon_stop(f);
 }
 
 /* The same when the bot itself has a hand to give: a restart hands the
@@ -137,13 +90,13 @@ test_hand_not_to_whoever_wears_the_nick(void **state)
 static void
 test_resumed_hand_not_to_whoever_wears_the_nick(void **state)
 {
-	struct fix *f = *state;
+	struct world *f = *state;
 	struct ircclient alice, mallory;
 	char line[2048];
 
 	write_conf(f, "", "channels = #cards\n");
 	client(&alice, f, "alice", "127.0.0.2", "#cards");
-	start(f, "edges-resumed");
+	world_daemon(f, "edges-resumed");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
 	ircclient_send(&alice, "PRIVMSG #cards :!play 2 duel");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
@@ -151,8 +104,8 @@ test_resumed_hand_not_to_whoever_wears_the_nick(void **state)
 		assert_int_equal(ircclient_wait(&alice, 60000, NULL, 0, "PRIVMSG #cards :", "alice: your turn", NULL), 0);
 	ircclient_close(&alice);
 	client(&mallory, f, "alice", "127.0.0.3", "#cards");
-	stop(f);
-	start(f, "edges-resumed2");
+	world_daemon_stop(f);
+	world_daemon(f, "edges-resumed2");
 	assert_int_equal(ircclient_wait(&mallory, 30000, line, sizeof line, "PRIVMSG #cards :", "Back after a restart",
 	                                NULL), 0);
 	assert_non_null(strstr(line, "alice to play"));
@@ -161,7 +114,7 @@ test_resumed_hand_not_to_whoever_wears_the_nick(void **state)
 	ircclient_drain(&mallory, 1000);
 	assert_false(saw_hand(&mallory, "alice"));
 	ircclient_close(&mallory);
-	stop(f);
+	world_daemon_stop(f);
 }
 
 /* Issue 15 (medium): "a player renames, quits while the bot is down, and
@@ -170,23 +123,23 @@ test_resumed_hand_not_to_whoever_wears_the_nick(void **state)
 static void
 test_rename_does_not_outlive_a_quit_while_away(void **state)
 {
-	struct fix *f = *state;
+	struct world *f = *state;
 	struct ircclient alice, stranger;
 
 	write_conf(f, "", "channels = #cards\n");
 	client(&alice, f, "alice", "127.0.0.2", "#cards");
-	start(f, "edges-rename");
+	world_daemon(f, "edges-rename");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
 	ircclient_send(&alice, "PRIVMSG #cards :!play 2 duel");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
 	ircclient_send(&alice, "NICK alicia");
 	ircclient_send(&alice, "PRIVMSG #cards :!hand");
 	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "NOTICE alicia :Your hand", NULL), 0);
-	stop(f);
+	world_daemon_stop(f);
 	ircclient_close(&alice);             /* alicia quits while the bot is away */
 
 	client(&stranger, f, "alicia", "127.0.0.3", "#cards");
-	start(f, "edges-rename2");
+	world_daemon(f, "edges-rename2");
 	assert_int_equal(ircclient_wait(&stranger, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
 	ircclient_send(&stranger, "PRIVMSG #cards :!hand");
 	assert_int_equal(ircclient_wait(&stranger, 10000, NULL, 0, "PRIVMSG #cards :", "alicia: you have no seat", NULL),
@@ -199,7 +152,7 @@ test_rename_does_not_outlive_a_quit_while_away(void **state)
 	ircclient_send(&alice, "PRIVMSG #cards :!hand");
 	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "NOTICE alicia :Your hand", NULL), 0);
 	ircclient_close(&alice);
-	stop(f);
+	world_daemon_stop(f);
 }
 
 /* Issue 11: "the bot never takes its nick back: after a restart it stayed
@@ -207,19 +160,19 @@ test_rename_does_not_outlive_a_quit_while_away(void **state)
 static void
 test_nick_regained_when_its_holder_quits(void **state)
 {
-	struct fix *f = *state;
+	struct world *f = *state;
 	struct ircclient squatter, alice;
 
 	/* the holder is in no channel of ours: only the ISON poll can tell */
 	write_conf(f, "", "channels = #cards\nnick_poll = 5\n");
 	client(&squatter, f, "HandFoot", NULL, NULL);
 	client(&alice, f, "alice", NULL, "#cards");
-	start(f, "edges-regain");
+	world_daemon(f, "edges-regain");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot_!", "JOIN", "#cards", NULL), 0);
 	ircclient_close(&squatter);
 	assert_int_equal(ircclient_wait(&alice, 15000, NULL, 0, ":HandFoot_!", "NICK", "HandFoot", NULL), 0);
 	ircclient_close(&alice);
-	stop(f);
+	world_daemon_stop(f);
 	assert_true(e2e_daemon_log_has(&f->d, "HandFoot is free: taking it back"));
 }
 
@@ -227,18 +180,18 @@ test_nick_regained_when_its_holder_quits(void **state)
 static void
 test_nick_regained_on_the_holders_quit(void **state)
 {
-	struct fix *f = *state;
+	struct world *f = *state;
 	struct ircclient squatter, alice;
 
 	write_conf(f, "", "channels = #cards\nnick_poll = 0\n");
 	client(&squatter, f, "HandFoot", NULL, "#cards");
 	client(&alice, f, "alice", NULL, "#cards");
-	start(f, "edges-regain2");
+	world_daemon(f, "edges-regain2");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot_!", "JOIN", "#cards", NULL), 0);
 	ircclient_close(&squatter);
 	assert_int_equal(ircclient_wait(&alice, 5000, NULL, 0, ":HandFoot_!", "NICK", "HandFoot", NULL), 0);
 	ircclient_close(&alice);
-	stop(f);
+	world_daemon_stop(f);
 }
 
 /* Issue 11: "in a +m channel without voice, numeric 404 is neither handled
@@ -246,7 +199,7 @@ test_nick_regained_on_the_holders_quit(void **state)
 static void
 test_moderated_channel_is_logged_and_the_owner_told(void **state)
 {
-	struct fix *f = *state;
+	struct world *f = *state;
 	struct ircclient alice;
 	char *log;
 	const char *p;
@@ -254,7 +207,7 @@ test_moderated_channel_is_logged_and_the_owner_told(void **state)
 
 	write_conf(f, "", "channels = #cards\n");
 	client(&alice, f, "alice", NULL, "#cards");     /* first in: alice is the channel's operator */
-	start(f, "edges-moderated");
+	world_daemon(f, "edges-moderated");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
 	ircclient_send(&alice, "PRIVMSG #cards :!play 2 duel");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
@@ -269,7 +222,7 @@ test_moderated_channel_is_logged_and_the_owner_told(void **state)
 		n += strstr(alice.lines[i], "cannot be followed") != NULL;
 	assert_int_equal(n, 1);
 	ircclient_close(&alice);
-	stop(f);
+	world_daemon_stop(f);
 	log = e2e_read_file(f->d.log);
 	assert_non_null(log);
 	n = 0;
@@ -285,14 +238,14 @@ test_moderated_channel_is_logged_and_the_owner_told(void **state)
 static void
 test_reload_joins_without_reconnecting(void **state)
 {
-	struct fix *f = *state;
+	struct world *f = *state;
 	struct ircclient alice;
 	char line[2048];
 
 	write_conf(f, "", "channels = #cards\n");
 	client(&alice, f, "alice", NULL, "#cards");
 	assert_int_equal(ircclient_join(&alice, "#more"), 0);
-	start(f, "edges-reload");
+	world_daemon(f, "edges-reload");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
 	ircclient_send(&alice, "PRIVMSG #cards :!play 2 duel");
 	assert_int_equal(ircclient_wait(&alice, 20000, line, sizeof line, "PRIVMSG #cards :", "Round 1", NULL), 0);
@@ -312,21 +265,21 @@ test_reload_joins_without_reconnecting(void **state)
 	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, ":HandFoot!", "PART", "#cards", NULL), 0);
 	assert_false(ircclient_saw(&alice, ":HandFoot!", "QUIT"));
 	ircclient_close(&alice);
-	stop(f);
+	world_daemon_stop(f);
 }
 
 /* Issue 15: "hands appear in the log at debug level". */
 static void
 test_hands_stay_out_of_the_debug_log(void **state)
 {
-	struct fix *f = *state;
+	struct world *f = *state;
 	struct ircclient alice;
 	char line[2048], *log, cards[64];
 	const char *p;
 
 	write_conf(f, "log_level = debug", "channels = #cards\n");
 	client(&alice, f, "alice", NULL, "#cards");
-	start(f, "edges-debug");
+	world_daemon(f, "edges-debug");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
 	ircclient_send(&alice, "PRIVMSG #cards :!play 2 duel");
 	assert_int_equal(ircclient_wait(&alice, 20000, line, sizeof line, "NOTICE alice :Your hand", NULL), 0);
@@ -334,7 +287,7 @@ test_hands_stay_out_of_the_debug_log(void **state)
 	assert_non_null(p);
 	snprintf(cards, sizeof cards, "%.30s", p + 3);
 	ircclient_close(&alice);
-	stop(f);
+	world_daemon_stop(f);
 	log = e2e_read_file(f->d.log);
 	assert_non_null(log);
 	assert_non_null(strstr(log, "> NOTICE alice <private,"));   /* the line is logged, not its text */
@@ -348,14 +301,14 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_hand_not_to_whoever_wears_the_nick, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_resumed_hand_not_to_whoever_wears_the_nick, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rename_does_not_outlive_a_quit_while_away, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_nick_regained_when_its_holder_quits, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_nick_regained_on_the_holders_quit, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_moderated_channel_is_logged_and_the_owner_told, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reload_joins_without_reconnecting, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_hands_stay_out_of_the_debug_log, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hand_not_to_whoever_wears_the_nick, world_setup_ngircd, world_teardown),
+		cmocka_unit_test_setup_teardown(test_resumed_hand_not_to_whoever_wears_the_nick, world_setup_ngircd, world_teardown),
+		cmocka_unit_test_setup_teardown(test_rename_does_not_outlive_a_quit_while_away, world_setup_ngircd, world_teardown),
+		cmocka_unit_test_setup_teardown(test_nick_regained_when_its_holder_quits, world_setup_ngircd, world_teardown),
+		cmocka_unit_test_setup_teardown(test_nick_regained_on_the_holders_quit, world_setup_ngircd, world_teardown),
+		cmocka_unit_test_setup_teardown(test_moderated_channel_is_logged_and_the_owner_told, world_setup_ngircd, world_teardown),
+		cmocka_unit_test_setup_teardown(test_reload_joins_without_reconnecting, world_setup_ngircd, world_teardown),
+		cmocka_unit_test_setup_teardown(test_hands_stay_out_of_the_debug_log, world_setup_ngircd, world_teardown),
 	};
 	return cmocka_run_group_tests_name("handfoot at IRC's edges (ngircd)", tests, NULL, NULL);
 }

@@ -13,29 +13,22 @@
 #include "e2e.h"
 #include "ircclient.h"
 #include "ircserver.h"
+#include "world.h"
 #include "proc.h"
 
-static struct ircserver srv;
+static struct world w;           /* its daemon is daemon_proc, not w.d */
 static struct proc daemon_proc;
-static char conf[512];
 
 static int
 setup(void **state)
 {
-	char db[512], text[2048];
-
 	(void)state;
-	if (!ircserver_available("ngircd") || ircserver_init(&srv, "ngircd") != 0 || ircserver_start(&srv) != 0)
+	if (world_init(&w, &world_ngircd) != 0)
 		return -1;
-	ircserver_path(&srv, "hf.db", db, sizeof db);
-	ircserver_path(&srv, "handfoot.conf", conf, sizeof conf);
 	/* the shipped flood defaults; a small thinking budget keeps the test quick */
-	snprintf(text, sizeof text,
-	         "[bot]\nprefix = !\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nai_budget = 2000\n"
-	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\n"
-	         "channels = #cards, #nohint\n",
-	         db, srv.port);
-	return e2e_write_file(conf, text);
+	world_conf(&w, "prefix = !\nai_delay = 0\nturn_reminder = 0\nai_budget = 2000\n",
+	           "channels = #cards, #nohint\n");
+	return 0;
 }
 
 static int
@@ -46,7 +39,7 @@ teardown(void **state)
 		kill(daemon_proc.pid, SIGTERM);
 		proc_end(&daemon_proc);
 	}
-	ircserver_free(&srv);
+	world_stop(&w);
 	return 0;
 }
 
@@ -76,12 +69,12 @@ test_hint_through_irc(void **state)
 	struct ircclient alice, bob, *mover, *other;
 	size_t mark;
 	char line[2048];
-	const char *argv[] = { "-c", conf, NULL };
+	const char *argv[] = { "-c", w.conf, NULL };
 
 	(void)state;
 	alice.pump = bob.pump = NULL;
-	assert_int_equal(ircclient_connect(&alice, srv.port, "alice"), 0);
-	assert_int_equal(ircclient_connect(&bob, srv.port, "bob"), 0);
+	assert_int_equal(ircclient_connect(&alice, w.srv.port, "alice"), 0);
+	assert_int_equal(ircclient_connect(&bob, w.srv.port, "bob"), 0);
 	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
 	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
 	assert_int_equal(ircclient_join(&alice, "#nohint"), 0);

@@ -13,55 +13,19 @@
 #include "e2e.h"
 #include "ircclient.h"
 #include "ircserver.h"
+#include "world.h"
 
-struct fix {
-	struct ircserver srv;
-	struct e2e_daemon d;
-	char conf[512], db[512];
-};
-
-static int
-setup(void **state)
-{
-	struct fix *f = calloc(1, sizeof *f);
-
-	if (f == NULL || !ircserver_available("ngircd") || ircserver_init(&f->srv, "ngircd") != 0 ||
-	    ircserver_start(&f->srv) != 0)
-		return -1;
-	ircserver_path(&f->srv, "hf.db", f->db, sizeof f->db);
-	ircserver_path(&f->srv, "handfoot.conf", f->conf, sizeof f->conf);
-	*state = f;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	struct fix *f = *state;
-
-	if (f->d.pid > 0)
-		e2e_daemon_wait(&f->d, 0);
-	ircserver_free(&f->srv);
-	free(f);
-	return 0;
-}
-
-/* irc_extra "": the shipped defaults, no flood key in either section. */
 static void
-write_conf_with(struct fix *f, const char *irc_extra)
+write_conf_with(struct world *f, const char *irc_extra)
 {
-	char text[1024];
+	char irc[1024];
 
-	snprintf(text, sizeof text,
-	         "[bot]\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nturn_timeout = 0\n\n"
-	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\nchannels = #cards\n"
-	         "reconnect_max = 4\n%s",
-	         f->db, f->srv.port, irc_extra);
-	assert_int_equal(e2e_write_file(f->conf, text), 0);
+	snprintf(irc, sizeof irc, "channels = #cards\nreconnect_max = 4\n%s", irc_extra);
+	world_conf(f, "ai_delay = 0\nturn_reminder = 0\nturn_timeout = 0\n", irc);
 }
 
 static void
-write_conf(struct fix *f)
+write_conf(struct world *f)
 {
 	write_conf_with(f, "");
 }
@@ -69,7 +33,7 @@ write_conf(struct fix *f)
 /* The bot's own flood defaults, the connection's pace quick (the bot's
  * answers are not what is looked at). */
 static void
-write_conf_quick(struct fix *f)
+write_conf_quick(struct world *f)
 {
 	write_conf_with(f, "flood_burst = 20\nflood_rate = 100\n");
 }
@@ -83,20 +47,7 @@ synced(struct ircclient *c, const char *tag)
 }
 
 static void
-start(struct fix *f, const char *tag)
-{
-	assert_int_equal(e2e_daemon_start(&f->d, tag, f->conf, NULL), 0);
-}
-
-static void
-stop(struct fix *f)
-{
-	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
-	assert_int_equal(e2e_daemon_wait(&f->d, 15000), 0);
-}
-
-static void
-client(struct ircclient *c, struct fix *f, const char *nick, const char *from, const char *chan)
+client(struct ircclient *c, struct world *f, const char *nick, const char *from, const char *chan)
 {
 	c->pump = NULL;
 	assert_int_equal(ircclient_connect_from(c, f->srv.port, nick, from), 0);
@@ -106,7 +57,7 @@ client(struct ircclient *c, struct fix *f, const char *nick, const char *from, c
 
 /* The one number a query on the daemon's database gives. */
 static long
-db_number(struct fix *f, const char *sql)
+db_number(struct world *f, const char *sql)
 {
 	char out[256];
 
@@ -129,7 +80,7 @@ saw_hand(const struct ircclient *c, const char *nick)
 
 /* alice sits at a duel, is dealt her hand, and quits while it is her turn. */
 static void
-alice_plays_and_quits(struct fix *f)
+alice_plays_and_quits(struct world *f)
 {
 	struct ircclient alice;
 
@@ -162,12 +113,12 @@ stranger_has_no_seat(struct ircclient *mallory)
 static void
 test_flood_does_not_flush_a_quit_players_record(void **state)
 {
-	struct fix *f = *state;
+	struct world *f = *state;
 	struct ircclient flooder, mallory, trudy;
 	const int nicks = 8;
 
 	write_conf(f);
-	start(f, "hostile-identity");
+	world_daemon(f, "hostile-identity");
 	alice_plays_and_quits(f);
 	/* a third host asks !private under rotating nicks, each a DM-only stranger */
 	client(&flooder, f, "flood0", "127.0.0.4", NULL);
@@ -187,17 +138,17 @@ test_flood_does_not_flush_a_quit_players_record(void **state)
 	ircclient_close(&mallory);
 	/* only alice, who is seated, has a record of where her lines go (the
 	 * daemon holds its database alone: read once it is stopped) */
-	stop(f);
+	world_daemon_stop(f);
 	assert_int_equal(db_number(f, "SELECT count(*) FROM adapter_state WHERE key LIKE 'seen/%'"), 1);
 	/* had her record been flushed all the same, whoever wears her nick next,
 	 * from a host of their own, is still a stranger, restart or not */
 	assert_int_equal(db_number(f, "DELETE FROM adapter_state WHERE key='seen/alice'; SELECT changes()"), 1);
 	client(&trudy, f, "alice", "127.0.0.5", "#cards");
-	start(f, "hostile-identity2");
+	world_daemon(f, "hostile-identity2");
 	assert_int_equal(ircclient_wait(&trudy, 30000, NULL, 0, "PRIVMSG #cards :", "Back after a restart", NULL), 0);
 	stranger_has_no_seat(&trudy);
 	ircclient_close(&trudy);
-	stop(f);
+	world_daemon_stop(f);
 }
 
 /* The flood table's set of (adapter, user) as the daemon found it until
@@ -239,13 +190,13 @@ static void
 test_colliding_ids_do_not_silence_a_player(void **state)
 {
 	static const char *const topics[] = { "draw", "meld", "discard", "pickup" };
-	struct fix *f = *state;
+	struct world *f = *state;
 	struct ircclient alice, mal;
 	char ids[5][16], tag[16];
 
 	colliding_with_alice(ids);
 	write_conf_quick(f);
-	start(f, "hostile-collide");
+	world_daemon(f, "hostile-collide");
 	client(&alice, f, "alice", "127.0.0.2", "#cards");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
 	ircclient_send(&alice, "PRIVMSG #cards :!help hand");
@@ -265,7 +216,7 @@ test_colliding_ids_do_not_silence_a_player(void **state)
 	}
 	ircclient_close(&mal);
 	ircclient_close(&alice);
-	stop(f);
+	world_daemon_stop(f);
 }
 
 /* Issue 24 (medium): the users table filled and newcomers were ignored.
@@ -277,12 +228,12 @@ test_colliding_ids_do_not_silence_a_player(void **state)
 static void
 test_dm_flood_does_not_fill_the_users_table(void **state)
 {
-	struct fix *f = *state;
+	struct world *f = *state;
 	struct ircclient bob, mal;
 	char tag[16];
 
 	write_conf(f);
-	start(f, "hostile-users");
+	world_daemon(f, "hostile-users");
 	client(&mal, f, "mal", "127.0.0.4", NULL);
 	client(&bob, f, "bob", "127.0.0.5", NULL);
 	/* (the bot in its channel first: the flood is what it sees next) */
@@ -306,7 +257,7 @@ test_dm_flood_does_not_fill_the_users_table(void **state)
 	assert_int_equal(ircclient_wait(&bob, 30000, NULL, 0, "PRIVMSG #cards :", "bob", NULL), 0);
 	ircclient_close(&mal);
 	ircclient_close(&bob);
-	stop(f);
+	world_daemon_stop(f);
 }
 
 /* Issue 24 (smaller): anyone could change a room's !tell when no table was
@@ -315,12 +266,12 @@ test_dm_flood_does_not_fill_the_users_table(void **state)
 static void
 test_stranger_cannot_change_tell(void **state)
 {
-	struct fix *f = *state;
+	struct world *f = *state;
 	struct ircclient alice, mallory;
 
 	write_conf_quick(f);
 	client(&alice, f, "alice", "127.0.0.2", "#cards");
-	start(f, "hostile-tell");
+	world_daemon(f, "hostile-tell");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
 	client(&mallory, f, "mallory", "127.0.0.3", "#cards");
 	ircclient_send(&mallory, "PRIVMSG #cards :!tell moves");
@@ -330,7 +281,7 @@ test_stranger_cannot_change_tell(void **state)
 	                 0);
 	ircclient_close(&mallory);
 	ircclient_close(&alice);
-	stop(f);
+	world_daemon_stop(f);
 }
 
 /* docs/RESOURCES.md: the bounded tables filled to their bounds at once (the
@@ -340,14 +291,14 @@ test_stranger_cannot_change_tell(void **state)
 static void
 test_seated_player_served_with_tables_full(void **state)
 {
-	struct fix *f = *state;
+	struct world *f = *state;
 	struct ircclient alice, mal;
 	char ids[5][16], tag[16];
 
 	colliding_with_alice(ids);
 	write_conf_quick(f);
 	client(&alice, f, "alice", "127.0.0.2", "#cards");
-	start(f, "hostile-full");
+	world_daemon(f, "hostile-full");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
 	ircclient_send(&alice, "PRIVMSG #cards :!play 2 duel");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
@@ -370,18 +321,18 @@ test_seated_player_served_with_tables_full(void **state)
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
 	ircclient_close(&mal);
 	ircclient_close(&alice);
-	stop(f);
+	world_daemon_stop(f);
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_flood_does_not_flush_a_quit_players_record, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_colliding_ids_do_not_silence_a_player, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_dm_flood_does_not_fill_the_users_table, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stranger_cannot_change_tell, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_seated_player_served_with_tables_full, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_flood_does_not_flush_a_quit_players_record, world_setup_ngircd, world_teardown),
+		cmocka_unit_test_setup_teardown(test_colliding_ids_do_not_silence_a_player, world_setup_ngircd, world_teardown),
+		cmocka_unit_test_setup_teardown(test_dm_flood_does_not_fill_the_users_table, world_setup_ngircd, world_teardown),
+		cmocka_unit_test_setup_teardown(test_stranger_cannot_change_tell, world_setup_ngircd, world_teardown),
+		cmocka_unit_test_setup_teardown(test_seated_player_served_with_tables_full, world_setup_ngircd, world_teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

@@ -13,38 +13,18 @@
 #include "e2e.h"
 #include "ircclient.h"
 #include "ircserver.h"
+#include "world.h"
 
-static struct ircserver srv;
-static struct e2e_daemon d;
-static char conf[512];
+static struct world w;
 
 static int
 setup(void **state)
 {
-	char db[512], text[1024];
-
-	(void)state;
-	if (!ircserver_available("ngircd") || ircserver_init(&srv, "ngircd") != 0 || ircserver_start(&srv) != 0)
+	*state = &w;
+	if (world_init(&w, &world_ngircd) != 0)
 		return -1;
-	ircserver_path(&srv, "hf.db", db, sizeof db);
-	ircserver_path(&srv, "handfoot.conf", conf, sizeof conf);
 	/* the shipped defaults, but for a quick computer, no reminders and a quicker output queue */
-	snprintf(text, sizeof text,
-	         "[bot]\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nlog_level = debug\n"
-	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\nchannels = #cards\nflood_rate = 200\n",
-	         db, srv.port);
-	return e2e_write_file(conf, text);
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	if (d.pid > 0) {
-		e2e_daemon_signal(&d, SIGTERM);
-		e2e_daemon_wait(&d, 10000);
-	}
-	ircserver_free(&srv);
+	world_conf(&w, "ai_delay = 0\nturn_reminder = 0\nlog_level = debug\n", "channels = #cards\nflood_rate = 200\n");
 	return 0;
 }
 
@@ -56,7 +36,7 @@ say_expect(struct ircclient *who, struct ircclient *watch, const char *line, con
 
 	ircclient_send(who, "PRIVMSG #cards :%s", line);
 	if (ircclient_wait(watch, 15000, got, sizeof got, ":HandFoot!", "PRIVMSG #cards :", want, NULL) != 0) {
-		print_error("no \"%s\" after %s said \"%s\" (daemon log: %s)\n", want, who->nick, line, d.log);
+		print_error("no \"%s\" after %s said \"%s\" (daemon log: %s)\n", want, who->nick, line, w.d.log);
 		fail();
 	}
 }
@@ -99,16 +79,16 @@ test_moderators_end_tables(void **state)
 	alice.pump = bob.pump = carol.pump = dave.pump = NULL;
 	/* alice makes the channel: ngircd makes her its operator, which the bot
 	 * learns from NAMES when it joins */
-	assert_int_equal(ircclient_connect(&alice, srv.port, "alice"), 0);
+	assert_int_equal(ircclient_connect(&alice, w.srv.port, "alice"), 0);
 	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
 	assert_true(ircclient_saw(&alice, " 353 ", "@alice"));
-	assert_int_equal(e2e_daemon_start(&d, "e2e-irc-moderator", conf, NULL), 0);
+	assert_int_equal(e2e_daemon_start(&w.d, "e2e-irc-moderator", w.conf, NULL), 0);
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
-	assert_int_equal(ircclient_connect(&bob, srv.port, "bob"), 0);
+	assert_int_equal(ircclient_connect(&bob, w.srv.port, "bob"), 0);
 	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
-	assert_int_equal(ircclient_connect(&carol, srv.port, "carol"), 0);
+	assert_int_equal(ircclient_connect(&carol, w.srv.port, "carol"), 0);
 	assert_int_equal(ircclient_join(&carol, "#cards"), 0);
-	assert_int_equal(ircclient_connect(&dave, srv.port, "dave"), 0);
+	assert_int_equal(ircclient_connect(&dave, w.srv.port, "dave"), 0);
 	assert_int_equal(ircclient_join(&dave, "#cards"), 0);
 
 	/* a stranger cannot end bob's table; the channel's operator can */
@@ -142,8 +122,8 @@ test_moderators_end_tables(void **state)
 	ircclient_close(&carol);
 	ircclient_close(&bob);
 	ircclient_close(&alice);
-	e2e_daemon_signal(&d, SIGTERM);
-	assert_int_equal(e2e_daemon_wait(&d, 10000), 0);
+	e2e_daemon_signal(&w.d, SIGTERM);
+	assert_int_equal(e2e_daemon_wait(&w.d, 10000), 0);
 }
 
 int
@@ -153,5 +133,5 @@ main(void)
 		cmocka_unit_test(test_moderators_end_tables),
 	};
 
-	return cmocka_run_group_tests_name("moderators on ngircd", tests, setup, teardown);
+	return cmocka_run_group_tests_name("moderators on ngircd", tests, setup, world_end_state);
 }

@@ -13,12 +13,7 @@
 #include "e2e.h"
 #include "ircclient.h"
 #include "ircserver.h"
-
-struct fix {
-	struct ircserver srv;
-	struct e2e_daemon d;
-	char conf[512], db[512];
-};
+#include "world.h"
 
 /* A client past 10 s of command penalty is quit with "Excess Flood", as
  * Solanum quits one past 20 unread lines: no fake lag to save it. */
@@ -30,51 +25,21 @@ static const char strict_modules[] =
 static int
 setup(void **state)
 {
-	struct fix *f = calloc(1, sizeof *f);
+	static const struct world_spec strict = {
+		.irc = WORLD_INSPIRCD, .connect_extra = strict_class, .conf_extra = strict_modules,
+	};
 
-	if (f == NULL || !ircserver_available("inspircd") || ircserver_init(&f->srv, "inspircd") != 0)
-		return -1;
-	f->srv.connect_extra = strict_class;
-	f->srv.conf_extra = strict_modules;
-	if (ircserver_start(&f->srv) != 0)
-		return -1;
-	ircserver_path(&f->srv, "hf.db", f->db, sizeof f->db);
-	ircserver_path(&f->srv, "handfoot.conf", f->conf, sizeof f->conf);
-	*state = f;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	struct fix *f = *state;
-
-	if (f->d.pid > 0)
-		e2e_daemon_wait(&f->d, 0);
-	ircserver_free(&f->srv);
-	free(f);
-	return 0;
+	return world_setup_with(state, &strict);
 }
 
 /* The daemon with the shipped pace (flood_burst 5, flood_rate 2000) unless irc_extra says otherwise. */
 static void
-start(struct fix *f, const char *tag, const char *irc_extra)
+start(struct world *f, const char *tag, const char *irc_extra)
 {
-	char text[4096];
+	char irc[4096];
 
-	snprintf(text, sizeof text,
-	         "[bot]\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nturn_timeout = 0\nlog_level = debug\n"
-	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\nreconnect_max = 4\n%s\n",
-	         f->db, f->srv.port, irc_extra);
-	assert_int_equal(e2e_write_file(f->conf, text), 0);
-	assert_int_equal(e2e_daemon_start(&f->d, tag, f->conf, NULL), 0);
-}
-
-static void
-stop(struct fix *f)
-{
-	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
-	assert_int_equal(e2e_daemon_wait(&f->d, 15000), 0);
+	snprintf(irc, sizeof irc, "reconnect_max = 4\n%s", irc_extra);
+	world_run(f, tag, "ai_delay = 0\nturn_reminder = 0\nturn_timeout = 0\nlog_level = debug\n", irc);
 }
 
 /* 24 channels: their JOINs and WHOs go through the pacing, and the
@@ -82,7 +47,7 @@ stop(struct fix *f)
 static void
 test_many_channels_no_excess_flood(void **state)
 {
-	struct fix *f = *state;
+	struct world *f = *state;
 	struct ircclient alice;
 	char chans[512] = "channels =";
 
@@ -100,7 +65,7 @@ test_many_channels_no_excess_flood(void **state)
 	assert_false(e2e_daemon_log_has(&f->d, "Excess Flood"));
 	assert_false(e2e_daemon_log_has(&f->d, "disconnected"));
 	ircclient_close(&alice);
-	stop(f);
+	world_daemon_stop(f);
 }
 
 /* alice holds #cards (+o, the first in) and sets +f 5:3: five lines in
@@ -110,7 +75,7 @@ test_many_channels_no_excess_flood(void **state)
 static void
 test_channel_flood_mode_never_trips(void **state)
 {
-	struct fix *f = *state;
+	struct world *f = *state;
 	struct ircclient people[3];
 	static const char *const nicks[] = { "alice", "bob", "carol" };
 	size_t said = 0;
@@ -141,7 +106,7 @@ test_channel_flood_mode_never_trips(void **state)
 	assert_true(said >= 6);
 	for (int i = 0; i < 3; i++)
 		ircclient_close(&people[i]);
-	stop(f);
+	world_daemon_stop(f);
 }
 
 /* InspIRCd's callerid (+g) answers the bot's PRIVMSG with 716, its +R
@@ -151,7 +116,7 @@ test_channel_flood_mode_never_trips(void **state)
 static void
 test_refused_hands_told(void **state)
 {
-	struct fix *f = *state;
+	struct world *f = *state;
 	struct ircclient alice, bob;
 
 	alice.pump = bob.pump = NULL;
@@ -173,16 +138,16 @@ test_refused_hands_told(void **state)
 	assert_false(ircclient_saw(&alice, "alice :Your hand", NULL));
 	ircclient_close(&bob);
 	ircclient_close(&alice);
-	stop(f);
+	world_daemon_stop(f);
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_many_channels_no_excess_flood, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_channel_flood_mode_never_trips, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_refused_hands_told, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_many_channels_no_excess_flood, setup, world_teardown),
+		cmocka_unit_test_setup_teardown(test_channel_flood_mode_never_trips, setup, world_teardown),
+		cmocka_unit_test_setup_teardown(test_refused_hands_told, setup, world_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,11 +13,10 @@
 #include "e2e.h"
 #include "ircclient.h"
 #include "ircserver.h"
+#include "world.h"
 
 struct fix {
-	struct ircserver srv;
-	struct e2e_daemon d;
-	char conf[512], db[512];
+	struct world w;                 /* first: world_teardown frees it all */
 	struct ircclient alice;
 };
 
@@ -26,14 +25,11 @@ setup(void **state)
 {
 	struct fix *f = calloc(1, sizeof *f);
 
-	if (f == NULL || !ircserver_available("ngircd") || ircserver_init(&f->srv, "ngircd") != 0 ||
-	    ircserver_start(&f->srv) != 0)
-		return -1;
-	ircserver_path(&f->srv, "hf.db", f->db, sizeof f->db);
-	ircserver_path(&f->srv, "handfoot.conf", f->conf, sizeof f->conf);
-	f->alice.fd = -1;
 	*state = f;
-	return 0;
+	if (f == NULL)
+		return -1;
+	f->alice.fd = -1;
+	return world_init(&f->w, &world_ngircd);
 }
 
 static int
@@ -41,12 +37,9 @@ teardown(void **state)
 {
 	struct fix *f = *state;
 
-	if (f->d.pid > 0)
-		e2e_daemon_wait(&f->d, 0);
-	ircclient_close(&f->alice);
-	ircserver_free(&f->srv);
-	free(f);
-	return 0;
+	if (f != NULL)
+		ircclient_close(&f->alice);
+	return world_teardown(state);
 }
 
 /* The daemon, paced (a line every rate ms after the first), so that lines
@@ -58,17 +51,14 @@ start_paced(struct fix *f, const char *tag, int reminder, int rate, int ai_delay
 {
 	/* the clock's test wants the ping as the wait begins: no pace there */
 	int burst = reminder > 0 ? 20 : 1;
-	char text[2048];
+	char bot[256], irc[256];
 
 	if (reminder > 0)
 		rate = 100;
-	snprintf(text, sizeof text,
-	         "[bot]\ndatabase = %s\nai_delay = %d\nturn_reminder = %d\nturn_timeout = 0\nlog_level = debug\n"
-	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\nchannels = #cards\n"
-	         "flood_burst = %d\nflood_rate = %d\nreconnect_max = 4\n",
-	         f->db, ai_delay, reminder, f->srv.port, burst, rate);
-	assert_int_equal(e2e_write_file(f->conf, text), 0);
-	assert_int_equal(e2e_daemon_start(&f->d, tag, f->conf, NULL), 0);
+	snprintf(bot, sizeof bot, "ai_delay = %d\nturn_reminder = %d\nturn_timeout = 0\nlog_level = debug\n", ai_delay,
+	         reminder);
+	snprintf(irc, sizeof irc, "channels = #cards\nflood_burst = %d\nflood_rate = %d\nreconnect_max = 4\n", burst, rate);
+	world_run(&f->w, tag, bot, irc);
 }
 
 /* Paced as a real network would pace it (a line every 600 ms after the
@@ -83,7 +73,7 @@ static void
 alice_in(struct fix *f)
 {
 	f->alice.pump = NULL;
-	assert_int_equal(ircclient_connect(&f->alice, f->srv.port, "alice"), 0);
+	assert_int_equal(ircclient_connect(&f->alice, f->w.srv.port, "alice"), 0);
 	assert_int_equal(ircclient_join(&f->alice, "#cards"), 0);
 }
 
@@ -141,7 +131,7 @@ play_until_discard(struct fix *f)
 	assert_int_equal(ircclient_wait(&f->alice, 20000, line, sizeof line, "NOTICE alice :", "Your hand (", NULL), 0);
 	first_card(line, card, sizeof card);
 	ircclient_send(&f->alice, "PRIVMSG #cards :!discard %s", card);
-	assert_int_equal(e2e_daemon_wait_log(&f->d, "PRIVMSG #cards :!discard", 20000), 0);
+	assert_int_equal(e2e_daemon_wait_log(&f->w.d, "PRIVMSG #cards :!discard", 20000), 0);
 }
 
 /* Stops the daemon with SIGTERM; true if the room heard alice's turn
@@ -151,10 +141,10 @@ stopped_saying(struct fix *f, const char *what)
 {
 	size_t at = f->alice.nlines, i;
 
-	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
+	assert_int_equal(e2e_daemon_signal(&f->w.d, SIGTERM), 0);
 	assert_int_equal(ircclient_wait(&f->alice, 15000, NULL, 0, ":HandFoot!", "QUIT", NULL), 0);
-	assert_int_equal(e2e_daemon_wait(&f->d, 10000), 0);
-	assert_false(e2e_daemon_log_has(&f->d, "lines unsent"));
+	assert_int_equal(e2e_daemon_wait(&f->w.d, 10000), 0);
+	assert_false(e2e_daemon_log_has(&f->w.d, "lines unsent"));
 	for (i = at; i < f->alice.nlines && strstr(f->alice.lines[i], " QUIT ") == NULL; i++)
 		if (strstr(f->alice.lines[i], ":HandFoot!") != NULL && strstr(f->alice.lines[i], "PRIVMSG #cards :") != NULL &&
 		    strstr(f->alice.lines[i], "alice drew ") != NULL && strstr(f->alice.lines[i], what) != NULL)
@@ -183,7 +173,7 @@ check_resumed(struct fix *f, const char *tag)
 	/* and her hand, without her typing (the computer's turn may come between) */
 	if (!saw_since(&f->alice, at, "NOTICE alice :Your hand", NULL))
 		assert_int_equal(ircclient_wait(&f->alice, 10000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
-	assert_true(e2e_daemon_alive(&f->d));
+	assert_true(e2e_daemon_alive(&f->w.d));
 }
 
 /* Issue 11: "SIGTERM while computer players were moving: the bot quit at
@@ -231,8 +221,8 @@ test_sigkill_loses_nothing_a_player_needs(void **state)
 	wait_bot_joined(f);
 	/* killed while her turn's line waits for the pace */
 	play_until_discard(f);
-	assert_int_equal(e2e_daemon_signal(&f->d, SIGKILL), 0);
-	assert_int_equal(e2e_daemon_wait(&f->d, 10000), 128 + SIGKILL);
+	assert_int_equal(e2e_daemon_signal(&f->w.d, SIGKILL), 0);
+	assert_int_equal(e2e_daemon_wait(&f->w.d, 10000), 128 + SIGKILL);
 	/* the server notices the dead link */
 	assert_int_equal(ircclient_wait(&f->alice, 30000, NULL, 0, ":HandFoot!", "QUIT", NULL), 0);
 	check_resumed(f, "restart-kill2");
@@ -252,8 +242,8 @@ test_auto_is_kept_across_a_restart(void **state)
 	assert_int_equal(ircclient_wait(&f->alice, 60000, NULL, 0, "PRIVMSG #cards :", "alice: your turn", NULL), 0);
 	ircclient_send(&f->alice, "PRIVMSG #cards :!auto");
 	assert_int_equal(ircclient_wait(&f->alice, 20000, NULL, 0, "PRIVMSG #cards :", "steps away", NULL), 0);
-	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
-	assert_int_equal(e2e_daemon_wait(&f->d, 15000), 0);
+	assert_int_equal(e2e_daemon_signal(&f->w.d, SIGTERM), 0);
+	assert_int_equal(e2e_daemon_wait(&f->w.d, 15000), 0);
 	start(f, "restart-auto2", 0);
 	/* alice types nothing: the computer still plays her seat */
 	assert_int_equal(ircclient_wait(&f->alice, 30000, line, sizeof line, "PRIVMSG #cards :", "Back after a restart",
@@ -279,8 +269,8 @@ test_idle_clock_fires_at_its_deadline(void **state)
 	waited = ircclient_now_us();
 	ircclient_drain(&f->alice, 6000);
 	assert_false(ircclient_saw(&f->alice, "reminder", NULL));
-	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
-	assert_int_equal(e2e_daemon_wait(&f->d, 15000), 0);
+	assert_int_equal(e2e_daemon_signal(&f->w.d, SIGTERM), 0);
+	assert_int_equal(e2e_daemon_wait(&f->w.d, 15000), 0);
 	restarted = ircclient_now_us();
 	start(f, "restart-clock2", 10);
 	assert_int_equal(ircclient_wait(&f->alice, 30000, NULL, 0, "PRIVMSG #cards :", "alice: reminder", NULL), 0);

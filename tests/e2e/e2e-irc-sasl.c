@@ -14,10 +14,10 @@
 #include "ircaccount.h"
 #include "ircclient.h"
 #include "ircserver.h"
+#include "world.h"
 
 struct ctx {
-	struct ircserver srv;
-	struct e2e_daemon d;
+	struct world w;                 /* InspIRCd with Atheme; its daemon is w.d */
 	char bot_pw[64], alice_pw[64], ext_pw[64];
 	char fp[80];
 };
@@ -27,16 +27,12 @@ static struct ctx ctx;
 static int
 setup(void **state)
 {
+	static const struct world_spec atheme = { .irc = WORLD_INSPIRCD_ATHEME };
 	struct ctx *c = &ctx;
 	char cert[512], key[512];
 
-	if (!ircserver_available("inspircd") || !ircserver_available("atheme"))
-		return -1;
 	memset(c, 0, sizeof *c);
-	if (ircserver_init(&c->srv, "inspircd") != 0)
-		return -1;
-	c->srv.services = true;
-	if (ircserver_start(&c->srv) != 0)
+	if (world_init(&c->w, &atheme) != 0)
 		return -1;
 	/* fresh passwords every run, noted so that no daemon log may hold them */
 	snprintf(c->bot_pw, sizeof c->bot_pw, "bot-%ld-Pw%u", (long)getpid(), (unsigned)rand());
@@ -45,12 +41,12 @@ setup(void **state)
 	e2e_secret_note(c->bot_pw);
 	e2e_secret_note(c->alice_pw);
 	e2e_secret_note(c->ext_pw);
-	ircserver_path(&c->srv, "client.pem", cert, sizeof cert);
-	ircserver_path(&c->srv, "client.key", key, sizeof key);
+	ircserver_path(&c->w.srv, "client.pem", cert, sizeof cert);
+	ircserver_path(&c->w.srv, "client.key", key, sizeof key);
 	if (ircaccount_make_cert(cert, key, c->fp, sizeof c->fp) != 0 ||
-	    ircaccount_register(c->srv.port, "HFBot", c->bot_pw, NULL) != 0 ||
-	    ircaccount_register(c->srv.port, "alice", c->alice_pw, NULL) != 0 ||
-	    ircaccount_register(c->srv.port, "HFExt", c->ext_pw, c->fp) != 0)
+	    ircaccount_register(c->w.srv.port, "HFBot", c->bot_pw, NULL) != 0 ||
+	    ircaccount_register(c->w.srv.port, "alice", c->alice_pw, NULL) != 0 ||
+	    ircaccount_register(c->w.srv.port, "HFExt", c->ext_pw, c->fp) != 0)
 		return -1;
 	*state = c;
 	return 0;
@@ -62,9 +58,9 @@ daemon_reap(void **state)
 {
 	struct ctx *c = *state;
 
-	if (c != NULL && e2e_daemon_alive(&c->d)) {
-		e2e_daemon_signal(&c->d, SIGTERM);
-		e2e_daemon_wait(&c->d, 10000);
+	if (c != NULL && e2e_daemon_alive(&c->w.d)) {
+		e2e_daemon_signal(&c->w.d, SIGTERM);
+		e2e_daemon_wait(&c->w.d, 10000);
 	}
 	return 0;
 }
@@ -74,13 +70,8 @@ teardown(void **state)
 {
 	struct ctx *c = *state;
 
-	if (c == NULL)
-		return 0;
-	if (e2e_daemon_alive(&c->d)) {
-		e2e_daemon_signal(&c->d, SIGTERM);
-		e2e_daemon_wait(&c->d, 10000);
-	}
-	ircserver_free(&c->srv);
+	if (c != NULL)
+		world_end(&c->w);
 	return 0;
 }
 
@@ -90,24 +81,24 @@ daemon_start(struct ctx *c, const char *tag, const char *nick, const char *extra
 {
 	char conf[512], db[512], ca[512], text[2048];
 
-	ircserver_path(&c->srv, "handfoot.conf", conf, sizeof conf);
-	snprintf(db, sizeof db, "%s/%s.db", c->srv.dir, tag);
-	ircserver_path(&c->srv, "ca.pem", ca, sizeof ca);
+	ircserver_path(&c->w.srv, "handfoot.conf", conf, sizeof conf);
+	snprintf(db, sizeof db, "%s/%s.db", c->w.srv.dir, tag);
+	ircserver_path(&c->w.srv, "ca.pem", ca, sizeof ca);
 	snprintf(text, sizeof text,
 	         "[bot]\nprefix = !\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nflood_burst = 30\n"
 	         "log_level = debug\n"
 	         "[irc test]\nserver = localhost\nport = %d\ntls = yes\nca_file = %s\nnick = %s\n"
 	         "channels = #cards\nflood_burst = 10\nflood_rate = 100\n%s",
-	         db, c->srv.tls_port, ca, nick, extra);
+	         db, c->w.srv.tls_port, ca, nick, extra);
 	assert_int_equal(e2e_write_file(conf, text), 0);
-	assert_int_equal(e2e_daemon_start(&c->d, tag, conf, NULL), 0);
+	assert_int_equal(e2e_daemon_start(&c->w.d, tag, conf, NULL), 0);
 }
 
 static void
 daemon_stop(struct ctx *c)
 {
-	e2e_daemon_signal(&c->d, SIGTERM);
-	assert_int_equal(e2e_daemon_wait(&c->d, 10000), 0);
+	e2e_daemon_signal(&c->w.d, SIGTERM);
+	assert_int_equal(e2e_daemon_wait(&c->w.d, 10000), 0);
 }
 
 /* Asks WHOIS nick until the server says it is logged in as account (330). */
@@ -143,7 +134,7 @@ test_sasl_plain_and_accounts(void **state)
 	char pwfile[512], extra[1024], line[2048];
 
 	/* (a) the bot logs in with SASL PLAIN, its password read from a file */
-	ircserver_path(&c->srv, "bot.pw", pwfile, sizeof pwfile);
+	ircserver_path(&c->w.srv, "bot.pw", pwfile, sizeof pwfile);
 	snprintf(line, sizeof line, "%s\n", c->bot_pw);
 	assert_int_equal(e2e_write_file(pwfile, line), 0);
 	snprintf(extra, sizeof extra, "sasl_mechanism = PLAIN\nsasl_user = HFBot\nsasl_password_file = %s\n", pwfile);
@@ -151,12 +142,12 @@ test_sasl_plain_and_accounts(void **state)
 
 	/* (c) alice logs in with SASL too: her seat is keyed by her account */
 	alice.pump = NULL;
-	assert_int_equal(ircaccount_connect_sasl(&alice, c->srv.port, "alice", "alice", c->alice_pw), 0);
+	assert_int_equal(ircaccount_connect_sasl(&alice, c->w.srv.port, "alice", "alice", c->alice_pw), 0);
 	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
 	wait_bot_joined(&alice, "HFBot");
 	assert_logged_in(&alice, "HFBot", "HFBot");
-	assert_int_equal(e2e_daemon_wait_log(&c->d, "logged in to services", 5000), 0);
-	assert_true(e2e_daemon_log_has(&c->d, " 903 "));
+	assert_int_equal(e2e_daemon_wait_log(&c->w.d, "logged in to services", 5000), 0);
+	assert_true(e2e_daemon_log_has(&c->w.d, " 903 "));
 
 	ircclient_send(&alice, "PRIVMSG #cards :!new duel");
 	ircclient_send(&alice, "PRIVMSG #cards :!bot add");
@@ -170,7 +161,7 @@ test_sasl_plain_and_accounts(void **state)
 
 	/* someone else wearing "alice" without the account has no seat */
 	mallory.pump = NULL;
-	assert_int_equal(ircclient_connect(&mallory, c->srv.port, "alice"), 0);
+	assert_int_equal(ircclient_connect(&mallory, c->w.srv.port, "alice"), 0);
 	assert_int_equal(ircclient_join(&mallory, "#cards"), 0);
 	ircclient_send(&mallory, "PRIVMSG #cards :!hand");
 	assert_int_equal(ircclient_wait(&mallory, 10000, line, sizeof line, "no seat at this table", NULL), 0);
@@ -178,7 +169,7 @@ test_sasl_plain_and_accounts(void **state)
 
 	/* alice back under another nick, logged in by IDENTIFY: her seat again */
 	alice.pump = NULL;
-	assert_int_equal(ircclient_connect(&alice, c->srv.port, "alice2"), 0);
+	assert_int_equal(ircclient_connect(&alice, c->w.srv.port, "alice2"), 0);
 	assert_int_equal(ircaccount_identify(&alice, "alice", c->alice_pw), 0);
 	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
 	ircclient_send(&alice, "PRIVMSG #cards :!hand");
@@ -197,18 +188,18 @@ test_nickserv_identify(void **state)
 	char pwfile[512], extra[1024], line[256];
 
 	/* (d) no SASL: IDENTIFY to NickServ after the MOTD, the password from a file */
-	ircserver_path(&c->srv, "ns.pw", pwfile, sizeof pwfile);
+	ircserver_path(&c->w.srv, "ns.pw", pwfile, sizeof pwfile);
 	snprintf(line, sizeof line, "%s\n", c->bot_pw);
 	assert_int_equal(e2e_write_file(pwfile, line), 0);
 	snprintf(extra, sizeof extra, "nickserv_password_file = %s\n", pwfile);
 	daemon_start(c, "irc-nickserv", "HFBot", extra);
 	w.pump = NULL;
-	assert_int_equal(ircclient_connect(&w, c->srv.port, "watcher"), 0);
+	assert_int_equal(ircclient_connect(&w, c->w.srv.port, "watcher"), 0);
 	assert_int_equal(ircclient_join(&w, "#cards"), 0);
 	wait_bot_joined(&w, "HFBot");
 	assert_logged_in(&w, "HFBot", "HFBot");
-	assert_true(e2e_daemon_log_has(&c->d, "PRIVMSG NickServ <redacted>"));
-	assert_false(e2e_daemon_log_has(&c->d, "AUTHENTICATE PLAIN"));
+	assert_true(e2e_daemon_log_has(&c->w.d, "PRIVMSG NickServ <redacted>"));
+	assert_false(e2e_daemon_log_has(&c->w.d, "AUTHENTICATE PLAIN"));
 	ircclient_close(&w);
 	daemon_stop(c);
 }
@@ -221,17 +212,17 @@ test_sasl_external(void **state)
 	char cert[512], key[512], extra[1400];
 
 	/* (b) SASL EXTERNAL: the client certificate's fingerprint is on the account (CERT ADD) */
-	ircserver_path(&c->srv, "client.pem", cert, sizeof cert);
-	ircserver_path(&c->srv, "client.key", key, sizeof key);
+	ircserver_path(&c->w.srv, "client.pem", cert, sizeof cert);
+	ircserver_path(&c->w.srv, "client.key", key, sizeof key);
 	snprintf(extra, sizeof extra, "sasl_mechanism = EXTERNAL\nclient_cert = %s\nclient_key = %s\n", cert, key);
 	daemon_start(c, "irc-sasl-external", "HFExt", extra);
 	w.pump = NULL;
-	assert_int_equal(ircclient_connect(&w, c->srv.port, "watcher2"), 0);
+	assert_int_equal(ircclient_connect(&w, c->w.srv.port, "watcher2"), 0);
 	assert_int_equal(ircclient_join(&w, "#cards"), 0);
 	wait_bot_joined(&w, "HFExt");
 	assert_logged_in(&w, "HFExt", "HFExt");
-	assert_true(e2e_daemon_log_has(&c->d, "AUTHENTICATE EXTERNAL"));
-	assert_true(e2e_daemon_log_has(&c->d, " 903 "));
+	assert_true(e2e_daemon_log_has(&c->w.d, "AUTHENTICATE EXTERNAL"));
+	assert_true(e2e_daemon_log_has(&c->w.d, " 903 "));
 	ircclient_close(&w);
 	daemon_stop(c);
 }
@@ -245,20 +236,20 @@ test_sasl_failure_is_refused(void **state)
 	struct ircclient w;
 	char pwfile[512], extra[1024];
 
-	ircserver_path(&c->srv, "wrong.pw", pwfile, sizeof pwfile);
+	ircserver_path(&c->w.srv, "wrong.pw", pwfile, sizeof pwfile);
 	assert_int_equal(e2e_write_file(pwfile, "not-the-password\n"), 0);
 	w.pump = NULL;
-	assert_int_equal(ircclient_connect(&w, c->srv.port, "watcher3"), 0);
+	assert_int_equal(ircclient_connect(&w, c->w.srv.port, "watcher3"), 0);
 	assert_int_equal(ircclient_join(&w, "#cards"), 0);
 	snprintf(extra, sizeof extra, "sasl_mechanism = PLAIN\nsasl_user = HFBot\nsasl_password_file = %s\n"
 	         "reconnect_max = 2\n", pwfile);
 	daemon_start(c, "irc-sasl-refused", "HFBot", extra);
-	assert_int_equal(e2e_daemon_wait_log(&c->d, "not going on without the account (sasl_required = yes)", 10000), 0);
+	assert_int_equal(e2e_daemon_wait_log(&c->w.d, "not going on without the account (sasl_required = yes)", 10000), 0);
 	/* it tries again later, and never joins meanwhile */
-	assert_int_equal(e2e_daemon_wait_log(&c->d, "next attempt in", 10000), 0);
+	assert_int_equal(e2e_daemon_wait_log(&c->w.d, "next attempt in", 10000), 0);
 	ircclient_drain(&w, 4000);
 	assert_false(ircclient_saw(&w, ":HFBot!", "JOIN"));
-	assert_false(e2e_daemon_log_has(&c->d, "going on without it"));
+	assert_false(e2e_daemon_log_has(&c->w.d, "going on without it"));
 	daemon_stop(c);
 
 	/* said so: it goes on without the account */
@@ -266,7 +257,7 @@ test_sasl_failure_is_refused(void **state)
 	         "sasl_required = no\n", pwfile);
 	daemon_start(c, "irc-sasl-optional", "HFBot", extra);
 	wait_bot_joined(&w, "HFBot");
-	assert_true(e2e_daemon_log_has(&c->d, "going on without it (sasl_required = no)"));
+	assert_true(e2e_daemon_log_has(&c->w.d, "going on without it (sasl_required = no)"));
 	ircclient_close(&w);
 	daemon_stop(c);
 }
@@ -281,10 +272,10 @@ test_nick_regained_by_nickserv_and_monitor(void **state)
 
 	/* someone sits on the bot's registered nick: NickServ frees it for the owner */
 	squatter.pump = w.pump = NULL;
-	assert_int_equal(ircclient_connect(&squatter, c->srv.port, "HFBot"), 0);
-	assert_int_equal(ircclient_connect(&w, c->srv.port, "watcher4"), 0);
+	assert_int_equal(ircclient_connect(&squatter, c->w.srv.port, "HFBot"), 0);
+	assert_int_equal(ircclient_connect(&w, c->w.srv.port, "watcher4"), 0);
 	assert_int_equal(ircclient_join(&w, "#cards"), 0);
-	ircserver_path(&c->srv, "ns2.pw", pwfile, sizeof pwfile);
+	ircserver_path(&c->w.srv, "ns2.pw", pwfile, sizeof pwfile);
 	snprintf(line, sizeof line, "%s\n", c->bot_pw);
 	assert_int_equal(e2e_write_file(pwfile, line), 0);
 	snprintf(extra, sizeof extra, "nickserv_password_file = %s\nnick_poll = 0\n", pwfile);
@@ -293,15 +284,15 @@ test_nick_regained_by_nickserv_and_monitor(void **state)
 	 * bot comes in as HFBot */
 	assert_int_equal(ircclient_wait(&w, 20000, NULL, 0, ":HFBot!", "JOIN", "#cards", NULL), 0);
 	assert_logged_in(&w, "HFBot", "HFBot");
-	assert_true(e2e_daemon_log_has(&c->d, "PRIVMSG NickServ <redacted>"));
+	assert_true(e2e_daemon_log_has(&c->w.d, "PRIVMSG NickServ <redacted>"));
 	ircclient_close(&squatter);
 	daemon_stop(c);
 
 	/* no services password, no ISON poll: MONITOR (InspIRCd offers it) tells when it frees */
-	assert_int_equal(ircclient_connect(&squatter, c->srv.port, "HFFree"), 0);
+	assert_int_equal(ircclient_connect(&squatter, c->w.srv.port, "HFFree"), 0);
 	daemon_start(c, "irc-regain-monitor", "HFFree", "nick_poll = 0\n");
 	wait_bot_joined(&w, "HFFree_");
-	assert_int_equal(e2e_daemon_wait_log(&c->d, "MONITOR + HFFree", 5000), 0);
+	assert_int_equal(e2e_daemon_wait_log(&c->w.d, "MONITOR + HFFree", 5000), 0);
 	ircclient_close(&squatter);
 	assert_int_equal(ircclient_wait(&w, 10000, NULL, 0, ":HFFree_!", "NICK", "HFFree", NULL), 0);
 	ircclient_close(&w);
@@ -318,7 +309,7 @@ test_colour_blocking_channel_gets_plain_text(void **state)
 	char line[2048];
 
 	w.pump = NULL;
-	assert_int_equal(ircclient_connect(&w, c->srv.port, "owner5"), 0);
+	assert_int_equal(ircclient_connect(&w, c->w.srv.port, "owner5"), 0);
 	assert_int_equal(ircclient_join(&w, "#cards"), 0);    /* first in: operator */
 	ircclient_send(&w, "MODE #cards +c");
 	daemon_start(c, "irc-blockcolor", "HFColour", "");
@@ -328,7 +319,7 @@ test_colour_blocking_channel_gets_plain_text(void **state)
 	assert_int_equal(ircclient_wait(&w, 20000, line, sizeof line, "PRIVMSG #cards :", "Round 1", NULL), 0);
 	assert_null(strpbrk(line, "\x02\x03"));
 	assert_int_equal(ircclient_wait(&w, 10000, NULL, 0, "NOTICE owner5 :", "refuses colours", NULL), 0);
-	assert_int_equal(e2e_daemon_wait_log(&c->d, "#cards refuses colours", 5000), 0);
+	assert_int_equal(e2e_daemon_wait_log(&c->w.d, "#cards refuses colours", 5000), 0);
 	ircclient_send(&w, "PRIVMSG #cards :!score");
 	assert_int_equal(ircclient_wait(&w, 10000, line, sizeof line, "PRIVMSG #cards :", NULL), 0);
 	ircclient_close(&w);

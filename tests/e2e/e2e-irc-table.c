@@ -13,11 +13,10 @@
 #include "e2e.h"
 #include "ircclient.h"
 #include "ircserver.h"
+#include "world.h"
 
 struct fix {
-	struct ircserver srv;
-	struct e2e_daemon d;
-	char conf[512], db[512];
+	struct world w;                 /* first: world_teardown frees it all */
 	struct ircclient c[3];          /* alice, bob, carol */
 	int asked, answered;            /* carol's questions, and the bot's answers to them */
 	int hints, hinted;              /* !hint asked by alice and bob, and hints received */
@@ -31,15 +30,12 @@ setup(void **state)
 {
 	struct fix *f = calloc(1, sizeof *f);
 
-	if (f == NULL || !ircserver_available("ngircd") || ircserver_init(&f->srv, "ngircd") != 0 ||
-	    ircserver_start(&f->srv) != 0)
+	*state = f;
+	if (f == NULL)
 		return -1;
-	ircserver_path(&f->srv, "hf.db", f->db, sizeof f->db);
-	ircserver_path(&f->srv, "handfoot.conf", f->conf, sizeof f->conf);
 	for (int i = 0; i < 3; i++)
 		f->c[i].fd = -1;
-	*state = f;
-	return 0;
+	return world_init(&f->w, &world_ngircd);
 }
 
 static int
@@ -47,27 +43,16 @@ teardown(void **state)
 {
 	struct fix *f = *state;
 
-	if (f->d.pid > 0)
-		e2e_daemon_wait(&f->d, 0);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; f != NULL && i < 3; i++)
 		ircclient_close(&f->c[i]);
-	ircserver_free(&f->srv);
-	free(f);
-	return 0;
+	return world_teardown(state);
 }
 
 /* At the shipped defaults: only what a test must set (where, and a log that shows what was read). */
 static void
 start(struct fix *f, const char *tag)
 {
-	char text[1024];
-
-	snprintf(text, sizeof text,
-	         "[bot]\ndatabase = %s\nlog_level = debug\n"
-	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\nchannels = #cards\n",
-	         f->db, f->srv.port);
-	assert_int_equal(e2e_write_file(f->conf, text), 0);
-	assert_int_equal(e2e_daemon_start(&f->d, tag, f->conf, NULL), 0);
+	world_run(&f->w, tag, "log_level = debug\n", "channels = #cards\n");
 	assert_int_equal(ircclient_wait(&f->c[2], 30000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
 }
 
@@ -234,7 +219,7 @@ private_line(struct fix *f, int i, const char *needle, char *out, size_t len, in
 static int
 log_count(struct fix *f, const char *needle)
 {
-	char *log = e2e_read_file(f->d.log), *p;
+	char *log = e2e_read_file(f->w.d.log), *p;
 	int n = 0;
 
 	for (p = log; p != NULL && (p = strstr(p, needle)) != NULL; p++)
@@ -347,7 +332,7 @@ test_partners_play_carol_asks_sigkill(void **state)
 
 	for (int i = 0; i < 3; i++) {
 		f->c[i].pump = NULL;
-		assert_int_equal(ircclient_connect(&f->c[i], f->srv.port, nicks[i]), 0);
+		assert_int_equal(ircclient_connect(&f->c[i], f->w.srv.port, nicks[i]), 0);
 		assert_int_equal(ircclient_join(&f->c[i], "#cards"), 0);
 	}
 	start(f, "table");
@@ -373,8 +358,8 @@ test_partners_play_carol_asks_sigkill(void **state)
 			assert_true(play_by_hints(f, who, false));
 	assert_true(play_by_hints(f, 0, true));
 	before_kill = f->c[2].nlines;
-	assert_int_equal(e2e_daemon_signal(&f->d, SIGKILL), 0);
-	assert_int_equal(e2e_daemon_wait(&f->d, 10000), 128 + SIGKILL);
+	assert_int_equal(e2e_daemon_signal(&f->w.d, SIGKILL), 0);
+	assert_int_equal(e2e_daemon_wait(&f->w.d, 10000), 128 + SIGKILL);
 	assert_int_equal(ircclient_wait(&f->c[2], 30000, NULL, 0, ":HandFoot!", "QUIT", NULL), 0);
 	start(f, "table2");
 	assert_int_equal(ircclient_wait(&f->c[2], 60000, NULL, 0, "PRIVMSG #cards :", "Back after a restart", NULL), 0);
@@ -411,7 +396,7 @@ test_partners_play_carol_asks_sigkill(void **state)
 	assert_true(f->answered >= f->asked);
 	assert_int_equal(st.violations, 0);
 	assert_int_equal(refusals(f), 0);
-	assert_true(e2e_daemon_alive(&f->d));
+	assert_true(e2e_daemon_alive(&f->w.d));
 }
 
 int

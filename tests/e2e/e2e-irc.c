@@ -10,35 +10,23 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "e2e.h"
 #include "ircclient.h"
 #include "ircserver.h"
+#include "world.h"
 #include "proc.h"
 
-static struct ircserver srv;
+static struct world w;           /* its daemon is daemon_proc, not w.d */
 static struct proc daemon_proc;
-static char conf[512];
 
 static int
 setup(void **state)
 {
-	char db[512], text[2048];
-	FILE *f;
-
 	(void)state;
-	if (!ircserver_available("ngircd") || ircserver_init(&srv, "ngircd") != 0 || ircserver_start(&srv) != 0)
+	if (world_init(&w, &world_ngircd) != 0)
 		return -1;
-	ircserver_path(&srv, "hf.db", db, sizeof db);
-	ircserver_path(&srv, "handfoot.conf", conf, sizeof conf);
-	snprintf(text, sizeof text,
-	         "[bot]\nprefix = !\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nflood_burst = 30\n"
-	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\n"
-	         "channels = #cards\nflood_burst = 10\nflood_rate = 50\nping_interval = 10\nping_timeout = 10\n"
-	         "reconnect_max = 4\n",
-	         db, srv.port);
-	if ((f = fopen(conf, "w")) == NULL)
-		return -1;
-	fputs(text, f);
-	fclose(f);
+	world_conf(&w, "prefix = !\nai_delay = 0\nturn_reminder = 0\nflood_burst = 30\n",
+	           "channels = #cards\nflood_burst = 10\nflood_rate = 50\nping_interval = 10\nping_timeout = 10\nreconnect_max = 4\n");
 	return 0;
 }
 
@@ -51,7 +39,7 @@ teardown(void **state)
 		kill(daemon_proc.pid, SIGTERM);
 		proc_end(&daemon_proc);
 	}
-	ircserver_free(&srv);
+	world_stop(&w);
 	return 0;
 }
 
@@ -85,12 +73,12 @@ test_irc_game(void **state)
 {
 	struct ircclient alice, bob;
 	char line[2048];
-	const char *argv[] = { "-c", conf, NULL };
+	const char *argv[] = { "-c", w.conf, NULL };
 	size_t at = 0;
 
 	(void)state;
 	alice.pump = bob.pump = NULL;
-	assert_int_equal(ircclient_connect(&alice, srv.port, "alice"), 0);
+	assert_int_equal(ircclient_connect(&alice, w.srv.port, "alice"), 0);
 	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
 	assert_int_equal(proc_start(&daemon_proc, argv), 0);
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
@@ -105,11 +93,11 @@ test_irc_game(void **state)
 	assert_int_equal(ircclient_wait(&alice, 10000, line, sizeof line, "NOTICE alice :Your hand", NULL), 0);
 
 	/* the server dies mid-game and comes back: the bot returns to the same game */
-	ircserver_stop(&srv, true);
+	ircserver_stop(&w.srv, true);
 	ircclient_close(&alice);
-	assert_int_equal(ircserver_start(&srv), 0);
+	assert_int_equal(ircserver_start(&w.srv), 0);
 	alice.pump = NULL;
-	assert_int_equal(ircclient_connect(&alice, srv.port, "alice"), 0);
+	assert_int_equal(ircclient_connect(&alice, w.srv.port, "alice"), 0);
 	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
 	if (!ircclient_saw(&alice, " 353 ", "HandFoot"))
 		assert_int_equal(ircclient_wait(&alice, 30000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
@@ -119,7 +107,7 @@ test_irc_game(void **state)
 	assert_int_equal(ircclient_wait(&alice, 10000, line, sizeof line, "PRIVMSG #cards :", "duel", NULL), 0);
 
 	/* a flood from bob: the bot stays connected and still answers alice */
-	assert_int_equal(ircclient_connect(&bob, srv.port, "bob"), 0);
+	assert_int_equal(ircclient_connect(&bob, w.srv.port, "bob"), 0);
 	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
 	{
 		static char burst[1000 * 24];

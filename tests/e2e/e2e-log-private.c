@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "e2e.h"
+#include "world.h"
 #include "proc.h"
 
 static struct proc p;
@@ -20,18 +21,15 @@ static struct proc p;
 static void
 test_no_hand_in_debug_log(void **state)
 {
-	char dir[256], conf[300], logf[300], text[600], out[256], *log, *line, *save = NULL;
-	const char *argv[] = { "-c", conf, NULL };
+	struct world *w = *state;
+	char logf[300], *log, *line, *save = NULL;
+	const char *argv[] = { "-c", w->conf, NULL };
 	size_t at = 0, hands = 0;
 	int keep, fd;
 
-	(void)state;
-	assert_int_equal(e2e_tmpdir(dir, sizeof dir, "logpriv"), 0);
-	snprintf(conf, sizeof conf, "%s/handfoot.conf", dir);
-	snprintf(logf, sizeof logf, "%s/daemon.log", dir);
-	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\nlog_level = debug\nai_delay = 0\nturn_reminder = 0\n"
-	         "[console]\nuser = ann\nprefix =\nstart = play 2 duel rounds=1\n", dir);
-	assert_int_equal(e2e_write_file(conf, text), 0);
+	snprintf(logf, sizeof logf, "%s/daemon.log", w->dir);
+	world_conf(w, "log_level = debug\nai_delay = 0\nturn_reminder = 0\n",
+	           "[console]\nuser = ann\nprefix =\nstart = play 2 duel rounds=1\n");
 	fflush(stderr);
 	keep = dup(STDERR_FILENO);
 	fd = open(logf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -75,14 +73,13 @@ test_no_hand_in_debug_log(void **state)
 	printf("%zu hands told privately, none in %zu bytes of debug log\n", hands, strlen(log));
 	assert_true(hands > 0);
 	free(log);
-	e2e_sh(out, sizeof out, "rm -rf %s", dir);
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_no_hand_in_debug_log),
+		cmocka_unit_test_setup_teardown(test_no_hand_in_debug_log, world_setup_none, world_teardown),
 	};
 
 	return cmocka_run_group_tests_name("no private line in the log", tests, NULL, NULL);

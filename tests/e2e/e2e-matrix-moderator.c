@@ -12,24 +12,24 @@
 
 #include "e2e.h"
 #include "fakemx.h"
+#include "world.h"
 
-static struct fakemx f;
-static struct e2e_daemon d;
-static char dir[256], conf[512], room[256], ann[128], bob[128], cy[128];
+static struct world w;           /* the fake homeserver is w.mx */
+static char room[256], ann[128], bob[128], cy[128];
 
 /* token says text in the room; the bot's answer holding want comes within 20 s. */
 static void
 say_expect(const char *token, const char *who, const char *text, const char *want)
 {
-	int before = fakemx_bot_says(&f, room, want);
+	int before = fakemx_bot_says(&w.mx, room, want);
 
-	assert_int_equal(fakemx_say(&f, token, room, text), 0);
+	assert_int_equal(fakemx_say(&w.mx, token, room, text), 0);
 	for (int t = 0; t < 200; t++) {
-		if (fakemx_bot_says(&f, room, want) > before)
+		if (fakemx_bot_says(&w.mx, room, want) > before)
 			return;
 		e2e_sleep_ms(100);
 	}
-	print_error("no \"%s\" after %s said \"%s\" (daemon log: %s)\n", want, who, text, d.log);
+	print_error("no \"%s\" after %s said \"%s\" (daemon log: %s)\n", want, who, text, w.d.log);
 	fail();
 }
 
@@ -46,68 +46,50 @@ power(const char *token, int cy_level)
 	         "{\"users\":{\"@ann:hs\":100,\"@cy:hs\":%d},\"users_default\":0,\"events_default\":0,"
 	         "\"state_default\":50,\"ban\":50,\"kick\":50,\"redact\":50,\"invite\":0,"
 	         "\"events\":{\"m.room.power_levels\":100}}", cy_level);
-	json_decref(fakemx_call(&f, "PUT", path, token, body, &status));
+	json_decref(fakemx_call(&w.mx, "PUT", path, token, body, &status));
 	return status;
 }
 
 static void
 daemon_up(void)
 {
-	assert_int_equal(e2e_daemon_start(&d, "e2e-matrix-moderator", conf, NULL), 0);
-	assert_int_equal(e2e_daemon_wait_log(&d, "matrix/t: up", 20000), 0);
+	assert_int_equal(e2e_daemon_start(&w.d, "e2e-matrix-moderator", w.conf, NULL), 0);
+	assert_int_equal(e2e_daemon_wait_log(&w.d, "matrix/t: up", 20000), 0);
 }
 
 static int
 setup(void **state)
 {
-	char db[300], pw[300], text[1024], tok[128], m[32];
+	static const struct world_spec matrix = { .matrix = true };
+	char pw[300], text[1024], tok[128], m[32];
 
-	(void)state;
+	*state = &w;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
-	if (fakemx_start(&f) < 0)
+	if (world_init(&w, &matrix) < 0)
 		return -1;
-	fakemx_user(&f, "bot", "mod-pw", tok, sizeof tok);
-	fakemx_user(&f, "ann", "x", ann, sizeof ann);
-	fakemx_user(&f, "bob", "x", bob, sizeof bob);
-	fakemx_user(&f, "cy", "x", cy, sizeof cy);
-	if (e2e_tmpdir(dir, sizeof dir, "mxmod") < 0)
-		return -1;
-	snprintf(conf, sizeof conf, "%s/handfoot.conf", dir);
-	snprintf(db, sizeof db, "%s/hf.db", dir);
-	snprintf(pw, sizeof pw, "%s/pw", dir);
-	snprintf(text, sizeof text,
-	         "[bot]\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\n\n"
-	         "[matrix t]\nhomeserver = %s\nuser = bot\npassword_file = %s\nsync_timeout = 2\n", db, f.base, pw);
+	fakemx_user(&w.mx, "bot", "mod-pw", tok, sizeof tok);
+	fakemx_user(&w.mx, "ann", "x", ann, sizeof ann);
+	fakemx_user(&w.mx, "bob", "x", bob, sizeof bob);
+	fakemx_user(&w.mx, "cy", "x", cy, sizeof cy);
+	snprintf(pw, sizeof pw, "%s/pw", w.dir);
+	snprintf(text, sizeof text, "[matrix t]\nhomeserver = %s\nuser = bot\npassword_file = %s\nsync_timeout = 2\n",
+	         w.mx.base, pw);
 	e2e_secret_note("mod-pw");
-	if (e2e_write_file(conf, text) < 0 || e2e_write_file(pw, "mod-pw\n") < 0)
+	world_conf(&w, "ai_delay = 0\nturn_reminder = 0\n", text);
+	if (e2e_write_file(pw, "mod-pw\n") < 0)
 		return -1;
 	/* ann's room: she made it, so she is at 100 */
-	if (fakemx_room(&f, ann, "{\"invite\":[\"@bot:hs\",\"@bob:hs\",\"@cy:hs\"]}", room, sizeof room) < 0 ||
-	    fakemx_room_post(&f, bob, room, "join", "{}") != 200 || fakemx_room_post(&f, cy, room, "join", "{}") != 200)
+	if (fakemx_room(&w.mx, ann, "{\"invite\":[\"@bot:hs\",\"@bob:hs\",\"@cy:hs\"]}", room, sizeof room) < 0 ||
+	    fakemx_room_post(&w.mx, bob, room, "join", "{}") != 200 || fakemx_room_post(&w.mx, cy, room, "join", "{}") != 200)
 		return -1;
 	daemon_up();
 	for (int t = 0; t < 200; t++) {
-		fakemx_membership(&f, room, "@bot:hs", m, sizeof m);
+		fakemx_membership(&w.mx, room, "@bot:hs", m, sizeof m);
 		if (strcmp(m, "join") == 0)
 			return 0;
 		e2e_sleep_ms(100);
 	}
 	return -1;
-}
-
-static int
-teardown(void **state)
-{
-	char out[256];
-
-	(void)state;
-	if (d.pid > 0) {
-		e2e_daemon_signal(&d, SIGTERM);
-		e2e_daemon_wait(&d, 10000);
-	}
-	fakemx_stop(&f);
-	e2e_sh(out, sizeof out, "rm -rf %s", dir);
-	return 0;
 }
 
 static void
@@ -130,8 +112,8 @@ test_power_levels_moderate(void **state)
 
 	/* a restart resumes the sync, which tells only what changes: the
 	 * levels were kept */
-	e2e_daemon_signal(&d, SIGTERM);
-	assert_int_equal(e2e_daemon_wait(&d, 10000), 0);
+	e2e_daemon_signal(&w.d, SIGTERM);
+	assert_int_equal(e2e_daemon_wait(&w.d, 10000), 0);
 	daemon_up();
 	say_expect(bob, "bob", "!play 2 duel", "Dealing duel");
 	say_expect(cy, "cy", "!abort", "ended by cy, a moderator of the room.");
@@ -159,17 +141,17 @@ test_room_upgrade_moves_the_table(void **state)
 	e = curl_easy_escape(NULL, room, 0);
 	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/upgrade", e);
 	curl_free(e);
-	j = fakemx_call(&f, "POST", path, ann, "{\"new_version\":\"12\"}", NULL);
+	j = fakemx_call(&w.mx, "POST", path, ann, "{\"new_version\":\"12\"}", NULL);
 	assert_non_null(json_string_value(json_object_get(j, "replacement_room")));
 	snprintf(nroom, sizeof nroom, "%s", json_string_value(json_object_get(j, "replacement_room")));
 	json_decref(j);
-	assert_int_equal(fakemx_room_post(&f, ann, nroom, "invite", "{\"user_id\":\"@bot:hs\"}"), 200);
-	assert_int_equal(fakemx_room_post(&f, ann, nroom, "invite", "{\"user_id\":\"@bob:hs\"}"), 200);
-	assert_int_equal(fakemx_room_post(&f, bob, nroom, "join", "{}"), 200);
-	for (t = 0; t < 200 && fakemx_bot_says(&f, nroom, "The table moved here") == 0; t++)
+	assert_int_equal(fakemx_room_post(&w.mx, ann, nroom, "invite", "{\"user_id\":\"@bot:hs\"}"), 200);
+	assert_int_equal(fakemx_room_post(&w.mx, ann, nroom, "invite", "{\"user_id\":\"@bob:hs\"}"), 200);
+	assert_int_equal(fakemx_room_post(&w.mx, bob, nroom, "join", "{}"), 200);
+	for (t = 0; t < 200 && fakemx_bot_says(&w.mx, nroom, "The table moved here") == 0; t++)
 		e2e_sleep_ms(100);
-	assert_int_equal(fakemx_bot_says(&f, nroom, "The table moved here"), 1);
-	fakemx_membership(&f, nroom, "@bot:hs", m, sizeof m);
+	assert_int_equal(fakemx_bot_says(&w.mx, nroom, "The table moved here"), 1);
+	fakemx_membership(&w.mx, nroom, "@bot:hs", m, sizeof m);
 	assert_string_equal(m, "join");
 	/* the game answers in the new room */
 	snprintf(room, sizeof room, "%s", nroom);
@@ -189,21 +171,21 @@ test_refused_room_tells_the_owner(void **state)
 
 	(void)state;
 	/* the room of the test before (upgraded): cy comes in too */
-	fakemx_room_post(&f, ann, room, "invite", "{\"user_id\":\"@cy:hs\"}");
-	fakemx_room_post(&f, cy, room, "join", "{}");
+	fakemx_room_post(&w.mx, ann, room, "invite", "{\"user_id\":\"@cy:hs\"}");
+	fakemx_room_post(&w.mx, cy, room, "join", "{}");
 	say_expect(cy, "cy", "!play 2 duel", "Dealing duel");
 	e = curl_easy_escape(NULL, room, 0);
 	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/state/m.room.power_levels", e);
 	curl_free(e);
-	json_decref(fakemx_call(&f, "PUT", path, ann,
+	json_decref(fakemx_call(&w.mx, "PUT", path, ann,
 	                        "{\"users\":{\"@ann:hs\":100,\"@cy:hs\":50},\"users_default\":0,\"events_default\":50,"
 	                        "\"state_default\":50,\"ban\":50,\"kick\":50,\"redact\":50,\"invite\":0,"
 	                        "\"events\":{\"m.room.power_levels\":100}}", &st));
 	assert_int_equal(st, 200);
-	assert_int_equal(fakemx_say(&f, cy, room, "!who"), 0);
+	assert_int_equal(fakemx_say(&w.mx, cy, room, "!who"), 0);
 	/* cy, the owner, gets a direct chat with the why */
 	for (t = 0; t < 200 && dm[0] == '\0'; t++) {
-		j = fakemx_call(&f, "GET", "/_fake/rooms", NULL, NULL, NULL);
+		j = fakemx_call(&w.mx, "GET", "/_fake/rooms", NULL, NULL, NULL);
 		dm[0] = '\0';
 		{
 			const char *rid;
@@ -221,10 +203,10 @@ test_refused_room_tells_the_owner(void **state)
 			e2e_sleep_ms(100);
 	}
 	assert_string_not_equal(dm, "");
-	assert_int_equal(fakemx_room_post(&f, cy, dm, "join", "{}"), 200);
-	for (t = 0; t < 200 && fakemx_bot_says(&f, dm, "cannot be followed") == 0; t++)
+	assert_int_equal(fakemx_room_post(&w.mx, cy, dm, "join", "{}"), 200);
+	for (t = 0; t < 200 && fakemx_bot_says(&w.mx, dm, "cannot be followed") == 0; t++)
 		e2e_sleep_ms(100);
-	assert_int_equal(fakemx_bot_says(&f, dm, "cannot be followed"), 1);
+	assert_int_equal(fakemx_bot_says(&w.mx, dm, "cannot be followed"), 1);
 }
 
 int
@@ -236,5 +218,5 @@ main(void)
 		cmocka_unit_test(test_refused_room_tells_the_owner),
 	};
 
-	return cmocka_run_group_tests_name("moderators on Matrix (fake homeserver)", tests, setup, teardown);
+	return cmocka_run_group_tests_name("moderators on Matrix (fake homeserver)", tests, setup, world_end_state);
 }

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "e2e.h"
+#include "world.h"
 
 /* A field of /proc/PID/status, -1 if absent. */
 static long
@@ -33,31 +34,27 @@ status_field(pid_t pid, const char *name)
 static void
 test_daemon_denies_itself_exec(void **state)
 {
-	char dir[256], conf[300], text[400], out[256];
-	struct e2e_daemon d;
+	static const struct world_spec console = { .adapter = "[console]\nuser = ann\n" };
+	struct world *w = calloc(1, sizeof *w);
 
-	(void)state;
-	assert_int_equal(e2e_tmpdir(dir, sizeof dir, "noexec"), 0);
-	snprintf(conf, sizeof conf, "%s/handfoot.conf", dir);
-	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n[console]\nuser = ann\n", dir);
-	assert_int_equal(e2e_write_file(conf, text), 0);
-	assert_int_equal(e2e_daemon_start(&d, "e2e-noexec", conf, NULL), 0);
-	assert_int_equal(e2e_daemon_wait_log(&d, "running", 10000), 0);
-	assert_false(e2e_daemon_log_has(&d, "cannot deny itself execve"));
-	printf("daemon: NoNewPrivs %ld, Seccomp %ld (2: a filter)\n", status_field(d.pid, "NoNewPrivs"),
-	       status_field(d.pid, "Seccomp"));
-	assert_int_equal(status_field(d.pid, "NoNewPrivs"), 1);
-	assert_int_equal(status_field(d.pid, "Seccomp"), 2);
-	e2e_daemon_signal(&d, SIGTERM);
-	assert_int_equal(e2e_daemon_wait(&d, 10000), 0);
-	e2e_sh(out, sizeof out, "rm -rf %s", dir);
+	*state = w;
+	assert_non_null(w);
+	assert_int_equal(world_start(w, "e2e-noexec", &console), 0);
+	assert_int_equal(e2e_daemon_wait_log(&w->d, "running", 10000), 0);
+	assert_false(e2e_daemon_log_has(&w->d, "cannot deny itself execve"));
+	printf("daemon: NoNewPrivs %ld, Seccomp %ld (2: a filter)\n", status_field(w->d.pid, "NoNewPrivs"),
+	       status_field(w->d.pid, "Seccomp"));
+	assert_int_equal(status_field(w->d.pid, "NoNewPrivs"), 1);
+	assert_int_equal(status_field(w->d.pid, "Seccomp"), 2);
+	e2e_daemon_signal(&w->d, SIGTERM);
+	assert_int_equal(e2e_daemon_wait(&w->d, 10000), 0);
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_daemon_denies_itself_exec),
+		cmocka_unit_test_teardown(test_daemon_denies_itself_exec, world_teardown),
 	};
 
 	return cmocka_run_group_tests_name("the daemon runs no program", tests, NULL, NULL);

@@ -14,22 +14,17 @@
 #include "e2e.h"
 #include "ircclient.h"
 #include "ircserver.h"
+#include "world.h"
 
 struct fix {
-	char dir[64], conf[128];
-	struct e2e_daemon d, d2;
+	struct world w;                 /* first: world_teardown frees it all */
+	struct e2e_daemon d2;
 };
 
 static int
 setup(void **state)
 {
-	struct fix *f = calloc(1, sizeof *f);
-
-	if (f == NULL || e2e_tmpdir(f->dir, sizeof f->dir, "operator") < 0)
-		return -1;
-	snprintf(f->conf, sizeof f->conf, "%s/handfoot.conf", f->dir);
-	*state = f;
-	return 0;
+	return world_setup_sized(state, sizeof(struct fix), &world_none);
 }
 
 static int
@@ -37,20 +32,16 @@ teardown(void **state)
 {
 	struct fix *f = *state;
 
-	if (f->d.pid > 0)
-		e2e_daemon_wait(&f->d, 0);
-	if (f->d2.pid > 0)
+	if (f != NULL && f->d2.pid > 0)
 		e2e_daemon_wait(&f->d2, 0);
-	e2e_sh(NULL, 0, "rm -rf %s", f->dir);
-	free(f);
-	return 0;
+	return world_teardown(state);
 }
 
 /* handfoot -t -c conf: its output in out, its exit status. */
 static int
 check(struct fix *f, char *out, size_t len)
 {
-	return e2e_sh(out, len, "%s/handfoot -t -c %s", e2e_build(), f->conf);
+	return e2e_sh(out, len, "%s/handfoot -t -c %s", e2e_build(), f->w.conf);
 }
 
 static int
@@ -82,8 +73,8 @@ test_check_lists_every_error(void **state)
 	         "[matrix m]\n"                   /* 8: no homeserver */
 	         "user = @hf:example.org\n"
 	         "password_file = %s/none\n",
-	         f->dir, f->dir);
-	assert_int_equal(e2e_write_file(f->conf, text), 0);
+	         f->w.dir, f->w.dir);
+	assert_int_equal(e2e_write_file(f->w.conf, text), 0);
 	assert_int_equal(check(f, out, sizeof out), 1);
 	assert_non_null(strstr(out, "handfoot.conf:3: [bot] ai_level"));
 	assert_non_null(strstr(out, "handfoot.conf:4: [bot] turn_timeout"));
@@ -105,14 +96,14 @@ test_check_takes_long_lines(void **state)
 
 	for (int i = 0; n + 12 < 600; i++)
 		n += (size_t)snprintf(chans + n, sizeof chans - n, "%s#room%03d", i ? ", " : "", i);
-	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n[irc net]\nchannels = %s\nnick = HF\n", f->dir, chans);
-	assert_int_equal(e2e_write_file(f->conf, text), 0);
+	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n[irc net]\nchannels = %s\nnick = HF\n", f->w.dir, chans);
+	assert_int_equal(e2e_write_file(f->w.conf, text), 0);
 	assert_int_equal(check(f, out, sizeof out), 0);
 	assert_non_null(strstr(out, "configuration ok (1 adapter)"));
 	/* an error after it names its own line, 5 of 5 */
-	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n[irc net]\nchannels = %s\nnick = bad nick\n", f->dir,
+	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n[irc net]\nchannels = %s\nnick = bad nick\n", f->w.dir,
 	         chans);
-	assert_int_equal(e2e_write_file(f->conf, text), 0);
+	assert_int_equal(e2e_write_file(f->w.conf, text), 0);
 	assert_int_equal(check(f, out, sizeof out), 1);
 	assert_non_null(strstr(out, "handfoot.conf:5: [irc net] nick"));
 	assert_non_null(strstr(out, "1 error"));
@@ -125,8 +116,8 @@ test_check_refuses_a_key_given_twice(void **state)
 	struct fix *f = *state;
 	char out[4096], text[512];
 
-	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n[console]\nroom = #a\n\nroom = #b\n", f->dir);
-	assert_int_equal(e2e_write_file(f->conf, text), 0);
+	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n[console]\nroom = #a\n\nroom = #b\n", f->w.dir);
+	assert_int_equal(e2e_write_file(f->w.conf, text), 0);
 	assert_int_equal(check(f, out, sizeof out), 1);
 	assert_non_null(strstr(out, "handfoot.conf:6: [console] room: given twice (first on line 4)"));
 }
@@ -138,8 +129,8 @@ test_check_warns_without_an_adapter(void **state)
 	struct fix *f = *state;
 	char out[4096], text[512];
 
-	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n", f->dir);
-	assert_int_equal(e2e_write_file(f->conf, text), 0);
+	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n", f->w.dir);
+	assert_int_equal(e2e_write_file(f->w.conf, text), 0);
 	assert_int_equal(check(f, out, sizeof out), 0);
 	assert_non_null(strstr(out, "warning: "));
 	assert_non_null(strstr(out, "no adapter configured: nobody can reach the bot"));
@@ -150,13 +141,13 @@ static void
 test_check_looks_at_secrets(void **state)
 {
 	struct fix *f = *state;
-	char out[4096], text[1024], pw[600], path[128];
+	char out[4096], text[1024], pw[600], path[320];
 
-	snprintf(path, sizeof path, "%s/ns.pw", f->dir);
+	snprintf(path, sizeof path, "%s/ns.pw", f->w.dir);
 	assert_int_equal(e2e_write_file(path, "secret\n"), 0);
 	chmod(path, 0644);
-	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n[irc net]\nnickserv_password_file = %s\n", f->dir, path);
-	assert_int_equal(e2e_write_file(f->conf, text), 0);
+	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n[irc net]\nnickserv_password_file = %s\n", f->w.dir, path);
+	assert_int_equal(e2e_write_file(f->w.conf, text), 0);
 	assert_int_equal(check(f, out, sizeof out), 0);
 	assert_non_null(strstr(out, "ns.pw: the secret is readable by everyone (mode 0644)"));
 	chmod(path, 0600);
@@ -180,8 +171,8 @@ write_irc_conf(struct fix *f, int port, const char *extra)
 	snprintf(text, sizeof text,
 	         "[bot]\ndatabase = %s/hf.db\n[irc net]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\n"
 	         "channels = #cards\nreconnect_max = 2\n%s",
-	         f->dir, port, extra);
-	assert_int_equal(e2e_write_file(f->conf, text), 0);
+	         f->w.dir, port, extra);
+	assert_int_equal(e2e_write_file(f->w.conf, text), 0);
 }
 
 /* Issue 11: "the IRC log says connecting to http://... and 'disconnected
@@ -194,12 +185,12 @@ test_failed_connections_log_one_line_each(void **state)
 	char url[64], *log;
 
 	write_irc_conf(f, port, "");
-	assert_int_equal(e2e_daemon_start(&f->d, "operator-connect", f->conf, NULL), 0);
-	assert_int_equal(e2e_daemon_wait_log(&f->d, "cannot connect", 5000), 0);
+	assert_int_equal(e2e_daemon_start(&f->w.d, "operator-connect", f->w.conf, NULL), 0);
+	assert_int_equal(e2e_daemon_wait_log(&f->w.d, "cannot connect", 5000), 0);
 	e2e_sleep_ms(5500);
-	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
-	assert_int_equal(e2e_daemon_wait(&f->d, 10000), 0);
-	log = e2e_read_file(f->d.log);
+	assert_int_equal(e2e_daemon_signal(&f->w.d, SIGTERM), 0);
+	assert_int_equal(e2e_daemon_wait(&f->w.d, 10000), 0);
+	log = e2e_read_file(f->w.d.log);
 	assert_non_null(log);
 	snprintf(url, sizeof url, "irc://127.0.0.1:%d", port);
 	attempts = count(log, "cannot connect to ");
@@ -220,27 +211,27 @@ test_a_lost_connection_says_disconnected(void **state)
 {
 	struct fix *f = *state;
 	struct ircserver srv;
-	char out[256];
+	char out[640];
 
 	assert_true(ircserver_available("ngircd"));
 	assert_int_equal(ircserver_init(&srv, "ngircd"), 0);
 	assert_int_equal(ircserver_start(&srv), 0);
 	write_irc_conf(f, srv.port, "");
-	assert_int_equal(e2e_daemon_start(&f->d, "operator-lost", f->conf, NULL), 0);
-	assert_int_equal(e2e_daemon_wait_log(&f->d, "up on irc://127.0.0.1", 10000), 0);
+	assert_int_equal(e2e_daemon_start(&f->w.d, "operator-lost", f->w.conf, NULL), 0);
+	assert_int_equal(e2e_daemon_wait_log(&f->w.d, "up on irc://127.0.0.1", 10000), 0);
 	ircserver_stop(&srv, true);
-	assert_int_equal(e2e_daemon_wait_log(&f->d, "disconnected from irc://127.0.0.1", 10000), 0);
-	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
-	assert_int_equal(e2e_daemon_wait(&f->d, 10000), 0);
+	assert_int_equal(e2e_daemon_wait_log(&f->w.d, "disconnected from irc://127.0.0.1", 10000), 0);
+	assert_int_equal(e2e_daemon_signal(&f->w.d, SIGTERM), 0);
+	assert_int_equal(e2e_daemon_wait(&f->w.d, 10000), 0);
 	ircserver_free(&srv);
 	/* TLS: ircs:// */
 	write_irc_conf(f, ircserver_free_port(), "");
-	snprintf(out, sizeof out, "sed -i 's/^tls = no/tls = yes/' %s", f->conf);
+	snprintf(out, sizeof out, "sed -i 's/^tls = no/tls = yes/' %s", f->w.conf);
 	assert_int_equal(e2e_sh(NULL, 0, "%s", out), 0);
-	assert_int_equal(e2e_daemon_start(&f->d, "operator-tls", f->conf, NULL), 0);
-	assert_int_equal(e2e_daemon_wait_log(&f->d, "cannot connect to ircs://127.0.0.1:", 5000), 0);
-	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
-	assert_int_equal(e2e_daemon_wait(&f->d, 10000), 0);
+	assert_int_equal(e2e_daemon_start(&f->w.d, "operator-tls", f->w.conf, NULL), 0);
+	assert_int_equal(e2e_daemon_wait_log(&f->w.d, "cannot connect to ircs://127.0.0.1:", 5000), 0);
+	assert_int_equal(e2e_daemon_signal(&f->w.d, SIGTERM), 0);
+	assert_int_equal(e2e_daemon_wait(&f->w.d, 10000), 0);
 }
 
 /* Issue 11: '"database is locked" gives no hint that another daemon holds it'. */
@@ -250,16 +241,16 @@ test_locked_database_names_the_cause(void **state)
 	struct fix *f = *state;
 	char text[512];
 
-	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n", f->dir);
-	assert_int_equal(e2e_write_file(f->conf, text), 0);
-	assert_int_equal(e2e_daemon_start(&f->d, "operator-lock1", f->conf, NULL), 0);
-	assert_int_equal(e2e_daemon_wait_log(&f->d, "running", 5000), 0);
-	assert_int_equal(e2e_daemon_start(&f->d2, "operator-lock2", f->conf, NULL), 0);
+	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n", f->w.dir);
+	assert_int_equal(e2e_write_file(f->w.conf, text), 0);
+	assert_int_equal(e2e_daemon_start(&f->w.d, "operator-lock1", f->w.conf, NULL), 0);
+	assert_int_equal(e2e_daemon_wait_log(&f->w.d, "running", 5000), 0);
+	assert_int_equal(e2e_daemon_start(&f->d2, "operator-lock2", f->w.conf, NULL), 0);
 	assert_int_equal(e2e_daemon_wait(&f->d2, 10000), 1);
 	assert_true(e2e_daemon_log_has(&f->d2, "database is locked"));
 	assert_true(e2e_daemon_log_has(&f->d2, "another handfoot (or another program) has it open"));
-	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
-	assert_int_equal(e2e_daemon_wait(&f->d, 10000), 0);
+	assert_int_equal(e2e_daemon_signal(&f->w.d, SIGTERM), 0);
+	assert_int_equal(e2e_daemon_wait(&f->w.d, 10000), 0);
 }
 
 /* Issue 11: "CTCP VERSION says 0.1 while --version says 0.1.0". */
@@ -282,15 +273,15 @@ test_one_version_string(void **state)
 	alice.pump = NULL;
 	assert_int_equal(ircclient_connect(&alice, srv.port, "alice"), 0);
 	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
-	assert_int_equal(e2e_daemon_start(&f->d, "operator-version", f->conf, NULL), 0);
+	assert_int_equal(e2e_daemon_start(&f->w.d, "operator-version", f->w.conf, NULL), 0);
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", NULL), 0);
 	ircclient_send(&alice, "PRIVMSG HandFoot :\001VERSION\001");
 	snprintf(want, sizeof want, "\001VERSION %s\001", version);
 	assert_int_equal(ircclient_wait(&alice, 10000, line, sizeof line, "NOTICE alice :", want, NULL), 0);
-	assert_true(e2e_daemon_log_has(&f->d, version));
+	assert_true(e2e_daemon_log_has(&f->w.d, version));
 	ircclient_close(&alice);
-	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
-	assert_int_equal(e2e_daemon_wait(&f->d, 10000), 0);
+	assert_int_equal(e2e_daemon_signal(&f->w.d, SIGTERM), 0);
+	assert_int_equal(e2e_daemon_wait(&f->w.d, 10000), 0);
 	ircserver_free(&srv);
 }
 
@@ -299,34 +290,34 @@ static void
 test_secrets_in_clear_are_warned_about(void **state)
 {
 	struct fix *f = *state;
-	char text[1024], path[128];
+	char text[2048], path[320];
 
-	snprintf(path, sizeof path, "%s/pw", f->dir);
+	snprintf(path, sizeof path, "%s/pw", f->w.dir);
 	assert_int_equal(e2e_write_file(path, "secret\n"), 0);
 	chmod(path, 0600);
 	snprintf(text, sizeof text,
 	         "[bot]\ndatabase = %s/hf.db\n[irc net]\nserver = irc.example.invalid\ntls = no\nreconnect_max = 60\n"
 	         "password_file = %s\nnickserv_password_file = %s\nsasl_mechanism = PLAIN\nsasl_user = hf\n"
 	         "sasl_password_file = %s\n",
-	         f->dir, path, path, path);
-	assert_int_equal(e2e_write_file(f->conf, text), 0);
-	assert_int_equal(e2e_daemon_start(&f->d, "operator-clear", f->conf, NULL), 0);
-	assert_int_equal(e2e_daemon_wait_log(&f->d, "the NickServ password crosses the network in clear", 5000), 0);
-	assert_true(e2e_daemon_log_has(&f->d, "the server password crosses the network in clear"));
-	assert_true(e2e_daemon_log_has(&f->d, "the SASL PLAIN password crosses the network in clear"));
-	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
-	assert_int_equal(e2e_daemon_wait(&f->d, 10000), 0);
+	         f->w.dir, path, path, path);
+	assert_int_equal(e2e_write_file(f->w.conf, text), 0);
+	assert_int_equal(e2e_daemon_start(&f->w.d, "operator-clear", f->w.conf, NULL), 0);
+	assert_int_equal(e2e_daemon_wait_log(&f->w.d, "the NickServ password crosses the network in clear", 5000), 0);
+	assert_true(e2e_daemon_log_has(&f->w.d, "the server password crosses the network in clear"));
+	assert_true(e2e_daemon_log_has(&f->w.d, "the SASL PLAIN password crosses the network in clear"));
+	assert_int_equal(e2e_daemon_signal(&f->w.d, SIGTERM), 0);
+	assert_int_equal(e2e_daemon_wait(&f->w.d, 10000), 0);
 	/* to this machine: nothing crosses a network */
 	snprintf(text, sizeof text,
 	         "[bot]\ndatabase = %s/hf.db\n[irc net]\nserver = 127.0.0.1\nport = %d\ntls = no\nreconnect_max = 60\n"
 	         "nickserv_password_file = %s\n",
-	         f->dir, ircserver_free_port(), path);
-	assert_int_equal(e2e_write_file(f->conf, text), 0);
-	assert_int_equal(e2e_daemon_start(&f->d, "operator-loopback", f->conf, NULL), 0);
-	assert_int_equal(e2e_daemon_wait_log(&f->d, "cannot connect", 5000), 0);
-	assert_false(e2e_daemon_log_has(&f->d, "in clear"));
-	assert_int_equal(e2e_daemon_signal(&f->d, SIGTERM), 0);
-	assert_int_equal(e2e_daemon_wait(&f->d, 10000), 0);
+	         f->w.dir, ircserver_free_port(), path);
+	assert_int_equal(e2e_write_file(f->w.conf, text), 0);
+	assert_int_equal(e2e_daemon_start(&f->w.d, "operator-loopback", f->w.conf, NULL), 0);
+	assert_int_equal(e2e_daemon_wait_log(&f->w.d, "cannot connect", 5000), 0);
+	assert_false(e2e_daemon_log_has(&f->w.d, "in clear"));
+	assert_int_equal(e2e_daemon_signal(&f->w.d, SIGTERM), 0);
+	assert_int_equal(e2e_daemon_wait(&f->w.d, 10000), 0);
 }
 
 int

@@ -15,18 +15,19 @@
 #include "e2e.h"
 #include "ircclient.h"
 #include "ircserver.h"
+#include "world.h"
 #include "proc.h"
 
-static struct ircserver srv;
+static struct world fx;          /* its daemon is daemon_proc, not fx.d */
 static struct proc daemon_proc;
 static struct cdp browser;
-static char conf[512], base[64], shots[512];
+static char base[64], shots[512];
 static int web_port;
 
 static int
 setup(void **state)
 {
-	char db[512], text[2048];
+	char web[128];
 	const char *dir = getenv("HANDFOOT_SHOTS");
 
 	(void)state;
@@ -34,7 +35,7 @@ setup(void **state)
 		print_message("chromium is not installed (make deps-test installs it)\n");
 		return -1;
 	}
-	if (!ircserver_available("ngircd") || ircserver_init(&srv, "ngircd") != 0 || ircserver_start(&srv) != 0)
+	if (world_init(&fx, &world_ngircd) != 0)
 		return -1;
 	web_port = ircserver_free_port();
 	snprintf(base, sizeof base, "http://127.0.0.1:%d", web_port);
@@ -44,16 +45,9 @@ setup(void **state)
 		snprintf(shots, sizeof shots, "%s/screens", e2e_build());
 		mkdir(shots, 0755);
 	}
-	ircserver_path(&srv, "hf.db", db, sizeof db);
-	ircserver_path(&srv, "handfoot.conf", conf, sizeof conf);
-	snprintf(text, sizeof text,
-	         "[bot]\nprefix = !\ndatabase = %s\nai_delay = 400\nturn_reminder = 0\nai_budget = 300\n"
-	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\nchannels = #cards\n"
-	         "flood_rate = 0\nflood_burst = 100\ncolors = no\n"
-	         "[web test]\nlisten = 127.0.0.1:%d\n",
-	         db, srv.port, web_port);
-	if (e2e_write_file(conf, text) < 0)
-		return -1;
+	snprintf(web, sizeof web, "channels = #cards\nflood_rate = 0\nflood_burst = 100\ncolors = no\n"
+	         "[web test]\nlisten = 127.0.0.1:%d\n", web_port);
+	world_conf(&fx, "prefix = !\nai_delay = 400\nturn_reminder = 0\nai_budget = 300\n", web);
 	return cdp_start(&browser);
 }
 
@@ -66,7 +60,7 @@ teardown(void **state)
 		kill(daemon_proc.pid, SIGTERM);
 		proc_end(&daemon_proc);
 	}
-	ircserver_free(&srv);
+	world_stop(&fx);
 	return 0;
 }
 
@@ -169,14 +163,14 @@ static void
 test_a_turn_by_clicks_and_one_from_irc(void **state)
 {
 	struct ircclient alice, bob;
-	const char *argv[] = { "-c", conf, NULL };
+	const char *argv[] = { "-c", fx.conf, NULL };
 	char pub[128], apage[128], bpage[128], *text;
 	size_t mark;
 
 	(void)state;
 	alice.pump = bob.pump = NULL;
-	assert_int_equal(ircclient_connect(&alice, srv.port, "alice"), 0);
-	assert_int_equal(ircclient_connect(&bob, srv.port, "bob"), 0);
+	assert_int_equal(ircclient_connect(&alice, fx.srv.port, "alice"), 0);
+	assert_int_equal(ircclient_connect(&bob, fx.srv.port, "bob"), 0);
 	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
 	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
 	assert_int_equal(proc_start(&daemon_proc, argv), 0);

@@ -15,11 +15,11 @@
 #include <cmocka.h>
 
 #include "e2e.h"
+#include "world.h"
 #include "ircserver.h"
 #include "wsclient.h"
 
-static struct e2e_daemon d;
-static char dir[256];
+static struct world w;
 static int port;
 static char origin[64], pub[64], seat[64];
 
@@ -27,7 +27,7 @@ static char origin[64], pub[64], seat[64];
 static int
 find_link(const char *needle, char *path, size_t len)
 {
-	char *log = e2e_read_file(d.log), *p, *t;
+	char *log = e2e_read_file(w.d.log), *p, *t;
 
 	if (log == NULL || (p = strstr(log, needle)) == NULL || (t = strstr(p, "/t/")) == NULL) {
 		free(log);
@@ -41,47 +41,29 @@ find_link(const char *needle, char *path, size_t len)
 static int
 setup(void **state)
 {
-	char conf[512], db[512], text[1024];
+	char web[256];
 	struct rlimit rl;
 
-	(void)state;
+	*state = &w;
 	/* a thousand sockets of our own */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 4096) {
 		rl.rlim_cur = rl.rlim_max < 4096 ? rl.rlim_max : 4096;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
-	if (e2e_tmpdir(dir, sizeof dir, "webhostile") < 0)
+	if (world_init(&w, &world_none) < 0)
 		return -1;
 	port = ircserver_free_port();
 	snprintf(origin, sizeof origin, "http://127.0.0.1:%d", port);
-	snprintf(db, sizeof db, "%s/hf.db", dir);
-	snprintf(conf, sizeof conf, "%s/handfoot.conf", dir);
 	/* a computer table in the console's room: its seat plays nothing here */
-	snprintf(text, sizeof text,
-	         "[bot]\nprefix = !\ndatabase = %s\nai_delay = 60000\nturn_reminder = 0\n"
+	snprintf(web, sizeof web,
 	         "[console]\nprefix =\nstart = play 4 classic\n"
 	         "[web test]\nlisten = 127.0.0.1:%d\nmax_connections = 500\nmax_per_address = 20\nidle_timeout = 10\n",
-	         db, port);
-	if (e2e_write_file(conf, text) < 0 || e2e_daemon_start(&d, "web-hostile", conf, NULL) < 0)
-		return -1;
-	if (e2e_daemon_wait_log(&d, "Watch: ", 20000) < 0 || e2e_daemon_wait_log(&d, "play from", 20000) < 0)
+	         port);
+	world_run(&w, "web-hostile", "prefix = !\nai_delay = 60000\nturn_reminder = 0\n", web);
+	if (e2e_daemon_wait_log(&w.d, "Watch: ", 20000) < 0 || e2e_daemon_wait_log(&w.d, "play from", 20000) < 0)
 		return -1;
 	if (find_link("Watch: ", pub, sizeof pub) < 0 || find_link("play from", seat, sizeof seat) < 0)
 		return -1;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	char out[64];
-
-	(void)state;
-	if (d.pid > 0) {
-		e2e_daemon_signal(&d, SIGTERM);
-		e2e_daemon_wait(&d, 10000);
-	}
-	e2e_sh(out, sizeof out, "rm -rf '%s'", dir);
 	return 0;
 }
 
@@ -90,7 +72,7 @@ still_serving(void)
 {
 	char body[4096];
 
-	assert_true(e2e_daemon_alive(&d));
+	assert_true(e2e_daemon_alive(&w.d));
 	assert_int_equal(wsc_http_get(port, "/", NULL, body, sizeof body), 200);
 }
 
@@ -263,7 +245,7 @@ test_thousand_idle_sockets(void **state)
 	print_message("%d of %d idle sockets held (at most 500 in all, 20 per address)\n", kept, n);
 	assert_true(kept <= 500);
 	assert_true(from1 <= 20);
-	assert_true(e2e_daemon_alive(&d));
+	assert_true(e2e_daemon_alive(&w.d));
 	/* the idle are dropped: soon a page is served again */
 	for (i = 0; i < 60; i++) {
 		if (wsc_http_get(port, "/", NULL, body, sizeof body) == 200)
@@ -317,5 +299,5 @@ main(void)
 		cmocka_unit_test(test_thousand_idle_sockets),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, world_end_state);
 }

@@ -15,11 +15,10 @@
 #include "e2e.h"
 #include "ircclient.h"
 #include "ircserver.h"
+#include "world.h"
 #include "wsclient.h"
 
-static struct ircserver srv;
-static struct e2e_daemon daemon_proc;
-static char conf[512];
+static struct world w;
 static int web_port;
 static char origin[64];
 
@@ -33,35 +32,20 @@ static int saw_pickups, saw_feet, saw_red3s;
 static int
 setup(void **state)
 {
-	char db[512], text[2048];
+	char irc[512];
 
-	(void)state;
-	if (!ircserver_available("ngircd") || ircserver_init(&srv, "ngircd") != 0 || ircserver_start(&srv) != 0)
+	*state = &w;
+	if (world_init(&w, &world_ngircd) != 0)
 		return -1;
 	web_port = ircserver_free_port();
 	snprintf(origin, sizeof origin, "http://127.0.0.1:%d", web_port);
-	ircserver_path(&srv, "hf.db", db, sizeof db);
-	ircserver_path(&srv, "handfoot.conf", conf, sizeof conf);
 	/* no pacing on IRC and no thinking time: whole games in seconds */
-	snprintf(text, sizeof text,
-	         "[bot]\nprefix = !\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nai_budget = 300\nai_level = easy\n"
-	         "flood_burst = 100\nlog_level = debug\n"
-	         "[irc test]\nserver = 127.0.0.1\nport = %d\ntls = no\nnick = HandFoot\n"
+	snprintf(irc, sizeof irc,
 	         "channels = #lobby, #duel, #classic, #family\nflood_rate = 0\nflood_burst = 100\n"
 	         "[web test]\nlisten = 127.0.0.1:%d\n",
-	         db, srv.port, web_port);
-	return e2e_write_file(conf, text);
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	if (daemon_proc.pid > 0) {
-		e2e_daemon_signal(&daemon_proc, SIGTERM);
-		e2e_daemon_wait(&daemon_proc, 10000);
-	}
-	ircserver_free(&srv);
+	         web_port);
+	world_conf(&w, "prefix = !\nai_delay = 0\nturn_reminder = 0\nai_budget = 300\nai_level = easy\n"
+	           "flood_burst = 100\nlog_level = debug\n", irc);
 	return 0;
 }
 
@@ -371,10 +355,10 @@ test_whole_games_leak_nothing(void **state)
 
 	(void)state;
 	alice.pump = bob.pump = NULL;
-	assert_int_equal(ircclient_connect(&alice, srv.port, "alice"), 0);
-	assert_int_equal(ircclient_connect(&bob, srv.port, "bob"), 0);
+	assert_int_equal(ircclient_connect(&alice, w.srv.port, "alice"), 0);
+	assert_int_equal(ircclient_connect(&bob, w.srv.port, "bob"), 0);
 	assert_int_equal(ircclient_join(&alice, "#lobby"), 0);
-	assert_int_equal(e2e_daemon_start(&daemon_proc, "web-leak", conf, NULL), 0);
+	assert_int_equal(e2e_daemon_start(&w.d, "web-leak", w.conf, NULL), 0);
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#lobby", NULL), 0);
 
 	/* a guessed link gets the error page, and no socket */
@@ -393,7 +377,7 @@ test_whole_games_leak_nothing(void **state)
 
 	/* a seat's link never reaches the daemon's log (e2e-zz-secrets searches every log for them too) */
 	{
-		char *log = e2e_read_file(daemon_proc.log);
+		char *log = e2e_read_file(w.d.log);
 		int k;
 
 		assert_non_null(log);
@@ -407,15 +391,15 @@ test_whole_games_leak_nothing(void **state)
 	}
 	ircclient_close(&alice);
 	ircclient_close(&bob);
-	assert_int_equal(e2e_daemon_signal(&daemon_proc, SIGTERM), 0);
-	assert_int_equal(e2e_daemon_wait(&daemon_proc, 10000), 0);
+	assert_int_equal(e2e_daemon_signal(&w.d, SIGTERM), 0);
+	assert_int_equal(e2e_daemon_wait(&w.d, 10000), 0);
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_whole_games_leak_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_whole_games_leak_nothing, setup, world_end_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,10 +11,10 @@
 #include <cmocka.h>
 
 #include "e2e.h"
+#include "world.h"
 #include "ircserver.h"
 
-static struct e2e_daemon d;
-static char dir[256];
+static struct world w;
 static int port;
 
 /* A client in Debian's python3-websockets: GET the page, open its socket with origin, print what came. */
@@ -38,46 +38,29 @@ setup(void **state)
 {
 	char conf[512], text[1024], out[4096];
 
-	(void)state;
-	if (access("/usr/bin/python3", X_OK) != 0 || e2e_tmpdir(dir, sizeof dir, "webtls") < 0)
+	*state = &w;
+	if (access("/usr/bin/python3", X_OK) != 0 || world_init(&w, &world_none) < 0)
 		return -1;
 	port = ircserver_free_port();
 	if (e2e_sh(out, sizeof out, "cd '%s' && openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem "
-	           "-days 2 -subj /CN=localhost -addext subjectAltName=IP:127.0.0.1 2>&1", dir) != 0)
+	           "-days 2 -subj /CN=localhost -addext subjectAltName=IP:127.0.0.1 2>&1", w.dir) != 0)
 		return -1;
-	snprintf(conf, sizeof conf, "%s/client.py", dir);
+	snprintf(conf, sizeof conf, "%s/client.py", w.dir);
 	if (e2e_write_file(conf, client) < 0)
 		return -1;
-	snprintf(conf, sizeof conf, "%s/handfoot.conf", dir);
 	snprintf(text, sizeof text,
-	         "[bot]\ndatabase = %s/hf.db\nai_delay = 60000\nturn_reminder = 0\n"
 	         "[console]\nprefix =\nstart = play 4 classic\n"
 	         "[web tls]\nlisten = 127.0.0.1:%d\nbase_url = https://127.0.0.1:%d/\n"
 	         "tls_cert_file = %s/cert.pem\ntls_key_file = %s/key.pem\n",
-	         dir, port, port, dir, dir);
-	if (e2e_write_file(conf, text) < 0 || e2e_daemon_start(&d, "web-tls", conf, NULL) < 0)
-		return -1;
-	return e2e_daemon_wait_log(&d, "Watch: ", 20000);
-}
-
-static int
-teardown(void **state)
-{
-	char out[64];
-
-	(void)state;
-	if (d.pid > 0) {
-		e2e_daemon_signal(&d, SIGTERM);
-		e2e_daemon_wait(&d, 10000);
-	}
-	e2e_sh(out, sizeof out, "rm -rf '%s'", dir);
-	return 0;
+	         port, port, w.dir, w.dir);
+	world_run(&w, "web-tls", "ai_delay = 60000\nturn_reminder = 0\n", text);
+	return e2e_daemon_wait_log(&w.d, "Watch: ", 20000);
 }
 
 static void
 test_page_and_socket_over_tls(void **state)
 {
-	char *log = e2e_read_file(d.log), *p, url[128], out[4096];
+	char *log = e2e_read_file(w.d.log), *p, url[128], out[4096];
 
 	(void)state;
 	assert_non_null(log);
@@ -86,15 +69,15 @@ test_page_and_socket_over_tls(void **state)
 	snprintf(url, sizeof url, "%.*s", (int)strcspn(p + 7, " \n"), p + 7);
 	free(log);
 	assert_int_equal(e2e_sh(out, sizeof out, "/usr/bin/python3 '%s/client.py' '%s' 'https://127.0.0.1:%d' '%s/cert.pem' 2>&1",
-	                        dir, url, port, dir), 0);
+	                        w.dir, url, port, w.dir), 0);
 	print_message("%s", out);
 	assert_non_null(strstr(out, "page 200"));
 	assert_non_null(strstr(out, "socket {\"v\":1,\"type\":\"view\""));
 	/* the origin of an http page is not the https base_url's */
 	assert_int_equal(e2e_sh(out, sizeof out, "/usr/bin/python3 '%s/client.py' '%s' 'http://127.0.0.1:%d' '%s/cert.pem' 2>&1",
-	                        dir, url, port, dir), 0);
+	                        w.dir, url, port, w.dir), 0);
 	assert_non_null(strstr(out, "refused"));
-	assert_true(e2e_daemon_alive(&d));
+	assert_true(e2e_daemon_alive(&w.d));
 }
 
 int
@@ -104,5 +87,5 @@ main(void)
 		cmocka_unit_test(test_page_and_socket_over_tls),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, world_end_state);
 }

@@ -133,6 +133,19 @@ dcplay_teardown(struct dcplay *p)
 	}
 }
 
+int
+dcplay_teardown_state(void **state)
+{
+	struct dcplay *p = *state;
+
+	if (p != NULL) {
+		dcplay_teardown(p);
+		free(p);
+	}
+	*state = NULL;
+	return 0;
+}
+
 static const char *
 interaction(struct dcplay *p, const char *fmt, ...)
 {

@@ -38,6 +38,9 @@ size_t  dcplay_puts(struct dcplay *p);
 int     dcplay_stop(struct dcplay *p);
 /* Stops the daemon and the fake; removes the files. */
 void    dcplay_teardown(struct dcplay *p);
+/* A cmocka teardown for a test that calloc'd its dcplay into *state:
+ * dcplay_teardown and free (nothing if *state is NULL). */
+int     dcplay_teardown_state(void **state);
 
 /* A slash command by user i: opts is a JSON object of string options, or
  * NULL.  The interaction's id (static buffer), or NULL if the fake refused. */
