@@ -109,7 +109,7 @@ CMOCKA_LIBS = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 
 # Sources are found by folder; the parts left out are filtered by name.
 OUT_NAMES := $(if $(filter no,$(WITH_MATRIX)),matrix fakemx) \
-             $(if $(filter no,$(WITH_DISCORD)),discord fakedc dcplay) \
+             $(if $(filter no,$(WITH_DISCORD)),discord fakedc dcplay gwsim) \
              $(if $(filter no,$(WITH_WEB)),web) \
              $(if $(filter no,$(WITH_MATRIX) $(WITH_DISCORD) $(WITH_WEB)),checkdocs)
 left_out = $(foreach f,$(1),$(if $(strip $(foreach n,$(OUT_NAMES),$(findstring $(n),$(f)))),,$(f)))
