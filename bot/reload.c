@@ -257,7 +257,14 @@ reload_section(struct bot *b, struct bot_config *old, struct bot_config *c, size
 	}
 	a = &ba->ad;
 	was = section_find(old, id, &oi);
-	if (was != NULL && section_same(was, s)) {
+	if (was != NULL && section_same(was, s) && a->ops->needs_restart != NULL && a->ops->needs_restart(a, s)) {
+		/* The same text, but the adapter asks to start again: a secret
+		 * file it reads may hold something new (Discord, after its token
+		 * was refused: the operator's new token in token_file). */
+		log_msg(LOG_LVL_NOTICE, "reload: %s: starting it again, as it asks (its secret files read anew)", id);
+		if (adapter_restart(b, a, s, err, errlen) < 0)
+			log_msg(LOG_LVL_ERR, "reload: %s", err);
+	} else if (was != NULL && section_same(was, s)) {
 		/* Untouched: it keeps the very section it was inited with,
 		 * in case it kept pointers into it. */
 		c->sections[i] = was;

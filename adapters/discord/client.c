@@ -223,7 +223,7 @@ token_dead(struct discord_client *c, const char *what)
 	c->fatal = true;
 	discord_client_log(c, LOG_LVL_ERR, "Discord refused the bot token (%s): it was reset or revoked. Every "
 	                   "request is stopped and the queued lines dropped. Put the new token (Developer Portal, "
-	                   "Bot, Reset Token) in token_file, then systemctl restart handfoot (the games are kept)", what);
+	                   "Bot, Reset Token) in token_file, then systemctl reload handfoot (the games are kept)", what);
 	discord_rest_kill(c->rest);
 	discord_outbox_free(c);
 	/* the requests dropped from the queue will never be answered */

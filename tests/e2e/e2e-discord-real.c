@@ -187,12 +187,12 @@ test_token_reset_stops_every_request(void **state)
 	if (n > 3)
 		fprintf(stderr, "%zu requests after the token reset, %zu refused\n", n, unauth);
 	assert_true(n <= 3);
-	assert_true(e2e_daemon_log_has(&p->d, "systemctl restart"));
+	assert_true(e2e_daemon_log_has(&p->d, "systemctl reload"));
 	/* no reconnect with a refused token: the fake counts one as a violation */
 	assert_int_equal(fakedc_violations(&p->f, true), 0);
 
-	/* what the log says to do: the new token in token_file, then a restart */
-	assert_int_equal(dcplay_stop(p), 0);
+	/* what the log says to do: the new token in token_file, then a reload
+	 * (SIGHUP): the same section, but the adapter asks to start again */
 	{
 		char path[400];
 
@@ -200,7 +200,23 @@ test_token_reset_stops_every_request(void **state)
 		e2e_secret_note("MTAwMDAwMDAwMDAwMDAwMDAw.new.token");
 		assert_int_equal(e2e_write_file(path, "MTAwMDAwMDAwMDAwMDAwMDAw.new.token\n"), 0);
 	}
-	assert_int_equal(dcplay_start(p), 0);
+	{
+		json_t *st = dcplay_state(p);
+		size_t before = json_array_size(json_object_get(st, "connections")), after = before;
+
+		json_decref(st);
+		e2e_daemon_signal(&p->d, SIGHUP);
+		assert_int_equal(e2e_daemon_wait_log(&p->d, "starting it again, as it asks", 10000), 0);
+		/* a new Gateway link that identifies (the fake refuses the old token) */
+		for (int t = 0; t < 150 && after == before; t++) {
+			e2e_sleep_ms(100);
+			st = dcplay_state(p);
+			after = json_array_size(json_object_get(st, "connections"));
+			json_decref(st);
+		}
+		assert_true(after > before);
+	}
+	assert_int_equal(fakedc_violations(&p->f, true), 0);
 	assert_int_equal(dcplay_stop(p), 0);
 }
 

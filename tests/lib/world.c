@@ -40,8 +40,13 @@ world_init(struct world *w, const struct world_spec *spec)
 			return -1;
 		snprintf(w->dir, sizeof w->dir, "%s", w->srv.dir);
 	}
+#ifdef HF_WITH_MATRIX
 	if (spec->matrix && fakemx_start(&w->mx) < 0)
 		return -1;
+#else
+	if (spec->matrix)
+		return -1;   /* built without Matrix (WITH_MATRIX=no) */
+#endif
 	snprintf(w->conf, sizeof w->conf, "%s/handfoot.conf", w->dir);
 	snprintf(w->db, sizeof w->db, "%s/hf.db", w->dir);
 	return 0;
@@ -101,8 +106,10 @@ world_stop(struct world *w)
 
 	if (w->d.pid > 0)
 		e2e_daemon_wait(&w->d, 0);
+#ifdef HF_WITH_MATRIX
 	if (w->mx.pid > 0)
 		fakemx_stop(&w->mx);
+#endif
 	if (w->irc != WORLD_IRC_NONE)
 		ircserver_free(&w->srv);
 	else if (w->dir[0] != '\0' && getenv("HF_KEEP_TMP") == NULL)
