@@ -292,6 +292,11 @@ def on_identify(c, d):
     if not isinstance(d, dict) or not isinstance(d.get("token"), str):
         return c.close(4001, "Invalid identify")
     c.rec["identify"] = {k: v for k, v in d.items() if k != "token"}
+    if getattr(c, "after_fatal", False):
+        if d["token"] != W.token:
+            W.violate("reconnected after a fatal close code, with the refused token")
+        else:
+            W.fatal_at = None   # a new token: the client may start again
     if d["token"] != W.token:
         return c.close(4004, "Authentication failed.")
     props = d.get("properties")
@@ -380,6 +385,8 @@ def token_reset(new):
 
 
 def on_resume(c, d):
+    if getattr(c, "after_fatal", False):
+        W.violate("resumed after a fatal close code")
     if not isinstance(d, dict) or not isinstance(d.get("token"), str) or \
             not isinstance(d.get("session_id"), str) or not isinstance(d.get("seq"), int):
         return c.close(4001, "Invalid resume")
@@ -489,8 +496,9 @@ async def gateway(ws, path, port):
     with LOCK:
         c = Conn(ws, port, query)
         W.live.append(c)
-        if W.fatal_at is not None:
-            W.violate("reconnected after a fatal close code")
+        # after a fatal close only an Identify with a new, valid token is
+        # fair (the operator put it in token_file and reloaded): judged there
+        c.after_fatal = W.fatal_at is not None
         c.send_op(10, {"heartbeat_interval": W.heartbeat_interval})
         # the first heartbeat is due within one interval (the jitter is at most 1)
         c.hb_due = now() + (W.heartbeat_interval + W.hb_tolerance_ms) / 1000.0
