@@ -116,6 +116,12 @@ struct adapter_msg {
 	const char *asker;         /* an answer: the user whose question it answers, or NULL.  An
 	                            * adapter that queues keeps each asker's answers in a queue of their
 	                            * own, so that no one's questions delay anyone else's lines. */
+	const char *watch_url;     /* room's table is dealt and playing and an adapter draws tables
+	                            * (ops->link): the table's public page, the one !watch gives (what
+	                            * the room sees), for MSG_ROOM and for MSG_PRIVATE (room: the
+	                            * game's); else NULL.  Never a seat's private link.  A service
+	                            * that can show a link apart from the text (a Discord link button,
+	                            * a Matrix room widget) may. */
 	bool player;               /* an answer to someone seated at the table of this room (or, with no
 	                            * room, at one of this adapter's): an adapter that queues serves
 	                            * it with the games' lines, before the answers of people who play

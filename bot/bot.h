@@ -578,6 +578,9 @@ void view_end(struct bot *b, struct session *s);
  * dies), from the first adapter that makes links: 0; 1 if seat's exists
  * and cannot be shown again (adapter_ops.link); -1 if no adapter makes one. */
 int  view_link(struct bot *b, struct session *s, int seat, bool renew, char *url, size_t len);
+/* The public page of the table dealt in ad's room (adapter_msg.watch_url), written to url, with no
+ * side effect; -1 if there is none (no table dealt there, no adapter draws tables). */
+int  view_watch_url(struct bot *b, const struct adapter *ad, const char *room, char *url, size_t len);
 
 /* ------------------------------------------------------------------ bot.c */
 struct bot {

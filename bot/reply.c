@@ -387,6 +387,7 @@ reply_send_all(struct bot *b)
 	struct replies *q = &b->replies;
 	struct adapter_msg m;
 	const char *mentions[1];
+	char watch[512];
 	size_t i;
 
 	/* Sending may queue more (an adapter reporting a failure): loop by index. */
@@ -436,6 +437,8 @@ reply_send_all(struct bot *b)
 			m.actions = r->actions;
 			m.nactions = r->nactions;
 		}
+		if (view_watch_url(b, r->ad, r->room, watch, sizeof watch) >= 0)
+			m.watch_url = watch;
 		if (r->ad->ops->send(r->ad, &m) < 0)
 			log_msg(LOG_LVL_WARNING, "%s: a message could not be queued", r->ad->id);
 		reply_clear(&q->v[i]);

@@ -82,8 +82,9 @@ view_end(struct bot *b, struct session *s)
 	viewers_hand(b, s, -1, true);
 }
 
-int
-view_link(struct bot *b, struct session *s, int seat, bool renew, char *url, size_t len)
+/* The first adapter that draws tables and can make this link. */
+static int
+view_link_of(struct bot *b, struct session *s, int seat, bool renew, char *url, size_t len)
 {
 	size_t i;
 
@@ -92,13 +93,32 @@ view_link(struct bot *b, struct session *s, int seat, bool renew, char *url, siz
 
 		int r;
 
-		if (a->ops->link == NULL || (r = a->ops->link(a, s->id, seat, renew, url, len)) < 0)
-			continue;
-		/* a page opened on it is drawn at once, even for a table that has not moved since */
-		s->view_dirty = true;
-		return r;
+		if (a->ops->link != NULL && (r = a->ops->link(a, s->id, seat, renew, url, len)) >= 0)
+			return r;
 	}
 	return -1;
+}
+
+int
+view_link(struct bot *b, struct session *s, int seat, bool renew, char *url, size_t len)
+{
+	int r = view_link_of(b, s, seat, renew, url, len);
+
+	if (r >= 0)
+		/* a page opened on it is drawn at once, even for a table that has not moved since */
+		s->view_dirty = true;
+	return r;
+}
+
+int
+view_watch_url(struct bot *b, const struct adapter *ad, const char *room, char *url, size_t len)
+{
+	struct session *s = room != NULL ? session_find(&b->sessions, ad, room) : NULL;
+
+	/* only the public page (seat -1): a room line never carries a seat's link */
+	if (s == NULL || s->g == NULL || s->state != SESS_PLAYING)
+		return -1;
+	return view_link_of(b, s, -1, false, url, len);
 }
 
 static struct session *

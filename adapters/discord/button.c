@@ -80,7 +80,7 @@ static void
 label_of(const char *action, char *out, size_t outlen)
 {
 	static const struct { const char *action, *label; } labels[] = {
-		{ "hand", "My hand" }, { "draw", "Draw" }, { "pickup", "Pick up" },
+		{ "hand", "My hand" }, { "draw", "Draw" }, { "pickup", "Pick up" }, { "page", "My page (new link)" },
 	};
 
 	for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
@@ -127,6 +127,41 @@ discord_button_rows_n(const char *const *actions, size_t n, const char *user, un
 		                                strcmp(actions[i], "hand") == 0 ? 2 : 1, "label", label, "custom_id", id));
 	}
 	return rows;
+}
+
+const char *
+discord_button_command(const char *action)
+{
+	return strcmp(action, DISCORD_BUTTON_PAGE) == 0 ? "web new" : action;
+}
+
+int
+discord_button_add_link(json_t **rows, const char *label, const char *url)
+{
+	json_t *row;
+	size_t n;
+
+	/* components/reference.mdx: a link button's url is at most 512 characters */
+	if ((strncmp(url, "https://", 8) != 0 && strncmp(url, "http://", 7) != 0) || strlen(url) > 512)
+		return -1;
+	if (*rows == NULL)
+		*rows = json_array();
+	n = json_array_size(*rows);
+	row = n > 0 ? json_array_get(*rows, n - 1) : NULL;
+	if (row == NULL || json_array_size(json_object_get(row, "components")) >= DISCORD_BUTTONS_PER_ROW) {
+		if (n >= DISCORD_ROWS_MAX) {
+			if (n == 0) {
+				json_decref(*rows);
+				*rows = NULL;
+			}
+			return -1;
+		}
+		row = json_pack("{s:i,s:[]}", "type", 1, "components");
+		json_array_append_new(*rows, row);
+	}
+	json_array_append_new(json_object_get(row, "components"),
+	                      json_pack("{s:i,s:i,s:s,s:s}", "type", 2, "style", 5, "label", label, "url", url));
+	return 0;
 }
 
 json_t *

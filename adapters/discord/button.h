@@ -30,6 +30,18 @@ json_t *discord_button_rows(const char *const *actions, size_t n, const char *us
  * an older turn line's button is then known to be stale. */
 json_t *discord_button_rows_n(const char *const *actions, size_t n, const char *user, unsigned prompt);
 
+/* The button on a hand's private answer that gives its player a new link to
+ * their own page: it runs "web new" (the core keeps a seat's link only as a
+ * hash, so the only way to hand it again is a new one), answered privately. */
+#define DISCORD_BUTTON_PAGE "page"
+
+/* What a button's action runs: "web new" for DISCORD_BUTTON_PAGE, else the action itself. */
+const char *discord_button_command(const char *action);
+/* Appends a link button (type 2, style 5: a url, no custom_id) saying label
+ * to *rows (made if NULL), in its last row or a new one.  -1 (rows as they
+ * were) if url is not http(s) or too long, or the 5 rows of 5 are full. */
+int discord_button_add_link(json_t **rows, const char *label, const char *url);
+
 /* allowed_mentions (resources/message.mdx) that let only user ping (NULL:
  * nobody): never @everyone, @here or roles, whatever the content says. */
 json_t *discord_button_mentions(const char *user);

@@ -190,8 +190,8 @@ void   discord_outbox_again(struct discord_client *c, uint64_t ref, const char *
 /* A private reply to an interaction, at once (the pressed button is not theirs...). */
 void   discord_outbox_say_private(struct discord_client *c, uint64_t ref, const char *content);
 /* A player's DMs refused the bot (50007): no DM is tried until reopen (they chose DMs again). */
-bool   discord_outbox_dm_closed(struct discord_client *c, const char *user);
-void   discord_outbox_dm_reopen(struct discord_client *c, const char *user);
+bool   discord_dm_closed(struct discord_client *c, const char *user);
+void   discord_dm_reopen(struct discord_client *c, const char *user);
 void   discord_outbox_free(struct discord_client *c);
 
 #endif

@@ -114,3 +114,22 @@ discord_dm_send(struct discord_client *c, const char *user, const char *room, js
 	                        on_dm_open) < 0)
 		d->opening = false;
 }
+
+bool
+discord_dm_closed(struct discord_client *c, const char *user)
+{
+	struct discord_dm *d = discord_dm_of(c, user, false);
+
+	return d != NULL && d->closed;
+}
+
+void
+discord_dm_reopen(struct discord_client *c, const char *user)
+{
+	struct discord_dm *d = discord_dm_of(c, user, false);
+
+	if (d != NULL && d->closed) {
+		d->closed = d->told = false;
+		d->fallback_at = 0;
+	}
+}

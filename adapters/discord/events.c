@@ -56,23 +56,29 @@ too_old(struct discord_client *c, const struct discord_interaction *ia)
 	return true;
 }
 
-/* The pressed message's components with only its My hand button left (an
- * empty list if it had none). */
+/* The pressed message's components with only its My hand button and its
+ * link (the table's page) left (an empty list if it had neither). */
 static json_t *
 hand_only(json_t *d)
 {
-	json_t *rows = json_object_get(json_object_get(d, "message"), "components"), *row, *b;
+	json_t *rows = json_object_get(json_object_get(d, "message"), "components"), *row, *b, *out = NULL;
 	size_t i, j;
-	const char *hand[] = { DISCORD_BUTTON_HAND };
+	const char *hand[] = { DISCORD_BUTTON_HAND }, *url = NULL, *label = NULL;
 
 	json_array_foreach(rows, i, row)
 		json_array_foreach(json_object_get(row, "components"), j, b) {
 			const char *id = json_string_value(json_object_get(b, "custom_id"));
 
-			if (id != NULL && strcmp(id, "hf:" DISCORD_BUTTON_HAND ":") == 0)
-				return discord_button_rows(hand, 1, NULL);
+			if (id != NULL && strcmp(id, "hf:" DISCORD_BUTTON_HAND ":") == 0 && out == NULL)
+				out = discord_button_rows(hand, 1, NULL);
+			else if (json_integer_value(json_object_get(b, "style")) == 5 && url == NULL) {
+				url = json_string_value(json_object_get(b, "url"));
+				label = json_string_value(json_object_get(b, "label"));
+			}
 		}
-	return json_array();
+	if (url != NULL)
+		discord_button_add_link(&out, label != NULL ? label : "Table page", url);
+	return out != NULL ? out : json_array();
 }
 
 /* The commands that open or join a table: where the bot may not post, the
@@ -157,7 +163,7 @@ on_interaction(struct discord_client *c, json_t *d)
 		discord_answer_update(c->ans, ref, json_pack("{s:o}", "components", hand_only(d)), loop_now(c->loop));
 	if (ia.kind == DISCORD_IA_COMMAND && strncmp(ia.line, "private", 7) == 0 && (ia.line[7] == '\0' || ia.line[7] == ' '))
 		/* they choose how hands reach them: DMs are tried again (once more, if still closed) */
-		discord_outbox_dm_reopen(c, ia.user_id);
+		discord_dm_reopen(c, ia.user_id);
 	/* the command as Discord gives it (interaction.c: its name, then its
 	 * options; a button's action): the core runs it as it is, and refuses
 	 * another player's press of a turn button in its own words */

@@ -218,6 +218,9 @@ discord_interaction_parse(json_t *d, const char *app_id, struct discord_interact
 			*why = "a button without its message";
 			return -1;
 		}
+		/* a button that runs a command with its argument ("My page": web new) */
+		if (discord_button_command(out->line) != out->line)
+			snprintf(out->line, sizeof out->line, "%s", discord_button_command(out->line));
 		out->kind = DISCORD_IA_BUTTON;
 		return 0;
 	}

@@ -26,6 +26,8 @@ struct discord_out {
 	char actions[MAX_ACTIONS][33];   /* the turn line's buttons, for ping */
 	size_t nactions;
 	bool hand_button;                /* a "My hand" button for anyone whose cards changed */
+	char watch[520];                 /* adapter_msg.watch_url: the table's public page, or "" */
+	bool watch_button;               /* ... shown as a link button (a turn line, a line that names it) */
 	uint64_t reply_to;
 	char key[DISCORD_AGAIN_KEY];     /* an answer's supersede key, "" for what must be delivered */
 	char asker[64];                  /* an answer: whose question ("" if none): its lane */
@@ -56,6 +58,7 @@ components(struct discord_client *c, const struct discord_out *o)
 	const char *acts[MAX_ACTIONS + 1];
 	size_t n = 0;
 	bool hand = false;
+	json_t *rows;
 
 	for (size_t i = 0; i < o->nactions; i++)
 		hand = hand || strcmp(o->actions[i], DISCORD_BUTTON_HAND) == 0;
@@ -63,12 +66,30 @@ components(struct discord_client *c, const struct discord_out *o)
 		acts[n++] = DISCORD_BUTTON_HAND;
 	for (size_t i = 0; i < o->nactions && n < MAX_ACTIONS; i++)
 		acts[n++] = o->actions[i];
-	if (n == 0)
+	if (n == 0 && !o->watch_button)
 		return NULL;
 	/* the player's moves carry this turn line's number: a press on an older line is stale */
-	return discord_button_rows_n(acts, n, o->ping[0] != '\0' ? o->ping : NULL,
-	                             o->ping[0] != '\0' && n > (hand || o->hand_button ? 1u : 0u) ?
-	                             discord_prompt_next(c, o->room) : 0);
+	rows = n == 0 ? NULL : discord_button_rows_n(acts, n, o->ping[0] != '\0' ? o->ping : NULL,
+	                                             o->ping[0] != '\0' && n > (hand || o->hand_button ? 1u : 0u) ?
+	                                             discord_prompt_next(c, o->room) : 0);
+	/* the table's page beside them: public, what the room sees (never a seat's link) */
+	if (o->watch_button && (n == 0 || rows != NULL))
+		discord_button_add_link(&rows, "Table page", o->watch);
+	return rows;
+}
+
+/* A hand's private answer: "My page" (a new link to the player's own page,
+ * answered to them alone) and the table's page. */
+static json_t *
+private_components(const struct discord_out *o)
+{
+	const char *page[] = { DISCORD_BUTTON_PAGE };
+	json_t *rows;
+
+	if (o->watch[0] == '\0' || strcmp(o->key, "hand") != 0 || (rows = discord_button_rows(page, 1, NULL)) == NULL)
+		return NULL;
+	discord_button_add_link(&rows, "Table page", o->watch);
+	return rows;
 }
 
 /* ------------------------------------------------------------------ posting */
@@ -335,6 +356,11 @@ discord_outbox_send(struct discord_client *c, const struct adapter_msg *m)
 			    discord_slash_name_ok(cmd->name))
 				snprintf(o->actions[o->nactions++], sizeof o->actions[0], "%s", cmd->name);
 	}
+	if (m->watch_url != NULL && strlen(m->watch_url) < sizeof o->watch) {
+		snprintf(o->watch, sizeof o->watch, "%s", m->watch_url);
+		/* the turn line (its buttons), and the line that names the page (the deal's) */
+		o->watch_button = !o->private && (o->nactions > 0 || strstr(styled, m->watch_url) != NULL);
+	}
 	discord_markdown_split(styled, strlen(styled), ping.user != NULL ? &ping : NULL, add_piece, o);
 	if (o->npieces == 0 && o->nactions == 0) {
 		out_free(o);
@@ -426,8 +452,10 @@ send_private(struct discord_client *c, struct discord_out *o)
 		/* not sent: the room's line carries My hand, which shows it when pressed */
 		return;
 	for (size_t i = 0; i < o->npieces; i++, s += strlen(s) + 1) {
-		json_t *body = discord_outbox_body(s, strlen(s), NULL);
+		json_t *body = discord_outbox_body(s, strlen(s), NULL), *comps;
 
+		if (i + 1 == o->npieces && (comps = private_components(o)) != NULL)
+			json_object_set_new(body, "components", comps);
 		if (o->route == DISCORD_ROUTE_ANSWER && c->ans != NULL &&
 		    discord_answer_say(c->ans, o->reply_to, true, json_incref(body), now) == 0) {
 			json_decref(body);
@@ -557,7 +585,7 @@ flush_batch(struct discord_client *c)
 		if (o->private && o->route == DISCORD_ROUTE_BUTTON && discord_refused_has(c, o->room))
 			/* no room line can carry My hand there: the player's DMs are the way left */
 			o->route = DISCORD_ROUTE_DM;
-		else if (o->private && o->route == DISCORD_ROUTE_DM && discord_outbox_dm_closed(c, o->user) &&
+		else if (o->private && o->route == DISCORD_ROUTE_DM && discord_dm_closed(c, o->user) &&
 		         discord_text_snowflake(o->room) && !discord_refused_has(c, o->room))
 			/* their DMs are closed to the bot: the button way, until they choose DMs again */
 			o->route = DISCORD_ROUTE_BUTTON;
@@ -637,25 +665,6 @@ discord_outbox_queued(struct discord_client *c)
 	for (const struct discord_dm *d = c->dms; d != NULL; d = d->next)
 		n += json_array_size(d->waiting);
 	return n;
-}
-
-bool
-discord_outbox_dm_closed(struct discord_client *c, const char *user)
-{
-	struct discord_dm *d = discord_dm_of(c, user, false);
-
-	return d != NULL && d->closed;
-}
-
-void
-discord_outbox_dm_reopen(struct discord_client *c, const char *user)
-{
-	struct discord_dm *d = discord_dm_of(c, user, false);
-
-	if (d != NULL && d->closed) {
-		d->closed = d->told = false;
-		d->fallback_at = 0;
-	}
 }
 
 void

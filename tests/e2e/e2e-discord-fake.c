@@ -275,6 +275,12 @@ test_components_and_mentions_checked(void **state)
 		"{\"content\":\"a\",\"components\":[{\"type\":1,\"components\":[{\"type\":2,\"style\":1,\"label\":\"x\"}]}]}",
 		"{\"content\":\"a\",\"components\":[{\"type\":1,\"components\":[{\"type\":2,\"style\":5,\"label\":\"x\","
 		"\"url\":\"https://x\",\"custom_id\":\"a\"}]}]}",
+		/* a link button with no url, or one that is not http(s) */
+		"{\"content\":\"a\",\"components\":[{\"type\":1,\"components\":[{\"type\":2,\"style\":5,\"label\":\"x\"}]}]}",
+		"{\"content\":\"a\",\"components\":[{\"type\":1,\"components\":[{\"type\":2,\"style\":5,\"label\":\"x\","
+		"\"url\":\"javascript:alert(1)\"}]}]}",
+		"{\"content\":\"a\",\"components\":[{\"type\":1,\"components\":[{\"type\":2,\"style\":5,\"label\":\"x\","
+		"\"url\":\"/t/relative\"}]}]}",
 		/* parse users and a users list together */
 		"{\"content\":\"<@601>\",\"allowed_mentions\":{\"parse\":[\"users\"],\"users\":[\"601\"]}}",
 		"{\"content\":\"a\",\"allowed_mentions\":{\"parse\":[\"all\"]}}",
@@ -283,6 +289,11 @@ test_components_and_mentions_checked(void **state)
 
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		assert_int_equal(rest(h, "POST", "/api/v10/channels/501/messages", bad[i], NULL), 400);
+	/* a link button beside the others: a url and no custom_id */
+	assert_int_equal(rest(h, "POST", "/api/v10/channels/501/messages",
+	                      "{\"content\":\"a\",\"components\":[{\"type\":1,\"components\":[{\"type\":2,\"style\":1,"
+	                      "\"label\":\"x\",\"custom_id\":\"a\"},{\"type\":2,\"style\":5,\"label\":\"Table page\","
+	                      "\"url\":\"https://cards.example.org/t/ab\"}]}]}", NULL), 200);
 	/* what pings: default (no allowed_mentions) pings all; parse [] + users pings that user only */
 	assert_int_equal(rest(h, "POST", "/api/v10/channels/501/messages",
 	                      "{\"content\":\"@everyone <@601> <@602>\",\"allowed_mentions\":{\"parse\":[],\"users\":[\"601\"]}}",
@@ -290,11 +301,11 @@ test_components_and_mentions_checked(void **state)
 	assert_int_equal(rest(h, "POST", "/api/v10/channels/501/messages", "{\"content\":\"@here <@602>\"}", NULL), 200);
 	s = fakedc_state(&h->fake);
 	msgs = json_object_get(s, "messages");
-	m = json_object_get(json_array_get(msgs, 0), "pings");
+	m = json_object_get(json_array_get(msgs, 1), "pings");
 	assert_false(json_is_true(json_object_get(m, "everyone")));
 	assert_int_equal(json_array_size(json_object_get(m, "users")), 1);
 	assert_string_equal(json_string_value(json_array_get(json_object_get(m, "users"), 0)), "601");
-	m = json_object_get(json_array_get(msgs, 1), "pings");
+	m = json_object_get(json_array_get(msgs, 2), "pings");
 	assert_true(json_is_true(json_object_get(m, "everyone")));
 	json_decref(s);
 }

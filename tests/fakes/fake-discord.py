@@ -657,6 +657,10 @@ def check_components(comps):
             if style == 5:
                 if cid is not None or not isinstance(b.get("url"), str) or len(b["url"]) > 512:
                     return "components: a link button has a url and no custom_id"
+                # Discord takes http(s) (and its own discord://) links only, with a host
+                u = b["url"]
+                if not re.match(r"^(https?://[^/\s?#]+|discord://)\S*$", u):
+                    return "components: a link button's url must be http(s)"
             else:
                 if not isinstance(cid, str) or not 1 <= dlen(cid) <= 100 or "url" in b:
                     return "components: a button needs a custom_id of 1-100 characters and no url"

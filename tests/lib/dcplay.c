@@ -284,6 +284,23 @@ dcplay_button(json_t *m, const char *label)
 	return NULL;
 }
 
+const char *
+dcplay_link(json_t *m, const char *label)
+{
+	json_t *row, *b;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(m, "components"), i, row)
+		json_array_foreach(json_object_get(row, "components"), k, b) {
+			const char *l = json_string_value(json_object_get(b, "label"));
+
+			if (json_integer_value(json_object_get(b, "style")) == 5 &&
+			    (label == NULL || (l != NULL && strcmp(l, label) == 0)))
+				return json_string_value(json_object_get(b, "url"));
+		}
+	return NULL;
+}
+
 bool
 dcplay_public(json_t *m, void *ctx)
 {

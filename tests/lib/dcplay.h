@@ -67,6 +67,9 @@ void    dcplay_first_card(const char *hand, char *out, size_t len);
 /* The custom_id of the button labelled label on message m, or NULL. */
 const char *dcplay_button(json_t *m, const char *label);
 
+/* The url of the link button (style 5) labelled label on message m (NULL: any link button), or NULL. */
+const char *dcplay_link(json_t *m, const char *label);
+
 /* True for a message the guild channel shows to everyone (not ephemeral, not a DM). */
 bool    dcplay_public(json_t *m, void *ctx);
 /* The first turn line at index >= from (a public message whose Draw button
