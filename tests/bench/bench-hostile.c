@@ -1,4 +1,4 @@
-/* bench-hostile.c: the hostile soak of issue 24: nick churn, private floods, ids colliding under the old flood hash and channel flooders, through ngircd, beside two live games; RSS and open files, every seated player answered, every hand with its owner alone. */
+/* bench-hostile.c: the hostile soak of issue 24: one daemon on ngircd and the fake Discord beside three live games; nick churn, private floods, ids colliding under the old flood hash, channel flooders, a seatless member's interaction floods and oversized gateway dispatches; RSS and open files, every seated player answered, every hand with its owner alone. */
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
