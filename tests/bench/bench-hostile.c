@@ -1,248 +1,35 @@
-/* bench-hostile.c: the hostile soak of issue 24: nick churn, private floods, ids colliding under the old flood hash and channel flooders, through ngircd, beside two live games; RSS and open files, every seated player answered, every hand with its owner alone. */
-#include <dirent.h>
-#include <errno.h>
-#include <poll.h>
+/* bench-hostile.c: the hostile soak of issue 24: one daemon on ngircd and the fake Discord beside three live games; nick churn, private floods, ids colliding under the old flood hash, channel flooders, a seatless member's interaction floods and oversized gateway dispatches; RSS and open files, every seated player answered, every hand with its owner alone. */
+#include <jansson.h>
 #include <signal.h>
-#include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 
+#include "dcplay.h"
 #include "e2e.h"
-#include "ircclient.h"
+#include "fakedc.h"
+#include "figures.h"
 #include "ircserver.h"
-#include "probe.h"
-
-/* (Discord's interaction floods and oversized frames: tests/e2e/e2e-discord-hostile.c) */
+#include "soak.h"
 
 #define FLOODERS   20
 #define PLAYERS    3      /* alice and bob at a duel in #cards; carol beside the computer in #two */
-#define CHURN      1      /* one more connection: nick churn, private floods, colliding ids */
-#define PACE_MS    2100     /* a player's commands, within the bot's shipped flood_burst/flood_refill */
-#define QUESTION_MS 6000    /* a player waiting for their turn asks something this often */
-#define ANSWER_MS  60000    /* a command not answered in this long is counted unanswered */
-#define MAX_LAT    4096
-
-/* One client of the soak: an ircclient for the setup, then read here without blocking. */
-struct peer {
-	struct ircclient c;
-	bool player;
-	/* a player's game */
-	int64_t sent_at;         /* a command waits for its answer since then; 0 if none */
-	int64_t last_sent;
-	char next[64];           /* what to send next */
-	char last[64];           /* what was sent last */
-	char hand[512];          /* the cards of the last hand told */
-	int skip;                /* cards passed over after a refused discard */
-	int turns;
-	int questions;
-	/* a flooder's */
-	int64_t next_flood;
-	unsigned k;
-	char chan[16];           /* a player's table's room */
-};
-
-struct soak {
-	struct peer peers[PLAYERS + FLOODERS + CHURN];
-	int64_t lat[MAX_LAT];
-	int nlat, asked, unanswered;
-	int leaks;               /* hands (or foots) seen by anyone but their owner */
-	int hands;               /* hands told to their owners */
-	long lines_in;           /* lines all clients read */
-	bool hush;               /* the players ask nothing more */
-};
+#define OPEN_FILES 96     /* its open files: its own ~20 and the 64 HTTP connections a host may have */
+/* The Discord side, on the fake: ann and bob at a live game, cy (no seat)
+ * flooding interactions, the gateway sending oversized dispatches. */
+#define DC_ASK_MS    3000    /* a seated Discord player asks something this often */
+#define DC_POLL_MS   1000    /* the fake asked for acknowledgements this often */
+#define DC_FLOOD_MS  5000    /* cy's burst of interactions this often ... */
+#define DC_FLOOD_N   100     /* ... of this many /who at once */
+#define DC_FRAME_MS  30000   /* oversized dispatches this often ... */
+#define DC_FRAME_MIB 15      /* ... of this size ... */
+#define DC_FRAMES    4       /* ... this many at once (60 MiB, past the 32 MiB thread-to-loop cap) */
+#define DC_RSS_MIB   300     /* with them, the daemon's resident set at most (docs/RESOURCES.md) */
 
 static const char *const names[PLAYERS] = { "alice", "bob", "carol" };
 /* nicks that share a player's flood set under the old unkeyed FNV-1a */
 static char colliding[8][16];
 static int ncolliding;
-
-static int64_t
-now_ms(void)
-{
-	return ircclient_now_us() / 1000;
-}
-
-static int
-cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* A command of a player: sent now, answered when the bot next speaks to them. */
-static void
-player_send(struct soak *s, struct peer *p, const char *cmd)
-{
-	ircclient_send(&p->c, "PRIVMSG %s :%s", p->chan, cmd);
-	if (getenv("FLOOD_TRACE") != NULL)
-		fprintf(stderr, "%s> %s\n", p->c.nick, cmd);
-	snprintf(p->last, sizeof p->last, "%s", cmd);
-	p->sent_at = p->last_sent = now_ms();
-	s->asked++;
-}
-
-static void
-player_answered(struct soak *s, struct peer *p)
-{
-	if (p->sent_at == 0)
-		return;
-	if (s->nlat < MAX_LAT)
-		s->lat[s->nlat++] = now_ms() - p->sent_at;
-	p->sent_at = 0;
-}
-
-/* The card to discard: the first of the hand that is no wild card, past
- * those already refused. */
-static bool
-discard_pick(struct peer *p, char *out, size_t len)
-{
-	char copy[512], *tok, *save = NULL;
-	int seen = 0;
-
-	snprintf(copy, sizeof copy, "%s", p->hand);
-	for (tok = strtok_r(copy, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save)) {
-		char *x = strstr(tok, "×");
-
-		if (x != NULL)
-			*x = '\0';
-		if (strcmp(tok, "2") == 0 || strcmp(tok, "JK") == 0 || strcmp(tok, "|") == 0 || seen++ < p->skip)
-			continue;
-		snprintf(out, len, "%s", tok);
-		return true;
-	}
-	p->skip = 0;
-	return false;
-}
-
-/* A line a player read: their hand says what to do next. */
-static void
-player_line(struct soak *s, struct peer *p, const char *line)
-{
-	char mine[96], room[96], chan[48], card[48];
-	const char *hand, *bar;
-
-	snprintf(mine, sizeof mine, " NOTICE %s :", p->c.nick);
-	snprintf(room, sizeof room, " PRIVMSG %s :%s", p->chan, p->c.nick);
-	snprintf(chan, sizeof chan, " PRIVMSG %s :", p->chan);
-	if (strncmp(line, ":HandFoot!", 10) != 0)
-		return;
-	if (getenv("FLOOD_TRACE") != NULL)
-		fprintf(stderr, "%s| %s\n", p->c.nick, line);
-	if (strstr(line, " PRIVMSG #") != NULL && (strstr(line, "Your hand (") || strstr(line, "Your foot ("))) {
-		s->leaks++;
-		fprintf(stderr, "bench-hostile: a hand in the channel: %s\n", line);
-	}
-	/* an answer: the bot spoke to this player, or of them in the room
-	 * ("alice draws 2 ...", "alice: No finished games ...") */
-	if (strstr(line, mine) != NULL || strstr(line, room) != NULL ||
-	    (strncmp(p->last, "!stats ", 7) == 0 && strstr(line, p->last + 7) != NULL))
-		player_answered(s, p);
-	/* the room asks this player to move ("bob: your turn (!draw or !pickup)")
-	 * when their hand has not changed since it was told */
-	snprintf(card, sizeof card, "%s: your turn", p->c.nick);
-	if (strstr(line, chan) != NULL && (bar = strstr(line, card)) != NULL) {
-		if (strncmp(bar + strlen(card), " (!draw", 7) == 0) {
-			p->turns += strcmp(p->next, "!draw") != 0;   /* once, if the hand says so too */
-			snprintf(p->next, sizeof p->next, "!draw");
-			p->skip = 0;
-		} else if (discard_pick(p, card, sizeof card)) {
-			snprintf(p->next, sizeof p->next, "!discard %s", card);
-		}
-	}
-	if (strstr(line, mine) != NULL && strstr(line, " refused") != NULL && strncmp(p->last, "!discard", 8) == 0) {
-		p->skip++;    /* refused: another card next time */
-		if (discard_pick(p, card, sizeof card))
-			snprintf(p->next, sizeof p->next, "!discard %s", card);
-		return;
-	}
-	if (strstr(line, mine) == NULL || (hand = strstr(line, "): ")) == NULL)
-		return;
-	if (strstr(line, "Your hand (") == NULL && strstr(line, "Your foot (") == NULL)
-		return;
-	s->hands++;
-	bar = strstr(hand + 3, " |");
-	snprintf(p->hand, sizeof p->hand, "%.*s", bar ? (int)(bar - hand - 3) : (int)strlen(hand + 3), hand + 3);
-	if (strstr(line, "your turn: !draw or !pickup") != NULL) {
-		p->turns += strcmp(p->next, "!draw") != 0;   /* once, if the room says so too */
-		snprintf(p->next, sizeof p->next, "!draw");
-		p->skip = 0;
-	} else if (strstr(line, "!meld, then !discard") != NULL && discard_pick(p, card, sizeof card)) {
-		snprintf(p->next, sizeof p->next, "!discard %s", card);
-	} else if (strncmp(p->next, "!draw", 5) != 0) {
-		p->next[0] = '\0';   /* nothing to do until told */
-	}
-}
-
-/* A line a flooder read: no hand of anyone's may ever reach them. */
-static void
-flooder_line(struct soak *s, struct peer *p, const char *line)
-{
-	(void)p;
-	if (strncmp(line, ":HandFoot!", 10) == 0 && (strstr(line, "Your hand (") != NULL || strstr(line, "Your foot (") != NULL)) {
-		s->leaks++;
-		fprintf(stderr, "bench-hostile: a hand reached a flooder: %s\n", line);
-	}
-}
-
-/* Reads what is there without waiting; PINGs answered. -1 on EOF. */
-static int
-peer_read(struct soak *s, struct peer *p)
-{
-	struct ircclient *c = &p->c;
-	size_t start = 0;
-	ssize_t n;
-
-	for (;;) {
-		n = recv(c->fd, c->buf + c->len, sizeof c->buf - 1 - c->len, MSG_DONTWAIT);
-		if (n == 0)
-			return -1;
-		if (n < 0)
-			return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
-		c->len += (size_t)n;
-		start = 0;
-		for (size_t i = 0; i < c->len; i++) {
-			char *l = c->buf + start;
-
-			if (c->buf[i] != '\n')
-				continue;
-			c->buf[i] = '\0';
-			if (i > start && c->buf[i - 1] == '\r')
-				c->buf[i - 1] = '\0';
-			s->lines_in++;
-			if (strncmp(l, "PING ", 5) == 0)
-				ircclient_send(c, "PONG %s", l + 5);
-			else if (p->player)
-				player_line(s, p, l);
-			else
-				flooder_line(s, p, l);
-			start = i + 1;
-		}
-		memmove(c->buf, c->buf + start, c->len - start);
-		c->len -= start;
-		if (c->len == sizeof c->buf - 1)
-			c->len = 0;
-	}
-}
-
-/* What a flooder sends: commands in the channel and to the bot, chatter. */
-static void
-flooder_send(struct peer *p)
-{
-	static const char *const room[] = { "!help", "!pile", "!who", "!table", "!hand", "!stats", "!top", "!new",
-	                                    "!join", "!draw", "!discard K", "!zzz", "hello there", "!abort",
-	                                    "!play 2 duel", "!private privmsg", "HandFoot: help", "!score" };
-	static const char *const direct[] = { "!help", "!hand", "help meld", "play", "stats", "!who" };
-	const char *cmd = room[p->k % (sizeof room / sizeof room[0])];
-
-	ircclient_send(&p->c, "PRIVMSG %s :%s", p->chan, cmd);
-	if (p->k % 2 == 1)
-		ircclient_send(&p->c, "PRIVMSG HandFoot :%s", direct[p->k % (sizeof direct / sizeof direct[0])]);
-	p->k++;
-}
 
 static unsigned
 fnv_set(const char *adapter, const char *user)
@@ -283,7 +70,7 @@ colliding_find(void)
  * a notice under it; every other time one of the colliding nicks, spending
  * its allowance. */
 static void
-churn_send(struct peer *p)
+churn_send(struct soak_peer *p)
 {
 	if (p->k % 2 == 0 && ncolliding > 0) {
 		ircclient_send(&p->c, "NICK %s", colliding[(p->k / 2) % (unsigned)ncolliding]);
@@ -296,80 +83,148 @@ churn_send(struct peer *p)
 	p->k++;
 }
 
-/* One turn of the soak's loop: everyone read, the players and flooders act. */
+struct dcside {
+	struct dcplay p;
+	char pending[2][32];     /* a seated player's interaction waiting for its acknowledgement */
+	int64_t sent_at[2];
+	int64_t last_ask, last_poll, next_flood, next_frame;
+	unsigned k;
+	int asked, answered, unanswered, flooded, frames;
+	double max_ack;          /* the slowest acknowledgement, ms */
+};
+
+/* The fake's acknowledgements of the pending interactions; those waited
+ * for past SOAK_ANSWER_MS are counted unanswered. */
 static void
-soak_turn(struct soak *s, int n, bool flood)
+dc_poll(struct dcside *dc, int64_t t)
 {
-	struct pollfd pf[PLAYERS + FLOODERS + CHURN];
-	int64_t t = now_ms();
+	json_t *st = NULL, *its;
 
-	for (int i = 0; i < n; i++) {
-		struct peer *p = &s->peers[i];
+	for (int i = 0; i < 2; i++) {
+		json_t *ack;
 
-		if (p->player && p->sent_at != 0 && t - p->sent_at > ANSWER_MS) {
-			s->unanswered++;
-			fprintf(stderr, "bench-hostile: %s's command \"%s\" got no answer in %d s\n", p->c.nick, p->last,
-			        ANSWER_MS / 1000);
-			p->sent_at = 0;
-			snprintf(p->next, sizeof p->next, "%s", p->last);   /* asked again */
-		}
-		if (s->hush && p->player) {
-			/* the end: only what was asked is waited for */
-		} else if (p->player && p->sent_at == 0 && p->next[0] != '\0' && t - p->last_sent >= PACE_MS) {
-			player_send(s, p, p->next);
-			p->next[0] = '\0';
-		} else if (p->player && p->sent_at == 0 && t - p->last_sent >= QUESTION_MS) {
-			char q[64];
+		if (dc->pending[i][0] == '\0')
+			continue;
+		if (st == NULL)
+			st = dcplay_state(&dc->p);
+		its = json_object_get(st, "interactions");
+		ack = json_object_get(json_object_get(its, dc->pending[i]), "ack");
+		if (json_is_object(ack)) {
+			double ms = json_number_value(json_object_get(ack, "ms"));
 
-			/* waiting for the other's turn: a question with a new answer */
-			snprintf(q, sizeof q, "!stats %s%d", p->c.nick, p->questions++);
-			player_send(s, p, q);
+			dc->answered++;
+			if (ms > dc->max_ack)
+				dc->max_ack = ms;
+			dc->pending[i][0] = '\0';
+		} else if (t - dc->sent_at[i] > SOAK_ANSWER_MS) {
+			dc->unanswered++;
+			fprintf(stderr, "bench-hostile: %s's Discord command got no answer in %d s\n", dc->p.name[i],
+			        SOAK_ANSWER_MS / 1000);
+			dc->pending[i][0] = '\0';
 		}
-		if (!p->player && flood && t >= p->next_flood) {
-			if (i == n - 1) {
-				churn_send(p);
-				p->next_flood = t + 100;
-			} else {
-				flooder_send(p);
-				p->next_flood = t + 500 + (int64_t)(p->k * 37 % 200);
-			}
-		}
-		pf[i].fd = p->c.fd;
-		pf[i].events = POLLIN;
 	}
-	if (poll(pf, (nfds_t)n, 10) > 0)
-		for (int i = 0; i < n; i++)
-			if (pf[i].revents != 0 && peer_read(s, &s->peers[i]) < 0 && s->peers[i].player) {
-				fprintf(stderr, "bench-hostile: %s was disconnected\n", s->peers[i].c.nick);
-				s->unanswered++;
-			}
+	json_decref(st);
 }
 
-static int
-count_log(const char *path, const char *needle)
+/* The Discord side's turn: the seated players ask, cy floods, the gateway
+ * sends what no client needs. */
+static void
+dc_tick(struct soak *s, bool flood, void *ctx)
 {
-	char *log = e2e_read_file(path), *p;
-	int n = 0;
+	struct dcside *dc = ctx;
+	int64_t t = soak_now_ms();
+	int i = (int)(dc->k % 2);
 
-	for (p = log; p != NULL && (p = strstr(p, needle)) != NULL; p++)
-		n++;
-	free(log);
-	return n;
+	if (!s->hush && t - dc->last_ask >= DC_ASK_MS && dc->pending[i][0] == '\0') {
+		const char *id = dcplay_command(&dc->p, i, dc->k % 3 == 2 ? "who" : "hand", NULL);
+
+		dc->asked++;
+		if (id == NULL) {
+			dc->unanswered++;   /* (the fake refused it: printed) */
+		} else {
+			snprintf(dc->pending[i], sizeof dc->pending[i], "%s", id);
+			dc->sent_at[i] = t;
+		}
+		dc->last_ask = t;
+		dc->k++;
+	}
+	if (t - dc->last_poll >= DC_POLL_MS) {
+		dc_poll(dc, t);
+		dc->last_poll = t;
+	}
+	if (flood && t >= dc->next_flood) {
+		char body[512];
+		long st = 0;
+
+		snprintf(body, sizeof body, "{\"kind\":\"command\",\"user_id\":\"%s\",\"guild_id\":\"%s\","
+		         "\"channel_id\":\"%s\",\"name\":\"who\",\"options\":{},\"repeat\":%d}", dc->p.user[2],
+		         dc->p.guild, dc->p.channel, DC_FLOOD_N);
+		json_decref(fakedc_call(&dc->p.f, "POST", "/_fake/interaction", NULL, body, &st));
+		dc->flooded += st == 200 ? DC_FLOOD_N : 0;
+		dc->next_flood = t + DC_FLOOD_MS;
+	}
+	if (flood && t >= dc->next_frame) {
+		if (fakedc_ctl(&dc->p.f, "gateway", "{\"action\":\"flood\",\"size\":%d,\"count\":%d}",
+		               DC_FRAME_MIB << 20, DC_FRAMES) == 0)
+			dc->frames += DC_FRAMES;
+		dc->next_frame = t + DC_FRAME_MS;
+	}
+}
+
+static bool
+dc_waiting(const struct dcside *dc)
+{
+	return dc->pending[0][0] != '\0' || dc->pending[1][0] != '\0';
+}
+
+/* Hands the fake carried to anyone but their owner: in the channel for all
+ * to see (dcplay_audit), or answering cy, who holds no seat. */
+static int
+dc_leaks(struct dcside *dc)
+{
+	json_t *st = dcplay_state(&dc->p), *its = json_object_get(st, "interactions"), *m;
+	int bad = dcplay_audit(&dc->p);
+	size_t i;
+
+	json_array_foreach(json_object_get(st, "messages"), i, m) {
+		const char *c = json_string_value(json_object_get(m, "content"));
+		const char *ia = json_string_value(json_object_get(m, "interaction"));
+		const char *uid = ia != NULL ? json_string_value(json_object_get(json_object_get(its, ia), "user_id")) : NULL;
+
+		if (c != NULL && (strstr(c, "Your hand") != NULL || strstr(c, "Your foot") != NULL) && uid != NULL &&
+		    strcmp(uid, dc->p.user[2]) == 0) {
+			fprintf(stderr, "bench-hostile: a hand answered cy, who holds no seat: %s\n", c);
+			bad++;
+		}
+	}
+	json_decref(st);
+	return bad;
+}
+
+/* A flooder's turn: the churner (the last peer) every 0.1 s, the others as soak_flood. */
+static void
+hostile_flood(struct soak *s, struct soak_peer *p, int64_t now)
+{
+	if (p != &s->peers[s->n - 1]) {
+		soak_flood(s, p, now);
+		return;
+	}
+	churn_send(p);
+	p->next_flood = now + 100;
 }
 
 int
 main(void)
 {
-	static struct soak s;
+	static struct soak s = { .bench = "bench-hostile", .flood = hostile_flood };
+	static struct dcside dc;
+	json_t *turn;
+	int who = -1, dc_bad;
 	struct ircserver srv;
-	struct e2e_daemon d;
-	struct probe before, most, after;
-	char conf[512], db[512], text[1024], nick[32];
-	int flood_s = getenv("BENCH_SOAK_SECONDS") ? atoi(getenv("BENCH_SOAK_SECONDS")) : 600, n = 0, rc = 1;
-	int turns0 = 0, turns_flood = 0, asked_flood, answered_flood;
-	int64_t t0;
+	char text[1024], nick[32];
+	int flood_s = soak_seconds(600), rc = 1;
+	struct soak_peer *p;
 
-	memset(&d, 0, sizeof d);
 	if (!ircserver_available("ngircd")) {
 		printf("bench-hostile: ngircd missing: skipped\n");
 		return 0;
@@ -378,145 +233,105 @@ main(void)
 		fprintf(stderr, "bench-hostile: ngircd does not start\n");
 		return 1;
 	}
-	ircserver_path(&srv, "handfoot.conf", conf, sizeof conf);
-	ircserver_path(&srv, "hf.db", db, sizeof db);
-	/* the shipped defaults, every one of them: the bot's flood control, the
-	 * network's pacing (burst 5, a line per 2 s), caps, timers */
+	/* one daemon on both: the IRC network, and the fake Discord (dcplay's
+	 * [bot] and [discord] sections; the [irc] one after them).  The bot's
+	 * flood control and caps are the shipped defaults. */
 	snprintf(text, sizeof text,
-	         "[bot]\ndatabase = %s\nlog_level = %s\n"
-	         "[irc soak]\nserver = 127.0.0.1\nport = %d\ntls = no\nchannels = #cards, #two\n", db,
-	         getenv("FLOOD_TRACE") != NULL ? "debug" : "notice", srv.port);
-	if (e2e_write_file(conf, text) != 0)
+	         "[irc soak]\nserver = 127.0.0.1\nport = %d\ntls = no\nchannels = #cards, #two\n", srv.port);
+	if (dcplay_setup(&dc.p, "bench-hostile", 3, getenv("FLOOD_TRACE") != NULL ? "log_level = debug\n" : NULL,
+	                 text) != 0) {
+		fprintf(stderr, "bench-hostile: the fake Discord does not start\n");
 		goto out;
+	}
 
 	/* the players, their table, the deal */
 	colliding_find();
-	for (int i = 0; i < PLAYERS; i++, n++) {
-		s.peers[n].player = true;
-		snprintf(s.peers[n].chan, sizeof s.peers[n].chan, "%s", i < 2 ? "#cards" : "#two");
-		if (ircclient_connect(&s.peers[n].c, srv.port, names[i]) != 0 ||
-		    ircclient_join(&s.peers[n].c, s.peers[n].chan) != 0)
+	for (int i = 0; i < PLAYERS; i++)
+		if (soak_add(&s, srv.port, names[i], i < 2 ? "#cards" : "#two", true) == NULL)
 			goto out;
-	}
-	if (e2e_daemon_start(&d, "bench-hostile", conf, NULL) != 0 ||
+	if (dcplay_start(&dc.p) != 0 ||
 	    ircclient_wait(&s.peers[0].c, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL) != 0 ||
 	    ircclient_wait(&s.peers[2].c, 20000, NULL, 0, ":HandFoot!", "JOIN", "#two", NULL) != 0)
-		goto stop;
+		goto out;
 	/* the second live game: carol beside the computer */
 	ircclient_send(&s.peers[2].c, "PRIVMSG #two :!play 2 duel");
 	if (ircclient_wait(&s.peers[2].c, 30000, NULL, 0, "NOTICE", "Your hand", NULL) != 0)
-		goto stop;
-	/* (no "!hand" first: the hand just told is not told again unchanged;
-	 * the one to move draws, whose answer tells the hand) */
-	s.peers[2].last_sent = now_ms();
-	if (ircclient_saw(&s.peers[2].c, "your turn: !draw", NULL))
-		snprintf(s.peers[2].next, sizeof s.peers[2].next, "!draw");
+		goto out;
+	soak_dealt(&s.peers[2]);
 	ircclient_send(&s.peers[0].c, "PRIVMSG #cards :!new duel");
 	if (ircclient_wait(&s.peers[0].c, 20000, NULL, 0, "PRIVMSG #cards :", "opens a duel table", NULL) != 0)
-		goto stop;
+		goto out;
 	ircclient_send(&s.peers[1].c, "PRIVMSG #cards :!join");
 	if (ircclient_wait(&s.peers[1].c, 20000, NULL, 0, "PRIVMSG #cards :", "bob sits down", NULL) != 0)
-		goto stop;
+		goto out;
 	ircclient_send(&s.peers[0].c, "PRIVMSG #cards :!start");
 	for (int i = 0; i < 2; i++) {
 		if (ircclient_wait(&s.peers[i].c, 30000, NULL, 0, "NOTICE", "Your hand", NULL) != 0)
-			goto stop;
-		s.peers[i].last_sent = now_ms();
-		if (ircclient_saw(&s.peers[i].c, "your turn: !draw", NULL))
-			snprintf(s.peers[i].next, sizeof s.peers[i].next, "!draw");
+			goto out;
+		soak_dealt(&s.peers[i]);
 	}
+	/* the third live game, on Discord: ann and bob; cy, a member with no
+	 * seat, will flood */
+	dc.p.nusers = 2;
+	if ((turn = dcplay_deal(&dc.p, "duel", &who)) == NULL) {
+		fprintf(stderr, "bench-hostile: no game on Discord (log: %s)\n", dc.p.d.log);
+		goto out;
+	}
+	json_decref(turn);
+	dc.p.nusers = 3;
+	s.tick = dc_tick;
+	s.ctx = &dc;
 	/* the flooders come in, half in each room, and the churner in none */
-	for (int i = 0; i < FLOODERS; i++, n++) {
+	for (int i = 0; i < FLOODERS; i++) {
 		snprintf(nick, sizeof nick, "flood%02d", i);
-		snprintf(s.peers[n].chan, sizeof s.peers[n].chan, "%s", i % 2 ? "#two" : "#cards");
-		if (ircclient_connect(&s.peers[n].c, srv.port, nick) != 0 ||
-		    ircclient_join(&s.peers[n].c, s.peers[n].chan) != 0) {
-			fprintf(stderr, "bench-hostile: %s cannot connect\n", nick);
-			goto stop;
-		}
+		if (soak_add(&s, srv.port, nick, i % 2 ? "#two" : "#cards", false) == NULL)
+			goto out;
 	}
-	if (ircclient_connect_from(&s.peers[n].c, srv.port, "churn", "127.0.0.9") != 0) {
+	p = &s.peers[s.n];
+	if (ircclient_connect_from(&p->c, srv.port, "churn", "127.0.0.9") != 0) {
 		fprintf(stderr, "bench-hostile: the churner cannot connect\n");
-		goto stop;
+		goto out;
 	}
-	n++;
-	/* a quiet minute's start: the players alone for 10 s */
-	t0 = now_ms();
-	while (now_ms() - t0 < 10000)
-		soak_turn(&s, n, false);
-	before = most = probe(d.pid);
-	for (int i = 0; i < PLAYERS; i++)
-		turns0 += s.peers[i].turns;
-
-	/* the flood */
-	asked_flood = s.asked;
-	answered_flood = s.nlat;
-	t0 = now_ms();
-	for (int64_t last = 0; now_ms() - t0 < (int64_t)flood_s * 1000;) {
-		soak_turn(&s, n, true);
-		if (now_ms() - last >= 1000) {
-			peak(&most, probe(d.pid));
-			last = now_ms();
-		}
+	s.n++;
+	soak_run(&s, dc.p.d.pid, flood_s);
+	/* what the Discord players asked last is waited for too */
+	for (int64_t t0 = soak_now_ms(); dc_waiting(&dc) && soak_now_ms() - t0 < SOAK_ANSWER_MS + 5000;) {
+		soak_turn(&s, false);
+		e2e_sleep_ms(50);
 	}
-	for (int i = 0; i < PLAYERS; i++)
-		turns_flood += s.peers[i].turns;
-	turns_flood -= turns0;
-	asked_flood = s.asked - asked_flood;
-	answered_flood = s.nlat - answered_flood;
-
-	/* after: the players go on; what waited is answered */
-	t0 = now_ms();
-	while (now_ms() - t0 < 20000)
-		soak_turn(&s, n, false);
-	/* then the players stop asking, and what they asked is waited for */
-	s.hush = true;
-	t0 = now_ms();
-	while (now_ms() - t0 < ANSWER_MS + 5000 && (s.peers[0].sent_at != 0 || s.peers[1].sent_at != 0 ||
-	                                            s.peers[2].sent_at != 0))
-		soak_turn(&s, n, false);
-	for (int i = 0; i < PLAYERS; i++)
-		if (s.peers[i].sent_at != 0) {   /* still waiting: unanswered too */
-			s.unanswered++;
-			s.peers[i].sent_at = 0;
-		}
-	after = probe(d.pid);
-	peak(&most, after);
-	if (!e2e_daemon_alive(&d)) {
-		fprintf(stderr, "bench-hostile: the daemon died (log: %s)\n", d.log);
-		goto stop;
+	s.after = probe(dc.p.d.pid);
+	peak(&s.most, s.after);
+	if (!e2e_daemon_alive(&dc.p.d)) {
+		fprintf(stderr, "bench-hostile: the daemon died (log: %s)\n", dc.p.d.log);
+		goto out;
 	}
+	dc_bad = dc_leaks(&dc);
 
-	qsort(s.lat, (size_t)s.nlat, sizeof *s.lat, cmp_i64);
-	printf("Hostile soak on the real daemon through ngircd (shipped defaults; server penalties off), two live games:\n");
+	printf("Hostile soak on the real daemon through ngircd and the fake Discord (the bot's shipped flood\n"
+	       "defaults; server penalties off), three live games (two on IRC, one on Discord):\n");
 	printf("  %d flooders for %d s, each a command in its room every 0.5-0.7 s and one to the bot every other time;\n"
 	       "  one churner: a new nick every 0.1 s with a private question or notice, and %d nicks sharing the\n"
 	       "  players' flood sets under the old hash\n", FLOODERS, flood_s, ncolliding);
-	printf("  daemon RSS: %.1f MiB before, %.1f MiB at most, %.1f MiB after\n", before.rss_kb / 1024.0,
-	       most.rss_kb / 1024.0, after.rss_kb / 1024.0);
-	printf("  daemon open files: %ld before, %ld at most, %ld after\n", before.fds, most.fds, after.fds);
-	printf("  players' commands: %d asked, %d answered, %d unanswered in %d s", s.asked, s.nlat, s.unanswered,
-	       ANSWER_MS / 1000);
-	if (s.nlat > 0)
-		printf("; p50 %.1f s, p90 %.1f s, max %.1f s", s.lat[s.nlat / 2] / 1000.0, s.lat[s.nlat * 9 / 10] / 1000.0,
-		       s.lat[s.nlat - 1] / 1000.0);
-	printf("\n  during the flood: %d asked, %d answered; %d turns played (%d before it, in 10 s)\n", asked_flood,
-	       answered_flood, turns_flood, turns0);
-	printf("  hands told to their owners: %d; seen by anyone else: %d\n", s.hands, s.leaks);
-	printf("  lines the bot could not queue (a full per-target queue): %d; lines all clients read: %ld\n",
-	       count_log(d.log, "could not be queued") + count_log(d.log, "dropped"), s.lines_in);
-	rc = s.leaks == 0 && s.unanswered == 0 && s.nlat == s.asked && turns_flood > 0 ? 0 : 1;
+	printf("  Discord: cy (no seat) sent %d /who in bursts of %d every %d s; the gateway sent %d dispatches of\n"
+	       "  %d MiB (%d at once every %d s); the link closed %d times\n", dc.flooded, DC_FLOOD_N,
+	       DC_FLOOD_MS / 1000, dc.frames, DC_FRAME_MIB, DC_FRAMES, DC_FRAME_MS / 1000,
+	       soak_count_log(dc.p.d.log, "link closed"));
+	printf("  Discord players' commands: %d asked, %d answered, %d unanswered in %d s; slowest ack %.0f ms\n",
+	       dc.asked, dc.answered, dc.unanswered, SOAK_ANSWER_MS / 1000, dc.max_ack);
+	rc = soak_report(&s, dc.p.d.log, DC_RSS_MIB, OPEN_FILES);
+	rc |= !figure_add("bench-hostile", "soak: Discord hands seen by anyone but their owner", dc_bad, "",
+	                  FIGURE_AT_MOST, 0);
+	rc |= !figure_add("bench-hostile", "soak: Discord players' commands unanswered", dc.unanswered, "",
+	                  FIGURE_AT_MOST, 0);
+	rc |= !figure_add("bench-hostile", "soak: Discord players' commands answered", dc.answered, "",
+	                  FIGURE_AT_LEAST, dc.asked);
+	rc |= !figure_add("bench-hostile", "soak: oversized gateway dispatches sent", dc.frames, "", FIGURE_AT_LEAST, 1);
 	fflush(stdout);
 	if (rc != 0)
-		fprintf(stderr, "bench-hostile: a check failed (daemon log: %s)\n", d.log);
-stop:
-	if (d.pid > 0) {
-		e2e_daemon_signal(&d, SIGTERM);
-		e2e_daemon_wait(&d, 10000);
-	}
+		fprintf(stderr, "bench-hostile: a check failed (daemon log: %s)\n", dc.p.d.log);
 out:
-	for (int i = 0; i < n; i++)
-		ircclient_close(&s.peers[i].c);
+	dcplay_teardown(&dc.p);
+	soak_close(&s);
 	ircserver_free(&srv);
 	return rc;
 }
