@@ -295,7 +295,7 @@ struct tell {
 	struct rbuf held;        /* told when flushed: turns (ST_SEP between), deals, round ends */
 	int nheld;               /* turns in held */
 	bool held_turn;          /* held ends with a turn: the pile after it goes with it */
-	enum tell_pref pref;     /* the room's preference, read once from the store */
+	enum tell_pref pref;     /* the room's preference, read from the store when the session is made (tell_load) */
 	unsigned told;           /* messages told so far (a fold of computer turns ends at one) */
 	int64_t told_seq;        /* the moves the room was told up to (handed to the adapter) */
 	int64_t told_kept;       /* and up to where the adapter has sent it all: kept in the store ("told ID") */
@@ -669,7 +669,9 @@ void tell_untold(struct bot *b, struct session *s);
 /* The commands the seat waited for may use now, for buttons. */
 const char *const *tell_actions(const struct session *s, size_t *n);
 /* Whether the room asked for play-by-play (every move told as it happens). */
-bool tell_moves(struct bot *b, struct session *s);
+bool tell_moves(const struct session *s);
+bool tell_room_moves(struct bot *b, struct adapter *ad, const char *room);
+void tell_load(struct bot *b, struct session *s);
 /* Sets the room's preference (kept in the store): 0, or -1 if it could not be saved. */
 int  tell_set(struct bot *b, struct adapter *ad, const char *room, bool moves);
 void tell_free(struct session *s);

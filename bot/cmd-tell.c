@@ -16,13 +16,8 @@ cmd_tell_exec(struct cmd_ctx *c)
 		return CMD_RETURN_ERROR;
 	}
 	if (c->argc == 0) {
-		struct session probe;
-
-		/* no table: the preference is read the same way, from the store */
-		memset(&probe, 0, sizeof probe);
-		probe.ad = c->ad;
-		snprintf(probe.room, sizeof probe.room, "%s", c->room);
-		moves = tell_moves(c->bot, s != NULL ? s : &probe);
+		/* with no table, the room's preference as the store keeps it */
+		moves = s != NULL ? tell_moves(s) : tell_room_moves(c->bot, c->ad, c->room);
 		reply_answer(c, "tell", "This room hears %s (" CMD("tell") " %s: %s).",
 		             moves ? "every move as it is made" : "each turn once, in one line, when it ends",
 		             moves ? "turns" : "moves", moves ? "a line a turn" : "every move");

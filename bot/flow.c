@@ -330,7 +330,7 @@ flow_ai(struct bot *b, struct session *s)
 		}
 		if (flow_ai_move(b, s, seat) != 0)
 			return;   /* the game ended (s is gone), or no move could be made */
-		if (tell_moves(b, s) || s->tell.told != told)
+		if (tell_moves(s) || s->tell.told != told)
 			return;
 		if (away && hf_game_turn(s->g) != turn) {
 			/* where nothing limits lines (the console) each turn is told as

@@ -75,6 +75,7 @@ restore_game(void *ctx, const struct store_game *g)
 		log_msg(LOG_LVL_ERR, "game %lld in %s %s cannot be restored", (long long)g->id, g->adapter, g->room);
 		return;
 	}
+	tell_load(r->b, s);
 	s->id = g->id;
 	s->state = strcmp(g->state, "playing") == 0 ? SESS_PLAYING : SESS_OPEN;
 	if (hf_rules_parse(&s->rules, g->rules, why, sizeof why) != HF_OK)

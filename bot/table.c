@@ -43,6 +43,7 @@ table_open(struct cmd_ctx *c, const char *rules_text, char *why, size_t whylen)
 		snprintf(why, whylen, "No room for another table.");
 		return NULL;
 	}
+	tell_load(b, s);
 	s->rules = r;
 	s->clock_ms = clock_ms > 0 ? clock_ms : clock_room(b, c->ad, c->room);
 	s->created = loop_now(b->loop);

@@ -7,23 +7,27 @@
 
 /* ------------------------------------------------------------------ the room's preference */
 
-/* The key the room's preference is kept under (store prefs, user id "room ROOM"). */
-static void
-tell_pref_key(const struct session *s, char *buf, size_t len)
+/* The room's preference into the session, read once, when the session is
+ * made or restored: what to say is then decided from the session alone. */
+void
+tell_load(struct bot *b, struct session *s)
 {
-	snprintf(buf, len, "room %s", s->room);
+	s->tell.pref = tell_room_moves(b, s->ad, s->room) ? TELL_MOVES : TELL_TURNS;
 }
 
+/* The room's preference as the store keeps it (a room with no table). */
 bool
-tell_moves(struct bot *b, struct session *s)
+tell_room_moves(struct bot *b, struct adapter *ad, const char *room)
 {
 	char who[160], buf[16];
 
-	if (s->tell.pref == TELL_UNREAD) {
-		tell_pref_key(s, who, sizeof who);
-		s->tell.pref = store_pref_get(b->store, s->ad->id, who, "tell", buf, sizeof buf) == 0 &&
-		               strcmp(buf, "moves") == 0 ? TELL_MOVES : TELL_TURNS;
-	}
+	snprintf(who, sizeof who, "room %s", room);
+	return store_pref_get(b->store, ad->id, who, "tell", buf, sizeof buf) == 0 && strcmp(buf, "moves") == 0;
+}
+
+bool
+tell_moves(const struct session *s)
+{
 	return s->tell.pref == TELL_MOVES;
 }
 
@@ -407,7 +411,7 @@ tell_action(struct bot *b, struct session *s, int actor, const struct hf_action 
 
 	/* the pages of this table are drawn again in this loop turn, with the room's line */
 	s->view_dirty = true;
-	if (tell_moves(b, s)) {
+	if (tell_moves(s)) {
 		tell_each_move(b, s, actor, a);
 		return;
 	}
