@@ -192,14 +192,15 @@ item_drop(struct outq *q, struct outq_item *it)
 }
 
 /* Drops the oldest answer waiting in l (every item of it: the pieces of one
- * message share key and target); whether there was one. */
+ * message share key and target), a stranger's only if strangers (one that
+ * is not first-class); whether there was one. */
 static bool
-evict_answer(struct outq *q, struct outq_lane *l)
+evict_answer(struct outq *q, struct outq_lane *l, bool strangers)
 {
 	struct outq_item *it, *next;
 	char *key = NULL, *target = NULL;
 
-	for (it = l->head; it != NULL && (it->key == NULL || it->taken); it = it->next)
+	for (it = l->head; it != NULL && (it->key == NULL || it->taken || (strangers && it->first)); it = it->next)
 		;
 	if (it == NULL)
 		return false;
@@ -241,24 +242,43 @@ lane_fits(const struct outq *q, const struct outq_lane *l, size_t bytes)
 	                     (q->lim.lane_bytes == 0 || l->bytes + bytes <= q->lim.lane_bytes));
 }
 
-/* Makes room for an item that must be delivered: answers go, its lane's
- * first, then the others' from the back of the serving order. */
+/* Drops the oldest answer of l, a stranger's first; a seated player's
+ * answer (player) never drops another first-class answer to make room. */
+static bool
+evict_for(struct outq *q, struct outq_lane *l, bool player)
+{
+	return evict_answer(q, l, true) || (!player && evict_answer(q, l, false));
+}
+
+/* Drops an answer from the back of the serving order, strangers' first in
+ * every lane, then (!player) any other; whether one went. */
+static bool
+evict_any(struct outq *q, bool player)
+{
+	for (int pass = 0; pass < (player ? 1 : 2); pass++)
+		for (struct outq_lane *v = q->tail; v != NULL; v = v->prev)
+			if (evict_answer(q, v, pass == 0))
+				return true;
+	return false;
+}
+
+/* Makes room for a first-class item: one that must be delivered, or a
+ * seated player's answer, which strangers' answers filling a lane (the
+ * answers to a room share one when they name no asker) or the queue must
+ * never refuse.  Strangers' answers go first, its lane's, then the others'
+ * from the back of the serving order; then, for an item that must be
+ * delivered, the players' answers too. */
 static void
-make_room(struct outq *q, const char *name, size_t bytes)
+make_room(struct outq *q, const char *name, size_t bytes, bool player)
 {
 	struct outq_lane *l;
 
 	while (!lane_fits(q, l = lane_find(q, name), bytes))
-		if (!evict_answer(q, l))
+		if (!evict_for(q, l, player))
 			return;   /* a lane full of what must be delivered refuses */
-	while (!fits(q, lane_find(q, name), bytes)) {
-		struct outq_lane *v;
-
-		for (v = q->tail; v != NULL && !evict_answer(q, v); v = v->prev)
-			;
-		if (v == NULL)
+	while (!fits(q, lane_find(q, name), bytes))
+		if (!evict_any(q, player))
 			return;
-	}
 }
 
 struct outq_item *
@@ -267,12 +287,13 @@ outq_push(struct outq *q, const struct outq_msg *m)
 	char name[512];
 	struct outq_lane *l;
 	struct outq_item *it;
+	bool first = m->lane != NULL ? !m->rest : m->key == NULL || m->player;
 
 	if (m->target == NULL)
 		return NULL;
 	outq_lane_name(m, name, sizeof name);
-	if (m->key == NULL)
-		make_room(q, name, m->bytes);
+	if (first || m->key == NULL)
+		make_room(q, name, m->bytes, m->key != NULL);
 	l = lane_find(q, name);
 	if (!fits(q, l, m->bytes))
 		return NULL;
@@ -282,7 +303,7 @@ outq_push(struct outq *q, const struct outq_msg *m)
 	it->lane = l;
 	it->target = xstrdup(m->target);
 	it->key = m->key != NULL ? xstrdup(m->key) : NULL;
-	it->first = m->lane != NULL ? !m->rest : m->key == NULL || m->player;
+	it->first = first;
 	it->bytes = m->bytes;
 	it->payload = m->payload;
 	/* the next piece of the answer queued last in this lane, or a message of its own */

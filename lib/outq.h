@@ -27,9 +27,11 @@
  *   bystander's first question its quick turn.
  * - Supersede.  A newer answer replaces the same answer (key) to the same
  *   target still waiting in its lane (outq_supersede).
- * - Caps.  Items and bytes per lane and in all; when full, an item that
- *   must be delivered makes room by dropping waiting answers (of its lane,
- *   then of the others), never another item that must be delivered.
+ * - Caps.  Items and bytes per lane and in all; when full, a first-class
+ *   item makes room by dropping waiting answers (of its lane, then of the
+ *   others), strangers' first, never an item that must be delivered: an
+ *   item that must be delivered then drops players' answers too, a seated
+ *   player's answer never another first-class item.
  * - Counts.  outq_pending: what must be delivered in a room's lane, taken
  *   items included (the bot paces computer seats on it); outq_queued: all.
  * No clock: an adapter whose items wait for a time (a retry) says so through

@@ -448,6 +448,57 @@ test_caps_drop_answers_first(void **state)
 	outq_free(q);
 }
 
+/* A seated player's answer is never refused for strangers' answers: in a
+ * lane they share (answers to the room naming no asker) the oldest
+ * stranger's goes, and when the whole queue is full, a stranger's in any
+ * lane; another player's answer never goes for it, and a room's line drops
+ * strangers' answers before players'. */
+static void
+test_player_answer_evicts_strangers(void **state)
+{
+	int drops;
+	struct outq *q = new_q(3, 0, &drops);
+
+	(void)state;
+	answer(q, "#cards", "k1", NULL, false, "s1");
+	answer(q, "#cards", "k2", NULL, false, "s2");
+	answer(q, "#cards", "k3", NULL, false, "s3");
+	assert_null(answer(q, "#cards", "k4", NULL, false, "s4"));
+	assert_non_null(answer(q, "#cards", "hand", NULL, true, "alice's hand"));
+	assert_int_equal(drops, 1);
+	assert_int_equal(outq_count(q, "answers #cards"), 3);
+	/* the oldest went; the lane keeps its order */
+	assert_string_equal(pop(q), "s2");
+	assert_string_equal(pop(q), "s3");
+	assert_string_equal(pop(q), "alice's hand");
+	outq_free(q);
+
+	/* the whole queue full of strangers' answers, each in their lane */
+	q = new_q(0, 3, &drops);
+	answer(q, "#cards", "k", "s1", false, "s1");
+	answer(q, "#cards", "k", "s2", false, "s2");
+	answer(q, "#cards", "k", "s3", false, "s3");
+	assert_non_null(answer(q, "#cards", "hand", "alice", true, "alice's hand"));
+	assert_int_equal(drops, 1);
+	assert_int_equal(outq_queued(q), 3);
+	/* players' answers only: a player's answer does not drop another's */
+	assert_non_null(answer(q, "#cards", "hand", "bob", true, "bob's hand"));
+	assert_non_null(answer(q, "#cards", "score", "carol", true, "carol's score"));
+	assert_int_equal(drops, 3);
+	assert_null(answer(q, "#cards", "score", "dave", true, "dave's score"));
+	assert_int_equal(drops, 3);
+	outq_free(q);
+
+	/* a room's line: a stranger's answer goes, not an older player's */
+	q = new_q(0, 2, &drops);
+	answer(q, "#cards", "hand", "alice", true, "alice's hand");
+	answer(q, "#cards", "k", "s1", false, "s1");
+	assert_non_null(say(q, "#cards", "turn"));
+	assert_int_equal(outq_count(q, "answers alice"), 1);
+	assert_int_equal(outq_count(q, "answers s1"), 0);
+	outq_free(q);
+}
+
 /* A lane dropped (a room whose sends are refused), a target dropped (a user
  * who quit), everything dropped; an item in flight stays. */
 static void
@@ -565,6 +616,7 @@ main(void)
 		cmocka_unit_test(test_bystanders_beside_a_flooders_backlog),
 		cmocka_unit_test(test_supersede_and_private_lines),
 		cmocka_unit_test(test_caps_drop_answers_first),
+		cmocka_unit_test(test_player_answer_evicts_strangers),
 		cmocka_unit_test(test_drops),
 		cmocka_unit_test(test_ready),
 		cmocka_unit_test(test_rewrite),
