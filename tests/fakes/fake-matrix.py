@@ -942,7 +942,14 @@ class Handler(BaseHTTPRequestHandler):
             W.ntoken += 1
             tok = "tok%d_%s" % (W.ntoken, body["user"])
             W.tokens[tok] = (uid, "TESTDEV%d" % W.ntoken)
-            return self.reply(200, {"user_id": uid, "access_token": tok})
+            out = {"user_id": uid, "access_token": tok}
+            if body.get("refresh"):
+                # as an OAuth provider gives them: a token that expires, and
+                # the refresh token that renews it (used once)
+                rt = "ref%d" % W.ntoken
+                W.refresh[rt] = W.tokens[tok]
+                out["refresh_token"] = rt
+            return self.reply(200, out)
         if path == "/_fake/fail":
             body.setdefault("count", 1)
             W.faults.append(body)
