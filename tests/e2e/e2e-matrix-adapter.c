@@ -1100,7 +1100,8 @@ test_login_token_file_refreshed(void **state)
 	assert_int_equal(h->nerr, 0);
 }
 
-/* Without refresh_token_file an expired token stops the account: one line. */
+/* Without refresh_token_file an expired token stops the account with one
+ * line; so does a refresh token the server refuses. */
 static void
 test_login_token_file_expired_stops(void **state)
 {
@@ -1108,18 +1109,28 @@ test_login_token_file_expired_stops(void **state)
 	char ann[128], bot[128], room[256];
 
 	fakemx_user(&h->fake, "bot", "botpw", bot, sizeof bot);
-	h->cfg.password[0] = '\0';
-	snprintf(h->cfg.token, sizeof h->cfg.token, "%s", bot);
 	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	room_up(h, ann, room, sizeof room);
-	json_decref(fakemx_call(&h->fake, "POST", "/_fake/expire", NULL, "{\"user\":\"@bot:hs\"}", NULL));
-	say(h, ann, room, "!ping 1");
-	run_for(h, 3000);
-	assert_int_equal(h->nerr, 1);
-	assert_non_null(strstr(h->errlog, "token_file"));
-	assert_int_equal(requests_of(h, "refresh"), 0);
-	assert_int_equal(logins(h), 0);
-	assert_int_equal(count_evs(h, BOT_EV_DOWN, NULL), 1);
+	for (int i = 0; i < 2; i++) {
+		h->cfg.password[0] = '\0';
+		snprintf(h->cfg.token, sizeof h->cfg.token, "%s", bot);
+		/* the second time: a refresh token the server does not know */
+		snprintf(h->cfg.refresh, sizeof h->cfg.refresh, "%s", i == 0 ? "" : "ref-revoked");
+		h->nerr = 0;
+		h->errlog[0] = '\0';
+		h->nevs = 0;
+		room_up(h, ann, room, sizeof room);
+		json_decref(fakemx_call(&h->fake, "POST", "/_fake/expire", NULL, "{\"user\":\"@bot:hs\"}", NULL));
+		say(h, ann, room, "!ping 1");
+		run_for(h, 3000);
+		assert_int_equal(h->nerr, 1);
+		assert_non_null(strstr(h->errlog, i == 0 ? "refused the access token from token_file"
+		                                         : "refused the refresh token (HTTP 401, M_UNKNOWN_TOKEN)"));
+		assert_int_equal(requests_of(h, "refresh"), i);
+		assert_int_equal(logins(h), 0);
+		assert_int_equal(count_evs(h, BOT_EV_DOWN, NULL), 1);
+		client_down(h);
+		fakemx_user(&h->fake, "bot", "botpw", bot, sizeof bot);
+	}
 }
 
 /* What trying again cannot fix stops the account with one clear line: a
