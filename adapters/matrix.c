@@ -63,6 +63,7 @@ read_config(struct adapter_cfg *ac, struct matrix_config *cfg, char *err, size_t
 	const char *user = adapter_cfg_get(ac, "user", NULL);
 	const char *pw = adapter_cfg_get(ac, "password_file", NULL);
 	const char *tok = adapter_cfg_get(ac, "token_file", NULL);
+	const char *rtok = adapter_cfg_get(ac, "refresh_token_file", NULL);
 	const char *allow = adapter_cfg_get(ac, "allow", "");
 	const char *ca = adapter_cfg_get(ac, "ca_file", "");
 	long timeout;
@@ -106,6 +107,18 @@ read_config(struct adapter_cfg *ac, struct matrix_config *cfg, char *err, size_t
 		return -1;
 	if ((pw != NULL && cfg->password[0] == '\0') || (tok != NULL && cfg->token[0] == '\0')) {
 		adapter_cfg_error(ac, pw != NULL ? "password_file" : "token_file", err, errlen, "the file is empty");
+		return -1;
+	}
+	/* an OAuth token expires: its refresh token renews it (a password
+	 * login gets its own refresh token) */
+	if (rtok != NULL && tok == NULL) {
+		adapter_cfg_error(ac, "refresh_token_file", err, errlen, "goes with token_file, not password_file");
+		return -1;
+	}
+	if (rtok != NULL && adapter_read_secret(rtok, cfg->refresh, sizeof cfg->refresh, err, errlen) < 0)
+		return -1;
+	if (rtok != NULL && cfg->refresh[0] == '\0') {
+		adapter_cfg_error(ac, "refresh_token_file", err, errlen, "the file is empty");
 		return -1;
 	}
 	if (strlen(allow) >= sizeof cfg->allow || strlen(ca) >= sizeof cfg->ca_file) {

@@ -91,6 +91,7 @@ matrix_client_new(const struct matrix_config *cfg, const struct matrix_host *hos
 	c->loop = l;
 	c->http = h;
 	snprintf(c->token, sizeof c->token, "%s", cfg->token);
+	snprintf(c->refresh, sizeof c->refresh, "%s", cfg->refresh);
 	if (c->cfg.sync_timeout_ms <= 0)
 		c->cfg.sync_timeout_ms = 30000;
 	if (c->cfg.max_rooms <= 0)
@@ -257,5 +258,6 @@ matrix_client_free(struct matrix_client *c)
 	secret_wipe(c->refresh, sizeof c->refresh);
 	secret_wipe(c->cfg.password, sizeof c->cfg.password);
 	secret_wipe(c->cfg.token, sizeof c->cfg.token);
+	secret_wipe(c->cfg.refresh, sizeof c->cfg.refresh);
 	free(c);
 }

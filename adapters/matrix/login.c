@@ -199,6 +199,28 @@ on_refresh(struct matrix_client *c, struct matrix_req *r, long status, json_t *b
 		whoami_start(c);
 		return;
 	}
+	if ((status >= 400 && status < 500 && status != 429) && c->cfg.password[0] == '\0') {
+		char why[300];
+
+		/* the refresh token of refresh_token_file (or its successor) is
+		 * spent or revoked: only the operator can get new tokens */
+		secret_wipe(c->refresh, sizeof c->refresh);
+		if (matrix_client_get(c, "access_token", why, sizeof why) >= 0) {
+			/* those were the stored tokens: the operator may have put
+			 * new ones in the files since */
+			secret_wipe(why, sizeof why);
+			tokens_forget(c);
+			snprintf(c->token, sizeof c->token, "%s", c->cfg.token);
+			snprintf(c->refresh, sizeof c->refresh, "%s", c->cfg.refresh);
+			whoami_start(c);
+			return;
+		}
+		snprintf(why, sizeof why, "the homeserver refused the refresh token (HTTP %ld, %s): log the bot in "
+		         "again, put the new tokens in token_file and refresh_token_file (see adapters/matrix/NOTES.md)",
+		         status, r->errcode != NULL ? r->errcode : "no errcode");
+		matrix_login_fatal(c, why);
+		return;
+	}
 	if (status == 401 || status == 403 || (status >= 400 && status < 500 && status != 429)) {
 		/* the refresh token is spent or revoked */
 		matrix_client_log(c, LOG_LVL_NOTICE, "the refresh token was refused (HTTP %ld)", status);
@@ -364,11 +386,13 @@ matrix_login_start(struct matrix_client *c)
 		matrix_discover_start(c);
 		return;
 	}
-	if (c->cfg.password[0] == '\0') {
+	if (c->cfg.password[0] == '\0' && c->cfg.refresh[0] == '\0') {
 		whoami_start(c);
 		return;
 	}
-	/* the token of the last run, if it is still good: no login at all */
+	/* the token of the last run, if it is still good: no login at all
+	 * (with refresh_token_file, the tokens of token_file were spent by
+	 * the first refresh: the stored ones are the live ones) */
 	if (!c->stored_tried) {
 		c->stored_tried = true;
 		if (matrix_client_get(c, "access_token", buf, sizeof buf) >= 0 && matrix_text_id_ok(buf, 0)) {
@@ -379,6 +403,10 @@ matrix_login_start(struct matrix_client *c)
 			whoami_start(c);
 			return;
 		}
+	}
+	if (c->cfg.password[0] == '\0') {
+		whoami_start(c);   /* c->token and c->refresh: those of the configuration */
+		return;
 	}
 	c->phase = MX_PH_IDLE;
 	c->token[0] = '\0';

@@ -252,6 +252,7 @@ struct matrix_config {
 	char user[256];            /* @bot:example.org or bot */
 	char password[512];        /* from password_file */
 	char token[1024];          /* from token_file */
+	char refresh[1024];        /* from refresh_token_file: renews the token of token_file */
 	char ca_file[512];
 	char allow[1024];          /* space or comma separated: @user:server, server, *; empty: our server */
 	bool auto_join;

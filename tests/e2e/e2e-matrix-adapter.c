@@ -1059,6 +1059,80 @@ test_login_token_kept_and_refreshed(void **state)
 	assert_int_equal(h->nerr, 0);
 }
 
+/* A server that only offers OAuth: the operator gives the bot an access
+ * token (token_file) and, for when it expires, its refresh token
+ * (refresh_token_file).  With it the expired token is refreshed and the
+ * renewed tokens are kept across a restart; without it the account stops
+ * with one line. */
+static void
+test_login_token_file_refreshed(void **state)
+{
+	struct host *h = *state;
+	char ann[128], room[256];
+	json_t *j;
+	struct want w;
+
+	j = fakemx_call(&h->fake, "POST", "/_fake/user", NULL, "{\"user\":\"bot\",\"refresh\":true}", NULL);
+	assert_non_null(j);
+	h->cfg.password[0] = '\0';
+	snprintf(h->cfg.token, sizeof h->cfg.token, "%s", json_string_value(json_object_get(j, "access_token")));
+	snprintf(h->cfg.refresh, sizeof h->cfg.refresh, "%s", json_string_value(json_object_get(j, "refresh_token")));
+	json_decref(j);
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	room_up(h, ann, room, sizeof room);
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/expire", NULL, "{\"user\":\"@bot:hs\"}", NULL));
+	say(h, ann, room, "!ping 1");
+	w = (struct want){ room, 1 };
+	assert_true(run_until(h, has_bot_msgs, &w, 15000));
+	assert_int_equal(requests_of(h, "refresh"), 1);
+	/* the tokens of the files are spent: a restart uses the renewed ones */
+	client_down(h);
+	client_up(h);
+	say(h, ann, room, "!ping 2");
+	w = (struct want){ room, 2 };
+	assert_true(run_until(h, has_bot_msgs, &w, 15000));
+	json_decref(fakemx_call(&h->fake, "POST", "/_fake/expire", NULL, "{\"user\":\"@bot:hs\"}", NULL));
+	say(h, ann, room, "!ping 3");
+	w = (struct want){ room, 3 };
+	assert_true(run_until(h, has_bot_msgs, &w, 15000));
+	assert_int_equal(requests_of(h, "refresh"), 2);
+	assert_int_equal(logins(h), 0);
+	assert_int_equal(h->nerr, 0);
+}
+
+/* Without refresh_token_file an expired token stops the account with one
+ * line; so does a refresh token the server refuses. */
+static void
+test_login_token_file_expired_stops(void **state)
+{
+	struct host *h = *state;
+	char ann[128], bot[128], room[256];
+
+	fakemx_user(&h->fake, "bot", "botpw", bot, sizeof bot);
+	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	for (int i = 0; i < 2; i++) {
+		h->cfg.password[0] = '\0';
+		snprintf(h->cfg.token, sizeof h->cfg.token, "%s", bot);
+		/* the second time: a refresh token the server does not know */
+		snprintf(h->cfg.refresh, sizeof h->cfg.refresh, "%s", i == 0 ? "" : "ref-revoked");
+		h->nerr = 0;
+		h->errlog[0] = '\0';
+		h->nevs = 0;
+		room_up(h, ann, room, sizeof room);
+		json_decref(fakemx_call(&h->fake, "POST", "/_fake/expire", NULL, "{\"user\":\"@bot:hs\"}", NULL));
+		say(h, ann, room, "!ping 1");
+		run_for(h, 3000);
+		assert_int_equal(h->nerr, 1);
+		assert_non_null(strstr(h->errlog, i == 0 ? "refused the access token from token_file"
+		                                         : "refused the refresh token (HTTP 401, M_UNKNOWN_TOKEN)"));
+		assert_int_equal(requests_of(h, "refresh"), i);
+		assert_int_equal(logins(h), 0);
+		assert_int_equal(count_evs(h, BOT_EV_DOWN, NULL), 1);
+		client_down(h);
+		fakemx_user(&h->fake, "bot", "botpw", bot, sizeof bot);
+	}
+}
+
 /* What trying again cannot fix stops the account with one clear line: a
  * server that offers only OAuth or SSO, a bad password, a deactivated account. */
 static void
@@ -1721,6 +1795,8 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_create_room_bounded_and_found_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_room_upgrade_followed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_login_token_kept_and_refreshed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_login_token_file_refreshed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_login_token_file_expired_stops, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_login_permanent_errors_stop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gap_commands_not_applied, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_moderators_room_v12, setup, teardown),

@@ -31,7 +31,9 @@ invited; shared: all, once joined). GET /rooms/{room}/state.
 Logins: GET /login lists the flows (m.login.password unless /_fake/config says login_flows, e.g.
 ["m.login.sso"] for a server behind OAuth); POST /login refuses a bad password (403 M_FORBIDDEN),
 a deactivated account (403 M_USER_DEACTIVATED) and a type not offered; a new login as a device ends
-that device's older tokens; refresh tokens if asked for ("refresh_token": true, POST /refresh); an
+that device's older tokens; refresh tokens if asked for ("refresh_token": true, POST /refresh, or
+/_fake/user {"refresh": true} as an OAuth provider gives them; the old refresh token is revoked
+once the new access or refresh token is used, as the spec says); an
 expired token (POST /_fake/expire {"user"}) gets 401 M_UNKNOWN_TOKEN with soft_logout; the token is
 read from the Authorization header only.
 
@@ -114,6 +116,7 @@ class World:
         self.deactivated = set()
         self.expired = set()                # access tokens past their time: 401 soft_logout
         self.refresh = {}                   # refresh token -> (user, device)
+        self.spent = {}                     # new access or refresh token -> the refresh token it replaced
         self.logins = 0                     # POST /login, whatever the answer
         self.agents = set()                 # the User-Agent headers seen
         self.encrypt_new = ""     # Synapse's encryption_enabled_by_default_for_room_type ("", invite, all)
@@ -662,6 +665,9 @@ class Handler(BaseHTTPRequestHandler):
             tok = auth[7:] if auth.startswith("Bearer ") else None
             user, device = W.tokens.get(tok, (None, None))
             expired = tok in W.expired
+            # spec (Refreshing access tokens): the old refresh token is
+            # revoked once the new access token is used
+            W.refresh.pop(W.spent.pop(tok, None), None)
             f = self.fault(method, path, user)
             who = str(user)
             W.in_flight[who] = W.in_flight.get(who, 0) + 1
@@ -711,12 +717,17 @@ class Handler(BaseHTTPRequestHandler):
             rt = body.get("refresh_token")
             if rt not in W.refresh:
                 return self.err(401, "M_UNKNOWN_TOKEN", "unknown refresh token")
-            uid, device = W.refresh.pop(rt)
-            # the old access token goes with the refresh token it was paired with
+            uid, device = W.refresh[rt]
+            # spec: the old refresh token stays valid (a client that lost the
+            # answer may repeat the refresh) until the new access token or
+            # refresh token is used; the old access token goes at once
+            W.refresh.pop(W.spent.pop(rt, None), None)
             for t in [t for t, v in W.tokens.items() if v == (uid, device)]:
                 W.tokens.pop(t)
                 W.expired.discard(t)
-            return self.reply(200, W.issue(uid, device, True))
+            out = W.issue(uid, device, True)
+            W.spent[out["access_token"]] = W.spent[out["refresh_token"]] = rt
+            return self.reply(200, out)
         if user is None:
             return self.err(401, "M_UNKNOWN_TOKEN", "unknown token")
         if parts == ["sync"] and method == "GET":
@@ -942,7 +953,14 @@ class Handler(BaseHTTPRequestHandler):
             W.ntoken += 1
             tok = "tok%d_%s" % (W.ntoken, body["user"])
             W.tokens[tok] = (uid, "TESTDEV%d" % W.ntoken)
-            return self.reply(200, {"user_id": uid, "access_token": tok})
+            out = {"user_id": uid, "access_token": tok}
+            if body.get("refresh"):
+                # as an OAuth provider gives them: a token that expires, and
+                # the refresh token that renews it (used once)
+                rt = "ref%d" % W.ntoken
+                W.refresh[rt] = W.tokens[tok]
+                out["refresh_token"] = rt
+            return self.reply(200, out)
         if path == "/_fake/fail":
             body.setdefault("count", 1)
             W.faults.append(body)
