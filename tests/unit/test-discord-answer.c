@@ -45,6 +45,9 @@ static void
 done(struct t *t)
 {
 	drain(t);
+	/* what the last drain pulled is the test's to free */
+	for (int i = 0; i < t->n; i++)
+		discord_answer_op_free(&t->ops[i]);
 	discord_answer_free(t->a);
 	free(t);
 }
