@@ -520,5 +520,13 @@ matrix_outbox_count(const struct matrix_outbox *o)
 size_t
 matrix_outbox_count_room(struct matrix_outbox *o, const char *room)
 {
-	return outq_pending(o->q, room);
+	size_t n = outq_pending(o->q, room);
+
+	/* A hand waiting for its player to join their direct room (which may
+	 * never happen) is not the room's to wait on: computer seats and the
+	 * answers held for the room's story go on without it. */
+	for (const struct matrix_out *m = o->head; m != NULL && n > 0; m = m->next)
+		if (m->key == NULL && m->room == NULL && m->user != NULL && m->lane != NULL && strcmp(m->lane, room) == 0)
+			n--;
+	return n;
 }
