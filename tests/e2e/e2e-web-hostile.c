@@ -253,13 +253,24 @@ test_thousand_idle_sockets(void **state)
 		e2e_sleep_ms(1000);
 	}
 	assert_true(i < 60);
-	for (i = 0, kept = 0; i < 1000; i++) {
-		if (fds[i] >= 0) {
-			kept += held(fds[i]);
-			close(fds[i]);
-		}
+	/*
+	 * Every idle socket is dropped in the end, including those the kernel
+	 * queued while the server was full, which it accepts (and times out)
+	 * only once the first ones are gone: two idle timeouts and some slack.
+	 */
+	for (i = 0; i < 40; i++) {
+		int j;
+
+		for (j = 0, kept = 0; j < 1000; j++)
+			kept += fds[j] >= 0 && held(fds[j]);
+		if (kept == 0)
+			break;
+		e2e_sleep_ms(1000);
 	}
-	print_message("%d idle sockets still held after the page was served again\n", kept);
+	for (i = 0; i < 1000; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	print_message("%d idle sockets still held after two idle timeouts\n", kept);
 	assert_int_equal(kept, 0);
 	still_serving();
 }
