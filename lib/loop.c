@@ -4,11 +4,11 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "loop.h"
+#include "wakefd.h"
 #include "xmalloc.h"
 
 struct watch {
@@ -71,12 +71,9 @@ monotonic_ms(void *ctx)
 static void
 wake_read(struct loop *l, int fd, int mask, void *data)
 {
-	uint64_t v;
-
 	(void)mask;
 	(void)data;
-	while (read(fd, &v, sizeof v) > 0)
-		;
+	wakefd_drain(fd);
 	for (int i = 0; i < l->nwake; i++)
 		l->wake[i].fn(l, l->wake[i].data);
 }
@@ -88,7 +85,7 @@ loop_new(void)
 
 	l->clock = monotonic_ms;
 	l->next_id = 1;
-	l->wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	l->wakefd = wakefd_open();
 	if (l->wakefd == -1 || loop_watch(l, l->wakefd, LOOP_READ, wake_read, NULL) == -1) {
 		loop_free(l);
 		return NULL;
@@ -384,10 +381,7 @@ loop_on_wake(struct loop *l, loop_hook_fn *fn, void *data)
 void
 loop_wake(struct loop *l)
 {
-	uint64_t one = 1;
-	ssize_t r = write(l->wakefd, &one, sizeof one);
-
-	(void)r;
+	wakefd_ring(l->wakefd);
 }
 
 /* ---- running */

@@ -4,31 +4,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <libwebsockets.h>
 
 #include "adapter.h"
+#include "fifo.h"
 #include "loop.h"
 #include "secret.h"
+#include "wakefd.h"
 #include "ws.h"
 #include "xmalloc.h"
 
 /* A command to the thread, or an event from it. */
 struct item {
+	struct fifo_link link;  /* first: the queues are fifos */
 	int kind;              /* CMD_* or DISCORD_WS_* */
 	unsigned gen;          /* the connection it is about */
 	int code;
 	char *text;            /* CONNECT: url; SEND: LWS_PRE bytes then the message; events: the text */
 	size_t len;
-	struct item *next;
 };
 
 enum { CMD_CONNECT = 100, CMD_SEND, CMD_CLOSE };
-
-struct queue { struct item *head, *tail; };
 
 /* One libwebsockets connection. Kept on the thread's list until both it is
  * gone for us and libwebsockets has destroyed its wsi, so that no callback
@@ -41,7 +40,7 @@ struct conn {
 	bool open;
 	int close_code;        /* ours, to send once writable */
 	int peer_code;         /* theirs, from the close frame */
-	struct queue out;
+	struct fifo out;
 	size_t nout;           /* bytes in out */
 	char *rx;
 	size_t nrx;
@@ -61,8 +60,8 @@ struct discord_ws {
 
 	pthread_t thread;
 	pthread_mutex_t lock;
-	struct queue cmds;     /* main -> thread */
-	struct queue evs;      /* thread -> main */
+	struct fifo cmds;     /* main -> thread */
+	struct fifo evs;      /* thread -> main */
 	size_t cmds_bytes, evs_bytes;   /* what each holds, capped at DISCORD_WS_MAX_QUEUE */
 	bool stopping;
 
@@ -74,24 +73,22 @@ struct discord_ws {
 
 /* ------------------------------------------------------------------ queues */
 
-static void
-q_push(struct queue *q, struct item *it)
+static struct item *
+item_next(const struct item *it)
 {
-	it->next = NULL;
-	if (q->tail != NULL)
-		q->tail->next = it;
-	else
-		q->head = it;
-	q->tail = it;
+	return (struct item *)it->link.next;
+}
+
+static void
+q_push(struct fifo *q, struct item *it)
+{
+	fifo_push(q, &it->link);
 }
 
 static struct item *
-q_take_all(struct queue *q)
+q_take_all(struct fifo *q)
 {
-	struct item *h = q->head;
-
-	q->head = q->tail = NULL;
-	return h;
+	return (struct item *)fifo_take_all(q);
 }
 
 static void
@@ -108,7 +105,7 @@ static void
 items_free(struct item *it)
 {
 	while (it != NULL) {
-		struct item *n = it->next;
+		struct item *n = item_next(it);
 
 		item_free(it);
 		it = n;
@@ -142,8 +139,6 @@ static bool
 post_capped(struct discord_ws *w, int kind, unsigned gen, int code, const char *text, size_t len)
 {
 	struct item *it;
-	uint64_t one = 1;
-	ssize_t r;
 
 	pthread_mutex_lock(&w->lock);
 	if (kind == DISCORD_WS_TEXT && w->evs_bytes + len > DISCORD_WS_MAX_QUEUE) {
@@ -156,8 +151,7 @@ post_capped(struct discord_ws *w, int kind, unsigned gen, int code, const char *
 	pthread_mutex_lock(&w->lock);
 	q_push(&w->evs, it);
 	pthread_mutex_unlock(&w->lock);
-	r = write(w->efd, &one, sizeof one);
-	(void)r;
+	wakefd_ring(w->efd);
 	return true;
 }
 
@@ -190,20 +184,17 @@ on_events(struct loop *l, int fd, int mask, void *data)
 {
 	struct discord_ws *w = data;
 	struct item *it, *next;
-	uint64_t n;
-	ssize_t r;
 
 	(void)l;
 	(void)mask;
-	r = read(fd, &n, sizeof n);
-	(void)r;
+	wakefd_drain(fd);
 	pthread_mutex_lock(&w->lock);
 	it = q_take_all(&w->evs);
 	w->evs_bytes = 0;
 	pthread_mutex_unlock(&w->lock);
 	w->delivering = true;
 	for (; it != NULL; it = next) {
-		next = it->next;
+		next = item_next(it);
 		/* the callback may replace the connection (gen) or free us: check each time */
 		if (it->kind == DISCORD_WS_CLOSED && it->gen == w->gen)
 			w->closing = false;
@@ -418,7 +409,7 @@ on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, 
 		w->cmds_bytes = 0;
 		pthread_mutex_unlock(&w->lock);
 		for (; cmds != NULL; cmds = next) {
-			next = cmds->next;
+			next = item_next(cmds);
 			t_command(w, cmds);
 		}
 		conns_sweep(w, false);
@@ -479,10 +470,7 @@ on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, 
 			conn_closed(w, c, c->close_code, "closed by us");
 			return -1;
 		}
-		if ((m = c->out.head) != NULL) {
-			c->out.head = m->next;
-			if (c->out.head == NULL)
-				c->out.tail = NULL;
+		if ((m = (struct item *)fifo_pop(&c->out)) != NULL) {
 			c->nout -= m->len;
 			if (lws_write(wsi, (unsigned char *)m->text + LWS_PRE, m->len, LWS_WRITE_TEXT) < (int)m->len) {
 				item_free(m);
@@ -571,7 +559,7 @@ discord_ws_new(struct loop *l, const char *ca_file, discord_ws_fn *fn, void *ctx
 	w->fn = fn;
 	w->ctx = ctx;
 	pthread_mutex_init(&w->lock, NULL);
-	if ((w->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0) {
+	if ((w->efd = wakefd_open()) < 0) {
 		snprintf(err, errlen, "eventfd: %s", strerror(errno));
 		goto fail;
 	}
@@ -642,7 +630,7 @@ closed_reported(struct discord_ws *w)
 	bool done = false;
 
 	pthread_mutex_lock(&w->lock);
-	for (struct item *it = w->evs.head; it != NULL && !done; it = it->next)
+	for (struct item *it = (struct item *)w->evs.head; it != NULL && !done; it = item_next(it))
 		done = it->kind == DISCORD_WS_CLOSED && it->gen == w->gen;
 	pthread_mutex_unlock(&w->lock);
 	return done;

@@ -4,23 +4,21 @@
 #include "web.h"
 
 void
-web_queue_push(struct web_queue *q, struct web_item *it)
+web_queue_push(struct fifo *q, struct web_item *it)
 {
-	it->next = NULL;
-	if (q->tail != NULL)
-		q->tail->next = it;
-	else
-		q->head = it;
-	q->tail = it;
+	fifo_push(q, &it->link);
 }
 
 struct web_item *
-web_queue_take(struct web_queue *q)
+web_queue_take(struct fifo *q)
 {
-	struct web_item *h = q->head;
+	return (struct web_item *)fifo_take_all(q);
+}
 
-	q->head = q->tail = NULL;
-	return h;
+struct web_item *
+web_item_next(const struct web_item *it)
+{
+	return (struct web_item *)it->link.next;
 }
 
 void

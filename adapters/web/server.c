@@ -10,6 +10,7 @@
 #include <libwebsockets.h>
 
 #include "adapter.h"
+#include "wakefd.h"
 #include "web.h"
 #include "xmalloc.h"
 
@@ -71,14 +72,10 @@ struct ws_pss {
 static void
 srv_post(struct web_server *s, struct web_item *it)
 {
-	uint64_t one = 1;
-	ssize_t r;
-
 	pthread_mutex_lock(&s->w->lock);
 	web_queue_push(&s->w->to_loop, it);
 	pthread_mutex_unlock(&s->w->lock);
-	r = write(s->w->efd, &one, sizeof one);
-	(void)r;
+	wakefd_ring(s->w->efd);
 }
 
 static void srv_log(struct web_server *s, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -195,7 +192,7 @@ srv_items(struct web_server *s)
 	it = web_queue_take(&s->w->to_thread);
 	pthread_mutex_unlock(&s->w->lock);
 	for (; it != NULL; it = next) {
-		next = it->next;
+		next = web_item_next(it);
 		for (c = s->conns; c != NULL; c = cn) {
 			cn = c->next;
 			if (c->closing)

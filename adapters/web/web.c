@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -13,6 +12,7 @@
 #include "loop.h"
 #include "rbuf.h"
 #include "style.h"
+#include "wakefd.h"
 #include "web.h"
 #include "xmalloc.h"
 
@@ -157,18 +157,15 @@ web_on_items(struct loop *l, int fd, int mask, void *data)
 	struct web *w = data;
 	struct web_item *it, *next;
 	char answer[WEB_ANSWER_MAX];
-	uint64_t n;
-	ssize_t r;
 
 	(void)l;
 	(void)mask;
-	r = read(fd, &n, sizeof n);
-	(void)r;
+	wakefd_drain(fd);
 	pthread_mutex_lock(&w->lock);
 	it = web_queue_take(&w->to_loop);
 	pthread_mutex_unlock(&w->lock);
 	for (; it != NULL; it = next) {
-		next = it->next;
+		next = web_item_next(it);
 		if (it->kind == WEB_IT_ACT) {
 			adapter_act(w->a, it->table, it->seat, it->text, answer, sizeof answer);
 			web_answer(w, it, answer);
@@ -202,7 +199,7 @@ web_start(struct adapter *a)
 	struct web *w = a->priv;
 	char err[256];
 
-	if ((w->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0) {
+	if ((w->efd = wakefd_open()) < 0) {
 		adapter_log(a, LOG_LVL_ERR, "eventfd: %s", strerror(errno));
 		return -1;
 	}
@@ -255,7 +252,7 @@ web_free(struct adapter *a)
 	web_stop(a, NULL);
 	for (int q = 0; q < 2; q++)
 		for (it = web_queue_take(q ? &w->to_loop : &w->to_thread); it != NULL; it = next) {
-			next = it->next;
+			next = web_item_next(it);
 			web_blob_unref(it->blob);
 			web_item_free(it);
 		}

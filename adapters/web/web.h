@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fifo.h"
+
 struct adapter;
 struct loop;
 struct lws_context;
@@ -82,6 +84,7 @@ enum web_item_kind {
 	WEB_IT_LOG         /* thread -> loop: a line for the log (code: level) */
 };
 struct web_item {
+	struct fifo_link link;     /* first: the queues are fifos */
 	enum web_item_kind kind;
 	int64_t table;
 	int seat;
@@ -90,11 +93,10 @@ struct web_item {
 	uint8_t hash[WEB_HASH_BYTES];
 	struct web_blob *blob;
 	char *text;
-	struct web_item *next;
 };
-struct web_queue { struct web_item *head, *tail; };
-void web_queue_push(struct web_queue *q, struct web_item *it);
-struct web_item *web_queue_take(struct web_queue *q);
+void web_queue_push(struct fifo *q, struct web_item *it);
+struct web_item *web_queue_take(struct fifo *q);
+struct web_item *web_item_next(const struct web_item *it);
 void web_item_free(struct web_item *it);
 
 struct web_conf {
@@ -136,7 +138,7 @@ struct web {
 	int efd;                   /* thread -> loop */
 	pthread_mutex_t lock;      /* guards tables, the queues, blob refs */
 	struct web_tables tables;
-	struct web_queue to_thread, to_loop;
+	struct fifo to_thread, to_loop;
 	struct web_server *srv;
 	bool started;
 	bool failed;               /* start failed: no link is made */
