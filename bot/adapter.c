@@ -31,17 +31,24 @@ adapter_set_self(struct adapter *a, const char *name)
 }
 
 void
-adapter_log(struct adapter *a, int level, const char *fmt, ...)
+adapter_vlog(struct adapter *a, int level, const char *fmt, va_list ap)
 {
 	char line[900];
-	va_list ap;
 
 	if (level > log_level)
 		return;
-	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
 	log_msg(level, "%s: %s", a->id, line);
+}
+
+void
+adapter_log(struct adapter *a, int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	adapter_vlog(a, level, fmt, ap);
+	va_end(ap);
 }
 
 int

@@ -275,6 +275,9 @@ const struct adapter_command *adapter_commands(struct adapter *a, size_t *n);
 /* level: LOG_LVL_* of lib/log.h. */
 void adapter_log(struct adapter *a, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same from an adapter's own printf-like wrapper. */
+void adapter_vlog(struct adapter *a, int level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 /* Configuration lookups; each marks the key as known. */
 const char *adapter_cfg_get(struct adapter_cfg *cfg, const char *key, const char *def);

@@ -19,13 +19,11 @@
 void
 discord_client_log(struct discord_client *c, int level, const char *fmt, ...)
 {
-	char line[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
+	adapter_vlog(c->a, level, fmt, ap);
 	va_end(ap);
-	adapter_log(c->a, level, "%s", line);
 }
 
 /* ------------------------------------------------------------------ requests */

@@ -18,17 +18,13 @@ emit(struct discord_client *c, uint64_t ref, const char *user, const char *name,
      const char *command, const char *text)
 {
 	char player[DISCORD_ID_LEN + 16];
-	struct bot_event ev = { .type = BOT_EV_MESSAGE };
+	const struct bot_event ev = {
+		.type = BOT_EV_MESSAGE, .room = channel, .user_id = player, .user_name = name,
+		.command = command, .text = text, .direct = direct, .ref = ref,
+	};
 
 	if (discord_text_player(user, player, sizeof player) < 0)
 		return;
-	ev.room = channel;
-	ev.user_id = player;
-	ev.user_name = name;
-	ev.command = command;
-	ev.text = text;
-	ev.direct = direct;
-	ev.ref = ref;
 	adapter_emit(c->a, &ev);
 }
 

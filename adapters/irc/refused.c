@@ -200,7 +200,6 @@ refused_tell(struct irc *c, const char *nick, const char *why)
 	const char *room = NULL;
 	struct irc_user *u;
 
-	memset(&ev, 0, sizeof ev);
 	irc_text_in(name, sizeof name, nick);
 	if ((u = irc_users_find(&c->users, name)) != NULL)
 		irc_users_id(u, id, sizeof id);
@@ -215,11 +214,7 @@ refused_tell(struct irc *c, const char *nick, const char *why)
 			break;
 		}
 	adapter_log(c->a, LOG_LVL_INFO, "a private line to %s was refused: %s", name, why);
-	ev.type = BOT_EV_SEND_FAILED;
-	ev.room = room;
-	ev.user_id = id;
-	ev.user_name = name;
-	ev.text = why;
+	ev = (struct bot_event){ .type = BOT_EV_SEND_FAILED, .room = room, .user_id = id, .user_name = name, .text = why };
 	adapter_emit(c->a, &ev);
 }
 

@@ -31,6 +31,8 @@ struct http;
 /* True if s is a plausible Matrix identifier with the given sigil ('@', '!',
  * '$', '#'; 0: any): printable ASCII, no spaces, 2..255 bytes. */
 bool   matrix_text_id_ok(const char *s, char sigil);
+/* True if the n bytes at s are printable ASCII with no space (ids, tokens, next_batch). */
+bool   matrix_text_visible(const char *s, size_t n);
 /* Percent-encodes s for a URL path segment into out; -1 if it does not fit. */
 int    matrix_text_urlenc(const char *s, char *out, size_t outlen);
 

@@ -521,12 +521,7 @@ token_ok(const char *s)
 {
 	size_t n = s != NULL ? strlen(s) : 0;
 
-	if (n == 0 || n > MAX_TOKEN)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)s[i] <= 0x20 || (unsigned char)s[i] >= 0x7f)
-			return false;
-	return true;
+	return n > 0 && n <= MAX_TOKEN && matrix_text_visible(s, n);
 }
 
 int

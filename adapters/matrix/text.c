@@ -16,6 +16,12 @@ matrix_text_id_ok(const char *s, char sigil)
 		return false;
 	if (sigil != 0 && s[0] != sigil)
 		return false;
+	return matrix_text_visible(s, n);
+}
+
+bool
+matrix_text_visible(const char *s, size_t n)
+{
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)s[i] <= 0x20 || (unsigned char)s[i] >= 0x7f)
 			return false;
