@@ -262,8 +262,11 @@ test_a_turn_by_clicks_and_one_from_irc(void **state)
 	                           " document.querySelectorAll('.meld.clean, .meld.dirty').length >= 1", 120000), 0);
 	shot("web-table-desktop.png", 1280, 800, false);
 	shot("web-table-phone.png", 390, 844, true);
+	/* alice is back (she types): her own page, with what the computer melded for her side */
+	ircclient_send(&alice, "PRIVMSG HandFoot :!hand");
 	assert_int_equal(cdp_goto(&browser, apage), 0);
-	assert_int_equal(cdp_until(&browser, "document.querySelectorAll('#hand .pick').length > 0", 10000), 0);
+	assert_int_equal(cdp_until(&browser, "document.querySelectorAll('#hand .pick').length > 0 &&"
+	                           " !document.getElementById('seats').textContent.includes('alice (away)')", 30000), 0);
 	shot("web-hand-play-desktop.png", 1280, 800, false);
 	shot("web-hand-play-phone.png", 390, 844, true);
 

@@ -46,7 +46,7 @@ var Table = (function () {
       li = h("li", "seat side" + (s.side % 4) + (i === v.turn && v.phase !== "over" ? " now" : "") +
         (i === v.seat ? " me" : ""));
       li.appendChild(h("span", "name", s.name + (s.computer ? " (computer)" : s.away ? " (away)" : "")));
-      li.appendChild(h("span", "counts", s.in_foot ? "foot: " + s.hand + " cards" :
+      li.appendChild(h("span", "counts", s.in_foot ? "foot: " + s.hand + (s.hand === 1 ? " card" : " cards") :
         "hand " + s.hand + " \u00b7 foot " + s.foot));
       if (i === v.turn && v.phase !== "over") li.setAttribute("aria-current", "true");
       ul.appendChild(li);
