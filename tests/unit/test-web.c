@@ -167,14 +167,15 @@ test_stored_links_come_back_bounded(void **state)
 	assert_int_equal(adapter_state_get(f->ad, "link 007", buf, sizeof buf), -1);
 	assert_int_equal(adapter_state_get(f->ad, "link 9", buf, sizeof buf), -1);
 	assert_int_equal(adapter_state_get(f->ad, "link 11", buf, sizeof buf), -1);
-	/* a row of no link at all is a table with none: harmless, and gone with its table ("link 8" is no table) */
+	/* a well-formed row with no link, of no table in play: gone too */
 	assert_int_equal(adapter_state_get(f->ad, "link 8", buf, sizeof buf), -1);
 	web_tables_free(&w.tables);
 	pthread_mutex_destroy(&w.lock);
 
 	/* the game ends: the table is no longer live */
+	table = s->id;
 	fake_say(f, "#r", "ann", "!abort");
-	assert_false(adapter_table_live(f->ad, s->id));
+	assert_false(adapter_table_live(f->ad, table));
 	fake_free(f);
 }
 
