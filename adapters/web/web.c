@@ -114,9 +114,9 @@ web_conf_read(struct adapter_cfg *cfg, struct web_conf *c, char *err, size_t err
 		return -1;
 	if (adapter_cfg_int(cfg, "max_connections", 2000, 1, 100000, &c->max_conns, err, errlen) < 0 ||
 	    adapter_cfg_int(cfg, "max_per_address", 20, 1, 100000, &c->max_per_addr, err, errlen) < 0 ||
-	    adapter_cfg_int(cfg, "idle_timeout", 90, 10, 86400, &c->idle_s, err, errlen) < 0)
+	    adapter_cfg_int(cfg, "idle_timeout", 90, 10, 86400, &c->idle_s, err, errlen) < 0 ||
+	    adapter_cfg_int(cfg, "slow_timeout", 30, 2, 3600, &c->slow_s, err, errlen) < 0)
 		return -1;
-	c->slow_s = 30;
 	return 0;
 }
 
