@@ -298,6 +298,13 @@ int  adapter_read_secret(const char *path, char *buf, size_t len, char *err, siz
  * players only, so that strangers cannot grow it nor flush it. */
 bool adapter_seated(struct adapter *a, const char *user_id);
 
+/* Whether table (an adapter_view's id) is a game in play now, on any
+ * adapter: what an adapter that keeps something per table across restarts
+ * (the web's links) asks at its start, to forget the tables that ended or
+ * did not come back meanwhile.  A table is handed its views again once its
+ * room is told where it stands after a restart. */
+bool adapter_table_live(struct adapter *a, int64_t table);
+
 /* Small persistent key-value store per adapter (Matrix next_batch, outbox...),
  * in the bot's database.  get returns -1 if absent. */
 int  adapter_state_get(struct adapter *a, const char *key, char *buf, size_t len);

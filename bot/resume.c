@@ -84,6 +84,8 @@ resume_table(struct bot *b, struct session *s)
 		return;
 	/* first the moves the room never heard (a SIGKILL before they were told) */
 	tell_untold(b, s);
+	/* its pages are drawn again (kept links open it after a restart), as where it stands is said */
+	s->view_dirty = true;
 	resume_line(&out, s, &ping);
 	if (ping >= 0 && !resume_machine_turn(s)) {
 		size_t nactions;

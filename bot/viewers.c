@@ -132,6 +132,14 @@ viewers_find(struct bot *b, int64_t table)
 	return NULL;
 }
 
+bool
+adapter_table_live(struct adapter *a, int64_t table)
+{
+	struct session *s = viewers_find(a->host, table);
+
+	return s != NULL && s->state == SESS_PLAYING;
+}
+
 int
 adapter_act(struct adapter *a, int64_t table, int seat, const char *line, char *answer, size_t len)
 {

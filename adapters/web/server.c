@@ -125,6 +125,8 @@ conn_slow(struct web_server *s, struct conn *c)
 	/* no goodbye: it would wait behind the same full pipe */
 	lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
 	c->closing = true;
+	srv_log(s, LOG_LVL_INFO, "a slow reader dropped: a socket of table %lld took no update for %ld s",
+	        (long long)c->table, (long)(time(NULL) - c->want_since));
 	return true;
 }
 

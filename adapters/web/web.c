@@ -114,9 +114,9 @@ web_conf_read(struct adapter_cfg *cfg, struct web_conf *c, char *err, size_t err
 		return -1;
 	if (adapter_cfg_int(cfg, "max_connections", 2000, 1, 100000, &c->max_conns, err, errlen) < 0 ||
 	    adapter_cfg_int(cfg, "max_per_address", 20, 1, 100000, &c->max_per_addr, err, errlen) < 0 ||
-	    adapter_cfg_int(cfg, "idle_timeout", 90, 10, 86400, &c->idle_s, err, errlen) < 0)
+	    adapter_cfg_int(cfg, "idle_timeout", 90, 10, 86400, &c->idle_s, err, errlen) < 0 ||
+	    adapter_cfg_int(cfg, "slow_timeout", 30, 2, 3600, &c->slow_s, err, errlen) < 0)
 		return -1;
-	c->slow_s = 30;
 	return 0;
 }
 
@@ -212,6 +212,7 @@ web_start(struct adapter *a)
 		return -1;
 	}
 	w->started = true;
+	web_links_load(w);
 	adapter_log(a, LOG_LVL_NOTICE, "web tables at %s (listening on %s port %d)", w->conf.base_url, w->conf.host,
 	            web_server_port(w));
 	return 0;
@@ -294,6 +295,7 @@ web_view(struct adapter *a, const struct adapter_view *v)
 	struct web *w = a->priv;
 	struct web_table *t;
 	struct web_blob *b;
+	bool gone = false;
 
 	if (v->seat < -1 || v->seat >= WEB_MAX_SEATS)
 		return;
@@ -308,6 +310,7 @@ web_view(struct adapter *a, const struct adapter_view *v)
 		/* its links die now: a page opened later gets the error page */
 		web_push(w, WEB_IT_OVER, v->table, v->seat, b, NULL);
 		web_tables_del(&w->tables, v->table);
+		gone = true;
 	} else {
 		web_blob_unref(t->view[v->seat + 1]);
 		t->view[v->seat + 1] = web_blob_ref(b);
@@ -315,6 +318,8 @@ web_view(struct adapter *a, const struct adapter_view *v)
 	}
 	pthread_mutex_unlock(&w->lock);
 	web_server_wake(w);
+	if (gone)
+		web_links_forget(w, v->table);
 }
 
 static int
@@ -326,6 +331,7 @@ web_link(struct adapter *a, int64_t table, int seat, bool renew, char *url, size
 	uint8_t hash[WEB_HASH_BYTES];
 	bool revoke = false;
 	uint8_t old[WEB_HASH_BYTES];
+	char row[WEB_LINKS_VALUE];
 
 	/* links are made from init on (a table may deal before this adapter starts), not after a failed start */
 	if (w == NULL || w->failed || seat < -1 || seat >= WEB_MAX_SEATS)
@@ -334,13 +340,18 @@ web_link(struct adapter *a, int64_t table, int seat, bool renew, char *url, size
 	t = web_tables_get(&w->tables, table, true);
 	if (seat < 0) {
 		/* the table's link is public (it is in the room's line): the same each time */
-		if (!t->has_public) {
+		bool made = !t->has_public;
+
+		if (made) {
 			if (web_cap_new(t->public_token, t->public_hash) < 0)
 				goto fail;
 			t->has_public = true;
+			web_links_value(t, row, sizeof row);
 		}
 		snprintf(url, len, "%st/%s", w->conf.base_url, t->public_token);
 		pthread_mutex_unlock(&w->lock);
+		if (made)
+			web_links_save(w, row, table);
 		return 0;
 	}
 	if (t->has_seat[seat] && !renew) {
@@ -356,7 +367,10 @@ web_link(struct adapter *a, int64_t table, int seat, bool renew, char *url, size
 	}
 	memcpy(t->seat_hash[seat], hash, sizeof hash);
 	t->has_seat[seat] = true;
+	web_links_value(t, row, sizeof row);
 	pthread_mutex_unlock(&w->lock);
+	/* the new hash replaces the old in the store too: the old link stays dead after a restart */
+	web_links_save(w, row, table);
 	snprintf(url, len, "%st/%s", w->conf.base_url, token);
 	explicit_bzero(token, sizeof token);
 	if (revoke)

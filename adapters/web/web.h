@@ -73,6 +73,19 @@ void web_tables_free(struct web_tables *t);
 /* The table and seat (-1: public) a link's hash opens; false if none (constant time per link). */
 bool web_tables_find(const struct web_tables *t, const uint8_t hash[WEB_HASH_BYTES], int64_t *table, int *seat);
 
+/* ------------------------------------------------------------------ links.c (the loop's thread only) */
+#define WEB_LINKS_MAX     20000        /* tables whose links a start loads, at most */
+#define WEB_LINKS_VALUE   (WEB_TOKEN_CHARS + WEB_MAX_SEATS * (WEB_HASH_BYTES * 2 + 1) + 1)
+struct web;
+/* A table's links as its stored row says them (a seat's as its hash, never its token); w->lock held. */
+void web_links_value(const struct web_table *t, char *out, size_t len);
+/* Keeps the row (value from web_links_value) of table; forgets it. */
+void web_links_save(struct web *w, const char *value, int64_t table);
+void web_links_forget(struct web *w, int64_t table);
+/* At start: the links of the tables still in play, back from the store
+ * (bad rows, and those of games gone meanwhile, dropped with a log line). */
+void web_links_load(struct web *w);
+
 /* ------------------------------------------------------------------ the adapter (web.c) and its thread (server.c) */
 /* Items between the loop and the server thread. */
 enum web_item_kind {

@@ -2,6 +2,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,14 +15,23 @@
 
 #include "wsclient.h"
 
+/* rcvbuf > 0: a slow link's socket: that receive buffer, and segments of
+ * an internet path's size rather than loopback's 64 KB (the sender's buffer
+ * grows with the segment size: on loopback it would take megabytes of
+ * views before it is full), both set before connecting. */
 static int
-tcp_connect(int port)
+tcp_connect_buf(int port, int rcvbuf)
 {
 	struct sockaddr_in sa;
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), mss = 1200;
 
 	if (fd < 0)
 		return -1;
+	if (rcvbuf > 0 && (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf) < 0 ||
+	                   setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof mss) < 0)) {
+		close(fd);
+		return -1;
+	}
 	memset(&sa, 0, sizeof sa);
 	sa.sin_family = AF_INET;
 	sa.sin_port = htons((uint16_t)port);
@@ -31,6 +41,12 @@ tcp_connect(int port)
 		return -1;
 	}
 	return fd;
+}
+
+static int
+tcp_connect(int port)
+{
+	return tcp_connect_buf(port, 0);
 }
 
 static int
@@ -130,10 +146,16 @@ wsc_http_get(int port, const char *path, const char *extra, char *body, size_t l
 int
 wsc_open(struct wsc *c, int port, const char *path, const char *origin, const char *proto)
 {
+	return wsc_open_buf(c, port, path, origin, proto, 0);
+}
+
+int
+wsc_open_buf(struct wsc *c, int port, const char *path, const char *origin, const char *proto, int rcvbuf)
+{
 	char req[2048], resp[4096], orig[512] = "", pr[256] = "", *end;
 
 	memset(c, 0, sizeof *c);
-	c->fd = tcp_connect(port);
+	c->fd = tcp_connect_buf(port, rcvbuf);
 	if (c->fd < 0)
 		return -1;
 	if (origin != NULL)

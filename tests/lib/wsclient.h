@@ -27,6 +27,10 @@ int  wsc_raw(int port, const char *data, size_t n, char *out, size_t len, int ms
  * proto: 0 once upgraded, else -1 (c->status holds the HTTP status, 0 if the
  * server just closed). */
 int  wsc_open(struct wsc *c, int port, const char *path, const char *origin, const char *proto);
+/* The same on a slow link's socket: a receive buffer of rcvbuf bytes (0:
+ * the system's, and loopback's segments) and an internet path's segment
+ * size, set before connecting: a reader the server can fill quickly. */
+int  wsc_open_buf(struct wsc *c, int port, const char *path, const char *origin, const char *proto, int rcvbuf);
 /* A text message (masked, one frame). */
 int  wsc_send(struct wsc *c, const char *text);
 /* A frame as given: opcode, fin, a payload of n bytes (masked). */

@@ -1,4 +1,4 @@
-/* test-web.c: the web table's capability links (made, hashed, found, replaced, forgotten) and the frames a page may send. */
+/* test-web.c: the web table's capability links (made, hashed, found, replaced, forgotten, kept in the store) and the frames a page may send. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adapter.h"
+#include "bot.h"
+#include "fake.h"
 #include "web/web.h"
 
 static void
@@ -100,6 +103,82 @@ parse(const char *s, struct web_frame *f)
 	return web_frame_parse(s, strlen(s), f, why, sizeof why);
 }
 
+/* The stored links: only those of tables in play come back; bad rows are dropped, never loaded. */
+static void
+test_stored_links_come_back_bounded(void **state)
+{
+	struct fake *f = fake_new(":memory:", "ai_delay = 0\nflood_burst = 1000");
+	struct web w;
+	struct web_table t;
+	struct session *s;
+	char tok[WEB_TOKEN_CHARS + 1], seat_tok[WEB_TOKEN_CHARS + 1], row[WEB_LINKS_VALUE], key[64], buf[1024];
+	char huge[4096];
+	uint8_t seat_hash[WEB_HASH_BYTES];
+	int64_t table;
+	int seat;
+
+	(void)state;
+	fake_say(f, "#r", "ann", "!play 2 duel");
+	s = fake_session(f, "#r");
+	assert_non_null(s);
+	assert_true(adapter_table_live(f->ad, s->id));
+	assert_false(adapter_table_live(f->ad, s->id + 100));
+	/* a row as the adapter writes it: the public token, seat 1's hash (never its token) */
+	memset(&t, 0, sizeof t);
+	assert_int_equal(web_cap_new(t.public_token, t.public_hash), 0);
+	t.has_public = true;
+	assert_int_equal(web_cap_new(seat_tok, seat_hash), 0);
+	memcpy(t.seat_hash[1], seat_hash, sizeof seat_hash);
+	t.has_seat[1] = true;
+	web_links_value(&t, row, sizeof row);
+	assert_null(strstr(row, seat_tok));
+	snprintf(tok, sizeof tok, "%s", t.public_token);
+	snprintf(key, sizeof key, "link %lld", (long long)s->id);
+	assert_int_equal(adapter_state_set(f->ad, key, row), 0);
+	/* a table that ended while the daemon was down; rows that are not rows */
+	snprintf(key, sizeof key, "link %lld", (long long)s->id + 100);
+	assert_int_equal(adapter_state_set(f->ad, key, row), 0);
+	assert_int_equal(adapter_state_set(f->ad, "link x", row), 0);
+	assert_int_equal(adapter_state_set(f->ad, "link 007", row), 0);
+	assert_int_equal(adapter_state_set(f->ad, "link 8", "- - - - - - -"), 0);
+	assert_int_equal(adapter_state_set(f->ad, "link 9", "zz - - - - - -"), 0);
+	assert_int_equal(adapter_state_set(f->ad, "link 10", "- - -"), 0);
+	memset(huge, 'a', sizeof huge - 1);
+	huge[sizeof huge - 1] = '\0';
+	assert_int_equal(adapter_state_set(f->ad, "link 11", huge), 0);
+
+	memset(&w, 0, sizeof w);
+	w.a = f->ad;
+	pthread_mutex_init(&w.lock, NULL);
+	web_links_load(&w);
+	assert_int_equal(w.tables.n, 1);
+	assert_true(web_tables_find(&w.tables, t.public_hash, &table, &seat));
+	assert_int_equal(table, s->id);
+	assert_int_equal(seat, -1);
+	assert_true(web_tables_find(&w.tables, seat_hash, &table, &seat));
+	assert_int_equal(seat, 1);
+	assert_string_equal(web_tables_get(&w.tables, s->id, false)->public_token, tok);
+	/* the live row stays; the others are gone from the store */
+	snprintf(key, sizeof key, "link %lld", (long long)s->id);
+	assert_int_equal(adapter_state_get(f->ad, key, buf, sizeof buf), 0);
+	snprintf(key, sizeof key, "link %lld", (long long)s->id + 100);
+	assert_int_equal(adapter_state_get(f->ad, key, buf, sizeof buf), -1);
+	assert_int_equal(adapter_state_get(f->ad, "link x", buf, sizeof buf), -1);
+	assert_int_equal(adapter_state_get(f->ad, "link 007", buf, sizeof buf), -1);
+	assert_int_equal(adapter_state_get(f->ad, "link 9", buf, sizeof buf), -1);
+	assert_int_equal(adapter_state_get(f->ad, "link 11", buf, sizeof buf), -1);
+	/* a well-formed row with no link, of no table in play: gone too */
+	assert_int_equal(adapter_state_get(f->ad, "link 8", buf, sizeof buf), -1);
+	web_tables_free(&w.tables);
+	pthread_mutex_destroy(&w.lock);
+
+	/* the game ends: the table is no longer live */
+	table = s->id;
+	fake_say(f, "#r", "ann", "!abort");
+	assert_false(adapter_table_live(f->ad, table));
+	fake_free(f);
+}
+
 static void
 test_frames_a_page_sends(void **state)
 {
@@ -157,6 +236,7 @@ main(void)
 		cmocka_unit_test(test_tokens_are_128_random_bits),
 		cmocka_unit_test(test_malformed_tokens_refused),
 		cmocka_unit_test(test_links_find_their_table_and_seat),
+		cmocka_unit_test(test_stored_links_come_back_bounded),
 		cmocka_unit_test(test_frames_a_page_sends),
 		cmocka_unit_test(test_frames_refused),
 	};
