@@ -210,6 +210,8 @@ matrix_client_send(struct matrix_client *c, const struct adapter_msg *m)
 			return -1;
 		if (matrix_rooms_is_encrypted(c, o.room))
 			return 0;
+		/* the table's page as the room's widget, from the deal to the end */
+		matrix_widget_room(c, o.room, m->watch_url);
 	}
 	/* one event per message, cut only when longer than a body should be */
 	style_split(m->styled, strlen(m->styled), MATRIX_MAX_LINE, false, matrix_client_plain, &o,

@@ -90,6 +90,7 @@ struct matrix_item {
 	char *room, *user, *name, *text, *event_id;
 	int64_t ts;
 	bool notice, direct, forged, everyone;
+	bool widget;       /* POWER: we may set the room widget (MATRIX_WIDGET_TYPE) */
 	bool stale;        /* MESSAGE: its room's timeline was cut (limited): older events
 	                    * skipped, so it is out of context */
 	char *thread;      /* MESSAGE: the root of the thread it was said in, or NULL */
@@ -303,6 +304,8 @@ struct matrix_name { char *room, *user, *name; };  /* room NULL: not tied to a r
 struct matrix_power {
 	char *room;
 	bool everyone, has_levels, privileged;
+	bool widget;               /* our level reaches MATRIX_WIDGET_TYPE's (widget.c) */
+	char *widget_url;          /* the table page our widget shows now, or NULL */
 	char **mods;
 	size_t nmods;
 	char **creators;
@@ -601,6 +604,16 @@ void matrix_power_forget(struct matrix_client *c, const char *room);
 void matrix_power_restore(struct matrix_client *c);
 bool matrix_power_is_moderator(struct matrix_client *c, const char *room, const char *user);
 void matrix_power_free(struct matrix_client *c);
+/* Whether we may set room's widget (its power levels seen), and where its
+ * shown url is kept (NULL: a room we know nothing of). */
+void matrix_power_widget(struct matrix_client *c, const char *room, bool *may, char ***url);
+
+/* widget.c: the web table's page as the room's widget, where we may set it */
+#define MATRIX_WIDGET_TYPE "im.vector.modular.widgets"
+#define MATRIX_WIDGET_KEY  "handfoot-table"
+/* A room line's adapter_msg.watch_url (NULL: no table dealt there): a new
+ * page sets the widget (if our power level lets us), none removes ours. */
+void matrix_widget_room(struct matrix_client *c, const char *room, const char *watch_url);
 
 /* names.c: display names per (room, user), from member events */
 void matrix_names_set(struct matrix_client *c, const char *room, const char *user, const char *name);

@@ -86,9 +86,11 @@ matrix_power_creators(struct matrix_client *c, const struct matrix_item *it)
 	rbuf_free(&v);
 }
 
-/* Sets room's moderators: list of ids, space separated; everyone: each member is one. */
+/* Sets room's moderators: list of ids, space separated; everyone: each member is one;
+ * widget: we may set the room widget.  Stored as "1" or "0" (everyone), "w" if
+ * widget, then the ids. */
 static void
-power_put(struct matrix_client *c, const char *room, bool everyone, const char *list, bool persist)
+power_put(struct matrix_client *c, const char *room, bool everyone, bool widget, const char *list, bool persist)
 {
 	struct matrix_power *p = power_entry(c, room);
 	char *copy, *tok, *save = NULL, key[MATRIX_MAX_ID + sizeof POWER_KEY];
@@ -99,7 +101,9 @@ power_put(struct matrix_client *c, const char *room, bool everyone, const char *
 	power_clear(p);
 	p->has_levels = true;
 	p->everyone = everyone;
+	p->widget = widget;
 	rbuf_add(&v, everyone ? "1" : "0");
+	rbuf_add(&v, widget ? "w" : "");
 	copy = xstrdup(list);
 	for (tok = strtok_r(copy, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save))
 		if (p->nmods < MATRIX_POWER_MODS && matrix_text_id_ok(tok, '@') && !matrix_strlist_has(p->mods, p->nmods, tok)) {
@@ -118,7 +122,16 @@ void
 matrix_power_set(struct matrix_client *c, const struct matrix_item *it)
 {
 	if (it->room != NULL && it->text != NULL)
-		power_put(c, it->room, it->everyone, it->text, true);
+		power_put(c, it->room, it->everyone, it->widget, it->text, true);
+}
+
+void
+matrix_power_widget(struct matrix_client *c, const char *room, bool *may, char ***url)
+{
+	struct matrix_power *p = power_find(c, room);
+
+	*may = p != NULL && p->widget;
+	*url = p != NULL ? &p->widget_url : NULL;
 }
 
 void
@@ -131,6 +144,7 @@ matrix_power_forget(struct matrix_client *c, const char *room)
 		return;
 	power_clear(p);
 	creators_clear(p);
+	free(p->widget_url);
 	free(p->room);
 	*p = c->powers[--c->npowers];
 	snprintf(key, sizeof key, POWER_KEY "%s", room);
@@ -143,10 +157,11 @@ static void
 power_restore_one(void *ctx, const char *key, const char *value)
 {
 	const char *room = key + strlen(POWER_KEY);
+	bool widget = value[0] != '\0' && value[1] == 'w';
+	const char *list = value + 1 + widget;
 
-	if (matrix_text_id_ok(room, '!') && (value[0] == '0' || value[0] == '1') &&
-	    (value[1] == '\0' || value[1] == ' '))
-		power_put(ctx, room, value[0] == '1', value + 1, false);
+	if (matrix_text_id_ok(room, '!') && (value[0] == '0' || value[0] == '1') && (list[0] == '\0' || list[0] == ' '))
+		power_put(ctx, room, value[0] == '1', widget, list, false);
 }
 
 static void
@@ -187,6 +202,7 @@ matrix_power_free(struct matrix_client *c)
 	for (size_t i = 0; i < c->npowers; i++) {
 		power_clear(&c->powers[i]);
 		creators_clear(&c->powers[i]);
+		free(c->powers[i].widget_url);
 		free(c->powers[i].room);
 	}
 	free(c->powers);

@@ -192,6 +192,14 @@ power_levels(struct ctx *c, const char *room, json_t *content)
 	}
 	it->text = text;
 	it->everyone = power_get(content, "users_default", 0) >= at;
+	/* the room widget: our level against its event's, else state_default (50) */
+	if (c->self != NULL) {
+		long long mine = power_get(content, "users_default", 0), need = power_get(content, "state_default", 50);
+
+		power_level(json_object_get(json_object_get(content, "users"), c->self), &mine);
+		power_level(json_object_get(json_object_get(content, "events"), MATRIX_WIDGET_TYPE), &need);
+		it->widget = mine >= need;
+	}
 }
 
 /* m.room.join_rules or m.room.history_visibility: whether a room may hold
