@@ -68,6 +68,8 @@ route_table(struct web *w, const char *rest, struct web_reply *r)
 	r->body = page->data;
 	r->len = page->len;
 	r->no_store = true;
+	/* what the room sees, with nothing to press: a Matrix client may show it as the room's widget */
+	r->framable = seat < 0;
 }
 
 static const char *
@@ -136,7 +138,7 @@ web_route(struct web *w, const char *path, struct web_reply *r)
 }
 
 size_t
-web_csp(const struct web *w, char *buf, size_t len)
+web_csp(const struct web *w, char *buf, size_t len, bool framable)
 {
 	const char *o = w->conf.origin;
 	bool tls = strncmp(o, "https://", 8) == 0;
@@ -145,8 +147,8 @@ web_csp(const struct web *w, char *buf, size_t len)
 	/* connect-src names the socket's own origin: 'self' covers ws: only in newer browsers */
 	n = snprintf(buf, len,
 	             "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-	             "connect-src 'self' %s%s; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-	             tls ? "wss://" : "ws://", o + (tls ? 8 : 7));
+	             "connect-src 'self' %s%s; base-uri 'none'; form-action 'none'%s",
+	             tls ? "wss://" : "ws://", o + (tls ? 8 : 7), framable ? "" : "; frame-ancestors 'none'");
 	return n < 0 ? 0 : (size_t)n >= len ? len - 1 : (size_t)n;
 }
 

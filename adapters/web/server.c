@@ -327,7 +327,7 @@ http_begin(struct web_server *s, struct lws *wsi, struct http_pss *p, const char
 		web_route(s->w, "\x01", &p->rep);
 	} else
 		web_route(s->w, path, &p->rep);
-	n = web_csp(s->w, csp, sizeof csp);
+	n = web_csp(s->w, csp, sizeof csp, p->rep.framable);
 	if (lws_add_http_common_headers(wsi, (unsigned)p->rep.status, p->rep.type, p->rep.len, &q, end) ||
 	    lws_add_http_header_by_name(wsi, (const unsigned char *)"content-security-policy:",
 	                                (const unsigned char *)csp, (int)n, &q, end) ||
@@ -335,8 +335,8 @@ http_begin(struct web_server *s, struct lws *wsi, struct http_pss *p, const char
 	                                (const unsigned char *)"nosniff", 7, &q, end) ||
 	    lws_add_http_header_by_name(wsi, (const unsigned char *)"referrer-policy:",
 	                                (const unsigned char *)"no-referrer", 11, &q, end) ||
-	    lws_add_http_header_by_name(wsi, (const unsigned char *)"x-frame-options:",
-	                                (const unsigned char *)"DENY", 4, &q, end) ||
+	    (!p->rep.framable && lws_add_http_header_by_name(wsi, (const unsigned char *)"x-frame-options:",
+	                                                     (const unsigned char *)"DENY", 4, &q, end)) ||
 	    lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
 	                                (const unsigned char *)(p->rep.no_store ? "no-store" : "max-age=300"),
 	                                p->rep.no_store ? 8 : 11, &q, end) ||

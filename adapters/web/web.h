@@ -173,10 +173,12 @@ struct web_reply {
 	size_t len;
 	bool free_body;
 	bool no_store;
+	bool framable;             /* a table's public page: any site may show it in a frame
+	                            * (a Matrix room widget); every other answer: none */
 };
 void web_route(struct web *w, const char *path, struct web_reply *r);
-/* The Content-Security-Policy every answer carries. */
-size_t web_csp(const struct web *w, char *buf, size_t len);
+/* The Content-Security-Policy every answer carries; framable: without frame-ancestors. */
+size_t web_csp(const struct web *w, char *buf, size_t len, bool framable);
 
 /* assets (generated from adapters/web/page/ at build time) */
 struct web_asset {

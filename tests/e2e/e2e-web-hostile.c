@@ -76,6 +76,20 @@ still_serving(void)
 	assert_int_equal(wsc_http_get(port, "/", NULL, body, sizeof body), 200);
 }
 
+/* GETs path (a /t/ link): whether it refuses every frame, by CSP and X-Frame-Options both. */
+static void
+framing(const char *path, bool refused)
+{
+	char get[256], out[8192];
+
+	snprintf(get, sizeof get, "GET %s HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", path);
+	wsc_raw(port, get, strlen(get), out, sizeof out, 2000);
+	assert_non_null(strstr(out, "200 OK"));
+	assert_non_null(strstr(out, "content-security-policy: default-src 'none'; script-src 'self'"));
+	assert_int_equal(strstr(out, "frame-ancestors 'none'") != NULL, refused);
+	assert_int_equal(strstr(out, "x-frame-options: DENY") != NULL, refused);
+}
+
 static void
 test_malformed_http(void **state)
 {
@@ -113,6 +127,9 @@ test_malformed_http(void **state)
 	assert_non_null(strstr(out, "content-security-policy: default-src 'none'; script-src 'self'"));
 	assert_null(strstr(out, "unsafe-inline"));
 	assert_null(strstr(out, "set-cookie"));
+	/* a seat's page is never framed; the table's public page may be (a Matrix room widget) */
+	framing(seat, true);
+	framing(pub, false);
 	still_serving();
 }
 

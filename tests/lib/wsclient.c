@@ -153,6 +153,7 @@ int
 wsc_open_buf(struct wsc *c, int port, const char *path, const char *origin, const char *proto, int rcvbuf)
 {
 	char req[2048], resp[4096], orig[512] = "", pr[256] = "", *end;
+	size_t got;
 
 	memset(c, 0, sizeof *c);
 	c->fd = tcp_connect_buf(port, rcvbuf);
@@ -168,7 +169,7 @@ wsc_open_buf(struct wsc *c, int port, const char *path, const char *origin, cons
 	         path, port, orig, pr);
 	if (write_all(c->fd, req, strlen(req)) < 0)
 		return -1;
-	read_until(c->fd, resp, sizeof resp, 5000, "\r\n\r\n");
+	got = read_until(c->fd, resp, sizeof resp, 5000, "\r\n\r\n");
 	if (sscanf(resp, "HTTP/1.%*d %d", &c->status) != 1)
 		c->status = 0;
 	if (c->status != 101 || (end = strstr(resp, "\r\n\r\n")) == NULL) {
@@ -177,9 +178,10 @@ wsc_open_buf(struct wsc *c, int port, const char *path, const char *origin, cons
 		c->closed = true;
 		return -1;
 	}
-	/* a frame may have come with the answer */
+	/* a frame may have come with the answer: by count, not strlen (a
+	 * frame's length bytes may be 0, which once lost a view) */
 	end += 4;
-	c->nin = strlen(end);
+	c->nin = got - (size_t)(end - resp);
 	c->capin = c->nin + 4096;
 	c->in = malloc(c->capin);
 	memcpy(c->in, end, c->nin);
