@@ -187,6 +187,46 @@ interaction(struct h *h)
 	                            "\"guild_id\":\"500\",\"channel_id\":\"501\",\"name\":\"draw\"}"), 0);
 }
 
+/* The link up (no privileged intent) and its session READY. */
+static void
+ready(struct h *h)
+{
+	link_up(h, false);
+	assert_true(run_until(h, &h->ready, 1, 10000));
+}
+
+/* The fake's gateway told to do what action (JSON) says. */
+static void
+gateway_ctl(struct h *h, const char *action)
+{
+	assert_int_equal(fakedc_ctl(&h->fake, "gateway", "%s", action), 0);
+}
+
+/* The close code the link sent on the first connection (0: none). */
+static json_int_t
+first_closed_by_client(struct h *h)
+{
+	json_t *s = fakedc_state(&h->fake);
+	json_int_t code = json_integer_value(
+	    json_object_get(json_array_get(json_object_get(s, "connections"), 0), "closed_by_client"));
+
+	json_decref(s);
+	return code;
+}
+
+/* After action, the link resumed its session: it closed the connection
+ * itself, and not with 1000/1001 (which would end the session). */
+static void
+resumes_after(struct h *h, const char *action)
+{
+	ready(h);
+	gateway_ctl(h, action);
+	assert_true(run_until(h, &h->resumed, 1, 10000));
+	assert_int_equal(h->ready, 1);
+	assert_int_equal(first_closed_by_client(h), 4000);
+	assert_int_equal(fakedc_violations(&h->fake, true), 0);
+}
+
 /* ------------------------------------------------------------------ tests */
 
 static void
@@ -195,8 +235,7 @@ test_identify_ready_only_needed_intents(void **state)
 	struct h *h = *state;
 	json_t *s, *c;
 
-	link_up(h, false);
-	assert_true(run_until(h, &h->ready, 1, 10000));
+	ready(h);
 	/* the URL was asked from GET /gateway/bot, as Discord asks bots to */
 	assert_int_equal(h->fetches, 1);
 	/* GUILD_CREATE follows READY (the GUILDS intent) */
@@ -224,10 +263,9 @@ test_abnormal_close_resumes_with_missed_events(void **state)
 	struct h *h = *state;
 	json_t *s, *c;
 
-	link_up(h, false);
-	assert_true(run_until(h, &h->ready, 1, 10000));
+	ready(h);
 	/* a drop without a close frame (1006) */
-	assert_int_equal(fakedc_ctl(&h->fake, "gateway", "{\"action\":\"drop\"}"), 0);
+	gateway_ctl(h, "{\"action\":\"drop\"}");
 	/* an event while we are away: replayed by the Resume */
 	interaction(h);
 	assert_true(run_until(h, &h->resumed, 1, 10000));
@@ -240,7 +278,7 @@ test_abnormal_close_resumes_with_missed_events(void **state)
 	assert_string_equal(json_string_value(json_object_get(json_object_get(c, "resume"), "session_id")), "sess1");
 	json_decref(s);
 	/* a close with a resumable code too */
-	assert_int_equal(fakedc_ctl(&h->fake, "gateway", "{\"action\":\"close\",\"code\":4000}"), 0);
+	gateway_ctl(h, "{\"action\":\"close\",\"code\":4000}");
 	assert_true(run_until(h, &h->resumed, 2, 10000));
 	assert_int_equal(h->ready, 1);
 	assert_int_equal(fakedc_violations(&h->fake, true), 0);
@@ -249,39 +287,14 @@ test_abnormal_close_resumes_with_missed_events(void **state)
 static void
 test_op7_resumes(void **state)
 {
-	struct h *h = *state;
-	json_t *s, *c;
-
-	link_up(h, false);
-	assert_true(run_until(h, &h->ready, 1, 10000));
-	assert_int_equal(fakedc_ctl(&h->fake, "gateway", "{\"action\":\"reconnect\"}"), 0);
-	assert_true(run_until(h, &h->resumed, 1, 10000));
-	assert_int_equal(h->ready, 1);
-	s = fakedc_state(&h->fake);
-	c = json_array_get(json_object_get(s, "connections"), 0);
-	/* we closed it, and not with 1000/1001 (which would end the session) */
-	assert_int_equal(json_integer_value(json_object_get(c, "closed_by_client")), 4000);
-	json_decref(s);
-	assert_int_equal(fakedc_violations(&h->fake, true), 0);
+	resumes_after(*state, "{\"action\":\"reconnect\"}");
 }
 
 static void
 test_zombie_link_detected_and_resumed(void **state)
 {
-	struct h *h = *state;
-	json_t *s, *c;
-
-	link_up(h, false);
-	assert_true(run_until(h, &h->ready, 1, 10000));
 	/* the server keeps the socket but stops answering heartbeats */
-	assert_int_equal(fakedc_ctl(&h->fake, "gateway", "{\"action\":\"ack\",\"on\":false}"), 0);
-	assert_true(run_until(h, &h->resumed, 1, 10000));
-	assert_int_equal(h->ready, 1);
-	s = fakedc_state(&h->fake);
-	c = json_array_get(json_object_get(s, "connections"), 0);
-	assert_int_equal(json_integer_value(json_object_get(c, "closed_by_client")), 4000);
-	json_decref(s);
-	assert_int_equal(fakedc_violations(&h->fake, true), 0);
+	resumes_after(*state, "{\"action\":\"ack\",\"on\":false}");
 }
 
 static void
@@ -289,13 +302,12 @@ test_op9_resumable_and_not(void **state)
 {
 	struct h *h = *state;
 
-	link_up(h, false);
-	assert_true(run_until(h, &h->ready, 1, 10000));
-	assert_int_equal(fakedc_ctl(&h->fake, "gateway", "{\"action\":\"invalid_session\",\"resumable\":true}"), 0);
+	ready(h);
+	gateway_ctl(h, "{\"action\":\"invalid_session\",\"resumable\":true}");
 	assert_true(run_until(h, &h->resumed, 1, 10000));
 	assert_int_equal(h->ready, 1);
 	/* not resumable: a new session (after 1-5 s) */
-	assert_int_equal(fakedc_ctl(&h->fake, "gateway", "{\"action\":\"invalid_session\",\"resumable\":false}"), 0);
+	gateway_ctl(h, "{\"action\":\"invalid_session\",\"resumable\":false}");
 	assert_true(run_until(h, &h->ready, 2, 10000));
 	assert_int_equal(fakedc_violations(&h->fake, true), 0);
 }
@@ -305,9 +317,8 @@ test_session_timed_out_identifies(void **state)
 {
 	struct h *h = *state;
 
-	link_up(h, false);
-	assert_true(run_until(h, &h->ready, 1, 10000));
-	assert_int_equal(fakedc_ctl(&h->fake, "gateway", "{\"action\":\"close\",\"code\":4009}"), 0);
+	ready(h);
+	gateway_ctl(h, "{\"action\":\"close\",\"code\":4009}");
 	assert_true(run_until(h, &h->ready, 2, 10000));
 	assert_int_equal(h->resumed, 0);
 	assert_int_equal(fakedc_violations(&h->fake, true), 0);
@@ -359,9 +370,8 @@ test_injected_fatal_close_stops(void **state)
 {
 	struct h *h = *state;
 
-	link_up(h, false);
-	assert_true(run_until(h, &h->ready, 1, 10000));
-	assert_int_equal(fakedc_ctl(&h->fake, "gateway", "{\"action\":\"close\",\"code\":4013}"), 0);
+	ready(h);
+	gateway_ctl(h, "{\"action\":\"close\",\"code\":4013}");
 	assert_true(run_until(h, &h->fatal, 1, 10000));
 	run_for(h, 2000);
 	/* the fake notes a reconnect after a fatal close as a violation */
@@ -373,15 +383,13 @@ static void
 test_stop_ends_the_session(void **state)
 {
 	struct h *h = *state;
-	json_t *s, *c;
+	json_t *s;
 
-	link_up(h, false);
-	assert_true(run_until(h, &h->ready, 1, 10000));
+	ready(h);
 	discord_link_stop(h->link);
 	run_for(h, 500);
+	assert_int_equal(first_closed_by_client(h), 1000);
 	s = fakedc_state(&h->fake);
-	c = json_array_get(json_object_get(s, "connections"), 0);
-	assert_int_equal(json_integer_value(json_object_get(c, "closed_by_client")), 1000);
 	assert_true(json_is_true(json_object_get(json_object_get(json_object_get(s, "sessions"), "sess1"), "invalid")));
 	json_decref(s);
 }
