@@ -69,6 +69,23 @@ until_alice_waits(struct fake *f)
 	return 0;
 }
 
+/* A new database at db (a mkstemp template) with alice's duel at #g, run
+ * until the table waits for her; *since (if not NULL) the wall clock then. */
+static struct fake *
+alice_waits_in(char *db, int64_t *since)
+{
+	struct fake *f;
+	int64_t t;
+
+	tmpdb(db);
+	f = fake_new(db, NULL);
+	fake_say(f, "#g", "alice", "!play 2 duel");
+	t = until_alice_waits(f);
+	if (since != NULL)
+		*since = t;
+	return f;
+}
+
 /* Issue 11: "a game stopped on 'alice: your turn' although she had typed !auto". */
 static void
 test_auto_survives_a_restart(void **state)
@@ -79,10 +96,7 @@ test_auto_survives_a_restart(void **state)
 	uint32_t n;
 
 	(void)state;
-	tmpdb(db);
-	f = fake_new(db, NULL);
-	fake_say(f, "#g", "alice", "!play 2 duel");
-	until_alice_waits(f);
+	f = alice_waits_in(db, NULL);
 	fake_say(f, "#g", "alice", "!auto");
 	fake_free(f);                      /* before the computer could move for her */
 
@@ -111,10 +125,7 @@ test_idle_clock_keeps_its_deadline(void **state)
 	int64_t since;
 
 	(void)state;
-	tmpdb(db);
-	f = fake_new(db, NULL);            /* turn_reminder = 60, turn_timeout = 120 */
-	fake_say(f, "#g", "alice", "!play 2 duel");
-	since = until_alice_waits(f);
+	f = alice_waits_in(db, &since);   /* turn_reminder = 60, turn_timeout = 120 */
 	fake_advance(f, 40000);
 	assert_null(fake_find(f, "reminder"));
 	fake_free(f);
@@ -138,10 +149,7 @@ test_idle_clock_keeps_its_deadline(void **state)
 
 	/* past the deadline while down: the takeover comes at the start, after the room is told */
 	strcpy(db, "/tmp/hf-restart-XXXXXX");
-	tmpdb(db);
-	f = fake_new(db, NULL);
-	fake_say(f, "#g", "alice", "!play 2 duel");
-	since = until_alice_waits(f);
+	f = alice_waits_in(db, &since);
 	fake_free(f);
 	f = fake_new_at(db, NULL, since + 500000);
 	assert_false(fake_session(f, "#g")->seats[seat_of(f, "alice")].away);
@@ -162,10 +170,7 @@ test_restored_table_speaks(void **state)
 	const struct fake_msg *m;
 
 	(void)state;
-	tmpdb(db);
-	f = fake_new(db, NULL);
-	fake_say(f, "#g", "alice", "!play 2 duel");
-	until_alice_waits(f);
+	f = alice_waits_in(db, NULL);
 	fake_free(f);
 
 	f = fake_new(db, NULL);
@@ -308,10 +313,7 @@ test_broken_game_is_told(void **state)
 	const struct fake_msg *m;
 
 	(void)state;
-	tmpdb(db);
-	f = fake_new(db, NULL);
-	fake_say(f, "#g", "alice", "!play 2 duel");
-	until_alice_waits(f);
+	f = alice_waits_in(db, NULL);
 	fake_free(f);
 	/* as if this version's rules refused the last move stored */
 	sql(db, "INSERT INTO actions(game, seq, seat, text) SELECT 1, coalesce(max(seq), 0) + 1, 0, 'discard JK'"
