@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "http.h"
 #include "loop.h"
+#include "loopwait.h"
 #include "discord/answer.h"
 #include "discord/rest.h"
 #include "fakedc.h"
@@ -92,20 +92,6 @@ run(struct h *h)
 	h->timer = 0;
 	if ((due = discord_answer_due(h->ans)) >= 0)
 		h->timer = loop_timer_add(h->loop, due > loop_now(h->loop) ? due - loop_now(h->loop) : 0, on_timer, h);
-}
-
-static void
-run_ms(struct h *h, int ms)
-{
-	struct timespec t0, t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > ms)
-			return;
-		loop_run_once(h->loop, 20);
-	}
 }
 
 static int
@@ -206,7 +192,7 @@ test_answer_then_private_hand(void **state)
 	interaction(h, 1);
 	say(h, 1, false, "Ann draws two cards.");
 	say(h, 1, true, "Your hand: A A K 7");
-	run_ms(h, 1000);
+	loopwait_for(h->loop, 1000);
 	messages(h, got, sizeof got);
 	assert_string_equal(got, "callback/public/Ann draws two cards.|followup/private/Your hand: A A K 7");
 	assert_int_equal(fakedc_violations(&h->fake, true), 0);
@@ -222,10 +208,10 @@ test_slow_answer_deferred_in_time(void **state)
 
 	interaction(h, 2);
 	/* nothing to say for a while: deferred before 3 s, privately */
-	run_ms(h, 2500);
+	loopwait_for(h->loop, 2500);
 	say(h, 2, false, "Ann picks up the pile.");
 	say(h, 2, true, "Your hand: Q Q Q");
-	run_ms(h, 1000);
+	loopwait_for(h->loop, 1000);
 	messages(h, got, sizeof got);
 	/* a follow-up would only have filled the private "thinking..." (deleted
 	 * first, its empty content here): the room's line and the hand then
@@ -253,7 +239,7 @@ test_unfilled_defer_is_deleted(void **state)
 	int n = 0;
 
 	interaction(h, 3);
-	run_ms(h, DISCORD_ANSWER_DEFER_MS + DISCORD_ANSWER_SETTLE_MS + 1500);
+	loopwait_for(h->loop, DISCORD_ANSWER_DEFER_MS + DISCORD_ANSWER_SETTLE_MS + 1500);
 	assert_int_equal(h->inflight, 0);
 	s = fakedc_state(&h->fake);
 	/* the defer and its deletion, both accepted */

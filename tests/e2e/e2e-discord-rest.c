@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "http.h"
 #include "loop.h"
+#include "loopwait.h"
 #include "discord/rest.h"
 #include "fakedc.h"
 #include "e2e.h"
@@ -82,21 +82,6 @@ teardown(void **state)
 	return 0;
 }
 
-static bool
-run_until_done(struct h *h, int want, int ms)
-{
-	struct timespec t0, t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (h->done < want) {
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > ms)
-			return false;
-		loop_run_once(h->loop, 20);
-	}
-	return true;
-}
-
 static void
 post(struct h *h, int channel, int i)
 {
@@ -152,7 +137,7 @@ test_bucket_limit_kept_in_order(void **state)
 		post(h, 1000, i);
 	for (int i = 0; i < 3; i++)
 		post(h, 1001, i);
-	assert_true(run_until_done(h, 11, 20000));
+	assert_true(loopwait_until(h->loop, &h->done, 11, 20000));
 	for (int i = 0; i < 11; i++)
 		assert_int_equal(h->status[i], 200);
 	contents(h, 1000, got, sizeof got);
@@ -176,7 +161,7 @@ test_429_storm_nothing_lost(void **state)
 		post(h, 1002, i);
 	for (int i = 0; i < 2; i++)
 		post(h, 1003, i);
-	assert_true(run_until_done(h, 6, 20000));
+	assert_true(loopwait_until(h->loop, &h->done, 6, 20000));
 	for (int i = 0; i < 6; i++)
 		assert_int_equal(h->status[i], 200);
 	contents(h, 1002, got, sizeof got);
@@ -196,7 +181,7 @@ test_global_429_and_interactions(void **state)
 	post(h, 1004, 0);
 	post(h, 1005, 0);
 	post(h, 1006, 0);
-	assert_true(run_until_done(h, 3, 20000));
+	assert_true(loopwait_until(h->loop, &h->done, 3, 20000));
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(h->status[i], 200);
 	assert_int_equal(fakedc_violations(&h->fake, true), 0);
@@ -210,7 +195,7 @@ test_global_fifty_a_second(void **state)
 	/* 60 channels are 60 buckets: only the global limit holds them back */
 	for (int i = 0; i < 60; i++)
 		post(h, 1000 + i, 0);
-	assert_true(run_until_done(h, 60, 20000));
+	assert_true(loopwait_until(h->loop, &h->done, 60, 20000));
 	for (int i = 0; i < 60; i++)
 		assert_int_equal(h->status[i], 200);
 	assert_int_equal(count_status(h, 429), 0);
@@ -225,7 +210,7 @@ test_answers_are_passed_on(void **state)
 	/* a refused token */
 	assert_int_equal(fakedc_ctl(&h->fake, "config", "{\"token\":\"another\"}"), 0);
 	assert_int_equal(discord_rest_call(h->rest, "GET", "/gateway/bot", NULL, 0, on_done, h), 0);
-	assert_true(run_until_done(h, 1, 10000));
+	assert_true(loopwait_until(h->loop, &h->done, 1, 10000));
 	assert_int_equal(h->status[0], 401);
 	/* a refused token refuses everything after it: the queue is dead (nothing more is sent) */
 	assert_true(discord_rest_dead(h->rest));
@@ -248,12 +233,12 @@ test_answers_are_passed_on(void **state)
 		                                   json_pack("{s:s}", "content", big), 0, on_done, h), 0);
 		free(big);
 	}
-	assert_true(run_until_done(h, 2, 10000));
+	assert_true(loopwait_until(h->loop, &h->done, 2, 10000));
 	assert_int_equal(h->status[1], 400);
 	/* an unknown interaction */
 	assert_int_equal(discord_rest_call(h->rest, "POST", "/interactions/1/nope/callback",
 	                                   json_pack("{s:i}", "type", 5), 0, on_done, h), 0);
-	assert_true(run_until_done(h, 3, 10000));
+	assert_true(loopwait_until(h->loop, &h->done, 3, 10000));
 	assert_int_equal(h->status[2], 404);
 }
 
