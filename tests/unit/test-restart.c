@@ -21,16 +21,6 @@ tmpdb(char *db)
 	close(fd);
 }
 
-static void
-rmdb(const char *db)
-{
-	char wal[64];
-
-	unlink(db);
-	snprintf(wal, sizeof wal, "%s-wal", db);
-	unlink(wal);
-}
-
 /* Runs one SQL statement on db; the first column of its first row, or -1. */
 static long long
 sql(const char *db, const char *q)
@@ -111,7 +101,7 @@ test_auto_survives_a_restart(void **state)
 	/* played for, though she typed nothing since */
 	assert_true(s->nactions > n + 2);
 	fake_free(f);
-	rmdb(db);
+	fake_rmdb(db);
 }
 
 /* Issue 11: "idle reminders and the takeover clock start again from zero at
@@ -145,7 +135,7 @@ test_idle_clock_keeps_its_deadline(void **state)
 	assert_true(s->seats[seat_of(f, "alice")].away);
 	assert_non_null(fake_find(f, "alice is away"));
 	fake_free(f);
-	rmdb(db);
+	fake_rmdb(db);
 
 	/* past the deadline while down: the takeover comes at the start, after the room is told */
 	strcpy(db, "/tmp/hf-restart-XXXXXX");
@@ -157,7 +147,7 @@ test_idle_clock_keeps_its_deadline(void **state)
 	fake_advance(f, 1);
 	assert_true(fake_session(f, "#g")->seats[seat_of(f, "alice")].away);
 	fake_free(f);
-	rmdb(db);
+	fake_rmdb(db);
 }
 
 /* Issue 11: after a SIGKILL nothing said whose turn it was, and the hand the
@@ -197,7 +187,7 @@ test_restored_table_speaks(void **state)
 	}
 	assert_null(fake_find(f, "Back after a restart"));
 	fake_free(f);
-	rmdb(db);
+	fake_rmdb(db);
 }
 
 /* Issue 11: "SIGTERM while computer players were moving: ... the lines still
@@ -270,7 +260,7 @@ test_name_follows_the_player(void **state)
 	f = fake_new(db, NULL);
 	assert_string_equal(fake_session(f, "#g")->seats[seat_of(f, "alice")].name, "alicia");
 	fake_free(f);
-	rmdb(db);
+	fake_rmdb(db);
 }
 
 /* Issue 11: "a player back as bob_ is told 'you have no seat' with no hint". */
@@ -344,7 +334,7 @@ test_broken_game_is_told(void **state)
 	assert_true(store_prune(f->bot->store, 1LL << 40, 1LL << 40, 100) >= 0);
 	fake_free(f);
 	assert_int_equal(sql(db, "SELECT count(*) FROM games WHERE id=1 AND state='broken'"), 1);
-	rmdb(db);
+	fake_rmdb(db);
 
 	/* a table not dealt yet, whose rules this version no longer reads */
 	strcpy(db, "/tmp/hf-restart-XXXXXX");
@@ -359,7 +349,7 @@ test_broken_game_is_told(void **state)
 	assert_non_null(strstr(m->text, "its rules \"classic retired_key=1\" are not this version's: "));
 	assert_null(fake_session(f, "#g"));
 	fake_free(f);
-	rmdb(db);
+	fake_rmdb(db);
 }
 
 int
