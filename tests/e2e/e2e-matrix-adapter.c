@@ -635,7 +635,8 @@ test_names_disambiguated_and_kept(void **state)
 	e = curl_easy_escape(NULL, room, 0);
 	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/state/m.room.member/%%40bob%%3Ahs", e);
 	curl_free(e);
-	json_decref(fakemx_call(&h->mx.fake, "PUT", path, bob, "{\"membership\":\"join\",\"displayname\":\"ann\"}", NULL));
+	json_decref(
+	        fakemx_call(&h->mx.fake, "PUT", path, bob, "{\"membership\":\"join\",\"displayname\":\"ann\"}", NULL));
 	say(h, ann, room, "!ping 1");
 	say(h, bob, room, "!ping 2");
 	w = (struct want){ room, 2 };
@@ -1038,7 +1039,8 @@ test_login_token_file_refreshed(void **state)
 	assert_non_null(j);
 	h->mx.cfg.password[0] = '\0';
 	snprintf(h->mx.cfg.token, sizeof h->mx.cfg.token, "%s", json_string_value(json_object_get(j, "access_token")));
-	snprintf(h->mx.cfg.refresh, sizeof h->mx.cfg.refresh, "%s", json_string_value(json_object_get(j, "refresh_token")));
+	snprintf(h->mx.cfg.refresh, sizeof h->mx.cfg.refresh, "%s",
+	         json_string_value(json_object_get(j, "refresh_token")));
 	json_decref(j);
 	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	room_up(h, ann, room, sizeof room);
@@ -1220,7 +1222,8 @@ test_rate_limit_shared_by_sends_and_rooms(void **state)
 		assert_int_equal(json_integer_value(json_object_get(json_object_get(rl, "early"), "@bot:hs")), 0);
 		json_decref(j);
 	}
-	json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/ratelimit", NULL, "{\"rooms\":true,\"per_second\":0}", NULL));
+	json_decref(
+	        fakemx_call(&h->mx.fake, "POST", "/_fake/ratelimit", NULL, "{\"rooms\":true,\"per_second\":0}", NULL));
 }
 
 static long
@@ -1562,7 +1565,8 @@ test_server_encrypts_new_rooms(void **state)
 
 	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	make_room(h, ann, NULL, room, sizeof room);
-	json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/config", NULL, "{\"encrypt_new_rooms\":\"invite\"}", NULL));
+	json_decref(
+	        fakemx_call(&h->mx.fake, "POST", "/_fake/config", NULL, "{\"encrypt_new_rooms\":\"invite\"}", NULL));
 	client_up(h);
 	assert_true(run_until(h, bot_joined, room, 10000));
 	assert_true(run_until(h, is_up, NULL, 10000));

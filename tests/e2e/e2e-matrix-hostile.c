@@ -253,7 +253,8 @@ test_oversized_sync_does_not_deafen(void **state)
 	fakemx_user(&h->mx.fake, "eve", "x", eve, sizeof eve);
 	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(fakemx_room(&h->mx.fake, eve, "{\"invite\":[\"@bot:hs\"]}", room[i], sizeof room[i]), 0);
+		assert_int_equal(fakemx_room(&h->mx.fake, eve, "{\"invite\":[\"@bot:hs\"]}", room[i], sizeof room[i]),
+		                 0);
 	assert_int_equal(fakemx_room(&h->mx.fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
 	client_up(h);
 	for (int i = 0; i < 3; i++)
@@ -282,7 +283,8 @@ test_sync_over_the_limit_asks_for_less(void **state)
 	fakemx_user(&h->mx.fake, "eve", "x", eve, sizeof eve);
 	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	for (int i = 0; i < 12; i++)
-		assert_int_equal(fakemx_room(&h->mx.fake, eve, "{\"invite\":[\"@bot:hs\"]}", room[i], sizeof room[i]), 0);
+		assert_int_equal(fakemx_room(&h->mx.fake, eve, "{\"invite\":[\"@bot:hs\"]}", room[i], sizeof room[i]),
+		                 0);
 	assert_int_equal(fakemx_room(&h->mx.fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
 	client_up(h);
 	for (int i = 0; i < 12; i++)
@@ -534,7 +536,8 @@ test_requests_in_flight_are_capped(void **state)
 
 	fakemx_user(&h->mx.fake, "eve", "x", eve, sizeof eve);
 	for (int i = 0; i < 40; i++)
-		assert_int_equal(fakemx_room(&h->mx.fake, eve, "{\"invite\":[\"@bot:hs\"]}", room[i], sizeof room[i]), 0);
+		assert_int_equal(fakemx_room(&h->mx.fake, eve, "{\"invite\":[\"@bot:hs\"]}", room[i], sizeof room[i]),
+		                 0);
 	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"POST\",\"path\":\"/join$\",\"delay_ms\":300,\"count\":40}");
 	client_up(h);
 	assert_true(run_until(h, all_answered, &io, 30000));
