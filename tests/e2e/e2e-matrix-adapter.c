@@ -355,6 +355,28 @@ bot_up_in(struct host *h, const char *room)
 	assert_true(run_until(h, is_up, NULL, 10000));
 }
 
+/* Users ann and bob (their tokens in ann and bob, toklen bytes each) in a
+ * room ann made with the bot invited: ann invited bob and he joined. */
+static void
+ann_and_bob_in(struct host *h, char *ann, char *bob, size_t toklen, char *room, size_t len)
+{
+	fakemx_user(&h->mx.fake, "ann", "x", ann, toklen);
+	fakemx_user(&h->mx.fake, "bob", "x", bob, toklen);
+	make_room(h, ann, NULL, room, len);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, ann, room, "invite", "{\"user_id\":\"@bob:hs\"}"), 200);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, bob, room, "join", "{}"), 200);
+}
+
+/* The client up, in r1 and r2 (joined, first sync done). */
+static void
+bot_up_in_both(struct host *h, const char *r1, const char *r2)
+{
+	client_up(h);
+	assert_true(run_until(h, bot_joined, r1, 10000));
+	assert_true(run_until(h, bot_joined, r2, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+}
+
 /* A room made by token's user with the bot invited, and the client up in it. */
 static void
 room_up(struct host *h, const char *token, char *room, size_t len)
@@ -596,10 +618,7 @@ test_display_names_per_room(void **state)
 	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	make_room(h, ann, NULL, r1, sizeof r1);
 	make_room(h, ann, NULL, r2, sizeof r2);
-	client_up(h);
-	assert_true(run_until(h, bot_joined, r1, 10000));
-	assert_true(run_until(h, bot_joined, r2, 10000));
-	assert_true(run_until(h, is_up, NULL, 10000));
+	bot_up_in_both(h, r1, r2);
 	/* ann is "Annie" in the second room only (a per-room display name) */
 	e = curl_easy_escape(NULL, r2, 0);
 	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/state/m.room.member/%%40ann%%3Ahs", e);
@@ -626,11 +645,7 @@ test_names_disambiguated_and_kept(void **state)
 	char ann[128], bob[128], room[256], path[512], *e;
 	struct want w;
 
-	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
-	fakemx_user(&h->mx.fake, "bob", "x", bob, sizeof bob);
-	make_room(h, ann, NULL, room, sizeof room);
-	assert_int_equal(fakemx_room_post(&h->mx.fake, ann, room, "invite", "{\"user_id\":\"@bob:hs\"}"), 200);
-	assert_int_equal(fakemx_room_post(&h->mx.fake, bob, room, "join", "{}"), 200);
+	ann_and_bob_in(h, ann, bob, sizeof ann, room, sizeof room);
 	bot_up_in(h, room);
 	e = curl_easy_escape(NULL, room, 0);
 	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/state/m.room.member/%%40bob%%3Ahs", e);
@@ -714,11 +729,7 @@ test_prompt_pings(void **state)
 	json_t *content = NULL;
 	struct want w;
 
-	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
-	fakemx_user(&h->mx.fake, "bob", "x", bob, sizeof bob);
-	make_room(h, ann, NULL, room, sizeof room);
-	assert_int_equal(fakemx_room_post(&h->mx.fake, ann, room, "invite", "{\"user_id\":\"@bob:hs\"}"), 200);
-	assert_int_equal(fakemx_room_post(&h->mx.fake, bob, room, "join", "{}"), 200);
+	ann_and_bob_in(h, ann, bob, sizeof ann, room, sizeof room);
 	bot_up_in(h, room);
 	say(h, ann, room, "!prompt");
 	w = (struct want){ room, 1 };
@@ -1167,10 +1178,7 @@ test_rate_limit_shared_by_sends_and_rooms(void **state)
 	fakemx_user(&h->mx.fake, "bob", "x", bob, sizeof bob);
 	make_room(h, ann, NULL, room, sizeof room);
 	make_room(h, bob, NULL, broom, sizeof broom);
-	client_up(h);
-	assert_true(run_until(h, bot_joined, room, 10000));
-	assert_true(run_until(h, bot_joined, broom, 10000));
-	assert_true(run_until(h, is_up, NULL, 10000));
+	bot_up_in_both(h, room, broom);
 	json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/ratelimit", NULL, "{\"per_second\":0.25,\"burst\":3,\"user\":\"@bot:hs\"}", NULL));
 	/* a send is refused: ann's direct room waits for it */
 	for (int i = 1; i <= 4; i++) {
@@ -1270,10 +1278,7 @@ test_create_room_bounded_and_found_again(void **state)
 	fakemx_user(&h->mx.fake, "bob", "x", bob, sizeof bob);
 	make_room(h, ann, NULL, room, sizeof room);
 	make_room(h, bob, NULL, broom, sizeof broom);
-	client_up(h);
-	assert_true(run_until(h, bot_joined, room, 10000));
-	assert_true(run_until(h, bot_joined, broom, 10000));
-	assert_true(run_until(h, is_up, NULL, 10000));
+	bot_up_in_both(h, room, broom);
 	/* made, but the invite failed and the answer is an error: found again,
 	 * ann invited to it, no second room */
 	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"POST\",\"path\":\"/createRoom\",\"status\":502,"
@@ -1458,9 +1463,7 @@ test_hands_only_in_a_room_of_two(void **state)
 	snprintf(body, sizeof body, "{\"@ann:hs\":[\"%s\"]}", room);
 	json_decref(fakemx_call(&h->mx.fake, "PUT", "/_matrix/client/v3/user/%40bot%3Ahs/account_data/m.direct", btok,
 	                        body, NULL));
-	client_up(h);
-	assert_true(run_until(h, bot_joined, room, 10000));
-	assert_true(run_until(h, is_up, NULL, 10000));
+	bot_up_in(h, room);
 
 	/* 1. a room the bot makes: invite-only, the history hidden, no hand
 	 * before ann is in it, and no way for anyone else in */
@@ -1567,9 +1570,7 @@ test_server_encrypts_new_rooms(void **state)
 	make_room(h, ann, NULL, room, sizeof room);
 	json_decref(
 	        fakemx_call(&h->mx.fake, "POST", "/_fake/config", NULL, "{\"encrypt_new_rooms\":\"invite\"}", NULL));
-	client_up(h);
-	assert_true(run_until(h, bot_joined, room, 10000));
-	assert_true(run_until(h, is_up, NULL, 10000));
+	bot_up_in(h, room);
 	say(h, ann, room, "!hand");
 	for (int t = 0; t < 200 && fakemx_bot_says(&h->mx.fake, room, "encryption turned off") == 0; t++)
 		run_for(h, 50);
