@@ -240,6 +240,25 @@ flood(struct host *h, const char *token, const char *room, int count)
 	free(big);
 }
 
+/* n rooms made by token's user with the bot invited to each (their ids in room). */
+static void
+rooms_inviting_the_bot(struct host *h, const char *token, char (*room)[256], int n)
+{
+	for (int i = 0; i < n; i++)
+		assert_int_equal(fakemx_room(&h->mx.fake, token, "{\"invite\":[\"@bot:hs\"]}", room[i], sizeof room[i]),
+		                 0);
+}
+
+/* The client up, and joined to the n rooms, then to game. */
+static void
+up_in_rooms_and(struct host *h, char (*room)[256], int n, const char *game)
+{
+	client_up(h);
+	for (int i = 0; i < n; i++)
+		assert_true(run_until(h, bot_joined, room[i], 10000));
+	assert_true(run_until(h, bot_joined, game, 10000));
+}
+
 /* ---------------------------------------------------------------- /sync over the size limit */
 
 /* The issue's repro: a stranger's three rooms, fifty 60 KB messages in each
@@ -252,14 +271,9 @@ test_oversized_sync_does_not_deafen(void **state)
 
 	fakemx_user(&h->mx.fake, "eve", "x", eve, sizeof eve);
 	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
-	for (int i = 0; i < 3; i++)
-		assert_int_equal(fakemx_room(&h->mx.fake, eve, "{\"invite\":[\"@bot:hs\"]}", room[i], sizeof room[i]),
-		                 0);
-	assert_int_equal(fakemx_room(&h->mx.fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
-	client_up(h);
-	for (int i = 0; i < 3; i++)
-		assert_true(run_until(h, bot_joined, room[i], 10000));
-	assert_true(run_until(h, bot_joined, game, 10000));
+	rooms_inviting_the_bot(h, eve, room, 3);
+	rooms_inviting_the_bot(h, ann, &game, 1);
+	up_in_rooms_and(h, room, 3, game);
 	say(h, ann, game, "!ping 1");
 	assert_true(wait_said(h, game, "pong 1", 10000));
 
@@ -282,14 +296,9 @@ test_sync_over_the_limit_asks_for_less(void **state)
 
 	fakemx_user(&h->mx.fake, "eve", "x", eve, sizeof eve);
 	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
-	for (int i = 0; i < 12; i++)
-		assert_int_equal(fakemx_room(&h->mx.fake, eve, "{\"invite\":[\"@bot:hs\"]}", room[i], sizeof room[i]),
-		                 0);
-	assert_int_equal(fakemx_room(&h->mx.fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
-	client_up(h);
-	for (int i = 0; i < 12; i++)
-		assert_true(run_until(h, bot_joined, room[i], 10000));
-	assert_true(run_until(h, bot_joined, game, 10000));
+	rooms_inviting_the_bot(h, eve, room, 12);
+	rooms_inviting_the_bot(h, ann, &game, 1);
+	up_in_rooms_and(h, room, 12, game);
 	assert_true(run_until(h, is_up, NULL, 10000));
 
 	client_down(h);
@@ -535,9 +544,7 @@ test_requests_in_flight_are_capped(void **state)
 	long most;
 
 	fakemx_user(&h->mx.fake, "eve", "x", eve, sizeof eve);
-	for (int i = 0; i < 40; i++)
-		assert_int_equal(fakemx_room(&h->mx.fake, eve, "{\"invite\":[\"@bot:hs\"]}", room[i], sizeof room[i]),
-		                 0);
+	rooms_inviting_the_bot(h, eve, room, 40);
 	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"POST\",\"path\":\"/join$\",\"delay_ms\":300,\"count\":40}");
 	client_up(h);
 	assert_true(run_until(h, all_answered, &io, 30000));
