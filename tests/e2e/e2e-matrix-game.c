@@ -230,6 +230,21 @@ write_conf(char *conf, char *pw, char *db, const char *base)
 	fclose(fp);
 }
 
+/* The fake started with the bot's account (s3cret; its token in bot, 128
+ * bytes) and the first n players (their tokens in tok), and the daemon's
+ * configuration written (write_conf); the test skipped without a daemon. */
+static void
+game_world(struct fakemx *f, char *bot, char (*tok)[128], int n, char *conf, char *pw, char *db)
+{
+	if (access("build/handfoot", X_OK) != 0 && getenv("HANDFOOT_BUILD") == NULL)
+		skip();
+	assert_int_equal(fakemx_start(f), 0);
+	fakemx_user(f, "bot", "s3cret", bot, 128);
+	for (int i = 0; i < n; i++)
+		fakemx_user(f, names[i], "x", tok[i], sizeof tok[i]);
+	write_conf(conf, pw, db, f->base);
+}
+
 static void
 test_four_players_a_restart_and_no_hidden_card(void **state)
 {
@@ -242,13 +257,7 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 	json_t *j;
 
 	(void)state;
-	if (access("build/handfoot", X_OK) != 0 && getenv("HANDFOOT_BUILD") == NULL)
-		skip();
-	assert_int_equal(fakemx_start(&f), 0);
-	fakemx_user(&f, "bot", "s3cret", bot, sizeof bot);
-	for (int i = 0; i < 4; i++)
-		fakemx_user(&f, names[i], "x", tok[i], sizeof tok[i]);
-	write_conf(conf, pw, db, f.base);
+	game_world(&f, bot, tok, 4, conf, pw, db);
 
 	/* ann's room, with the bot and three friends */
 	j = fakemx_call(&f, "POST", "/_matrix/client/v3/createRoom", tok[0],
@@ -472,15 +481,9 @@ test_third_person_before_and_while_a_hand_waits(void **state)
 	size_t o = 0;
 
 	(void)state;
-	if (access("build/handfoot", X_OK) != 0 && getenv("HANDFOOT_BUILD") == NULL)
-		skip();
-	assert_int_equal(fakemx_start(&f), 0);
-	fakemx_user(&f, "bot", "s3cret", bot, sizeof bot);
-	for (int i = 0; i < 2; i++)
-		fakemx_user(&f, names[i], "x", tok[i], sizeof tok[i]);
+	game_world(&f, bot, tok, 2, conf, pw, db);
 	fakemx_user(&f, "eve", "x", eve, sizeof eve);
 	fakemx_user(&f, "fay", "x", fay, sizeof fay);
-	write_conf(conf, pw, db, f.base);
 	j = fakemx_call(&f, "POST", "/_matrix/client/v3/createRoom", tok[0], "{\"invite\":[\"@bot:hs\",\"@bob:hs\"]}",
 	                NULL);
 	snprintf(room, sizeof room, "%s", json_string_value(json_object_get(j, "room_id")));
