@@ -19,15 +19,14 @@
 static void
 test_four_play_with_slash_commands_and_buttons(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *m, *hand, *turn;
 	const char *id, *draw, *myhand;
 	char card[16], opts[128], mid[32];
 	int who = -1, other;
 	size_t from;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-game", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-game", 4, NULL, NULL);
 	assert_int_equal(dcplay_start(p), 0);
 
 	/* /new, /join, /start: each answered in the channel, "Ann used /new" above it */
@@ -151,13 +150,12 @@ wait_dm(struct dcplay *p, int i, const char *needle, int ms)
 static void
 test_private_dm_for_everyone(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *m;
 	const char *id;
 	int who;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-dm", 4, NULL, "private = dm"), 0);
+	p = dcplay_setup_state(state, "dc-dm", 4, NULL, "private = dm");
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
 	json_decref(turn);
@@ -181,14 +179,13 @@ test_private_dm_for_everyone(void **state)
 static void
 test_private_choice_per_player(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *m;
 	const char *id, *hand;
 	char mid[32];
 	int who;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-choice", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-choice", 4, NULL, NULL);
 	/* dee's DMs are closed to the bot */
 	assert_int_equal(fakedc_ctl(&p->f, "user", "{\"id\":\"%s\",\"dm_open\":false}", p->user[3]), 0);
 	assert_int_equal(dcplay_start(p), 0);
@@ -225,12 +222,11 @@ test_private_choice_per_player(void **state)
 static void
 test_typed_commands(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *s, *m;
 	size_t from;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-typed", 4, NULL, "message_commands = yes"), 0);
+	p = dcplay_setup_state(state, "dc-typed", 4, NULL, "message_commands = yes");
 	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"privileged\":[15]}"), 0);
 	assert_int_equal(dcplay_start(p), 0);
 	s = dcplay_state(p);
@@ -275,7 +271,7 @@ test_typed_commands(void **state)
 static void
 test_global_commands_long_answers_and_silence(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *s, *cmd, *it, *m;
 	const char *id, *key;
 	char ids[8][32];
@@ -285,9 +281,8 @@ test_global_commands_long_answers_and_silence(void **state)
 	/* every command of the table is a slash command */
 	cmd_table(&ncmds);
 
-	*state = p;
 	/* first with the guild listed: commands there, and none globally (a clear) */
-	assert_int_equal(dcplay_setup(p, "dc-global", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-global", 4, NULL, NULL);
 	assert_int_equal(dcplay_start(p), 0);
 	sleep(1);
 	s = dcplay_state(p);
@@ -351,13 +346,12 @@ test_global_commands_long_answers_and_silence(void **state)
 static void
 test_moderator_ends_a_table(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *m;
 	const char *id;
 	int who;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-mod", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-mod", 4, NULL, NULL);
 	/* bob's roles give him MANAGE_MESSAGES (1 << 13) in the channel */
 	assert_int_equal(fakedc_ctl(&p->f, "guild", "{\"id\":\"%s\",\"members\":[{\"id\":\"%s\",\"username\":\"bob\","
 	                            "\"permissions\":\"%llu\"}]}", p->guild, p->user[1],

@@ -64,14 +64,13 @@ still_playing(struct dcplay *p, int i)
 static void
 test_resume_after_drop_and_op7(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *m;
 	const char *id;
 	char sid[32];
 	int who, ids, res;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-resume", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-resume", 4, NULL, NULL);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
 	json_decref(turn);
@@ -105,13 +104,12 @@ test_resume_after_drop_and_op7(void **state)
 static void
 test_zombie_link(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *s, *c;
 	int who, zombie = 0;
 	size_t i;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-zombie", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-zombie", 4, NULL, NULL);
 	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"heartbeat_interval\":700}"), 0);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
@@ -141,13 +139,12 @@ test_zombie_link(void **state)
 static void
 test_429_storms_lose_nothing(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *s, *m, *over;
 	int who, moves = 0, storms = 0;
 	size_t i;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-429", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-429", 4, NULL, NULL);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
 	json_decref(turn);
@@ -221,15 +218,14 @@ test_429_storms_lose_nothing(void **state)
 static void
 test_restart_mid_game(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *m, *before, *after;
 	const char *id;
 	char mid[32], draw[80], hand_before[512];
 	int who, again;
 	size_t restarted;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-restart", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-restart", 4, NULL, NULL);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
 	snprintf(mid, sizeof mid, "%s", json_string_value(json_object_get(turn, "id")));
@@ -298,15 +294,14 @@ posts(struct dcplay *p, long status)
 static void
 test_stop_sends_what_is_queued(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *s, *m;
 	const char *id;
 	int who, ok_before;
 	size_t i, before;
 	bool told = false;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-drain", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-drain", 4, NULL, NULL);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
 	json_decref(turn);
@@ -374,14 +369,13 @@ dm_count(struct dcplay *p, int i, const char *needle)
 static void
 test_reload(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *m, *s;
 	const char *id;
 	int who, ids, res;
 	size_t puts;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-reload", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-reload", 4, NULL, NULL);
 	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"privileged\":[15]}"), 0);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));

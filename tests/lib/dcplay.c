@@ -146,6 +146,17 @@ dcplay_teardown_state(void **state)
 	return 0;
 }
 
+struct dcplay *
+dcplay_setup_state(void **state, const char *tag, int nusers, const char *bot_extra, const char *discord_extra)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+
+	*state = p;
+	assert_non_null(p);
+	assert_int_equal(dcplay_setup(p, tag, nusers, bot_extra, discord_extra), 0);
+	return p;
+}
+
 static const char *
 interaction(struct dcplay *p, const char *fmt, ...)
 {

@@ -41,6 +41,10 @@ void    dcplay_teardown(struct dcplay *p);
 /* A cmocka teardown for a test that calloc'd its dcplay into *state:
  * dcplay_teardown and free (nothing if *state is NULL). */
 int     dcplay_teardown_state(void **state);
+/* A test's dcplay calloc'd into *state (for dcplay_teardown_state), then
+ * dcplay_setup with these arguments; fails the test if either fails. */
+struct dcplay *dcplay_setup_state(void **state, const char *tag, int nusers, const char *bot_extra,
+                                  const char *discord_extra);
 
 /* A slash command by user i: opts is a JSON object of string options, or
  * NULL.  The interaction's id (static buffer), or NULL if the fake refused. */
