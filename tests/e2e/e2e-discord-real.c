@@ -359,28 +359,6 @@ test_closed_dm_hit_once(void **state)
 
 /* ------------------------------------------------------------------ stale and replayed presses */
 
-/* A press made age_ms ago, delivered now (as a Resume replays it): its id is its original snowflake. */
-static const char *
-press_late(struct dcplay *p, int i, const char *mid, const char *custom_id, int age_ms)
-{
-	static char id[32];
-	long st = 0;
-	char body[512];
-	json_t *j;
-
-	snprintf(body, sizeof body, "{\"kind\":\"component\",\"user_id\":\"%s\",\"guild_id\":\"%s\",\"channel_id\":"
-	         "\"%s\",\"message_id\":\"%s\",\"custom_id\":\"%s\",\"age_ms\":%d}", p->user[i], p->guild, p->channel,
-	         mid, custom_id, age_ms);
-	j = fakedc_call(&p->f, "POST", "/_fake/interaction", NULL, body, &st);
-	if (st != 200) {
-		json_decref(j);
-		return NULL;
-	}
-	snprintf(id, sizeof id, "%s", json_string_value(json_object_get(j, "id")));
-	json_decref(j);
-	return id;
-}
-
 /* A Draw press replayed 5 s late is not acted on (the player's fresh press
  * still draws); once the turn has moved on, the old line's Draw is refused
  * privately and the player to move is not disturbed. */
@@ -402,7 +380,7 @@ test_stale_and_replayed_presses_change_nothing(void **state)
 	json_decref(turn);
 
 	/* replayed 5 s late: nothing happens (nor can it be answered) */
-	assert_non_null(id = press_late(p, who, mid, draw, 5000));
+	assert_non_null(id = dcplay_press_late(p, who, mid, draw, 5000));
 	snprintf(old, sizeof old, "%s", id);
 	sleep(2);
 	assert_true(dcplay_acked(p, old, 0) < 0);

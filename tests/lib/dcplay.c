@@ -197,6 +197,14 @@ dcplay_press(struct dcplay *p, int i, const char *message_id, const char *custom
 	                   custom_id);
 }
 
+const char *
+dcplay_press_late(struct dcplay *p, int i, const char *message_id, const char *custom_id, int age_ms)
+{
+	return interaction(p, "{\"kind\":\"component\",\"user_id\":\"%s\",\"guild_id\":\"%s\",\"channel_id\":\"%s\","
+	                   "\"message_id\":\"%s\",\"custom_id\":\"%s\",\"age_ms\":%d}", p->user[i], p->guild, p->channel,
+	                   message_id, custom_id, age_ms);
+}
+
 int
 dcplay_say(struct dcplay *p, int i, const char *text)
 {

@@ -51,6 +51,8 @@ struct dcplay *dcplay_setup_state(void **state, const char *tag, int nusers, con
 const char *dcplay_command(struct dcplay *p, int i, const char *name, const char *opts);
 /* User i presses the button custom_id on message message_id. */
 const char *dcplay_press(struct dcplay *p, int i, const char *message_id, const char *custom_id);
+/* The same press made age_ms ago, delivered now (as a Resume replays it): its id is its original snowflake. */
+const char *dcplay_press_late(struct dcplay *p, int i, const char *message_id, const char *custom_id, int age_ms);
 /* User i types text in the guild channel (message_commands). */
 int     dcplay_say(struct dcplay *p, int i, const char *text);
 
