@@ -115,29 +115,11 @@ is_ephemeral(json_t *m, void *ctx)
 	return json_is_true(json_object_get(m, "ephemeral"));
 }
 
-/* The messages in user i's DM holding needle. */
-static int
-dm_count(struct dcplay *p, int i, const char *needle)
-{
-	json_t *s = dcplay_state(p), *m;
-	const char *dm = json_string_value(json_object_get(json_object_get(s, "dms"), p->user[i]));
-	size_t k;
-	int n = 0;
-
-	json_array_foreach(json_object_get(s, "messages"), k, m)
-		if (dm != NULL && json_is_true(json_object_get(m, "dm")) &&
-		    strcmp(json_string_value(json_object_get(m, "channel_id")), dm) == 0 &&
-		    strstr(json_string_value(json_object_get(m, "content")), needle) != NULL)
-			n++;
-	json_decref(s);
-	return n;
-}
-
 static bool
 wait_dm(struct dcplay *p, int i, const char *needle, int ms)
 {
 	for (int t = 0; t <= ms; t += 50) {
-		if (dm_count(p, i, needle) > 0)
+		if (dcplay_dm_count(p, i, needle) > 0)
 			return true;
 		usleep(50 * 1000);
 	}
@@ -162,7 +144,7 @@ test_private_dm_for_everyone(void **state)
 	/* Ann dealt: her hand answers her /start, privately; the others' go to their DMs */
 	for (int i = 1; i < 4; i++)
 		assert_true(wait_dm(p, i, "Your hand", 10000));
-	assert_int_equal(dm_count(p, 0, "Your hand"), 0);
+	assert_int_equal(dcplay_dm_count(p, 0, "Your hand"), 0);
 	assert_non_null(m = dcplay_wait(p, 0, "Your hand", is_ephemeral, NULL, 5000));
 	json_decref(m);
 	/* /hand is the player's own interaction: answered where they asked, only to them */
@@ -210,7 +192,7 @@ test_private_choice_per_player(void **state)
 	json_decref(m);
 	assert_true(e2e_daemon_log_has(&p->d, "cannot send you direct messages"));
 	/* cy never chose: no DM; the deal's line has My hand for her */
-	assert_int_equal(dm_count(p, 2, ""), 0);
+	assert_int_equal(dcplay_dm_count(p, 2, ""), 0);
 	assert_non_null(dcplay_button(turn, "My hand"));
 	json_decref(turn);
 	dcplay_end(p);

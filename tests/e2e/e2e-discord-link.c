@@ -345,23 +345,6 @@ conf_append(struct dcplay *p, const char *line)
 	free(conf);
 }
 
-/* The messages in user i's DM holding needle. */
-static int
-dm_count(struct dcplay *p, int i, const char *needle)
-{
-	json_t *s = dcplay_state(p), *m;
-	const char *dm = json_string_value(json_object_get(json_object_get(s, "dms"), p->user[i]));
-	size_t k;
-	int n = 0;
-
-	json_array_foreach(json_object_get(s, "messages"), k, m)
-		n += dm != NULL && json_is_true(json_object_get(m, "dm")) &&
-		     strcmp(json_string_value(json_object_get(m, "channel_id")), dm) == 0 &&
-		     strstr(json_string_value(json_object_get(m, "content")), needle) != NULL;
-	json_decref(s);
-	return n;
-}
-
 /* SIGHUP: an unchanged section keeps its link; how hands go (private)
  * applies on the live link, with no reconnect; a change the link needs
  * (message_commands: other intents) reconnects, registers its commands
@@ -395,12 +378,12 @@ test_reload(void **state)
 	assert_non_null(id = dcplay_command(p, 0, "abort", NULL));
 	assert_non_null(m = dcplay_reply(p, id, "The game is over", 10000));
 	json_decref(m);
-	assert_int_equal(dm_count(p, 1, "Your hand"), 0);
+	assert_int_equal(dcplay_dm_count(p, 1, "Your hand"), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
 	json_decref(turn);
-	for (int t = 0; t < 200 && dm_count(p, 1, "Your hand") == 0; t++)
+	for (int t = 0; t < 200 && dcplay_dm_count(p, 1, "Your hand") == 0; t++)
 		usleep(50 * 1000);
-	assert_int_equal(dm_count(p, 1, "Your hand"), 1);
+	assert_int_equal(dcplay_dm_count(p, 1, "Your hand"), 1);
 	link_counts(p, &ids, &res);
 	assert_int_equal(ids, 1);
 	assert_int_equal(dcplay_puts(p), puts);

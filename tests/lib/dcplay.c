@@ -234,6 +234,22 @@ dcplay_count(struct dcplay *p)
 	return n;
 }
 
+int
+dcplay_dm_count(struct dcplay *p, int i, const char *needle)
+{
+	json_t *s = dcplay_state(p), *m;
+	const char *dm = json_string_value(json_object_get(json_object_get(s, "dms"), p->user[i]));
+	size_t k;
+	int n = 0;
+
+	json_array_foreach(json_object_get(s, "messages"), k, m)
+		n += dm != NULL && json_is_true(json_object_get(m, "dm")) &&
+		     strcmp(json_string_value(json_object_get(m, "channel_id")), dm) == 0 &&
+		     strstr(json_string_value(json_object_get(m, "content")), needle) != NULL;
+	json_decref(s);
+	return n;
+}
+
 json_t *
 dcplay_wait(struct dcplay *p, size_t from, const char *needle, bool (*ok)(json_t *m, void *ctx), void *ctx, int ms)
 {

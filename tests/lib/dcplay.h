@@ -60,6 +60,8 @@ int     dcplay_say(struct dcplay *p, int i, const char *text);
 json_t *dcplay_state(struct dcplay *p);
 /* How many messages the fake has recorded. */
 size_t  dcplay_count(struct dcplay *p);
+/* How many of them are in user i's DM and hold needle. */
+int     dcplay_dm_count(struct dcplay *p, int i, const char *needle);
 /* The first message at index >= from whose content holds needle and that
  * passes the filter (NULL: any): a new reference, or NULL after ms. */
 json_t *dcplay_wait(struct dcplay *p, size_t from, const char *needle, bool (*ok)(json_t *m, void *ctx), void *ctx,
