@@ -245,6 +245,19 @@ game_world(struct fakemx *f, char *bot, char (*tok)[128], int n, char *conf, cha
 	write_conf(conf, pw, db, f->base);
 }
 
+/* The daemon stopped (SIGTERM), the fake too, and the files of game_world removed. */
+static void
+game_world_end(struct fakemx *f, const char *conf, const char *pw, const char *db)
+{
+	proc_close_input(&p);
+	kill(p.pid, SIGTERM);
+	proc_end(&p);
+	fakemx_stop(f);
+	unlink(conf);
+	unlink(pw);
+	unlink(db);
+}
+
 static void
 test_four_players_a_restart_and_no_hidden_card(void **state)
 {
@@ -414,13 +427,7 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 	assert_true(has_markup(&f, room, "<span data-mx-color=\"#cc0000\">"));
 	assert_true(has_markup(&f, room, "<span data-mx-color=\"#555555\">"));
 	assert_false(has_markup(&f, room, "<font"));
-	proc_close_input(&p);
-	kill(p.pid, SIGTERM);
-	proc_end(&p);
-	fakemx_stop(&f);
-	unlink(conf);
-	unlink(pw);
-	unlink(db);
+	game_world_end(&f, conf, pw, db);
 }
 
 /* A direct chat that token's user opens with the bot, its history hidden
@@ -538,13 +545,7 @@ test_third_person_before_and_while_a_hand_waits(void **state)
 	assert_int_equal(readable_hands(&f, eve, own[0]), 0);
 	assert_int_equal(readable_hands(&f, fay, own[1]), 0);
 	assert_int_equal(bot_count(&f, room, "Your hand", NULL), 0);
-	proc_close_input(&p);
-	kill(p.pid, SIGTERM);
-	proc_end(&p);
-	fakemx_stop(&f);
-	unlink(conf);
-	unlink(pw);
-	unlink(db);
+	game_world_end(&f, conf, pw, db);
 }
 
 int
