@@ -5,39 +5,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchtime.h"
 #include "fake.h"
 #include "figures.h"
-
-static double
-now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static long
-rss_kb(void)
-{
-	long pages = 0, rss = 0;
-	FILE *f = fopen("/proc/self/statm", "r");
-
-	if (f != NULL) {
-		if (fscanf(f, "%ld %ld", &pages, &rss) != 2)
-			rss = 0;
-		fclose(f);
-	}
-	return rss * (sysconf(_SC_PAGESIZE) / 1024);
-}
-
-static int
-cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* Samples of every command, and apart: looks (!hand, !pile) and moves (committed). */
 struct samples {
@@ -56,7 +26,7 @@ sample_add(struct samples *s, double us)
 static double
 sample_p99(const struct samples *s)
 {
-	return s->n > 0 ? s->v[s->n * 99 / 100] : -1;
+	return bench_pct(s->v, s->n, 990);
 }
 
 static void
@@ -64,19 +34,19 @@ sample_print(const char *what, struct samples *s)
 {
 	if (s->n == 0)
 		return;
-	qsort(s->v, s->n, sizeof s->v[0], cmp);
+	bench_sort(s->v, s->n);
 	printf("  %-8s %5zu commands, p50 %6.1f us, p99 %6.1f us, p999 %7.1f us, max %7.1f us\n", what, s->n,
-	       s->v[s->n / 2], s->v[s->n * 99 / 100], s->v[s->n * 999 / 1000], s->v[s->n - 1]);
+	       bench_pct(s->v, s->n, 500), bench_pct(s->v, s->n, 990), bench_pct(s->v, s->n, 999), s->v[s->n - 1]);
 }
 
 /* One chat command, timed from the event in to its replies handed to the adapter. */
 static void
 timed(struct fake *f, const char *room, const char *user, const char *text, bool move)
 {
-	double t = now_us(), us;
+	double t = bench_now_us(), us;
 
 	fake_say(f, room, user, text);
-	us = now_us() - t;
+	us = bench_now_us() - t;
 	sample_add(&all, us);
 	sample_add(move ? &moves : &looks, us);
 }
@@ -134,7 +104,7 @@ bench_games(const char *db)
 {
 	bool ok;
 	struct fake *f;
-	long before = rss_kb(), after;
+	long before = bench_rss_kb(), after;
 	char room[32], user[32];
 	double t;
 	int i;
@@ -148,13 +118,13 @@ bench_games(const char *db)
 		fake_say(f, room, user, "!draw");
 		fake_clear(f);
 	}
-	after = rss_kb();
+	after = bench_rss_kb();
 	ok = figure_add("bench-core", "memory: 10000 games in progress, RSS growth", (after - before) / 1024.0, "MB",
 	                FIGURE_AT_MOST, 256);
 	fake_free(f);
-	t = now_us();
+	t = bench_now_us();
 	f = fake_new(db, "ai_delay = 60000");
-	t = now_us() - t;
+	t = bench_now_us() - t;
 	printf("restore: %zu games\n", f->bot->sessions.count);
 	ok &= figure_add("bench-core", "restore: 10000 games at start", t / 1e6, "s", FIGURE_AT_MOST, 2);
 	ok &= figure_add("bench-core", "restore: games back", (double)f->bot->sessions.count, "", FIGURE_AT_LEAST, 10000);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "adapter.h"
+#include "benchtime.h"
 #include "bot.h"
 #include "fake.h"
 #include "ircserver.h"
@@ -18,37 +19,6 @@
 #define STEPS   200
 
 extern const struct adapter_ops web_adapter_ops;
-
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static long
-rss_kb(void)
-{
-	long pages = 0, rss = 0;
-	FILE *f = fopen("/proc/self/statm", "r");
-
-	if (f != NULL) {
-		if (fscanf(f, "%ld %ld", &pages, &rss) != 2)
-			rss = 0;
-		fclose(f);
-	}
-	return rss * (sysconf(_SC_PAGESIZE) / 1024);
-}
-
-static int
-cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* Forgets what a socket received (the bench keeps counts, not frames). */
 static void
@@ -141,7 +111,7 @@ main(void)
 			/* the first page's whole weight, then the crowd on table 0 */
 			wsc_read(&socks[0], 5000);
 			weight = page_weight(port, strstr(url, "/t/"), &socks[0]);
-			rss0 = rss_kb();
+			rss0 = bench_rss_kb();
 			for (k = 1; k < CROWD; k++)
 				if (wsc_open(&socks[nsocks++], port, strstr(url, "/t/"), origin, "handfoot-1") < 0) {
 					fprintf(stderr, "bench-web: socket %d refused\n", k);
@@ -152,7 +122,7 @@ main(void)
 					;
 				drop_msgs(&socks[k]);
 			}
-			rss1 = rss_kb();
+			rss1 = bench_rss_kb();
 		}
 	}
 	for (k = 0; k < nsocks; k++) {
@@ -172,7 +142,7 @@ main(void)
 		for (i = 0; i < TABLES; i++)
 			before[i] = fake_session(f, rooms[i]) == tables[i] ? (int64_t)tables[i]->nactions : -1;
 		fake_advance(f, 1);
-		t0 = now_ms();
+		t0 = bench_now_ms();
 		view_flush(f->bot);
 		for (k = 0; k < nsocks; k++) {
 			int t = k < CROWD ? 0 : k - CROWD + 1;
@@ -186,7 +156,7 @@ main(void)
 		if (waiting == 0)
 			continue;       /* a pause (a round's end): no table moved */
 		end = t0 + 5000;
-		while (waiting > 0 && now_ms() < end) {
+		while (waiting > 0 && bench_now_ms() < end) {
 			if (poll(pfd, (nfds_t)nsocks, 100) <= 0)
 				continue;
 			for (k = 0; k < nsocks; k++) {
@@ -195,7 +165,7 @@ main(void)
 				while (wsc_read(&socks[k], 0) > 0)
 					;
 				if (got[k] == 1 && socks[k].nmsgs > 0) {
-					double t = now_ms() - t0;
+					double t = bench_now_ms() - t0;
 
 					got[k] = 2;
 					waiting--;
@@ -222,16 +192,16 @@ main(void)
 		for (i = 0; i < steps; i++)
 			if (lat[i] >= 0)
 				lat[n0++] = lat[i];
-		qsort(lat, (size_t)n0, sizeof lat[0], cmp);
-		qsort(lat_all, (size_t)steps, sizeof lat_all[0], cmp);
-		p99 = n0 > 0 ? lat[n0 * 99 / 100] : -1;
-		p99_all = steps > 0 ? lat_all[steps * 99 / 100] : -1;
+		bench_sort(lat, (size_t)n0);
+		bench_sort(lat_all, (size_t)steps);
+		p99 = bench_pct(lat, (size_t)n0, 990);
+		p99_all = bench_pct(lat_all, (size_t)steps, 990);
 		printf("web table, %d sockets on one table and %d tables watched (%d sockets), %d steps of moves:\n",
 		       CROWD, TABLES, nsocks, steps);
 		printf("  move committed -> last of the %d sockets of one table updated: p50 %.1f ms, p99 %.1f ms "
-		       "(target p99 <= 50 ms) over %d moves\n", CROWD, n0 > 0 ? lat[n0 / 2] : -1, p99, n0);
+		       "(target p99 <= 50 ms) over %d moves\n", CROWD, bench_pct(lat, (size_t)n0, 500), p99, n0);
 		printf("  moves at all %d tables -> last socket updated: p50 %.1f ms, p99 %.1f ms (target p99 <= 50 ms); "
-		       "updates lost: %d\n", TABLES, steps > 0 ? lat_all[steps / 2] : -1, p99_all, misses);
+		       "updates lost: %d\n", TABLES, bench_pct(lat_all, (size_t)steps, 500), p99_all, misses);
 		printf("  memory per open socket: %.1f KB, both ends in this process (target <= 32 KB)\n", mem);
 		printf("  the page's whole transfer (page, its files, first view): %.1f KB (target <= 150 KB)\n",
 		       weight / 1024.0);

@@ -8,13 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "http.h"
 #include "loop.h"
+#include "loopwait.h"
 #include "discord/answer.h"
 #include "discord/rest.h"
-#include "fakedc.h"
+#include "fakedc-rest.h"
 #include "e2e.h"
 
 #define TOKEN "e2e-discord-answer-token"
@@ -29,11 +29,7 @@ struct pending_result {
 };
 
 struct h {
-	struct fakedc fake;
-	struct loop *loop;
-	struct http *http;
-	struct discord_restio *io;
-	struct discord_rest *rest;
+	struct fakedc_rest dc;        /* the fake, and the REST queue to it */
 	struct discord_answer *ans;
 	long long timer;
 	int undelivered, inflight;
@@ -48,7 +44,7 @@ on_done(void *ctx, long status, json_t *body)
 	struct h *h = p->h;
 
 	discord_answer_result(h->ans, p->ref, p->kind, status, (int)json_integer_value(json_object_get(body, "code")),
-	                      loop_now(h->loop));
+	                      loop_now(h->dc.loop));
 	h->inflight--;
 	free(p);
 	run(h);
@@ -83,54 +79,33 @@ run(struct h *h)
 			p->ref = op.ref;
 			p->kind = op.kind;
 			h->inflight++;
-			assert_int_equal(discord_rest_call(h->rest, op.method, op.path, json_incref(op.body), 0, on_done, p), 0);
+			assert_int_equal(discord_rest_call(h->dc.rest, op.method, op.path, json_incref(op.body), 0, on_done, p), 0);
 		}
 		discord_answer_op_free(&op);
 	}
 	if (h->timer != 0)
-		loop_timer_del(h->loop, h->timer);
+		loop_timer_del(h->dc.loop, h->timer);
 	h->timer = 0;
 	if ((due = discord_answer_due(h->ans)) >= 0)
-		h->timer = loop_timer_add(h->loop, due > loop_now(h->loop) ? due - loop_now(h->loop) : 0, on_timer, h);
-}
-
-static void
-run_ms(struct h *h, int ms)
-{
-	struct timespec t0, t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > ms)
-			return;
-		loop_run_once(h->loop, 20);
-	}
+		h->timer = loop_timer_add(h->dc.loop, due > loop_now(h->dc.loop) ? due - loop_now(h->dc.loop) : 0,
+		                          on_timer, h);
 }
 
 static int
 setup(void **state)
 {
 	struct h *h = calloc(1, sizeof *h);
-	struct discord_rest_io io;
 	long st = 0;
 	json_t *j;
 
-	if (h == NULL || fakedc_start(&h->fake) < 0) {
+	if (h == NULL || fakedc_rest_start(&h->dc, TOKEN) < 0) {
 		free(h);
 		return -1;
 	}
-	e2e_secret_note(TOKEN);
-	h->loop = loop_new();
-	h->http = http_new(h->loop);
-	h->io = discord_restio_new(h->http, NULL);
-	discord_restio_ops(h->io, &io);
-	h->rest = discord_rest_new(h->loop, h->fake.api, TOKEN, &io);
 	h->ans = discord_answer_new(APP);
-	assert_int_equal(fakedc_ctl(&h->fake, "config", "{\"token\":\"%s\"}", TOKEN), 0);
-	assert_int_equal(fakedc_ctl(&h->fake, "guild", "{\"id\":\"500\",\"name\":\"Cards\",\"channels\":"
+	assert_int_equal(fakedc_ctl(&h->dc.fake, "guild", "{\"id\":\"500\",\"name\":\"Cards\",\"channels\":"
 	                            "[{\"id\":\"501\",\"name\":\"table\"}],\"members\":[{\"id\":\"601\",\"username\":\"ann\"}]}"), 0);
-	j = fakedc_call(&h->fake, "PUT", "/api/v10/applications/" APP "/guilds/500/commands", TOKEN,
+	j = fakedc_call(&h->dc.fake, "PUT", "/api/v10/applications/" APP "/guilds/500/commands", TOKEN,
 	                "[{\"name\":\"draw\",\"description\":\"Draw two cards\"}]", &st);
 	assert_int_equal(st, 200);
 	json_decref(j);
@@ -144,13 +119,9 @@ teardown(void **state)
 	struct h *h = *state;
 
 	if (h->timer != 0)
-		loop_timer_del(h->loop, h->timer);
-	discord_rest_free(h->rest);
-	discord_restio_free(h->io);
+		loop_timer_del(h->dc.loop, h->timer);
+	fakedc_rest_stop(&h->dc);
 	discord_answer_free(h->ans);
-	http_free(h->http);
-	loop_free(h->loop);
-	fakedc_stop(&h->fake);
 	free(h);
 	return 0;
 }
@@ -160,13 +131,13 @@ static void
 interaction(struct h *h, uint64_t ref)
 {
 	long st = 0;
-	json_t *j = fakedc_call(&h->fake, "POST", "/_fake/interaction", NULL, "{\"user_id\":\"601\",\"guild_id\":\"500\","
+	json_t *j = fakedc_call(&h->dc.fake, "POST", "/_fake/interaction", NULL, "{\"user_id\":\"601\",\"guild_id\":\"500\","
 	                        "\"channel_id\":\"501\",\"name\":\"draw\"}", &st);
 
 	assert_int_equal(st, 200);
 	assert_int_equal(discord_answer_begin(h->ans, ref, json_string_value(json_object_get(j, "id")),
 	                                      json_string_value(json_object_get(j, "token")), "501", "601", false,
-	                                      loop_now(h->loop)), 0);
+	                                      loop_now(h->dc.loop)), 0);
 	json_decref(j);
 	/* arms the defer timer */
 	run(h);
@@ -177,7 +148,7 @@ say(struct h *h, uint64_t ref, bool private, const char *content)
 {
 	assert_int_equal(discord_answer_say(h->ans, ref, private, json_pack("{s:s,s:{s:[]}}", "content", content,
 	                                                                     "allowed_mentions", "parse"),
-	                                    loop_now(h->loop)), 0);
+	                                    loop_now(h->dc.loop)), 0);
 	run(h);
 }
 
@@ -185,7 +156,7 @@ say(struct h *h, uint64_t ref, bool private, const char *content)
 static void
 messages(struct h *h, char *out, size_t len)
 {
-	json_t *s = fakedc_state(&h->fake), *m;
+	json_t *s = fakedc_state(&h->dc.fake), *m;
 	size_t i, n = 0;
 
 	out[0] = '\0';
@@ -206,10 +177,10 @@ test_answer_then_private_hand(void **state)
 	interaction(h, 1);
 	say(h, 1, false, "Ann draws two cards.");
 	say(h, 1, true, "Your hand: A A K 7");
-	run_ms(h, 1000);
+	loopwait_for(h->dc.loop, 1000);
 	messages(h, got, sizeof got);
 	assert_string_equal(got, "callback/public/Ann draws two cards.|followup/private/Your hand: A A K 7");
-	assert_int_equal(fakedc_violations(&h->fake, true), 0);
+	assert_int_equal(fakedc_violations(&h->dc.fake, true), 0);
 }
 
 static void
@@ -222,10 +193,10 @@ test_slow_answer_deferred_in_time(void **state)
 
 	interaction(h, 2);
 	/* nothing to say for a while: deferred before 3 s, privately */
-	run_ms(h, 2500);
+	loopwait_for(h->dc.loop, 2500);
 	say(h, 2, false, "Ann picks up the pile.");
 	say(h, 2, true, "Your hand: Q Q Q");
-	run_ms(h, 1000);
+	loopwait_for(h->dc.loop, 1000);
 	messages(h, got, sizeof got);
 	/* a follow-up would only have filled the private "thinking..." (deleted
 	 * first, its empty content here): the room's line and the hand then
@@ -233,13 +204,13 @@ test_slow_answer_deferred_in_time(void **state)
 	 * play where it may not post) */
 	assert_string_equal(got, "deferred/private/|followup/public/Ann picks up the pile.|"
 	                    "followup/private/Your hand: Q Q Q");
-	s = fakedc_state(&h->fake);
+	s = fakedc_state(&h->dc.fake);
 	json_object_foreach(json_object_get(s, "interactions"), k, it) {
 		assert_int_equal(json_integer_value(json_object_get(json_object_get(it, "ack"), "type")), 5);
 		assert_true(json_number_value(json_object_get(json_object_get(it, "ack"), "ms")) < 3000);
 	}
 	json_decref(s);
-	assert_int_equal(fakedc_violations(&h->fake, true), 0);
+	assert_int_equal(fakedc_violations(&h->dc.fake, true), 0);
 }
 
 static void
@@ -253,9 +224,9 @@ test_unfilled_defer_is_deleted(void **state)
 	int n = 0;
 
 	interaction(h, 3);
-	run_ms(h, DISCORD_ANSWER_DEFER_MS + DISCORD_ANSWER_SETTLE_MS + 1500);
+	loopwait_for(h->dc.loop, DISCORD_ANSWER_DEFER_MS + DISCORD_ANSWER_SETTLE_MS + 1500);
 	assert_int_equal(h->inflight, 0);
-	s = fakedc_state(&h->fake);
+	s = fakedc_state(&h->dc.fake);
 	/* the defer and its deletion, both accepted */
 	json_array_foreach(json_object_get(s, "requests"), i, r) {
 		const char *path = json_string_value(json_object_get(r, "path"));
@@ -270,7 +241,7 @@ test_unfilled_defer_is_deleted(void **state)
 	m = json_array_get(json_object_get(s, "messages"), 0);
 	assert_true(json_is_true(json_object_get(m, "deleted")));
 	json_decref(s);
-	assert_int_equal(fakedc_violations(&h->fake, true), 0);
+	assert_int_equal(fakedc_violations(&h->dc.fake, true), 0);
 }
 
 int

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "loop.h"
+#include "loopwait.h"
 #include "discord/ws.h"
 #include "fakedc.h"
 #include "e2e.h"
@@ -50,21 +50,6 @@ on_ws(void *ctx, enum discord_ws_ev ev, int code, const char *text, size_t len)
 	}
 }
 
-static bool
-wait_for(struct h *h, const int *counter, int want, int ms)
-{
-	struct timespec t0, t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (*counter < want) {
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > ms)
-			return false;
-		loop_run_once(h->loop, 20);
-	}
-	return true;
-}
-
 static void
 ws_open(struct h *h, const char *query)
 {
@@ -73,7 +58,7 @@ ws_open(struct h *h, const char *query)
 	snprintf(url, sizeof url, "ws://127.0.0.1:%d/%s", h->fake.gateway, query);
 	h->texts = 0;
 	assert_int_equal(discord_ws_connect(h->ws, url), 0);
-	assert_true(wait_for(h, &h->texts, 1, 5000));
+	assert_true(loopwait_until(h->loop, &h->texts, 1, 5000));
 	assert_non_null(strstr(h->last, "\"op\": 10"));
 }
 
@@ -93,7 +78,7 @@ closes_with(struct h *h, const char *before, const char *text, int code)
 	if (before != NULL)
 		ws_send(h, before);
 	ws_send(h, text);
-	assert_true(wait_for(h, &h->closes, c + 1, 5000));
+	assert_true(loopwait_until(h->loop, &h->closes, c + 1, 5000));
 	assert_int_equal(h->close_code, code);
 }
 
@@ -179,7 +164,7 @@ test_gateway_close_codes(void **state)
 		int c = h->closes;
 
 		ws_open(h, "");
-		assert_true(wait_for(h, &h->closes, c + 1, 5000));
+		assert_true(loopwait_until(h->loop, &h->closes, c + 1, 5000));
 		assert_int_equal(h->close_code, 4012);
 	}
 }
@@ -194,7 +179,7 @@ test_gateway_send_rate_limit(void **state)
 	ws_open(h, "?v=10&encoding=json");
 	for (int i = 0; i < 125; i++)
 		ws_send(h, "{\"op\":1,\"d\":null}");
-	assert_true(wait_for(h, &h->closes, c + 1, 5000));
+	assert_true(loopwait_until(h->loop, &h->closes, c + 1, 5000));
 	assert_int_equal(h->close_code, 4008);
 }
 
@@ -206,7 +191,7 @@ test_gateway_missed_heartbeat_closes(void **state)
 
 	assert_int_equal(fakedc_ctl(&h->fake, "config", "{\"heartbeat_interval\":200,\"hb_tolerance_ms\":100}"), 0);
 	ws_open(h, "?v=10&encoding=json");
-	assert_true(wait_for(h, &h->closes, c + 1, 5000));
+	assert_true(loopwait_until(h->loop, &h->closes, c + 1, 5000));
 	assert_int_equal(h->close_code, 4000);
 	assert_true(fakedc_violations(&h->fake, false) >= 1);
 }

@@ -19,15 +19,14 @@
 static void
 test_four_play_with_slash_commands_and_buttons(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *m, *hand, *turn;
 	const char *id, *draw, *myhand;
 	char card[16], opts[128], mid[32];
 	int who = -1, other;
 	size_t from;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-game", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-game", 4, NULL, NULL);
 	assert_int_equal(dcplay_start(p), 0);
 
 	/* /new, /join, /start: each answered in the channel, "Ann used /new" above it */
@@ -116,29 +115,11 @@ is_ephemeral(json_t *m, void *ctx)
 	return json_is_true(json_object_get(m, "ephemeral"));
 }
 
-/* The messages in user i's DM holding needle. */
-static int
-dm_count(struct dcplay *p, int i, const char *needle)
-{
-	json_t *s = dcplay_state(p), *m;
-	const char *dm = json_string_value(json_object_get(json_object_get(s, "dms"), p->user[i]));
-	size_t k;
-	int n = 0;
-
-	json_array_foreach(json_object_get(s, "messages"), k, m)
-		if (dm != NULL && json_is_true(json_object_get(m, "dm")) &&
-		    strcmp(json_string_value(json_object_get(m, "channel_id")), dm) == 0 &&
-		    strstr(json_string_value(json_object_get(m, "content")), needle) != NULL)
-			n++;
-	json_decref(s);
-	return n;
-}
-
 static bool
 wait_dm(struct dcplay *p, int i, const char *needle, int ms)
 {
 	for (int t = 0; t <= ms; t += 50) {
-		if (dm_count(p, i, needle) > 0)
+		if (dcplay_dm_count(p, i, needle) > 0)
 			return true;
 		usleep(50 * 1000);
 	}
@@ -151,20 +132,19 @@ wait_dm(struct dcplay *p, int i, const char *needle, int ms)
 static void
 test_private_dm_for_everyone(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *m;
 	const char *id;
 	int who;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-dm", 4, NULL, "private = dm"), 0);
+	p = dcplay_setup_state(state, "dc-dm", 4, NULL, "private = dm");
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
 	json_decref(turn);
 	/* Ann dealt: her hand answers her /start, privately; the others' go to their DMs */
 	for (int i = 1; i < 4; i++)
 		assert_true(wait_dm(p, i, "Your hand", 10000));
-	assert_int_equal(dm_count(p, 0, "Your hand"), 0);
+	assert_int_equal(dcplay_dm_count(p, 0, "Your hand"), 0);
 	assert_non_null(m = dcplay_wait(p, 0, "Your hand", is_ephemeral, NULL, 5000));
 	json_decref(m);
 	/* /hand is the player's own interaction: answered where they asked, only to them */
@@ -181,14 +161,13 @@ test_private_dm_for_everyone(void **state)
 static void
 test_private_choice_per_player(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *m;
 	const char *id, *hand;
 	char mid[32];
 	int who;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-choice", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-choice", 4, NULL, NULL);
 	/* dee's DMs are closed to the bot */
 	assert_int_equal(fakedc_ctl(&p->f, "user", "{\"id\":\"%s\",\"dm_open\":false}", p->user[3]), 0);
 	assert_int_equal(dcplay_start(p), 0);
@@ -213,7 +192,7 @@ test_private_choice_per_player(void **state)
 	json_decref(m);
 	assert_true(e2e_daemon_log_has(&p->d, "cannot send you direct messages"));
 	/* cy never chose: no DM; the deal's line has My hand for her */
-	assert_int_equal(dm_count(p, 2, ""), 0);
+	assert_int_equal(dcplay_dm_count(p, 2, ""), 0);
 	assert_non_null(dcplay_button(turn, "My hand"));
 	json_decref(turn);
 	dcplay_end(p);
@@ -225,12 +204,11 @@ test_private_choice_per_player(void **state)
 static void
 test_typed_commands(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *s, *m;
 	size_t from;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-typed", 4, NULL, "message_commands = yes"), 0);
+	p = dcplay_setup_state(state, "dc-typed", 4, NULL, "message_commands = yes");
 	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"privileged\":[15]}"), 0);
 	assert_int_equal(dcplay_start(p), 0);
 	s = dcplay_state(p);
@@ -275,7 +253,7 @@ test_typed_commands(void **state)
 static void
 test_global_commands_long_answers_and_silence(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *s, *cmd, *it, *m;
 	const char *id, *key;
 	char ids[8][32];
@@ -285,9 +263,8 @@ test_global_commands_long_answers_and_silence(void **state)
 	/* every command of the table is a slash command */
 	cmd_table(&ncmds);
 
-	*state = p;
 	/* first with the guild listed: commands there, and none globally (a clear) */
-	assert_int_equal(dcplay_setup(p, "dc-global", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-global", 4, NULL, NULL);
 	assert_int_equal(dcplay_start(p), 0);
 	sleep(1);
 	s = dcplay_state(p);
@@ -351,13 +328,12 @@ test_global_commands_long_answers_and_silence(void **state)
 static void
 test_moderator_ends_a_table(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *m;
 	const char *id;
 	int who;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-mod", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-mod", 4, NULL, NULL);
 	/* bob's roles give him MANAGE_MESSAGES (1 << 13) in the channel */
 	assert_int_equal(fakedc_ctl(&p->f, "guild", "{\"id\":\"%s\",\"members\":[{\"id\":\"%s\",\"username\":\"bob\","
 	                            "\"permissions\":\"%llu\"}]}", p->guild, p->user[1],

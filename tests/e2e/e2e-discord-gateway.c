@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "adapter.h"
 #include "loop.h"
+#include "loopwait.h"
 #include "discord/link.h"
 #include "fakedc.h"
 #include "e2e.h"
@@ -81,30 +81,6 @@ h_fetch(void *ctx)
 	h->fetches++;
 	discord_link_set_url(h->link, json_string_value(json_object_get(j, "url")));
 	json_decref(j);
-}
-
-static bool
-run_until(struct h *h, const int *counter, int want, int ms)
-{
-	struct timespec t0, t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		if (*counter >= want)
-			return true;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > ms)
-			return false;
-		loop_run_once(h->loop, 20);
-	}
-}
-
-static void
-run_for(struct h *h, int ms)
-{
-	int never = 0;
-
-	run_until(h, &never, 1, ms);
 }
 
 /* url NULL: asked from GET /gateway/bot */
@@ -187,6 +163,46 @@ interaction(struct h *h)
 	                            "\"guild_id\":\"500\",\"channel_id\":\"501\",\"name\":\"draw\"}"), 0);
 }
 
+/* The link up (no privileged intent) and its session READY. */
+static void
+ready(struct h *h)
+{
+	link_up(h, false);
+	assert_true(loopwait_until(h->loop, &h->ready, 1, 10000));
+}
+
+/* The fake's gateway told to do what action (JSON) says. */
+static void
+gateway_ctl(struct h *h, const char *action)
+{
+	assert_int_equal(fakedc_ctl(&h->fake, "gateway", "%s", action), 0);
+}
+
+/* The close code the link sent on the first connection (0: none). */
+static json_int_t
+first_closed_by_client(struct h *h)
+{
+	json_t *s = fakedc_state(&h->fake);
+	json_int_t code = json_integer_value(
+	    json_object_get(json_array_get(json_object_get(s, "connections"), 0), "closed_by_client"));
+
+	json_decref(s);
+	return code;
+}
+
+/* After action, the link resumed its session: it closed the connection
+ * itself, and not with 1000/1001 (which would end the session). */
+static void
+resumes_after(struct h *h, const char *action)
+{
+	ready(h);
+	gateway_ctl(h, action);
+	assert_true(loopwait_until(h->loop, &h->resumed, 1, 10000));
+	assert_int_equal(h->ready, 1);
+	assert_int_equal(first_closed_by_client(h), 4000);
+	assert_int_equal(fakedc_violations(&h->fake, true), 0);
+}
+
 /* ------------------------------------------------------------------ tests */
 
 static void
@@ -195,25 +211,24 @@ test_identify_ready_only_needed_intents(void **state)
 	struct h *h = *state;
 	json_t *s, *c;
 
-	link_up(h, false);
-	assert_true(run_until(h, &h->ready, 1, 10000));
+	ready(h);
 	/* the URL was asked from GET /gateway/bot, as Discord asks bots to */
 	assert_int_equal(h->fetches, 1);
 	/* GUILD_CREATE follows READY (the GUILDS intent) */
-	run_for(h, 300);
+	loopwait_for(h->loop, 300);
 	assert_string_equal(h->names[0], "GUILD_CREATE");
 	c = last_conn(h, &s);
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(c, "identify"), "intents")), 1);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(c, "query"), "v")), "10");
 	json_decref(s);
 	/* heartbeats flow (interval 400 ms) and are ACKed: nothing breaks for a while */
-	run_for(h, 1500);
+	loopwait_for(h->loop, 1500);
 	assert_int_equal(h->down, 0);
 	c = last_conn(h, &s);
 	assert_true(json_array_size(json_object_get(c, "heartbeats")) >= 3);
 	json_decref(s);
 	interaction(h);
-	run_for(h, 300);
+	loopwait_for(h->loop, 300);
 	assert_int_equal(h->nids, 1);
 	assert_int_equal(fakedc_violations(&h->fake, true), 0);
 }
@@ -224,13 +239,12 @@ test_abnormal_close_resumes_with_missed_events(void **state)
 	struct h *h = *state;
 	json_t *s, *c;
 
-	link_up(h, false);
-	assert_true(run_until(h, &h->ready, 1, 10000));
+	ready(h);
 	/* a drop without a close frame (1006) */
-	assert_int_equal(fakedc_ctl(&h->fake, "gateway", "{\"action\":\"drop\"}"), 0);
+	gateway_ctl(h, "{\"action\":\"drop\"}");
 	/* an event while we are away: replayed by the Resume */
 	interaction(h);
-	assert_true(run_until(h, &h->resumed, 1, 10000));
+	assert_true(loopwait_until(h->loop, &h->resumed, 1, 10000));
 	assert_int_equal(h->ready, 1);
 	assert_int_equal(h->down, 1);
 	assert_int_equal(h->nids, 1);
@@ -240,8 +254,8 @@ test_abnormal_close_resumes_with_missed_events(void **state)
 	assert_string_equal(json_string_value(json_object_get(json_object_get(c, "resume"), "session_id")), "sess1");
 	json_decref(s);
 	/* a close with a resumable code too */
-	assert_int_equal(fakedc_ctl(&h->fake, "gateway", "{\"action\":\"close\",\"code\":4000}"), 0);
-	assert_true(run_until(h, &h->resumed, 2, 10000));
+	gateway_ctl(h, "{\"action\":\"close\",\"code\":4000}");
+	assert_true(loopwait_until(h->loop, &h->resumed, 2, 10000));
 	assert_int_equal(h->ready, 1);
 	assert_int_equal(fakedc_violations(&h->fake, true), 0);
 }
@@ -249,39 +263,14 @@ test_abnormal_close_resumes_with_missed_events(void **state)
 static void
 test_op7_resumes(void **state)
 {
-	struct h *h = *state;
-	json_t *s, *c;
-
-	link_up(h, false);
-	assert_true(run_until(h, &h->ready, 1, 10000));
-	assert_int_equal(fakedc_ctl(&h->fake, "gateway", "{\"action\":\"reconnect\"}"), 0);
-	assert_true(run_until(h, &h->resumed, 1, 10000));
-	assert_int_equal(h->ready, 1);
-	s = fakedc_state(&h->fake);
-	c = json_array_get(json_object_get(s, "connections"), 0);
-	/* we closed it, and not with 1000/1001 (which would end the session) */
-	assert_int_equal(json_integer_value(json_object_get(c, "closed_by_client")), 4000);
-	json_decref(s);
-	assert_int_equal(fakedc_violations(&h->fake, true), 0);
+	resumes_after(*state, "{\"action\":\"reconnect\"}");
 }
 
 static void
 test_zombie_link_detected_and_resumed(void **state)
 {
-	struct h *h = *state;
-	json_t *s, *c;
-
-	link_up(h, false);
-	assert_true(run_until(h, &h->ready, 1, 10000));
 	/* the server keeps the socket but stops answering heartbeats */
-	assert_int_equal(fakedc_ctl(&h->fake, "gateway", "{\"action\":\"ack\",\"on\":false}"), 0);
-	assert_true(run_until(h, &h->resumed, 1, 10000));
-	assert_int_equal(h->ready, 1);
-	s = fakedc_state(&h->fake);
-	c = json_array_get(json_object_get(s, "connections"), 0);
-	assert_int_equal(json_integer_value(json_object_get(c, "closed_by_client")), 4000);
-	json_decref(s);
-	assert_int_equal(fakedc_violations(&h->fake, true), 0);
+	resumes_after(*state, "{\"action\":\"ack\",\"on\":false}");
 }
 
 static void
@@ -289,14 +278,13 @@ test_op9_resumable_and_not(void **state)
 {
 	struct h *h = *state;
 
-	link_up(h, false);
-	assert_true(run_until(h, &h->ready, 1, 10000));
-	assert_int_equal(fakedc_ctl(&h->fake, "gateway", "{\"action\":\"invalid_session\",\"resumable\":true}"), 0);
-	assert_true(run_until(h, &h->resumed, 1, 10000));
+	ready(h);
+	gateway_ctl(h, "{\"action\":\"invalid_session\",\"resumable\":true}");
+	assert_true(loopwait_until(h->loop, &h->resumed, 1, 10000));
 	assert_int_equal(h->ready, 1);
 	/* not resumable: a new session (after 1-5 s) */
-	assert_int_equal(fakedc_ctl(&h->fake, "gateway", "{\"action\":\"invalid_session\",\"resumable\":false}"), 0);
-	assert_true(run_until(h, &h->ready, 2, 10000));
+	gateway_ctl(h, "{\"action\":\"invalid_session\",\"resumable\":false}");
+	assert_true(loopwait_until(h->loop, &h->ready, 2, 10000));
 	assert_int_equal(fakedc_violations(&h->fake, true), 0);
 }
 
@@ -305,10 +293,9 @@ test_session_timed_out_identifies(void **state)
 {
 	struct h *h = *state;
 
-	link_up(h, false);
-	assert_true(run_until(h, &h->ready, 1, 10000));
-	assert_int_equal(fakedc_ctl(&h->fake, "gateway", "{\"action\":\"close\",\"code\":4009}"), 0);
-	assert_true(run_until(h, &h->ready, 2, 10000));
+	ready(h);
+	gateway_ctl(h, "{\"action\":\"close\",\"code\":4009}");
+	assert_true(loopwait_until(h->loop, &h->ready, 2, 10000));
 	assert_int_equal(h->resumed, 0);
 	assert_int_equal(fakedc_violations(&h->fake, true), 0);
 }
@@ -322,11 +309,11 @@ test_bad_token_is_fatal_without_retry(void **state)
 	assert_int_equal(fakedc_ctl(&h->fake, "config", "{\"token\":\"another-token\"}"), 0);
 	/* REST would refuse the token too (401): give the Gateway URL directly */
 	link_up_at(h, false, h->fake.gateway_url);
-	assert_true(run_until(h, &h->fatal, 1, 10000));
+	assert_true(loopwait_until(h->loop, &h->fatal, 1, 10000));
 	assert_int_equal(h->fatal_code, 4004);
 	assert_non_null(strstr(h->fatal_text, "token_file"));
 	/* no retry loop: one connection, however long we wait */
-	run_for(h, 2500);
+	loopwait_for(h->loop, 2500);
 	s = fakedc_state(&h->fake);
 	assert_int_equal(json_array_size(json_object_get(s, "connections")), 1);
 	json_decref(s);
@@ -341,17 +328,17 @@ test_message_content_not_enabled_is_fatal(void **state)
 
 	/* message_commands = yes asks MESSAGE_CONTENT, not enabled for this app: 4014 */
 	link_up(h, true);
-	assert_true(run_until(h, &h->fatal, 1, 10000));
+	assert_true(loopwait_until(h->loop, &h->fatal, 1, 10000));
 	assert_int_equal(h->fatal_code, 4014);
 	assert_non_null(strstr(h->fatal_text, "Message Content"));
-	run_for(h, 1500);
+	loopwait_for(h->loop, 1500);
 	assert_int_equal(fakedc_violations(&h->fake, true), 0);
 	discord_link_free(h->link);
 	h->link = NULL;
 	/* enabled: fine */
 	assert_int_equal(fakedc_ctl(&h->fake, "config", "{\"privileged\":[15]}"), 0);
 	link_up(h, true);
-	assert_true(run_until(h, &h->ready, 1, 10000));
+	assert_true(loopwait_until(h->loop, &h->ready, 1, 10000));
 }
 
 static void
@@ -359,11 +346,10 @@ test_injected_fatal_close_stops(void **state)
 {
 	struct h *h = *state;
 
-	link_up(h, false);
-	assert_true(run_until(h, &h->ready, 1, 10000));
-	assert_int_equal(fakedc_ctl(&h->fake, "gateway", "{\"action\":\"close\",\"code\":4013}"), 0);
-	assert_true(run_until(h, &h->fatal, 1, 10000));
-	run_for(h, 2000);
+	ready(h);
+	gateway_ctl(h, "{\"action\":\"close\",\"code\":4013}");
+	assert_true(loopwait_until(h->loop, &h->fatal, 1, 10000));
+	loopwait_for(h->loop, 2000);
 	/* the fake notes a reconnect after a fatal close as a violation */
 	assert_int_equal(fakedc_violations(&h->fake, true), 0);
 	assert_int_equal(h->ready, 1);
@@ -373,15 +359,13 @@ static void
 test_stop_ends_the_session(void **state)
 {
 	struct h *h = *state;
-	json_t *s, *c;
+	json_t *s;
 
-	link_up(h, false);
-	assert_true(run_until(h, &h->ready, 1, 10000));
+	ready(h);
 	discord_link_stop(h->link);
-	run_for(h, 500);
+	loopwait_for(h->loop, 500);
+	assert_int_equal(first_closed_by_client(h), 1000);
 	s = fakedc_state(&h->fake);
-	c = json_array_get(json_object_get(s, "connections"), 0);
-	assert_int_equal(json_integer_value(json_object_get(c, "closed_by_client")), 1000);
 	assert_true(json_is_true(json_object_get(json_object_get(json_object_get(s, "sessions"), "sess1"), "invalid")));
 	json_decref(s);
 }

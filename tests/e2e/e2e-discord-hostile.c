@@ -18,14 +18,13 @@
 static void
 test_one_members_flood_does_not_silence_the_others(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	char body[512];
 	const char *id;
 	long st = 0;
 	json_t *j;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-hostile-ia", 2, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-hostile-ia", 2, NULL, NULL);
 	assert_int_equal(dcplay_start(p), 0);
 	snprintf(body, sizeof body, "{\"kind\":\"command\",\"user_id\":\"%s\",\"guild_id\":\"%s\",\"channel_id\":\"%s\","
 	         "\"name\":\"who\",\"options\":{},\"repeat\":4110}", p->user[0], p->guild, p->channel);
@@ -43,15 +42,14 @@ test_one_members_flood_does_not_silence_the_others(void **state)
 static void
 test_seated_player_served_with_the_table_full(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	char body[512];
 	const char *id;
 	json_t *turn, *m;
 	long st = 0;
 	int who = -1;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-hostile-seat", 5, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-hostile-seat", 5, NULL, NULL);
 	assert_int_equal(dcplay_start(p), 0);
 	/* ann, bob, cy and dee sit down and are dealt; eve watches */
 	p->nusers = 4;
@@ -93,12 +91,11 @@ peak_kib(pid_t pid)
 static void
 test_big_dispatches_do_not_grow_the_daemon(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	const char *id;
 	long kib;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-hostile-gw", 2, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-hostile-gw", 2, NULL, NULL);
 	assert_int_equal(dcplay_start(p), 0);
 	/* 60 dispatches of 15 MiB: 900 MiB the daemon has no use for */
 	assert_int_equal(fakedc_ctl(&p->f, "gateway", "{\"action\":\"flood\",\"size\":%d,\"count\":60}", 15 << 20),

@@ -59,16 +59,14 @@ test_stranger_flood_behind_the_game(void **state)
 	static const char *const cmds[] = { "!rules", "!help", "!who", "!table", "!score", "!top", "!stats",
 	                                    "!help draw", "!help meld", "!help pickup", "!help discard", "!help auto",
 	                                    "!commands", "!pile" };
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	const char *id;
 	json_t *m, *s, *msgs;
 	size_t flood_at, mark;
 	long turn;
 	int who, before = 0, all = 0;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-lanes", 3, "flood_burst = 100\nflood_refill = 100", "message_commands = yes"),
-	                 0);
+	p = dcplay_setup_state(state, "dc-lanes", 3, "flood_burst = 100\nflood_refill = 100", "message_commands = yes");
 	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"privileged\":[15]}"), 0);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(id = dcplay_command(p, 0, "new", "{\"rules\":\"" QUICK "\"}"));

@@ -64,14 +64,13 @@ still_playing(struct dcplay *p, int i)
 static void
 test_resume_after_drop_and_op7(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *m;
 	const char *id;
 	char sid[32];
 	int who, ids, res;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-resume", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-resume", 4, NULL, NULL);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
 	json_decref(turn);
@@ -105,13 +104,12 @@ test_resume_after_drop_and_op7(void **state)
 static void
 test_zombie_link(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *s, *c;
 	int who, zombie = 0;
 	size_t i;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-zombie", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-zombie", 4, NULL, NULL);
 	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"heartbeat_interval\":700}"), 0);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
@@ -141,13 +139,12 @@ test_zombie_link(void **state)
 static void
 test_429_storms_lose_nothing(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *s, *m, *over;
 	int who, moves = 0, storms = 0;
 	size_t i;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-429", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-429", 4, NULL, NULL);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
 	json_decref(turn);
@@ -221,15 +218,14 @@ test_429_storms_lose_nothing(void **state)
 static void
 test_restart_mid_game(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *m, *before, *after;
 	const char *id;
 	char mid[32], draw[80], hand_before[512];
 	int who, again;
 	size_t restarted;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-restart", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-restart", 4, NULL, NULL);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
 	snprintf(mid, sizeof mid, "%s", json_string_value(json_object_get(turn, "id")));
@@ -298,15 +294,14 @@ posts(struct dcplay *p, long status)
 static void
 test_stop_sends_what_is_queued(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *s, *m;
 	const char *id;
 	int who, ok_before;
 	size_t i, before;
 	bool told = false;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-drain", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-drain", 4, NULL, NULL);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
 	json_decref(turn);
@@ -350,23 +345,6 @@ conf_append(struct dcplay *p, const char *line)
 	free(conf);
 }
 
-/* The messages in user i's DM holding needle. */
-static int
-dm_count(struct dcplay *p, int i, const char *needle)
-{
-	json_t *s = dcplay_state(p), *m;
-	const char *dm = json_string_value(json_object_get(json_object_get(s, "dms"), p->user[i]));
-	size_t k;
-	int n = 0;
-
-	json_array_foreach(json_object_get(s, "messages"), k, m)
-		n += dm != NULL && json_is_true(json_object_get(m, "dm")) &&
-		     strcmp(json_string_value(json_object_get(m, "channel_id")), dm) == 0 &&
-		     strstr(json_string_value(json_object_get(m, "content")), needle) != NULL;
-	json_decref(s);
-	return n;
-}
-
 /* SIGHUP: an unchanged section keeps its link; how hands go (private)
  * applies on the live link, with no reconnect; a change the link needs
  * (message_commands: other intents) reconnects, registers its commands
@@ -374,14 +352,13 @@ dm_count(struct dcplay *p, int i, const char *needle)
 static void
 test_reload(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *m, *s;
 	const char *id;
 	int who, ids, res;
 	size_t puts;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-reload", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-reload", 4, NULL, NULL);
 	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"privileged\":[15]}"), 0);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
@@ -401,12 +378,12 @@ test_reload(void **state)
 	assert_non_null(id = dcplay_command(p, 0, "abort", NULL));
 	assert_non_null(m = dcplay_reply(p, id, "The game is over", 10000));
 	json_decref(m);
-	assert_int_equal(dm_count(p, 1, "Your hand"), 0);
+	assert_int_equal(dcplay_dm_count(p, 1, "Your hand"), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
 	json_decref(turn);
-	for (int t = 0; t < 200 && dm_count(p, 1, "Your hand") == 0; t++)
+	for (int t = 0; t < 200 && dcplay_dm_count(p, 1, "Your hand") == 0; t++)
 		usleep(50 * 1000);
-	assert_int_equal(dm_count(p, 1, "Your hand"), 1);
+	assert_int_equal(dcplay_dm_count(p, 1, "Your hand"), 1);
 	link_counts(p, &ids, &res);
 	assert_int_equal(ids, 1);
 	assert_int_equal(dcplay_puts(p), puts);

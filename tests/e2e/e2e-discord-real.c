@@ -87,13 +87,12 @@ still_playing(struct dcplay *p, int i, int ms)
 static void
 test_outage_keeps_the_link_within_the_budget(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn;
 	size_t before, n, past;
 	int who;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-outage", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-outage", 4, NULL, NULL);
 	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"heartbeat_interval\":1000}"), 0);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
@@ -123,13 +122,12 @@ test_outage_keeps_the_link_within_the_budget(void **state)
 static void
 test_spent_budget_waits_for_the_reset(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn;
 	size_t before, n, past;
 	int who;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-budget", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-budget", 4, NULL, NULL);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
 	json_decref(turn);
@@ -169,13 +167,12 @@ requests_since(struct dcplay *p, size_t from, size_t *unauthorized)
 static void
 test_token_reset_stops_every_request(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn;
 	size_t from, n, unauth;
 	int who;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-token", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-token", 4, NULL, NULL);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, "classic", &who));
 	json_decref(turn);
@@ -273,13 +270,12 @@ invalid_with(struct dcplay *p, const char *key, long value)
 static void
 test_tables_only_where_the_bot_may_post(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	const char *id;
 	json_t *m, *turn;
 	int who;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-perms", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-perms", 4, NULL, NULL);
 	assert_int_equal(fakedc_ctl(&p->f, "guild", "{\"id\":\"%s\",\"bot_permissions\":\"3072\",\"channels\":["
 	                            "{\"id\":\"" DENIED "\",\"name\":\"quiet\",\"permission_overwrites\":[{\"id\":"
 	                            "\"%s\",\"type\":0,\"allow\":\"0\",\"deny\":\"2048\"}]},{\"id\":\"" THREAD "\","
@@ -339,13 +335,12 @@ public_with(struct dcplay *p, const char *needle)
 static void
 test_closed_dm_hit_once(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	static const char *const typed[] = { "!hand", "!help", "!rules", "!score", "!hand" };
 	json_t *turn, *m;
 	int who;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-closed", 4, NULL, "private = dm\nmessage_commands = yes"), 0);
+	p = dcplay_setup_state(state, "dc-closed", 4, NULL, "private = dm\nmessage_commands = yes");
 	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"privileged\":[15]}"), 0);
 	assert_int_equal(fakedc_ctl(&p->f, "user", "{\"id\":\"%s\",\"dm_open\":false}", p->user[3]), 0);
 	assert_int_equal(dcplay_start(p), 0);
@@ -364,43 +359,20 @@ test_closed_dm_hit_once(void **state)
 
 /* ------------------------------------------------------------------ stale and replayed presses */
 
-/* A press made age_ms ago, delivered now (as a Resume replays it): its id is its original snowflake. */
-static const char *
-press_late(struct dcplay *p, int i, const char *mid, const char *custom_id, int age_ms)
-{
-	static char id[32];
-	long st = 0;
-	char body[512];
-	json_t *j;
-
-	snprintf(body, sizeof body, "{\"kind\":\"component\",\"user_id\":\"%s\",\"guild_id\":\"%s\",\"channel_id\":"
-	         "\"%s\",\"message_id\":\"%s\",\"custom_id\":\"%s\",\"age_ms\":%d}", p->user[i], p->guild, p->channel,
-	         mid, custom_id, age_ms);
-	j = fakedc_call(&p->f, "POST", "/_fake/interaction", NULL, body, &st);
-	if (st != 200) {
-		json_decref(j);
-		return NULL;
-	}
-	snprintf(id, sizeof id, "%s", json_string_value(json_object_get(j, "id")));
-	json_decref(j);
-	return id;
-}
-
 /* A Draw press replayed 5 s late is not acted on (the player's fresh press
  * still draws); once the turn has moved on, the old line's Draw is refused
  * privately and the player to move is not disturbed. */
 static void
 test_stale_and_replayed_presses_change_nothing(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *turn2, *m;
 	const char *id;
 	char mid[32], draw[128], card[16], opts[64], old[32];
 	int who, next;
 	size_t from;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-stale", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-stale", 4, NULL, NULL);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
 	snprintf(mid, sizeof mid, "%s", json_string_value(json_object_get(turn, "id")));
@@ -408,7 +380,7 @@ test_stale_and_replayed_presses_change_nothing(void **state)
 	json_decref(turn);
 
 	/* replayed 5 s late: nothing happens (nor can it be answered) */
-	assert_non_null(id = press_late(p, who, mid, draw, 5000));
+	assert_non_null(id = dcplay_press_late(p, who, mid, draw, 5000));
 	snprintf(old, sizeof old, "%s", id);
 	sleep(2);
 	assert_true(dcplay_acked(p, old, 0) < 0);
@@ -484,13 +456,12 @@ test_stale_and_replayed_presses_change_nothing(void **state)
 static void
 test_a_whole_game_costs_few_invalid_requests(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *m;
 	const char *id;
 	int who;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-invalid", 4, NULL, "private = dm"), 0);
+	p = dcplay_setup_state(state, "dc-invalid", 4, NULL, "private = dm");
 	assert_int_equal(fakedc_ctl(&p->f, "user", "{\"id\":\"%s\",\"dm_open\":false}", p->user[2]), 0);
 	assert_int_equal(fakedc_ctl(&p->f, "guild", "{\"id\":\"%s\",\"channels\":[{\"id\":\"" DENIED "\",\"name\":"
 	                            "\"quiet\",\"permission_overwrites\":[{\"id\":\"%s\",\"type\":0,\"allow\":\"0\","
@@ -542,14 +513,13 @@ shard_sessions(struct dcplay *p, int id, int count)
 static void
 test_two_shards_play_in_a_guild_of_each(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	char members[1024];
 	size_t n = 0, from;
 	json_t *turn;
 	int who;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-shards", 5, NULL, "shards = 2\nguilds = 100000000000000001 " GUILD2), 0);
+	p = dcplay_setup_state(state, "dc-shards", 5, NULL, "shards = 2\nguilds = 100000000000000001 " GUILD2);
 	for (int i = 0; i < p->nusers; i++)
 		n += (size_t)snprintf(members + n, sizeof members - n, "%s{\"id\":\"%s\",\"username\":\"u%d\"}",
 		                      i ? "," : "", p->user[i], i);
@@ -582,10 +552,9 @@ test_two_shards_play_in_a_guild_of_each(void **state)
 static void
 test_sharding_required_is_said(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-4011", 1, NULL, "shards = 1"), 0);
+	p = dcplay_setup_state(state, "dc-4011", 1, NULL, "shards = 1");
 	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"guild_count\":2600}"), 0);
 	assert_int_equal(e2e_daemon_start(&p->d, p->tag, p->conf, NULL), 0);
 	p->daemon_up = true;
@@ -601,12 +570,11 @@ test_sharding_required_is_said(void **state)
 static void
 test_auto_shards_start_over_after_4011(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn;
 	int who;
 
-	*state = p;
-	assert_int_equal(dcplay_setup(p, "dc-reshard", 4, NULL, NULL), 0);
+	p = dcplay_setup_state(state, "dc-reshard", 4, NULL, NULL);
 	assert_int_equal(fakedc_ctl(&p->f, "config", "{\"guild_count\":2600,\"recommend_shards_once\":1}"), 0);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_true(e2e_daemon_log_has(&p->d, "asking Discord's count again"));

@@ -8,22 +8,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "http.h"
 #include "loop.h"
+#include "loopwait.h"
 #include "discord/rest.h"
-#include "fakedc.h"
+#include "fakedc-rest.h"
 #include "e2e.h"
 
 #define TOKEN "e2e-discord-rest-token"
 
 struct h {
-	struct fakedc fake;
-	struct loop *loop;
-	struct http *http;
-	struct discord_restio *io;
-	struct discord_rest *rest;
+	struct fakedc_rest dc;        /* the fake, and the REST queue to it */
 	int done;
 	long status[256];
 };
@@ -43,26 +39,17 @@ static int
 setup(void **state)
 {
 	struct h *h = calloc(1, sizeof *h);
-	struct discord_rest_io io;
 	char chans[8192];
 	size_t n = 0;
 
-	if (h == NULL || fakedc_start(&h->fake) < 0) {
+	if (h == NULL || fakedc_rest_start(&h->dc, TOKEN) < 0) {
 		free(h);
 		return -1;
 	}
-	e2e_secret_note(TOKEN);
-	h->loop = loop_new();
-	h->http = http_new(h->loop);
-	h->io = discord_restio_new(h->http, NULL);
-	discord_restio_ops(h->io, &io);
-	h->rest = discord_rest_new(h->loop, h->fake.api, TOKEN, &io);
-	assert_non_null(h->rest);
 	for (int i = 0; i < 60; i++)
 		n += (size_t)snprintf(chans + n, sizeof chans - n, "%s{\"id\":\"%d\",\"name\":\"c%d\"}", i ? "," : "",
 		                      1000 + i, i);
-	assert_int_equal(fakedc_ctl(&h->fake, "config", "{\"token\":\"%s\"}", TOKEN), 0);
-	assert_int_equal(fakedc_ctl(&h->fake, "guild", "{\"id\":\"500\",\"name\":\"Cards\",\"channels\":[%s],"
+	assert_int_equal(fakedc_ctl(&h->dc.fake, "guild", "{\"id\":\"500\",\"name\":\"Cards\",\"channels\":[%s],"
 	                            "\"members\":[{\"id\":\"601\",\"username\":\"ann\"}]}", chans), 0);
 	*state = h;
 	return 0;
@@ -73,28 +60,9 @@ teardown(void **state)
 {
 	struct h *h = *state;
 
-	discord_rest_free(h->rest);
-	discord_restio_free(h->io);
-	http_free(h->http);
-	loop_free(h->loop);
-	fakedc_stop(&h->fake);
+	fakedc_rest_stop(&h->dc);
 	free(h);
 	return 0;
-}
-
-static bool
-run_until_done(struct h *h, int want, int ms)
-{
-	struct timespec t0, t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (h->done < want) {
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > ms)
-			return false;
-		loop_run_once(h->loop, 20);
-	}
-	return true;
 }
 
 static void
@@ -104,7 +72,7 @@ post(struct h *h, int channel, int i)
 
 	snprintf(path, sizeof path, "/channels/%d/messages", channel);
 	snprintf(text, sizeof text, "line %d", i);
-	assert_int_equal(discord_rest_call(h->rest, "POST", path,
+	assert_int_equal(discord_rest_call(h->dc.rest, "POST", path,
 	                                   json_pack("{s:s,s:{s:[]}}", "content", text, "allowed_mentions", "parse"),
 	                                   0, on_done, h), 0);
 }
@@ -113,7 +81,7 @@ post(struct h *h, int channel, int i)
 static void
 contents(struct h *h, int channel, char *out, size_t len)
 {
-	json_t *s = fakedc_state(&h->fake), *msgs = json_object_get(s, "messages"), *m;
+	json_t *s = fakedc_state(&h->dc.fake), *msgs = json_object_get(s, "messages"), *m;
 	char id[16];
 	size_t i, n = 0;
 
@@ -131,7 +99,7 @@ contents(struct h *h, int channel, char *out, size_t len)
 static int
 count_status(struct h *h, long status)
 {
-	json_t *s = fakedc_state(&h->fake), *reqs = json_object_get(s, "requests"), *r;
+	json_t *s = fakedc_state(&h->dc.fake), *reqs = json_object_get(s, "requests"), *r;
 	size_t i;
 	int n = 0;
 
@@ -152,7 +120,7 @@ test_bucket_limit_kept_in_order(void **state)
 		post(h, 1000, i);
 	for (int i = 0; i < 3; i++)
 		post(h, 1001, i);
-	assert_true(run_until_done(h, 11, 20000));
+	assert_true(loopwait_until(h->dc.loop, &h->done, 11, 20000));
 	for (int i = 0; i < 11; i++)
 		assert_int_equal(h->status[i], 200);
 	contents(h, 1000, got, sizeof got);
@@ -161,7 +129,7 @@ test_bucket_limit_kept_in_order(void **state)
 	assert_string_equal(got, "line 0|line 1|line 2");
 	/* the headers were heeded: not one 429 earned */
 	assert_int_equal(count_status(h, 429), 0);
-	assert_int_equal(fakedc_violations(&h->fake, true), 0);
+	assert_int_equal(fakedc_violations(&h->dc.fake, true), 0);
 }
 
 static void
@@ -170,20 +138,20 @@ test_429_storm_nothing_lost(void **state)
 	struct h *h = *state;
 	char got[512];
 
-	assert_int_equal(fakedc_ctl(&h->fake, "ratelimit", "{\"route\":\"^POST /channels/\",\"count\":6,"
+	assert_int_equal(fakedc_ctl(&h->dc.fake, "ratelimit", "{\"route\":\"^POST /channels/\",\"count\":6,"
 	                            "\"retry_after\":0.4}"), 0);
 	for (int i = 0; i < 4; i++)
 		post(h, 1002, i);
 	for (int i = 0; i < 2; i++)
 		post(h, 1003, i);
-	assert_true(run_until_done(h, 6, 20000));
+	assert_true(loopwait_until(h->dc.loop, &h->done, 6, 20000));
 	for (int i = 0; i < 6; i++)
 		assert_int_equal(h->status[i], 200);
 	contents(h, 1002, got, sizeof got);
 	assert_string_equal(got, "line 0|line 1|line 2|line 3");
 	assert_true(count_status(h, 429) >= 6);
 	/* no request before retry_after had passed */
-	assert_int_equal(fakedc_violations(&h->fake, true), 0);
+	assert_int_equal(fakedc_violations(&h->dc.fake, true), 0);
 }
 
 static void
@@ -191,15 +159,15 @@ test_global_429_and_interactions(void **state)
 {
 	struct h *h = *state;
 
-	assert_int_equal(fakedc_ctl(&h->fake, "ratelimit", "{\"route\":\"^POST /channels/\",\"count\":1,"
+	assert_int_equal(fakedc_ctl(&h->dc.fake, "ratelimit", "{\"route\":\"^POST /channels/\",\"count\":1,"
 	                            "\"retry_after\":0.8,\"global\":true}"), 0);
 	post(h, 1004, 0);
 	post(h, 1005, 0);
 	post(h, 1006, 0);
-	assert_true(run_until_done(h, 3, 20000));
+	assert_true(loopwait_until(h->dc.loop, &h->done, 3, 20000));
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(h->status[i], 200);
-	assert_int_equal(fakedc_violations(&h->fake, true), 0);
+	assert_int_equal(fakedc_violations(&h->dc.fake, true), 0);
 }
 
 static void
@@ -210,11 +178,11 @@ test_global_fifty_a_second(void **state)
 	/* 60 channels are 60 buckets: only the global limit holds them back */
 	for (int i = 0; i < 60; i++)
 		post(h, 1000 + i, 0);
-	assert_true(run_until_done(h, 60, 20000));
+	assert_true(loopwait_until(h->dc.loop, &h->done, 60, 20000));
 	for (int i = 0; i < 60; i++)
 		assert_int_equal(h->status[i], 200);
 	assert_int_equal(count_status(h, 429), 0);
-	assert_int_equal(fakedc_violations(&h->fake, true), 0);
+	assert_int_equal(fakedc_violations(&h->dc.fake, true), 0);
 }
 
 static void
@@ -223,20 +191,20 @@ test_answers_are_passed_on(void **state)
 	struct h *h = *state;
 
 	/* a refused token */
-	assert_int_equal(fakedc_ctl(&h->fake, "config", "{\"token\":\"another\"}"), 0);
-	assert_int_equal(discord_rest_call(h->rest, "GET", "/gateway/bot", NULL, 0, on_done, h), 0);
-	assert_true(run_until_done(h, 1, 10000));
+	assert_int_equal(fakedc_ctl(&h->dc.fake, "config", "{\"token\":\"another\"}"), 0);
+	assert_int_equal(discord_rest_call(h->dc.rest, "GET", "/gateway/bot", NULL, 0, on_done, h), 0);
+	assert_true(loopwait_until(h->dc.loop, &h->done, 1, 10000));
 	assert_int_equal(h->status[0], 401);
 	/* a refused token refuses everything after it: the queue is dead (nothing more is sent) */
-	assert_true(discord_rest_dead(h->rest));
-	assert_int_equal(discord_rest_call(h->rest, "GET", "/gateway/bot", NULL, 0, on_done, h), -1);
-	assert_int_equal(fakedc_ctl(&h->fake, "config", "{\"token\":\"%s\"}", TOKEN), 0);
+	assert_true(discord_rest_dead(h->dc.rest));
+	assert_int_equal(discord_rest_call(h->dc.rest, "GET", "/gateway/bot", NULL, 0, on_done, h), -1);
+	assert_int_equal(fakedc_ctl(&h->dc.fake, "config", "{\"token\":\"%s\"}", TOKEN), 0);
 	{
 		struct discord_rest_io io;
 
-		discord_rest_free(h->rest);
-		discord_restio_ops(h->io, &io);
-		h->rest = discord_rest_new(h->loop, h->fake.api, TOKEN, &io);
+		discord_rest_free(h->dc.rest);
+		discord_restio_ops(h->dc.io, &io);
+		h->dc.rest = discord_rest_new(h->dc.loop, h->dc.fake.api, TOKEN, &io);
 	}
 	/* content over 2000 characters is refused, not retried */
 	{
@@ -244,16 +212,16 @@ test_answers_are_passed_on(void **state)
 
 		memset(big, 'x', 2001);
 		big[2001] = '\0';
-		assert_int_equal(discord_rest_call(h->rest, "POST", "/channels/1000/messages",
+		assert_int_equal(discord_rest_call(h->dc.rest, "POST", "/channels/1000/messages",
 		                                   json_pack("{s:s}", "content", big), 0, on_done, h), 0);
 		free(big);
 	}
-	assert_true(run_until_done(h, 2, 10000));
+	assert_true(loopwait_until(h->dc.loop, &h->done, 2, 10000));
 	assert_int_equal(h->status[1], 400);
 	/* an unknown interaction */
-	assert_int_equal(discord_rest_call(h->rest, "POST", "/interactions/1/nope/callback",
+	assert_int_equal(discord_rest_call(h->dc.rest, "POST", "/interactions/1/nope/callback",
 	                                   json_pack("{s:i}", "type", 5), 0, on_done, h), 0);
-	assert_true(run_until_done(h, 3, 10000));
+	assert_true(loopwait_until(h->dc.loop, &h->done, 3, 10000));
 	assert_int_equal(h->status[2], 404);
 }
 

@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "http.h"
 #include "loop.h"
+#include "loopwait.h"
 #include "discord/link.h"
 #include "discord/rest.h"
 #include "fakedc.h"
@@ -61,21 +61,6 @@ on_done(void *ctx, long status, json_t *body)
 	(void)body;
 	h->status = status;
 	h->done++;
-}
-
-static bool
-wait_for(struct h *h, const int *counter, int want, int ms)
-{
-	struct timespec t0, t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (*counter < want) {
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > ms)
-			return false;
-		loop_run_once(h->loop, 20);
-	}
-	return true;
 }
 
 static int
@@ -141,7 +126,7 @@ test_gateway_over_tls_with_ca_file(void **state)
 
 	assert_int_equal(strncmp(h->fake.gateway_url, "wss://", 6), 0);
 	link_up(h, h->cert);
-	assert_true(wait_for(h, &h->ready, 1, 15000));
+	assert_true(loopwait_until(h->loop, &h->ready, 1, 15000));
 }
 
 static void
@@ -152,7 +137,7 @@ test_gateway_refuses_an_untrusted_certificate(void **state)
 
 	/* another CA: the handshake fails, no session; the link keeps trying (backed off) */
 	link_up(h, h->other);
-	assert_false(wait_for(h, &h->ready, 1, 3000));
+	assert_false(loopwait_until(h->loop, &h->ready, 1, 3000));
 	assert_true(h->logs_tls >= 1);
 	s = fakedc_state(&h->fake);
 	/* no Identify ever reached the fake */
@@ -171,7 +156,7 @@ rest_get(struct h *h, const char *ca_file)
 	r = discord_rest_new(h->loop, h->fake.api, TOKEN, &ops);
 	h->done = 0;
 	assert_int_equal(discord_rest_call(r, "GET", "/gateway/bot", NULL, 0, on_done, h), 0);
-	assert_true(wait_for(h, &h->done, 1, 30000));
+	assert_true(loopwait_until(h->loop, &h->done, 1, 30000));
 	discord_rest_free(r);
 	discord_restio_free(io);
 }

@@ -68,18 +68,17 @@ teardown(void **state)
 static void
 test_table_page_buttons_and_private_pages(void **state)
 {
-	struct dcplay *p = calloc(1, sizeof *p);
+	struct dcplay *p;
 	json_t *turn, *m, *hand, *s;
 	const char *url, *id, *page, *myhand;
 	char extra[200], base[64], table[128], mid[32], seats[MAX_LINKS][128], pub[MAX_LINKS][128];
 	int who = -1, other, nseats = 0, npub = 0, port = ircserver_free_port();
 	size_t k;
 
-	*state = p;
 	snprintf(base, sizeof base, "http://127.0.0.1:%d/t/", port);
 	/* DMs: each player's deal-time link goes to their DM, where the fake records it */
 	snprintf(extra, sizeof extra, "private = dm\n[web test]\nlisten = 127.0.0.1:%d\n", port);
-	assert_int_equal(dcplay_setup(p, "dc-web", 4, NULL, extra), 0);
+	p = dcplay_setup_state(state, "dc-web", 4, NULL, extra);
 	assert_int_equal(dcplay_start(p), 0);
 	assert_non_null(turn = dcplay_deal(p, QUICK, &who));
 

@@ -360,6 +360,32 @@ base_cfg(struct adapter_cfg *cfg, struct ctx *c, const char *nick)
 	cfg_set(cfg, "reconnect_max", "4");
 }
 
+/* The host started on cfg, and up (15 s at most). */
+static void
+host_up(struct host *h, struct adapter_cfg *cfg)
+{
+	assert_int_equal(host_start(h, cfg), 0);
+	assert_true(run_until(h, 15000, ups_at_least, 1));
+}
+
+/* cl connected to the server as nick, and in #cards. */
+static void
+in_cards(struct ircclient *cl, struct ctx *c, const char *nick)
+{
+	assert_int_equal(ircclient_connect(cl, c->srv.port, nick), 0);
+	assert_int_equal(ircclient_join(cl, "#cards"), 0);
+}
+
+/* cl asks !who in #cards: the room's answer holds want within ms. */
+static void
+who_answers(struct ircclient *cl, int ms, const char *want)
+{
+	char line[1024];
+
+	ircclient_send(cl, "PRIVMSG #cards :!who");
+	assert_int_equal(ircclient_wait(cl, ms, line, sizeof line, "PRIVMSG #cards :", want, NULL), 0);
+}
+
 static void
 test_ngircd_basics(void **state)
 {
@@ -373,13 +399,11 @@ test_ngircd_basics(void **state)
 	squatter.pump = NULL;
 	assert_int_equal(ircclient_connect(&squatter, c->srv.port, "HFBot"), 0);
 	base_cfg(&cfg, c, "HFBot");
-	assert_int_equal(host_start(&h, &cfg), 0);
-	assert_true(run_until(&h, 15000, ups_at_least, 1));
+	host_up(&h, &cfg);
 
 	alice.pump = pump;
 	alice.pump_ctx = &h;
-	assert_int_equal(ircclient_connect(&alice, c->srv.port, "alice"), 0);
-	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
+	in_cards(&alice, c, "alice");
 	assert_true(ircclient_saw(&alice, " 353 ", "HFBot_"));
 	assert_string_equal(h.self, "HFBot_");   /* the bot answers to the nick it got */
 	ircclient_send(&alice, "PRIVMSG #cards :!ping");
@@ -420,10 +444,8 @@ test_ngircd_basics(void **state)
 
 		mallory.pump = pump;
 		mallory.pump_ctx = &h;
-		assert_int_equal(ircclient_connect(&mallory, c->srv.port, "alice"), 0);
-		assert_int_equal(ircclient_join(&mallory, "#cards"), 0);
-		ircclient_send(&mallory, "PRIVMSG #cards :!who");
-		assert_int_equal(ircclient_wait(&mallory, 5000, line, sizeof line, "PRIVMSG #cards :", "alice\x0f is nick:alice#", NULL), 0);
+		in_cards(&mallory, c, "alice");
+		who_answers(&mallory, 5000, "alice\x0f is nick:alice#");
 		ircclient_close(&mallory);
 	}
 	/* invited: joins */
@@ -443,11 +465,9 @@ test_ngircd_restart(void **state)
 	struct adapter_cfg cfg;
 	struct host h;
 	struct ircclient bob;
-	char line[1024];
 
 	base_cfg(&cfg, c, "HFRestart");
-	assert_int_equal(host_start(&h, &cfg), 0);
-	assert_true(run_until(&h, 15000, ups_at_least, 1));
+	host_up(&h, &cfg);
 	/* the server dies: DOWN, then back with backoff, rejoined, UP again */
 	ircserver_stop(&c->srv, true);
 	{
@@ -461,10 +481,8 @@ test_ngircd_restart(void **state)
 	assert_true(run_until(&h, 30000, ups_at_least, 2));
 	bob.pump = pump;
 	bob.pump_ctx = &h;
-	assert_int_equal(ircclient_connect(&bob, c->srv.port, "bob"), 0);
-	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
-	ircclient_send(&bob, "PRIVMSG #cards :!who");
-	assert_int_equal(ircclient_wait(&bob, 5000, line, sizeof line, "PRIVMSG #cards :", "bob\x0f is nick:bob", NULL), 0);
+	in_cards(&bob, c, "bob");
+	who_answers(&bob, 5000, "bob\x0f is nick:bob");
 	ircclient_close(&bob);
 	host_stop(&h);
 }
@@ -497,34 +515,25 @@ test_ngircd_rename_survives_reconnect(void **state)
 	struct adapter_cfg cfg;
 	struct host h;
 	struct ircclient alice, mallory;
-	char line[1024];
 
 	base_cfg(&cfg, c, "HFRename");
-	assert_int_equal(host_start(&h, &cfg), 0);
-	assert_true(run_until(&h, 15000, ups_at_least, 1));
+	host_up(&h, &cfg);
 	alice.pump = mallory.pump = pump;
 	alice.pump_ctx = mallory.pump_ctx = &h;
-	assert_int_equal(ircclient_connect(&alice, c->srv.port, "alice"), 0);
-	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
-	ircclient_send(&alice, "PRIVMSG #cards :!who");
-	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "PRIVMSG #cards :", "alice\x0f is nick:alice", NULL), 0);
+	in_cards(&alice, c, "alice");
+	who_answers(&alice, 5000, "alice\x0f is nick:alice");
 	ircclient_send(&alice, "NICK alicia");
-	ircclient_send(&alice, "PRIVMSG #cards :!who");
-	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "PRIVMSG #cards :", "alicia\x0f is nick:alice", NULL), 0);
+	who_answers(&alice, 5000, "alicia\x0f is nick:alice");
 	assert_int_equal(memstore_count(h.kv, "nick/"), 1);
 	/* no services here: the bot (and alicia) come back after the server restarts */
 	server_bounce(c, &h);
 	ircclient_close(&alice);
-	assert_int_equal(ircclient_connect(&alice, c->srv.port, "alicia"), 0);
-	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
-	ircclient_send(&alice, "PRIVMSG #cards :!who");
-	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "PRIVMSG #cards :", "alicia\x0f is nick:alice", NULL), 0);
+	in_cards(&alice, c, "alicia");
+	who_answers(&alice, 5000, "alicia\x0f is nick:alice");
 	assert_true(has_event(&h, "MESSAGE #cards nick:alice alicia !who"));
 	/* someone taking the nick alice while alicia is here is still not her */
-	assert_int_equal(ircclient_connect(&mallory, c->srv.port, "alice"), 0);
-	assert_int_equal(ircclient_join(&mallory, "#cards"), 0);
-	ircclient_send(&mallory, "PRIVMSG #cards :!who");
-	assert_int_equal(ircclient_wait(&mallory, 5000, line, sizeof line, "PRIVMSG #cards :", "alice\x0f is nick:alice#", NULL), 0);
+	in_cards(&mallory, c, "alice");
+	who_answers(&mallory, 5000, "alice\x0f is nick:alice#");
 	ircclient_close(&mallory);
 	/* alicia leaves: forgotten, the next alicia is someone else */
 	ircclient_send(&alice, "QUIT :bye");
@@ -540,18 +549,15 @@ test_ngircd_flood(void **state)
 	struct adapter_cfg cfg;
 	struct host h;
 	struct ircclient flooder, carol;
-	char line[1024], *burst;
+	char *burst;
 	size_t len = 0;
 
 	base_cfg(&cfg, c, "HFFlood");
-	assert_int_equal(host_start(&h, &cfg), 0);
-	assert_true(run_until(&h, 15000, ups_at_least, 1));
+	host_up(&h, &cfg);
 	flooder.pump = carol.pump = pump;
 	flooder.pump_ctx = carol.pump_ctx = &h;
-	assert_int_equal(ircclient_connect(&flooder, c->srv.port, "flooder"), 0);
-	assert_int_equal(ircclient_join(&flooder, "#cards"), 0);
-	assert_int_equal(ircclient_connect(&carol, c->srv.port, "carol"), 0);
-	assert_int_equal(ircclient_join(&carol, "#cards"), 0);
+	in_cards(&flooder, c, "flooder");
+	in_cards(&carol, c, "carol");
 	/* 1000 questions at once, each answered privately: the answers wait in
 	 * the flooder's own lane (its cap drops the rest), never in the room's */
 	burst = malloc(1000 * 32);
@@ -561,8 +567,7 @@ test_ngircd_flood(void **state)
 	free(burst);
 	ircclient_drain(&flooder, 1000);
 	/* carol is still answered, soon: her target is served in turn */
-	ircclient_send(&carol, "PRIVMSG #cards :!who");
-	assert_int_equal(ircclient_wait(&carol, 20000, line, sizeof line, "PRIVMSG #cards :", "carol\x0f is nick:carol", NULL), 0);
+	who_answers(&carol, 20000, "carol\x0f is nick:carol");
 	assert_int_equal(h.downs, 0);
 	ircclient_close(&flooder);
 	ircclient_close(&carol);
@@ -590,12 +595,10 @@ test_inspircd_tls(void **state)
 	cfg.values[2] = "yes";
 	cfg_set(&cfg, "ca_file", ca);
 	cfg_set(&cfg, "private", "privmsg");
-	assert_int_equal(host_start(&h, &cfg), 0);
-	assert_true(run_until(&h, 15000, ups_at_least, 1));
+	host_up(&h, &cfg);
 	alice.pump = pump;
 	alice.pump_ctx = &h;
-	assert_int_equal(ircclient_connect(&alice, c->srv.port, "alice"), 0);
-	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
+	in_cards(&alice, c, "alice");
 	ircclient_send(&alice, "PRIVMSG #cards :!ping");
 	assert_int_equal(ircclient_wait(&alice, 5000, line, sizeof line, "PRIVMSG alice :hand of nick:alice", NULL), 0);
 	/* private = privmsg is only the default: a player who chose NOTICE gets NOTICE */

@@ -31,24 +31,6 @@ write_conf(struct world *f, const char *bot_extra, const char *irc_extra)
 	write_conf_paced(f, 0, bot_extra, irc_extra);
 }
 
-static void
-client(struct ircclient *c, struct world *f, const char *nick, const char *from, const char *chan)
-{
-	c->pump = NULL;
-	assert_int_equal(ircclient_connect_from(c, f->srv.port, nick, from), 0);
-	if (chan != NULL)
-		assert_int_equal(ircclient_join(c, chan), 0);
-}
-
-static bool
-saw_hand(const struct ircclient *c, const char *nick)
-{
-	char want[96];
-
-	snprintf(want, sizeof want, "NOTICE %s :Your ", nick);
-	return ircclient_saw(c, want, NULL);
-}
-
 /* Issue 15 (medium): "a player quits, someone else takes the nick, the
  * computer plays the seat on timeout, and the newcomer receives 'Your hand'". */
 static void
@@ -59,11 +41,9 @@ test_hand_not_to_whoever_wears_the_nick(void **state)
 
 	/* a second between computer moves: alice's QUIT is seen between two of them */
 	write_conf_paced(f, 1000, "", "channels = #cards\n");
-	client(&alice, f, "alice", "127.0.0.2", "#cards");
+	world_client(&alice, f, "alice", "127.0.0.2", "#cards");
 	world_daemon(f, "edges-wears");
-	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
-	ircclient_send(&alice, "PRIVMSG #cards :!play 2 duel");
-	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
+	world_duel_dealt(&alice);
 	ircclient_send(&alice, "PRIVMSG #cards :!auto");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "PRIVMSG #cards :", "steps away", NULL), 0);
 	/* (a hand the bot sent before it saw her QUIT would reach whoever takes the nick
@@ -71,15 +51,15 @@ test_hand_not_to_whoever_wears_the_nick(void **state)
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "PRIVMSG #cards :", "alice drew ", NULL), 0);
 	ircclient_close(&alice);
 	/* mallory, from another host, takes the nick while the computer plays alice's seat */
-	client(&mallory, f, "alice", "127.0.0.3", "#cards");
+	world_client(&mallory, f, "alice", "127.0.0.3", "#cards");
 	for (int i = 0; i < 2; i++)
 		assert_int_equal(ircclient_wait(&mallory, 60000, NULL, 0, "PRIVMSG #cards :", "alice drew ", NULL), 0);
 	ircclient_drain(&mallory, 500);
-	assert_false(saw_hand(&mallory, "alice"));
+	assert_false(ircclient_saw_hand(&mallory, "alice"));
 	ircclient_send(&mallory, "PRIVMSG #cards :!hand");
 	assert_int_equal(ircclient_wait(&mallory, 10000, NULL, 0, "PRIVMSG #cards :", "no seat", NULL), 0);
 	ircclient_drain(&mallory, 500);
-	assert_false(saw_hand(&mallory, "alice"));
+	assert_false(ircclient_saw_hand(&mallory, "alice"));
 	ircclient_close(&mallory);
 	world_daemon_stop(f);
 }
@@ -95,15 +75,13 @@ test_resumed_hand_not_to_whoever_wears_the_nick(void **state)
 	char line[2048];
 
 	write_conf(f, "", "channels = #cards\n");
-	client(&alice, f, "alice", "127.0.0.2", "#cards");
+	world_client(&alice, f, "alice", "127.0.0.2", "#cards");
 	world_daemon(f, "edges-resumed");
-	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
-	ircclient_send(&alice, "PRIVMSG #cards :!play 2 duel");
-	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
+	world_duel_dealt(&alice);
 	if (!ircclient_saw(&alice, "PRIVMSG #cards :", "alice: your turn"))
 		assert_int_equal(ircclient_wait(&alice, 60000, NULL, 0, "PRIVMSG #cards :", "alice: your turn", NULL), 0);
 	ircclient_close(&alice);
-	client(&mallory, f, "alice", "127.0.0.3", "#cards");
+	world_client(&mallory, f, "alice", "127.0.0.3", "#cards");
 	world_daemon_stop(f);
 	world_daemon(f, "edges-resumed2");
 	assert_int_equal(ircclient_wait(&mallory, 30000, line, sizeof line, "PRIVMSG #cards :", "Back after a restart",
@@ -112,7 +90,7 @@ test_resumed_hand_not_to_whoever_wears_the_nick(void **state)
 	/* the bot had her hand to give, and gave it to nobody */
 	assert_int_equal(e2e_daemon_wait_log(&f->d, "nobody holds nick:alice on this network now", 10000), 0);
 	ircclient_drain(&mallory, 1000);
-	assert_false(saw_hand(&mallory, "alice"));
+	assert_false(ircclient_saw_hand(&mallory, "alice"));
 	ircclient_close(&mallory);
 	world_daemon_stop(f);
 }
@@ -127,28 +105,26 @@ test_rename_does_not_outlive_a_quit_while_away(void **state)
 	struct ircclient alice, stranger;
 
 	write_conf(f, "", "channels = #cards\n");
-	client(&alice, f, "alice", "127.0.0.2", "#cards");
+	world_client(&alice, f, "alice", "127.0.0.2", "#cards");
 	world_daemon(f, "edges-rename");
-	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
-	ircclient_send(&alice, "PRIVMSG #cards :!play 2 duel");
-	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
+	world_duel_dealt(&alice);
 	ircclient_send(&alice, "NICK alicia");
 	ircclient_send(&alice, "PRIVMSG #cards :!hand");
 	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "NOTICE alicia :Your hand", NULL), 0);
 	world_daemon_stop(f);
 	ircclient_close(&alice);             /* alicia quits while the bot is away */
 
-	client(&stranger, f, "alicia", "127.0.0.3", "#cards");
+	world_client(&stranger, f, "alicia", "127.0.0.3", "#cards");
 	world_daemon(f, "edges-rename2");
 	assert_int_equal(ircclient_wait(&stranger, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
 	ircclient_send(&stranger, "PRIVMSG #cards :!hand");
 	assert_int_equal(ircclient_wait(&stranger, 10000, NULL, 0, "PRIVMSG #cards :", "alicia: you have no seat", NULL),
 	                 0);
 	ircclient_drain(&stranger, 1000);
-	assert_false(saw_hand(&stranger, "alicia"));
+	assert_false(ircclient_saw_hand(&stranger, "alicia"));
 	ircclient_close(&stranger);
 	/* the real alicia, from her host, has her seat */
-	client(&alice, f, "alicia", "127.0.0.2", "#cards");
+	world_client(&alice, f, "alicia", "127.0.0.2", "#cards");
 	ircclient_send(&alice, "PRIVMSG #cards :!hand");
 	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "NOTICE alicia :Your hand", NULL), 0);
 	ircclient_close(&alice);
@@ -165,8 +141,8 @@ test_nick_regained_when_its_holder_quits(void **state)
 
 	/* the holder is in no channel of ours: only the ISON poll can tell */
 	write_conf(f, "", "channels = #cards\nnick_poll = 5\n");
-	client(&squatter, f, "HandFoot", NULL, NULL);
-	client(&alice, f, "alice", NULL, "#cards");
+	world_client(&squatter, f, "HandFoot", NULL, NULL);
+	world_client(&alice, f, "alice", NULL, "#cards");
 	world_daemon(f, "edges-regain");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot_!", "JOIN", "#cards", NULL), 0);
 	ircclient_close(&squatter);
@@ -184,8 +160,8 @@ test_nick_regained_on_the_holders_quit(void **state)
 	struct ircclient squatter, alice;
 
 	write_conf(f, "", "channels = #cards\nnick_poll = 0\n");
-	client(&squatter, f, "HandFoot", NULL, "#cards");
-	client(&alice, f, "alice", NULL, "#cards");
+	world_client(&squatter, f, "HandFoot", NULL, "#cards");
+	world_client(&alice, f, "alice", NULL, "#cards");
 	world_daemon(f, "edges-regain2");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot_!", "JOIN", "#cards", NULL), 0);
 	ircclient_close(&squatter);
@@ -206,11 +182,9 @@ test_moderated_channel_is_logged_and_the_owner_told(void **state)
 	int n = 0;
 
 	write_conf(f, "", "channels = #cards\n");
-	client(&alice, f, "alice", NULL, "#cards");     /* first in: alice is the channel's operator */
+	world_client(&alice, f, "alice", NULL, "#cards");     /* first in: alice is the channel's operator */
 	world_daemon(f, "edges-moderated");
-	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
-	ircclient_send(&alice, "PRIVMSG #cards :!play 2 duel");
-	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
+	world_duel_dealt(&alice);
 	ircclient_send(&alice, "MODE #cards +m");
 	ircclient_drain(&alice, 300);
 	for (int i = 0; i < 3; i++)
@@ -243,7 +217,7 @@ test_reload_joins_without_reconnecting(void **state)
 	char line[2048];
 
 	write_conf(f, "", "channels = #cards\n");
-	client(&alice, f, "alice", NULL, "#cards");
+	world_client(&alice, f, "alice", NULL, "#cards");
 	assert_int_equal(ircclient_join(&alice, "#more"), 0);
 	world_daemon(f, "edges-reload");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
@@ -278,7 +252,7 @@ test_hands_stay_out_of_the_debug_log(void **state)
 	const char *p;
 
 	write_conf(f, "log_level = debug", "channels = #cards\n");
-	client(&alice, f, "alice", NULL, "#cards");
+	world_client(&alice, f, "alice", NULL, "#cards");
 	world_daemon(f, "edges-debug");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
 	ircclient_send(&alice, "PRIVMSG #cards :!play 2 duel");

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -35,10 +34,7 @@ static int
 teardown(void **state)
 {
 	(void)state;
-	if (daemon_proc.pid > 0) {
-		kill(daemon_proc.pid, SIGTERM);
-		proc_end(&daemon_proc);
-	}
+	proc_stop(&daemon_proc);
 	world_stop(&w);
 	return 0;
 }
@@ -124,8 +120,7 @@ test_hint_through_irc(void **state)
 
 	ircclient_close(&alice);
 	ircclient_close(&bob);
-	kill(daemon_proc.pid, SIGTERM);
-	assert_int_equal(proc_end(&daemon_proc), 0);
+	assert_int_equal(proc_stop(&daemon_proc), 0);
 }
 
 int

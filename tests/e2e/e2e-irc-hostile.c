@@ -46,15 +46,6 @@ synced(struct ircclient *c, const char *tag)
 	assert_int_equal(ircclient_wait(c, 20000, NULL, 0, "PONG", tag, NULL), 0);
 }
 
-static void
-client(struct ircclient *c, struct world *f, const char *nick, const char *from, const char *chan)
-{
-	c->pump = NULL;
-	assert_int_equal(ircclient_connect_from(c, f->srv.port, nick, from), 0);
-	if (chan != NULL)
-		assert_int_equal(ircclient_join(c, chan), 0);
-}
-
 /* The one number a query on the daemon's database gives. */
 static long
 db_number(struct world *f, const char *sql)
@@ -69,25 +60,14 @@ db_number(struct world *f, const char *sql)
 	return strtol(out, NULL, 10);
 }
 
-static bool
-saw_hand(const struct ircclient *c, const char *nick)
-{
-	char want[96];
-
-	snprintf(want, sizeof want, "NOTICE %s :Your ", nick);
-	return ircclient_saw(c, want, NULL);
-}
-
 /* alice sits at a duel, is dealt her hand, and quits while it is her turn. */
 static void
 alice_plays_and_quits(struct world *f)
 {
 	struct ircclient alice;
 
-	client(&alice, f, "alice", "127.0.0.2", "#cards");
-	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
-	ircclient_send(&alice, "PRIVMSG #cards :!play 2 duel");
-	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
+	world_client(&alice, f, "alice", "127.0.0.2", "#cards");
+	world_duel_dealt(&alice);
 	if (!ircclient_saw(&alice, "PRIVMSG #cards :", "alice: your turn"))
 		assert_int_equal(ircclient_wait(&alice, 60000, NULL, 0, "PRIVMSG #cards :", "alice: your turn", NULL), 0);
 	ircclient_close(&alice);
@@ -100,7 +80,7 @@ stranger_has_no_seat(struct ircclient *mallory)
 	ircclient_send(mallory, "PRIVMSG #cards :!hand");
 	assert_int_equal(ircclient_wait(mallory, 60000, NULL, 0, "PRIVMSG #cards :", "no seat", NULL), 0);
 	ircclient_drain(mallory, 500);
-	assert_false(saw_hand(mallory, "alice"));
+	assert_false(ircclient_saw_hand(mallory, "alice"));
 }
 
 /* Issue 24 (high): a flood of private questions from rotating nicks pushed
@@ -121,7 +101,7 @@ test_flood_does_not_flush_a_quit_players_record(void **state)
 	world_daemon(f, "hostile-identity");
 	alice_plays_and_quits(f);
 	/* a third host asks !private under rotating nicks, each a DM-only stranger */
-	client(&flooder, f, "flood0", "127.0.0.4", NULL);
+	world_client(&flooder, f, "flood0", "127.0.0.4", NULL);
 	for (int i = 1; i <= nicks; i++) {
 		ircclient_send(&flooder, "NICK flood%d", i);
 		ircclient_send(&flooder, "PRIVMSG HandFoot :!private");
@@ -132,7 +112,7 @@ test_flood_does_not_flush_a_quit_players_record(void **state)
 	/* (their answers go out at the pace of a stranger's, long after: the
 	 * bot reads its one connection in order, so mallory's answer below
 	 * comes after every one of these was handled) */
-	client(&mallory, f, "alice", "127.0.0.3", "#cards");
+	world_client(&mallory, f, "alice", "127.0.0.3", "#cards");
 	stranger_has_no_seat(&mallory);
 	ircclient_close(&flooder);
 	ircclient_close(&mallory);
@@ -143,7 +123,7 @@ test_flood_does_not_flush_a_quit_players_record(void **state)
 	/* had her record been flushed all the same, whoever wears her nick next,
 	 * from a host of their own, is still a stranger, restart or not */
 	assert_int_equal(db_number(f, "DELETE FROM adapter_state WHERE key='seen/alice'; SELECT changes()"), 1);
-	client(&trudy, f, "alice", "127.0.0.5", "#cards");
+	world_client(&trudy, f, "alice", "127.0.0.5", "#cards");
 	world_daemon(f, "hostile-identity2");
 	assert_int_equal(ircclient_wait(&trudy, 30000, NULL, 0, "PRIVMSG #cards :", "Back after a restart", NULL), 0);
 	stranger_has_no_seat(&trudy);
@@ -197,11 +177,11 @@ test_colliding_ids_do_not_silence_a_player(void **state)
 	colliding_with_alice(ids);
 	write_conf_quick(f);
 	world_daemon(f, "hostile-collide");
-	client(&alice, f, "alice", "127.0.0.2", "#cards");
+	world_client(&alice, f, "alice", "127.0.0.2", "#cards");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
 	ircclient_send(&alice, "PRIVMSG #cards :!help hand");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "PRIVMSG #cards :", "hand", NULL), 0);
-	client(&mal, f, "mal", "127.0.0.4", NULL);
+	world_client(&mal, f, "mal", "127.0.0.4", NULL);
 	for (int round = 0; round < 4; round++) {
 		/* each colliding nick spends its burst and more, in private */
 		for (int k = 0; k < 5; k++) {
@@ -234,8 +214,8 @@ test_dm_flood_does_not_fill_the_users_table(void **state)
 
 	write_conf(f);
 	world_daemon(f, "hostile-users");
-	client(&mal, f, "mal", "127.0.0.4", NULL);
-	client(&bob, f, "bob", "127.0.0.5", NULL);
+	world_client(&mal, f, "mal", "127.0.0.4", NULL);
+	world_client(&bob, f, "bob", "127.0.0.5", NULL);
 	/* (the bot in its channel first: the flood is what it sees next) */
 	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
 	if (!ircclient_saw(&bob, ":HandFoot!", "JOIN"))
@@ -270,10 +250,10 @@ test_stranger_cannot_change_tell(void **state)
 	struct ircclient alice, mallory;
 
 	write_conf_quick(f);
-	client(&alice, f, "alice", "127.0.0.2", "#cards");
+	world_client(&alice, f, "alice", "127.0.0.2", "#cards");
 	world_daemon(f, "hostile-tell");
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
-	client(&mallory, f, "mallory", "127.0.0.3", "#cards");
+	world_client(&mallory, f, "mallory", "127.0.0.3", "#cards");
 	ircclient_send(&mallory, "PRIVMSG #cards :!tell moves");
 	assert_int_equal(ircclient_wait(&mallory, 20000, NULL, 0, "PRIVMSG #cards :", "only a moderator", NULL), 0);
 	ircclient_send(&alice, "PRIVMSG #cards :!tell moves");
@@ -297,12 +277,10 @@ test_seated_player_served_with_tables_full(void **state)
 
 	colliding_with_alice(ids);
 	write_conf_quick(f);
-	client(&alice, f, "alice", "127.0.0.2", "#cards");
+	world_client(&alice, f, "alice", "127.0.0.2", "#cards");
 	world_daemon(f, "hostile-full");
-	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
-	ircclient_send(&alice, "PRIVMSG #cards :!play 2 duel");
-	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, "NOTICE alice :Your hand", NULL), 0);
-	client(&mal, f, "mal", "127.0.0.4", NULL);
+	world_duel_dealt(&alice);
+	world_client(&mal, f, "mal", "127.0.0.4", NULL);
 	for (int i = 0; i < 300; i++) {
 		ircclient_send(&mal, "NICK u%d", i);
 		ircclient_send(&mal, i % 10 == 0 ? "PRIVMSG HandFoot :!private" : "NOTICE HandFoot :hello");

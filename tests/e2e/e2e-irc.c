@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -35,10 +34,7 @@ teardown(void **state)
 {
 	(void)state;
 	/* a failed assertion must not leave the daemon behind */
-	if (daemon_proc.pid > 0) {
-		kill(daemon_proc.pid, SIGTERM);
-		proc_end(&daemon_proc);
-	}
+	proc_stop(&daemon_proc);
 	world_stop(&w);
 	return 0;
 }
@@ -135,10 +131,8 @@ test_irc_game(void **state)
 
 	ircclient_close(&bob);
 	ircclient_close(&alice);
-	kill(daemon_proc.pid, SIGTERM);
 	(void)at;
-	proc_end(&daemon_proc);
-	daemon_proc.pid = 0;
+	proc_stop(&daemon_proc);
 }
 
 int

@@ -13,7 +13,7 @@
 #include "http.h"
 #include "loop.h"
 #include "matrix/matrix.h"
-#include "fakemx.h"
+#include "fakemx-host.h"
 #include "memstore.h"
 #include "version.h"
 
@@ -26,12 +26,7 @@ struct rec {
 };
 
 struct host {
-	struct fakemx fake;
-	struct loop *loop;
-	struct http *http;
-	struct memstore *st;
-	struct matrix_client *c;
-	struct matrix_config cfg;
+	struct fakemx_host mx;       /* the fake, and the client's loop, HTTP, store and configuration */
 	char ann_tok[128];       /* ann's token, for accept_invites */
 	char errlog[2048];       /* the client's error lines, in order */
 	char warnlog[4096];      /* its warnings, in order */
@@ -39,7 +34,6 @@ struct host {
 	char last_hand[256];     /* the room of the last hand assert_hands_private saw */
 	struct rec evs[MAX_EVS];
 	int nevs;
-	bool verbose;
 };
 
 /* ---------------------------------------------------------------- the echo host */
@@ -70,7 +64,7 @@ h_emit(void *ctx, const struct bot_event *ev)
 		men[0] = ev->user_id;
 		m = (struct adapter_msg){ .kind = MSG_ROOM, .room = ev->room, .styled = text, .prefix = "!",
 		                          .mentions = men, .nmentions = 1, .reply_to = ev->ref };
-		assert_int_equal(matrix_client_send(h->c, &m), 0);
+		assert_int_equal(matrix_client_send(h->mx.c, &m), 0);
 	} else if (strcmp(ev->text, "!turns") == 0) {
 		/* a person's turn and the computer turns after it, as the core folds them */
 		men[0] = ev->user_id;
@@ -79,7 +73,7 @@ h_emit(void *ctx, const struct bot_event *ev)
 		                          .styled = "ann drew 2 cards, discarded 5" ST_SEP "Ada[bot] drew 2 cards, discarded 9"
 		                                    ST_SEP "Alan[bot] took the pile (3 cards, top 9), discarded 4 · pile 4, "
 		                                    "1 card · ann: your turn (" ST_COMMAND "draw" ST_END ")" };
-		assert_int_equal(matrix_client_send(h->c, &m), 0);
+		assert_int_equal(matrix_client_send(h->mx.c, &m), 0);
 	} else if (strcmp(ev->text, "!prompt") == 0) {
 		/* the core's turn prompt: the player named, pinged, asked to act */
 		snprintf(text, sizeof text, "pile 4 · " ST_PLAYER "%s" ST_END ": your turn (" ST_COMMAND "draw" ST_END ")",
@@ -87,12 +81,12 @@ h_emit(void *ctx, const struct bot_event *ev)
 		men[0] = ev->user_id;
 		m = (struct adapter_msg){ .kind = MSG_ROOM, .room = ev->room, .styled = text, .prefix = "!",
 		                          .mentions = men, .nmentions = 1, .prompt_user = ev->user_id };
-		assert_int_equal(matrix_client_send(h->c, &m), 0);
+		assert_int_equal(matrix_client_send(h->mx.c, &m), 0);
 	} else if (strcmp(ev->text, "!hand") == 0) {
 		m = (struct adapter_msg){ .kind = MSG_PRIVATE, .room = ev->room, .user_id = ev->user_id,
 		                          .styled = "your hand: " ST_CARD "A" ST_END "×2 K 9" ST_BR "foot: 11 cards waiting",
 		                          .prefix = "!" };
-		assert_int_equal(matrix_client_send(h->c, &m), 0);
+		assert_int_equal(matrix_client_send(h->mx.c, &m), 0);
 	}
 }
 
@@ -101,7 +95,7 @@ h_log(void *ctx, int level, const char *msg)
 {
 	struct host *h = ctx;
 
-	if (h->verbose)
+	if (h->mx.verbose)
 		fprintf(stderr, "<%d>matrix: %s\n", level, msg);
 	if (level == LOG_LVL_WARNING) {
 		size_t o = strlen(h->warnlog);
@@ -119,40 +113,13 @@ h_log(void *ctx, int level, const char *msg)
 static void
 client_up(struct host *h)
 {
-	struct matrix_host mh = {
-		.ctx = h, .emit = h_emit, .log = h_log,
-		.store = { h->st, memstore_get, memstore_set, memstore_del, memstore_each },
-	};
-
-	h->c = matrix_client_new(&h->cfg, &mh, h->loop, h->http);
-	assert_non_null(h->c);
-	assert_int_equal(matrix_client_start(h->c), 0);
+	fakemx_host_client_up(&h->mx, h, h_emit, h_log);
 }
 
 static void
 client_down(struct host *h)
 {
-	matrix_client_stop(h->c);
-	matrix_client_free(h->c);
-	h->c = NULL;
-}
-
-/* The host around a started fake: the bot's account, the client's configuration. */
-static void
-host_init(struct host *h)
-{
-	char tok[128];
-
-	h->verbose = getenv("HF_VERBOSE") != NULL;
-	h->loop = loop_new();
-	h->http = http_new(h->loop);
-	h->st = memstore_new();
-	fakemx_user(&h->fake, "bot", "botpw", tok, sizeof tok);
-	snprintf(h->cfg.homeserver, sizeof h->cfg.homeserver, "%s", h->fake.base);
-	snprintf(h->cfg.user, sizeof h->cfg.user, "bot");
-	snprintf(h->cfg.password, sizeof h->cfg.password, "botpw");
-	h->cfg.auto_join = true;
-	h->cfg.sync_timeout_ms = 2000;
+	fakemx_host_client_down(&h->mx);
 }
 
 static int
@@ -160,11 +127,11 @@ setup(void **state)
 {
 	struct host *h = calloc(1, sizeof *h);
 
-	if (h == NULL || fakemx_start(&h->fake) < 0) {
+	if (h == NULL || fakemx_start(&h->mx.fake) < 0) {
 		free(h);
 		return -1;
 	}
-	host_init(h);
+	fakemx_host_init(&h->mx, NULL, 0);
 	*state = h;
 	return 0;
 }
@@ -174,12 +141,7 @@ teardown(void **state)
 {
 	struct host *h = *state;
 
-	if (h->c != NULL)
-		client_down(h);
-	http_free(h->http);
-	loop_free(h->loop);
-	memstore_free(h->st);
-	fakemx_stop(&h->fake);
+	fakemx_host_free(&h->mx);
 	free(h);
 	return 0;
 }
@@ -200,7 +162,7 @@ run_until(struct host *h, pred_fn *pred, const void *arg, int ms)
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > ms)
 			return false;
-		loop_run_once(h->loop, 50);
+		loop_run_once(h->mx.loop, 50);
 	}
 }
 
@@ -211,7 +173,7 @@ run_for(struct host *h, int ms)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
-		loop_run_once(h->loop, 50);
+		loop_run_once(h->mx.loop, 50);
 		clock_gettime(CLOCK_MONOTONIC, &t);
 	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
 }
@@ -238,7 +200,7 @@ is_up(struct host *h, const void *arg)
 static int
 bot_bodies(struct host *h, const char *room, char out[][128], int max, json_t **content_of_last)
 {
-	json_t *evs = fakemx_events(&h->fake, room), *ev;
+	json_t *evs = fakemx_events(&h->mx.fake, room), *ev;
 	size_t i;
 	int n = 0;
 
@@ -273,7 +235,7 @@ static const char *
 membership(struct host *h, const char *room, const char *user)
 {
 	static char buf[32]; /* test-only scratch, single-threaded */
-	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/rooms", NULL, NULL, NULL);
+	json_t *j = fakemx_call(&h->mx.fake, "GET", "/_fake/rooms", NULL, NULL, NULL);
 	const char *m = json_string_value(json_object_get(json_object_get(json_object_get(
 	    json_object_get(j, "rooms"), room), "members"), user));
 
@@ -302,7 +264,7 @@ make_room(struct host *h, const char *token, const char *extra, char *room, size
 	json_t *j;
 
 	snprintf(body, sizeof body, "{\"invite\":[\"@bot:hs\"]%s}", extra != NULL ? extra : "");
-	j = fakemx_call(&h->fake, "POST", "/_matrix/client/v3/createRoom", token, body, NULL);
+	j = fakemx_call(&h->mx.fake, "POST", "/_matrix/client/v3/createRoom", token, body, NULL);
 	assert_non_null(j);
 	snprintf(room, len, "%s", json_string_value(json_object_get(j, "room_id")));
 	json_decref(j);
@@ -311,14 +273,14 @@ make_room(struct host *h, const char *token, const char *extra, char *room, size
 static void
 say(struct host *h, const char *token, const char *room, const char *text)
 {
-	assert_int_equal(fakemx_say(&h->fake, token, room, text), 0);
+	assert_int_equal(fakemx_say(&h->mx.fake, token, room, text), 0);
 }
 
 /* Every bot event in room carries a txn id seen once only. */
 static void
 assert_txn_unique(struct host *h, const char *room)
 {
-	json_t *evs = fakemx_events(&h->fake, room), *ev;
+	json_t *evs = fakemx_events(&h->mx.fake, room), *ev;
 	char seen[256][96];
 	int n = 0;
 	size_t i;
@@ -340,7 +302,7 @@ assert_txn_unique(struct host *h, const char *room)
 static void
 direct_of(struct host *h, const char *user, char *out, size_t len)
 {
-	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/rooms", NULL, NULL, NULL);
+	json_t *j = fakemx_call(&h->mx.fake, "GET", "/_fake/rooms", NULL, NULL, NULL);
 	json_t *d = json_object_get(json_object_get(json_object_get(j, "account"), "@bot:hs m.direct"), user);
 
 	snprintf(out, len, "%s", json_string_value(json_array_get(d, 0)) != NULL ? json_string_value(json_array_get(d, 0)) : "");
@@ -360,7 +322,7 @@ has_direct(struct host *h, const void *user)
 static json_t *
 m_direct(struct host *h)
 {
-	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/rooms", NULL, NULL, NULL);
+	json_t *j = fakemx_call(&h->mx.fake, "GET", "/_fake/rooms", NULL, NULL, NULL);
 	json_t *d = json_incref(json_object_get(json_object_get(j, "account"), "@bot:hs m.direct"));
 
 	json_decref(j);
@@ -393,6 +355,28 @@ bot_up_in(struct host *h, const char *room)
 	assert_true(run_until(h, is_up, NULL, 10000));
 }
 
+/* Users ann and bob (their tokens in ann and bob, toklen bytes each) in a
+ * room ann made with the bot invited: ann invited bob and he joined. */
+static void
+ann_and_bob_in(struct host *h, char *ann, char *bob, size_t toklen, char *room, size_t len)
+{
+	fakemx_user(&h->mx.fake, "ann", "x", ann, toklen);
+	fakemx_user(&h->mx.fake, "bob", "x", bob, toklen);
+	make_room(h, ann, NULL, room, len);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, ann, room, "invite", "{\"user_id\":\"@bob:hs\"}"), 200);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, bob, room, "join", "{}"), 200);
+}
+
+/* The client up, in r1 and r2 (joined, first sync done). */
+static void
+bot_up_in_both(struct host *h, const char *r1, const char *r2)
+{
+	client_up(h);
+	assert_true(run_until(h, bot_joined, r1, 10000));
+	assert_true(run_until(h, bot_joined, r2, 10000));
+	assert_true(run_until(h, is_up, NULL, 10000));
+}
+
 /* A room made by token's user with the bot invited, and the client up in it. */
 static void
 room_up(struct host *h, const char *token, char *room, size_t len)
@@ -412,10 +396,10 @@ test_history_replay_restart_and_direct_rooms(void **state)
 	struct want w;
 	int n;
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	/* another client of the bot's account has direct rooms of its own */
-	fakemx_user(&h->fake, "bot", "botpw", btok, sizeof btok);
-	json_decref(fakemx_call(&h->fake, "PUT", "/_matrix/client/v3/user/%40bot%3Ahs/account_data/m.direct", btok,
+	fakemx_user(&h->mx.fake, "bot", "botpw", btok, sizeof btok);
+	json_decref(fakemx_call(&h->mx.fake, "PUT", "/_matrix/client/v3/user/%40bot%3Ahs/account_data/m.direct", btok,
 	                        OTHER_DIRECTS, NULL));
 	make_room(h, ann, NULL, room, sizeof room);
 	say(h, ann, room, "!ping old");
@@ -447,8 +431,8 @@ test_history_replay_restart_and_direct_rooms(void **state)
 	direct_of(h, "@ann:hs", dm, sizeof dm);
 	/* no hand before ann is in it (its history is hidden from whoever was not) */
 	run_for(h, 300);
-	assert_int_equal(fakemx_bot_says(&h->fake, dm, ""), 0);
-	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "join", "{}"), 200);
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, dm, ""), 0);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, ann, dm, "join", "{}"), 200);
 	w = (struct want){ dm, 1 };
 	assert_true(run_until(h, has_bot_msgs, &w, 10000));
 	assert_int_equal(bot_bodies(h, room, b, 64, NULL), 3);
@@ -473,7 +457,7 @@ test_history_replay_restart_and_direct_rooms(void **state)
 		char body[512];
 
 		snprintf(body, sizeof body, "{\"room\":\"%s\",\"count\":4}", room);
-		json_decref(fakemx_call(&h->fake, "POST", "/_fake/replay", NULL, body, NULL));
+		json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/replay", NULL, body, NULL));
 	}
 	say(h, ann, room, "!ping 5");
 	w = (struct want){ room, 5 };
@@ -503,7 +487,7 @@ test_history_replay_restart_and_direct_rooms(void **state)
 
 		snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/join", e);
 		curl_free(e);
-		json_decref(fakemx_call(&h->fake, "POST", path, ann, "{}", NULL));
+		json_decref(fakemx_call(&h->mx.fake, "POST", path, ann, "{}", NULL));
 	}
 	say(h, ann, dm, "hello");
 	assert_true(run_until(h, is_up, NULL, 100));
@@ -517,7 +501,7 @@ test_history_replay_restart_and_direct_rooms(void **state)
 static void
 inject(struct host *h, const char *json)
 {
-	json_decref(fakemx_call(&h->fake, "POST", "/_fake/fail", NULL, json, NULL));
+	json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/fail", NULL, json, NULL));
 }
 
 static void
@@ -528,10 +512,10 @@ test_every_message_once_in_order_under_faults(void **state)
 	struct want w;
 
 	/* a token instead of a password this time */
-	fakemx_user(&h->fake, "bot", "botpw", bot, sizeof bot);
-	h->cfg.password[0] = '\0';
-	snprintf(h->cfg.token, sizeof h->cfg.token, "%s", bot);
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "bot", "botpw", bot, sizeof bot);
+	h->mx.cfg.password[0] = '\0';
+	snprintf(h->mx.cfg.token, sizeof h->mx.cfg.token, "%s", bot);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	make_room(h, ann, NULL, room, sizeof room);
 	client_up(h);
 	assert_true(run_until(h, bot_joined, room, 10000));
@@ -569,9 +553,9 @@ test_encryption_allow_list_and_kick(void **state)
 	char ann[128], bob[128], game[256], enc[256], other[256], b[8][128], body[256];
 	struct want w;
 
-	snprintf(h->cfg.allow, sizeof h->cfg.allow, "@ann:hs");
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	fakemx_user(&h->fake, "bob", "x", bob, sizeof bob);
+	snprintf(h->mx.cfg.allow, sizeof h->mx.cfg.allow, "@ann:hs");
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "bob", "x", bob, sizeof bob);
 	make_room(h, ann, NULL, game, sizeof game);
 	make_room(h, ann, ",\"initial_state\":[{\"type\":\"m.room.encryption\",\"state_key\":\"\","
 	                  "\"content\":{\"algorithm\":\"m.megolm.v1.aes-sha2\"}}]", enc, sizeof enc);
@@ -600,7 +584,7 @@ test_encryption_allow_list_and_kick(void **state)
 
 		snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/kick", e);
 		curl_free(e);
-		json_decref(fakemx_call(&h->fake, "POST", path, ann, body, NULL));
+		json_decref(fakemx_call(&h->mx.fake, "POST", path, ann, body, NULL));
 	}
 	run_for(h, 800);
 	{
@@ -631,18 +615,15 @@ test_display_names_per_room(void **state)
 	char ann[128], r1[256], r2[256], path[512], *e;
 	struct want w;
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	make_room(h, ann, NULL, r1, sizeof r1);
 	make_room(h, ann, NULL, r2, sizeof r2);
-	client_up(h);
-	assert_true(run_until(h, bot_joined, r1, 10000));
-	assert_true(run_until(h, bot_joined, r2, 10000));
-	assert_true(run_until(h, is_up, NULL, 10000));
+	bot_up_in_both(h, r1, r2);
 	/* ann is "Annie" in the second room only (a per-room display name) */
 	e = curl_easy_escape(NULL, r2, 0);
 	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/state/m.room.member/%%40ann%%3Ahs", e);
 	curl_free(e);
-	json_decref(fakemx_call(&h->fake, "PUT", path, ann, "{\"membership\":\"join\",\"displayname\":\"Annie\"}", NULL));
+	json_decref(fakemx_call(&h->mx.fake, "PUT", path, ann, "{\"membership\":\"join\",\"displayname\":\"Annie\"}", NULL));
 	say(h, ann, r2, "!ping 2");
 	say(h, ann, r1, "!ping 1");
 	w = (struct want){ r1, 1 };
@@ -664,16 +645,13 @@ test_names_disambiguated_and_kept(void **state)
 	char ann[128], bob[128], room[256], path[512], *e;
 	struct want w;
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	fakemx_user(&h->fake, "bob", "x", bob, sizeof bob);
-	make_room(h, ann, NULL, room, sizeof room);
-	assert_int_equal(fakemx_room_post(&h->fake, ann, room, "invite", "{\"user_id\":\"@bob:hs\"}"), 200);
-	assert_int_equal(fakemx_room_post(&h->fake, bob, room, "join", "{}"), 200);
+	ann_and_bob_in(h, ann, bob, sizeof ann, room, sizeof room);
 	bot_up_in(h, room);
 	e = curl_easy_escape(NULL, room, 0);
 	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/state/m.room.member/%%40bob%%3Ahs", e);
 	curl_free(e);
-	json_decref(fakemx_call(&h->fake, "PUT", path, bob, "{\"membership\":\"join\",\"displayname\":\"ann\"}", NULL));
+	json_decref(
+	        fakemx_call(&h->mx.fake, "PUT", path, bob, "{\"membership\":\"join\",\"displayname\":\"ann\"}", NULL));
 	say(h, ann, room, "!ping 1");
 	say(h, bob, room, "!ping 2");
 	w = (struct want){ room, 2 };
@@ -687,10 +665,10 @@ test_names_disambiguated_and_kept(void **state)
 	{
 		char nb[MATRIX_MAX_NAME + 1];
 
-		assert_string_equal(matrix_names_of(h->c, room, "@bob:hs", nb, sizeof nb), "ann (@bob:hs)");
+		assert_string_equal(matrix_names_of(h->mx.c, room, "@bob:hs", nb, sizeof nb), "ann (@bob:hs)");
 	}
 	/* bob drops the name: he is "bob" again, and ann plain "ann" */
-	json_decref(fakemx_call(&h->fake, "PUT", path, bob, "{\"membership\":\"join\"}", NULL));
+	json_decref(fakemx_call(&h->mx.fake, "PUT", path, bob, "{\"membership\":\"join\"}", NULL));
 	say(h, bob, room, "!ping 3");
 	say(h, ann, room, "!ping 4");
 	w = (struct want){ room, 4 };
@@ -709,7 +687,7 @@ test_fold_one_message(void **state)
 	json_t *content = NULL;
 	struct want w;
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	room_up(h, ann, room, sizeof room);
 	say(h, ann, room, "!turns");
 	w = (struct want){ room, 1 };
@@ -728,7 +706,7 @@ static const char *
 notified(struct host *h, const char *room, const char *user)
 {
 	static char buf[16]; /* test-only scratch, single-threaded */
-	json_t *evs = fakemx_events(&h->fake, room), *ev, *last = NULL;
+	json_t *evs = fakemx_events(&h->mx.fake, room), *ev, *last = NULL;
 	size_t i;
 
 	json_array_foreach(evs, i, ev)
@@ -751,11 +729,7 @@ test_prompt_pings(void **state)
 	json_t *content = NULL;
 	struct want w;
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	fakemx_user(&h->fake, "bob", "x", bob, sizeof bob);
-	make_room(h, ann, NULL, room, sizeof room);
-	assert_int_equal(fakemx_room_post(&h->fake, ann, room, "invite", "{\"user_id\":\"@bob:hs\"}"), 200);
-	assert_int_equal(fakemx_room_post(&h->fake, bob, room, "join", "{}"), 200);
+	ann_and_bob_in(h, ann, bob, sizeof ann, room, sizeof room);
 	bot_up_in(h, room);
 	say(h, ann, room, "!prompt");
 	w = (struct want){ room, 1 };
@@ -781,7 +755,7 @@ test_prompt_pings(void **state)
 static long
 limit_count(struct host *h, const char *what)
 {
-	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/requests", NULL, NULL, NULL);
+	json_t *j = fakemx_call(&h->mx.fake, "GET", "/_fake/requests", NULL, NULL, NULL);
 	long n = (long)json_integer_value(json_object_get(json_object_get(json_object_get(j, "ratelimit"), what),
 	                                                  "@bot:hs"));
 
@@ -815,16 +789,16 @@ test_room_upgrade_followed(void **state)
 	struct want w;
 	json_t *j;
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	room_up(h, ann, room, sizeof room);
 	e = curl_easy_escape(NULL, room, 0);
 	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/upgrade", e);
 	curl_free(e);
-	j = fakemx_call(&h->fake, "POST", path, ann, "{\"new_version\":\"12\"}", NULL);
+	j = fakemx_call(&h->mx.fake, "POST", path, ann, "{\"new_version\":\"12\"}", NULL);
 	nroom = json_string_value(json_object_get(j, "replacement_room"));
 	assert_non_null(nroom);
 	run_for(h, 500);
-	assert_int_equal(fakemx_room_post(&h->fake, ann, nroom, "invite", "{\"user_id\":\"@bot:hs\"}"), 200);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, ann, nroom, "invite", "{\"user_id\":\"@bot:hs\"}"), 200);
 	assert_true(run_until(h, bot_joined, nroom, 10000));
 	t = BOT_EV_ROOM_MOVED;
 	assert_true(run_until(h, has_ev, &t, 10000));
@@ -863,20 +837,20 @@ test_answers_in_thread(void **state)
 	size_t i;
 	json_t *ev;
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	room_up(h, ann, room, sizeof room);
 	say(h, ann, room, "thread root");
 	e = curl_easy_escape(NULL, room, 0);
 	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/send/m.room.message/thr1", e);
 	curl_free(e);
-	json_decref(fakemx_call(&h->fake, "PUT", path, ann,
+	json_decref(fakemx_call(&h->mx.fake, "PUT", path, ann,
 	                        "{\"msgtype\":\"m.text\",\"body\":\"!ping t\",\"m.relates_to\":{\"rel_type\":\"m.thread\","
 	                        "\"event_id\":\"$root:hs\",\"is_falling_back\":true,\"m.in_reply_to\":{\"event_id\":\"$root:hs\"}}}",
 	                        NULL));
 	w = (struct want){ room, 1 };
 	assert_true(run_until(h, has_bot_msgs, &w, 10000));
 	assert_int_equal(bot_bodies(h, room, b, 8, &content), 1);
-	evs = fakemx_events(&h->fake, room);
+	evs = fakemx_events(&h->mx.fake, room);
 	json_array_foreach(evs, i, ev)
 		if (json_object_get(json_object_get(ev, "unsigned"), "transaction_id") != NULL &&
 		    strcmp(json_string_value(json_object_get(json_object_get(ev, "unsigned"), "transaction_id")), "thr1") == 0)
@@ -906,7 +880,7 @@ reply(struct host *h, const char *token, const char *room, const char *quoted, c
 	              "event_id", "$e1:hs");
 	js = json_dumps(c, JSON_COMPACT);
 	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/send/m.room.message/reply%d", e, ++n);
-	json_decref(fakemx_call(&h->fake, "PUT", path, token, js, NULL));
+	json_decref(fakemx_call(&h->mx.fake, "PUT", path, token, js, NULL));
 	free(js);
 	json_decref(c);
 	curl_free(e);
@@ -926,7 +900,7 @@ test_replies_joins_since_and_agent(void **state)
 	bool ours = false;
 	size_t i;
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"POST\",\"path\":\"/join$\",\"status\":502}");
 	make_room(h, ann, NULL, room, sizeof room);
 	client_up(h);
@@ -939,17 +913,17 @@ test_replies_joins_since_and_agent(void **state)
 	run_for(h, 300);
 	assert_int_equal(count_evs(h, BOT_EV_MESSAGE, "thanks"), 1);
 	assert_int_equal(count_evs(h, BOT_EV_MESSAGE, "!ping r"), 1);
-	assert_int_equal(fakemx_bot_says(&h->fake, room, "pong"), 1);
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, room, "pong"), 1);
 	/* a token the server no longer knows */
 	client_down(h);
-	memstore_set(h->st, "next_batch", "s999999");
+	memstore_set(h->mx.st, "next_batch", "s999999");
 	h->nevs = 0;
 	client_up(h);
 	assert_true(run_until(h, is_up, NULL, 10000));
 	say(h, ann, room, "!ping 2");
 	w = (struct want){ room, 2 };
 	assert_true(run_until(h, has_bot_msgs, &w, 10000));
-	j = fakemx_call(&h->fake, "GET", "/_fake/requests", NULL, NULL, NULL);
+	j = fakemx_call(&h->mx.fake, "GET", "/_fake/requests", NULL, NULL, NULL);
 	json_t *ua;
 
 	json_array_foreach(json_object_get(j, "user_agents"), i, ua)
@@ -966,7 +940,7 @@ is_mod(struct host *h, const void *arg)
 {
 	const struct modq *q = arg;
 
-	return matrix_client_is_moderator(h->c, q->room, q->user);
+	return matrix_client_is_moderator(h->mx.c, q->room, q->user);
 }
 
 /* Room version 12: its creators (sender and additional_creators) have
@@ -978,20 +952,20 @@ test_moderators_room_v12(void **state)
 	char ann[128], room[256];
 	struct modq q;
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	make_room(h, ann, ",\"room_version\":\"12\",\"creation_content\":{\"additional_creators\":[\"@cy:hs\"]}",
 	          room, sizeof room);
 	client_up(h);
 	assert_true(run_until(h, bot_joined, room, 10000));
 	q = (struct modq){ room, "@ann:hs" };
 	assert_true(run_until(h, is_mod, &q, 10000));
-	assert_true(matrix_client_is_moderator(h->c, room, "@cy:hs"));
-	assert_false(matrix_client_is_moderator(h->c, room, "@bob:hs"));
+	assert_true(matrix_client_is_moderator(h->mx.c, room, "@cy:hs"));
+	assert_false(matrix_client_is_moderator(h->mx.c, room, "@bob:hs"));
 	/* kept across a restart (a resumed sync does not send the state again) */
 	client_down(h);
 	client_up(h);
-	assert_true(matrix_client_is_moderator(h->c, room, "@ann:hs"));
-	assert_false(matrix_client_is_moderator(h->c, room, "@bob:hs"));
+	assert_true(matrix_client_is_moderator(h->mx.c, room, "@ann:hs"));
+	assert_false(matrix_client_is_moderator(h->mx.c, room, "@bob:hs"));
 }
 
 /* More was said while the bot was away than a sync holds: the server cuts
@@ -1004,7 +978,7 @@ test_gap_commands_not_applied(void **state)
 	char ann[128], room[256], b[8][128];
 	struct want w;
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	room_up(h, ann, room, sizeof room);
 	client_down(h);
 	for (int i = 0; i < 30; i++) {
@@ -1041,7 +1015,7 @@ test_login_token_kept_and_refreshed(void **state)
 	char ann[128], room[256];
 	struct want w;
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	room_up(h, ann, room, sizeof room);
 	assert_int_equal(logins(h), 1);
 	client_down(h);
@@ -1050,7 +1024,7 @@ test_login_token_kept_and_refreshed(void **state)
 	assert_true(run_until(h, is_up, NULL, 10000));
 	assert_int_equal(logins(h), 1);
 	/* the server expires the token: refreshed, the game goes on */
-	json_decref(fakemx_call(&h->fake, "POST", "/_fake/expire", NULL, "{\"user\":\"@bot:hs\"}", NULL));
+	json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/expire", NULL, "{\"user\":\"@bot:hs\"}", NULL));
 	say(h, ann, room, "!ping 1");
 	w = (struct want){ room, 1 };
 	assert_true(run_until(h, has_bot_msgs, &w, 15000));
@@ -1072,15 +1046,16 @@ test_login_token_file_refreshed(void **state)
 	json_t *j;
 	struct want w;
 
-	j = fakemx_call(&h->fake, "POST", "/_fake/user", NULL, "{\"user\":\"bot\",\"refresh\":true}", NULL);
+	j = fakemx_call(&h->mx.fake, "POST", "/_fake/user", NULL, "{\"user\":\"bot\",\"refresh\":true}", NULL);
 	assert_non_null(j);
-	h->cfg.password[0] = '\0';
-	snprintf(h->cfg.token, sizeof h->cfg.token, "%s", json_string_value(json_object_get(j, "access_token")));
-	snprintf(h->cfg.refresh, sizeof h->cfg.refresh, "%s", json_string_value(json_object_get(j, "refresh_token")));
+	h->mx.cfg.password[0] = '\0';
+	snprintf(h->mx.cfg.token, sizeof h->mx.cfg.token, "%s", json_string_value(json_object_get(j, "access_token")));
+	snprintf(h->mx.cfg.refresh, sizeof h->mx.cfg.refresh, "%s",
+	         json_string_value(json_object_get(j, "refresh_token")));
 	json_decref(j);
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	room_up(h, ann, room, sizeof room);
-	json_decref(fakemx_call(&h->fake, "POST", "/_fake/expire", NULL, "{\"user\":\"@bot:hs\"}", NULL));
+	json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/expire", NULL, "{\"user\":\"@bot:hs\"}", NULL));
 	say(h, ann, room, "!ping 1");
 	w = (struct want){ room, 1 };
 	assert_true(run_until(h, has_bot_msgs, &w, 15000));
@@ -1091,7 +1066,7 @@ test_login_token_file_refreshed(void **state)
 	say(h, ann, room, "!ping 2");
 	w = (struct want){ room, 2 };
 	assert_true(run_until(h, has_bot_msgs, &w, 15000));
-	json_decref(fakemx_call(&h->fake, "POST", "/_fake/expire", NULL, "{\"user\":\"@bot:hs\"}", NULL));
+	json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/expire", NULL, "{\"user\":\"@bot:hs\"}", NULL));
 	say(h, ann, room, "!ping 3");
 	w = (struct want){ room, 3 };
 	assert_true(run_until(h, has_bot_msgs, &w, 15000));
@@ -1108,18 +1083,18 @@ test_login_token_file_expired_stops(void **state)
 	struct host *h = *state;
 	char ann[128], bot[128], room[256];
 
-	fakemx_user(&h->fake, "bot", "botpw", bot, sizeof bot);
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "bot", "botpw", bot, sizeof bot);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	for (int i = 0; i < 2; i++) {
-		h->cfg.password[0] = '\0';
-		snprintf(h->cfg.token, sizeof h->cfg.token, "%s", bot);
+		h->mx.cfg.password[0] = '\0';
+		snprintf(h->mx.cfg.token, sizeof h->mx.cfg.token, "%s", bot);
 		/* the second time: a refresh token the server does not know */
-		snprintf(h->cfg.refresh, sizeof h->cfg.refresh, "%s", i == 0 ? "" : "ref-revoked");
+		snprintf(h->mx.cfg.refresh, sizeof h->mx.cfg.refresh, "%s", i == 0 ? "" : "ref-revoked");
 		h->nerr = 0;
 		h->errlog[0] = '\0';
 		h->nevs = 0;
 		room_up(h, ann, room, sizeof room);
-		json_decref(fakemx_call(&h->fake, "POST", "/_fake/expire", NULL, "{\"user\":\"@bot:hs\"}", NULL));
+		json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/expire", NULL, "{\"user\":\"@bot:hs\"}", NULL));
 		say(h, ann, room, "!ping 1");
 		run_for(h, 3000);
 		assert_int_equal(h->nerr, 1);
@@ -1129,7 +1104,7 @@ test_login_token_file_expired_stops(void **state)
 		assert_int_equal(logins(h), 0);
 		assert_int_equal(count_evs(h, BOT_EV_DOWN, NULL), 1);
 		client_down(h);
-		fakemx_user(&h->fake, "bot", "botpw", bot, sizeof bot);
+		fakemx_user(&h->mx.fake, "bot", "botpw", bot, sizeof bot);
 	}
 }
 
@@ -1150,8 +1125,8 @@ test_login_permanent_errors_stop(void **state)
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		json_decref(fakemx_call(&h->fake, "POST", "/_fake/config", NULL, cases[i].config, NULL));
-		snprintf(h->cfg.password, sizeof h->cfg.password, "%s", cases[i].password);
+		json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/config", NULL, cases[i].config, NULL));
+		snprintf(h->mx.cfg.password, sizeof h->mx.cfg.password, "%s", cases[i].password);
 		h->nerr = 0;
 		h->errlog[0] = '\0';
 		client_up(h);
@@ -1172,7 +1147,7 @@ test_login_permanent_errors_stop(void **state)
 static long
 first_event_no(struct host *h, const char *room, const char *needle)
 {
-	json_t *evs = fakemx_events(&h->fake, room), *ev;
+	json_t *evs = fakemx_events(&h->mx.fake, room), *ev;
 	long n = -1;
 	size_t i;
 
@@ -1199,15 +1174,12 @@ test_rate_limit_shared_by_sends_and_rooms(void **state)
 	struct want w;
 	long n;
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	fakemx_user(&h->fake, "bob", "x", bob, sizeof bob);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "bob", "x", bob, sizeof bob);
 	make_room(h, ann, NULL, room, sizeof room);
 	make_room(h, bob, NULL, broom, sizeof broom);
-	client_up(h);
-	assert_true(run_until(h, bot_joined, room, 10000));
-	assert_true(run_until(h, bot_joined, broom, 10000));
-	assert_true(run_until(h, is_up, NULL, 10000));
-	json_decref(fakemx_call(&h->fake, "POST", "/_fake/ratelimit", NULL, "{\"per_second\":0.25,\"burst\":3,\"user\":\"@bot:hs\"}", NULL));
+	bot_up_in_both(h, room, broom);
+	json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/ratelimit", NULL, "{\"per_second\":0.25,\"burst\":3,\"user\":\"@bot:hs\"}", NULL));
 	/* a send is refused: ann's direct room waits for it */
 	for (int i = 1; i <= 4; i++) {
 		char t[32];
@@ -1220,7 +1192,7 @@ test_rate_limit_shared_by_sends_and_rooms(void **state)
 	say(h, ann, room, "!hand");
 	assert_true(run_until(h, has_direct, "@ann:hs", 30000));
 	direct_of(h, "@ann:hs", dm, sizeof dm);
-	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "join", "{}"), 200);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, ann, dm, "join", "{}"), 200);
 	w = (struct want){ dm, 1 };
 	assert_true(run_until(h, has_bot_msgs, &w, 30000));
 	w = (struct want){ room, 4 };
@@ -1228,15 +1200,15 @@ test_rate_limit_shared_by_sends_and_rooms(void **state)
 	assert_int_equal(limit_count(h, "early"), 0);
 	/* createRoom has a limit of its own (rc_room_creation): its 429 holds
 	 * no send back, and it waits as long as it is told */
-	json_decref(fakemx_call(&h->fake, "POST", "/_fake/ratelimit", NULL, "{\"per_second\":0,\"burst\":0}", NULL));
-	json_decref(fakemx_call(&h->fake, "POST", "/_fake/ratelimit", NULL,
+	json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/ratelimit", NULL, "{\"per_second\":0,\"burst\":0}", NULL));
+	json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/ratelimit", NULL,
 	                        "{\"rooms\":true,\"per_second\":0.2,\"burst\":1,\"user\":\"@bot:hs\"}", NULL));
 	{
 		char btok[128], spare[256];
 
 		/* another client of the account made a room just now: the allowance is spent */
-		fakemx_user(&h->fake, "bot", "botpw", btok, sizeof btok);
-		assert_int_equal(fakemx_room(&h->fake, btok, "{}", spare, sizeof spare), 0);
+		fakemx_user(&h->mx.fake, "bot", "botpw", btok, sizeof btok);
+		assert_int_equal(fakemx_room(&h->mx.fake, btok, "{}", spare, sizeof spare), 0);
 	}
 	say(h, bob, broom, "!hand");
 	say(h, bob, broom, "!ping 8");
@@ -1247,24 +1219,25 @@ test_rate_limit_shared_by_sends_and_rooms(void **state)
 	direct_of(h, "@bob:hs", dm, sizeof dm);
 	/* the pong went before the room was made (event ids count up) */
 	assert_true(first_event_no(h, broom, "pong 8") < first_event_no(h, dm, NULL));
-	assert_int_equal(fakemx_room_post(&h->fake, bob, dm, "join", "{}"), 200);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, bob, dm, "join", "{}"), 200);
 	w = (struct want){ dm, 1 };
 	assert_true(run_until(h, has_bot_msgs, &w, 30000));
 	{
-		json_t *j = fakemx_call(&h->fake, "GET", "/_fake/requests", NULL, NULL, NULL);
+		json_t *j = fakemx_call(&h->mx.fake, "GET", "/_fake/requests", NULL, NULL, NULL);
 		json_t *rl = json_object_get(j, "room_ratelimit");
 
 		assert_true(json_integer_value(json_object_get(json_object_get(rl, "limited"), "@bot:hs")) >= 1);
 		assert_int_equal(json_integer_value(json_object_get(json_object_get(rl, "early"), "@bot:hs")), 0);
 		json_decref(j);
 	}
-	json_decref(fakemx_call(&h->fake, "POST", "/_fake/ratelimit", NULL, "{\"rooms\":true,\"per_second\":0}", NULL));
+	json_decref(
+	        fakemx_call(&h->mx.fake, "POST", "/_fake/ratelimit", NULL, "{\"rooms\":true,\"per_second\":0}", NULL));
 }
 
 static long
 requests_of(struct host *h, const char *what)
 {
-	return fakemx_requests(&h->fake, what);
+	return fakemx_requests(&h->mx.fake, what);
 }
 
 /* A 429 that gives no wait at all (a proxy's page: no Retry-After, no
@@ -1278,7 +1251,7 @@ test_bare_429_waits(void **state)
 	struct want w;
 	long before;
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	room_up(h, ann, room, sizeof room);
 	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"PUT\",\"path\":\"/send/\",\"status\":429,\"bare\":true,"
 	          "\"count\":100000}");
@@ -1287,7 +1260,7 @@ test_bare_429_waits(void **state)
 	run_for(h, 2500);
 	/* 0.5 s, 1 s, 2 s...: a handful of tries, not hundreds */
 	assert_true(requests_of(h, "rooms") - before <= 6);
-	json_decref(fakemx_call(&h->fake, "POST", "/_fake/clear", NULL, "{}", NULL));
+	json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/clear", NULL, "{}", NULL));
 	w = (struct want){ room, 1 };
 	assert_true(run_until(h, has_bot_msgs, &w, 15000));
 }
@@ -1301,14 +1274,11 @@ test_create_room_bounded_and_found_again(void **state)
 	char ann[128], bob[128], room[256], broom[256], dm[256];
 	struct want w;
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	fakemx_user(&h->fake, "bob", "x", bob, sizeof bob);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "bob", "x", bob, sizeof bob);
 	make_room(h, ann, NULL, room, sizeof room);
 	make_room(h, bob, NULL, broom, sizeof broom);
-	client_up(h);
-	assert_true(run_until(h, bot_joined, room, 10000));
-	assert_true(run_until(h, bot_joined, broom, 10000));
-	assert_true(run_until(h, is_up, NULL, 10000));
+	bot_up_in_both(h, room, broom);
 	/* made, but the invite failed and the answer is an error: found again,
 	 * ann invited to it, no second room */
 	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"POST\",\"path\":\"/createRoom\",\"status\":502,"
@@ -1316,16 +1286,16 @@ test_create_room_bounded_and_found_again(void **state)
 	say(h, ann, room, "!hand");
 	assert_true(run_until(h, has_direct, "@ann:hs", 20000));
 	direct_of(h, "@ann:hs", dm, sizeof dm);
-	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "join", "{}"), 200);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, ann, dm, "join", "{}"), 200);
 	w = (struct want){ dm, 1 };
 	assert_true(run_until(h, has_bot_msgs, &w, 15000));
 	assert_int_equal(requests_of(h, "createRoom"), 2 + 1 + 0);   /* ann's and bob's rooms, and one of the bot's */
 	/* refused every time: given up after MATRIX_CREATE_TRIES, bob told */
 	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"POST\",\"path\":\"/createRoom\",\"status\":503,\"count\":100}");
 	say(h, bob, broom, "!hand");
-	for (int t = 0; t < 400 && fakemx_bot_says(&h->fake, broom, "hand privately") == 0; t++)
+	for (int t = 0; t < 400 && fakemx_bot_says(&h->mx.fake, broom, "hand privately") == 0; t++)
 		run_for(h, 50);
-	assert_int_equal(fakemx_bot_says(&h->fake, broom, "hand privately"), 1);
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, broom, "hand privately"), 1);
 	assert_int_equal(requests_of(h, "createRoom"), 3 + 5);   /* MATRIX_CREATE_TRIES */
 }
 
@@ -1364,7 +1334,7 @@ join_direct(struct host *h, const char *token, const char *user, char *out, size
 {
 	out[0] = '\0';
 	for (int t = 0; t < 300 && out[0] == '\0'; t++) {
-		json_t *j = fakemx_call(&h->fake, "GET", "/_fake/rooms", NULL, NULL, NULL), *r;
+		json_t *j = fakemx_call(&h->mx.fake, "GET", "/_fake/rooms", NULL, NULL, NULL), *r;
 		const char *room;
 
 		json_object_foreach(json_object_get(j, "rooms"), room, r) {
@@ -1380,7 +1350,7 @@ join_direct(struct host *h, const char *token, const char *user, char *out, size
 			run_for(h, 50);
 	}
 	assert_string_not_equal(out, "");
-	assert_int_equal(fakemx_room_post(&h->fake, token, out, "join", "{}"), 200);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, token, out, "join", "{}"), 200);
 }
 
 /* Every hand the bot ever sent, in any room, went to a room whose joined
@@ -1389,13 +1359,13 @@ join_direct(struct host *h, const char *token, const char *user, char *out, size
 static int
 assert_hands_private(struct host *h, const char *player)
 {
-	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/rooms", NULL, NULL, NULL), *r, *ev, *m;
+	json_t *j = fakemx_call(&h->mx.fake, "GET", "/_fake/rooms", NULL, NULL, NULL), *r, *ev, *m;
 	const char *room, *who;
 	int hands = 0;
 	size_t i;
 
 	json_object_foreach(json_object_get(j, "rooms"), room, r) {
-		json_t *evs = fakemx_events(&h->fake, room);
+		json_t *evs = fakemx_events(&h->mx.fake, room);
 
 		(void)r;
 		json_array_foreach(evs, i, ev) {
@@ -1442,18 +1412,18 @@ ann_direct(struct host *h, const char *ann, char *dm, size_t len)
 static void
 eve_comes(struct host *h, const char *ann, const char *eve, const char *dm)
 {
-	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "invite", "{\"user_id\":\"@eve:hs\"}"), 200);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, ann, dm, "invite", "{\"user_id\":\"@eve:hs\"}"), 200);
 	/* dropped at the invite, before she is in */
 	assert_true(run_until(h, bot_left, dm, 10000));
-	assert_int_equal(fakemx_room_post(&h->fake, eve, dm, "join", "{}"), 200);
-	assert_int_equal(fakemx_readable(&h->fake, eve, dm, "your hand"), 0);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, eve, dm, "join", "{}"), 200);
+	assert_int_equal(fakemx_readable(&h->mx.fake, eve, dm, "your hand"), 0);
 }
 
 /* ann's client accepts the bot's invites (to the direct rooms it makes). */
 static void
 accept_invites(struct host *h)
 {
-	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/rooms", NULL, NULL, NULL), *r;
+	json_t *j = fakemx_call(&h->mx.fake, "GET", "/_fake/rooms", NULL, NULL, NULL), *r;
 	const char *room;
 
 	json_object_foreach(json_object_get(j, "rooms"), room, r) {
@@ -1462,7 +1432,7 @@ accept_invites(struct host *h)
 		const char *mb = json_string_value(json_object_get(m, "@bot:hs"));
 
 		if (mu != NULL && mb != NULL && strcmp(mu, "invite") == 0 && strcmp(mb, "join") == 0)
-			fakemx_room_post(&h->fake, h->ann_tok, room, "join", "{}");
+			fakemx_room_post(&h->mx.fake, h->ann_tok, room, "join", "{}");
 	}
 	json_decref(j);
 }
@@ -1481,21 +1451,19 @@ test_hands_only_in_a_room_of_two(void **state)
 	char ann[128], eve[128], btok[128], room[256], dm[256], dm2[256], path[512], body[512], *e;
 	int n;
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	fakemx_user(&h->fake, "eve", "x", eve, sizeof eve);
-	fakemx_user(&h->fake, "bot", "botpw", btok, sizeof btok);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "eve", "x", eve, sizeof eve);
+	fakemx_user(&h->mx.fake, "bot", "botpw", btok, sizeof btok);
 	snprintf(h->ann_tok, sizeof h->ann_tok, "%s", ann);
 	make_room(h, ann, NULL, room, sizeof room);
 	/* another client of the account says the game room is ann's direct
 	 * chat: it is not (eve is in it), and it is never taken as one */
-	assert_int_equal(fakemx_room_post(&h->fake, ann, room, "invite", "{\"user_id\":\"@eve:hs\"}"), 200);
-	assert_int_equal(fakemx_room_post(&h->fake, eve, room, "join", "{}"), 200);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, ann, room, "invite", "{\"user_id\":\"@eve:hs\"}"), 200);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, eve, room, "join", "{}"), 200);
 	snprintf(body, sizeof body, "{\"@ann:hs\":[\"%s\"]}", room);
-	json_decref(fakemx_call(&h->fake, "PUT", "/_matrix/client/v3/user/%40bot%3Ahs/account_data/m.direct", btok,
+	json_decref(fakemx_call(&h->mx.fake, "PUT", "/_matrix/client/v3/user/%40bot%3Ahs/account_data/m.direct", btok,
 	                        body, NULL));
-	client_up(h);
-	assert_true(run_until(h, bot_joined, room, 10000));
-	assert_true(run_until(h, is_up, NULL, 10000));
+	bot_up_in(h, room);
 
 	/* 1. a room the bot makes: invite-only, the history hidden, no hand
 	 * before ann is in it, and no way for anyone else in */
@@ -1503,13 +1471,13 @@ test_hands_only_in_a_room_of_two(void **state)
 	join_direct(h, ann, "@ann:hs", dm, sizeof dm);
 	n = 1;
 	assert_true(run_until(h, has_hands, &n, 10000));
-	assert_int_equal(fakemx_bot_says(&h->fake, room, "your hand"), 0);
-	assert_int_not_equal(fakemx_room_post(&h->fake, ann, dm, "invite", "{\"user_id\":\"@eve:hs\"}"), 200);
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, room, "your hand"), 0);
+	assert_int_not_equal(fakemx_room_post(&h->mx.fake, ann, dm, "invite", "{\"user_id\":\"@eve:hs\"}"), 200);
 	e = curl_easy_escape(NULL, dm, 0);
 	snprintf(path, sizeof path, "/_matrix/client/v3/knock/%s", e);
 	curl_free(e);
-	json_decref(fakemx_call(&h->fake, "POST", path, eve, "{}", NULL));
-	assert_int_not_equal(fakemx_room_post(&h->fake, eve, dm, "join", "{}"), 200);
+	json_decref(fakemx_call(&h->mx.fake, "POST", path, eve, "{}", NULL));
+	assert_int_not_equal(fakemx_room_post(&h->mx.fake, eve, dm, "join", "{}"), 200);
 
 	/* 2. ann's own direct room; eve comes in before any hand goes there */
 	ann_direct(h, ann, dm2, sizeof dm2);
@@ -1528,36 +1496,36 @@ test_hands_only_in_a_room_of_two(void **state)
 	n = 3;
 	assert_true(run_until(h, has_hands, &n, 15000));
 	assert_string_not_equal(h->last_hand, dm2);
-	assert_int_equal(fakemx_bot_says(&h->fake, dm2, "your hand"), 0);
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, dm2, "your hand"), 0);
 
 	/* 4. eve comes in after a hand went there: she cannot read it back */
 	ann_direct(h, ann, dm2, sizeof dm2);
 	say(h, ann, room, "!hand");
 	n = 4;
 	assert_true(run_until(h, has_hands, &n, 15000));
-	assert_int_equal(fakemx_bot_says(&h->fake, dm2, "your hand"), 1);
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, dm2, "your hand"), 1);
 	eve_comes(h, ann, eve, dm2);
 	/* the dropped room stays out of m.direct, whatever another client writes */
 	snprintf(body, sizeof body, "{\"@ann:hs\":[\"%s\"]}", dm2);
-	json_decref(fakemx_call(&h->fake, "PUT", "/_matrix/client/v3/user/%40bot%3Ahs/account_data/m.direct", btok,
+	json_decref(fakemx_call(&h->mx.fake, "PUT", "/_matrix/client/v3/user/%40bot%3Ahs/account_data/m.direct", btok,
 	                        body, NULL));
 	say(h, ann, room, "!hand");
 	n = 5;
 	assert_true(run_until(h, has_hands, &n, 15000));
-	assert_int_equal(fakemx_bot_says(&h->fake, dm2, "your hand"), 1);
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, dm2, "your hand"), 1);
 	assert_false(mdirect_has(h, "@ann:hs", dm2));
 
 	/* 5. ann leaves her direct room: her next direct chat is taken */
 	snprintf(dm, sizeof dm, "%s", h->last_hand);
-	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "leave", "{}"), 200);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, ann, dm, "leave", "{}"), 200);
 	assert_true(run_until(h, bot_left, dm, 10000));
 	ann_direct(h, ann, dm2, sizeof dm2);
 	say(h, ann, room, "!hand");
 	n = 6;
 	assert_true(run_until(h, has_hands, &n, 15000));
-	assert_int_equal(fakemx_bot_says(&h->fake, dm2, "your hand"), 1);
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, dm2, "your hand"), 1);
 	assert_int_equal(assert_hands_private(h, "@ann:hs"), 6);
-	assert_int_equal(fakemx_bot_says(&h->fake, room, "your hand:"), 0);
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, room, "your hand:"), 0);
 }
 
 /* ann refuses the direct chat the bot opens: the room is dropped, the hand
@@ -1570,23 +1538,23 @@ test_refused_direct_room(void **state)
 	char ann[128], room[256], dm[256], own[256];
 	int n;
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	snprintf(h->ann_tok, sizeof h->ann_tok, "%s", ann);
 	room_up(h, ann, room, sizeof room);
 	say(h, ann, room, "!hand");
 	assert_true(run_until(h, has_direct, "@ann:hs", 10000));
 	direct_of(h, "@ann:hs", dm, sizeof dm);
-	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "leave", "{}"), 200);   /* the invite refused */
+	assert_int_equal(fakemx_room_post(&h->mx.fake, ann, dm, "leave", "{}"), 200);   /* the invite refused */
 	assert_true(run_until(h, bot_left, dm, 10000));
-	for (int t = 0; t < 200 && fakemx_bot_says(&h->fake, room, "you left our direct chat") == 0; t++)
+	for (int t = 0; t < 200 && fakemx_bot_says(&h->mx.fake, room, "you left our direct chat") == 0; t++)
 		run_for(h, 50);
-	assert_int_equal(fakemx_bot_says(&h->fake, room, "you left our direct chat"), 1);
-	assert_int_equal(fakemx_bot_says(&h->fake, dm, ""), 0);
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, room, "you left our direct chat"), 1);
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, dm, ""), 0);
 	ann_direct(h, ann, own, sizeof own);
 	say(h, ann, room, "!hand");
 	n = 1;
 	assert_true(run_until(h, has_hands, &n, 10000));
-	assert_int_equal(fakemx_bot_says(&h->fake, own, "your hand:"), 1);
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, own, "your hand:"), 1);
 }
 
 /* The server encrypts every room the bot makes: no hand goes there, and
@@ -1598,22 +1566,21 @@ test_server_encrypts_new_rooms(void **state)
 	char ann[128], room[256];
 	json_t *j;
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
 	make_room(h, ann, NULL, room, sizeof room);
-	json_decref(fakemx_call(&h->fake, "POST", "/_fake/config", NULL, "{\"encrypt_new_rooms\":\"invite\"}", NULL));
-	client_up(h);
-	assert_true(run_until(h, bot_joined, room, 10000));
-	assert_true(run_until(h, is_up, NULL, 10000));
+	json_decref(
+	        fakemx_call(&h->mx.fake, "POST", "/_fake/config", NULL, "{\"encrypt_new_rooms\":\"invite\"}", NULL));
+	bot_up_in(h, room);
 	say(h, ann, room, "!hand");
-	for (int t = 0; t < 200 && fakemx_bot_says(&h->fake, room, "encryption turned off") == 0; t++)
+	for (int t = 0; t < 200 && fakemx_bot_says(&h->mx.fake, room, "encryption turned off") == 0; t++)
 		run_for(h, 50);
-	assert_int_equal(fakemx_bot_says(&h->fake, room, "encryption turned off"), 1);
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, room, "encryption turned off"), 1);
 	assert_int_equal(count_evs(h, BOT_EV_SEND_FAILED, NULL), 1);
 	/* a second hand makes no second room and no second word */
 	say(h, ann, room, "!hand");
 	run_for(h, 1500);
-	assert_int_equal(fakemx_bot_says(&h->fake, room, "encryption turned off"), 1);
-	j = fakemx_call(&h->fake, "GET", "/_fake/requests", NULL, NULL, NULL);
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, room, "encryption turned off"), 1);
+	j = fakemx_call(&h->mx.fake, "GET", "/_fake/requests", NULL, NULL, NULL);
 	assert_int_equal(json_integer_value(json_object_get(j, "createRoom")), 2);   /* ann's room, and one of ours */
 	json_decref(j);
 	assert_int_equal(assert_hands_private(h, "@ann:hs"), 0);
@@ -1638,14 +1605,14 @@ setup_tls(void **state)
 	         "-addext subjectAltName=IP:127.0.0.1 -keyout key.pem -out cert.pem >/dev/null 2>&1", tls_dir);
 	snprintf(cert, sizeof cert, "%s/cert.pem", tls_dir);
 	snprintf(key, sizeof key, "%s/key.pem", tls_dir);
-	if (system(cmd) != 0 || fakemx_start_tls(&h->fake, cert, key) < 0) {
+	if (system(cmd) != 0 || fakemx_start_tls(&h->mx.fake, cert, key) < 0) {
 		free(h);
 		return -1;
 	}
-	host_init(h);
-	snprintf(h->cfg.server_name, sizeof h->cfg.server_name, "127.0.0.1:%d", h->fake.port);
-	snprintf(h->cfg.homeserver, sizeof h->cfg.homeserver, "https://%s", h->cfg.server_name);
-	snprintf(h->cfg.ca_file, sizeof h->cfg.ca_file, "%s", cert);
+	fakemx_host_init(&h->mx, NULL, 0);
+	snprintf(h->mx.cfg.server_name, sizeof h->mx.cfg.server_name, "127.0.0.1:%d", h->mx.fake.port);
+	snprintf(h->mx.cfg.homeserver, sizeof h->mx.cfg.homeserver, "https://%s", h->mx.cfg.server_name);
+	snprintf(h->mx.cfg.ca_file, sizeof h->mx.cfg.ca_file, "%s", cert);
 	*state = h;
 	return 0;
 }
@@ -1683,7 +1650,7 @@ test_discovery_and_versions(void **state)
 	long before;
 
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		json_decref(fakemx_call(&h->fake, "POST", "/_fake/config", NULL, cases[i].config, NULL));
+		json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/config", NULL, cases[i].config, NULL));
 		h->nerr = 0;
 		h->errlog[0] = '\0';
 		h->nevs = 0;
@@ -1739,17 +1706,17 @@ test_server_notices(void **state)
 	const enum bot_event_type msg = BOT_EV_MESSAGE;
 	json_t *j;
 
-	fakemx_user(&h->fake, "ann", "pw", ann, sizeof ann);
-	fakemx_user(&h->fake, "notices", "pw", body, sizeof body);
+	fakemx_user(&h->mx.fake, "ann", "pw", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "notices", "pw", body, sizeof body);
 	room_up(h, ann, room, sizeof room);
-	j = fakemx_call(&h->fake, "POST", "/_fake/server_notice", NULL, "{\"user\":\"@bot:hs\"}", NULL);
+	j = fakemx_call(&h->mx.fake, "POST", "/_fake/server_notice", NULL, "{\"user\":\"@bot:hs\"}", NULL);
 	snprintf(notices, sizeof notices, "%s", json_string_value(json_object_get(j, "room_id")));
 	json_decref(j);
 	assert_true(run_until(h, bot_joined, notices, 10000));
-	json_decref(fakemx_call(&h->fake, "POST", "/_fake/server_notice", NULL,
+	json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/server_notice", NULL,
 	                        "{\"user\":\"@bot:hs\",\"text\":\"This server has exceeded its monthly active user "
 	                        "limit\",\"type\":\"m.server_notice.usage_limit_reached\"}", NULL));
-	json_decref(fakemx_call(&h->fake, "POST", "/_fake/server_notice", NULL,
+	json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/server_notice", NULL,
 	                        "{\"user\":\"@bot:hs\",\"text\":\"!ping please accept the new terms\","
 	                        "\"msgtype\":\"m.text\"}", NULL));
 	assert_true(run_until(h, warned, "please accept the new terms", 10000));
@@ -1759,7 +1726,7 @@ test_server_notices(void **state)
 	snprintf(body, sizeof body, "{\"msgtype\":\"m.server_notice\",\"body\":\"!ping I am the server\","
 	         "\"server_notice_type\":\"m.server_notice.usage_limit_reached\"}");
 	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/send/m.room.message/sn1", room);
-	json_decref(fakemx_call(&h->fake, "PUT", path, ann, body, NULL));
+	json_decref(fakemx_call(&h->mx.fake, "PUT", path, ann, body, NULL));
 	say(h, ann, room, "!ping after");
 	assert_true(run_until(h, has_ev, &msg, 10000));
 	run_for(h, 500);
@@ -1769,7 +1736,7 @@ test_server_notices(void **state)
 	client_down(h);
 	client_up(h);
 	assert_true(run_until(h, is_up, NULL, 10000));
-	json_decref(fakemx_call(&h->fake, "POST", "/_fake/server_notice", NULL,
+	json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/server_notice", NULL,
 	                        "{\"user\":\"@bot:hs\",\"text\":\"!ping the server restarts at noon\"}", NULL));
 	assert_true(run_until(h, warned, "the server restarts at noon", 10000));
 	assert_int_equal(messages_in(h, notices), 0);

@@ -230,6 +230,34 @@ write_conf(char *conf, char *pw, char *db, const char *base)
 	fclose(fp);
 }
 
+/* The fake started with the bot's account (s3cret; its token in bot, 128
+ * bytes) and the first n players (their tokens in tok), and the daemon's
+ * configuration written (write_conf); the test skipped without a daemon. */
+static void
+game_world(struct fakemx *f, char *bot, char (*tok)[128], int n, char *conf, char *pw, char *db)
+{
+	if (access("build/handfoot", X_OK) != 0 && getenv("HANDFOOT_BUILD") == NULL)
+		skip();
+	assert_int_equal(fakemx_start(f), 0);
+	fakemx_user(f, "bot", "s3cret", bot, 128);
+	for (int i = 0; i < n; i++)
+		fakemx_user(f, names[i], "x", tok[i], sizeof tok[i]);
+	write_conf(conf, pw, db, f->base);
+}
+
+/* The daemon stopped (SIGTERM), the fake too, and the files of game_world removed. */
+static void
+game_world_end(struct fakemx *f, const char *conf, const char *pw, const char *db)
+{
+	proc_close_input(&p);
+	kill(p.pid, SIGTERM);
+	proc_end(&p);
+	fakemx_stop(f);
+	unlink(conf);
+	unlink(pw);
+	unlink(db);
+}
+
 static void
 test_four_players_a_restart_and_no_hidden_card(void **state)
 {
@@ -242,13 +270,7 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 	json_t *j;
 
 	(void)state;
-	if (access("build/handfoot", X_OK) != 0 && getenv("HANDFOOT_BUILD") == NULL)
-		skip();
-	assert_int_equal(fakemx_start(&f), 0);
-	fakemx_user(&f, "bot", "s3cret", bot, sizeof bot);
-	for (int i = 0; i < 4; i++)
-		fakemx_user(&f, names[i], "x", tok[i], sizeof tok[i]);
-	write_conf(conf, pw, db, f.base);
+	game_world(&f, bot, tok, 4, conf, pw, db);
 
 	/* ann's room, with the bot and three friends */
 	j = fakemx_call(&f, "POST", "/_matrix/client/v3/createRoom", tok[0],
@@ -405,13 +427,7 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 	assert_true(has_markup(&f, room, "<span data-mx-color=\"#cc0000\">"));
 	assert_true(has_markup(&f, room, "<span data-mx-color=\"#555555\">"));
 	assert_false(has_markup(&f, room, "<font"));
-	proc_close_input(&p);
-	kill(p.pid, SIGTERM);
-	proc_end(&p);
-	fakemx_stop(&f);
-	unlink(conf);
-	unlink(pw);
-	unlink(db);
+	game_world_end(&f, conf, pw, db);
 }
 
 /* A direct chat that token's user opens with the bot, its history hidden
@@ -472,15 +488,9 @@ test_third_person_before_and_while_a_hand_waits(void **state)
 	size_t o = 0;
 
 	(void)state;
-	if (access("build/handfoot", X_OK) != 0 && getenv("HANDFOOT_BUILD") == NULL)
-		skip();
-	assert_int_equal(fakemx_start(&f), 0);
-	fakemx_user(&f, "bot", "s3cret", bot, sizeof bot);
-	for (int i = 0; i < 2; i++)
-		fakemx_user(&f, names[i], "x", tok[i], sizeof tok[i]);
+	game_world(&f, bot, tok, 2, conf, pw, db);
 	fakemx_user(&f, "eve", "x", eve, sizeof eve);
 	fakemx_user(&f, "fay", "x", fay, sizeof fay);
-	write_conf(conf, pw, db, f.base);
 	j = fakemx_call(&f, "POST", "/_matrix/client/v3/createRoom", tok[0], "{\"invite\":[\"@bot:hs\",\"@bob:hs\"]}",
 	                NULL);
 	snprintf(room, sizeof room, "%s", json_string_value(json_object_get(j, "room_id")));
@@ -535,13 +545,7 @@ test_third_person_before_and_while_a_hand_waits(void **state)
 	assert_int_equal(readable_hands(&f, eve, own[0]), 0);
 	assert_int_equal(readable_hands(&f, fay, own[1]), 0);
 	assert_int_equal(bot_count(&f, room, "Your hand", NULL), 0);
-	proc_close_input(&p);
-	kill(p.pid, SIGTERM);
-	proc_end(&p);
-	fakemx_stop(&f);
-	unlink(conf);
-	unlink(pw);
-	unlink(db);
+	game_world_end(&f, conf, pw, db);
 }
 
 int

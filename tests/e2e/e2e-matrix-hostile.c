@@ -13,23 +13,17 @@
 #include "http.h"
 #include "loop.h"
 #include "matrix/matrix.h"
-#include "fakemx.h"
+#include "fakemx-host.h"
 #include "memstore.h"
 
 #define HAND "your hand: 7H 7D JK QS"   /* what only its owner may ever see */
 #define BIG  61440                       /* a message body of 60 KB: a real server takes it */
 
 struct host {
-	struct fakemx fake;
-	struct loop *loop;
-	struct http *http;
-	struct memstore *st;
-	struct matrix_client *c;
-	struct matrix_config cfg;
+	struct fakemx_host mx;       /* the fake, and the client's loop, HTTP, store and configuration */
 	char *log;                          /* every line the client logged, at every level */
 	size_t nlog;
 	int ups;
-	bool verbose;
 	char bot[128];                      /* a second token of the bot's account */
 };
 
@@ -50,11 +44,11 @@ h_emit(void *ctx, const struct bot_event *ev)
 	if (strncmp(ev->text, "!ping ", 6) == 0) {
 		snprintf(text, sizeof text, "pong %s", ev->text + 6);
 		m = (struct adapter_msg){ .kind = MSG_ROOM, .room = ev->room, .styled = text, .prefix = "!" };
-		assert_int_equal(matrix_client_send(h->c, &m), 0);
+		assert_int_equal(matrix_client_send(h->mx.c, &m), 0);
 	} else if (strcmp(ev->text, "!hand") == 0) {
 		m = (struct adapter_msg){ .kind = MSG_PRIVATE, .room = ev->room, .user_id = ev->user_id, .styled = HAND,
 		                          .prefix = "!" };
-		assert_int_equal(matrix_client_send(h->c, &m), 0);
+		assert_int_equal(matrix_client_send(h->mx.c, &m), 0);
 	}
 }
 
@@ -65,7 +59,7 @@ h_log(void *ctx, int level, const char *msg)
 	size_t n = strlen(msg);
 	char *p = realloc(h->log, h->nlog + n + 2);
 
-	if (h->verbose)
+	if (h->mx.verbose)
 		fprintf(stderr, "<%d>matrix: %s\n", level, msg);
 	assert_non_null(p);
 	h->log = p;
@@ -84,22 +78,13 @@ logged(struct host *h, const char *needle)
 static void
 client_up(struct host *h)
 {
-	struct matrix_host mh = {
-		.ctx = h, .emit = h_emit, .log = h_log,
-		.store = { h->st, memstore_get, memstore_set, memstore_del, memstore_each },
-	};
-
-	h->c = matrix_client_new(&h->cfg, &mh, h->loop, h->http);
-	assert_non_null(h->c);
-	assert_int_equal(matrix_client_start(h->c), 0);
+	fakemx_host_client_up(&h->mx, h, h_emit, h_log);
 }
 
 static void
 client_down(struct host *h)
 {
-	matrix_client_stop(h->c);
-	matrix_client_free(h->c);
-	h->c = NULL;
+	fakemx_host_client_down(&h->mx);
 }
 
 static int
@@ -107,20 +92,11 @@ setup(void **state)
 {
 	struct host *h = calloc(1, sizeof *h);
 
-	if (h == NULL || fakemx_start(&h->fake) < 0) {
+	if (h == NULL || fakemx_start(&h->mx.fake) < 0) {
 		free(h);
 		return -1;
 	}
-	h->verbose = getenv("HF_VERBOSE") != NULL;
-	h->loop = loop_new();
-	h->http = http_new(h->loop);
-	h->st = memstore_new();
-	fakemx_user(&h->fake, "bot", "botpw", h->bot, sizeof h->bot);
-	snprintf(h->cfg.homeserver, sizeof h->cfg.homeserver, "%s", h->fake.base);
-	snprintf(h->cfg.user, sizeof h->cfg.user, "bot");
-	snprintf(h->cfg.password, sizeof h->cfg.password, "botpw");
-	h->cfg.auto_join = true;
-	h->cfg.sync_timeout_ms = 2000;
+	fakemx_host_init(&h->mx, h->bot, sizeof h->bot);
 	*state = h;
 	return 0;
 }
@@ -130,12 +106,7 @@ teardown(void **state)
 {
 	struct host *h = *state;
 
-	if (h->c != NULL)
-		client_down(h);
-	http_free(h->http);
-	loop_free(h->loop);
-	memstore_free(h->st);
-	fakemx_stop(&h->fake);
+	fakemx_host_free(&h->mx);
 	free(h->log);
 	free(h);
 	return 0;
@@ -163,7 +134,7 @@ run_until(struct host *h, pred_fn *pred, const void *arg, int ms)
 	while (!pred(h, arg)) {
 		if (ms_since(&t0) > ms)
 			return false;
-		loop_run_once(h->loop, 50);
+		loop_run_once(h->mx.loop, 50);
 	}
 	return true;
 }
@@ -175,7 +146,7 @@ run_for(struct host *h, int ms)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (ms_since(&t0) < ms)
-		loop_run_once(h->loop, 50);
+		loop_run_once(h->mx.loop, 50);
 }
 
 static bool
@@ -196,7 +167,7 @@ membership_is(struct host *h, const char *room, const char *want)
 {
 	char m[32];
 
-	fakemx_membership(&h->fake, room, "@bot:hs", m, sizeof m);
+	fakemx_membership(&h->mx.fake, room, "@bot:hs", m, sizeof m);
 	return strcmp(m, want) == 0;
 }
 
@@ -219,7 +190,7 @@ bot_said(struct host *h, const void *arg)
 {
 	const struct says *s = arg;
 
-	return fakemx_bot_says(&h->fake, s->room, s->text) > 0;
+	return fakemx_bot_says(&h->mx.fake, s->room, s->text) > 0;
 }
 
 /* Waits until the bot has said text in room. */
@@ -235,7 +206,7 @@ wait_said(struct host *h, const char *room, const char *text, int ms)
 static void
 direct_of(struct host *h, const char *user, char *out, size_t len)
 {
-	json_t *j = fakemx_call(&h->fake, "GET", "/_fake/rooms", NULL, NULL, NULL);
+	json_t *j = fakemx_call(&h->mx.fake, "GET", "/_fake/rooms", NULL, NULL, NULL);
 	json_t *d = json_object_get(json_object_get(json_object_get(j, "account"), "@bot:hs m.direct"), user);
 	const char *r = json_string_value(json_array_get(d, json_array_size(d) - 1));
 
@@ -246,13 +217,13 @@ direct_of(struct host *h, const char *user, char *out, size_t len)
 static void
 say(struct host *h, const char *token, const char *room, const char *text)
 {
-	assert_int_equal(fakemx_say(&h->fake, token, room, text), 0);
+	assert_int_equal(fakemx_say(&h->mx.fake, token, room, text), 0);
 }
 
 static void
 inject(struct host *h, const char *json)
 {
-	json_decref(fakemx_call(&h->fake, "POST", "/_fake/fail", NULL, json, NULL));
+	json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/fail", NULL, json, NULL));
 }
 
 /* Sends count messages of BIG bytes to room as token's user. */
@@ -269,6 +240,25 @@ flood(struct host *h, const char *token, const char *room, int count)
 	free(big);
 }
 
+/* n rooms made by token's user with the bot invited to each (their ids in room). */
+static void
+rooms_inviting_the_bot(struct host *h, const char *token, char (*room)[256], int n)
+{
+	for (int i = 0; i < n; i++)
+		assert_int_equal(fakemx_room(&h->mx.fake, token, "{\"invite\":[\"@bot:hs\"]}", room[i], sizeof room[i]),
+		                 0);
+}
+
+/* The client up, and joined to the n rooms, then to game. */
+static void
+up_in_rooms_and(struct host *h, char (*room)[256], int n, const char *game)
+{
+	client_up(h);
+	for (int i = 0; i < n; i++)
+		assert_true(run_until(h, bot_joined, room[i], 10000));
+	assert_true(run_until(h, bot_joined, game, 10000));
+}
+
 /* ---------------------------------------------------------------- /sync over the size limit */
 
 /* The issue's repro: a stranger's three rooms, fifty 60 KB messages in each
@@ -279,15 +269,11 @@ test_oversized_sync_does_not_deafen(void **state)
 	struct host *h = *state;
 	char eve[128], ann[128], room[3][256], game[256];
 
-	fakemx_user(&h->fake, "eve", "x", eve, sizeof eve);
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	for (int i = 0; i < 3; i++)
-		assert_int_equal(fakemx_room(&h->fake, eve, "{\"invite\":[\"@bot:hs\"]}", room[i], sizeof room[i]), 0);
-	assert_int_equal(fakemx_room(&h->fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
-	client_up(h);
-	for (int i = 0; i < 3; i++)
-		assert_true(run_until(h, bot_joined, room[i], 10000));
-	assert_true(run_until(h, bot_joined, game, 10000));
+	fakemx_user(&h->mx.fake, "eve", "x", eve, sizeof eve);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
+	rooms_inviting_the_bot(h, eve, room, 3);
+	rooms_inviting_the_bot(h, ann, &game, 1);
+	up_in_rooms_and(h, room, 3, game);
 	say(h, ann, game, "!ping 1");
 	assert_true(wait_said(h, game, "pong 1", 10000));
 
@@ -308,15 +294,11 @@ test_sync_over_the_limit_asks_for_less(void **state)
 	struct host *h = *state;
 	char eve[128], ann[128], room[12][256], game[256];
 
-	fakemx_user(&h->fake, "eve", "x", eve, sizeof eve);
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	for (int i = 0; i < 12; i++)
-		assert_int_equal(fakemx_room(&h->fake, eve, "{\"invite\":[\"@bot:hs\"]}", room[i], sizeof room[i]), 0);
-	assert_int_equal(fakemx_room(&h->fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
-	client_up(h);
-	for (int i = 0; i < 12; i++)
-		assert_true(run_until(h, bot_joined, room[i], 10000));
-	assert_true(run_until(h, bot_joined, game, 10000));
+	fakemx_user(&h->mx.fake, "eve", "x", eve, sizeof eve);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
+	rooms_inviting_the_bot(h, eve, room, 12);
+	rooms_inviting_the_bot(h, ann, &game, 1);
+	up_in_rooms_and(h, room, 12, game);
 	assert_true(run_until(h, is_up, NULL, 10000));
 
 	client_down(h);
@@ -327,7 +309,7 @@ test_sync_over_the_limit_asks_for_less(void **state)
 	/* the newest event of each room still comes, ann's command among them,
 	 * but cut from what came before it: not applied, and the room told */
 	assert_true(wait_said(h, game, "I missed part of what was said here", 20000));
-	assert_int_equal(fakemx_bot_says(&h->fake, game, "pong 2"), 0);
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, game, "pong 2"), 0);
 	assert_true(logged(h, "over the 8 MiB limit"));
 	assert_false(logged(h, "HTTP 0"));
 	say(h, ann, game, "!ping 3");
@@ -342,16 +324,16 @@ test_oversized_invites_are_skipped(void **state)
 	struct host *h = *state;
 	char eve[128], ann[128], game[256], room[256], body[BIG + 128];
 
-	fakemx_user(&h->fake, "eve", "x", eve, sizeof eve);
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	assert_int_equal(fakemx_room(&h->fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
+	fakemx_user(&h->mx.fake, "eve", "x", eve, sizeof eve);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
+	assert_int_equal(fakemx_room(&h->mx.fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
 	client_up(h);
 	assert_true(run_until(h, bot_joined, game, 10000));
 	assert_true(run_until(h, is_up, NULL, 10000));
 	client_down(h);
 	snprintf(body, sizeof body, "{\"invite\":[\"@bot:hs\"],\"topic\":\"%0*d\"}", BIG, 0);
 	for (int i = 0; i < 150; i++)
-		assert_int_equal(fakemx_room(&h->fake, eve, body, room, sizeof room), 0);
+		assert_int_equal(fakemx_room(&h->mx.fake, eve, body, room, sizeof room), 0);
 	client_up(h);
 	assert_true(run_until(h, has_log, "caught up with no room at all", 30000));
 	say(h, ann, game, "!ping 4");
@@ -384,16 +366,16 @@ hand_goes_to_own_room(struct host *h, const char *token, const char *user, const
 	assert_true(run_until(h, has_direct, user, 10000));
 	direct_of(h, user, dm, len);
 	/* the hand waits for its player to be in the room */
-	assert_int_equal(fakemx_room_post(&h->fake, token, dm, "join", "{}"), 200);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, token, dm, "join", "{}"), 200);
 	assert_true(wait_said(h, dm, HAND, 10000));
-	fakemx_members(&h->fake, dm, members, sizeof members);
+	fakemx_members(&h->mx.fake, dm, members, sizeof members);
 	snprintf(want, sizeof want, "@bot:hs %s", user);
 	assert_string_equal(members, want);
 	for (int i = 0; i < nnot; i++) {
 		assert_string_not_equal(dm, not[i]);
-		assert_int_equal(fakemx_bot_says(&h->fake, not[i], HAND), 0);
+		assert_int_equal(fakemx_bot_says(&h->mx.fake, not[i], HAND), 0);
 	}
-	assert_int_equal(fakemx_bot_says(&h->fake, game, HAND), 0);
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, game, HAND), 0);
 }
 
 /* eve's server says, in the invite's unsigned stripped state, that ann
@@ -404,15 +386,15 @@ test_forged_invite_state_refused(void **state)
 	struct host *h = *state;
 	char ann[128], eve[128], game[256], trap[256], dm[256], body[700];
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	fakemx_user(&h->fake, "eve", "x", eve, sizeof eve);
-	assert_int_equal(fakemx_room(&h->fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
-	assert_int_equal(fakemx_room(&h->fake, eve, "{}", trap, sizeof trap), 0);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "eve", "x", eve, sizeof eve);
+	assert_int_equal(fakemx_room(&h->mx.fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
+	assert_int_equal(fakemx_room(&h->mx.fake, eve, "{}", trap, sizeof trap), 0);
 	snprintf(body, sizeof body, "{\"room\":\"%s\",\"user\":\"@bot:hs\",\"events\":[{\"type\":\"m.room.member\","
 	         "\"state_key\":\"@bot:hs\",\"sender\":\"@ann:hs\",\"content\":{\"membership\":\"invite\","
 	         "\"is_direct\":true}}]}", trap);
-	json_decref(fakemx_call(&h->fake, "POST", "/_fake/invite_state", NULL, body, NULL));
-	assert_int_equal(fakemx_room_post(&h->fake, eve, trap, "invite", "{\"user_id\":\"@bot:hs\"}"), 200);
+	json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/invite_state", NULL, body, NULL));
+	assert_int_equal(fakemx_room_post(&h->mx.fake, eve, trap, "invite", "{\"user_id\":\"@bot:hs\"}"), 200);
 	client_up(h);
 	assert_true(run_until(h, bot_joined, game, 10000));
 	assert_true(run_until(h, bot_left, trap, 10000));
@@ -429,12 +411,12 @@ test_shared_direct_room_is_not_used(void **state)
 	char ann[128], eve[128], game[256], shared[256], dm[256], dm2[256];
 	int n;
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	fakemx_user(&h->fake, "eve", "x", eve, sizeof eve);
-	assert_int_equal(fakemx_room(&h->fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
-	assert_int_equal(fakemx_room(&h->fake, ann, "{\"is_direct\":true,\"invite\":[\"@bot:hs\",\"@eve:hs\"]}",
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "eve", "x", eve, sizeof eve);
+	assert_int_equal(fakemx_room(&h->mx.fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
+	assert_int_equal(fakemx_room(&h->mx.fake, ann, "{\"is_direct\":true,\"invite\":[\"@bot:hs\",\"@eve:hs\"]}",
 	                             shared, sizeof shared), 0);
-	assert_int_equal(fakemx_room_post(&h->fake, eve, shared, "join", NULL), 200);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, eve, shared, "join", NULL), 200);
 	client_up(h);
 	assert_true(run_until(h, bot_joined, game, 10000));
 	assert_true(run_until(h, bot_joined, shared, 10000));
@@ -442,15 +424,15 @@ test_shared_direct_room_is_not_used(void **state)
 	assert_true(run_until(h, has_log, "is no direct room for @ann:hs's hands", 10000));
 
 	/* ann cannot let eve into the room the bot made: only the bot may invite */
-	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "invite", "{\"user_id\":\"@eve:hs\"}"), 403);
-	assert_int_equal(fakemx_room_post(&h->fake, eve, dm, "join", NULL), 403);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, ann, dm, "invite", "{\"user_id\":\"@eve:hs\"}"), 403);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, eve, dm, "join", NULL), 403);
 	say(h, ann, game, "!hand");
-	assert_true(wait_said(h, dm, HAND, 10000) && fakemx_bot_says(&h->fake, dm, HAND) >= 1);
+	assert_true(wait_said(h, dm, HAND, 10000) && fakemx_bot_says(&h->mx.fake, dm, HAND) >= 1);
 	/* ann leaves it: it is dropped (the bot leaves too), and the next hand
 	 * goes to another room */
-	assert_int_equal(fakemx_room_post(&h->fake, ann, dm, "leave", NULL), 200);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, ann, dm, "leave", NULL), 200);
 	assert_true(run_until(h, has_log, "its player left or refused it", 10000));
-	n = fakemx_bot_says(&h->fake, dm, HAND);
+	n = fakemx_bot_says(&h->mx.fake, dm, HAND);
 	say(h, ann, game, "!hand");
 	for (int i = 0; i < 100; i++) {
 		direct_of(h, "@ann:hs", dm2, sizeof dm2);
@@ -459,9 +441,9 @@ test_shared_direct_room_is_not_used(void **state)
 		run_for(h, 100);
 	}
 	assert_string_not_equal(dm2, dm);
-	assert_int_equal(fakemx_room_post(&h->fake, ann, dm2, "join", NULL), 200);
+	assert_int_equal(fakemx_room_post(&h->mx.fake, ann, dm2, "join", NULL), 200);
 	assert_true(wait_said(h, dm2, HAND, 10000));
-	assert_int_equal(fakemx_bot_says(&h->fake, dm, HAND), n);
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, dm, HAND), n);
 }
 
 /* ---------------------------------------------------------------- invite storms */
@@ -474,12 +456,12 @@ test_default_allow_is_own_server(void **state)
 	char ann[128], mal[128], game[256], far[256];
 	json_t *j;
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	j = fakemx_call(&h->fake, "POST", "/_fake/user", NULL, "{\"user\":\"mallory\",\"server\":\"evil.example\"}", NULL);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
+	j = fakemx_call(&h->mx.fake, "POST", "/_fake/user", NULL, "{\"user\":\"mallory\",\"server\":\"evil.example\"}", NULL);
 	snprintf(mal, sizeof mal, "%s", json_string_value(json_object_get(j, "access_token")));
 	json_decref(j);
-	assert_int_equal(fakemx_room(&h->fake, mal, "{\"invite\":[\"@bot:hs\"]}", far, sizeof far), 0);
-	assert_int_equal(fakemx_room(&h->fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
+	assert_int_equal(fakemx_room(&h->mx.fake, mal, "{\"invite\":[\"@bot:hs\"]}", far, sizeof far), 0);
+	assert_int_equal(fakemx_room(&h->mx.fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
 	client_up(h);
 	assert_true(run_until(h, bot_joined, game, 10000));
 	assert_true(run_until(h, bot_left, far, 10000));
@@ -520,31 +502,31 @@ test_invite_storm_is_capped(void **state)
 	                          "\"state_key\":\"\",\"content\":{\"algorithm\":\"m.megolm.v1.aes-sha2\"}}]}";
 	struct in_or_out io = { storm, 5 };
 
-	h->cfg.max_rooms = 4;
-	h->cfg.max_encrypted = 1;
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	fakemx_user(&h->fake, "eve", "x", eve, sizeof eve);
-	assert_int_equal(fakemx_room(&h->fake, ann, enc, e1, sizeof e1), 0);
+	h->mx.cfg.max_rooms = 4;
+	h->mx.cfg.max_encrypted = 1;
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
+	fakemx_user(&h->mx.fake, "eve", "x", eve, sizeof eve);
+	assert_int_equal(fakemx_room(&h->mx.fake, ann, enc, e1, sizeof e1), 0);
 	client_up(h);
 	assert_true(wait_said(h, e1, "encrypted", 10000));
 	/* a second encrypted room is one too many to remember: left */
-	assert_int_equal(fakemx_room(&h->fake, ann, enc, e2, sizeof e2), 0);
+	assert_int_equal(fakemx_room(&h->mx.fake, ann, enc, e2, sizeof e2), 0);
 	assert_true(run_until(h, bot_left, e2, 10000));
 	snprintf(line, sizeof line, "no longer in %s", e2);
 	assert_true(run_until(h, has_log, line, 10000));
 	assert_true(logged(h, "encrypted rooms are remembered already: leaving it"));
-	assert_int_equal(fakemx_bot_says(&h->fake, e2, ""), 0);
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, e2, ""), 0);
 
 	/* in one room: three more of the storm are taken, two declined */
 	for (int i = 0; i < 5; i++)
-		assert_int_equal(fakemx_room(&h->fake, eve, "{\"invite\":[\"@bot:hs\"]}", storm[i], sizeof storm[i]), 0);
+		assert_int_equal(fakemx_room(&h->mx.fake, eve, "{\"invite\":[\"@bot:hs\"]}", storm[i], sizeof storm[i]), 0);
 	assert_true(run_until(h, all_answered, &io, 20000));
 	assert_int_equal(count_joined(h, storm, 5), 3);
 	assert_true(logged(h, "(max_rooms = 4): declining every invite"));
 
 	/* after a restart the server's list says four rooms: still full */
 	client_down(h);
-	assert_int_equal(fakemx_room(&h->fake, eve, "{\"invite\":[\"@bot:hs\"]}", storm[5], sizeof storm[5]), 0);
+	assert_int_equal(fakemx_room(&h->mx.fake, eve, "{\"invite\":[\"@bot:hs\"]}", storm[5], sizeof storm[5]), 0);
 	client_up(h);
 	assert_true(run_until(h, bot_left, storm[5], 10000));
 	assert_int_equal(count_joined(h, storm, 6), 3);
@@ -561,14 +543,13 @@ test_requests_in_flight_are_capped(void **state)
 	json_t *j;
 	long most;
 
-	fakemx_user(&h->fake, "eve", "x", eve, sizeof eve);
-	for (int i = 0; i < 40; i++)
-		assert_int_equal(fakemx_room(&h->fake, eve, "{\"invite\":[\"@bot:hs\"]}", room[i], sizeof room[i]), 0);
+	fakemx_user(&h->mx.fake, "eve", "x", eve, sizeof eve);
+	rooms_inviting_the_bot(h, eve, room, 40);
 	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"POST\",\"path\":\"/join$\",\"delay_ms\":300,\"count\":40}");
 	client_up(h);
 	assert_true(run_until(h, all_answered, &io, 30000));
 	assert_int_equal(count_joined(h, room, 40), 40);
-	j = fakemx_call(&h->fake, "GET", "/_fake/requests", NULL, NULL, NULL);
+	j = fakemx_call(&h->mx.fake, "GET", "/_fake/requests", NULL, NULL, NULL);
 	most = (long)json_integer_value(json_object_get(json_object_get(j, "in_flight_max"), "@bot:hs"));
 	json_decref(j);
 	assert_in_range(most, 1, MATRIX_REQS_MAX + 1);
@@ -579,7 +560,7 @@ test_requests_in_flight_are_capped(void **state)
 static long
 requests_of(struct host *h, const char *what)
 {
-	return fakemx_requests(&h->fake, what);
+	return fakemx_requests(&h->mx.fake, what);
 }
 
 /* A 429 asking for a wait that would overflow the clock: the client waits
@@ -610,7 +591,7 @@ test_plain_http_is_warned(void **state)
 	assert_false(logged(h, "unencrypted"));
 	client_down(h);
 	/* TEST-NET-1: nothing answers there; the warning comes before any try */
-	snprintf(h->cfg.homeserver, sizeof h->cfg.homeserver, "http://192.0.2.1:9");
+	snprintf(h->mx.cfg.homeserver, sizeof h->mx.cfg.homeserver, "http://192.0.2.1:9");
 	client_up(h);
 	assert_true(logged(h, "http://192.0.2.1:9 is plain http: the password, and every message, cross the network "
 	                      "unencrypted"));
@@ -625,8 +606,8 @@ test_hands_never_logged(void **state)
 	struct host *h = *state;
 	char ann[128], game[256], dm[256];
 
-	fakemx_user(&h->fake, "ann", "x", ann, sizeof ann);
-	assert_int_equal(fakemx_room(&h->fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
+	fakemx_user(&h->mx.fake, "ann", "x", ann, sizeof ann);
+	assert_int_equal(fakemx_room(&h->mx.fake, ann, "{\"invite\":[\"@bot:hs\"]}", game, sizeof game), 0);
 	client_up(h);
 	assert_true(run_until(h, bot_joined, game, 10000));
 	hand_goes_to_own_room(h, ann, "@ann:hs", game, dm, sizeof dm, NULL, 0);
@@ -635,7 +616,7 @@ test_hands_never_logged(void **state)
 	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"PUT\",\"path\":\"/send/\",\"drop\":true,\"count\":1}");
 	say(h, ann, game, "!hand");
 	run_for(h, 3000);
-	assert_int_equal(fakemx_bot_says(&h->fake, dm, HAND), 2);
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, dm, HAND), 2);
 	/* refused for good: the drop is logged, the hand is not */
 	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"PUT\",\"path\":\"/send/\",\"status\":400,\"count\":5}");
 	say(h, ann, game, "!hand");

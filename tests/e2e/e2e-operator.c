@@ -44,6 +44,14 @@ check(struct fix *f, char *out, size_t len)
 	return e2e_sh(out, len, "%s/handfoot -t -c %s", e2e_build(), f->w.conf);
 }
 
+/* text written as the configuration, then checked (check). */
+static int
+check_text(struct fix *f, const char *text, char *out, size_t len)
+{
+	assert_int_equal(e2e_write_file(f->w.conf, text), 0);
+	return check(f, out, len);
+}
+
 static int
 count(const char *hay, const char *needle)
 {
@@ -74,8 +82,7 @@ test_check_lists_every_error(void **state)
 	         "user = @hf:example.org\n"
 	         "password_file = %s/none\n",
 	         f->w.dir, f->w.dir);
-	assert_int_equal(e2e_write_file(f->w.conf, text), 0);
-	assert_int_equal(check(f, out, sizeof out), 1);
+	assert_int_equal(check_text(f, text, out, sizeof out), 1);
 	assert_non_null(strstr(out, "handfoot.conf:3: [bot] ai_level"));
 	assert_non_null(strstr(out, "handfoot.conf:4: [bot] turn_timeout"));
 	assert_non_null(strstr(out, "handfoot.conf:6: [irc net] tls"));
@@ -97,14 +104,12 @@ test_check_takes_long_lines(void **state)
 	for (int i = 0; n + 12 < 600; i++)
 		n += (size_t)snprintf(chans + n, sizeof chans - n, "%s#room%03d", i ? ", " : "", i);
 	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n[irc net]\nchannels = %s\nnick = HF\n", f->w.dir, chans);
-	assert_int_equal(e2e_write_file(f->w.conf, text), 0);
-	assert_int_equal(check(f, out, sizeof out), 0);
+	assert_int_equal(check_text(f, text, out, sizeof out), 0);
 	assert_non_null(strstr(out, "configuration ok (1 adapter)"));
 	/* an error after it names its own line, 5 of 5 */
 	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n[irc net]\nchannels = %s\nnick = bad nick\n", f->w.dir,
 	         chans);
-	assert_int_equal(e2e_write_file(f->w.conf, text), 0);
-	assert_int_equal(check(f, out, sizeof out), 1);
+	assert_int_equal(check_text(f, text, out, sizeof out), 1);
 	assert_non_null(strstr(out, "handfoot.conf:5: [irc net] nick"));
 	assert_non_null(strstr(out, "1 error"));
 }
@@ -117,8 +122,7 @@ test_check_refuses_a_key_given_twice(void **state)
 	char out[4096], text[512];
 
 	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n[console]\nroom = #a\n\nroom = #b\n", f->w.dir);
-	assert_int_equal(e2e_write_file(f->w.conf, text), 0);
-	assert_int_equal(check(f, out, sizeof out), 1);
+	assert_int_equal(check_text(f, text, out, sizeof out), 1);
 	assert_non_null(strstr(out, "handfoot.conf:6: [console] room: given twice (first on line 4)"));
 }
 
@@ -130,8 +134,7 @@ test_check_warns_without_an_adapter(void **state)
 	char out[4096], text[512];
 
 	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n", f->w.dir);
-	assert_int_equal(e2e_write_file(f->w.conf, text), 0);
-	assert_int_equal(check(f, out, sizeof out), 0);
+	assert_int_equal(check_text(f, text, out, sizeof out), 0);
 	assert_non_null(strstr(out, "warning: "));
 	assert_non_null(strstr(out, "no adapter configured: nobody can reach the bot"));
 }
@@ -147,8 +150,7 @@ test_check_looks_at_secrets(void **state)
 	assert_int_equal(e2e_write_file(path, "secret\n"), 0);
 	chmod(path, 0644);
 	snprintf(text, sizeof text, "[bot]\ndatabase = %s/hf.db\n[irc net]\nnickserv_password_file = %s\n", f->w.dir, path);
-	assert_int_equal(e2e_write_file(f->w.conf, text), 0);
-	assert_int_equal(check(f, out, sizeof out), 0);
+	assert_int_equal(check_text(f, text, out, sizeof out), 0);
 	assert_non_null(strstr(out, "ns.pw: the secret is readable by everyone (mode 0644)"));
 	chmod(path, 0600);
 	assert_int_equal(check(f, out, sizeof out), 0);

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -56,10 +55,7 @@ teardown(void **state)
 {
 	(void)state;
 	cdp_stop(&browser);
-	if (daemon_proc.pid > 0) {
-		kill(daemon_proc.pid, SIGTERM);
-		proc_end(&daemon_proc);
-	}
+	proc_stop(&daemon_proc);
 	world_stop(&fx);
 	return 0;
 }
@@ -276,8 +272,7 @@ test_a_turn_by_clicks_and_one_from_irc(void **state)
 
 	ircclient_close(&alice);
 	ircclient_close(&bob);
-	kill(daemon_proc.pid, SIGTERM);
-	assert_int_equal(proc_end(&daemon_proc), 0);
+	assert_int_equal(proc_stop(&daemon_proc), 0);
 }
 
 int

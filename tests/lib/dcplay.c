@@ -146,6 +146,17 @@ dcplay_teardown_state(void **state)
 	return 0;
 }
 
+struct dcplay *
+dcplay_setup_state(void **state, const char *tag, int nusers, const char *bot_extra, const char *discord_extra)
+{
+	struct dcplay *p = calloc(1, sizeof *p);
+
+	*state = p;
+	assert_non_null(p);
+	assert_int_equal(dcplay_setup(p, tag, nusers, bot_extra, discord_extra), 0);
+	return p;
+}
+
 static const char *
 interaction(struct dcplay *p, const char *fmt, ...)
 {
@@ -186,6 +197,14 @@ dcplay_press(struct dcplay *p, int i, const char *message_id, const char *custom
 	                   custom_id);
 }
 
+const char *
+dcplay_press_late(struct dcplay *p, int i, const char *message_id, const char *custom_id, int age_ms)
+{
+	return interaction(p, "{\"kind\":\"component\",\"user_id\":\"%s\",\"guild_id\":\"%s\",\"channel_id\":\"%s\","
+	                   "\"message_id\":\"%s\",\"custom_id\":\"%s\",\"age_ms\":%d}", p->user[i], p->guild, p->channel,
+	                   message_id, custom_id, age_ms);
+}
+
 int
 dcplay_say(struct dcplay *p, int i, const char *text)
 {
@@ -211,6 +230,22 @@ dcplay_count(struct dcplay *p)
 	json_t *s = fakedc_state(&p->f);
 	size_t n = json_array_size(json_object_get(s, "messages"));
 
+	json_decref(s);
+	return n;
+}
+
+int
+dcplay_dm_count(struct dcplay *p, int i, const char *needle)
+{
+	json_t *s = dcplay_state(p), *m;
+	const char *dm = json_string_value(json_object_get(json_object_get(s, "dms"), p->user[i]));
+	size_t k;
+	int n = 0;
+
+	json_array_foreach(json_object_get(s, "messages"), k, m)
+		n += dm != NULL && json_is_true(json_object_get(m, "dm")) &&
+		     strcmp(json_string_value(json_object_get(m, "channel_id")), dm) == 0 &&
+		     strstr(json_string_value(json_object_get(m, "content")), needle) != NULL;
 	json_decref(s);
 	return n;
 }

@@ -41,12 +41,18 @@ void    dcplay_teardown(struct dcplay *p);
 /* A cmocka teardown for a test that calloc'd its dcplay into *state:
  * dcplay_teardown and free (nothing if *state is NULL). */
 int     dcplay_teardown_state(void **state);
+/* A test's dcplay calloc'd into *state (for dcplay_teardown_state), then
+ * dcplay_setup with these arguments; fails the test if either fails. */
+struct dcplay *dcplay_setup_state(void **state, const char *tag, int nusers, const char *bot_extra,
+                                  const char *discord_extra);
 
 /* A slash command by user i: opts is a JSON object of string options, or
  * NULL.  The interaction's id (static buffer), or NULL if the fake refused. */
 const char *dcplay_command(struct dcplay *p, int i, const char *name, const char *opts);
 /* User i presses the button custom_id on message message_id. */
 const char *dcplay_press(struct dcplay *p, int i, const char *message_id, const char *custom_id);
+/* The same press made age_ms ago, delivered now (as a Resume replays it): its id is its original snowflake. */
+const char *dcplay_press_late(struct dcplay *p, int i, const char *message_id, const char *custom_id, int age_ms);
 /* User i types text in the guild channel (message_commands). */
 int     dcplay_say(struct dcplay *p, int i, const char *text);
 
@@ -54,6 +60,8 @@ int     dcplay_say(struct dcplay *p, int i, const char *text);
 json_t *dcplay_state(struct dcplay *p);
 /* How many messages the fake has recorded. */
 size_t  dcplay_count(struct dcplay *p);
+/* How many of them are in user i's DM and hold needle. */
+int     dcplay_dm_count(struct dcplay *p, int i, const char *needle);
 /* The first message at index >= from whose content holds needle and that
  * passes the filter (NULL: any): a new reference, or NULL after ms. */
 json_t *dcplay_wait(struct dcplay *p, size_t from, const char *needle, bool (*ok)(json_t *m, void *ctx), void *ctx,

@@ -246,6 +246,16 @@ void t_quiet(struct hf_game *g)
 	}
 }
 
+struct hf_game *t_table(const char *rules, int nplayers, uint64_t seed)
+{
+	struct hf_game *g = t_game(rules, nplayers, seed);
+	t_quiet(g);
+	for (int s = 0; s < nplayers; s++)
+		t_hand(g, s, "4 5 6");
+	t_turn(g, 0);
+	return g;
+}
+
 const struct hf_event *t_event(const struct hf_game *g, int type)
 {
 	size_t n;

@@ -30,6 +30,8 @@ void t_turn(struct hf_game *g, int seat);
 
 /* Puts laid-out red 3s back in the stock and clears deal bonuses: a quiet table for scoring tests. */
 void t_quiet(struct hf_game *g);
+/* A quiet table (t_quiet) of a preset: every seat holding 4 5 6, seat 0's turn. */
+struct hf_game *t_table(const char *rules, int nplayers, uint64_t seed);
 /* The first event of a type in the last action, or NULL. */
 const struct hf_event *t_event(const struct hf_game *g, int type);
 

@@ -164,6 +164,15 @@ ircclient_saw(const struct ircclient *c, const char *a, const char *b)
 	return false;
 }
 
+bool
+ircclient_saw_hand(const struct ircclient *c, const char *nick)
+{
+	char want[96];
+
+	snprintf(want, sizeof want, "NOTICE %s :Your ", nick);
+	return ircclient_saw(c, want, NULL);
+}
+
 int
 ircclient_drain(struct ircclient *c, int ms)
 {

@@ -36,6 +36,8 @@ int  ircclient_send_raw(struct ircclient *c, const char *data, size_t len);
 int  ircclient_wait(struct ircclient *c, int timeout_ms, char *out, size_t outlen, const char *s1, ...);
 /* Whether any line received so far contains both a and b (b may be NULL). */
 bool ircclient_saw(const struct ircclient *c, const char *a, const char *b);
+/* Whether a NOTICE "Your ..." (a hand, a foot) to nick was among them. */
+bool ircclient_saw_hand(const struct ircclient *c, const char *nick);
 /* Reads what is there for up to ms milliseconds (answers PINGs). 0, or -1 on EOF. */
 int  ircclient_drain(struct ircclient *c, int ms);
 /* Joins a channel and waits for the end of NAMES. */

@@ -107,3 +107,16 @@ proc_end(struct proc *p)
 	close(p->out);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
 }
+
+int
+proc_stop(struct proc *p)
+{
+	int st;
+
+	if (p->pid <= 0)
+		return 0;
+	kill(p->pid, SIGTERM);
+	st = proc_end(p);
+	p->pid = 0;
+	return st;
+}

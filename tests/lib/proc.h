@@ -20,5 +20,8 @@ bool proc_wait(struct proc *p, const char *needle, size_t *from, int timeout_ms)
 void proc_close_input(struct proc *p);
 /* Waits for exit; returns the exit status, or -signal. */
 int  proc_end(struct proc *p);
+/* SIGTERM to a process still started, then proc_end; p->pid is 0 after, so
+ * a teardown after the test's own stop does nothing (0 when none runs). */
+int  proc_stop(struct proc *p);
 
 #endif

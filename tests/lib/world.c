@@ -174,3 +174,23 @@ world_end_state(void **state)
 		world_end(*state);
 	return 0;
 }
+
+void
+world_client(struct ircclient *c, struct world *w, const char *nick, const char *from, const char *chan)
+{
+	c->pump = NULL;
+	assert_int_equal(ircclient_connect_from(c, w->srv.port, nick, from), 0);
+	if (chan != NULL)
+		assert_int_equal(ircclient_join(c, chan), 0);
+}
+
+void
+world_duel_dealt(struct ircclient *c)
+{
+	char want[96];
+
+	assert_int_equal(ircclient_wait(c, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
+	ircclient_send(c, "PRIVMSG #cards :!play 2 duel");
+	snprintf(want, sizeof want, "NOTICE %s :Your hand", c->nick);
+	assert_int_equal(ircclient_wait(c, 20000, NULL, 0, want, NULL), 0);
+}

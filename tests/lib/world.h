@@ -14,6 +14,7 @@
 
 #include "e2e.h"
 #include "fakemx.h"
+#include "ircclient.h"
 #include "ircserver.h"
 
 enum world_irc {
@@ -67,6 +68,14 @@ void world_stop(struct world *w);
 /* The same, but a daemon still running is asked to stop first (SIGTERM;
  * killed if not gone within 10 s): for a group's daemon that outlives its tests. */
 void world_end(struct world *w);
+
+/* A client c of w's IRC server (no pump) registered as nick from the
+ * loopback address from ("127.0.0.2": another host to the server), in chan
+ * if not NULL; fails the test if it cannot. */
+void world_client(struct ircclient *c, struct world *w, const char *nick, const char *from, const char *chan);
+/* c, in #cards, sees the bot join it, opens a duel with the computer
+ * (!play 2 duel) and is dealt its hand (by NOTICE); fails the test if not. */
+void world_duel_dealt(struct ircclient *c);
 
 /* cmocka setup and teardown: *state a calloc'd world initialised with spec
  * (world_setup_ngircd: ngircd alone; world_setup_none: the temp dir alone),

@@ -321,6 +321,35 @@ choose(struct hf_view *v, int level, struct hf_action *a)
 	return a->type;
 }
 
+/* The engine takes a as seat 0's move in a world dealt from v (seed). */
+static void
+assert_engine_takes(const struct hf_view *v, uint64_t seed, const struct hf_action *a)
+{
+	struct hf_game *g = hf_game_sample(v, seed);
+	char why[HF_ERRLEN];
+
+	assert_non_null(g);
+	assert_int_equal(hf_apply(g, 0, a, why, sizeof why), HF_OK);
+	hf_game_free(g);
+}
+
+/* A duel in the foot, its canastas made, nothing left in the foot: open 9s, pile 5 (3 cards), hand 9 9 4. */
+static struct hf_view *
+duel_near_out(void)
+{
+	struct hf_view *v = base_view("duel", 2);
+
+	meld(v, 0, HF_KING, 7, 0, HF_KIND_CLEAN);
+	meld(v, 0, HF_QUEEN, 5, 2, HF_KIND_DIRTY);
+	meld(v, 0, HF_NINE, 4, 0, HF_KIND_OPEN);
+	v->seats[0].in_foot = true;
+	v->seats[0].foot_count = 0;
+	v->pile_top = HF_FIVE;
+	v->pile_size = 3;
+	hand(v, "9 9 4");
+	return v;
+}
+
 /* The pile's top card closes our open canasta: take it. */
 static void
 test_takes_pile_completing_canasta(void **state)
@@ -345,19 +374,11 @@ test_takes_pile_completing_canasta(void **state)
 static void
 test_goes_out(void **state)
 {
-	struct hf_view *v = base_view("duel", 2);
+	struct hf_view *v = duel_near_out();
 	struct hf_action a;
 	int lvl;
 
 	(void)state;
-	meld(v, 0, HF_KING, 7, 0, HF_KIND_CLEAN);
-	meld(v, 0, HF_QUEEN, 5, 2, HF_KIND_DIRTY);
-	meld(v, 0, HF_NINE, 4, 0, HF_KIND_OPEN);
-	v->seats[0].in_foot = true;
-	v->seats[0].foot_count = 0;
-	v->pile_top = HF_FIVE;
-	v->pile_size = 3;
-	hand(v, "9 9 4");
 	for (lvl = HF_AI_NORMAL; lvl <= HF_AI_HARD; lvl++) {
 		assert_int_equal(choose(v, lvl, &a), HF_ACT_MELD);
 		assert_int_equal(a.ngroups, 1);
@@ -470,8 +491,6 @@ test_discards_joker_when_only_jokers(void **state)
 	static const char *const hands[] = { "JK JK", "JK" };
 	struct hf_view *v = base_view("classic", 4);
 	struct hf_action a;
-	struct hf_game *g;
-	char why[HF_ERRLEN];
 	int lvl, h;
 
 	(void)state;
@@ -493,10 +512,7 @@ test_discards_joker_when_only_jokers(void **state)
 				assert_int_equal(a.card, HF_JOKER);
 			else
 				assert_int_equal(a.type, HF_ACT_MELD);
-			g = hf_game_sample(v, 9);
-			assert_non_null(g);
-			assert_int_equal(hf_apply(g, 0, &a, why, sizeof why), HF_OK);
-			hf_game_free(g);
+			assert_engine_takes(v, 9, &a);
 		}
 	}
 	free(v);
@@ -512,8 +528,6 @@ test_melds_joker_it_may_not_throw(void **state)
 {
 	struct hf_view *v = base_view("classic", 4);
 	struct hf_action a;
-	struct hf_game *g;
-	char why[HF_ERRLEN];
 	int lvl;
 
 	(void)state;
@@ -524,10 +538,7 @@ test_melds_joker_it_may_not_throw(void **state)
 	hand(v, "JK");
 	for (lvl = HF_AI_EASY; lvl <= HF_AI_HARD; lvl++) {
 		assert_int_equal(choose(v, lvl, &a), HF_ACT_MELD);
-		g = hf_game_sample(v, 9);
-		assert_non_null(g);
-		assert_int_equal(hf_apply(g, 0, &a, why, sizeof why), HF_OK);
-		hf_game_free(g);
+		assert_engine_takes(v, 9, &a);
 	}
 	free(v);
 }
@@ -585,8 +596,6 @@ test_frozen_pile_needs_pair(void **state)
 	struct hf_rules r;
 	struct hf_view *v = house_view(&r, "duel frozen=yes", 2);
 	struct hf_action a;
-	struct hf_game *g;
-	char why[HF_ERRLEN];
 	int lvl;
 
 	(void)state;
@@ -599,10 +608,7 @@ test_frozen_pile_needs_pair(void **state)
 	hand(v, "9 5 6 8 J");
 	for (lvl = HF_AI_EASY; lvl <= HF_AI_HARD; lvl++) {
 		choose(v, lvl, &a);
-		g = hf_game_sample(v, 3);
-		assert_non_null(g);
-		assert_int_equal(hf_apply(g, 0, &a, why, sizeof why), HF_OK);
-		hf_game_free(g);
+		assert_engine_takes(v, 3, &a);
 	}
 	/* with the pair, normal takes it */
 	hand(v, "9 9 5 6 8 J");
@@ -771,18 +777,10 @@ test_hard_search_overrules_policy(void **state)
 static void
 test_hint_whole_turn(void **state)
 {
-	struct hf_view *v = base_view("duel", 2);
+	struct hf_view *v = duel_near_out();
 	char line[256], again[256];
 
 	(void)state;
-	meld(v, 0, HF_KING, 7, 0, HF_KIND_CLEAN);
-	meld(v, 0, HF_QUEEN, 5, 2, HF_KIND_DIRTY);
-	meld(v, 0, HF_NINE, 4, 0, HF_KIND_OPEN);
-	v->seats[0].in_foot = true;
-	v->seats[0].foot_count = 0;
-	v->pile_top = HF_FIVE;
-	v->pile_size = 3;
-	hand(v, "9 9 4");
 	settle(v);
 	hf_ai_hint(v, 2000, 7, line, sizeof line);
 	print_message("%s\n", line);

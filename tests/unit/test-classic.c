@@ -11,11 +11,7 @@
 /* Seat 0 (side 0) to play, after the deal; everyone's hand set by the test. */
 static struct hf_game *table(void)
 {
-	struct hf_game *g = t_game("classic", 4, 42);
-	t_quiet(g);
-	for (int s = 0; s < 4; s++)
-		t_hand(g, s, "4 5 6");
-	t_turn(g, 0);
+	struct hf_game *g = t_table("classic", 4, 42);
 	t_check(g);
 	return g;
 }

@@ -121,14 +121,45 @@ done(struct t *t)
 	free(t);
 }
 
+/* Hello: the heartbeat interval in ms. */
+static void
+hello(struct t *t, int interval)
+{
+	char json[96];
+
+	snprintf(json, sizeof json, "{\"op\":10,\"d\":{\"heartbeat_interval\":%d}}", interval);
+	recv_json(t, json);
+}
+
+/* The socket closed with code. */
+static void
+closed(struct t *t, int code)
+{
+	discord_gateway_closed(t->g, code, t->now);
+	drain(t);
+}
+
+static void
+start(struct t *t)
+{
+	discord_gateway_start(t->g, t->now);
+	drain(t);
+}
+
+/* The clock moved on to when the gateway is next due. */
+static void
+to_due(struct t *t)
+{
+	advance(t, discord_gateway_due(t->g) - t->now);
+}
+
 /* Start, Hello (interval 40000), Identify, READY with session "S1": connected. */
 static void
 to_ready(struct t *t)
 {
-	discord_gateway_start(t->g, t->now);
-	drain(t);
+	start(t);
 	assert_non_null(find(t, DISCORD_GW_CONNECT));
-	recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":40000}}");
+	hello(t, 40000);
 	assert_int_equal(sent_op(t), 2);
 	recv_json(t, "{\"op\":0,\"t\":\"READY\",\"s\":1,\"d\":{\"v\":10,\"session_id\":\"S1\","
 	             "\"resume_gateway_url\":\"" RES_URL "\",\"user\":{\"id\":\"42\",\"username\":\"hf\"},"
@@ -181,8 +212,7 @@ test_identify_waits_for_the_budget_and_the_window(void **state)
 	t->now = 100000;
 	t->rnd = 1u << 30;
 	assert_non_null(t->g = discord_gateway_new(&cfg));
-	discord_gateway_start(t->g, t->now);
-	drain(t);
+	start(t);
 	assert_non_null(find(t, DISCORD_GW_FETCH_URL));
 	assert_null(find(t, DISCORD_GW_CONNECT));
 	bot = json_pack("{s:s,s:{s:i,s:i,s:i,s:i}}", "url", GW_URL, "session_start_limit", "total", 1000,
@@ -204,11 +234,10 @@ test_identify_waits_for_the_budget_and_the_window(void **state)
 	discord_gateway_set_bot(t->g, bot, 1700000600, t->now);
 	drain(t);
 	assert_non_null(find(t, DISCORD_GW_CONNECT));
-	recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":40000}}");
+	hello(t, 40000);
 	assert_int_equal(sent_op(t), 2);
 	/* a close at once: the next Identify is not before 5 s (the window, and the backoff) */
-	discord_gateway_closed(t->g, 4000, t->now);
-	drain(t);
+	closed(t, 4000);
 	advance(t, 1000);
 	assert_non_null(find(t, DISCORD_GW_FETCH_URL));
 	discord_gateway_set_bot(t->g, bot, 1700000601, t->now);
@@ -248,8 +277,7 @@ test_fetch_url_first_when_none(void **state)
 	struct discord_gw_act *a;
 
 	(void)state;
-	discord_gateway_start(t->g, t->now);
-	drain(t);
+	start(t);
 	assert_int_equal(t->nacts, 1);
 	assert_int_equal(t->acts[0].kind, DISCORD_GW_FETCH_URL);
 	assert_int_equal(discord_gateway_phase(t->g), DISCORD_GW_PH_WAIT_URL);
@@ -272,12 +300,11 @@ test_hello_identify_and_jittered_first_heartbeat(void **state)
 	json_t *j, *d;
 
 	(void)state;
-	discord_gateway_start(t->g, t->now);
-	drain(t);
+	start(t);
 	assert_int_equal(discord_gateway_phase(t->g), DISCORD_GW_PH_CONNECTING);
 	/* nothing is sent before Hello */
 	assert_null(find(t, DISCORD_GW_SEND));
-	recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":40000}}");
+	hello(t, 40000);
 	j = sent(t);
 	d = json_object_get(j, "d");
 	assert_int_equal(json_integer_value(json_object_get(j, "op")), 2);
@@ -312,16 +339,14 @@ test_other_jitters_move_the_first_heartbeat(void **state)
 
 	(void)state;
 	t->rnd = 0;
-	discord_gateway_start(t->g, t->now);
-	drain(t);
-	recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":40000}}");
+	start(t);
+	hello(t, 40000);
 	assert_int_equal(discord_gateway_due(t->g), t->now);
 	done(t);
 	t = mk(false, GW_URL);
 	t->rnd = 0xffffffffu;
-	discord_gateway_start(t->g, t->now);
-	drain(t);
-	recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":20000}}");
+	start(t);
+	hello(t, 20000);
 	/* below one interval, never at it */
 	assert_true(discord_gateway_due(t->g) < t->now + 20000);
 	assert_true(discord_gateway_due(t->g) > t->now + 19990);
@@ -348,7 +373,7 @@ test_ready_dispatch_and_heartbeat_seq(void **state)
 	assert_string_equal(json_string_value(json_object_get(a->d, "id")), "5");
 	assert_int_equal(discord_gateway_seq(t->g), 7);
 	/* the heartbeat carries the last sequence number */
-	advance(t, discord_gateway_due(t->g) - t->now);
+	to_due(t);
 	j = sent(t);
 	assert_int_equal(json_integer_value(json_object_get(j, "d")), 7);
 	json_decref(j);
@@ -368,7 +393,7 @@ test_missing_ack_is_a_zombie_then_resume(void **state)
 	(void)state;
 	to_ready(t);
 	recv_json(t, "{\"op\":0,\"t\":\"GUILD_CREATE\",\"s\":3,\"d\":{}}");
-	advance(t, discord_gateway_due(t->g) - t->now);
+	to_due(t);
 	assert_int_equal(sent_op(t), 1);
 	/* no ACK before the next heartbeat: close, not with 1000/1001 (that would end the session) */
 	advance(t, 40000);
@@ -379,12 +404,11 @@ test_missing_ack_is_a_zombie_then_resume(void **state)
 	assert_non_null(find(t, DISCORD_GW_DOWN));
 	assert_int_equal(discord_gateway_phase(t->g), DISCORD_GW_PH_CLOSING);
 	/* once closed: straight to the resume URL */
-	discord_gateway_closed(t->g, a->code, t->now);
-	drain(t);
+	closed(t, a->code);
 	a = find(t, DISCORD_GW_CONNECT);
 	assert_non_null(a);
 	assert_string_equal(a->text, RES_URL "/?v=10&encoding=json");
-	recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":40000}}");
+	hello(t, 40000);
 	j = sent(t);
 	d = json_object_get(j, "d");
 	assert_int_equal(json_integer_value(json_object_get(j, "op")), 6);
@@ -411,9 +435,8 @@ test_zombie_before_ready_identifies_again(void **state)
 	struct discord_gw_act *a;
 
 	(void)state;
-	discord_gateway_start(t->g, t->now);
-	drain(t);
-	recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":1000}}");
+	start(t);
+	hello(t, 1000);
 	advance(t, 250);
 	assert_int_equal(sent_op(t), 1);
 	advance(t, 1000);
@@ -421,8 +444,7 @@ test_zombie_before_ready_identifies_again(void **state)
 	assert_non_null(a);
 	/* never up: no DOWN */
 	assert_null(find(t, DISCORD_GW_DOWN));
-	discord_gateway_closed(t->g, 1006, t->now);
-	drain(t);
+	closed(t, 1006);
 	a = find(t, DISCORD_GW_CONNECT);
 	assert_string_equal(a->text, GW_URL "/?v=10&encoding=json");
 	done(t);
@@ -440,13 +462,12 @@ test_op7_reconnects_and_resumes_at_once(void **state)
 	a = find(t, DISCORD_GW_CLOSE);
 	assert_non_null(a);
 	assert_true(a->code != 1000 && a->code != 1001);
-	discord_gateway_closed(t->g, a->code, t->now);
-	drain(t);
+	closed(t, a->code);
 	/* no wait: reconnect and resume immediately */
 	a = find(t, DISCORD_GW_CONNECT);
 	assert_non_null(a);
 	assert_string_equal(a->text, RES_URL "/?v=10&encoding=json");
-	recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":40000}}");
+	hello(t, 40000);
 	assert_int_equal(sent_op(t), 6);
 	done(t);
 }
@@ -461,11 +482,10 @@ test_op9_true_resumes(void **state)
 	to_ready(t);
 	recv_json(t, "{\"op\":9,\"d\":true}");
 	a = find(t, DISCORD_GW_CLOSE);
-	discord_gateway_closed(t->g, a->code, t->now);
-	drain(t);
+	closed(t, a->code);
 	a = find(t, DISCORD_GW_CONNECT);
 	assert_string_equal(a->text, RES_URL "/?v=10&encoding=json");
-	recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":40000}}");
+	hello(t, 40000);
 	assert_int_equal(sent_op(t), 6);
 	done(t);
 }
@@ -485,8 +505,7 @@ test_op9_false_identifies_after_1_to_5_s(void **state)
 		recv_json(t, "{\"op\":9,\"d\":false}");
 		a = find(t, DISCORD_GW_CLOSE);
 		assert_non_null(a);
-		discord_gateway_closed(t->g, a->code, t->now);
-		drain(t);
+		closed(t, a->code);
 		assert_null(find(t, DISCORD_GW_CONNECT));
 		assert_int_equal(discord_gateway_phase(t->g), DISCORD_GW_PH_WAIT_RETRY);
 		due = discord_gateway_due(t->g) - t->now;
@@ -497,7 +516,7 @@ test_op9_false_identifies_after_1_to_5_s(void **state)
 		a = find(t, DISCORD_GW_CONNECT);
 		assert_non_null(a);
 		assert_string_equal(a->text, GW_URL "/?v=10&encoding=json");
-		recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":40000}}");
+		hello(t, 40000);
 		assert_int_equal(sent_op(t), 2);
 		done(t);
 	}
@@ -514,8 +533,7 @@ test_fatal_close_codes_never_retry(void **state)
 		struct discord_gw_act *a;
 
 		to_ready(t);
-		discord_gateway_closed(t->g, codes[i], t->now);
-		drain(t);
+		closed(t, codes[i]);
 		a = find(t, DISCORD_GW_FATAL);
 		assert_non_null(a);
 		assert_int_equal(a->code, codes[i]);
@@ -539,12 +557,10 @@ test_fatal_text_is_plain(void **state)
 	struct discord_gw_act *a;
 
 	(void)state;
-	discord_gateway_start(t->g, t->now);
-	drain(t);
-	recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":40000}}");
+	start(t);
+	hello(t, 40000);
 	/* a bad token closes with 4004 right after Identify */
-	discord_gateway_closed(t->g, 4004, t->now);
-	drain(t);
+	closed(t, 4004);
 	a = find(t, DISCORD_GW_FATAL);
 	assert_non_null(a);
 	assert_non_null(strstr(a->text, "token"));
@@ -572,8 +588,7 @@ test_session_ending_codes_identify_others_resume(void **state)
 		int64_t due;
 
 		to_ready(t);
-		discord_gateway_closed(t->g, cases[i].code, t->now);
-		drain(t);
+		closed(t, cases[i].code);
 		assert_non_null(find(t, DISCORD_GW_DOWN));
 		assert_int_equal(discord_gateway_phase(t->g), DISCORD_GW_PH_WAIT_RETRY);
 		/* after a link that was up: within a jittered second */
@@ -584,7 +599,7 @@ test_session_ending_codes_identify_others_resume(void **state)
 		assert_non_null(a);
 		assert_string_equal(a->text, cases[i].resume ? RES_URL "/?v=10&encoding=json"
 		                                             : GW_URL "/?v=10&encoding=json");
-		recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":40000}}");
+		hello(t, 40000);
 		assert_int_equal(sent_op(t), cases[i].resume ? 6 : 2);
 		done(t);
 	}
@@ -599,14 +614,12 @@ test_backoff_grows_with_jitter_and_asks_url_again(void **state)
 
 	(void)state;
 	t->rnd = 0;  /* no jitter cut: the full delay */
-	discord_gateway_start(t->g, t->now);
-	drain(t);
+	start(t);
 	for (int i = 1; i <= 9; i++) {
 		int64_t due, want = i >= 7 ? 60000 : (int64_t)1000 << (i - 1);
 
 		/* the connection fails before Hello */
-		discord_gateway_closed(t->g, 1006, t->now);
-		drain(t);
+		closed(t, 1006);
 		fetches += count(t, DISCORD_GW_FETCH_URL);
 		due = discord_gateway_due(t->g) - t->now;
 		assert_int_equal(due, want);
@@ -620,18 +633,15 @@ test_backoff_grows_with_jitter_and_asks_url_again(void **state)
 	discord_gateway_set_url(t->g, "wss://other.discord.gg", t->now);
 	drain(t);
 	/* the new URL is used from the next connect on */
-	discord_gateway_closed(t->g, 1006, t->now);
-	drain(t);
-	advance(t, discord_gateway_due(t->g) - t->now);
+	closed(t, 1006);
+	to_due(t);
 	assert_string_equal(find(t, DISCORD_GW_CONNECT)->text, "wss://other.discord.gg/?v=10&encoding=json");
 	done(t);
 	/* with jitter, the delay is cut by up to half */
 	t = mk(false, GW_URL);
 	t->rnd = 0xffffffffu;
-	discord_gateway_start(t->g, t->now);
-	drain(t);
-	discord_gateway_closed(t->g, 1006, t->now);
-	drain(t);
+	start(t);
+	closed(t, 1006);
 	discord_gateway_closed(t->g, 1006, t->now);
 	assert_true(discord_gateway_due(t->g) - t->now > 500 && discord_gateway_due(t->g) - t->now <= 1000);
 	done(t);
@@ -644,19 +654,16 @@ test_ready_resets_backoff(void **state)
 
 	(void)state;
 	t->rnd = 0;
-	discord_gateway_start(t->g, t->now);
-	drain(t);
+	start(t);
 	for (int i = 0; i < 4; i++) {
-		discord_gateway_closed(t->g, 1006, t->now);
-		drain(t);
-		advance(t, discord_gateway_due(t->g) - t->now);
+		closed(t, 1006);
+		to_due(t);
 	}
-	recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":40000}}");
+	hello(t, 40000);
 	recv_json(t, "{\"op\":0,\"t\":\"READY\",\"s\":1,\"d\":{\"session_id\":\"S2\","
 	             "\"resume_gateway_url\":\"" RES_URL "\",\"user\":{\"id\":\"42\"},\"application\":{\"id\":\"77\"}}}");
 	assert_non_null(find(t, DISCORD_GW_READY));
-	discord_gateway_closed(t->g, 1006, t->now);
-	drain(t);
+	closed(t, 1006);
 	/* no wait left over from the failures before (jitter 0 here) */
 	assert_non_null(find(t, DISCORD_GW_CONNECT));
 	done(t);
@@ -670,16 +677,14 @@ test_failed_resumes_fall_back_to_identify(void **state)
 
 	(void)state;
 	to_ready(t);
-	discord_gateway_closed(t->g, 1006, t->now);
-	drain(t);
+	closed(t, 1006);
 	for (int i = 0; i < DISCORD_GW_RESUME_TRIES; i++) {
-		advance(t, discord_gateway_due(t->g) - t->now);
+		to_due(t);
 		a = find(t, DISCORD_GW_CONNECT);
 		assert_string_equal(a->text, RES_URL "/?v=10&encoding=json");
-		discord_gateway_closed(t->g, 1006, t->now);
-		drain(t);
+		closed(t, 1006);
 	}
-	advance(t, discord_gateway_due(t->g) - t->now);
+	to_due(t);
 	a = find(t, DISCORD_GW_CONNECT);
 	assert_string_equal(a->text, GW_URL "/?v=10&encoding=json");
 	done(t);
@@ -692,19 +697,17 @@ test_invalid_resume_session_gets_op9_false(void **state)
 
 	(void)state;
 	to_ready(t);
-	discord_gateway_closed(t->g, 1006, t->now);
-	drain(t);
-	advance(t, discord_gateway_due(t->g) - t->now);
-	recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":40000}}");
+	closed(t, 1006);
+	to_due(t);
+	hello(t, 40000);
 	assert_int_equal(sent_op(t), 6);
 	/* too late to resume: op 9 false, then a new session */
 	recv_json(t, "{\"op\":9,\"d\":false}");
 	assert_non_null(find(t, DISCORD_GW_CLOSE));
-	discord_gateway_closed(t->g, 4000, t->now);
-	drain(t);
-	advance(t, discord_gateway_due(t->g) - t->now);
+	closed(t, 4000);
+	to_due(t);
 	assert_string_equal(find(t, DISCORD_GW_CONNECT)->text, GW_URL "/?v=10&encoding=json");
-	recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":40000}}");
+	hello(t, 40000);
 	assert_int_equal(sent_op(t), 2);
 	done(t);
 }
@@ -716,16 +719,15 @@ test_timeouts_for_hello_and_ready(void **state)
 	struct discord_gw_act *a;
 
 	(void)state;
-	discord_gateway_start(t->g, t->now);
-	drain(t);
+	start(t);
 	advance(t, DISCORD_GW_HELLO_TIMEOUT);
 	a = find(t, DISCORD_GW_CLOSE);
 	assert_non_null(a);
 	/* the socket never reports closed: the machine goes on by itself */
 	advance(t, DISCORD_GW_CLOSE_TIMEOUT);
-	advance(t, discord_gateway_due(t->g) - t->now);
+	to_due(t);
 	assert_non_null(find(t, DISCORD_GW_CONNECT));
-	recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":100000}}");
+	hello(t, 100000);
 	assert_int_equal(sent_op(t), 2);
 	/* no READY in time: a heartbeat asks whether Discord is there; no ACK either: closed */
 	advance(t, DISCORD_GW_READY_TIMEOUT);
@@ -812,16 +814,14 @@ test_bad_hello_or_ready_retries(void **state)
 	struct t *t = mk(false, GW_URL);
 
 	(void)state;
-	discord_gateway_start(t->g, t->now);
-	drain(t);
-	recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":0}}");
+	start(t);
+	hello(t, 0);
 	assert_non_null(find(t, DISCORD_GW_CLOSE));
 	done(t);
 	for (size_t i = 0; i < sizeof readies / sizeof readies[0]; i++) {
 		t = mk(false, GW_URL);
-		discord_gateway_start(t->g, t->now);
-		drain(t);
-		recv_json(t, "{\"op\":10,\"d\":{\"heartbeat_interval\":40000}}");
+		start(t);
+		hello(t, 40000);
 		recv_json(t, readies[i]);
 		assert_null(find(t, DISCORD_GW_READY));
 		assert_non_null(find(t, DISCORD_GW_CLOSE));

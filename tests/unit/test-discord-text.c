@@ -83,36 +83,35 @@ test_escape_markdown(void **state)
 	assert_string_equal(small, "");
 }
 
+#define ANY ((size_t)-1)
+
 static void
 test_chunk_on_lines_spaces_and_characters(void **state)
 {
+	/* each text cut at max units: the piece's length n and where the next starts (ANY: not checked) */
+	static const struct {
+		const char *text;
+		size_t max, n, next;
+	} cut[] = {
+		{ "short", 2000, 5, 5 },                          /* fits: all of it */
+		{ "line one\nline two\nline three", 20, 17, 18 }, /* on the last line break that fits */
+		{ "aaaa bbbb cccc", 11, 9, 10 },                  /* no line break: the last space */
+		/* one long word: on a character boundary, counted in UTF-16 units */
+		{ "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 3, 6, ANY },
+		{ "\xf0\x9f\x82\xa1\xf0\x9f\x82\xa1", 3, 4, ANY },
+		{ "abcd\\_efgh", 5, 4, 4 },     /* never between a backslash and what it escapes */
+		{ "xx<@123456>yy", 8, 2, ANY }, /* never inside a <@id> mention */
+	};
 	char buf[5000];
 	size_t next, n;
 
 	(void)state;
-	/* fits: all of it */
-	assert_int_equal(discord_text_chunk("short", 5, 2000, &next), 5);
-	assert_int_equal(next, 5);
-	/* on the last line break that fits */
-	n = discord_text_chunk("line one\nline two\nline three", 28, 20, &next);
-	assert_int_equal(n, 17);
-	assert_int_equal(next, 18);
-	/* no line break: the last space */
-	n = discord_text_chunk("aaaa bbbb cccc", 14, 11, &next);
-	assert_int_equal(n, 9);
-	assert_int_equal(next, 10);
-	/* one long word: on a character boundary, counted in UTF-16 units */
-	n = discord_text_chunk("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 8, 3, &next);
-	assert_int_equal(n, 6);
-	n = discord_text_chunk("\xf0\x9f\x82\xa1\xf0\x9f\x82\xa1", 8, 3, &next);
-	assert_int_equal(n, 4);
-	/* never between a backslash and what it escapes */
-	n = discord_text_chunk("abcd\\_efgh", 10, 5, &next);
-	assert_int_equal(n, 4);
-	assert_int_equal(next, 4);
-	/* never inside a <@id> mention */
-	n = discord_text_chunk("xx<@123456>yy", 13, 8, &next);
-	assert_int_equal(n, 2);
+	for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
+		n = discord_text_chunk(cut[i].text, strlen(cut[i].text), cut[i].max, &next);
+		assert_int_equal(n, cut[i].n);
+		if (cut[i].next != ANY)
+			assert_int_equal(next, cut[i].next);
+	}
 	/* a long text: every piece at most 2000 units, nothing lost, all on line ends */
 	{
 		size_t len = 0, at = 0, total = 0;

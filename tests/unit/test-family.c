@@ -10,12 +10,7 @@
 
 static struct hf_game *table_with(const char *rules)
 {
-	struct hf_game *g = t_game(rules, 2, 11);
-	t_quiet(g);
-	t_hand(g, 0, "4 5 6");
-	t_hand(g, 1, "4 5 6");
-	t_turn(g, 0);
-	return g;
+	return t_table(rules, 2, 11);
 }
 
 static struct hf_game *table(void)

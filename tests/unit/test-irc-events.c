@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "fake.h"
 #include "ircsim.h"
 
 /* A table for alice against the computer, dealt: her hand came by NOTICE. */
@@ -177,12 +178,11 @@ test_queued_hand_follows_its_player(void **state)
 static void
 test_remembered_rename_needs_the_same_host(void **state)
 {
-	char db[64] = "/tmp/hf-ircsim-XXXXXX"; /* room for "-wal" */
-	int fd = mkstemp(db);
+	char db[] = "/tmp/hf-ircsim-XXXXXX";
 	struct ircsim *s;
 
 	(void)state;
-	close(fd);
+	fake_tmpdb(db);
 	s = ircsim_new(db, NULL, NULL);
 	alice_plays(s, "a@home.test");
 	ircsim_line(s, ":alice!a@home.test NICK alicia");
@@ -207,9 +207,7 @@ test_remembered_rename_needs_the_same_host(void **state)
 	ircsim_line(s, ":alicia!a@home.test PRIVMSG #cards :!hand");
 	assert_non_null(ircsim_sent(s, "PRIVMSG #cards :", "no seat", NULL));
 	ircsim_free(s);
-	unlink(db);
-	strcat(db, "-wal");
-	unlink(db);
+	fake_rmdb(db);
 }
 
 /* After a restart the names come without addresses (NAMES): hands wait for
@@ -217,12 +215,11 @@ test_remembered_rename_needs_the_same_host(void **state)
 static void
 test_who_tells_who_is_who(void **state)
 {
-	char db[64] = "/tmp/hf-ircsim-XXXXXX"; /* room for "-wal" */
-	int fd = mkstemp(db);
+	char db[] = "/tmp/hf-ircsim-XXXXXX";
 	struct ircsim *s;
 
 	(void)state;
-	close(fd);
+	fake_tmpdb(db);
 	s = ircsim_new(db, NULL, NULL);
 	alice_plays(s, "a@home.test");
 	assert_non_null(ircsim_sent(s, "WHO #cards", NULL));
@@ -243,9 +240,7 @@ test_who_tells_who_is_who(void **state)
 	ircsim_line(s, ":alice!m@elsewhere.test PRIVMSG #cards :!hand");
 	assert_false(any_hand_to(s, "alice"));
 	ircsim_free(s);
-	unlink(db);
-	strcat(db, "-wal");
-	unlink(db);
+	fake_rmdb(db);
 }
 
 /* Issue 11: a +m channel without voice answers 404; it was neither handled

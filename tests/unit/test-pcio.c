@@ -10,12 +10,7 @@
 
 static struct hf_game *table(void)
 {
-	struct hf_game *g = t_game("pcio", 4, 21);
-	t_quiet(g);
-	for (int s = 0; s < 4; s++)
-		t_hand(g, s, "4 5 6");
-	t_turn(g, 0);
-	return g;
+	return t_table("pcio", 4, 21);
 }
 
 static void first_discard_and_dealer_starts(void **state)

@@ -32,28 +32,15 @@ db_count(const char *db, const char *sql)
 	return n;
 }
 
-static void
-rm_db(const char *db)
-{
-	char p[300];
-
-	unlink(db);
-	snprintf(p, sizeof p, "%s-wal", db);
-	unlink(p);
-	snprintf(p, sizeof p, "%s-shm", db);
-	unlink(p);
-}
-
 /* Every !new used to leave its row, and a finished game its moves, for ever. */
 static void
 test_finished_games_pruned(void **state)
 {
 	char db[] = "/tmp/hf-prune-XXXXXX";
 	struct fake *f;
-	int fd = mkstemp(db);
 
 	(void)state;
-	close(fd);
+	fake_tmpdb(db);
 	unlink(db);
 	f = fake_new(db, "flood_burst = 100\ntable_expiry = 0\ngame_retention = 30");
 	/* aborted, abandoned, over; one open and one in play stay */
@@ -93,7 +80,7 @@ test_finished_games_pruned(void **state)
 	assert_int_equal(db_count(db, "SELECT count(*) FROM actions a LEFT JOIN games g ON g.id=a.game WHERE g.id IS NULL"), 0);
 	/* carol's record outlives her game */
 	assert_int_equal(db_count(db, "SELECT games FROM stats WHERE user_id='carol'"), 1);
-	rm_db(db);
+	fake_rmdb(db);
 }
 
 /* game_retention = 0 keeps them all. */
@@ -102,10 +89,9 @@ test_retention_zero_keeps(void **state)
 {
 	char db[] = "/tmp/hf-prune-XXXXXX";
 	struct fake *f;
-	int fd = mkstemp(db);
 
 	(void)state;
-	close(fd);
+	fake_tmpdb(db);
 	unlink(db);
 	f = fake_new(db, "flood_burst = 100\ngame_retention = 0");
 	fake_say(f, "#a", "alice", "!new");
@@ -115,7 +101,7 @@ test_retention_zero_keeps(void **state)
 	fake_advance(f, HOUR);
 	fake_free(f);
 	assert_int_equal(db_count(db, "SELECT count(*) FROM games"), 1);
-	rm_db(db);
+	fake_rmdb(db);
 }
 
 int

@@ -21,16 +21,6 @@ tmpdb(char *db)
 	close(fd);
 }
 
-static void
-rmdb(const char *db)
-{
-	char wal[64];
-
-	unlink(db);
-	snprintf(wal, sizeof wal, "%s-wal", db);
-	unlink(wal);
-}
-
 /* Runs one SQL statement on db; the first column of its first row, or -1. */
 static long long
 sql(const char *db, const char *q)
@@ -69,6 +59,23 @@ until_alice_waits(struct fake *f)
 	return 0;
 }
 
+/* A new database at db (a mkstemp template) with alice's duel at #g, run
+ * until the table waits for her; *since (if not NULL) the wall clock then. */
+static struct fake *
+alice_waits_in(char *db, int64_t *since)
+{
+	struct fake *f;
+	int64_t t;
+
+	tmpdb(db);
+	f = fake_new(db, NULL);
+	fake_say(f, "#g", "alice", "!play 2 duel");
+	t = until_alice_waits(f);
+	if (since != NULL)
+		*since = t;
+	return f;
+}
+
 /* Issue 11: "a game stopped on 'alice: your turn' although she had typed !auto". */
 static void
 test_auto_survives_a_restart(void **state)
@@ -79,10 +86,7 @@ test_auto_survives_a_restart(void **state)
 	uint32_t n;
 
 	(void)state;
-	tmpdb(db);
-	f = fake_new(db, NULL);
-	fake_say(f, "#g", "alice", "!play 2 duel");
-	until_alice_waits(f);
+	f = alice_waits_in(db, NULL);
 	fake_say(f, "#g", "alice", "!auto");
 	fake_free(f);                      /* before the computer could move for her */
 
@@ -97,7 +101,7 @@ test_auto_survives_a_restart(void **state)
 	/* played for, though she typed nothing since */
 	assert_true(s->nactions > n + 2);
 	fake_free(f);
-	rmdb(db);
+	fake_rmdb(db);
 }
 
 /* Issue 11: "idle reminders and the takeover clock start again from zero at
@@ -111,10 +115,7 @@ test_idle_clock_keeps_its_deadline(void **state)
 	int64_t since;
 
 	(void)state;
-	tmpdb(db);
-	f = fake_new(db, NULL);            /* turn_reminder = 60, turn_timeout = 120 */
-	fake_say(f, "#g", "alice", "!play 2 duel");
-	since = until_alice_waits(f);
+	f = alice_waits_in(db, &since);   /* turn_reminder = 60, turn_timeout = 120 */
 	fake_advance(f, 40000);
 	assert_null(fake_find(f, "reminder"));
 	fake_free(f);
@@ -134,14 +135,11 @@ test_idle_clock_keeps_its_deadline(void **state)
 	assert_true(s->seats[seat_of(f, "alice")].away);
 	assert_non_null(fake_find(f, "alice is away"));
 	fake_free(f);
-	rmdb(db);
+	fake_rmdb(db);
 
 	/* past the deadline while down: the takeover comes at the start, after the room is told */
 	strcpy(db, "/tmp/hf-restart-XXXXXX");
-	tmpdb(db);
-	f = fake_new(db, NULL);
-	fake_say(f, "#g", "alice", "!play 2 duel");
-	since = until_alice_waits(f);
+	f = alice_waits_in(db, &since);
 	fake_free(f);
 	f = fake_new_at(db, NULL, since + 500000);
 	assert_false(fake_session(f, "#g")->seats[seat_of(f, "alice")].away);
@@ -149,7 +147,7 @@ test_idle_clock_keeps_its_deadline(void **state)
 	fake_advance(f, 1);
 	assert_true(fake_session(f, "#g")->seats[seat_of(f, "alice")].away);
 	fake_free(f);
-	rmdb(db);
+	fake_rmdb(db);
 }
 
 /* Issue 11: after a SIGKILL nothing said whose turn it was, and the hand the
@@ -162,10 +160,7 @@ test_restored_table_speaks(void **state)
 	const struct fake_msg *m;
 
 	(void)state;
-	tmpdb(db);
-	f = fake_new(db, NULL);
-	fake_say(f, "#g", "alice", "!play 2 duel");
-	until_alice_waits(f);
+	f = alice_waits_in(db, NULL);
 	fake_free(f);
 
 	f = fake_new(db, NULL);
@@ -192,7 +187,7 @@ test_restored_table_speaks(void **state)
 	}
 	assert_null(fake_find(f, "Back after a restart"));
 	fake_free(f);
-	rmdb(db);
+	fake_rmdb(db);
 }
 
 /* Issue 11: "SIGTERM while computer players were moving: ... the lines still
@@ -265,7 +260,7 @@ test_name_follows_the_player(void **state)
 	f = fake_new(db, NULL);
 	assert_string_equal(fake_session(f, "#g")->seats[seat_of(f, "alice")].name, "alicia");
 	fake_free(f);
-	rmdb(db);
+	fake_rmdb(db);
 }
 
 /* Issue 11: "a player back as bob_ is told 'you have no seat' with no hint". */
@@ -308,10 +303,7 @@ test_broken_game_is_told(void **state)
 	const struct fake_msg *m;
 
 	(void)state;
-	tmpdb(db);
-	f = fake_new(db, NULL);
-	fake_say(f, "#g", "alice", "!play 2 duel");
-	until_alice_waits(f);
+	f = alice_waits_in(db, NULL);
 	fake_free(f);
 	/* as if this version's rules refused the last move stored */
 	sql(db, "INSERT INTO actions(game, seq, seat, text) SELECT 1, coalesce(max(seq), 0) + 1, 0, 'discard JK'"
@@ -342,7 +334,7 @@ test_broken_game_is_told(void **state)
 	assert_true(store_prune(f->bot->store, 1LL << 40, 1LL << 40, 100) >= 0);
 	fake_free(f);
 	assert_int_equal(sql(db, "SELECT count(*) FROM games WHERE id=1 AND state='broken'"), 1);
-	rmdb(db);
+	fake_rmdb(db);
 
 	/* a table not dealt yet, whose rules this version no longer reads */
 	strcpy(db, "/tmp/hf-restart-XXXXXX");
@@ -357,7 +349,7 @@ test_broken_game_is_told(void **state)
 	assert_non_null(strstr(m->text, "its rules \"classic retired_key=1\" are not this version's: "));
 	assert_null(fake_session(f, "#g"));
 	fake_free(f);
-	rmdb(db);
+	fake_rmdb(db);
 }
 
 int

@@ -226,6 +226,35 @@ static void plain(char *s)
 	*w = '\0';
 }
 
+/* The next row of the table under the line starting with head in f: its
+ * cells (at most max) in cell, their count; -1 at the table's end or the file's. */
+static int table_row(FILE *f, const char *head, bool *in, char *line, int len, char *cell[], int max)
+{
+	while (fgets(line, len, f) != NULL) {
+		if (strncmp(line, head, strlen(head)) == 0) {
+			*in = true;
+			continue;
+		}
+		if (!*in)
+			continue;
+		if (line[0] != '|')
+			return -1;
+		return cells(line, cell, max);
+	}
+	return -1;
+}
+
+/* Which house-rule key doc's table names (it fails the test when the engine has none). */
+static size_t key_index(const struct hf_rule_key *keys, size_t nkeys, const char *name, const char *doc)
+{
+	size_t k;
+	for (k = 0; k < nkeys && strcmp(keys[k].key, name) != 0; k++)
+		;
+	if (k == nkeys)
+		fail_msg("%s: no house-rule key \"%s\"", doc, name);
+	return k;
+}
+
 /*
  * The documentation says what the engine does: docs/RULES.md's parameter
  * table gives every house-rule key's value in every preset, and
@@ -246,24 +275,13 @@ static void docs_tables_match_the_engine(void **state)
 	if (f == NULL)
 		fail_msg("docs/RULES.md not found (run from the top folder)");
 	bool in_table = false;
-	while (fgets(line, sizeof line, f) != NULL) {
-		if (strncmp(line, "| key | classic | sevens | family | pcio | duel |", 49) == 0) {
-			in_table = true;
-			continue;
-		}
-		if (!in_table)
-			continue;
-		if (line[0] != '|')
-			break;
-		int n = cells(line, cell, 8);
+	int n;
+	while ((n = table_row(f, "| key | classic | sevens | family | pcio | duel |", &in_table, line, sizeof line, cell,
+	                      8)) >= 0) {
 		if (n != 6 || strncmp(cell[0], "---", 3) == 0)
 			continue;
 		plain(cell[0]);
-		size_t k;
-		for (k = 0; k < nkeys && strcmp(keys[k].key, cell[0]) != 0; k++)
-			;
-		if (k == nkeys)
-			fail_msg("docs/RULES.md: no house-rule key \"%s\"", cell[0]);
+		size_t k = key_index(keys, nkeys, cell[0], "docs/RULES.md");
 		seen_doc[k]++;
 		for (int p = 0; p < 5; p++) {
 			plain(cell[1 + p]);
@@ -277,24 +295,12 @@ static void docs_tables_match_the_engine(void **state)
 	f = fopen("docs/PLAYING.md", "r");
 	assert_non_null(f);
 	in_table = false;
-	while (fgets(line, sizeof line, f) != NULL) {
-		if (strncmp(line, "| key | values | meaning |", 26) == 0) {
-			in_table = true;
-			continue;
-		}
-		if (!in_table)
-			continue;
-		if (line[0] != '|')
-			break;
-		if (cells(line, cell, 8) != 3 || strncmp(cell[0], "---", 3) == 0)
+	while ((n = table_row(f, "| key | values | meaning |", &in_table, line, sizeof line, cell, 8)) >= 0) {
+		if (n != 3 || strncmp(cell[0], "---", 3) == 0)
 			continue;
 		plain(cell[0]);
 		plain(cell[1]);
-		size_t k;
-		for (k = 0; k < nkeys && strcmp(keys[k].key, cell[0]) != 0; k++)
-			;
-		if (k == nkeys)
-			fail_msg("docs/PLAYING.md: no house-rule key \"%s\"", cell[0]);
+		size_t k = key_index(keys, nkeys, cell[0], "docs/PLAYING.md");
 		if (strcmp(cell[1], keys[k].values) != 0)
 			fail_msg("docs/PLAYING.md: %s takes %s, the engine says %s", cell[0], cell[1], keys[k].values);
 		seen_readme[k]++;

@@ -10,12 +10,7 @@
 
 static struct hf_game *table(void)
 {
-	struct hf_game *g = t_game("sevens", 4, 7);
-	t_quiet(g);
-	for (int s = 0; s < 4; s++)
-		t_hand(g, s, "4 5 6");
-	t_turn(g, 0);
-	return g;
+	return t_table("sevens", 4, 7);
 }
 
 static void deal_and_presets(void **state)

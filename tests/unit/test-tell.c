@@ -99,6 +99,40 @@ four_people(struct fake *f)
 	return fake_session(f, "#g");
 }
 
+/* Until it is seat's turn, 10 steps at most. */
+static void
+to_turn(struct fake *f, struct session *s, int seat)
+{
+	for (int i = 0; i < 10 && hf_game_turn(s->g) != seat; i++)
+		fake_advance(f, 1);
+}
+
+/* Alice's game of four at #g, three computers with her: advanced until it is her turn (at most 10 steps). */
+static struct session *
+alice_and_computers(struct fake *f, int *alice)
+{
+	struct session *s;
+
+	fake_say(f, "#g", "alice", "!play 4 classic");
+	s = fake_session(f, "#g");
+	*alice = session_seat_of(s, "alice");
+	to_turn(f, s, *alice);
+	return s;
+}
+
+/* cmd: "!discard C", C the lowest card seat holds. */
+static void
+lowest_discard(struct session *s, int seat, char *cmd, size_t size)
+{
+	struct hf_view v;
+
+	cmd[0] = '\0';
+	hf_game_view(s->g, seat, &v);
+	for (int c = HF_FOUR; c <= HF_ACE && cmd[0] == '\0'; c++)
+		if (v.hand[c] > 0)
+			snprintf(cmd, size, "!discard %s", hf_card_name(c));
+}
+
 /* ------------------------------------------------------------------ the turn line, every kind */
 
 static void
@@ -249,15 +283,12 @@ test_fold_one_message(void **state)
 	const struct fake_msg *m;
 	struct session *s;
 	size_t sends;
-	char card[8] = "";
+	int alice;
+	char cmd[32];
 
 	(void)state;
-	fake_say(f, "#g", "alice", "!play 4 classic");
-	s = fake_session(f, "#g");
-	/* until it is alice's turn */
-	for (int i = 0; i < 10 && hf_game_turn(s->g) != session_seat_of(s, "alice"); i++)
-		fake_advance(f, 1);
-	assert_int_equal(hf_game_turn(s->g), session_seat_of(s, "alice"));
+	s = alice_and_computers(f, &alice);
+	assert_int_equal(hf_game_turn(s->g), alice);
 	fake_clear(f);
 	sends = f->room_sends;
 	fake_say(f, "#g", "alice", "!draw");
@@ -267,21 +298,9 @@ test_fold_one_message(void **state)
 	assert_non_null(m);
 	assert_memory_equal(m->text, "You drew ", 9);
 	assert_non_null(strstr(m->text, " · Your hand ("));
-	{
-		struct hf_view v;
-
-		hf_game_view(s->g, session_seat_of(s, "alice"), &v);
-		for (int c = HF_FOUR; c <= HF_ACE && card[0] == '\0'; c++)
-			if (v.hand[c] > 0)
-				snprintf(card, sizeof card, "%s", hf_card_name(c));
-	}
+	lowest_discard(s, alice, cmd, sizeof cmd);
 	fake_clear(f);
-	{
-		char cmd[32];
-
-		snprintf(cmd, sizeof cmd, "!discard %s", card);
-		fake_say(f, "#g", "alice", cmd);
-	}
+	fake_say(f, "#g", "alice", cmd);
 	/* held: the computers play first */
 	assert_int_equal(f->room_sends, sends);
 	fake_advance(f, 1);
@@ -309,25 +328,17 @@ test_fold_bounded(void **state)
 	struct fake *f = fake_new(":memory:", NULL);
 	const struct fake_msg *m;
 	struct session *s;
-	struct hf_view v;
 	size_t sends;
 	uint32_t before;
 	bool machine;
 	int parts = 0, alice;
-	char cmd[32] = "";
+	char cmd[32];
 
 	(void)state;
-	fake_say(f, "#g", "alice", "!play 4 classic");
-	s = fake_session(f, "#g");
-	alice = session_seat_of(s, "alice");
-	for (int i = 0; i < 10 && hf_game_turn(s->g) != alice; i++)
-		fake_advance(f, 1);
+	s = alice_and_computers(f, &alice);
 	assert_int_equal(hf_game_turn(s->g), alice);
 	fake_say(f, "#g", "alice", "!draw");
-	hf_game_view(s->g, alice, &v);
-	for (int c = HF_FOUR; c <= HF_ACE && cmd[0] == '\0'; c++)
-		if (v.hand[c] > 0)
-			snprintf(cmd, sizeof cmd, "!discard %s", hf_card_name(c));
+	lowest_discard(s, alice, cmd, sizeof cmd);
 	fake_clear(f);
 	sends = f->room_sends;
 	fake_say(f, "#g", "alice", cmd);
@@ -360,23 +371,15 @@ test_fold_told_at_stop(void **state)
 {
 	struct fake *f = fake_new(":memory:", NULL);
 	struct session *s;
-	struct hf_view v;
 	size_t sends;
 	uint32_t before;
 	int alice;
-	char cmd[32] = "";
+	char cmd[32];
 
 	(void)state;
-	fake_say(f, "#g", "alice", "!play 4 classic");
-	s = fake_session(f, "#g");
-	alice = session_seat_of(s, "alice");
-	for (int i = 0; i < 10 && hf_game_turn(s->g) != alice; i++)
-		fake_advance(f, 1);
+	s = alice_and_computers(f, &alice);
 	fake_say(f, "#g", "alice", "!draw");
-	hf_game_view(s->g, alice, &v);
-	for (int c = HF_FOUR; c <= HF_ACE && cmd[0] == '\0'; c++)
-		if (v.hand[c] > 0)
-			snprintf(cmd, sizeof cmd, "!discard %s", hf_card_name(c));
+	lowest_discard(s, alice, cmd, sizeof cmd);
 	fake_say(f, "#g", "alice", cmd);
 	fake_clear(f);
 	sends = f->room_sends;
@@ -677,16 +680,11 @@ test_moves_not_throttled(void **state)
 	s = fake_session(f, "#g");
 	seat = session_seat_of(s, "alice");
 	for (int turn = 0; turn < 12 && (s = fake_session(f, "#g")) != NULL; turn++) {
-		struct hf_view v;
-		char cmd[32] = "";
+		char cmd[32];
 
-		for (int i = 0; i < 10 && hf_game_turn(s->g) != seat; i++)
-			fake_advance(f, 1);
+		to_turn(f, s, seat);
 		fake_say(f, "#g", "alice", "!draw");
-		hf_game_view(s->g, seat, &v);
-		for (int c = HF_FOUR; c <= HF_ACE && cmd[0] == '\0'; c++)
-			if (v.hand[c] > 0)
-				snprintf(cmd, sizeof cmd, "!discard %s", hf_card_name(c));
+		lowest_discard(s, seat, cmd, sizeof cmd);
 		fake_say(f, "#g", "alice", cmd);
 		fake_advance(f, 1);
 	}

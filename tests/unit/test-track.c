@@ -11,12 +11,7 @@
 
 static struct hf_game *table(void)
 {
-	struct hf_game *g = t_game("pcio", 4, 21);
-	t_quiet(g);
-	for (int s = 0; s < 4; s++)
-		t_hand(g, s, "4 5 6");
-	t_turn(g, 0);
-	return g;
+	return t_table("pcio", 4, 21);
 }
 
 /* Seat 0 takes seven cards with 8 8 shown: every other seat's view knows the six that joined the hand. */
