@@ -319,12 +319,17 @@ reply_ident(const struct reply *r)
 	return reply_hash(h, r->key) | 1;
 }
 
-/* Whether a later reply of this flush replaces r (the same answer, newer). */
+/* Whether a later reply of this flush replaces r (the same answer, newer).
+ * An answer to an event with its own handle (a Discord interaction, which
+ * shows its asker "thinking..." until it is answered) is replaced only by a
+ * newer answer to that same event: each of a burst of commands is owed its
+ * own. */
 static bool
 reply_superseded(const struct replies *q, size_t i, uint64_t ident)
 {
 	for (size_t k = i + 1; k < q->n; k++)
-		if (q->v[k].key != NULL && q->v[k].ad == q->v[i].ad && reply_ident(&q->v[k]) == ident)
+		if (q->v[k].key != NULL && q->v[k].ad == q->v[i].ad && reply_ident(&q->v[k]) == ident &&
+		    (q->v[i].reply_to == 0 || q->v[k].reply_to == q->v[i].reply_to))
 			return true;
 	return false;
 }

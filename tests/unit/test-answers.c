@@ -100,6 +100,49 @@ test_three_at_once(void **state)
 	fake_free(f);
 }
 
+/* Two events handled before one flush, each saying !who. */
+static void
+who_twice(struct fake *f, uint64_t ref1, uint64_t ref2)
+{
+	struct bot_event ev = { .type = BOT_EV_MESSAGE, .room = "#g", .user_id = "bob", .user_name = "bob",
+	                        .text = "!who", .ref = ref1 };
+
+	adapter_emit(f->ad, &ev);
+	ev.ref = ref2;
+	adapter_emit(f->ad, &ev);
+	reply_flush(f->bot);
+}
+
+/* Two !who handled in one flush: with handles of their own (Discord
+ * interactions: each shows "thinking..." until answered), each is answered;
+ * without, the newer answer replaces the older (one line). */
+static void
+test_each_interaction_answered(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	size_t from, i, n = 0;
+	bool saw100 = false, saw101 = false;
+
+	(void)state;
+	fake_say(f, "#g", "alice", "!new duel");
+	from = f->nmsgs;
+	who_twice(f, 100, 101);
+	dump(f, from);
+	for (i = from; i < f->nmsgs; i++) {
+		saw100 = saw100 || f->msgs[i].reply_to == 100;
+		saw101 = saw101 || f->msgs[i].reply_to == 101;
+	}
+	assert_true(saw100);
+	assert_true(saw101);
+	fake_advance(f, 61000);
+	from = f->nmsgs;
+	who_twice(f, 0, 0);
+	for (i = from; i < f->nmsgs; i++)
+		n += strstr(f->msgs[i].text, "alice") != NULL;
+	assert_int_equal(n, 1);
+	fake_free(f);
+}
+
 /* Six at a table: !who is a long line. */
 static void
 six_seated(struct fake *f)
@@ -185,6 +228,7 @@ main(void)
 		cmocka_unit_test(test_second_hand_answered),
 		cmocka_unit_test(test_refusals_all_answered),
 		cmocka_unit_test(test_three_at_once),
+		cmocka_unit_test(test_each_interaction_answered),
 		cmocka_unit_test(test_long_answer_shortened),
 		cmocka_unit_test(test_unlimited_said_whole),
 		cmocka_unit_test(test_flooder_warned_once),
