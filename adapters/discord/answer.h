@@ -14,7 +14,7 @@
 #define DISCORD_ANSWER_SETTLE_MS  5000              /* a deferred "thinking..." nobody filled is deleted after */
 #define DISCORD_ANSWER_TOKEN_MS   (15 * 60 * 1000)
 #define DISCORD_ANSWER_MAX        4096              /* interactions remembered at once */
-#define DISCORD_ANSWER_PER_USER   16                /* of them one user's */
+#define DISCORD_ANSWER_PER_USER   64                /* of them one user's */
 #define DISCORD_ANSWER_IDLE_MS    60000             /* an answered one is forgotten after this long idle */
 #define DISCORD_ANSWER_LIFE_MS    3000              /* the initial response's deadline */
 
