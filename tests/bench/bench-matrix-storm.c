@@ -99,14 +99,22 @@ direct_of(struct fakemx *f, const char *user, char *out, size_t len)
 	json_decref(j);
 }
 
-/* Waits until a hand of user has reached a room of theirs; the room in dm. */
+/* Waits until a hand of user has reached a room of theirs; the room in dm.
+ * Their client accepts the bot's invite to it (token): a hand waits for them
+ * to be in the room. */
 static bool
-wait_hand(struct fakemx *f, const char *user, int have, char *dm, size_t len)
+wait_hand(struct fakemx *f, const char *user, const char *token, int have, char *dm, size_t len)
 {
 	struct timespec ts = { 0, 100 * 1000 * 1000 };
+	char m[32];
 
 	for (int t = 0; t < 300; t++) {
 		direct_of(f, user, dm, len);
+		if (dm[0] != '\0') {
+			fakemx_membership(f, dm, user, m, sizeof m);
+			if (strcmp(m, "invite") == 0)
+				fakemx_room_post(f, token, dm, "join", "{}");
+		}
 		if (dm[0] != '\0' && fakemx_bot_says(f, dm, "Your hand (") + fakemx_bot_says(f, dm, "Your foot (") > have)
 			return true;
 		nanosleep(&ts, NULL);
@@ -226,7 +234,7 @@ main(void)
 		goto stop;
 	}
 	fakemx_say(&f, ann, game, "!start");
-	if (!wait_hand(&f, "@ann:hs", 0, dm, sizeof dm)) {
+	if (!wait_hand(&f, "@ann:hs", ann, 0, dm, sizeof dm)) {
 		fprintf(stderr, "bench-matrix-storm: no hand for ann (log: %s)\n", d.log);
 		goto stop;
 	}
@@ -309,7 +317,7 @@ main(void)
 		e2e_sleep_ms(3100);
 		fakemx_say(&f, ann, game, "!hand");
 		last = now_ms();
-		if (!(ann_hand = wait_hand(&f, "@ann:hs", had, dm, sizeof dm)))
+		if (!(ann_hand = wait_hand(&f, "@ann:hs", ann, had, dm, sizeof dm)))
 			fprintf(stderr, "bench-matrix-storm: ann's !hand after the storm got no hand\n");
 	}
 	for (int i = 0; i < 10; i++) {
