@@ -11,6 +11,7 @@
 #include "benchtime.h"
 #include "bot.h"
 #include "fake.h"
+#include "figures.h"
 #include "ircserver.h"
 #include "wsclient.h"
 
@@ -210,7 +211,18 @@ main(void)
 			wsc_close(&socks[k]);
 		fake_free(f);
 		config_free(cfg);
-		return (p99 >= 0 && p99 <= 50 && p99_all <= 50 && misses == 0 && mem <= 32 && weight > 0 &&
-		        weight <= 150 * 1024) ? 0 : 1;
+		/* every figure a row of the figures file, each one's verdict kept */
+		{
+			bool ok = figure_add("bench-web", "move to the last of 1000 sockets of one table, p99", p99, "ms",
+			                     FIGURE_AT_MOST, 50);
+
+			ok &= figure_add("bench-web", "moves at 100 tables to the last socket, p99", p99_all, "ms",
+			                 FIGURE_AT_MOST, 50);
+			ok &= figure_add("bench-web", "updates lost", misses, "", FIGURE_AT_MOST, 0);
+			ok &= figure_add("bench-web", "memory per open socket", mem, "KB", FIGURE_AT_MOST, 32);
+			ok &= figure_add("bench-web", "the page's whole transfer", weight > 0 ? weight / 1024.0 : -1, "KB",
+			                 FIGURE_AT_MOST, 150);
+			return ok ? 0 : 1;
+		}
 	}
 }
