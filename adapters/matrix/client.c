@@ -14,11 +14,13 @@ matrix_client_log(struct matrix_client *c, int level, const char *fmt, ...)
 	char buf[512];
 	va_list ap;
 
+	/* a client with nobody listening formats nothing */
+	if (c->host.log == NULL)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	if (c->host.log != NULL)
-		c->host.log(c->host.ctx, level, buf);
+	c->host.log(c->host.ctx, level, buf);
 }
 
 int
