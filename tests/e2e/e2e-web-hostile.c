@@ -23,21 +23,6 @@ static struct world w;
 static int port;
 static char origin[64], pub[64], seat[64];
 
-/* The path of the link on the log's line holding needle. */
-static int
-find_link(const char *needle, char *path, size_t len)
-{
-	char *log = e2e_read_file(w.d.log), *p, *t;
-
-	if (log == NULL || (p = strstr(log, needle)) == NULL || (t = strstr(p, "/t/")) == NULL) {
-		free(log);
-		return -1;
-	}
-	snprintf(path, len, "%.35s", t);
-	free(log);
-	return strlen(path) == 35 ? 0 : -1;
-}
-
 static int
 setup(void **state)
 {
@@ -62,7 +47,8 @@ setup(void **state)
 	world_run(&w, "web-hostile", "prefix = !\nai_delay = 60000\nturn_reminder = 0\n", web);
 	if (e2e_daemon_wait_log(&w.d, "Watch: ", 20000) < 0 || e2e_daemon_wait_log(&w.d, "play from", 20000) < 0)
 		return -1;
-	if (find_link("Watch: ", pub, sizeof pub) < 0 || find_link("play from", seat, sizeof seat) < 0)
+	if (e2e_log_link(w.d.log, "Watch: ", pub, sizeof pub) < 0 ||
+	    e2e_log_link(w.d.log, "play from", seat, sizeof seat) < 0)
 		return -1;
 	return 0;
 }

@@ -342,3 +342,17 @@ e2e_daemon_wait(struct e2e_daemon *d, int timeout_ms)
 	d->status = -1;
 	return -1;
 }
+
+int
+e2e_log_link(const char *log_path, const char *needle, char *path, size_t len)
+{
+	char *log = e2e_read_file(log_path), *p, *t;
+
+	if (log == NULL || (p = strstr(log, needle)) == NULL || (t = strstr(p, "/t/")) == NULL) {
+		free(log);
+		return -1;
+	}
+	snprintf(path, len, "%.35s", t);
+	free(log);
+	return strlen(path) == 35 ? 0 : -1;
+}

@@ -40,6 +40,9 @@ int  e2e_tmpdir(char *buf, size_t len, const char *tag);
 int  e2e_write_file(const char *path, const char *text);
 /* Reads a whole file (malloc'd, NUL-terminated), or NULL. */
 char *e2e_read_file(const char *path);
+/* The path "/t/TOKEN" of the web link on the first line of the log at
+ * log_path holding needle, into path; 0, or -1 if there is none. */
+int  e2e_log_link(const char *log_path, const char *needle, char *path, size_t len);
 
 struct e2e_daemon {
 	pid_t pid;              /* 0 once it has exited */
