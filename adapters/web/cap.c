@@ -8,14 +8,11 @@
 
 #include "web.h"
 
-static const char cap_hex[] = "0123456789abcdef";
-
 int
 web_cap_new(char token[WEB_TOKEN_CHARS + 1], uint8_t hash[WEB_HASH_BYTES])
 {
 	uint8_t raw[WEB_TOKEN_BYTES];
 	size_t got = 0;
-	int i;
 
 	while (got < sizeof raw) {
 		ssize_t r = getrandom(raw + got, sizeof raw - got, 0);
@@ -26,11 +23,7 @@ web_cap_new(char token[WEB_TOKEN_CHARS + 1], uint8_t hash[WEB_HASH_BYTES])
 			return -1;
 		got += (size_t)r;
 	}
-	for (i = 0; i < WEB_TOKEN_BYTES; i++) {
-		token[2 * i] = cap_hex[raw[i] >> 4];
-		token[2 * i + 1] = cap_hex[raw[i] & 15];
-	}
-	token[WEB_TOKEN_CHARS] = '\0';
+	web_cap_hex(token, raw, WEB_TOKEN_BYTES);
 	explicit_bzero(raw, sizeof raw);
 	return web_cap_hash(token, WEB_TOKEN_CHARS, hash);
 }
@@ -47,6 +40,19 @@ web_cap_hash(const char *token, size_t len, uint8_t hash[WEB_HASH_BYTES])
 			return -1;
 	SHA256((const unsigned char *)token, len, hash);
 	return 0;
+}
+
+void
+web_cap_hex(char *out, const uint8_t *b, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		out[2 * i] = digits[b[i] >> 4];
+		out[2 * i + 1] = digits[b[i] & 15];
+	}
+	out[2 * n] = '\0';
 }
 
 bool

@@ -13,19 +13,6 @@
  * "-" where there is none.  Only the loop's thread reads or writes the store. */
 #define LINKS_PREFIX   "link "
 
-static void
-links_hex(char *out, const uint8_t *b, size_t n)
-{
-	static const char digits[] = "0123456789abcdef";
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		out[2 * i] = digits[b[i] >> 4];
-		out[2 * i + 1] = digits[b[i] & 15];
-	}
-	out[2 * n] = '\0';
-}
-
 static int
 links_nibble(char c)
 {
@@ -64,7 +51,7 @@ web_links_value(const struct web_table *t, char *out, size_t len)
 	n = (size_t)snprintf(out, len, "%s", t->has_public ? t->public_token : "-");
 	for (i = 0; i < WEB_MAX_SEATS && n < len; i++) {
 		if (t->has_seat[i])
-			links_hex(hex, t->seat_hash[i], WEB_HASH_BYTES);
+			web_cap_hex(hex, t->seat_hash[i], WEB_HASH_BYTES);
 		n += (size_t)snprintf(out + n, len - n, " %s", t->has_seat[i] ? hex : "-");
 	}
 }

@@ -29,6 +29,8 @@ int  web_cap_new(char token[WEB_TOKEN_CHARS + 1], uint8_t hash[WEB_HASH_BYTES]);
 int  web_cap_hash(const char *token, size_t len, uint8_t hash[WEB_HASH_BYTES]);
 /* Constant time: whether two hashes are the same. */
 bool web_cap_equal(const uint8_t a[WEB_HASH_BYTES], const uint8_t b[WEB_HASH_BYTES]);
+/* The n bytes at b as 2 * n lowercase hex digits, NUL-terminated, into out. */
+void web_cap_hex(char *out, const uint8_t *b, size_t n);
 
 /* ------------------------------------------------------------------ frame.c */
 /* What a page may send: one JSON object, {"v":1,"type":"act","cmd":"meld 9 9 2"} or {"v":1,"type":"ping"}. */
