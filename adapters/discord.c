@@ -47,8 +47,11 @@ discord_free(struct adapter *a)
 }
 
 static size_t
-discord_pending(struct adapter *a, const char *room)
+discord_pending(struct adapter *a, const char *room, enum adapter_pending what)
 {
+	/* private lines never wait in a channel's lane here (a DM channel, an
+	 * ephemeral follow-up): the room's lines are the game's */
+	(void)what;
 	return a->priv != NULL && room != NULL ? discord_outbox_pending(a->priv, room) : 0;
 }
 

@@ -218,11 +218,11 @@ matrix_needs_restart(struct adapter *a, struct adapter_cfg *ac)
 }
 
 static size_t
-matrix_pending(struct adapter *a, const char *room)
+matrix_pending(struct adapter *a, const char *room, enum adapter_pending what)
 {
 	struct matrix *m = a->priv;
 
-	return m != NULL && m->client != NULL ? matrix_client_pending(m->client, room) : 0;
+	return m != NULL && m->client != NULL ? matrix_client_pending(m->client, room, what) : 0;
 }
 
 static bool

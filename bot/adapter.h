@@ -135,6 +135,16 @@ struct adapter_msg {
  * seated players first, supersede, and pending() counting what must be
  * delivered (supersede NULL) only. */
 
+/* What ops->pending counts. */
+enum adapter_pending {
+	PENDING_GAME,              /* the room's lines and the private lines of its game: computer seats
+	                            * wait for 0 before moving, so that a game the computer plays alone
+	                            * never outruns a paced, capped output queue (and loses lines to it) */
+	PENDING_ROOM               /* the lines the room itself reads: an answer about its table waits
+	                            * for 0 (it never overtakes the story it describes), not for a
+	                            * player's hand */
+};
+
 /* The bot's commands, for services that declare them (Discord's slash
  * commands): from the command table, in its order. */
 enum adapter_arg {
@@ -190,10 +200,8 @@ struct adapter_ops {
 	/* Frees a->priv. */
 	void (*free)(struct adapter *a);
 	/* Optional: lines queued for room that must be delivered (supersede NULL)
-	 * and are not sent yet. Computer seats wait for it to be 0 before moving,
-	 * so that a game the computer plays alone never outruns a paced, capped
-	 * output queue (and loses lines to it). */
-	size_t (*pending)(struct adapter *a, const char *room);
+	 * and are not sent yet: what (enum adapter_pending) says which. */
+	size_t (*pending)(struct adapter *a, const char *room, enum adapter_pending what);
 	/* Optional: true if the new section differs so that a reconnect is needed (SIGHUP). */
 	bool (*needs_restart)(struct adapter *a, struct adapter_cfg *cfg);
 	/* Optional: whether user_id moderates room on the service, by the

@@ -365,7 +365,7 @@ flow_timer(struct loop *l, long long id, void *data)
 		/* A game the computer plays alone makes lines faster than a paced
 		 * chat link carries them; the adapter's capped queue would drop them,
 		 * "Game over" included. The computer waits for the room instead. */
-		if (s->ad->ops->pending != NULL && s->ad->ops->pending(s->ad, s->room) > 0) {
+		if (s->ad->ops->pending != NULL && s->ad->ops->pending(s->ad, s->room, PENDING_GAME) > 0) {
 			flow_arm(b, s, TIMER_AI, loop_now(b->loop) + FLOW_PACE_MS);
 			break;
 		}

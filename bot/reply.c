@@ -143,7 +143,7 @@ reply_room_busy(struct bot *b, struct adapter *ad, const char *room)
 		if (q->v[i].ad == ad && q->v[i].kind == MSG_ROOM && q->v[i].key == NULL && q->v[i].room != NULL &&
 		    strcmp(q->v[i].room, room) == 0)
 			return true;
-	return ad->ops->pending != NULL && ad->ops->pending(ad, room) > 0;
+	return ad->ops->pending != NULL && ad->ops->pending(ad, room, PENDING_ROOM) > 0;
 }
 
 /* The reply queued last waits in the core (replies.held) until its room

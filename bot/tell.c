@@ -73,7 +73,7 @@ tell_keep(struct bot *b, struct session *s)
 	/* lines handed to a paced adapter may wait in its queue: a SIGKILL
 	 * loses them, so the story counts as heard once they are all sent */
 	if (s->tell.told_seq <= s->tell.told_kept || s->id <= 0 ||
-	    (s->ad->ops->pending != NULL && s->ad->ops->pending(s->ad, s->room) > 0))
+	    (s->ad->ops->pending != NULL && s->ad->ops->pending(s->ad, s->room, PENDING_GAME) > 0))
 		return;
 	s->tell.told_kept = s->tell.told_seq;
 	snprintf(key, sizeof key, "told %lld", (long long)s->id);

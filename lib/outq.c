@@ -13,6 +13,7 @@ struct outq_item {
 	char *target;
 	char *key;                       /* NULL: must be delivered */
 	bool first;                      /* makes its lane first-class */
+	bool aside;                      /* a private line about the lane's room: not one the room reads */
 	bool taken;                      /* in flight */
 	bool head;                       /* starts a message (the pieces of an answer share key and target) */
 	size_t bytes;
@@ -24,6 +25,7 @@ struct outq_lane {
 	struct outq_lane *prev, *next;   /* the serving order */
 	struct outq_item *head, *tail;
 	size_t n, nkeep, nfirst, bytes;
+	size_t nroom;                    /* of nkeep, the lines the room reads (not aside) */
 	size_t nmsgs;                    /* messages: runs of pieces */
 	bool fresh;                      /* had nothing queued, and has not been served since */
 };
@@ -170,6 +172,7 @@ item_unlink(struct outq *q, struct outq_item *it)
 		l->tail = it->prev;
 	l->n--;
 	l->nkeep -= it->key == NULL;
+	l->nroom -= it->key == NULL && !it->aside;
 	l->nfirst -= it->first;
 	l->bytes -= it->bytes;
 	q->items--;
@@ -304,6 +307,7 @@ outq_push(struct outq *q, const struct outq_msg *m)
 	it->target = xstrdup(m->target);
 	it->key = m->key != NULL ? xstrdup(m->key) : NULL;
 	it->first = first;
+	it->aside = m->room != NULL;
 	it->bytes = m->bytes;
 	it->payload = m->payload;
 	/* the next piece of the answer queued last in this lane, or a message of its own */
@@ -318,6 +322,7 @@ outq_push(struct outq *q, const struct outq_msg *m)
 	l->tail = it;
 	l->n++;
 	l->nkeep += it->key == NULL;
+	l->nroom += it->key == NULL && !it->aside;
 	l->nfirst += it->first;
 	l->bytes += it->bytes;
 	q->items++;
@@ -465,6 +470,14 @@ outq_pending(const struct outq *q, const char *lane)
 	const struct outq_lane *l = lane_find(q, lane);
 
 	return l != NULL ? l->nkeep : 0;
+}
+
+size_t
+outq_pending_room(const struct outq *q, const char *lane)
+{
+	const struct outq_lane *l = lane_find(q, lane);
+
+	return l != NULL ? l->nroom : 0;
 }
 
 size_t

@@ -33,7 +33,9 @@
  *   item that must be delivered then drops players' answers too, a seated
  *   player's answer never another first-class item.
  * - Counts.  outq_pending: what must be delivered in a room's lane, taken
- *   items included (the bot paces computer seats on it); outq_queued: all.
+ *   items included (the bot paces computer seats on it); outq_pending_room:
+ *   of those, what the room itself reads (an answer about its table waits
+ *   for it, not for a player's hand); outq_queued: all.
  * No clock: an adapter whose items wait for a time (a retry) says so through
  * the ready callback of outq_next. */
 
@@ -102,6 +104,9 @@ void *outq_remove(struct outq *q, struct outq_item *it);
 
 /* Items that must be delivered waiting (or taken) in lane: a room's count. */
 size_t outq_pending(const struct outq *q, const char *lane);
+/* Of those, the ones the room itself reads (pushed with room NULL), not the
+ * private lines about its game: what an answer about its table waits for. */
+size_t outq_pending_room(const struct outq *q, const char *lane);
 /* Items waiting (or taken) in lane. */
 size_t outq_count(const struct outq *q, const char *lane);
 /* Every item, taken or not. */

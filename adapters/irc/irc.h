@@ -163,14 +163,18 @@ int    irc_queue_push(struct irc_queue *q, const char *lane, const char *line, s
 /* The same for a line of an answer (key not 0); -1 if the lane is full.
  * Lines that must be delivered are first-class, answers not. */
 int    irc_queue_push_key(struct irc_queue *q, const char *lane, uint64_t key, const char *line, size_t len);
-/* The same, with the lane's class given: first, served before the rest. */
-int    irc_queue_push_class(struct irc_queue *q, const char *lane, uint64_t key, bool first, const char *line,
-                            size_t len);
+/* The same, with the lane's class given: first, served before the rest;
+ * aside, a private line waiting in its game's room's lane (not one the room
+ * reads). */
+int    irc_queue_push_class(struct irc_queue *q, const char *lane, uint64_t key, bool first, bool aside,
+                            const char *line, size_t len);
 /* Drops the lines of lane with key (an answer a newer one replaces); how many. */
 size_t irc_queue_drop(struct irc_queue *q, const char *lane, uint64_t key);
-/* Lines waiting in lane; and those of them that must be delivered. */
+/* Lines waiting in lane; those of them that must be delivered; and of
+ * those, the ones the room reads (not aside). */
 size_t irc_queue_count(const struct irc_queue *q, const char *lane);
 size_t irc_queue_count_keep(const struct irc_queue *q, const char *lane);
+size_t irc_queue_count_room(const struct irc_queue *q, const char *lane);
 /* Passes every queued line to fn, which keeps it (0), drops it (< 0), or
  * replaces it with the n bytes it wrote into buf (n > 0); lanes left empty
  * go.  How many lines were dropped or replaced. */

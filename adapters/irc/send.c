@@ -234,6 +234,7 @@ struct irc_out {
 	const char *cmd, *target, *prefix, *lane;
 	uint64_t key;           /* an answer's key (target and supersede), 0 if it must be delivered */
 	bool first;             /* a game's line or a player's answer: before strangers' answers */
+	bool aside;             /* a private line in its game's room's lane: not one the room reads */
 	int rc;
 };
 
@@ -259,7 +260,7 @@ irc_send_piece(void *ctx, const char *m, size_t len, const char *text, size_t te
 	if (o->rc < 0)
 		return;     /* the queue is full: the rest of the message would be cut anyway */
 	w = snprintf(line, sizeof line, "%s %s :%s", o->cmd, o->target, text);
-	if (w < 0 || irc_queue_push_class(&c->out, o->lane, o->key, o->first, line,
+	if (w < 0 || irc_queue_push_class(&c->out, o->lane, o->key, o->first, o->aside, line,
 	                                  (size_t)w < sizeof line ? (size_t)w : sizeof line - 1) != 0) {
 		/* once a minute at most: a flood must not flood the log too */
 		if (loop_now(c->a->loop) - c->drop_logged > 60000) {
@@ -287,9 +288,10 @@ answer_key(const char *target, const char *supersede)
  * to what the server relays after our prefix, in mIRC codes or plain.  An
  * answer replaces the same answer still queued. */
 static int
-queue_styled(struct irc *c, const char *cmd, const char *target, const char *lane, const struct adapter_msg *m)
+queue_styled(struct irc *c, const char *cmd, const char *target, const char *lane, bool aside,
+             const struct adapter_msg *m)
 {
-	struct irc_out o = { .c = c, .cmd = cmd, .target = target, .lane = lane,
+	struct irc_out o = { .c = c, .cmd = cmd, .target = target, .lane = lane, .aside = aside,
 	                     .prefix = m->prefix ? m->prefix : "", .key = answer_key(target, m->supersede),
 	                     .first = m->supersede == NULL || m->player };
 	size_t room = text_room(c, cmd, target);
@@ -310,6 +312,7 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 	struct irc *c = a->priv;
 	const char *target, *lane, *cmd = "PRIVMSG";
 	char answers[IRC_QUEUE_LANE];
+	bool aside;
 
 	if (m->styled == NULL)
 		return -1;
@@ -351,23 +354,28 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 
 		outq_lane_name(&om, answers, sizeof answers);
 		lane = answers;
+		aside = om.room != NULL;
 	}
-	return queue_styled(c, cmd, target, lane, m);
+	return queue_styled(c, cmd, target, lane, aside, m);
 }
 
 /* Lines that must be delivered waiting in a channel's lane: the bot's
  * computer seats wait for 0, so the 40-line cap never drops a game's lines
- * (answers are dropped first, and not waited for). */
+ * (answers are dropped first, and not waited for); or only the channel's
+ * own lines, not its players' hands. */
 size_t
-irc_send_pending(struct adapter *a, const char *room)
+irc_send_pending(struct adapter *a, const char *room, enum adapter_pending what)
 {
 	struct irc *c = a->priv;
 	int i = irc_chan_find(c, room);
+	size_t n;
 
 	if (i < 0)
 		return 0;
+	n = what == PENDING_ROOM ? irc_queue_count_room(&c->out, c->chans[i].name)
+	                         : irc_queue_count_keep(&c->out, c->chans[i].name);
 	/* a line held for the channel's pace is still to go */
-	return irc_queue_count_keep(&c->out, c->chans[i].name) + (c->held_len > 0 && line_channel(c, c->held) == i);
+	return n + (c->held_len > 0 && line_channel(c, c->held) == i);
 }
 
 /* A private line's rewrite (irc_send_forget): nick NULL for every private line. */

@@ -137,9 +137,9 @@ matrix_client_is_moderator(struct matrix_client *c, const char *room, const char
 }
 
 size_t
-matrix_client_pending(struct matrix_client *c, const char *room)
+matrix_client_pending(struct matrix_client *c, const char *room, enum adapter_pending what)
 {
-	return matrix_outbox_count_room(c->out, room);
+	return what == PENDING_ROOM ? matrix_outbox_count_told(c->out, room) : matrix_outbox_count_room(c->out, room);
 }
 
 /* One message on its way out: each piece becomes one event, body and HTML. */

@@ -236,6 +236,9 @@ size_t matrix_outbox_drop(struct matrix_outbox *o, const char *target);
 /* Messages that must be delivered still waiting in room's lane (not answers,
  * not hands): the bot paces computer seats on it. */
 size_t matrix_outbox_count_room(struct matrix_outbox *o, const char *room);
+/* Of those, the ones the room itself reads (not the private lines of its
+ * game): an answer about its table waits for them. */
+size_t matrix_outbox_count_told(struct matrix_outbox *o, const char *room);
 
 /* ---- client.c: the account's public face; its parts are below ---- */
 
@@ -274,7 +277,7 @@ struct matrix_client *matrix_client_new(const struct matrix_config *cfg, const s
                                         struct loop *l, struct http *h);
 int  matrix_client_start(struct matrix_client *c);
 int  matrix_client_send(struct matrix_client *c, const struct adapter_msg *m);
-size_t matrix_client_pending(struct matrix_client *c, const char *room);
+size_t matrix_client_pending(struct matrix_client *c, const char *room, enum adapter_pending what);
 void matrix_client_stop(struct matrix_client *c);
 void matrix_client_free(struct matrix_client *c);
 /* True if inviter (a user id) may invite us, per the allow list; an empty

@@ -50,7 +50,9 @@ out_free(struct matrix_out *m)
 static struct outq_msg
 msg_of(const struct matrix_out *m)
 {
-	return (struct outq_msg){ .lane = m->lane, .target = m->user != NULL ? m->user : m->room, .key = m->key,
+	/* a private line in a room's lane is aside: not one the room reads */
+	return (struct outq_msg){ .lane = m->lane, .room = m->user != NULL ? m->lane : NULL,
+	                          .target = m->user != NULL ? m->user : m->room, .key = m->key,
 	                          .rest = m->key != NULL && !m->player, .bytes = strlen(m->body),
 	                          .payload = (void *)m };
 }
@@ -529,4 +531,10 @@ matrix_outbox_count_room(struct matrix_outbox *o, const char *room)
 		if (m->key == NULL && m->room == NULL && m->user != NULL && m->lane != NULL && strcmp(m->lane, room) == 0)
 			n--;
 	return n;
+}
+
+size_t
+matrix_outbox_count_told(struct matrix_outbox *o, const char *room)
+{
+	return outq_pending_room(o->q, room);
 }

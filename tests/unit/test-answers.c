@@ -1,6 +1,7 @@
 /* test-answers.c: every command gets an answer: a repeated one may be shortened, never dropped; not even shortened where nothing limits lines; a flooder is warned once, then silence. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -204,6 +205,46 @@ test_unlimited_said_whole(void **state)
 	fake_free(f);
 }
 
+/* What a paced adapter still holds for the room: a player's hand only, or
+ * (room_busy) a line of the room's too. */
+static bool room_busy;
+
+static size_t
+hand_pending(struct adapter *a, const char *room, enum adapter_pending what)
+{
+	(void)a;
+	(void)room;
+	return what == PENDING_GAME || room_busy ? 1 : 0;
+}
+
+/* A bystander's answer about the table waits for the room's own lines, not
+ * for a player's hand queued in the same lane: the hand held it 10 s on IRC. */
+static void
+test_answer_not_held_by_a_hand(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+	struct adapter_ops ops = *f->ad->ops;
+
+	(void)state;
+	fake_say(f, "#g", "alice", "!play 2 duel");
+	fake_advance(f, 5000);
+	ops.pending = hand_pending;
+	f->ad->ops = &ops;
+	room_busy = false;
+	fake_clear(f);
+	fake_say(f, "#g", "zed", "!pile");
+	dump(f, 0);
+	assert_int_equal(count_to(f, 0, "", "Pile:"), 1);
+	/* a line of the room's still to go: the answer waits for it */
+	room_busy = true;
+	fake_advance(f, 5000);
+	fake_clear(f);
+	fake_say(f, "#g", "bob", "!table");
+	assert_int_equal(f->nmsgs, 0);
+	room_busy = false;
+	fake_free(f);
+}
+
 /* A flooder gets one warning, then silence. */
 static void
 test_flooder_warned_once(void **state)
@@ -231,6 +272,7 @@ main(void)
 		cmocka_unit_test(test_each_interaction_answered),
 		cmocka_unit_test(test_long_answer_shortened),
 		cmocka_unit_test(test_unlimited_said_whole),
+		cmocka_unit_test(test_answer_not_held_by_a_hand),
 		cmocka_unit_test(test_flooder_warned_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -62,7 +62,7 @@ run(bool ask)
 	fake_clear(f);
 	for (int t = 0; t < 1200 && (s = fake_session(f, "#g")) != NULL; t++) {
 		bob_plays(f, s, bob, &rng);
-		if (ask && t % 5 == 0 && f->ad->ops->pending(f->ad, "#g") > 0) {
+		if (ask && t % 5 == 0 && f->ad->ops->pending(f->ad, "#g", PENDING_ROOM) > 0) {
 			fake_say(f, "#g", "cy", "!pile");
 			fake_say(f, "#g", "bob", "!pile");
 			r.asked++;

@@ -33,7 +33,12 @@ test_answers(void **state)
 	assert_int_equal(irc_queue_count(&q, "answers x"), 1);
 	assert_int_equal(irc_queue_count_keep(&q, "answers x"), 0);
 	assert_int_equal(irc_queue_count_keep(&q, "#A"), 1);   /* case-folded */
-	for (int i = 0; i < 3; i++)
+	/* a player's hand waits in the room's lane, aside: the computer waits
+	 * for it (count_keep), an answer about the table does not (count_room) */
+	assert_int_equal(irc_queue_push_class(&q, "#a", 0, true, true, "NOTICE ann :hand", 16), 0);
+	assert_int_equal(irc_queue_count_keep(&q, "#a"), 2);
+	assert_int_equal(irc_queue_count_room(&q, "#a"), 1);
+	for (int i = 0; i < 2; i++)
 		assert_int_equal(irc_queue_push(&q, "#a", "turn", 4), 0);
 	assert_int_equal(irc_queue_push(&q, "#a", "turn", 4), -1);
 	/* the game's line first, then the answer (one question, no backlog)
@@ -42,7 +47,9 @@ test_answers(void **state)
 	assert_string_equal(buf, "turn 1");
 	pop(&q, buf, sizeof buf);
 	assert_string_equal(buf, "pile 2");
-	for (int i = 0; i < 3; i++) {
+	pop(&q, buf, sizeof buf);
+	assert_string_equal(buf, "NOTICE ann :hand");
+	for (int i = 0; i < 2; i++) {
 		pop(&q, buf, sizeof buf);
 		assert_string_equal(buf, "turn");
 	}

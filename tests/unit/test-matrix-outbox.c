@@ -107,6 +107,11 @@ test_lane_bound(void **state)
 	assert_non_null(matrix_outbox_add(o, "!game:hs", NULL, NULL, "the game's end", NULL, NULL, 0));
 	assert_non_null(matrix_outbox_add_key(o, "!game:hs", NULL, NULL, "Pile: 7", NULL, NULL, 0, "pile", "@bob:hs"));
 	assert_int_equal(matrix_outbox_count_room(o, "!game:hs"), 2);
+	/* bob's hand, his direct room known, is the game's (the computer waits
+	 * for it) but not the room's: an answer about the table does not */
+	assert_non_null(matrix_outbox_add(o, "!dm-bob:hs", "@bob:hs", "!game:hs", "Your hand", NULL, NULL, 0));
+	assert_int_equal(matrix_outbox_count_room(o, "!game:hs"), 3);
+	assert_int_equal(matrix_outbox_count_told(o, "!game:hs"), 2);
 	matrix_outbox_free(o);
 	memstore_free(ms);
 }

@@ -394,8 +394,12 @@ test_supersede_and_private_lines(void **state)
 	outq_push(q, &hand);
 	assert_int_equal(outq_count(q, "!g"), 2);
 	assert_int_equal(outq_pending(q, "!g"), 2);
+	/* the room reads the turn, not ann's hand: an answer about the table
+	 * waits for the one, never for the other */
+	assert_int_equal(outq_pending_room(q, "!g"), 1);
 	assert_string_equal(pop(q), "a turn");
 	assert_int_equal(outq_pending(q, "!g"), 1);
+	assert_int_equal(outq_pending_room(q, "!g"), 0);
 	/* the answers, each in its own lane, and the hand last in its lane */
 	for (int i = 0; i < 4; i++) {
 		const char *s = pop(q);
