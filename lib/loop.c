@@ -21,6 +21,8 @@ struct timer {
 	long long id;
 	int64_t when;
 	loop_timer_fn *fn;
+	loop_once_fn *once;             /* instead of fn: a loop_once timer */
+	long long *slot;                /* a loop_once timer's id, its owner's */
 	void *data;
 	size_t heap_at;                 /* index in the heap */
 };
@@ -262,8 +264,8 @@ index_find(struct loop *l, long long id)
 	return NULL;
 }
 
-long long
-loop_timer_add(struct loop *l, int64_t ms, loop_timer_fn *fn, void *data)
+static struct timer *
+timer_new(struct loop *l, int64_t ms, void *data)
 {
 	struct timer *t;
 	size_t s;
@@ -278,7 +280,6 @@ loop_timer_add(struct loop *l, int64_t ms, loop_timer_fn *fn, void *data)
 	t = xcalloc(1, sizeof *t);
 	t->id = l->next_id++;
 	t->when = deadline(loop_now(l), ms);
-	t->fn = fn;
 	t->data = data;
 	t->heap_at = l->nheap;
 	l->heap[l->nheap++] = t;
@@ -289,6 +290,15 @@ loop_timer_add(struct loop *l, int64_t ms, loop_timer_fn *fn, void *data)
 	if (l->index[s] == NULL)
 		l->nindex++;
 	l->index[s] = t;
+	return t;
+}
+
+long long
+loop_timer_add(struct loop *l, int64_t ms, loop_timer_fn *fn, void *data)
+{
+	struct timer *t = timer_new(l, ms, data);
+
+	t->fn = fn;
 	return t->id;
 }
 
@@ -306,6 +316,38 @@ loop_timer_del(struct loop *l, long long id)
 	free(t);
 }
 
+void
+loop_once(struct loop *l, long long *slot, int64_t ms, loop_once_fn *fn, void *data)
+{
+	struct timer *t;
+
+	loop_once_cancel(l, slot);
+	t = timer_new(l, ms, data);
+	t->once = fn;
+	t->slot = slot;
+	*slot = t->id;
+}
+
+void
+loop_once_cancel(struct loop *l, long long *slot)
+{
+	if (*slot != 0)
+		loop_timer_del(l, *slot);
+	*slot = 0;
+}
+
+/* A loop_once timer: its owner's slot says "none pending" before fn runs, so
+ * that fn may schedule the next one.  t may be gone once fn returns. */
+static int64_t
+once_run(struct timer *t)
+{
+	loop_once_fn *fn = t->once;
+
+	*t->slot = 0;
+	fn(t->data);
+	return LOOP_NOMORE;
+}
+
 /* Runs the timers due now; timers added meanwhile wait for the next turn. */
 static int
 timers_run(struct loop *l)
@@ -317,7 +359,7 @@ timers_run(struct loop *l)
 	while (l->nheap > 0 && l->heap[0]->when <= now && l->heap[0]->id < last) {
 		struct timer *t = l->heap[0];
 		long long id = t->id;
-		int64_t again = t->fn(l, id, t->data);
+		int64_t again = t->once != NULL ? once_run(t) : t->fn(l, id, t->data);
 		struct timer **slot = index_find(l, id);
 
 		n++;

@@ -29,6 +29,15 @@ void         loop_unwatch(struct loop *l, int fd);
 long long    loop_timer_add(struct loop *l, int64_t ms, loop_timer_fn *fn, void *data);
 void         loop_timer_del(struct loop *l, long long id);
 
+/* A one-shot timer whose id its owner keeps in *slot (0: none pending), so
+ * that "is one pending?" and "cancel it" need no callback of their own:
+ * loop_once replaces the one pending in *slot, and *slot is 0 again before
+ * fn runs, so fn may schedule the next.  *slot must outlive the timer (its
+ * owner cancels it before freeing it). */
+typedef void loop_once_fn(void *data);
+void         loop_once(struct loop *l, long long *slot, int64_t ms, loop_once_fn *fn, void *data);
+void         loop_once_cancel(struct loop *l, long long *slot);
+
 int64_t      loop_now(struct loop *l);
 void         loop_set_clock(struct loop *l, loop_clock_fn *fn, void *ctx);
 

@@ -100,16 +100,10 @@ on_shard_timer(struct loop *l, long long id, void *data)
 	return LOOP_NOMORE;
 }
 
-static int64_t
-on_url_timer(struct loop *l, long long id, void *data)
+static void
+on_url_timer(void *data)
 {
-	struct discord_client *c = data;
-
-	(void)l;
-	(void)id;
-	c->url_timer = 0;
-	ask_gateway(c, -1);
-	return LOOP_NOMORE;
+	ask_gateway(data, -1);
 }
 
 /* gateway.mdx: shards of one rate_limit_key (shard_id % max_concurrency)
@@ -169,7 +163,7 @@ on_gateway_bot(void *ctx, long status, json_t *body)
 	if (sh != NULL)
 		sh->timer = loop_timer_add(c->loop, wait, on_shard_timer, sh);
 	else
-		c->url_timer = loop_timer_add(c->loop, wait, on_url_timer, c);
+		loop_once(c->loop, &c->url_timer, wait, on_url_timer, c);
 }
 
 static void
@@ -253,26 +247,19 @@ emit_simple(struct discord_client *c, enum bot_event_type type)
 	adapter_emit(c->a, &ev);
 }
 
-static int64_t
-on_down_timer(struct loop *l, long long id, void *data)
+static void
+on_down_timer(void *data)
 {
 	struct discord_client *c = data;
 
-	(void)l;
-	(void)id;
-	c->down_timer = 0;
 	c->told_down = true;
 	emit_simple(c, BOT_EV_DOWN);
-	return LOOP_NOMORE;
 }
 
 static void
 now_up(struct discord_client *c)
 {
-	if (c->down_timer != 0) {
-		loop_timer_del(c->loop, c->down_timer);
-		c->down_timer = 0;
-	}
+	loop_once_cancel(c->loop, &c->down_timer);
 	/* up once, and again only after the bot was told it was down */
 	if (!c->said_up || c->told_down)
 		emit_simple(c, BOT_EV_UP);
@@ -329,7 +316,7 @@ on_link_event(void *ctx, enum discord_gw_act_kind kind, int code, const char *na
 	case DISCORD_GW_DOWN:
 		c->up = false;
 		if (c->down_timer == 0 && !c->told_down)
-			c->down_timer = loop_timer_add(c->loop, DISCORD_DOWN_GRACE_MS, on_down_timer, c);
+			loop_once(c->loop, &c->down_timer, DISCORD_DOWN_GRACE_MS, on_down_timer, c);
 		break;
 	case DISCORD_GW_DISPATCH:
 		if (name != NULL)
@@ -394,7 +381,7 @@ reshard(struct discord_client *c)
 	}
 	c->nshards = 0;
 	if (c->url_timer == 0)
-		c->url_timer = loop_timer_add(c->loop, DISCORD_GW_START_WINDOW, on_url_timer, c);
+		loop_once(c->loop, &c->url_timer, DISCORD_GW_START_WINDOW, on_url_timer, c);
 }
 
 /* GET /gateway/bot's first answer: how many shards in all (shards = auto:
@@ -519,10 +506,8 @@ discord_client_free(struct discord_client *c)
 			loop_timer_del(c->loop, c->shards[i].timer);
 		json_decref(c->shards[i].held);
 	}
-	if (c->down_timer != 0)
-		loop_timer_del(c->loop, c->down_timer);
-	if (c->url_timer != 0)
-		loop_timer_del(c->loop, c->url_timer);
+	loop_once_cancel(c->loop, &c->down_timer);
+	loop_once_cancel(c->loop, &c->url_timer);
 	discord_outbox_free(c);
 	/* no callback follows this: the requests' contexts are freed below */
 	discord_rest_free(c->rest);

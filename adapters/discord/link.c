@@ -35,17 +35,14 @@ link_random(void *ctx)
 	return xorshift_next32(&k->rng);
 }
 
-static int64_t
-on_timer(struct loop *l, long long id, void *data)
+static void
+on_timer(void *data)
 {
 	struct discord_link *k = data;
 
-	(void)id;
-	k->timer = 0;
 	k->timer_due = -1;
-	discord_gateway_tick(k->gw, loop_now(l));
+	discord_gateway_tick(k->gw, loop_now(k->loop));
 	run(k);
-	return LOOP_NOMORE;
 }
 
 /* Keeps one loop timer at the state machine's next due time. */
@@ -56,12 +53,11 @@ arm(struct discord_link *k)
 
 	if (due == k->timer_due && k->timer != 0)
 		return;
-	if (k->timer != 0)
-		loop_timer_del(k->loop, k->timer);
-	k->timer = 0;
 	k->timer_due = due;
 	if (due >= 0)
-		k->timer = loop_timer_add(k->loop, due > now ? due - now : 0, on_timer, k);
+		loop_once(k->loop, &k->timer, due > now ? due - now : 0, on_timer, k);
+	else
+		loop_once_cancel(k->loop, &k->timer);
 }
 
 static void

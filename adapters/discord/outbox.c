@@ -185,18 +185,15 @@ on_answered(void *ctx, long status, json_t *body)
 	discord_client_req_done(r);
 }
 
-static int64_t
-on_answer_timer(struct loop *l, long long id, void *data)
+static void
+on_answer_timer(void *data)
 {
 	struct discord_client *c = data;
 
-	(void)id;
-	c->answer_timer = 0;
 	c->answer_due = -1;
 	if (c->ans != NULL)
-		discord_answer_tick(c->ans, loop_now(l));
+		discord_answer_tick(c->ans, loop_now(c->loop));
 	discord_outbox_answers(c);
-	return LOOP_NOMORE;
 }
 
 void
@@ -255,12 +252,11 @@ discord_outbox_answers(struct discord_client *c)
 	due = discord_answer_due(c->ans);
 	if (due == c->answer_due && c->answer_timer != 0)
 		return;
-	if (c->answer_timer != 0)
-		loop_timer_del(c->loop, c->answer_timer);
-	c->answer_timer = 0;
 	c->answer_due = due;
 	if (due >= 0)
-		c->answer_timer = loop_timer_add(c->loop, due > now ? due - now : 0, on_answer_timer, c);
+		loop_once(c->loop, &c->answer_timer, due > now ? due - now : 0, on_answer_timer, c);
+	else
+		loop_once_cancel(c->loop, &c->answer_timer);
 }
 
 void
@@ -290,16 +286,10 @@ out_free(struct discord_out *o)
 	free(o);
 }
 
-static int64_t
-on_batch(struct loop *l, long long id, void *data)
+static void
+on_batch(void *data)
 {
-	struct discord_client *c = data;
-
-	(void)l;
-	(void)id;
-	c->batch_timer = 0;
-	flush_batch(c);
-	return LOOP_NOMORE;
+	flush_batch(data);
 }
 
 static enum discord_private
@@ -373,7 +363,7 @@ discord_outbox_send(struct discord_client *c, const struct adapter_msg *m)
 	c->batch_tail = &o->next;
 	/* the rest of this flush joins it: then the hands are known before the room's line goes */
 	if (c->batch_timer == 0)
-		c->batch_timer = loop_timer_add(c->loop, 0, on_batch, c);
+		loop_once(c->loop, &c->batch_timer, 0, on_batch, c);
 	return 0;
 }
 
@@ -673,11 +663,8 @@ discord_outbox_free(struct discord_client *c)
 	struct discord_out *o;
 	struct discord_dm *d;
 
-	if (c->batch_timer != 0)
-		loop_timer_del(c->loop, c->batch_timer);
-	if (c->answer_timer != 0)
-		loop_timer_del(c->loop, c->answer_timer);
-	c->batch_timer = c->answer_timer = 0;
+	loop_once_cancel(c->loop, &c->batch_timer);
+	loop_once_cancel(c->loop, &c->answer_timer);
 	while ((o = c->batch) != NULL) {
 		c->batch = o->next;
 		out_free(o);

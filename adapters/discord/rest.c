@@ -54,17 +54,13 @@ unlink_req(struct discord_rest *r, struct discord_rest_req *q)
 		}
 }
 
-static int64_t
-on_timer(struct loop *l, long long id, void *data)
+static void
+on_timer(void *data)
 {
 	struct discord_rest *r = data;
 
-	(void)l;
-	(void)id;
-	r->timer = 0;
 	r->timer_due = -1;
 	kick(r);
-	return LOOP_NOMORE;
 }
 
 static void
@@ -74,12 +70,11 @@ arm(struct discord_rest *r, int64_t wait)
 
 	if (r->timer != 0 && r->timer_due == due)
 		return;
-	if (r->timer != 0)
-		loop_timer_del(r->loop, r->timer);
-	r->timer = 0;
 	r->timer_due = due;
 	if (due >= 0)
-		r->timer = loop_timer_add(r->loop, wait, on_timer, r);
+		loop_once(r->loop, &r->timer, wait, on_timer, r);
+	else
+		loop_once_cancel(r->loop, &r->timer);
 }
 
 /* An earlier request of the same bucket is held back: this one waits behind it (order per channel). */

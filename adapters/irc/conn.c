@@ -147,16 +147,10 @@ on_io(struct loop *l, int fd, int mask, void *data)
 		irc_send_flush(c);
 }
 
-static int64_t
-on_retry(struct loop *l, long long id, void *data)
+static void
+on_retry(void *data)
 {
-	struct irc *c = data;
-
-	(void)l;
-	(void)id;
-	c->retry_timer = 0;
-	irc_conn_connect(c);
-	return LOOP_NOMORE;
+	irc_conn_connect(data);
 }
 
 /* The next attempt's timer; its delay in ms. */
@@ -172,7 +166,7 @@ schedule_retry(struct irc *c)
 	c->retry.centred = true;
 	delay = backoff_next(&c->retry, xorshift_next32(&c->rng));
 	delay = irc_quit_floor(c, delay);
-	c->retry_timer = loop_timer_add(c->a->loop, delay, on_retry, c);
+	loop_once(c->a->loop, &c->retry_timer, delay, on_retry, c);
 	return delay;
 }
 
@@ -202,14 +196,8 @@ irc_conn_disconnect(struct irc *c, const char *why)
 		curl_easy_cleanup(c->easy);
 		c->easy = NULL;
 	}
-	if (c->flush_timer != 0) {
-		loop_timer_del(c->a->loop, c->flush_timer);
-		c->flush_timer = 0;
-	}
-	if (c->join_timer != 0) {
-		loop_timer_del(c->a->loop, c->join_timer);
-		c->join_timer = 0;
-	}
+	loop_once_cancel(c->a->loop, &c->flush_timer);
+	loop_once_cancel(c->a->loop, &c->join_timer);
 	irc_chan_retry_reset(c);
 	c->state = IRC_IDLE;
 	c->up = false;
@@ -373,10 +361,7 @@ irc_conn_stop(struct irc *c, const char *quit_message)
 			curl_easy_send(c->easy, line, (size_t)n, &sent);
 	}
 	irc_conn_disconnect(c, "stopped");
-	if (c->retry_timer != 0) {
-		loop_timer_del(c->a->loop, c->retry_timer);
-		c->retry_timer = 0;
-	}
+	loop_once_cancel(c->a->loop, &c->retry_timer);
 	if (c->tick_timer != 0) {
 		loop_timer_del(c->a->loop, c->tick_timer);
 		c->tick_timer = 0;

@@ -208,10 +208,7 @@ register_join_all(struct irc *c)
 	char list[IRC_MAX_LINE - 16];
 	size_t len = 0;
 
-	if (c->join_timer != 0) {
-		loop_timer_del(c->a->loop, c->join_timer);
-		c->join_timer = 0;
-	}
+	loop_once_cancel(c->a->loop, &c->join_timer);
 	list[0] = '\0';
 	for (int i = 0, k = 0; i < c->nchans; i++) {
 		size_t n = strlen(c->chans[i].name);
@@ -236,18 +233,14 @@ register_join_all(struct irc *c)
 	irc_events_check_up(c, false);
 }
 
-static int64_t
-on_join_timer(struct loop *l, long long id, void *data)
+static void
+on_join_timer(void *data)
 {
 	struct irc *c = data;
 
-	(void)l;
-	(void)id;
-	c->join_timer = 0;
 	adapter_log(c->a, LOG_LVL_WARNING, "NickServ did not log us in within %d s: joining anyway",
 	            REGISTER_IDENTIFY_MS / 1000);
 	register_join_all(c);
-	return LOOP_NOMORE;
 }
 
 /* After the MOTD (or its absence): bot mode, NickServ, joins.  When the
@@ -269,7 +262,7 @@ irc_register_motd_end(struct irc *c, const struct irc_msg *m)
 		irc_send_paced(c, "PRIVMSG %s :IDENTIFY %s %s", c->ns_target, c->nick, c->ns_pass);
 		c->joins_sent_at = loop_now(c->a->loop);
 		if (c->join_timer == 0)
-			c->join_timer = loop_timer_add(c->a->loop, REGISTER_IDENTIFY_MS, on_join_timer, c);
+			loop_once(c->a->loop, &c->join_timer, REGISTER_IDENTIFY_MS, on_join_timer, c);
 		return;
 	}
 	register_join_all(c);

@@ -9,24 +9,18 @@
 #include "hash.h"
 #include "loop.h"
 
-static int64_t
-on_flush_timer(struct loop *l, long long id, void *data)
+static void
+on_flush_timer(void *data)
 {
-	struct irc *c = data;
-
-	(void)l;
-	(void)id;
-	c->flush_timer = 0;
-	irc_send_flush(c);
-	return LOOP_NOMORE;
+	irc_send_flush(data);
 }
 
+/* A flush already pending is soon enough. */
 static void
 schedule_flush(struct irc *c, int64_t ms)
 {
-	if (c->flush_timer != 0)
-		return;
-	c->flush_timer = loop_timer_add(c->a->loop, ms, on_flush_timer, c);
+	if (c->flush_timer == 0)
+		loop_once(c->a->loop, &c->flush_timer, ms, on_flush_timer, c);
 }
 
 /* A message to a channel: plain text where colours are refused, and kept

@@ -234,11 +234,8 @@ matrix_client_stop(struct matrix_client *c)
 	matrix_req_cancel_all(c);
 	matrix_direct_stop(c);
 	matrix_rooms_stop(c);
-	if (c->sync_timer != 0)
-		loop_timer_del(c->loop, c->sync_timer);
-	if (c->out_timer != 0)
-		loop_timer_del(c->loop, c->out_timer);
-	c->sync_timer = c->out_timer = 0;
+	loop_once_cancel(c->loop, &c->sync_timer);
+	loop_once_cancel(c->loop, &c->out_timer);
 }
 
 void

@@ -146,16 +146,10 @@ matrix_direct_free(struct matrix_client *c)
 
 static void mdirect_get(struct matrix_client *c);
 
-static int64_t
-on_mdirect_timer(struct loop *l, long long id, void *data)
+static void
+on_mdirect_timer(void *data)
 {
-	struct matrix_client *c = data;
-
-	(void)l;
-	(void)id;
-	c->mdirect_timer = 0;
-	mdirect_get(c);
-	return LOOP_NOMORE;
+	mdirect_get(data);
 }
 
 /* This round failed: try again after a backoff, but not forever. */
@@ -171,8 +165,7 @@ mdirect_later(struct matrix_client *c, const char *what, long status)
 	}
 	matrix_client_log(c, LOG_LVL_INFO, "m.direct %s failed (HTTP %ld); trying again", what, status);
 	if (c->mdirect_timer == 0 && c->phase != MX_PH_STOPPED)
-		c->mdirect_timer = loop_timer_add(c->loop, matrix_outbox_backoff(c->mdirect_fails),
-		                                  on_mdirect_timer, c);
+		loop_once(c->loop, &c->mdirect_timer, matrix_outbox_backoff(c->mdirect_fails), on_mdirect_timer, c);
 }
 
 /* Takes the rooms dropped as no longer private out of every list in map:
@@ -306,9 +299,7 @@ void
 matrix_direct_stop(struct matrix_client *c)
 {
 	/* the requests themselves are cancelled with all the others */
-	if (c->mdirect_timer != 0)
-		loop_timer_del(c->loop, c->mdirect_timer);
-	c->mdirect_timer = 0;
+	loop_once_cancel(c->loop, &c->mdirect_timer);
 	c->mdirect_busy = c->mdirect_again = false;
 }
 

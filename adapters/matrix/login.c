@@ -68,14 +68,12 @@ tokens_forget(struct matrix_client *c)
 	matrix_client_del(c, "refresh_token");
 }
 
-static int64_t
-on_retry_timer(struct loop *l, long long id, void *data)
+/* The phase that failed, again. */
+static void
+on_retry_timer(void *data)
 {
 	struct matrix_client *c = data;
 
-	(void)l;
-	(void)id;
-	c->sync_timer = 0;
 	switch (c->phase) {
 	case MX_PH_IDLE:
 		matrix_login_start(c);
@@ -98,7 +96,6 @@ on_retry_timer(struct loop *l, long long id, void *data)
 	case MX_PH_STOPPED:
 		break;
 	}
-	return LOOP_NOMORE;
 }
 
 void
@@ -120,7 +117,7 @@ matrix_login_failed(struct matrix_client *c, const char *what, long status, cons
 		c->said_down = true;
 		c->host.emit(c->host.ctx, &ev);
 	}
-	c->sync_timer = loop_timer_add(c->loop, ms, on_retry_timer, c);
+	loop_once(c->loop, &c->sync_timer, ms, on_retry_timer, c);
 }
 
 static void

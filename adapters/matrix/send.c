@@ -6,16 +6,10 @@
 #include "loop.h"
 #include "matrix.h"
 
-static int64_t
-on_out_timer(struct loop *l, long long id, void *data)
+static void
+on_out_timer(void *data)
 {
-	struct matrix_client *c = data;
-
-	(void)l;
-	(void)id;
-	c->out_timer = 0;
-	matrix_send_kick(c);
-	return LOOP_NOMORE;
+	matrix_send_kick(data);
 }
 
 void
@@ -25,10 +19,8 @@ matrix_send_arm(struct matrix_client *c, int64_t ms)
 
 	if (c->out_timer != 0 && c->out_due <= when)
 		return;
-	if (c->out_timer != 0)
-		loop_timer_del(c->loop, c->out_timer);
 	c->out_due = when;
-	c->out_timer = loop_timer_add(c->loop, ms, on_out_timer, c);
+	loop_once(c->loop, &c->out_timer, ms, on_out_timer, c);
 }
 
 static void

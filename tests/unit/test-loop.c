@@ -1,4 +1,4 @@
-/* test-loop.c: the event loop: timers in order with a fake clock, deletion, fd watches, wake-ups. */
+/* test-loop.c: the event loop: timers in order with a fake clock, deletion, one-shot timers, fd watches, wake-ups. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -135,6 +135,134 @@ test_periodic_timer_and_many_deletions(void **state)
 	loop_free(l);
 }
 
+/* ---- loop_once: a one-shot timer whose id its owner keeps */
+
+struct owner {
+	struct clock c;
+	struct loop *l;
+	long long slot;
+	long long seen;                 /* the slot as fn found it */
+	int runs, again, other;
+};
+
+static void
+owner_run(void *data)
+{
+	struct owner *o = data;
+
+	o->seen = o->slot;
+	o->runs++;
+	if (o->runs < o->again)
+		loop_once(o->l, &o->slot, 100, owner_run, o);
+}
+
+static void
+owner_other(void *data)
+{
+	((struct owner *)data)->other++;
+}
+
+static void
+owner_start(struct owner *o)
+{
+	o->l = loop_new();
+	loop_set_clock(o->l, fake_now, &o->c);
+}
+
+/* ms go by, then one turn of the loop */
+static void
+later(struct owner *o, int64_t ms)
+{
+	o->c.now += ms;
+	loop_run_once(o->l, 0);
+}
+
+/* The owner reads its slot to know whether one is pending: by the time fn
+ * runs, it is not. */
+static void
+test_once_clears_its_slot_before_it_runs(void **state)
+{
+	struct owner o = { .seen = -1 };
+
+	(void)state;
+	owner_start(&o);
+	loop_once(o.l, &o.slot, 50, owner_run, &o);
+	assert_true(o.slot > 0);
+	later(&o, 0);
+	assert_int_equal(o.runs, 0);
+	later(&o, 50);
+	assert_int_equal(o.runs, 1);
+	assert_int_equal(o.seen, 0);
+	assert_int_equal(o.slot, 0);
+	later(&o, 1000);
+	assert_int_equal(o.runs, 1);
+	loop_free(o.l);
+}
+
+/* fn may schedule the next one in the slot it was called from: that one
+ * stays pending (the slot holds it) and runs on a later turn. */
+static void
+test_once_may_schedule_again_from_fn(void **state)
+{
+	struct owner o = { .again = 3 };
+
+	(void)state;
+	owner_start(&o);
+	loop_once(o.l, &o.slot, 0, owner_run, &o);
+	later(&o, 0);
+	assert_int_equal(o.runs, 1);
+	assert_true(o.slot > 0);
+	later(&o, 0);                   /* not due yet, and not on the same turn */
+	assert_int_equal(o.runs, 1);
+	later(&o, 100);
+	assert_int_equal(o.runs, 2);
+	assert_true(o.slot > 0);
+	later(&o, 100);
+	assert_int_equal(o.runs, 3);
+	assert_int_equal(o.slot, 0);
+	later(&o, 1000);
+	assert_int_equal(o.runs, 3);
+	loop_free(o.l);
+}
+
+/* A second loop_once on a pending slot replaces it: only the newer runs,
+ * when it is due, even after the older one's time. */
+static void
+test_once_replaces_the_pending_one(void **state)
+{
+	struct owner o = { 0 };
+	long long first;
+
+	(void)state;
+	owner_start(&o);
+	loop_once(o.l, &o.slot, 100, owner_other, &o);
+	first = o.slot;
+	loop_once(o.l, &o.slot, 200, owner_run, &o);
+	assert_true(o.slot > first);
+	later(&o, 150);
+	assert_int_equal(o.other + o.runs, 0);
+	later(&o, 100);
+	assert_int_equal(o.runs, 1);
+	assert_int_equal(o.other, 0);
+	loop_free(o.l);
+}
+
+static void
+test_once_cancel(void **state)
+{
+	struct owner o = { 0 };
+
+	(void)state;
+	owner_start(&o);
+	loop_once_cancel(o.l, &o.slot);         /* none pending: harmless */
+	loop_once(o.l, &o.slot, 10, owner_other, &o);
+	loop_once_cancel(o.l, &o.slot);
+	assert_int_equal(o.slot, 0);
+	later(&o, 1000);
+	assert_int_equal(o.other, 0);
+	loop_free(o.l);
+}
+
 struct fdrec { int reads; char buf[16]; };
 
 static void
@@ -189,6 +317,10 @@ main(void)
 		cmocka_unit_test(test_timers_fire_in_time_order),
 		cmocka_unit_test(test_periodic_timer_and_many_deletions),
 		cmocka_unit_test(test_timer_far_away_does_not_overflow),
+		cmocka_unit_test(test_once_clears_its_slot_before_it_runs),
+		cmocka_unit_test(test_once_may_schedule_again_from_fn),
+		cmocka_unit_test(test_once_replaces_the_pending_one),
+		cmocka_unit_test(test_once_cancel),
 		cmocka_unit_test(test_fd_watch_and_wake),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
