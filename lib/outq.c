@@ -36,6 +36,7 @@ struct outq {
 	void *ctx;
 	struct outq_lane *head, *tail;   /* lanes with items, the one served next first */
 	size_t items, bytes, nlanes;
+	size_t nidle;                    /* lanes kept empty, for their place in the order */
 	unsigned run;                    /* first-class items served in a row */
 };
 
@@ -145,12 +146,38 @@ static void
 lane_free(struct outq *q, struct outq_lane *l)
 {
 	order_unlink(q, l);
-	q->nlanes--;
+	if (l->n > 0)
+		q->nlanes--;
+	else
+		q->nidle--;
 	free(l->name);
 	free(l);
 }
 
-/* Takes it out of its lane (freed with the lane if it was the last); its payload. */
+/* A lane left empty keeps its place in the serving order (it was served
+ * lately, so it is behind the lanes that were not): the game's room or a
+ * player whose lane empties and fills again at every line must not jump
+ * ahead of a lane with a backlog each time, which starved a room's round
+ * end for two minutes beside a busy game.  Once no lane was served longer
+ * ago (it is at the head), or when nothing is queued, it goes: filled
+ * again, a new lane stands in the same place.  At most OUTQ_IDLE kept. */
+#define OUTQ_IDLE 256
+
+static void
+lanes_trim(struct outq *q)
+{
+	struct outq_lane *l, *next;
+
+	while (q->head != NULL && q->head->n == 0)
+		lane_free(q, q->head);
+	for (l = q->head; l != NULL && (q->nidle > OUTQ_IDLE || (q->items == 0 && q->nidle > 0)); l = next) {
+		next = l->next;
+		if (l->n == 0)
+			lane_free(q, l);
+	}
+}
+
+/* Takes it out of its lane (kept, empty, if it was the last: lanes_trim); its payload. */
 static void *
 item_unlink(struct outq *q, struct outq_item *it)
 {
@@ -180,8 +207,10 @@ item_unlink(struct outq *q, struct outq_item *it)
 	free(it->target);
 	free(it->key);
 	free(it);
-	if (l->n == 0)
-		lane_free(q, l);
+	if (l->n == 0) {
+		q->nlanes--;
+		q->nidle++;
+	}
 	return payload;
 }
 
@@ -294,14 +323,21 @@ outq_push(struct outq *q, const struct outq_msg *m)
 
 	if (m->target == NULL)
 		return NULL;
+	lanes_trim(q);
 	outq_lane_name(m, name, sizeof name);
 	if (first || m->key == NULL)
 		make_room(q, name, m->bytes, m->key != NULL);
 	l = lane_find(q, name);
 	if (!fits(q, l, m->bytes))
 		return NULL;
-	if (l == NULL)
+	if (l == NULL) {
 		l = lane_add(q, name);
+	} else if (l->n == 0) {
+		/* had nothing queued: as a new lane would be, in its own place */
+		q->nidle--;
+		q->nlanes++;
+		l->fresh = true;
+	}
 	it = xcalloc(1, sizeof *it);
 	it->lane = l;
 	it->target = xstrdup(m->target);
@@ -408,6 +444,7 @@ outq_next(struct outq *q, enum outq_ready (*ready)(void *ctx, void *payload), vo
 	struct outq_item *it = NULL;
 	struct outq_lane *l;
 
+	lanes_trim(q);
 	if (q->run > 0)
 		it = quick_rest(q, ready, ctx);
 	for (int pass = 0; it == NULL && pass < 2; pass++) {
@@ -604,7 +641,11 @@ outq_free(struct outq *q)
 	if (q == NULL)
 		return;
 	/* taken items too: nothing is in flight once the queue goes */
-	while (q->head != NULL)
-		item_drop(q, q->head->head);
+	while (q->head != NULL) {
+		if (q->head->head != NULL)
+			item_drop(q, q->head->head);
+		else
+			lane_free(q, q->head);
+	}
 	free(q);
 }

@@ -12,8 +12,11 @@
  *   answer (an item with a supersede key) waits in its asker's lane, so a
  *   flood of questions delays its asker only.
  * - Order.  Lanes with items are served round-robin, one item a turn; a lane
- *   served goes to the back; a lane that had nothing queued goes next, after
- *   the others that just woke up (least recently served first).
+ *   served goes to the back; least recently served first.  A lane new to
+ *   the queue goes next, after the others that just woke up; a lane that
+ *   empties keeps its place while others are served (up to OUTQ_IDLE such),
+ *   so one that empties and fills again at every line never jumps ahead of
+ *   a lane with a backlog.
  * - Games first.  A lane is first-class while it holds an item that must be
  *   delivered or a seated player's answer; first-class lanes are served
  *   before the rest, but never more than OUTQ_FIRST_RUN items in a row while

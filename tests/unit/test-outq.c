@@ -367,6 +367,47 @@ test_bystanders_beside_a_flooders_backlog(void **state)
 	outq_free(q);
 }
 
+/* The soak's round end: #two's last lines wait while alice's and bob's
+ * lanes (a turn, a hand, an answer each) empty at every line and fill again
+ * at once, and a stranger's backlog takes its one item in four.  A lane
+ * that empties keeps its place behind the lanes not served since, so #two
+ * goes within a round of them; it waited two minutes when such a lane came
+ * back at the front each time. */
+static void
+test_backlog_beside_lanes_that_refill(void **state)
+{
+	int drops, waited = -1;
+	struct outq *q = new_q(40, 0, &drops);
+	char key[16];
+
+	(void)state;
+	for (int i = 0; i < 20; i++) {
+		snprintf(key, sizeof key, "q%d", i);
+		answer(q, "@r", key, "r", false, "stranger");
+	}
+	say(q, "#two", "the round ends");
+	say(q, "#two", "round scored");
+	say(q, "#two", "sheet");
+	assert_string_equal(pop(q), "the round ends");
+	say(q, "#cards", "turn");
+	answer(q, "#cards", "stats", "alice", true, "alice");
+	answer(q, "#cards", "stats", "bob", true, "bob");
+	for (int i = 0; i < 40 && waited < 0; i++) {
+		const char *s = pop(q);
+
+		if (strcmp(s, "round scored") == 0)
+			waited = i;
+		/* whoever was answered asks again at once */
+		if (strcmp(s, "turn") == 0)
+			say(q, "#cards", "turn");
+		if (strcmp(s, "alice") == 0 || strcmp(s, "bob") == 0)
+			answer(q, "#cards", "stats", s, true, s);
+	}
+	assert_true(waited >= 0);
+	assert_true(waited <= 4);
+	outq_free(q);
+}
+
 /* Supersede: only the same key to the same target, and never one in
  * flight; private lines about a game wait in its room's lane, in order. */
 static void
@@ -618,6 +659,7 @@ main(void)
 		cmocka_unit_test(test_bystander_beside_busy_rooms),
 		cmocka_unit_test(test_bystander_after_one_message),
 		cmocka_unit_test(test_bystanders_beside_a_flooders_backlog),
+		cmocka_unit_test(test_backlog_beside_lanes_that_refill),
 		cmocka_unit_test(test_supersede_and_private_lines),
 		cmocka_unit_test(test_caps_drop_answers_first),
 		cmocka_unit_test(test_player_answer_evicts_strangers),
