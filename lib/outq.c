@@ -34,7 +34,7 @@ struct outq {
 	struct outq_limits lim;
 	void (*drop)(void *ctx, void *payload);
 	void *ctx;
-	struct outq_lane *head, *tail;   /* lanes with items, the one served next first */
+	struct outq_lane *head, *tail;   /* the lanes (some kept empty), the one served next first */
 	size_t items, bytes, nlanes;
 	size_t nidle;                    /* lanes kept empty, for their place in the order */
 	unsigned run;                    /* first-class items served in a row */
@@ -168,9 +168,10 @@ lanes_trim(struct outq *q)
 {
 	struct outq_lane *l, *next;
 
+	/* with nothing queued every lane is empty, and all go here */
 	while (q->head != NULL && q->head->n == 0)
 		lane_free(q, q->head);
-	for (l = q->head; l != NULL && (q->nidle > OUTQ_IDLE || (q->items == 0 && q->nidle > 0)); l = next) {
+	for (l = q->head; l != NULL && q->nidle > OUTQ_IDLE; l = next) {
 		next = l->next;
 		if (l->n == 0)
 			lane_free(q, l);
