@@ -295,6 +295,7 @@ struct tell {
 	struct rbuf held;        /* told when flushed: turns (ST_SEP between), deals, round ends */
 	int nheld;               /* turns in held */
 	bool held_turn;          /* held ends with a turn: the pile after it goes with it */
+	bool held_head;          /* held ends with a heading ("Dealing..."): the next line is a part of it */
 	enum tell_pref pref;     /* the room's preference, read from the store when the session is made (tell_load) */
 	unsigned told;           /* messages told so far (a fold of computer turns ends at one) */
 	int64_t told_seq;        /* the moves the room was told up to (handed to the adapter) */
@@ -655,8 +656,11 @@ int  flow_save_seats(struct bot *b, struct session *s);
 void tell_action(struct bot *b, struct session *s, int actor, const struct hf_action *a, const struct hf_game *before);
 /* Everything held, to the room now (with the prompt for whoever must act, if prompt). */
 void tell_flush(struct bot *b, struct session *s, bool prompt);
-/* A line of its own ("Dealing..."), held with the rest. */
+/* A line of its own (a round's end), held with the rest. */
 void tell_line(struct session *s, const char *styled);
+/* A heading held with the rest ("Dealing..."): the line after it (the
+ * deal) is a part of it, which IRC sends on the same line where it fits. */
+void tell_heading(struct session *s, const char *styled);
 /* The game a question of seat's describes: as the room was last told it
  * (computer turns held to go out together are not told yet), or the live
  * game for the seat whose turn is in progress (their own steps). */

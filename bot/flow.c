@@ -260,7 +260,7 @@ flow_start(struct bot *b, struct session *s, char *why, size_t whylen)
 	}
 	rbuf_add(&out, ".");
 	flow_links(b, s, &out);
-	tell_line(s, out.s);
+	tell_heading(s, out.s);
 	rbuf_free(&out);
 	s->tell.told_seq = s->tell.told_kept = -1;   /* nothing told yet: the deal's lines, once sent, keep "told 0" */
 	tell_action(b, s, -1, NULL, NULL);

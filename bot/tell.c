@@ -131,9 +131,19 @@ tell_line(struct session *s, const char *styled)
 	struct tell *t = &s->tell;
 
 	if (t->held.len > 0)
-		rbuf_add(&t->held, ST_BR);
+		rbuf_add(&t->held, t->held_head ? ST_SEP : ST_BR);
 	rbuf_add(&t->held, styled);
 	t->held_turn = false;
+	t->held_head = false;
+}
+
+/* One line fewer a deal where lines are the budget: two tables dealt at
+ * once on IRC were six lines, and a question asked then waited for them. */
+void
+tell_heading(struct session *s, const char *styled)
+{
+	tell_line(s, styled);
+	s->tell.held_head = true;
 }
 
 /* The turn in progress is over: its line joins what is held. */
@@ -149,6 +159,7 @@ tell_end_turn(struct session *s, const struct hf_view *v, const char *const name
 		render_turn(&t->held, v, t->seat, t->ev, t->nev, names, round_over);
 		t->nheld++;
 		t->held_turn = true;
+		t->held_head = false;
 	}
 	t->nev = 0;
 	t->started = false;
@@ -248,6 +259,7 @@ tell_flush(struct bot *b, struct session *s, bool prompt)
 	rbuf_reset(&t->held);
 	t->nheld = 0;
 	t->held_turn = false;
+	t->held_head = false;
 	if (out.len > 0) {
 		tell_queue(b, s, out.s, mention);
 		t->told++;
@@ -320,6 +332,7 @@ tell_each_move(struct bot *b, struct session *s, int actor, const struct hf_acti
 		rbuf_add(&out, ST_BR);
 		rbuf_reset(&s->tell.held);
 		s->tell.held_turn = false;
+		s->tell.held_head = false;
 		s->tell.nheld = 0;
 	}
 	render_events(&out, &v, ev, n, names);
