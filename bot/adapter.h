@@ -113,9 +113,12 @@ struct adapter_msg {
 	                            * it is still unsent (the adapter drops the older), and when a
 	                            * target's queue is full answers are dropped before any message that
 	                            * must be delivered.  The core sends an unchanged answer once. */
-	const char *asker;         /* an answer: the user whose question it answers, or NULL.  An
-	                            * adapter that queues keeps each asker's answers in a queue of their
-	                            * own, so that no one's questions delay anyone else's lines. */
+	const char *asker;         /* an answer: the user whose command it answers, or NULL.  An
+	                            * adapter that queues keeps each asker's answers (supersede set) in a
+	                            * queue of their own, so that no one's questions delay anyone else's
+	                            * lines.  With supersede NULL, an answer that must be delivered, said
+	                            * in its order ("bob steps away"), which is not the room's story:
+	                            * PENDING_ROOM does not count it. */
 	const char *watch_url;     /* room's table is dealt and playing and an adapter draws tables
 	                            * (ops->link): the table's public page, the one !watch gives (what
 	                            * the room sees), for MSG_ROOM and for MSG_PRIVATE (room: the
@@ -140,9 +143,10 @@ enum adapter_pending {
 	PENDING_GAME,              /* the room's lines and the private lines of its game: computer seats
 	                            * wait for 0 before moving, so that a game the computer plays alone
 	                            * never outruns a paced, capped output queue (and loses lines to it) */
-	PENDING_ROOM               /* the lines the room itself reads: an answer about its table waits
-	                            * for 0 (it never overtakes the story it describes), not for a
-	                            * player's hand */
+	PENDING_ROOM               /* the room's story (what must be delivered, with no asker, to the
+	                            * room): an answer about its table waits for 0 (it never overtakes the
+	                            * story it describes), not for a player's hand nor for another's
+	                            * answer */
 };
 
 /* The bot's commands, for services that declare them (Discord's slash
@@ -202,6 +206,10 @@ struct adapter_ops {
 	/* Optional: lines queued for room that must be delivered (supersede NULL)
 	 * and are not sent yet: what (enum adapter_pending) says which. */
 	size_t (*pending)(struct adapter *a, const char *room, enum adapter_pending what);
+	/* Optional, with pending: someone waits for room's story to be sent (an
+	 * answer about its table held until it is): the room's lines go next,
+	 * ahead of other rooms' (lib/outq: outq_hurry). */
+	void (*hurry)(struct adapter *a, const char *room);
 	/* Optional: true if the new section differs so that a reconnect is needed (SIGHUP). */
 	bool (*needs_restart)(struct adapter *a, struct adapter_cfg *cfg);
 	/* Optional: whether user_id moderates room on the service, by the

@@ -133,15 +133,17 @@ reply_hand(struct bot *b, struct session *s, int seat)
 
 /* ---- a command's answers (struct cmd_ctx): where the command came from */
 
-/* Whether room has lines still to go out: queued here, or in the adapter. */
+/* Whether room's story has lines still to go out: queued here, or in the
+ * adapter.  Another's answer said in the room ("bob steps away") is not
+ * the story: an answer about the table does not wait for it. */
 static bool
 reply_room_busy(struct bot *b, struct adapter *ad, const char *room)
 {
 	const struct replies *q = &b->replies;
 
 	for (size_t i = 0; i < q->n; i++)
-		if (q->v[i].ad == ad && q->v[i].kind == MSG_ROOM && q->v[i].key == NULL && q->v[i].room != NULL &&
-		    strcmp(q->v[i].room, room) == 0)
+		if (q->v[i].ad == ad && q->v[i].kind == MSG_ROOM && q->v[i].key == NULL && q->v[i].asker == NULL &&
+		    q->v[i].room != NULL && strcmp(q->v[i].room, room) == 0)
 			return true;
 	return ad->ops->pending != NULL && ad->ops->pending(ad, room, PENDING_ROOM) > 0;
 }
@@ -169,6 +171,10 @@ reply_release(struct bot *b)
 
 		if (reply_room_busy(b, r->ad, r->room)) {
 			q->held[kept++] = *r;
+			/* still someone waiting on the room (its story grew: the rest of a
+			 * fold): its lines go first again */
+			if (r->ad->ops->hurry != NULL)
+				r->ad->ops->hurry(r->ad, r->room);
 			continue;
 		}
 		*reply_push(q) = *r;
@@ -212,8 +218,13 @@ reply_vcmd(struct cmd_ctx *c, bool priv, const char *key, bool mine, const char 
 	 * Where nothing paces lines (no pending: the console) they go in the
 	 * order queued, and so does the answer. */
 	if (c->s != NULL && c->room != NULL && c->s->ad == c->ad && strcmp(c->s->room, c->room) == 0 &&
-	    key != NULL && c->ad->ops->pending != NULL && reply_room_busy(c->bot, c->ad, c->room))
+	    key != NULL && c->ad->ops->pending != NULL && reply_room_busy(c->bot, c->ad, c->room)) {
 		reply_hold(&c->bot->replies);
+		/* someone waits on the room: its story goes before other rooms'
+		 * (and again at each reply_release while it is held) */
+		if (c->ad->ops->hurry != NULL)
+			c->ad->ops->hurry(c->ad, c->room);
+	}
 }
 
 void
@@ -430,7 +441,7 @@ reply_send_all(struct bot *b)
 		m.reply_to = r->reply_to;
 		m.private_as = r->private_as;
 		m.supersede = r->key;
-		m.asker = r->key != NULL ? r->asker : NULL;
+		m.asker = r->asker;
 		m.player = r->player;
 		if (r->mention != NULL) {
 			mentions[0] = r->mention;

@@ -13,7 +13,8 @@ struct outq_item {
 	char *target;
 	char *key;                       /* NULL: must be delivered */
 	bool first;                      /* makes its lane first-class */
-	bool aside;                      /* a private line about the lane's room: not one the room reads */
+	bool aside;                      /* not the room's story: a private line about its game, or an
+	                                  * answer that must be delivered */
 	bool taken;                      /* in flight */
 	bool head;                       /* starts a message (the pieces of an answer share key and target) */
 	size_t bytes;
@@ -25,9 +26,10 @@ struct outq_lane {
 	struct outq_lane *prev, *next;   /* the serving order */
 	struct outq_item *head, *tail;
 	size_t n, nkeep, nfirst, bytes;
-	size_t nroom;                    /* of nkeep, the lines the room reads (not aside) */
+	size_t nroom;                    /* of nkeep, the room's story (not aside) */
 	size_t nmsgs;                    /* messages: runs of pieces */
 	bool fresh;                      /* had nothing queued, and has not been served since */
+	bool hurried;                    /* someone waits for its story: next until it is out (outq_hurry) */
 };
 
 struct outq {
@@ -344,7 +346,7 @@ outq_push(struct outq *q, const struct outq_msg *m)
 	it->target = xstrdup(m->target);
 	it->key = m->key != NULL ? xstrdup(m->key) : NULL;
 	it->first = first;
-	it->aside = m->room != NULL;
+	it->aside = m->room != NULL || (m->key == NULL && m->asker != NULL);
 	it->bytes = m->bytes;
 	it->payload = m->payload;
 	/* the next piece of the answer queued last in this lane, or a message of its own */
@@ -461,8 +463,12 @@ outq_next(struct outq *q, enum outq_ready (*ready)(void *ctx, void *payload), vo
 	l = it->lane;
 	q->run = lane_first(l) ? q->run + (q->run < OUTQ_FIRST_RUN) : 0;
 	l->fresh = false;
-	order_unlink(q, l);
-	order_append(q, l);
+	/* a lane someone waits on stays next while its story is not all out */
+	l->hurried = l->hurried && l->nroom > (size_t)(it->key == NULL && !it->aside);
+	if (!l->hurried) {
+		order_unlink(q, l);
+		order_append(q, l);
+	}
 	return it;
 }
 
@@ -500,6 +506,23 @@ void *
 outq_remove(struct outq *q, struct outq_item *it)
 {
 	return item_unlink(q, it);
+}
+
+void
+outq_hurry(struct outq *q, const char *lane)
+{
+	struct outq_lane *l = lane_find(q, lane);
+
+	if (l == NULL || l->nroom == 0)
+		return;
+	l->hurried = true;
+	if (q->head == l)
+		return;
+	order_unlink(q, l);
+	l->prev = NULL;
+	l->next = q->head;
+	q->head->prev = l;
+	q->head = l;
 }
 
 size_t

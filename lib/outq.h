@@ -37,8 +37,9 @@
  *   player's answer never another first-class item.
  * - Counts.  outq_pending: what must be delivered in a room's lane, taken
  *   items included (the bot paces computer seats on it); outq_pending_room:
- *   of those, what the room itself reads (an answer about its table waits
- *   for it, not for a player's hand); outq_queued: all.
+ *   of those, the room's story, what an answer about its table waits for:
+ *   not a player's hand, nor another's answer that must be delivered;
+ *   outq_queued: all.
  * No clock: an adapter whose items wait for a time (a retry) says so through
  * the ready callback of outq_next. */
 
@@ -59,7 +60,9 @@ struct outq_msg {
 	const char *room;       /* the room whose lane it waits in (a private line about its game), or NULL */
 	const char *target;     /* where it goes: the room, or the user (required) */
 	const char *key;        /* an answer's supersede key; NULL: it must be delivered, in its order */
-	const char *asker;      /* an answer: whose question it answers (NULL: target) */
+	const char *asker;      /* an answer: whose question it answers (NULL: target); with key NULL, an
+	                         * answer that must be delivered (someone steps away): in its room's
+	                         * lane, in order, but not the room's story (outq_pending_room) */
 	bool player;            /* an answer to a seated player: served with the games' lines */
 	const char *lane;       /* NULL: the lane above; else this lane, as is (a protocol queue, a CTCP reply) */
 	bool rest;              /* with lane: not first-class though it must be delivered (a CTCP reply) */
@@ -105,10 +108,16 @@ void outq_untake(struct outq *q, struct outq_item *it);
 /* Out of the queue (sent, or given up); its payload, which the adapter frees. */
 void *outq_remove(struct outq *q, struct outq_item *it);
 
+/* Someone waits for lane's story (an answer held until it is sent): the
+ * lane goes next, ahead of every lane in the serving order, and stays
+ * there until its story is out (a quick turn, or a lane new to the queue,
+ * may still go before it; the games-first run still lets a stranger in). */
+void outq_hurry(struct outq *q, const char *lane);
 /* Items that must be delivered waiting (or taken) in lane: a room's count. */
 size_t outq_pending(const struct outq *q, const char *lane);
-/* Of those, the ones the room itself reads (pushed with room NULL), not the
- * private lines about its game: what an answer about its table waits for. */
+/* Of those, the room's story: what an answer about its table waits for.
+ * Not the private lines about its game (pushed with room set), nor the
+ * answers that must be delivered (pushed with an asker). */
 size_t outq_pending_room(const struct outq *q, const char *lane);
 /* Items waiting (or taken) in lane. */
 size_t outq_count(const struct outq *q, const char *lane);

@@ -164,17 +164,19 @@ int    irc_queue_push(struct irc_queue *q, const char *lane, const char *line, s
  * Lines that must be delivered are first-class, answers not. */
 int    irc_queue_push_key(struct irc_queue *q, const char *lane, uint64_t key, const char *line, size_t len);
 /* The same, with the lane's class given: first, served before the rest;
- * aside, a private line waiting in its game's room's lane (not one the room
- * reads). */
+ * aside, not the room's story though in its lane: a private line about its
+ * game, or an answer that must be delivered ("bob steps away"). */
 int    irc_queue_push_class(struct irc_queue *q, const char *lane, uint64_t key, bool first, bool aside,
                             const char *line, size_t len);
 /* Drops the lines of lane with key (an answer a newer one replaces); how many. */
 size_t irc_queue_drop(struct irc_queue *q, const char *lane, uint64_t key);
 /* Lines waiting in lane; those of them that must be delivered; and of
- * those, the ones the room reads (not aside). */
+ * those, the room's story (not aside). */
 size_t irc_queue_count(const struct irc_queue *q, const char *lane);
 size_t irc_queue_count_keep(const struct irc_queue *q, const char *lane);
 size_t irc_queue_count_room(const struct irc_queue *q, const char *lane);
+/* Someone waits for lane's lines: it goes next (outq_hurry). */
+void   irc_queue_hurry(struct irc_queue *q, const char *lane);
 /* Passes every queued line to fn, which keeps it (0), drops it (< 0), or
  * replaces it with the n bytes it wrote into buf (n > 0); lanes left empty
  * go.  How many lines were dropped or replaced. */

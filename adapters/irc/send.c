@@ -228,7 +228,7 @@ struct irc_out {
 	const char *cmd, *target, *prefix, *lane;
 	uint64_t key;           /* an answer's key (target and supersede), 0 if it must be delivered */
 	bool first;             /* a game's line or a player's answer: before strangers' answers */
-	bool aside;             /* a private line in its game's room's lane: not one the room reads */
+	bool aside;             /* in its room's lane but not the story: a private line, a must-go answer */
 	int rc;
 };
 
@@ -348,7 +348,8 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 
 		outq_lane_name(&om, answers, sizeof answers);
 		lane = answers;
-		aside = om.room != NULL;
+		/* not the room's story: a private line, or an answer that must be delivered */
+		aside = om.room != NULL || (m->supersede == NULL && m->asker != NULL);
 	}
 	return queue_styled(c, cmd, target, lane, aside, m);
 }
@@ -370,6 +371,16 @@ irc_send_pending(struct adapter *a, const char *room, enum adapter_pending what)
 	                         : irc_queue_count_keep(&c->out, c->chans[i].name);
 	/* a line held for the channel's pace is still to go */
 	return n + (c->held_len > 0 && line_channel(c, c->held) == i);
+}
+
+void
+irc_send_hurry(struct adapter *a, const char *room)
+{
+	struct irc *c = a->priv;
+	int i = irc_chan_find(c, room);
+
+	if (i >= 0)
+		irc_queue_hurry(&c->out, c->chans[i].name);
 }
 
 /* A private line's rewrite (irc_send_forget): nick NULL for every private line. */

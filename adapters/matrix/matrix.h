@@ -144,6 +144,8 @@ struct matrix_out {
 	char *context;         /* MSG_PRIVATE: the game room, to report failures in */
 	char *lane;            /* the room whose turn it waits: its own, or its game's (context) */
 	char *key;             /* an answer's key (adapter_msg.supersede), NULL if it must be delivered */
+	char *asker;           /* an answer: whose command (adapter_msg.asker); with key NULL, not the
+	                        * room's story (matrix_outbox_count_told does not count it) */
 	char *body, *html;
 	char **mentions;
 	size_t nmentions;
@@ -236,9 +238,11 @@ size_t matrix_outbox_drop(struct matrix_outbox *o, const char *target);
 /* Messages that must be delivered still waiting in room's lane (not answers,
  * not hands): the bot paces computer seats on it. */
 size_t matrix_outbox_count_room(struct matrix_outbox *o, const char *room);
-/* Of those, the ones the room itself reads (not the private lines of its
- * game): an answer about its table waits for them. */
+/* Of those, the room's story (not the private lines of its game, nor
+ * answers): an answer about its table waits for them. */
 size_t matrix_outbox_count_told(struct matrix_outbox *o, const char *room);
+/* Someone waits for room's story: its lane goes next (outq_hurry). */
+void   matrix_outbox_hurry(struct matrix_outbox *o, const char *room);
 
 /* ---- client.c: the account's public face; its parts are below ---- */
 
@@ -278,6 +282,7 @@ struct matrix_client *matrix_client_new(const struct matrix_config *cfg, const s
 int  matrix_client_start(struct matrix_client *c);
 int  matrix_client_send(struct matrix_client *c, const struct adapter_msg *m);
 size_t matrix_client_pending(struct matrix_client *c, const char *room, enum adapter_pending what);
+void matrix_client_hurry(struct matrix_client *c, const char *room);
 void matrix_client_stop(struct matrix_client *c);
 void matrix_client_free(struct matrix_client *c);
 /* True if inviter (a user id) may invite us, per the allow list; an empty

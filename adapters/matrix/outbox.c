@@ -36,6 +36,7 @@ out_free(struct matrix_out *m)
 	free(m->context);
 	free(m->lane);
 	free(m->key);
+	free(m->asker);
 	free(m->body);
 	free(m->html);
 	free(m->thread);
@@ -52,7 +53,7 @@ msg_of(const struct matrix_out *m)
 {
 	/* a private line in a room's lane is aside: not one the room reads */
 	return (struct outq_msg){ .lane = m->lane, .room = m->user != NULL ? m->lane : NULL,
-	                          .target = m->user != NULL ? m->user : m->room, .key = m->key,
+	                          .target = m->user != NULL ? m->user : m->room, .key = m->key, .asker = m->asker,
 	                          .rest = m->key != NULL && !m->player, .bytes = strlen(m->body),
 	                          .payload = (void *)m };
 }
@@ -158,6 +159,8 @@ persist(struct matrix_outbox *o, const struct matrix_out *m)
 		json_object_set_new(j, "lane", json_string(m->lane));
 	if (m->key != NULL)
 		json_object_set_new(j, "key", json_string(m->key));
+	if (m->asker != NULL)
+		json_object_set_new(j, "asker", json_string(m->asker));
 	json_object_set_new(j, "body", json_string(m->body));
 	if (m->html != NULL)
 		json_object_set_new(j, "html", json_string(m->html));
@@ -204,6 +207,7 @@ load_one(void *ctx, const char *key, const char *value)
 	m->context = opt_dup(jstr(j, "context"));
 	m->lane = opt_dup(jstr(j, "lane"));
 	m->key = opt_dup(jstr(j, "key"));
+	m->asker = opt_dup(jstr(j, "asker"));
 	m->body = xstrdup(jstr(j, "body"));
 	m->html = opt_dup(jstr(j, "html"));
 	m->ping = json_is_true(json_object_get(j, "ping"));
@@ -305,6 +309,7 @@ matrix_outbox_add_key(struct matrix_outbox *o, const char *room, const char *use
 	m->context = opt_dup(context);
 	m->lane = xstrdup(lane);
 	m->key = opt_dup(key);
+	m->asker = opt_dup(asker);
 	m->body = xstrdup(body);
 	m->html = opt_dup(html);
 	if (nmentions > 0) {
@@ -537,4 +542,10 @@ size_t
 matrix_outbox_count_told(struct matrix_outbox *o, const char *room)
 {
 	return outq_pending_room(o->q, room);
+}
+
+void
+matrix_outbox_hurry(struct matrix_outbox *o, const char *room)
+{
+	outq_hurry(o->q, room);
 }

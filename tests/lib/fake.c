@@ -82,6 +82,15 @@ fake_pending(struct adapter *a, const char *room, enum adapter_pending what)
 	return l->queued;
 }
 
+static void
+fake_hurry(struct adapter *a, const char *room)
+{
+	struct fake *f = a->priv;
+
+	f->hurried++;
+	snprintf(f->hurried_room, sizeof f->hurried_room, "%s", room);
+}
+
 struct fake_out {
 	struct fake *f;
 	const struct adapter_msg *m;
@@ -149,6 +158,7 @@ fake_line(void *ctx, const char *piece, size_t len, const char *text, size_t tex
 	x->private_as = (int)m->private_as;
 	snprintf(x->key, sizeof x->key, "%s", m->supersede ? m->supersede : "");
 	x->player = m->player;
+	snprintf(x->asker, sizeof x->asker, "%s", m->asker != NULL ? m->asker : "");
 	x->room_unsent = unsent;
 }
 
@@ -186,6 +196,7 @@ static const struct adapter_ops fake_ops = {
 	.type = "fake",
 	.send = fake_send,
 	.pending = fake_pending,
+	.hurry = fake_hurry,
 	.is_moderator = fake_is_moderator,
 };
 

@@ -23,6 +23,7 @@ struct fake_msg {
 	int private_as;          /* enum adapter_private */
 	char key[96];            /* supersede: an answer's key, "" for what must be delivered */
 	bool player;             /* an answer to a seated player (adapter_msg.player) */
+	char asker[96];          /* adapter_msg.asker: whose command it answers, "" if none (the story) */
 	size_t room_unsent;      /* fake_pace: its room's lines that must be delivered still
 	                          * waiting in the room's queue when it was handed over */
 };
@@ -40,6 +41,8 @@ struct fake {
 	 * counted; one leaves every drain_ms (answers are not counted: they
 	 * wait apart and are never waited for). */
 	size_t queue_cap, dropped;
+	size_t hurried;          /* ops->hurry calls (an answer held for a room's story), the last one's room */
+	char hurried_room[128];
 	int64_t drain_ms;
 	struct fake_lane {
 		char room[128];

@@ -236,12 +236,56 @@ test_answer_not_held_by_a_hand(void **state)
 	dump(f, 0);
 	assert_int_equal(count_to(f, 0, "", "Pile:"), 1);
 	/* a line of the room's still to go: the answer waits for it */
+	assert_int_equal(f->hurried, 0);
 	room_busy = true;
 	fake_advance(f, 5000);
 	fake_clear(f);
 	fake_say(f, "#g", "bob", "!table");
 	assert_int_equal(f->nmsgs, 0);
+	/* held, and the adapter told that someone waits on the room, again at
+	 * each look while it waits (the story may have grown), never once it
+	 * is answered */
+	assert_true(f->hurried >= 1);
+	assert_string_equal(f->hurried_room, "#g");
+	size_t hurried = f->hurried;
+	fake_say(f, "#g", "yan", "hello all");   /* no command: nothing new held */
+	assert_true(f->hurried > hurried);
+	fake_say(f, "#g", "yan", "!score");
 	room_busy = false;
+	fake_clear(f);
+	fake_say(f, "#g", "xia", "!rules");
+	dump(f, 0);
+	/* the answers held (bob's table, yan's score) go now */
+	assert_int_equal(f->bot->replies.nheld, 0);
+	assert_int_equal(count_to(f, 0, "", "not down"), 2);
+	hurried = f->hurried;
+	fake_say(f, "#g", "wes", "!who");
+	assert_int_equal(f->hurried, hurried);
+	fake_free(f);
+}
+
+/* A seated player's answer that must be delivered ("alice steps away") is
+ * marked as an answer (its asker): the adapter counts it for the computer
+ * seats, but not as the story an answer about the table waits for. */
+static void
+test_answer_marked_apart_from_the_story(void **state)
+{
+	struct fake *f = fake_new(":memory:", NULL);
+
+	(void)state;
+	fake_say(f, "#g", "alice", "!play 2 duel");
+	for (size_t i = 0; i < f->nmsgs; i++)
+		if (f->msgs[i].kind == MSG_ROOM && strstr(f->msgs[i].text, "Round 1") != NULL)
+			assert_string_equal(f->msgs[i].asker, "");
+	fake_advance(f, 5000);
+	fake_clear(f);
+	fake_say(f, "#g", "alice", "!auto");
+	assert_int_equal(count_to(f, 0, "", "steps away"), 1);
+	for (size_t i = 0; i < f->nmsgs; i++)
+		if (strstr(f->msgs[i].text, "steps away") != NULL) {
+			assert_string_equal(f->msgs[i].key, "");
+			assert_string_equal(f->msgs[i].asker, "alice");
+		}
 	fake_free(f);
 }
 
@@ -273,6 +317,7 @@ main(void)
 		cmocka_unit_test(test_long_answer_shortened),
 		cmocka_unit_test(test_unlimited_said_whole),
 		cmocka_unit_test(test_answer_not_held_by_a_hand),
+		cmocka_unit_test(test_answer_marked_apart_from_the_story),
 		cmocka_unit_test(test_flooder_warned_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

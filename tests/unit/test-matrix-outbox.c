@@ -112,6 +112,15 @@ test_lane_bound(void **state)
 	assert_non_null(matrix_outbox_add(o, "!dm-bob:hs", "@bob:hs", "!game:hs", "Your hand", NULL, NULL, 0));
 	assert_int_equal(matrix_outbox_count_room(o, "!game:hs"), 3);
 	assert_int_equal(matrix_outbox_count_told(o, "!game:hs"), 2);
+	/* cy's answer that must be delivered ("cy steps away"): the game's, in
+	 * order, but not the story an answer about the table waits for */
+	assert_non_null(matrix_outbox_add_key(o, "!game:hs", NULL, NULL, "cy steps away", NULL, NULL, 0, NULL, "@cy:hs"));
+	assert_int_equal(matrix_outbox_count_room(o, "!game:hs"), 4);
+	assert_int_equal(matrix_outbox_count_told(o, "!game:hs"), 2);
+	/* and so after a restart */
+	matrix_outbox_free(o);
+	o = matrix_outbox_new(&st);
+	assert_int_equal(matrix_outbox_count_told(o, "!game:hs"), 2);
 	matrix_outbox_free(o);
 	memstore_free(ms);
 }

@@ -408,6 +408,46 @@ test_backlog_beside_lanes_that_refill(void **state)
 	outq_free(q);
 }
 
+/* Hurry: a room someone waits on (an answer held for its story) goes next,
+ * ahead of the lanes served less lately; then it takes its turn again. */
+static void
+test_hurry(void **state)
+{
+	int drops;
+	struct outq *q = new_q(40, 0, &drops);
+
+	(void)state;
+	struct outq_msg hand = { .room = "#a", .target = "ann", .payload = (void *)"ann's hand" };
+
+	say(q, "#a", "a1");
+	say(q, "#a", "a2");
+	outq_push(q, &hand);
+	say(q, "#a", "a3");
+	say(q, "#b", "b1");
+	say(q, "#b", "b2");
+	say(q, "#c", "c1");
+	assert_string_equal(pop(q), "a1");
+	/* #b then #c are next; carol waits on #a: its story goes first, the
+	 * hand between too (the lane's order), then the others' turns */
+	outq_hurry(q, "#a");
+	assert_string_equal(pop(q), "a2");
+	assert_string_equal(pop(q), "ann's hand");
+	assert_string_equal(pop(q), "a3");
+	assert_string_equal(pop(q), "b1");
+	assert_string_equal(pop(q), "c1");
+	/* a lane with no story queued, or none, changes nothing: #a, filled
+	 * again, is where it was (the one served least lately) */
+	say(q, "#c", "c2");
+	outq_push(q, &hand);
+	outq_hurry(q, "#a");
+	outq_hurry(q, "#nowhere");
+	assert_string_equal(pop(q), "ann's hand");
+	assert_string_equal(pop(q), "b2");
+	assert_string_equal(pop(q), "c2");
+	assert_int_equal(outq_queued(q), 0);
+	outq_free(q);
+}
+
 /* Supersede: only the same key to the same target, and never one in
  * flight; private lines about a game wait in its room's lane, in order. */
 static void
@@ -441,13 +481,28 @@ test_supersede_and_private_lines(void **state)
 	assert_string_equal(pop(q), "a turn");
 	assert_int_equal(outq_pending(q, "!g"), 1);
 	assert_int_equal(outq_pending_room(q, "!g"), 0);
-	/* the answers, each in its own lane, and the hand last in its lane */
-	for (int i = 0; i < 4; i++) {
+	/* bob's answer that must be delivered ("bob steps away") goes in the
+	 * room's lane, in order, and counts for the computer seats; it is not
+	 * the story, so an answer about the table does not wait for it */
+	struct outq_msg away = { .target = "!g", .asker = "bob", .payload = (void *)"bob steps away" };
+	assert_non_null(outq_push(q, &away));
+	assert_int_equal(outq_count(q, "!g"), 2);
+	assert_int_equal(outq_pending(q, "!g"), 2);
+	assert_int_equal(outq_pending_room(q, "!g"), 0);
+	say(q, "!g", "a round's end");
+	assert_int_equal(outq_pending_room(q, "!g"), 1);
+	/* the answers, each in its own lane, and the room's lane in its order */
+	const char *room[] = { "ann's hand", "bob steps away", "a round's end" };
+	size_t next = 0;
+	for (int i = 0; i < 6; i++) {
 		const char *s = pop(q);
 
-		assert_true(strcmp(s, "Pile: 9") == 0 || strcmp(s, "ann 2") == 0 || strcmp(s, "bob 1") == 0 ||
-		            strcmp(s, "ann's hand") == 0);
+		if (next < 3 && strcmp(s, room[next]) == 0)
+			next++;
+		else
+			assert_true(strcmp(s, "Pile: 9") == 0 || strcmp(s, "ann 2") == 0 || strcmp(s, "bob 1") == 0);
 	}
+	assert_int_equal(next, 3);
 	assert_int_equal(outq_queued(q), 0);
 	outq_free(q);
 }
@@ -660,6 +715,7 @@ main(void)
 		cmocka_unit_test(test_bystander_after_one_message),
 		cmocka_unit_test(test_bystanders_beside_a_flooders_backlog),
 		cmocka_unit_test(test_backlog_beside_lanes_that_refill),
+		cmocka_unit_test(test_hurry),
 		cmocka_unit_test(test_supersede_and_private_lines),
 		cmocka_unit_test(test_caps_drop_answers_first),
 		cmocka_unit_test(test_player_answer_evicts_strangers),
