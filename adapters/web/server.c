@@ -10,6 +10,7 @@
 #include <libwebsockets.h>
 
 #include "adapter.h"
+#include "serve.h"
 #include "wakefd.h"
 #include "web.h"
 #include "xmalloc.h"
@@ -42,10 +43,9 @@ struct conn {
 
 struct web_server {
 	struct web *w;
-	pthread_t thread;
+	struct serve *thread;
 	struct lws_context *ctx;
 	int port;
-	bool stopping;             /* under w->lock */
 	/* the thread's own */
 	struct conn *conns;
 	size_t nconns;
@@ -508,20 +508,21 @@ static const struct lws_protocols srv_protocols[] = {
 
 /* ------------------------------------------------------------------ the thread */
 
-static void *
-srv_main(void *arg)
+/* The thread's step (lib/serve.h): lws_service until stopped. */
+static int
+srv_step(void *arg)
 {
 	struct web_server *s = arg;
-	bool stop = false;
 
-	while (!stop) {
-		if (lws_service(s->ctx, 0) < 0)
-			break;
-		pthread_mutex_lock(&s->w->lock);
-		stop = s->stopping;
-		pthread_mutex_unlock(&s->w->lock);
-	}
-	return NULL;
+	return lws_service(s->ctx, 0);
+}
+
+static void
+srv_wake(void *arg)
+{
+	struct web_server *s = arg;
+
+	lws_cancel_service(s->ctx);
 }
 
 static void
@@ -578,7 +579,7 @@ web_server_start(struct web *w, char *err, size_t errlen)
 			s->port = lws_get_vhost_listen_port(vh);
 	}
 	w->srv = s;
-	if (pthread_create(&s->thread, NULL, srv_main, s) != 0) {
+	if ((s->thread = serve_start(srv_step, srv_wake, s)) == NULL) {
 		lws_context_destroy(s->ctx);
 		w->srv = NULL;
 		free(s);
@@ -592,7 +593,7 @@ void
 web_server_wake(struct web *w)
 {
 	if (w->srv != NULL)
-		lws_cancel_service(w->srv->ctx);
+		srv_wake(w->srv);
 }
 
 int
@@ -608,11 +609,7 @@ web_server_stop(struct web *w)
 
 	if (s == NULL)
 		return;
-	pthread_mutex_lock(&w->lock);
-	s->stopping = true;
-	pthread_mutex_unlock(&w->lock);
-	lws_cancel_service(s->ctx);
-	pthread_join(s->thread, NULL);
+	serve_stop(s->thread);
 	lws_context_destroy(s->ctx);
 	while (s->conns != NULL)
 		conn_free(s, s->conns);
