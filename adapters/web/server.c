@@ -10,6 +10,7 @@
 #include <libwebsockets.h>
 
 #include "adapter.h"
+#include "list.h"
 #include "serve.h"
 #include "wakefd.h"
 #include "web.h"
@@ -149,10 +150,7 @@ conn_new(struct web_server *s, struct lws *wsi, const struct ws_pss *p)
 	c->table = p->table;
 	c->seat = p->seat;
 	memcpy(c->hash, p->hash, sizeof c->hash);
-	c->next = s->conns;
-	if (s->conns != NULL)
-		s->conns->prev = c;
-	s->conns = c;
+	LIST_PUSH(s->conns, c);
 	s->nconns++;
 	pthread_mutex_lock(&s->w->lock);
 	t = web_tables_get(&s->w->tables, c->table, false);
@@ -167,12 +165,7 @@ conn_free(struct web_server *s, struct conn *c)
 {
 	int i;
 
-	if (c->prev != NULL)
-		c->prev->next = c->next;
-	else
-		s->conns = c->next;
-	if (c->next != NULL)
-		c->next->prev = c->prev;
+	LIST_REMOVE(s->conns, c);
 	s->nconns--;
 	pthread_mutex_lock(&s->w->lock);
 	web_blob_unref(c->view);
