@@ -34,19 +34,6 @@
 		}                                                           \
 	} while (0)
 
-/* Takes it, which is on the list, out of it.  Its own links are left as they
- * were: the caller frees it or links it again (a walk may still step past it). */
-#define LIST_UNLINK(head, tail, it) do {                                    \
-		if ((it)->prev != NULL)                                     \
-			(it)->prev->next = (it)->next;                      \
-		else                                                        \
-			(head) = (it)->next;                                \
-		if ((it)->next != NULL)                                     \
-			(it)->next->prev = (it)->prev;                      \
-		else                                                        \
-			(tail) = (it)->prev;                                \
-	} while (0)
-
 /* A list kept without a tail (it is only pushed at the front, and walked). */
 
 /* Adds it at the front. */
@@ -67,6 +54,14 @@
 			(head) = (it)->next;                                \
 		if ((it)->next != NULL)                                     \
 			(it)->next->prev = (it)->prev;                      \
+	} while (0)
+
+/* Takes it, which is on the list, out of it: LIST_REMOVE, and its tail
+ * moves back when it was the last. */
+#define LIST_UNLINK(head, tail, it) do {                                    \
+		if ((it)->next == NULL)                                     \
+			(tail) = (it)->prev;                                \
+		LIST_REMOVE(head, it);                                      \
 	} while (0)
 
 #endif
