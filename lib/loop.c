@@ -341,9 +341,11 @@ loop_once_at(struct loop *l, long long *slot, int64_t *slot_at, int64_t at, loop
 {
 	int64_t now = loop_now(l);
 
-	if (at == *slot_at && *slot != 0)
-		return;
-	*slot_at = at;
+	if (slot_at != NULL) {
+		if (at == *slot_at && *slot != 0)
+			return;
+		*slot_at = at;
+	}
 	if (at >= 0)
 		loop_once(l, slot, at > now ? at - now : 0, fn, data);
 	else

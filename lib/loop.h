@@ -40,7 +40,8 @@ void         loop_once_cancel(struct loop *l, long long *slot);
 /* Keeps *slot's one-shot timer due at loop time at (< 0: none pending), for
  * a state machine asked at every event when it is next due: scheduled again
  * only when at moved from *slot_at, which the owner keeps beside the slot
- * (-1 at first), or when none is pending. */
+ * (-1 at first), or when none is pending; slot_at NULL: scheduled again
+ * every time. */
 void         loop_once_at(struct loop *l, long long *slot, int64_t *slot_at, int64_t at, loop_once_fn *fn,
                           void *data);
 

@@ -135,7 +135,7 @@ on_chan_retry(void *data)
 static void
 chan_schedule(struct irc *c)
 {
-	int64_t first = 0, now = loop_now(c->a->loop);
+	int64_t first = 0;
 
 	for (int i = 0; i < c->nchans; i++) {
 		if (c->chans[i].retry_at != 0 && (first == 0 || c->chans[i].retry_at < first))
@@ -143,10 +143,7 @@ chan_schedule(struct irc *c)
 		if (c->chans[i].who_at != 0 && (first == 0 || c->chans[i].who_at < first))
 			first = c->chans[i].who_at;
 	}
-	if (first != 0)
-		loop_once(c->a->loop, &c->chan_timer, first > now ? first - now : 0, on_chan_retry, c);
-	else
-		loop_once_cancel(c->a->loop, &c->chan_timer);
+	loop_once_at(c->a->loop, &c->chan_timer, NULL, first != 0 ? first : -1, on_chan_retry, c);
 }
 
 /* A join refused: 403, 405, 471, 473-475, 477, 489, 470 (forwarded: the

@@ -341,15 +341,12 @@ static void
 schedule_retry(struct irc *c)
 {
 	struct irc_refused *r = &c->refused;
-	int64_t first = 0, now = loop_now(c->a->loop);
+	int64_t first = 0;
 
 	for (int i = 0; i < IRC_REFUSED_RETRY; i++)
 		if (r->retry[i].due != 0 && (first == 0 || r->retry[i].due < first))
 			first = r->retry[i].due;
-	if (first != 0)
-		loop_once(c->a->loop, &r->timer, first > now ? first - now : 0, on_retry, c);
-	else
-		loop_once_cancel(c->a->loop, &r->timer);
+	loop_once_at(c->a->loop, &r->timer, NULL, first != 0 ? first : -1, on_retry, c);
 }
 
 /* A new connection (or none): nothing sent on the old one can be refused now; lines waiting to go again are dropped. */

@@ -297,6 +297,13 @@ test_once_at_follows_the_due_time(void **state)
 	assert_int_equal(o.slot, 0);
 	later(&o, 2000);
 	assert_int_equal(o.runs, 2);
+	/* no slot_at: the same time asked again schedules it again (a new id) */
+	loop_once_at(o.l, &o.slot, NULL, 3000, owner_run, &o);
+	id = o.slot;
+	loop_once_at(o.l, &o.slot, NULL, 3000, owner_run, &o);
+	assert_true(o.slot > id);
+	later(&o, 1000);
+	assert_int_equal(o.runs, 3);
 	loop_free(o.l);
 }
 
