@@ -119,22 +119,28 @@ account_data(struct ctx *c, json_t *root)
 	}
 }
 
+/* A member's display name as shown: none (or nothing printable) is "",
+ * a name removed, and they go by their id again (the client's own name
+ * for them takes over). */
+static char *
+display_name(json_t *content)
+{
+	const char *dn = json_string_value(json_object_get(content, "displayname"));
+	char *name;
+
+	if (dn == NULL || (name = dup_clean(dn, MATRIX_MAX_NAME)) == NULL)
+		return xstrdup("");
+	return name;
+}
+
 /* Display names are per room: the same user may be called otherwise elsewhere. */
 static void
 member_name(struct ctx *c, const char *room, const char *user, json_t *content)
 {
-	const char *dn = json_string_value(json_object_get(content, "displayname"));
 	struct matrix_item *it;
-	char *name;
 
-	/* none (or nothing printable): removed, they go by their id again */
-	if (dn == NULL || (name = dup_clean(dn, MATRIX_MAX_NAME)) == NULL)
-		name = xstrdup("");
-	if ((it = add(c, MX_IT_NAME, room, user, NULL)) == NULL) {
-		free(name);
-		return;
-	}
-	it->name = name;
+	if ((it = add(c, MX_IT_NAME, room, user, NULL)) != NULL)
+		it->name = display_name(content);
 }
 
 /* A power level: an integer, or (older room versions) a string of one. */
@@ -259,7 +265,6 @@ member_event(struct ctx *c, const char *room, json_t *ev, json_t *content, const
 	const char *membership, *event_id, *prev_ms, *prev_dn, *dn;
 	json_t *prev;
 	struct matrix_item *it;
-	char *name;
 
 	membership = json_string_value(json_object_get(content, "membership"));
 	if (membership == NULL)
@@ -284,14 +289,8 @@ member_event(struct ctx *c, const char *room, json_t *ev, json_t *content, const
 			dn = json_string_value(json_object_get(content, "displayname"));
 			if ((dn == NULL && prev_dn == NULL) || (dn != NULL && prev_dn != NULL && strcmp(dn, prev_dn) == 0))
 				return;
-			/* a name removed: "" (the client's own name for them takes over) */
-			if (dn == NULL || (name = dup_clean(dn, MATRIX_MAX_NAME)) == NULL)
-				name = xstrdup("");
-			if ((it = add(c, MX_IT_RENAME, room, user, event_id)) == NULL) {
-				free(name);
-				return;
-			}
-			it->text = name;
+			if ((it = add(c, MX_IT_RENAME, room, user, event_id)) != NULL)
+				it->text = display_name(content);
 		} else
 			add(c, MX_IT_JOIN, room, user, event_id);
 	} else if (strcmp(membership, "leave") == 0 || strcmp(membership, "ban") == 0) {
