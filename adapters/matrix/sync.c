@@ -74,6 +74,25 @@ add(struct ctx *c, enum matrix_item_kind kind, const char *room, const char *use
 	return it;
 }
 
+/* add, for a message: only with text left once cleaned (nothing printable
+ * is no message), which the item then holds. */
+static struct matrix_item *
+add_text(struct ctx *c, enum matrix_item_kind kind, const char *room, const char *user, const char *event_id,
+         const char *body)
+{
+	char *text = dup_clean(body, MATRIX_MAX_IN);
+	struct matrix_item *it;
+
+	if (text == NULL)
+		return NULL;
+	if ((it = add(c, kind, room, user, event_id)) == NULL) {
+		free(text);
+		return NULL;
+	}
+	it->text = text;
+	return it;
+}
+
 static bool
 is_self(const struct ctx *c, const char *user)
 {
@@ -391,7 +410,6 @@ message_event(struct ctx *c, const char *room, json_t *ev)
 	const char *body = json_string_value(json_object_get(content, "body"));
 	json_t *ts = json_object_get(ev, "origin_server_ts");
 	struct matrix_item *it;
-	char *text;
 
 	if (c->initial || sender == NULL || event_id == NULL || msgtype == NULL || body == NULL ||
 	    is_self(c, sender))
@@ -400,13 +418,8 @@ message_event(struct ctx *c, const char *room, json_t *ev)
 		/* never a command: the adapter logs it if it came in the server notices room */
 		const char *type = json_string_value(json_object_get(content, "server_notice_type"));
 
-		if ((text = dup_clean(body, MATRIX_MAX_IN)) == NULL)
+		if ((it = add_text(c, MX_IT_SERVER_NOTICE, room, sender, event_id, body)) == NULL)
 			return;
-		if ((it = add(c, MX_IT_SERVER_NOTICE, room, sender, event_id)) == NULL) {
-			free(text);
-			return;
-		}
-		it->text = text;
 		it->name = type != NULL ? dup_clean(type, MATRIX_MAX_NAME) : NULL;
 		return;
 	}
@@ -416,13 +429,8 @@ message_event(struct ctx *c, const char *room, json_t *ev)
 	if (json_object_get(content, "m.new_content") != NULL)
 		return;
 	body = strip_fallback(content, body);
-	if ((text = dup_clean(body, MATRIX_MAX_IN)) == NULL)
+	if ((it = add_text(c, MX_IT_MESSAGE, room, sender, event_id, body)) == NULL)
 		return;
-	if ((it = add(c, MX_IT_MESSAGE, room, sender, event_id)) == NULL) {
-		free(text);
-		return;
-	}
-	it->text = text;
 	it->notice = strcmp(msgtype, "m.notice") == 0;
 	{
 		json_t *rel = json_object_get(content, "m.relates_to");
