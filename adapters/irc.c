@@ -7,7 +7,6 @@
 #include "adapter.h"
 #include "irc/client.h"
 #include "loop.h"
-#include "secret.h"
 #include "xorshift.h"
 #include "style.h"
 
@@ -29,10 +28,7 @@ irc_init(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errlen)
 	irc_queue_init(&c->paced, PROTO_QUEUE);
 	return 0;
 fail:
-	secret_wipe(c->sasl_pass, sizeof c->sasl_pass);
-	secret_wipe(c->ns_pass, sizeof c->ns_pass);
-	secret_wipe(c->server_pass, sizeof c->server_pass);
-	free(c);
+	irc_config_free(c);
 	a->priv = NULL;
 	return -1;
 }
@@ -95,12 +91,7 @@ irc_free(struct adapter *a)
 	irc_queue_clear(&c->proto);
 	irc_queue_clear(&c->paced);
 	irc_users_clear(&c->users);
-	for (int i = 0; i < c->nchans; i++)
-		irc_chan_forget_recent(&c->chans[i]);
-	secret_wipe(c->sasl_pass, sizeof c->sasl_pass);
-	secret_wipe(c->ns_pass, sizeof c->ns_pass);
-	secret_wipe(c->server_pass, sizeof c->server_pass);
-	free(c);
+	irc_config_free(c);
 	a->priv = NULL;
 }
 

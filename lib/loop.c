@@ -336,6 +336,22 @@ loop_once_cancel(struct loop *l, long long *slot)
 	*slot = 0;
 }
 
+void
+loop_once_at(struct loop *l, long long *slot, int64_t *slot_at, int64_t at, loop_once_fn *fn, void *data)
+{
+	int64_t now = loop_now(l);
+
+	if (slot_at != NULL) {
+		if (at == *slot_at && *slot != 0)
+			return;
+		*slot_at = at;
+	}
+	if (at >= 0)
+		loop_once(l, slot, at > now ? at - now : 0, fn, data);
+	else
+		loop_once_cancel(l, slot);
+}
+
 /* A loop_once timer: its owner's slot says "none pending" before fn runs, so
  * that fn may schedule the next one.  t may be gone once fn returns. */
 static int64_t

@@ -37,6 +37,13 @@ void         loop_timer_del(struct loop *l, long long id);
 typedef void loop_once_fn(void *data);
 void         loop_once(struct loop *l, long long *slot, int64_t ms, loop_once_fn *fn, void *data);
 void         loop_once_cancel(struct loop *l, long long *slot);
+/* Keeps *slot's one-shot timer due at loop time at (< 0: none pending), for
+ * a state machine asked at every event when it is next due: scheduled again
+ * only when at moved from *slot_at, which the owner keeps beside the slot
+ * (-1 at first), or when none is pending; slot_at NULL: scheduled again
+ * every time. */
+void         loop_once_at(struct loop *l, long long *slot, int64_t *slot_at, int64_t at, loop_once_fn *fn,
+                          void *data);
 
 int64_t      loop_now(struct loop *l);
 void         loop_set_clock(struct loop *l, loop_clock_fn *fn, void *ctx);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "list.h"
 #include "outq.h"
 #include "xmalloc.h"
 
@@ -91,32 +92,6 @@ lane_first(const struct outq_lane *l)
 	return l->nfirst > 0;
 }
 
-static void
-order_unlink(struct outq *q, struct outq_lane *l)
-{
-	if (l->prev != NULL)
-		l->prev->next = l->next;
-	else
-		q->head = l->next;
-	if (l->next != NULL)
-		l->next->prev = l->prev;
-	else
-		q->tail = l->prev;
-	l->prev = l->next = NULL;
-}
-
-static void
-order_append(struct outq *q, struct outq_lane *l)
-{
-	l->prev = q->tail;
-	l->next = NULL;
-	if (q->tail != NULL)
-		q->tail->next = l;
-	else
-		q->head = l;
-	q->tail = l;
-}
-
 /* A lane that had nothing queued goes next, after the others that just
  * woke up (least recently served first): a quiet room's line, or one
  * answer, waits for one item, not a round of the busy lanes. */
@@ -129,17 +104,7 @@ lane_add(struct outq *q, const char *name)
 	l->fresh = true;
 	for (at = q->head; at != NULL && at->fresh; at = at->next)
 		;
-	if (at == NULL) {
-		order_append(q, l);
-	} else {
-		l->next = at;
-		l->prev = at->prev;
-		if (at->prev != NULL)
-			at->prev->next = l;
-		else
-			q->head = l;
-		at->prev = l;
-	}
+	LIST_INSERT_BEFORE(q->head, q->tail, at, l);
 	q->nlanes++;
 	return l;
 }
@@ -147,7 +112,7 @@ lane_add(struct outq *q, const char *name)
 static void
 lane_free(struct outq *q, struct outq_lane *l)
 {
-	order_unlink(q, l);
+	LIST_UNLINK(q->head, q->tail, l);
 	if (l->n > 0)
 		q->nlanes--;
 	else
@@ -192,14 +157,7 @@ item_unlink(struct outq *q, struct outq_item *it)
 		it->next->head = true;
 	else
 		l->nmsgs -= it->head;
-	if (it->prev != NULL)
-		it->prev->next = it->next;
-	else
-		l->head = it->next;
-	if (it->next != NULL)
-		it->next->prev = it->prev;
-	else
-		l->tail = it->prev;
+	LIST_UNLINK(l->head, l->tail, it);
 	l->n--;
 	l->nkeep -= it->key == NULL;
 	l->nroom -= it->key == NULL && !it->aside;
@@ -353,12 +311,7 @@ outq_push(struct outq *q, const struct outq_msg *m)
 	it->head = l->tail == NULL || it->key == NULL || !same(l->tail->key, it->key) ||
 	           !same(l->tail->target, it->target);
 	l->nmsgs += it->head;
-	it->prev = l->tail;
-	if (l->tail != NULL)
-		l->tail->next = it;
-	else
-		l->head = it;
-	l->tail = it;
+	LIST_APPEND(l->head, l->tail, it);
 	l->n++;
 	l->nkeep += it->key == NULL;
 	l->nroom += it->key == NULL && !it->aside;
@@ -369,24 +322,20 @@ outq_push(struct outq *q, const struct outq_msg *m)
 	return it;
 }
 
-size_t
-outq_supersede(struct outq *q, const struct outq_msg *m)
+/* Drops the items of l not taken that match: with key (NULL: any), to
+ * target (NULL: any); how many.  A newer answer's supersede and the drops
+ * by lane or target are the one walk. */
+static size_t
+drop_in(struct outq *q, struct outq_lane *l, const char *key, const char *target)
 {
-	char name[512];
-	struct outq_lane *l;
 	struct outq_item *it, *next;
 	size_t n = 0;
 
-	if (m->key == NULL || m->target == NULL)
-		return 0;
-	outq_lane_name(m, name, sizeof name);
-	if ((l = lane_find(q, name)) == NULL)
-		return 0;
 	for (it = l->head; it != NULL; it = next) {
 		bool last = l->n == 1;
 
 		next = it->next;
-		if (it->taken || !same(it->key, m->key) || !same(it->target, m->target))
+		if (it->taken || (key != NULL && !same(it->key, key)) || (target != NULL && !same(it->target, target)))
 			continue;
 		item_drop(q, it);
 		n++;
@@ -394,6 +343,20 @@ outq_supersede(struct outq *q, const struct outq_msg *m)
 			break;
 	}
 	return n;
+}
+
+size_t
+outq_supersede(struct outq *q, const struct outq_msg *m)
+{
+	char name[512];
+	struct outq_lane *l;
+
+	if (m->key == NULL || m->target == NULL)
+		return 0;
+	outq_lane_name(m, name, sizeof name);
+	if ((l = lane_find(q, name)) == NULL)
+		return 0;
+	return drop_in(q, l, m->key, m->target);
 }
 
 /* The item lane l may send now, NULL if it waits. */
@@ -466,8 +429,8 @@ outq_next(struct outq *q, enum outq_ready (*ready)(void *ctx, void *payload), vo
 	/* a lane someone waits on stays next while its story is not all out */
 	l->hurried = l->hurried && l->nroom > (size_t)(it->key == NULL && !it->aside);
 	if (!l->hurried) {
-		order_unlink(q, l);
-		order_append(q, l);
+		LIST_UNLINK(q->head, q->tail, l);
+		LIST_APPEND(q->head, q->tail, l);
 	}
 	return it;
 }
@@ -511,18 +474,16 @@ outq_remove(struct outq *q, struct outq_item *it)
 void
 outq_hurry(struct outq *q, const char *lane)
 {
-	struct outq_lane *l = lane_find(q, lane);
+	struct outq_lane *l = lane_find(q, lane), *first;
 
 	if (l == NULL || l->nroom == 0)
 		return;
 	l->hurried = true;
 	if (q->head == l)
 		return;
-	order_unlink(q, l);
-	l->prev = NULL;
-	l->next = q->head;
-	q->head->prev = l;
-	q->head = l;
+	first = q->head;   /* not q->head itself: the macro sets it before it is done with at */
+	LIST_UNLINK(q->head, q->tail, l);
+	LIST_INSERT_BEFORE(q->head, q->tail, first, l);
 }
 
 size_t
@@ -561,33 +522,13 @@ outq_lanes(const struct outq *q)
 	return q->nlanes;
 }
 
-/* Drops the items of l not taken that match (target NULL: every one); how many. */
-static size_t
-drop_in(struct outq *q, struct outq_lane *l, const char *target)
-{
-	struct outq_item *it, *next;
-	size_t n = 0;
-
-	for (it = l->head; it != NULL; it = next) {
-		bool last = l->n == 1;
-
-		next = it->next;
-		if (it->taken || (target != NULL && strcmp(it->target, target) != 0))
-			continue;
-		item_drop(q, it);
-		n++;
-		if (last)
-			break;
-	}
-	return n;
-}
 
 size_t
 outq_drop_lane(struct outq *q, const char *lane)
 {
 	struct outq_lane *l = lane_find(q, lane);
 
-	return l != NULL ? drop_in(q, l, NULL) : 0;
+	return l != NULL ? drop_in(q, l, NULL, NULL) : 0;
 }
 
 /* Calls drop_in for every lane; a lane may go while it runs. */
@@ -599,7 +540,7 @@ drop_each(struct outq *q, const char *target)
 
 	for (l = q->head; l != NULL; l = next) {
 		next = l->next;
-		n += drop_in(q, l, target);
+		n += drop_in(q, l, NULL, target);
 	}
 	return n;
 }

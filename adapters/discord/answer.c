@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "answer.h"
+#include "fifo.h"
 #include "secret.h"
 #include "text.h"
 #include "xmalloc.h"
@@ -39,15 +40,15 @@ struct ans {
 };
 
 struct op_node {
+	struct fifo_link link;          /* first: the node is cast back from it */
 	struct discord_answer_op op;
-	struct op_node *next;
 };
 
 struct discord_answer {
 	char app[21];
 	struct ans *list;
 	size_t n;
-	struct op_node *head, *tail;
+	struct fifo ops;                /* for discord_answer_next, oldest first */
 };
 
 /* ------------------------------------------------------------------ ops */
@@ -85,23 +86,16 @@ push(struct discord_answer *a, enum discord_answer_kind kind, const struct ans *
 	case DISCORD_ANS_UNDELIVERED:
 		break;
 	}
-	if (a->tail != NULL)
-		a->tail->next = n;
-	else
-		a->head = n;
-	a->tail = n;
+	fifo_push(&a->ops, &n->link);
 }
 
 bool
 discord_answer_next(struct discord_answer *a, struct discord_answer_op *out)
 {
-	struct op_node *n = a->head;
+	struct op_node *n = (struct op_node *)fifo_pop(&a->ops);
 
 	if (n == NULL)
 		return false;
-	a->head = n->next;
-	if (a->head == NULL)
-		a->tail = NULL;
 	*out = n->op;
 	free(n);
 	return true;

@@ -9,6 +9,7 @@
 #include "answer.h"
 #include "client.h"
 #include "link.h"
+#include "list.h"
 #include "loop.h"
 #include "xmalloc.h"
 #include "utf8.h"
@@ -35,10 +36,7 @@ discord_client_req(struct discord_client *c, enum discord_req_kind kind)
 
 	r->c = c;
 	r->kind = kind;
-	r->next = c->reqs;
-	if (c->reqs != NULL)
-		c->reqs->prev = r;
-	c->reqs = r;
+	LIST_PUSH(c->reqs, r);
 	return r;
 }
 
@@ -47,12 +45,7 @@ discord_client_req_done(struct discord_req *r)
 {
 	struct discord_client *c = r->c;
 
-	if (r->prev != NULL)
-		r->prev->next = r->next;
-	else
-		c->reqs = r->next;
-	if (r->next != NULL)
-		r->next->prev = r->prev;
+	LIST_REMOVE(c->reqs, r);
 	free(r);
 }
 

@@ -10,6 +10,7 @@
 
 #include "adapter.h"
 #include "backoff.h"
+#include "fifo.h"
 #include "gateway.h"
 #include "secret.h"
 #include "xmalloc.h"
@@ -20,8 +21,8 @@
 enum plan { PLAN_NONE, PLAN_RESUME, PLAN_IDENTIFY, PLAN_STOP };
 
 struct act_node {
+	struct fifo_link link;                /* first: the node is cast back from it */
 	struct discord_gw_act a;
-	struct act_node *next;
 };
 
 struct discord_gateway {
@@ -63,7 +64,7 @@ struct discord_gateway {
 	int late_acks;                        /* heartbeat ACKs while READY is awaited */
 	bool late_logged, late_probed;
 
-	struct act_node *head, *tail;
+	struct fifo acts;                     /* for discord_gateway_next, oldest first */
 };
 
 /* ------------------------------------------------------------------ actions */
@@ -77,11 +78,7 @@ push(struct discord_gateway *g, enum discord_gw_act_kind kind, int code, const c
 	n->a.kind = kind;
 	n->a.code = code;
 	n->a.d = d;
-	if (g->tail != NULL)
-		g->tail->next = n;
-	else
-		g->head = n;
-	g->tail = n;
+	fifo_push(&g->acts, &n->link);
 }
 
 static void gw_log(struct discord_gateway *g, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -117,13 +114,10 @@ send_json(struct discord_gateway *g, json_t *p)
 bool
 discord_gateway_next(struct discord_gateway *g, struct discord_gw_act *out)
 {
-	struct act_node *n = g->head;
+	struct act_node *n = (struct act_node *)fifo_pop(&g->acts);
 
 	if (n == NULL)
 		return false;
-	g->head = n->next;
-	if (g->head == NULL)
-		g->tail = NULL;
 	*out = n->a;
 	free(n);
 	return true;

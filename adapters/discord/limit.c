@@ -129,6 +129,21 @@ all_digits(const char *s, size_t n)
 	return n > 0 && n <= 20 && strspn(s, "0123456789") >= n;
 }
 
+/* Appends sep (none if '\0') and s[0..n) to buf, which holds *at bytes and
+ * a NUL in len; -1 if that would not fit (a route or major never cut). */
+static int
+append(char *buf, size_t len, size_t *at, char sep, const char *s, size_t n)
+{
+	if (*at + (sep != '\0') + n >= len)
+		return -1;
+	if (sep != '\0')
+		buf[(*at)++] = sep;
+	memcpy(buf + *at, s, n);
+	*at += n;
+	buf[*at] = '\0';
+	return 0;
+}
+
 int
 discord_limit_route(const char *method, const char *path, char *route, size_t rlen, char *major, size_t mlen)
 {
@@ -157,32 +172,18 @@ discord_limit_route(const char *method, const char *path, char *route, size_t rl
 			/* the top-level resources limits are counted per (rate-limits.mdx);
 			 * an interaction's endpoints are its own */
 			if (mn == 0 && (strcmp(prev, "channels") == 0 || strcmp(prev, "guilds") == 0 ||
-			                strcmp(prev, "webhooks") == 0 || strcmp(prev, "interactions") == 0)) {
-				if (n >= mlen)
-					return -1;
-				memcpy(major, seg, n);
-				mn = n;
-				major[mn] = '\0';
-			}
+			                strcmp(prev, "webhooks") == 0 || strcmp(prev, "interactions") == 0) &&
+			    append(major, mlen, &mn, '\0', seg, n) < 0)
+				return -1;
 		} else if ((strcmp(prev2, "webhooks") == 0 || strcmp(prev2, "interactions") == 0) && prev[0] == ':') {
 			/* a webhook's or interaction's token */
 			put = ":token";
 			pn = 6;
-			if (strcmp(prev2, "webhooks") == 0) {
-				if (mn + 1 + n >= mlen)
-					return -1;
-				major[mn++] = '/';
-				memcpy(major + mn, seg, n);
-				mn += n;
-				major[mn] = '\0';
-			}
+			if (strcmp(prev2, "webhooks") == 0 && append(major, mlen, &mn, '/', seg, n) < 0)
+				return -1;
 		}
-		if (rn + 1 + pn >= rlen)
+		if (append(route, rlen, &rn, '/', put, pn) < 0)
 			return -1;
-		route[rn++] = '/';
-		memcpy(route + rn, put, pn);
-		rn += pn;
-		route[rn] = '\0';
 		snprintf(prev2, sizeof prev2, "%s", prev);
 		if (put != seg)
 			snprintf(prev, sizeof prev, "%s", put);

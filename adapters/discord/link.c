@@ -49,15 +49,7 @@ on_timer(void *data)
 static void
 arm(struct discord_link *k)
 {
-	int64_t due = discord_gateway_due(k->gw), now = loop_now(k->loop);
-
-	if (due == k->timer_due && k->timer != 0)
-		return;
-	k->timer_due = due;
-	if (due >= 0)
-		loop_once(k->loop, &k->timer, due > now ? due - now : 0, on_timer, k);
-	else
-		loop_once_cancel(k->loop, &k->timer);
+	loop_once_at(k->loop, &k->timer, &k->timer_due, discord_gateway_due(k->gw), on_timer, k);
 }
 
 static void

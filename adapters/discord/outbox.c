@@ -200,7 +200,6 @@ void
 discord_outbox_answers(struct discord_client *c)
 {
 	struct discord_answer_op op;
-	int64_t due, now = loop_now(c->loop);
 
 	/* the lanes too: a request that ended with no callback frees a turn */
 	discord_lanes_pump(c);
@@ -249,14 +248,7 @@ discord_outbox_answers(struct discord_client *c)
 		}
 		discord_client_call(c, op.method, op.path, body, r, on_answered);
 	}
-	due = discord_answer_due(c->ans);
-	if (due == c->answer_due && c->answer_timer != 0)
-		return;
-	c->answer_due = due;
-	if (due >= 0)
-		loop_once(c->loop, &c->answer_timer, due > now ? due - now : 0, on_answer_timer, c);
-	else
-		loop_once_cancel(c->loop, &c->answer_timer);
+	loop_once_at(c->loop, &c->answer_timer, &c->answer_due, discord_answer_due(c->ans), on_answer_timer, c);
 }
 
 void

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "backoff.h"
+#include "list.h"
 #include "loop.h"
 #include "rest.h"
 #include "secret.h"
@@ -39,19 +40,8 @@ req_free(struct discord_rest_req *q)
 static void
 unlink_req(struct discord_rest *r, struct discord_rest_req *q)
 {
-	struct discord_rest_req *prev = NULL;
-
-	for (struct discord_rest_req *p = r->head; p != NULL; prev = p, p = p->next)
-		if (p == q) {
-			if (prev != NULL)
-				prev->next = q->next;
-			else
-				r->head = q->next;
-			if (r->tail == q)
-				r->tail = prev;
-			r->n--;
-			return;
-		}
+	LIST_UNLINK(r->head, r->tail, q);
+	r->n--;
 }
 
 static void
@@ -233,11 +223,7 @@ discord_rest_call_by(struct discord_rest *r, const char *method, const char *pat
 	q->deadline = deadline;
 	q->done = done;
 	q->ctx = ctx;
-	if (r->tail != NULL)
-		r->tail->next = q;
-	else
-		r->head = q;
-	r->tail = q;
+	LIST_APPEND(r->head, r->tail, q);
 	r->n++;
 	kick(r);
 	return 0;

@@ -47,7 +47,7 @@ struct discord_rest_req {
 	int64_t deadline;          /* no retry (5xx, 429) that would go past it; 0: none */
 	bool inflight, held;
 	void *io;                  /* the transport's */
-	struct discord_rest_req *next;
+	struct discord_rest_req *prev, *next;   /* the queue, in order */
 };
 
 /* How requests go out: libcurl on the bot's multi handle (discord_restio),

@@ -13,6 +13,7 @@
 #include "fifo.h"
 #include "loop.h"
 #include "secret.h"
+#include "serve.h"
 #include "wakefd.h"
 #include "ws.h"
 #include "xmalloc.h"
@@ -58,12 +59,11 @@ struct discord_ws {
 	bool closing;          /* main thread: a close was asked of the current connection, not reported yet */
 	unsigned gen;          /* main thread: the current connection's */
 
-	pthread_t thread;
+	struct serve *thread;
 	pthread_mutex_t lock;
 	struct fifo cmds;     /* main -> thread */
 	struct fifo evs;      /* thread -> main */
 	size_t cmds_bytes, evs_bytes;   /* what each holds, capped at DISCORD_WS_MAX_QUEUE */
-	bool stopping;
 
 	/* the thread's own */
 	struct lws_context *lws;
@@ -524,20 +524,21 @@ static const struct lws_protocols protocols[] = {
 	{ NULL, NULL, 0, 0, 0, NULL, 0 }
 };
 
-static void *
-thread_main(void *arg)
+/* The thread's step (lib/serve.h): lws_service until stopped. */
+static int
+thread_step(void *arg)
 {
 	struct discord_ws *w = arg;
-	bool stop = false;
 
-	while (!stop) {
-		if (lws_service(w->lws, 0) < 0)
-			break;
-		pthread_mutex_lock(&w->lock);
-		stop = w->stopping;
-		pthread_mutex_unlock(&w->lock);
-	}
-	return NULL;
+	return lws_service(w->lws, 0);
+}
+
+static void
+thread_wake(void *arg)
+{
+	struct discord_ws *w = arg;
+
+	lws_cancel_service(w->lws);
 }
 
 /* ------------------------------------------------------------------ public */
@@ -580,7 +581,7 @@ discord_ws_new(struct loop *l, const char *ca_file, discord_ws_fn *fn, void *ctx
 		snprintf(err, errlen, "cannot watch the WebSocket thread's eventfd");
 		goto fail;
 	}
-	if (pthread_create(&w->thread, NULL, thread_main, w) != 0) {
+	if ((w->thread = serve_start(thread_step, thread_wake, w)) == NULL) {
 		loop_unwatch(l, w->efd);
 		snprintf(err, errlen, "cannot start the WebSocket thread");
 		goto fail;
@@ -647,11 +648,7 @@ ws_destroy(struct discord_ws *w)
 
 		nanosleep(&ts, NULL);
 	}
-	pthread_mutex_lock(&w->lock);
-	w->stopping = true;
-	pthread_mutex_unlock(&w->lock);
-	lws_cancel_service(w->lws);
-	pthread_join(w->thread, NULL);
+	serve_stop(w->thread);
 	/* the thread is gone: destroying the context closes what is open (its callbacks run here) */
 	lws_context_destroy(w->lws);
 	conns_sweep(w, true);

@@ -108,14 +108,12 @@ irc_chan_join(struct irc *c, int i)
 
 static void chan_schedule(struct irc *c);
 
-static int64_t
-on_chan_retry(struct loop *l, long long id, void *data)
+static void
+on_chan_retry(void *data)
 {
 	struct irc *c = data;
-	int64_t now = loop_now(l);
+	int64_t now = loop_now(c->a->loop);
 
-	(void)id;
-	c->chan_timer = 0;
 	for (int i = 0; i < c->nchans; i++) {
 		struct irc_chan *ch = &c->chans[i];
 
@@ -131,14 +129,13 @@ on_chan_retry(struct loop *l, long long id, void *data)
 		irc_chan_join(c, i);
 	}
 	chan_schedule(c);
-	return LOOP_NOMORE;
 }
 
 /* The timer for the first refused join due to go again. */
 static void
 chan_schedule(struct irc *c)
 {
-	int64_t first = 0, now = loop_now(c->a->loop);
+	int64_t first = 0;
 
 	for (int i = 0; i < c->nchans; i++) {
 		if (c->chans[i].retry_at != 0 && (first == 0 || c->chans[i].retry_at < first))
@@ -146,9 +143,7 @@ chan_schedule(struct irc *c)
 		if (c->chans[i].who_at != 0 && (first == 0 || c->chans[i].who_at < first))
 			first = c->chans[i].who_at;
 	}
-	if (c->chan_timer != 0)
-		loop_timer_del(c->a->loop, c->chan_timer);
-	c->chan_timer = first != 0 ? loop_timer_add(c->a->loop, first > now ? first - now : 0, on_chan_retry, c) : 0;
+	loop_once_at(c->a->loop, &c->chan_timer, NULL, first != 0 ? first : -1, on_chan_retry, c);
 }
 
 /* A join refused: 403, 405, 471, 473-475, 477, 489, 470 (forwarded: the
@@ -212,9 +207,7 @@ irc_chan_retry_reset(struct irc *c)
 		c->chans[i].join_tries = c->chans[i].who_tries = 0;
 		c->chans[i].who_wait = false;
 	}
-	if (c->chan_timer != 0)
-		loop_timer_del(c->a->loop, c->chan_timer);
-	c->chan_timer = 0;
+	loop_once_cancel(c->a->loop, &c->chan_timer);
 }
 
 /* Lines to a channel older than this are not sent again when colours turn out refused. */

@@ -216,6 +216,10 @@ void irc_invite_check(struct irc *c, int i);
 /* ------------------------------------------------------------------ config.c */
 int  irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen);
 bool irc_config_needs_restart(struct adapter *a, struct adapter_cfg *cfg);
+/* Frees c, which irc_config_read filled: its channels' recent lines go and
+ * its passwords are wiped (the adapter's end, a failed start, a reload's
+ * fresh copy: one place, so no path forgets a secret). */
+void irc_config_free(struct irc *c);
 /* SIGHUP without a reconnect: what can change on a live connection does. */
 void irc_config_reload(struct adapter *a, struct adapter_cfg *cfg, struct rbuf *applied);
 /* Whether host names this machine (secrets sent there in clear cross no network). */

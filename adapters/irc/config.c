@@ -278,10 +278,16 @@ irc_config_reload(struct adapter *a, struct adapter_cfg *cfg, struct rbuf *appli
 	                  "reconnect_max nick_poll flood_burst flood_rate sasl_password_file "
 	                  "nickserv_password_file nickserv_target password_file");
 out:
-	for (int i = 0; i < fresh->nchans; i++)
-		irc_chan_forget_recent(&fresh->chans[i]);
-	secret_wipe(fresh->sasl_pass, sizeof fresh->sasl_pass);
-	secret_wipe(fresh->ns_pass, sizeof fresh->ns_pass);
-	secret_wipe(fresh->server_pass, sizeof fresh->server_pass);
-	free(fresh);
+	irc_config_free(fresh);
+}
+
+void
+irc_config_free(struct irc *c)
+{
+	for (int i = 0; i < c->nchans; i++)
+		irc_chan_forget_recent(&c->chans[i]);
+	secret_wipe(c->sasl_pass, sizeof c->sasl_pass);
+	secret_wipe(c->ns_pass, sizeof c->ns_pass);
+	secret_wipe(c->server_pass, sizeof c->server_pass);
+	free(c);
 }

@@ -130,31 +130,32 @@ irc_queue_rewrite(struct irc_queue *q, int (*fn)(void *ctx, const char *line, si
 	return q->oq != NULL ? outq_rewrite(q->oq, rewrite_line, &rw) : 0;
 }
 
-size_t
-irc_queue_count(const struct irc_queue *q, const char *target)
+/* One of outq's counts of target's lane (its name casefolded, as queued). */
+static size_t
+lane_count(const struct irc_queue *q, const char *target, size_t (*count)(const struct outq *, const char *))
 {
 	char name[IRC_QUEUE_LANE];
 
 	irc_parse_casefold(name, sizeof name, target);
-	return q->oq != NULL ? outq_count(q->oq, name) : 0;
+	return q->oq != NULL ? count(q->oq, name) : 0;
+}
+
+size_t
+irc_queue_count(const struct irc_queue *q, const char *target)
+{
+	return lane_count(q, target, outq_count);
 }
 
 size_t
 irc_queue_count_keep(const struct irc_queue *q, const char *target)
 {
-	char name[IRC_QUEUE_LANE];
-
-	irc_parse_casefold(name, sizeof name, target);
-	return q->oq != NULL ? outq_pending(q->oq, name) : 0;
+	return lane_count(q, target, outq_pending);
 }
 
 size_t
 irc_queue_count_room(const struct irc_queue *q, const char *target)
 {
-	char name[IRC_QUEUE_LANE];
-
-	irc_parse_casefold(name, sizeof name, target);
-	return q->oq != NULL ? outq_pending_room(q->oq, name) : 0;
+	return lane_count(q, target, outq_pending_room);
 }
 
 void

@@ -309,15 +309,13 @@ irc_refused_registered(struct irc *c, const struct irc_msg *m)
  * player waits for: those that must be delivered (hands) first, so that
  * a freed slot goes to a hand before an answer; a line whose player is
  * gone is dropped. */
-static int64_t
-on_retry(struct loop *l, long long id, void *data)
+static void
+on_retry(void *data)
 {
 	struct irc *c = data;
 	struct irc_refused *r = &c->refused;
-	int64_t now = loop_now(l);
+	int64_t now = loop_now(c->a->loop);
 
-	(void)id;
-	r->timer = 0;
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < IRC_REFUSED_RETRY; i++) {
 			struct irc_retry *q = &r->retry[i];
@@ -336,7 +334,6 @@ on_retry(struct loop *l, long long id, void *data)
 		}
 	schedule_retry(c);
 	irc_send_flush(c);
-	return LOOP_NOMORE;
 }
 
 /* The timer for the first line due to go again, if any. */
@@ -344,21 +341,18 @@ static void
 schedule_retry(struct irc *c)
 {
 	struct irc_refused *r = &c->refused;
-	int64_t first = 0, now = loop_now(c->a->loop);
+	int64_t first = 0;
 
 	for (int i = 0; i < IRC_REFUSED_RETRY; i++)
 		if (r->retry[i].due != 0 && (first == 0 || r->retry[i].due < first))
 			first = r->retry[i].due;
-	if (r->timer != 0)
-		loop_timer_del(c->a->loop, r->timer);
-	r->timer = first != 0 ? loop_timer_add(c->a->loop, first > now ? first - now : 0, on_retry, c) : 0;
+	loop_once_at(c->a->loop, &r->timer, NULL, first != 0 ? first : -1, on_retry, c);
 }
 
 /* A new connection (or none): nothing sent on the old one can be refused now; lines waiting to go again are dropped. */
 void
 irc_refused_reset(struct irc *c)
 {
-	if (c->refused.timer != 0)
-		loop_timer_del(c->a->loop, c->refused.timer);
+	loop_once_cancel(c->a->loop, &c->refused.timer);
 	memset(&c->refused, 0, sizeof c->refused);
 }

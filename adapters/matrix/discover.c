@@ -77,9 +77,7 @@ static void
 versions_start(struct matrix_client *c)
 {
 	c->phase = MX_PH_IDLE;
-	if ((c->sync_req = matrix_req_start_now(c, "GET", "/_matrix/client/versions", NULL, on_versions,
-	                                        MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) == NULL)
-		matrix_login_failed(c, "GET /_matrix/client/versions", 0, NULL, -1);
+	matrix_login_step(c, "GET", "/_matrix/client/versions", NULL, on_versions, "GET /_matrix/client/versions");
 }
 
 /* The spec's server discovery: a 404 is IGNORE (the server name's own host
@@ -140,7 +138,5 @@ matrix_discover_start(struct matrix_client *c)
 	 * wrote one, is kept: the spec's hostname would drop it, but then the
 	 * operator could not point the bot at a non-standard port at all) */
 	snprintf(c->cfg.homeserver, sizeof c->cfg.homeserver, "https://%s", c->cfg.server_name);
-	if ((c->sync_req = matrix_req_start_now(c, "GET", "/.well-known/matrix/client", NULL, on_well_known,
-	                                        MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) == NULL)
-		matrix_login_failed(c, "server discovery", 0, NULL, -1);
+	matrix_login_step(c, "GET", "/.well-known/matrix/client", NULL, on_well_known, "server discovery");
 }

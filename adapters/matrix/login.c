@@ -120,6 +120,15 @@ matrix_login_failed(struct matrix_client *c, const char *what, long status, cons
 	loop_once(c->loop, &c->sync_timer, ms, on_retry_timer, c);
 }
 
+void
+matrix_login_step(struct matrix_client *c, const char *method, const char *path, const char *json,
+                  matrix_req_done_fn *done, const char *what)
+{
+	if ((c->sync_req = matrix_req_start_now(c, method, path, json, done, MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) ==
+	    NULL)
+		matrix_login_failed(c, what, 0, NULL, -1);
+}
+
 static void
 on_filter(struct matrix_client *c, struct matrix_req *r, long status, json_t *body)
 {
@@ -145,9 +154,7 @@ filter_start(struct matrix_client *c)
 	c->phase = MX_PH_FILTER;
 	matrix_text_urlenc(c->self, enc, sizeof enc);
 	snprintf(path, sizeof path, MATRIX_API "/user/%s/filter", enc);
-	if ((c->sync_req = matrix_req_start_now(c, "POST", path, matrix_poll_filter, on_filter, MATRIX_REQ_TIMEOUT,
-	                                    MATRIX_MAX_BODY)) == NULL)
-		matrix_login_failed(c, "filter", 0, NULL, -1);
+	matrix_login_step(c, "POST", path, matrix_poll_filter, on_filter, "filter");
 }
 
 static void
@@ -179,9 +186,7 @@ static void
 whoami_start(struct matrix_client *c)
 {
 	c->phase = MX_PH_WHOAMI;
-	if ((c->sync_req = matrix_req_start_now(c, "GET", MATRIX_API "/account/whoami", NULL, on_whoami,
-	                                    MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) == NULL)
-		matrix_login_failed(c, "whoami", 0, NULL, -1);
+	matrix_login_step(c, "GET", MATRIX_API "/account/whoami", NULL, on_whoami, "whoami");
 }
 
 static void
@@ -321,8 +326,9 @@ password_login(struct matrix_client *c)
 		json_object_set_new(j, "device_id", json_string(c->device));
 	text = j != NULL ? json_dumps(j, JSON_COMPACT) : NULL;
 	json_decref(j);
-	if (text == NULL || (c->sync_req = matrix_req_start_now(c, "POST", MATRIX_API "/login", text, on_login,
-	                                                    MATRIX_REQ_TIMEOUT, MATRIX_MAX_BODY)) == NULL)
+	if (text != NULL)
+		matrix_login_step(c, "POST", MATRIX_API "/login", text, on_login, "login");
+	else
 		matrix_login_failed(c, "login", 0, NULL, -1);
 	secret_free(text);   /* it held the password */
 }
@@ -407,7 +413,5 @@ matrix_login_start(struct matrix_client *c)
 	}
 	c->phase = MX_PH_IDLE;
 	c->token[0] = '\0';
-	if ((c->sync_req = matrix_req_start_now(c, "GET", MATRIX_API "/login", NULL, on_flows, MATRIX_REQ_TIMEOUT,
-	                                        MATRIX_MAX_BODY)) == NULL)
-		matrix_login_failed(c, "GET /login", 0, NULL, -1);
+	matrix_login_step(c, "GET", MATRIX_API "/login", NULL, on_flows, "GET /login");
 }

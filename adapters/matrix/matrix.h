@@ -486,6 +486,11 @@ void matrix_login_start(struct matrix_client *c);
 /* The chain failed: says DOWN once, retries the current phase after a backoff. */
 void matrix_login_failed(struct matrix_client *c, const char *what, long status, const char *errcode,
                          int64_t retry_ms);
+/* Starts a step of the chain (discovery, login, whoami, filter) as its one
+ * request, c->sync_req, never queued; one that cannot start fails the chain
+ * (matrix_login_failed, named what). */
+void matrix_login_step(struct matrix_client *c, const char *method, const char *path, const char *json,
+                       matrix_req_done_fn *done, const char *what);
 /* The access token was refused (a 401 to whoami or the sync; soft: the
  * server says soft_logout): refreshed if we can, else a new login after a
  * backoff with the password, else (token_file alone) the account stops. */

@@ -8,6 +8,7 @@
 
 #include "backoff.h"
 #include "hash.h"
+#include "list.h"
 #include "matrix.h"
 
 #define KEY_PREFIX "out/"
@@ -66,13 +67,7 @@ append(struct matrix_outbox *o, struct matrix_out *m)
 
 	if ((m->it = outq_push(o->q, &om)) == NULL)
 		return -1;
-	m->next = NULL;
-	m->prev = o->tail;
-	if (o->tail != NULL)
-		o->tail->next = m;
-	else
-		o->head = m;
-	o->tail = m;
+	LIST_APPEND(o->head, o->tail, m);
 	o->n++;
 	return 0;
 }
@@ -81,14 +76,7 @@ append(struct matrix_outbox *o, struct matrix_out *m)
 static void
 unlink_out(struct matrix_outbox *o, struct matrix_out *m)
 {
-	if (m->prev != NULL)
-		m->prev->next = m->next;
-	else
-		o->head = m->next;
-	if (m->next != NULL)
-		m->next->prev = m->prev;
-	else
-		o->tail = m->prev;
+	LIST_UNLINK(o->head, o->tail, m);
 	o->n--;
 	if (o->flying == m)
 		o->flying = NULL;

@@ -74,6 +74,25 @@ add(struct ctx *c, enum matrix_item_kind kind, const char *room, const char *use
 	return it;
 }
 
+/* add, for a message: only with text left once cleaned (nothing printable
+ * is no message), which the item then holds. */
+static struct matrix_item *
+add_text(struct ctx *c, enum matrix_item_kind kind, const char *room, const char *user, const char *event_id,
+         const char *body)
+{
+	char *text = dup_clean(body, MATRIX_MAX_IN);
+	struct matrix_item *it;
+
+	if (text == NULL)
+		return NULL;
+	if ((it = add(c, kind, room, user, event_id)) == NULL) {
+		free(text);
+		return NULL;
+	}
+	it->text = text;
+	return it;
+}
+
 static bool
 is_self(const struct ctx *c, const char *user)
 {
@@ -119,22 +138,28 @@ account_data(struct ctx *c, json_t *root)
 	}
 }
 
+/* A member's display name as shown: none (or nothing printable) is "",
+ * a name removed, and they go by their id again (the client's own name
+ * for them takes over). */
+static char *
+display_name(json_t *content)
+{
+	const char *dn = json_string_value(json_object_get(content, "displayname"));
+	char *name;
+
+	if (dn == NULL || (name = dup_clean(dn, MATRIX_MAX_NAME)) == NULL)
+		return xstrdup("");
+	return name;
+}
+
 /* Display names are per room: the same user may be called otherwise elsewhere. */
 static void
 member_name(struct ctx *c, const char *room, const char *user, json_t *content)
 {
-	const char *dn = json_string_value(json_object_get(content, "displayname"));
 	struct matrix_item *it;
-	char *name;
 
-	/* none (or nothing printable): removed, they go by their id again */
-	if (dn == NULL || (name = dup_clean(dn, MATRIX_MAX_NAME)) == NULL)
-		name = xstrdup("");
-	if ((it = add(c, MX_IT_NAME, room, user, NULL)) == NULL) {
-		free(name);
-		return;
-	}
-	it->name = name;
+	if ((it = add(c, MX_IT_NAME, room, user, NULL)) != NULL)
+		it->name = display_name(content);
 }
 
 /* A power level: an integer, or (older room versions) a string of one. */
@@ -259,7 +284,6 @@ member_event(struct ctx *c, const char *room, json_t *ev, json_t *content, const
 	const char *membership, *event_id, *prev_ms, *prev_dn, *dn;
 	json_t *prev;
 	struct matrix_item *it;
-	char *name;
 
 	membership = json_string_value(json_object_get(content, "membership"));
 	if (membership == NULL)
@@ -284,14 +308,8 @@ member_event(struct ctx *c, const char *room, json_t *ev, json_t *content, const
 			dn = json_string_value(json_object_get(content, "displayname"));
 			if ((dn == NULL && prev_dn == NULL) || (dn != NULL && prev_dn != NULL && strcmp(dn, prev_dn) == 0))
 				return;
-			/* a name removed: "" (the client's own name for them takes over) */
-			if (dn == NULL || (name = dup_clean(dn, MATRIX_MAX_NAME)) == NULL)
-				name = xstrdup("");
-			if ((it = add(c, MX_IT_RENAME, room, user, event_id)) == NULL) {
-				free(name);
-				return;
-			}
-			it->text = name;
+			if ((it = add(c, MX_IT_RENAME, room, user, event_id)) != NULL)
+				it->text = display_name(content);
 		} else
 			add(c, MX_IT_JOIN, room, user, event_id);
 	} else if (strcmp(membership, "leave") == 0 || strcmp(membership, "ban") == 0) {
@@ -392,7 +410,6 @@ message_event(struct ctx *c, const char *room, json_t *ev)
 	const char *body = json_string_value(json_object_get(content, "body"));
 	json_t *ts = json_object_get(ev, "origin_server_ts");
 	struct matrix_item *it;
-	char *text;
 
 	if (c->initial || sender == NULL || event_id == NULL || msgtype == NULL || body == NULL ||
 	    is_self(c, sender))
@@ -401,13 +418,8 @@ message_event(struct ctx *c, const char *room, json_t *ev)
 		/* never a command: the adapter logs it if it came in the server notices room */
 		const char *type = json_string_value(json_object_get(content, "server_notice_type"));
 
-		if ((text = dup_clean(body, MATRIX_MAX_IN)) == NULL)
+		if ((it = add_text(c, MX_IT_SERVER_NOTICE, room, sender, event_id, body)) == NULL)
 			return;
-		if ((it = add(c, MX_IT_SERVER_NOTICE, room, sender, event_id)) == NULL) {
-			free(text);
-			return;
-		}
-		it->text = text;
 		it->name = type != NULL ? dup_clean(type, MATRIX_MAX_NAME) : NULL;
 		return;
 	}
@@ -417,13 +429,8 @@ message_event(struct ctx *c, const char *room, json_t *ev)
 	if (json_object_get(content, "m.new_content") != NULL)
 		return;
 	body = strip_fallback(content, body);
-	if ((text = dup_clean(body, MATRIX_MAX_IN)) == NULL)
+	if ((it = add_text(c, MX_IT_MESSAGE, room, sender, event_id, body)) == NULL)
 		return;
-	if ((it = add(c, MX_IT_MESSAGE, room, sender, event_id)) == NULL) {
-		free(text);
-		return;
-	}
-	it->text = text;
 	it->notice = strcmp(msgtype, "m.notice") == 0;
 	{
 		json_t *rel = json_object_get(content, "m.relates_to");

@@ -10,6 +10,8 @@
 #include <libwebsockets.h>
 
 #include "adapter.h"
+#include "list.h"
+#include "serve.h"
 #include "wakefd.h"
 #include "web.h"
 #include "xmalloc.h"
@@ -42,10 +44,9 @@ struct conn {
 
 struct web_server {
 	struct web *w;
-	pthread_t thread;
+	struct serve *thread;
 	struct lws_context *ctx;
 	int port;
-	bool stopping;             /* under w->lock */
 	/* the thread's own */
 	struct conn *conns;
 	size_t nconns;
@@ -149,10 +150,7 @@ conn_new(struct web_server *s, struct lws *wsi, const struct ws_pss *p)
 	c->table = p->table;
 	c->seat = p->seat;
 	memcpy(c->hash, p->hash, sizeof c->hash);
-	c->next = s->conns;
-	if (s->conns != NULL)
-		s->conns->prev = c;
-	s->conns = c;
+	LIST_PUSH(s->conns, c);
 	s->nconns++;
 	pthread_mutex_lock(&s->w->lock);
 	t = web_tables_get(&s->w->tables, c->table, false);
@@ -167,12 +165,7 @@ conn_free(struct web_server *s, struct conn *c)
 {
 	int i;
 
-	if (c->prev != NULL)
-		c->prev->next = c->next;
-	else
-		s->conns = c->next;
-	if (c->next != NULL)
-		c->next->prev = c->prev;
+	LIST_REMOVE(s->conns, c);
 	s->nconns--;
 	pthread_mutex_lock(&s->w->lock);
 	web_blob_unref(c->view);
@@ -508,20 +501,21 @@ static const struct lws_protocols srv_protocols[] = {
 
 /* ------------------------------------------------------------------ the thread */
 
-static void *
-srv_main(void *arg)
+/* The thread's step (lib/serve.h): lws_service until stopped. */
+static int
+srv_step(void *arg)
 {
 	struct web_server *s = arg;
-	bool stop = false;
 
-	while (!stop) {
-		if (lws_service(s->ctx, 0) < 0)
-			break;
-		pthread_mutex_lock(&s->w->lock);
-		stop = s->stopping;
-		pthread_mutex_unlock(&s->w->lock);
-	}
-	return NULL;
+	return lws_service(s->ctx, 0);
+}
+
+static void
+srv_wake(void *arg)
+{
+	struct web_server *s = arg;
+
+	lws_cancel_service(s->ctx);
 }
 
 static void
@@ -578,7 +572,7 @@ web_server_start(struct web *w, char *err, size_t errlen)
 			s->port = lws_get_vhost_listen_port(vh);
 	}
 	w->srv = s;
-	if (pthread_create(&s->thread, NULL, srv_main, s) != 0) {
+	if ((s->thread = serve_start(srv_step, srv_wake, s)) == NULL) {
 		lws_context_destroy(s->ctx);
 		w->srv = NULL;
 		free(s);
@@ -592,7 +586,7 @@ void
 web_server_wake(struct web *w)
 {
 	if (w->srv != NULL)
-		lws_cancel_service(w->srv->ctx);
+		srv_wake(w->srv);
 }
 
 int
@@ -608,11 +602,7 @@ web_server_stop(struct web *w)
 
 	if (s == NULL)
 		return;
-	pthread_mutex_lock(&w->lock);
-	s->stopping = true;
-	pthread_mutex_unlock(&w->lock);
-	lws_cancel_service(s->ctx);
-	pthread_join(s->thread, NULL);
+	serve_stop(s->thread);
 	lws_context_destroy(s->ctx);
 	while (s->conns != NULL)
 		conn_free(s, s->conns);

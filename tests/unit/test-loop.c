@@ -263,6 +263,50 @@ test_once_cancel(void **state)
 	loop_free(o.l);
 }
 
+/* loop_once_at: the same due time asked again keeps the pending timer (its
+ * id does not change); a new one moves it, a past one runs at once, -1
+ * cancels; once it has run, the same time schedules it again. */
+static void
+test_once_at_follows_the_due_time(void **state)
+{
+	struct owner o = { 0 };
+	int64_t at = -1;
+	long long id;
+
+	(void)state;
+	owner_start(&o);
+	loop_once_at(o.l, &o.slot, &at, 100, owner_run, &o);
+	id = o.slot;
+	assert_true(id > 0);
+	loop_once_at(o.l, &o.slot, &at, 100, owner_run, &o);
+	assert_int_equal(o.slot, id);
+	loop_once_at(o.l, &o.slot, &at, 300, owner_run, &o);
+	assert_true(o.slot > id);
+	later(&o, 200);
+	assert_int_equal(o.runs, 0);
+	later(&o, 100);
+	assert_int_equal(o.runs, 1);
+	assert_int_equal(o.slot, 0);
+	/* run: the same due time (now past) is pending again, due at once */
+	loop_once_at(o.l, &o.slot, &at, 300, owner_run, &o);
+	assert_true(o.slot > 0);
+	later(&o, 0);
+	assert_int_equal(o.runs, 2);
+	loop_once_at(o.l, &o.slot, &at, 1000, owner_run, &o);
+	loop_once_at(o.l, &o.slot, &at, -1, owner_run, &o);
+	assert_int_equal(o.slot, 0);
+	later(&o, 2000);
+	assert_int_equal(o.runs, 2);
+	/* no slot_at: the same time asked again schedules it again (a new id) */
+	loop_once_at(o.l, &o.slot, NULL, 3000, owner_run, &o);
+	id = o.slot;
+	loop_once_at(o.l, &o.slot, NULL, 3000, owner_run, &o);
+	assert_true(o.slot > id);
+	later(&o, 1000);
+	assert_int_equal(o.runs, 3);
+	loop_free(o.l);
+}
+
 struct fdrec { int reads; char buf[16]; };
 
 static void
@@ -321,6 +365,7 @@ main(void)
 		cmocka_unit_test(test_once_may_schedule_again_from_fn),
 		cmocka_unit_test(test_once_replaces_the_pending_one),
 		cmocka_unit_test(test_once_cancel),
+		cmocka_unit_test(test_once_at_follows_the_due_time),
 		cmocka_unit_test(test_fd_watch_and_wake),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
