@@ -136,19 +136,15 @@ persist(struct matrix_outbox *o, const struct matrix_out *m)
 
 	for (size_t i = 0; i < m->nmentions; i++)
 		json_array_append_new(men, json_string(m->mentions[i]));
+	const struct { const char *name, *value; } opt[] = {
+		{ "room", m->room }, { "user", m->user }, { "context", m->context },
+		{ "lane", m->lane }, { "key", m->key }, { "asker", m->asker },
+	};
+
 	json_object_set_new(j, "txn", json_string(m->txn));
-	if (m->room != NULL)
-		json_object_set_new(j, "room", json_string(m->room));
-	if (m->user != NULL)
-		json_object_set_new(j, "user", json_string(m->user));
-	if (m->context != NULL)
-		json_object_set_new(j, "context", json_string(m->context));
-	if (m->lane != NULL)
-		json_object_set_new(j, "lane", json_string(m->lane));
-	if (m->key != NULL)
-		json_object_set_new(j, "key", json_string(m->key));
-	if (m->asker != NULL)
-		json_object_set_new(j, "asker", json_string(m->asker));
+	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
+		if (opt[i].value != NULL)
+			json_object_set_new(j, opt[i].name, json_string(opt[i].value));
 	json_object_set_new(j, "body", json_string(m->body));
 	if (m->html != NULL)
 		json_object_set_new(j, "html", json_string(m->html));
