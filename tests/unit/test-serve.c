@@ -43,17 +43,28 @@ wake(void *ctx)
 	wakefd_ring(k->fd);
 }
 
+/* A worker whose step last ends the thread (0: none), its thread started. */
+static struct serve *
+worker_start(struct worker *k, int last)
+{
+	struct serve *s;
+
+	k->fd = wakefd_open();
+	k->last = last;
+	assert_true(k->fd >= 0);
+	atomic_init(&k->steps, 0);
+	atomic_init(&k->wakes, 0);
+	assert_non_null(s = serve_start(step, wake, k));
+	return s;
+}
+
 static void
 test_stop_wakes_and_joins(void **state)
 {
-	struct worker k = { .fd = wakefd_open() };
-	struct serve *s;
+	struct worker k;
+	struct serve *s = worker_start(&k, 0);
 
 	(void)state;
-	assert_true(k.fd >= 0);
-	atomic_init(&k.steps, 0);
-	atomic_init(&k.wakes, 0);
-	assert_non_null(s = serve_start(step, wake, &k));
 	while (atomic_load(&k.steps) == 0)
 		usleep(1000);
 	/* the step is blocked in poll: stop must wake it, then wait for its end */
@@ -70,14 +81,10 @@ test_stop_wakes_and_joins(void **state)
 static void
 test_step_ends_the_thread(void **state)
 {
-	struct worker k = { .fd = wakefd_open(), .last = 3 };
-	struct serve *s;
+	struct worker k;
+	struct serve *s = worker_start(&k, 3);
 
 	(void)state;
-	assert_true(k.fd >= 0);
-	atomic_init(&k.steps, 0);
-	atomic_init(&k.wakes, 0);
-	assert_non_null(s = serve_start(step, wake, &k));
 	/* steps 1 and 2 block until rung; the third returns < 0 and ends the thread */
 	for (int i = 0; i < 2; i++) {
 		while (atomic_load(&k.steps) <= i)
