@@ -446,6 +446,29 @@ test_hurry(void **state)
 	assert_string_equal(pop(q), "c2");
 	assert_int_equal(outq_queued(q), 0);
 	outq_free(q);
+
+	/* a long story (a round's end) goes OUTQ_FIRST_RUN lines first, then the
+	 * others have their turn before it is hurried again: questions about
+	 * one game never hold another back for long */
+	q = new_q(40, 0, &drops);
+	static const char *const story[] = { "a1", "a2", "a3", "a4", "a5", "a6" };
+	for (size_t i = 0; i < 6; i++)
+		say(q, "#a", story[i]);
+	say(q, "#b", "b1");
+	say(q, "#b", "b2");
+	assert_string_equal(pop(q), "a1");
+	outq_hurry(q, "#a");
+	assert_string_equal(pop(q), "a2");
+	outq_hurry(q, "#a");                    /* asked again meanwhile: the same run */
+	assert_string_equal(pop(q), "a3");
+	assert_string_equal(pop(q), "a4");
+	outq_hurry(q, "#a");                    /* spent: #b's turn first */
+	assert_string_equal(pop(q), "b1");
+	assert_string_equal(pop(q), "a5");      /* #a's own turn */
+	outq_hurry(q, "#a");                    /* and it may be hurried again */
+	assert_string_equal(pop(q), "a6");
+	assert_string_equal(pop(q), "b2");
+	outq_free(q);
 }
 
 /* Supersede: only the same key to the same target, and never one in
