@@ -116,7 +116,6 @@ const struct adapter_ops irc_adapter_ops = {
 	.needs_restart = irc_config_needs_restart,
 	.reload = irc_config_reload,
 	.pending = irc_send_pending,
-	.hurry = irc_send_hurry,
 	.is_moderator = irc_modes_is_moderator,
 	.queued = irc_queued,
 	/* many clients show notices in the status window, not the channel */

@@ -225,15 +225,6 @@ matrix_pending(struct adapter *a, const char *room, enum adapter_pending what)
 	return m != NULL && m->client != NULL ? matrix_client_pending(m->client, room, what) : 0;
 }
 
-static void
-matrix_hurry(struct adapter *a, const char *room)
-{
-	struct matrix *m = a->priv;
-
-	if (m != NULL && m->client != NULL)
-		matrix_client_hurry(m->client, room);
-}
-
 static bool
 matrix_is_moderator(struct adapter *a, const char *room, const char *user_id)
 {
@@ -251,6 +242,5 @@ const struct adapter_ops matrix_adapter_ops = {
 	.free = matrix_free,
 	.needs_restart = matrix_needs_restart,
 	.pending = matrix_pending,
-	.hurry = matrix_hurry,
 	.is_moderator = matrix_is_moderator,
 };

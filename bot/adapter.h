@@ -206,10 +206,6 @@ struct adapter_ops {
 	/* Optional: lines queued for room that must be delivered (supersede NULL)
 	 * and are not sent yet: what (enum adapter_pending) says which. */
 	size_t (*pending)(struct adapter *a, const char *room, enum adapter_pending what);
-	/* Optional, with pending: someone waits for room's story to be sent (an
-	 * answer about its table held until it is): the room's lines go next,
-	 * ahead of other rooms' (lib/outq: outq_hurry). */
-	void (*hurry)(struct adapter *a, const char *room);
 	/* Optional: true if the new section differs so that a reconnect is needed (SIGHUP). */
 	bool (*needs_restart)(struct adapter *a, struct adapter_cfg *cfg);
 	/* Optional: whether user_id moderates room on the service, by the

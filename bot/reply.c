@@ -171,10 +171,6 @@ reply_release(struct bot *b)
 
 		if (reply_room_busy(b, r->ad, r->room)) {
 			q->held[kept++] = *r;
-			/* still someone waiting on the room (its story grew: the rest of a
-			 * fold): its lines go first again */
-			if (r->ad->ops->hurry != NULL)
-				r->ad->ops->hurry(r->ad, r->room);
 			continue;
 		}
 		*reply_push(q) = *r;
@@ -218,13 +214,8 @@ reply_vcmd(struct cmd_ctx *c, bool priv, const char *key, bool mine, const char 
 	 * Where nothing paces lines (no pending: the console) they go in the
 	 * order queued, and so does the answer. */
 	if (c->s != NULL && c->room != NULL && c->s->ad == c->ad && strcmp(c->s->room, c->room) == 0 &&
-	    key != NULL && c->ad->ops->pending != NULL && reply_room_busy(c->bot, c->ad, c->room)) {
+	    key != NULL && c->ad->ops->pending != NULL && reply_room_busy(c->bot, c->ad, c->room))
 		reply_hold(&c->bot->replies);
-		/* someone waits on the room: its story goes before other rooms'
-		 * (and again at each reply_release while it is held) */
-		if (c->ad->ops->hurry != NULL)
-			c->ad->ops->hurry(c->ad, c->room);
-	}
 }
 
 void

@@ -30,8 +30,6 @@ struct outq_lane {
 	size_t nroom;                    /* of nkeep, the room's story (not aside) */
 	size_t nmsgs;                    /* messages: runs of pieces */
 	bool fresh;                      /* had nothing queued, and has not been served since */
-	unsigned hurry;                  /* someone waits for its story: items it may still send first (outq_hurry) */
-	bool hurry_spent;                /* a hurried run ended with story left: no other before a turn of its own */
 };
 
 struct outq {
@@ -427,20 +425,6 @@ outq_next(struct outq *q, enum outq_ready (*ready)(void *ctx, void *payload), vo
 	l = it->lane;
 	q->run = lane_first(l) ? q->run + (q->run < OUTQ_FIRST_RUN) : 0;
 	l->fresh = false;
-	/* a lane someone waits on stays next while its story is not all out,
-	 * for OUTQ_FIRST_RUN items at most; then it takes a turn like the others
-	 * before it may be hurried again, so questions about one game never
-	 * hold another back for more than that */
-	if (l->hurry > 0) {
-		bool left = l->nroom > (size_t)(it->key == NULL && !it->aside);
-
-		if (--l->hurry > 0 && left)
-			return it;
-		l->hurry = 0;
-		l->hurry_spent = left;
-	} else {
-		l->hurry_spent = false;
-	}
 	LIST_UNLINK(q->head, q->tail, l);
 	LIST_APPEND(q->head, q->tail, l);
 	return it;
@@ -480,21 +464,6 @@ void *
 outq_remove(struct outq *q, struct outq_item *it)
 {
 	return item_unlink(q, it);
-}
-
-void
-outq_hurry(struct outq *q, const char *lane)
-{
-	struct outq_lane *l = lane_find(q, lane), *first;
-
-	if (l == NULL || l->nroom == 0 || l->hurry > 0 || l->hurry_spent)
-		return;
-	l->hurry = OUTQ_FIRST_RUN;
-	if (q->head == l)
-		return;
-	first = q->head;   /* not q->head itself: the macro sets it before it is done with at */
-	LIST_UNLINK(q->head, q->tail, l);
-	LIST_INSERT_BEFORE(q->head, q->tail, first, l);
 }
 
 size_t

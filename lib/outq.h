@@ -108,13 +108,6 @@ void outq_untake(struct outq *q, struct outq_item *it);
 /* Out of the queue (sent, or given up); its payload, which the adapter frees. */
 void *outq_remove(struct outq *q, struct outq_item *it);
 
-/* Someone waits for lane's story (an answer held until it is sent): the
- * lane goes next, ahead of every lane in the serving order, and stays
- * there until its story is out, OUTQ_FIRST_RUN items at most; a run that
- * ends with story left is not followed by another before the lane's own
- * turn.  (A quick turn, or a lane new to the queue, may still go before
- * it; the games-first run still lets a stranger in.) */
-void outq_hurry(struct outq *q, const char *lane);
 /* Items that must be delivered waiting (or taken) in lane: a room's count. */
 size_t outq_pending(const struct outq *q, const char *lane);
 /* Of those, the room's story: what an answer about its table waits for.

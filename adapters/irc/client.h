@@ -387,8 +387,6 @@ void   irc_send_proto(struct irc *c, const char *fmt, ...) __attribute__((format
 void   irc_send_paced(struct irc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int    irc_send(struct adapter *a, const struct adapter_msg *m);
 size_t irc_send_pending(struct adapter *a, const char *room, enum adapter_pending what);
-/* Someone waits for the channel's story: its lane goes next (ops->hurry). */
-void   irc_send_hurry(struct adapter *a, const char *room);
 /* Private lines still queued for nick: to newnick (the same person renamed)
  * or dropped (NULL: gone), so that none reaches whoever wears the nick
  * next; nick NULL: every private line (a lost connection). */

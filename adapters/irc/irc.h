@@ -175,8 +175,6 @@ size_t irc_queue_drop(struct irc_queue *q, const char *lane, uint64_t key);
 size_t irc_queue_count(const struct irc_queue *q, const char *lane);
 size_t irc_queue_count_keep(const struct irc_queue *q, const char *lane);
 size_t irc_queue_count_room(const struct irc_queue *q, const char *lane);
-/* Someone waits for lane's lines: it goes next (outq_hurry). */
-void   irc_queue_hurry(struct irc_queue *q, const char *lane);
 /* Passes every queued line to fn, which keeps it (0), drops it (< 0), or
  * replaces it with the n bytes it wrote into buf (n > 0); lanes left empty
  * go.  How many lines were dropped or replaced. */

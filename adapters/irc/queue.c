@@ -158,16 +158,6 @@ irc_queue_count_room(const struct irc_queue *q, const char *target)
 	return lane_count(q, target, outq_pending_room);
 }
 
-void
-irc_queue_hurry(struct irc_queue *q, const char *target)
-{
-	char name[IRC_QUEUE_LANE];
-
-	irc_parse_casefold(name, sizeof name, target);
-	if (q->oq != NULL)
-		outq_hurry(q->oq, name);
-}
-
 size_t
 irc_queue_pop(struct irc_queue *q, char *buf, size_t buflen)
 {

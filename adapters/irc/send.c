@@ -373,16 +373,6 @@ irc_send_pending(struct adapter *a, const char *room, enum adapter_pending what)
 	return n + (c->held_len > 0 && line_channel(c, c->held) == i);
 }
 
-void
-irc_send_hurry(struct adapter *a, const char *room)
-{
-	struct irc *c = a->priv;
-	int i = irc_chan_find(c, room);
-
-	if (i >= 0)
-		irc_queue_hurry(&c->out, c->chans[i].name);
-}
-
 /* A private line's rewrite (irc_send_forget): nick NULL for every private line. */
 struct irc_forget {
 	struct irc *c;

@@ -142,12 +142,6 @@ matrix_client_pending(struct matrix_client *c, const char *room, enum adapter_pe
 	return what == PENDING_ROOM ? matrix_outbox_count_told(c->out, room) : matrix_outbox_count_room(c->out, room);
 }
 
-void
-matrix_client_hurry(struct matrix_client *c, const char *room)
-{
-	matrix_outbox_hurry(c->out, room);
-}
-
 /* One message on its way out: each piece becomes one event, body and HTML. */
 struct matrix_client_out {
 	struct matrix_client *c;

@@ -241,8 +241,6 @@ size_t matrix_outbox_count_room(struct matrix_outbox *o, const char *room);
 /* Of those, the room's story (not the private lines of its game, nor
  * answers): an answer about its table waits for them. */
 size_t matrix_outbox_count_told(struct matrix_outbox *o, const char *room);
-/* Someone waits for room's story: its lane goes next (outq_hurry). */
-void   matrix_outbox_hurry(struct matrix_outbox *o, const char *room);
 
 /* ---- client.c: the account's public face; its parts are below ---- */
 
@@ -282,7 +280,6 @@ struct matrix_client *matrix_client_new(const struct matrix_config *cfg, const s
 int  matrix_client_start(struct matrix_client *c);
 int  matrix_client_send(struct matrix_client *c, const struct adapter_msg *m);
 size_t matrix_client_pending(struct matrix_client *c, const char *room, enum adapter_pending what);
-void matrix_client_hurry(struct matrix_client *c, const char *room);
 void matrix_client_stop(struct matrix_client *c);
 void matrix_client_free(struct matrix_client *c);
 /* True if inviter (a user id) may invite us, per the allow list; an empty

@@ -527,9 +527,3 @@ matrix_outbox_count_told(struct matrix_outbox *o, const char *room)
 {
 	return outq_pending_room(o->q, room);
 }
-
-void
-matrix_outbox_hurry(struct matrix_outbox *o, const char *room)
-{
-	outq_hurry(o->q, room);
-}

@@ -82,15 +82,6 @@ fake_pending(struct adapter *a, const char *room, enum adapter_pending what)
 	return l->queued;
 }
 
-static void
-fake_hurry(struct adapter *a, const char *room)
-{
-	struct fake *f = a->priv;
-
-	f->hurried++;
-	snprintf(f->hurried_room, sizeof f->hurried_room, "%s", room);
-}
-
 struct fake_out {
 	struct fake *f;
 	const struct adapter_msg *m;
@@ -196,7 +187,6 @@ static const struct adapter_ops fake_ops = {
 	.type = "fake",
 	.send = fake_send,
 	.pending = fake_pending,
-	.hurry = fake_hurry,
 	.is_moderator = fake_is_moderator,
 };
 

@@ -41,8 +41,6 @@ struct fake {
 	 * counted; one leaves every drain_ms (answers are not counted: they
 	 * wait apart and are never waited for). */
 	size_t queue_cap, dropped;
-	size_t hurried;          /* ops->hurry calls (an answer held for a room's story), the last one's room */
-	char hurried_room[128];
 	int64_t drain_ms;
 	struct fake_lane {
 		char room[128];

@@ -408,69 +408,6 @@ test_backlog_beside_lanes_that_refill(void **state)
 	outq_free(q);
 }
 
-/* Hurry: a room someone waits on (an answer held for its story) goes next,
- * ahead of the lanes served less lately; then it takes its turn again. */
-static void
-test_hurry(void **state)
-{
-	int drops;
-	struct outq *q = new_q(40, 0, &drops);
-
-	(void)state;
-	struct outq_msg hand = { .room = "#a", .target = "ann", .payload = (void *)"ann's hand" };
-
-	say(q, "#a", "a1");
-	say(q, "#a", "a2");
-	outq_push(q, &hand);
-	say(q, "#a", "a3");
-	say(q, "#b", "b1");
-	say(q, "#b", "b2");
-	say(q, "#c", "c1");
-	assert_string_equal(pop(q), "a1");
-	/* #b then #c are next; carol waits on #a: its story goes first, the
-	 * hand between too (the lane's order), then the others' turns */
-	outq_hurry(q, "#a");
-	assert_string_equal(pop(q), "a2");
-	assert_string_equal(pop(q), "ann's hand");
-	assert_string_equal(pop(q), "a3");
-	assert_string_equal(pop(q), "b1");
-	assert_string_equal(pop(q), "c1");
-	/* a lane with no story queued, or none, changes nothing: #a, filled
-	 * again, is where it was (the one served least lately) */
-	say(q, "#c", "c2");
-	outq_push(q, &hand);
-	outq_hurry(q, "#a");
-	outq_hurry(q, "#nowhere");
-	assert_string_equal(pop(q), "ann's hand");
-	assert_string_equal(pop(q), "b2");
-	assert_string_equal(pop(q), "c2");
-	assert_int_equal(outq_queued(q), 0);
-	outq_free(q);
-
-	/* a long story (a round's end) goes OUTQ_FIRST_RUN lines first, then the
-	 * others have their turn before it is hurried again: questions about
-	 * one game never hold another back for long */
-	q = new_q(40, 0, &drops);
-	static const char *const story[] = { "a1", "a2", "a3", "a4", "a5", "a6" };
-	for (size_t i = 0; i < 6; i++)
-		say(q, "#a", story[i]);
-	say(q, "#b", "b1");
-	say(q, "#b", "b2");
-	assert_string_equal(pop(q), "a1");
-	outq_hurry(q, "#a");
-	assert_string_equal(pop(q), "a2");
-	outq_hurry(q, "#a");                    /* asked again meanwhile: the same run */
-	assert_string_equal(pop(q), "a3");
-	assert_string_equal(pop(q), "a4");
-	outq_hurry(q, "#a");                    /* spent: #b's turn first */
-	assert_string_equal(pop(q), "b1");
-	assert_string_equal(pop(q), "a5");      /* #a's own turn */
-	outq_hurry(q, "#a");                    /* and it may be hurried again */
-	assert_string_equal(pop(q), "a6");
-	assert_string_equal(pop(q), "b2");
-	outq_free(q);
-}
-
 /* Supersede: only the same key to the same target, and never one in
  * flight; private lines about a game wait in its room's lane, in order. */
 static void
@@ -738,7 +675,6 @@ main(void)
 		cmocka_unit_test(test_bystander_after_one_message),
 		cmocka_unit_test(test_bystanders_beside_a_flooders_backlog),
 		cmocka_unit_test(test_backlog_beside_lanes_that_refill),
-		cmocka_unit_test(test_hurry),
 		cmocka_unit_test(test_supersede_and_private_lines),
 		cmocka_unit_test(test_caps_drop_answers_first),
 		cmocka_unit_test(test_player_answer_evicts_strangers),
