@@ -1,6 +1,7 @@
 /* outbox.c: the persisted send queue: a txn id fixed before the first try; its lanes are lib/outq's (rooms and players before strangers, answers replaced, bounded); one send in flight for the account, which a 429 makes wait. */
 #include <inttypes.h>
 #include <jansson.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,10 +116,21 @@ forget(struct matrix_outbox *o, struct matrix_out *m)
 	forget_out(o, m);
 }
 
-static char *
-opt_dup(const char *s)
+/* The optional strings of a message, as persisted (json name, field). */
+static const struct {
+	const char *name;
+	size_t off;
+} opt_fields[] = {
+	{ "room", offsetof(struct matrix_out, room) },   { "user", offsetof(struct matrix_out, user) },
+	{ "context", offsetof(struct matrix_out, context) }, { "lane", offsetof(struct matrix_out, lane) },
+	{ "key", offsetof(struct matrix_out, key) },     { "asker", offsetof(struct matrix_out, asker) },
+	{ "html", offsetof(struct matrix_out, html) },
+};
+
+static char **
+opt_field(const struct matrix_out *m, size_t i)
 {
-	return xstrdup(s);
+	return (char **)((char *)m + opt_fields[i].off);
 }
 
 static const char *
@@ -136,18 +148,11 @@ persist(struct matrix_outbox *o, const struct matrix_out *m)
 
 	for (size_t i = 0; i < m->nmentions; i++)
 		json_array_append_new(men, json_string(m->mentions[i]));
-	const struct { const char *name, *value; } opt[] = {
-		{ "room", m->room }, { "user", m->user }, { "context", m->context },
-		{ "lane", m->lane }, { "key", m->key }, { "asker", m->asker },
-	};
-
 	json_object_set_new(j, "txn", json_string(m->txn));
-	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
-		if (opt[i].value != NULL)
-			json_object_set_new(j, opt[i].name, json_string(opt[i].value));
+	for (size_t i = 0; i < sizeof opt_fields / sizeof opt_fields[0]; i++)
+		if (*opt_field(m, i) != NULL)
+			json_object_set_new(j, opt_fields[i].name, json_string(*opt_field(m, i)));
 	json_object_set_new(j, "body", json_string(m->body));
-	if (m->html != NULL)
-		json_object_set_new(j, "html", json_string(m->html));
 	json_object_set_new(j, "mentions", men);
 	if (m->ping)
 		json_object_set_new(j, "ping", json_true());
@@ -186,17 +191,14 @@ load_one(void *ctx, const char *key, const char *value)
 	m = xcalloc(1, sizeof *m);
 	m->seq = seq;
 	m->txn = xstrdup(jstr(j, "txn"));
-	m->room = opt_dup(jstr(j, "room"));
-	m->user = opt_dup(jstr(j, "user"));
-	m->context = opt_dup(jstr(j, "context"));
-	m->lane = opt_dup(jstr(j, "lane"));
-	m->key = opt_dup(jstr(j, "key"));
-	m->asker = opt_dup(jstr(j, "asker"));
+	for (i = 0; i < sizeof opt_fields / sizeof opt_fields[0]; i++)
+		*opt_field(m, i) = xstrdup(jstr(j, opt_fields[i].name));
 	m->body = xstrdup(jstr(j, "body"));
-	m->html = opt_dup(jstr(j, "html"));
 	m->ping = json_is_true(json_object_get(j, "ping"));
-	m->thread = opt_dup(jstr(j, "thread"));
-	m->reply = opt_dup(jstr(j, "reply"));
+	if (jstr(j, "thread") != NULL && jstr(j, "reply") != NULL) {
+		m->thread = xstrdup(jstr(j, "thread"));
+		m->reply = xstrdup(jstr(j, "reply"));
+	}
 	men = json_object_get(j, "mentions");
 	if (json_array_size(men) > 0) {
 		m->mentions = xcalloc(json_array_size(men), sizeof *m->mentions);
@@ -288,14 +290,14 @@ matrix_outbox_add_key(struct matrix_outbox *o, const char *room, const char *use
 	snprintf(txn, sizeof txn, "hf.%s.%" PRIu64, o->salt, m->seq);
 	snprintf(seqs, sizeof seqs, "%" PRIu64, m->seq);
 	m->txn = xstrdup(txn);
-	m->room = opt_dup(room);
-	m->user = opt_dup(user);
-	m->context = opt_dup(context);
+	m->room = xstrdup(room);
+	m->user = xstrdup(user);
+	m->context = xstrdup(context);
 	m->lane = xstrdup(lane);
-	m->key = opt_dup(key);
-	m->asker = opt_dup(asker);
+	m->key = xstrdup(key);
+	m->asker = xstrdup(asker);
 	m->body = xstrdup(body);
-	m->html = opt_dup(html);
+	m->html = xstrdup(html);
 	if (nmentions > 0) {
 		m->mentions = xcalloc(nmentions, sizeof *m->mentions);
 		for (size_t i = 0; i < nmentions; i++)
