@@ -30,6 +30,7 @@ struct outq_lane {
 	size_t nroom;                    /* of nkeep, the room's story (not aside) */
 	size_t nmsgs;                    /* messages: runs of pieces */
 	bool fresh;                      /* had nothing queued, and has not been served since */
+	uint64_t woke;                   /* when it was last made fresh (outq.served) */
 };
 
 struct outq {
@@ -40,6 +41,9 @@ struct outq {
 	size_t items, bytes, nlanes;
 	size_t nidle;                    /* lanes kept empty, for their place in the order */
 	unsigned run;                    /* first-class items served in a row */
+	unsigned quick;                  /* quick turns in a row since the last first-class item */
+	uint64_t served;                 /* items served so far (a clock of turns) */
+	uint64_t chain;                  /* served when the first quick turn of that row was taken */
 };
 
 struct outq *
@@ -101,6 +105,7 @@ lane_add(struct outq *q, const char *name)
 
 	l->name = xstrdup(name);
 	l->fresh = true;
+	l->woke = q->served;
 	for (at = q->head; at != NULL && at->fresh; at = at->next)
 		;
 	LIST_INSERT_BEFORE(q->head, q->tail, at, l);
@@ -297,6 +302,7 @@ outq_push(struct outq *q, const struct outq_msg *m)
 		q->nidle--;
 		q->nlanes++;
 		l->fresh = true;
+		l->woke = q->served;
 	}
 	it = xcalloc(1, sizeof *it);
 	it->lane = l;
@@ -379,9 +385,11 @@ lane_ready(struct outq_lane *l, enum outq_ready (*ready)(void *ctx, void *payloa
  * OUTQ_FEW_RESTS such lanes wait (a bystander or two, not 50 strangers at
  * once).  A backlog (a flooder's lane, served already or holding several
  * answers) is not counted: it keeps to its item in OUTQ_FIRST_RUN + 1 and
- * never costs a bystander the quick turn.  NULL if none. */
+ * never costs a bystander the quick turn.  Only a lane that woke by turn
+ * woke_by may go (a bystander who asks again at once does not chain with
+ * herself).  NULL if none. */
 static struct outq_item *
-quick_rest(struct outq *q, enum outq_ready (*ready)(void *ctx, void *payload), void *ctx)
+quick_rest(struct outq *q, uint64_t woke_by, enum outq_ready (*ready)(void *ctx, void *payload), void *ctx)
 {
 	struct outq_item *found = NULL, *it;
 	size_t one = 0;
@@ -391,7 +399,7 @@ quick_rest(struct outq *q, enum outq_ready (*ready)(void *ctx, void *payload), v
 			continue;
 		if (++one > OUTQ_FEW_RESTS)
 			return NULL;
-		if (found == NULL && (it = lane_ready(l, ready, ctx)) != NULL)
+		if (found == NULL && l->woke <= woke_by && (it = lane_ready(l, ready, ctx)) != NULL)
 			found = it;
 	}
 	return found;
@@ -402,16 +410,22 @@ quick_rest(struct outq *q, enum outq_ready (*ready)(void *ctx, void *payload), v
  * 50 strangers' questions, each in a lane of their own, would otherwise put
  * the game's next line behind 50 of theirs, and a stranger still gets an
  * item in OUTQ_FIRST_RUN + 1 however busy the games are.  A bystander with
- * one question (quick_rest) waits for one game item only. */
+ * one question (quick_rest) waits for one game item only: two who asked at
+ * once go one after the other (OUTQ_FEW_RESTS in a row at most, the second
+ * one waiting then already), or the second would wait for two game items
+ * and the first's answer: a flood's first bystander in another room waited
+ * 6 s on IRC. */
 struct outq_item *
 outq_next(struct outq *q, enum outq_ready (*ready)(void *ctx, void *payload), void *ctx)
 {
-	struct outq_item *it = NULL;
+	struct outq_item *it = NULL, *quick = NULL;
 	struct outq_lane *l;
 
 	lanes_trim(q);
 	if (q->run > 0)
-		it = quick_rest(q, ready, ctx);
+		quick = it = quick_rest(q, UINT64_MAX, ready, ctx);
+	else if (q->quick > 0 && q->quick < OUTQ_FEW_RESTS)
+		quick = it = quick_rest(q, q->chain, ready, ctx);
 	for (int pass = 0; it == NULL && pass < 2; pass++) {
 		bool want = q->run < OUTQ_FIRST_RUN;
 
@@ -424,6 +438,11 @@ outq_next(struct outq *q, enum outq_ready (*ready)(void *ctx, void *payload), vo
 	/* served: to the back, the others keeping their order */
 	l = it->lane;
 	q->run = lane_first(l) ? q->run + (q->run < OUTQ_FIRST_RUN) : 0;
+	if (quick != NULL && q->quick++ == 0)
+		q->chain = q->served;
+	else if (quick == NULL)
+		q->quick = 0;
+	q->served++;
 	l->fresh = false;
 	LIST_UNLINK(q->head, q->tail, l);
 	LIST_APPEND(q->head, q->tail, l);

@@ -25,9 +25,10 @@
  * - Quick turn.  A lane of the rest that had nothing queued and has not
  *   been served since (one question, not a backlog) goes after a single
  *   first-class item, while no more than OUTQ_FEW_RESTS such lanes wait (a
- *   bystander or two, not 50 strangers at once); a backlog (a flooder's
- *   lane, served already) does not count, so a flood never costs a
- *   bystander's first question its quick turn.
+ *   bystander or two, not 50 strangers at once); two such lanes waiting at
+ *   once go one after the other (not a lane that woke during that row); a
+ *   backlog (a flooder's lane, served already) does not count, so a flood
+ *   never costs a bystander's first question its quick turn.
  * - Supersede.  A newer answer replaces the same answer (key) to the same
  *   target still waiting in its lane (outq_supersede).
  * - Caps.  Items and bytes per lane and in all; when full, a first-class
