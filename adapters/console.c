@@ -287,11 +287,7 @@ console_free(struct adapter *a)
 
 const struct adapter_ops console_adapter_ops = {
 	.type = "console",
-	.init = console_init,
-	.start = console_start,
-	.send = console_send,
-	.stop = console_stop,
+	ADAPTER_OPS_CALLS(console),
 	.needs_restart = console_needs_restart,
-	.free = console_free,
 	.is_moderator = console_is_moderator,
 };

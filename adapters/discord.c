@@ -111,11 +111,7 @@ discord_queued(struct adapter *a)
 
 const struct adapter_ops discord_adapter_ops = {
 	.type = "discord",
-	.init = discord_init,
-	.start = discord_start,
-	.send = discord_send,
-	.stop = discord_stop,
-	.free = discord_free,
+	ADAPTER_OPS_CALLS(discord),
 	.pending = discord_pending,
 	.needs_restart = discord_needs_restart,
 	.is_moderator = discord_is_moderator,

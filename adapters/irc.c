@@ -108,11 +108,7 @@ irc_queued(struct adapter *a)
 
 const struct adapter_ops irc_adapter_ops = {
 	.type = "irc",
-	.init = irc_init,
-	.start = irc_start,
-	.send = irc_send,
-	.stop = irc_stop,
-	.free = irc_free,
+	ADAPTER_OPS_CALLS(irc),
 	.needs_restart = irc_config_needs_restart,
 	.reload = irc_config_reload,
 	.pending = irc_send_pending,

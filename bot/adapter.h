@@ -248,6 +248,12 @@ struct adapter_ops {
 	const char *private_note;
 };
 
+/* The five calls every adapter has, named after it: NAME_init, NAME_start,
+ * NAME_send, NAME_stop and NAME_free.  An adapter's table starts
+ * { .type = "NAME", ADAPTER_OPS_CALLS(NAME), and its optional calls }. */
+#define ADAPTER_OPS_CALLS(name) \
+	.init = name##_init, .start = name##_start, .send = name##_send, .stop = name##_stop, .free = name##_free
+
 struct adapter {
 	const struct adapter_ops *ops;
 	char id[96];               /* "irc/libera": type/name, stable: sessions are keyed by it */

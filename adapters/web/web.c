@@ -384,11 +384,7 @@ fail:
 
 const struct adapter_ops web_adapter_ops = {
 	.type = "web",
-	.init = web_init,
-	.start = web_start,
-	.send = web_send,
-	.stop = web_stop,
-	.free = web_free,
+	ADAPTER_OPS_CALLS(web),
 	.needs_restart = web_needs_restart,
 	.view = web_view,
 	.link = web_link,
