@@ -111,10 +111,11 @@ CMOCKA_LIBS = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 OUT_NAMES := $(if $(filter no,$(WITH_MATRIX)),matrix fakemx) \
              $(if $(filter no,$(WITH_DISCORD)),discord fakedc dcplay gwsim) \
              $(if $(filter no,$(WITH_WEB)),web) \
-             $(if $(filter no,$(WITH_MATRIX) $(WITH_DISCORD) $(WITH_WEB)),checkdocs)
+             $(if $(filter no,$(WITH_MATRIX) $(WITH_DISCORD) $(WITH_WEB)),checkdocs) \
+             $(if $(filter yes,$(WITH_DISCORD) $(WITH_WEB)),,lwsserve)
 left_out = $(foreach f,$(1),$(if $(strip $(foreach n,$(OUT_NAMES),$(findstring $(n),$(f)))),,$(f)))
 
-LIB_SRC     := $(sort $(wildcard lib/*.c))
+LIB_SRC     := $(call left_out,$(sort $(wildcard lib/*.c)))
 ENGINE_SRC  := $(sort $(wildcard engine/*.c))
 BOT_SRC     := $(sort $(filter-out bot/main.c,$(wildcard bot/*.c)))
 ADAPTER_SRC := $(call left_out,$(sort $(wildcard adapters/*.c adapters/*/*.c)))

@@ -13,6 +13,7 @@
 #include "fifo.h"
 #include "loop.h"
 #include "secret.h"
+#include "lwsserve.h"
 #include "serve.h"
 #include "wakefd.h"
 #include "ws.h"
@@ -524,31 +525,7 @@ static const struct lws_protocols protocols[] = {
 	{ NULL, NULL, 0, 0, 0, NULL, 0 }
 };
 
-/* The thread's step (lib/serve.h): lws_service until stopped. */
-static int
-thread_step(void *arg)
-{
-	struct discord_ws *w = arg;
-
-	return lws_service(w->lws, 0);
-}
-
-static void
-thread_wake(void *arg)
-{
-	struct discord_ws *w = arg;
-
-	lws_cancel_service(w->lws);
-}
-
 /* ------------------------------------------------------------------ public */
-
-static void
-lws_log_line(int level, const char *line)
-{
-	/* libwebsockets' own errors, on stderr with a priority as the log has */
-	fprintf(stderr, "<%d>discord/lws: %s", level == LLL_ERR ? LOG_LVL_ERR : LOG_LVL_WARNING, line);
-}
 
 struct discord_ws *
 discord_ws_new(struct loop *l, const char *ca_file, discord_ws_fn *fn, void *ctx, char *err, size_t errlen)
@@ -564,7 +541,7 @@ discord_ws_new(struct loop *l, const char *ca_file, discord_ws_fn *fn, void *ctx
 		snprintf(err, errlen, "eventfd: %s", strerror(errno));
 		goto fail;
 	}
-	lws_set_log_level(LLL_ERR, lws_log_line);
+	lwsserve_log();
 	memset(&info, 0, sizeof info);
 	info.port = CONTEXT_PORT_NO_LISTEN;
 	info.protocols = protocols;
@@ -581,7 +558,7 @@ discord_ws_new(struct loop *l, const char *ca_file, discord_ws_fn *fn, void *ctx
 		snprintf(err, errlen, "cannot watch the WebSocket thread's eventfd");
 		goto fail;
 	}
-	if ((w->thread = serve_start(thread_step, thread_wake, w)) == NULL) {
+	if ((w->thread = lwsserve_start(w->lws)) == NULL) {
 		loop_unwatch(l, w->efd);
 		snprintf(err, errlen, "cannot start the WebSocket thread");
 		goto fail;

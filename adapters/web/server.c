@@ -11,6 +11,7 @@
 
 #include "adapter.h"
 #include "list.h"
+#include "lwsserve.h"
 #include "serve.h"
 #include "wakefd.h"
 #include "web.h"
@@ -501,29 +502,7 @@ static const struct lws_protocols srv_protocols[] = {
 
 /* ------------------------------------------------------------------ the thread */
 
-/* The thread's step (lib/serve.h): lws_service until stopped. */
-static int
-srv_step(void *arg)
-{
-	struct web_server *s = arg;
-
-	return lws_service(s->ctx, 0);
-}
-
-static void
-srv_wake(void *arg)
-{
-	struct web_server *s = arg;
-
-	lws_cancel_service(s->ctx);
-}
-
-static void
-srv_lws_log(int level, const char *line)
-{
-	fprintf(stderr, "<%d>web/lws: %s", level == LLL_ERR ? LOG_LVL_ERR : LOG_LVL_WARNING, line);
-}
-
+/* Listens, and serves on a thread of its own (lib/lwsserve). */
 int
 web_server_start(struct web *w, char *err, size_t errlen)
 {
@@ -536,7 +515,7 @@ web_server_start(struct web *w, char *err, size_t errlen)
 
 	s->w = w;
 	web_bounds_init(&s->bounds);
-	lws_set_log_level(LLL_ERR, srv_lws_log);
+	lwsserve_log();
 	memset(&info, 0, sizeof info);
 	info.port = w->conf.port;
 	info.iface = w->conf.host;
@@ -572,7 +551,7 @@ web_server_start(struct web *w, char *err, size_t errlen)
 			s->port = lws_get_vhost_listen_port(vh);
 	}
 	w->srv = s;
-	if ((s->thread = serve_start(srv_step, srv_wake, s)) == NULL) {
+	if ((s->thread = lwsserve_start(s->ctx)) == NULL) {
 		lws_context_destroy(s->ctx);
 		w->srv = NULL;
 		free(s);
@@ -586,7 +565,7 @@ void
 web_server_wake(struct web *w)
 {
 	if (w->srv != NULL)
-		srv_wake(w->srv);
+		lws_cancel_service(w->srv->ctx);
 }
 
 int
