@@ -474,6 +474,10 @@ irc_busy(int secs)
 	}
 	printf("  carol asked %d times: %d answered (%d the same as her last answer), %d lost\n",
 	       a->asked, a->answer.n, a->unchanged, a->lost);
+	printf("  her waits in the order asked (s):");
+	for (int i = 0; i < a->answer.n; i++)
+		printf(" %.1f", (double)a->answer.v[i] / 1000.0);
+	printf("\n");
 	figure("her answer, !pile to the pile, p95", pct(&a->answer, 95), "s", 5);
 	printf("  (p50 %.1f s, max %.1f s)\n", pct(&a->answer, 50), pct(&a->answer, 100));
 	rc = a->lost > 0 ? -1 : 0;
