@@ -438,10 +438,10 @@ outq_next(struct outq *q, enum outq_ready (*ready)(void *ctx, void *payload), vo
 	/* served: to the back, the others keeping their order */
 	l = it->lane;
 	q->run = lane_first(l) ? q->run + (q->run < OUTQ_FIRST_RUN) : 0;
-	if (quick != NULL && q->quick++ == 0)
-		q->chain = q->served;
-	else if (quick == NULL)
+	if (quick == NULL)
 		q->quick = 0;
+	else if (q->quick++ == 0)
+		q->chain = q->served;   /* the row starts: lanes that woke by now may follow */
 	q->served++;
 	l->fresh = false;
 	LIST_UNLINK(q->head, q->tail, l);

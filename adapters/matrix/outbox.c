@@ -128,9 +128,15 @@ static const struct {
 };
 
 static char **
-opt_field(const struct matrix_out *m, size_t i)
+opt_field(struct matrix_out *m, size_t i)
 {
 	return (char **)((char *)m + opt_fields[i].off);
+}
+
+static const char *
+opt_value(const struct matrix_out *m, size_t i)
+{
+	return *(char *const *)((const char *)m + opt_fields[i].off);
 }
 
 static const char *
@@ -150,8 +156,8 @@ persist(struct matrix_outbox *o, const struct matrix_out *m)
 		json_array_append_new(men, json_string(m->mentions[i]));
 	json_object_set_new(j, "txn", json_string(m->txn));
 	for (size_t i = 0; i < sizeof opt_fields / sizeof opt_fields[0]; i++)
-		if (*opt_field(m, i) != NULL)
-			json_object_set_new(j, opt_fields[i].name, json_string(*opt_field(m, i)));
+		if (opt_value(m, i) != NULL)
+			json_object_set_new(j, opt_fields[i].name, json_string(opt_value(m, i)));
 	json_object_set_new(j, "body", json_string(m->body));
 	json_object_set_new(j, "mentions", men);
 	if (m->ping)
