@@ -69,7 +69,7 @@ player_send(struct soak *s, struct soak_peer *p, const char *cmd)
 {
 	ircclient_send(&p->c, "PRIVMSG %s :%s", p->chan, cmd);
 	if (getenv("FLOOD_TRACE") != NULL)
-		fprintf(stderr, "%s> %s\n", p->c.nick, cmd);
+		fprintf(stderr, "%lld %s> %s\n", (long long)soak_now_ms(), p->c.nick, cmd);
 	snprintf(p->last, sizeof p->last, "%s", cmd);
 	p->sent_at = p->last_sent = soak_now_ms();
 	s->asked++;
@@ -121,7 +121,7 @@ player_line(struct soak *s, struct soak_peer *p, const char *line)
 	if (strncmp(line, ":HandFoot!", 10) != 0)
 		return;
 	if (getenv("FLOOD_TRACE") != NULL)
-		fprintf(stderr, "%s| %s\n", p->c.nick, line);
+		fprintf(stderr, "%lld %s| %s\n", (long long)soak_now_ms(), p->c.nick, line);
 	if (strstr(line, " PRIVMSG #") != NULL && (strstr(line, "Your hand (") || strstr(line, "Your foot ("))) {
 		s->leaks++;
 		fprintf(stderr, "%s: a hand in the channel: %s\n", s->bench, line);
