@@ -163,11 +163,12 @@ int    irc_queue_push(struct irc_queue *q, const char *lane, const char *line, s
 /* The same for a line of an answer (key not 0); -1 if the lane is full.
  * Lines that must be delivered are first-class, answers not. */
 int    irc_queue_push_key(struct irc_queue *q, const char *lane, uint64_t key, const char *line, size_t len);
-/* The same, with the lane's class given: first, served before the rest;
- * aside, not the room's story though in its lane: a private line about its
- * game, or an answer that must be delivered ("bob steps away"). */
-int    irc_queue_push_class(struct irc_queue *q, const char *lane, uint64_t key, bool first, bool aside,
-                            const char *line, size_t len);
+/* The same, with the line's class given: first, served before the rest;
+ * about_room, a private line about the game of lane's room; asker, whose
+ * question it answers (NULL: nobody's).  lib/outq decides from those what
+ * is the room's story (outq_msg). */
+int    irc_queue_push_class(struct irc_queue *q, const char *lane, uint64_t key, bool first, bool about_room,
+                            const char *asker, const char *line, size_t len);
 /* Drops the lines of lane with key (an answer a newer one replaces); how many. */
 size_t irc_queue_drop(struct irc_queue *q, const char *lane, uint64_t key);
 /* Lines waiting in lane; those of them that must be delivered; and of

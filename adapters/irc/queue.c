@@ -61,17 +61,18 @@ msg_of(const char *lane, uint64_t key, bool first, char *name, size_t namelen, c
 int
 irc_queue_push_key(struct irc_queue *q, const char *target, uint64_t key, const char *line, size_t len)
 {
-	return irc_queue_push_class(q, target, key, key == 0, false, line, len);
+	return irc_queue_push_class(q, target, key, key == 0, false, NULL, line, len);
 }
 
 int
-irc_queue_push_class(struct irc_queue *q, const char *target, uint64_t key, bool first, bool aside,
-                     const char *line, size_t len)
+irc_queue_push_class(struct irc_queue *q, const char *target, uint64_t key, bool first, bool about_room,
+                     const char *asker, const char *line, size_t len)
 {
 	char name[IRC_QUEUE_LANE], keys[24];
 	struct outq_msg m = msg_of(target, key, first, name, sizeof name, keys, sizeof keys);
 
-	m.room = aside ? name : NULL;
+	m.room = about_room ? name : NULL;
+	m.asker = asker;
 	m.bytes = len;
 	m.payload = line_new(line, len);
 	if (outq_push(oq(q), &m) == NULL) {
@@ -85,7 +86,7 @@ irc_queue_push_class(struct irc_queue *q, const char *target, uint64_t key, bool
 int
 irc_queue_push(struct irc_queue *q, const char *target, const char *line, size_t len)
 {
-	return irc_queue_push_class(q, target, 0, true, false, line, len);
+	return irc_queue_push_class(q, target, 0, true, false, NULL, line, len);
 }
 
 size_t

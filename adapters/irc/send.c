@@ -228,7 +228,8 @@ struct irc_out {
 	const char *cmd, *target, *prefix, *lane;
 	uint64_t key;           /* an answer's key (target and supersede), 0 if it must be delivered */
 	bool first;             /* a game's line or a player's answer: before strangers' answers */
-	bool aside;             /* in its room's lane but not the story: a private line, a must-go answer */
+	bool about_room;        /* a private line about the game in its lane's room */
+	const char *asker;      /* whose question it answers (lib/outq decides what that makes it) */
 	int rc;
 };
 
@@ -254,7 +255,7 @@ irc_send_piece(void *ctx, const char *m, size_t len, const char *text, size_t te
 	if (o->rc < 0)
 		return;     /* the queue is full: the rest of the message would be cut anyway */
 	w = snprintf(line, sizeof line, "%s %s :%s", o->cmd, o->target, text);
-	if (w < 0 || irc_queue_push_class(&c->out, o->lane, o->key, o->first, o->aside, line,
+	if (w < 0 || irc_queue_push_class(&c->out, o->lane, o->key, o->first, o->about_room, o->asker, line,
 	                                  (size_t)w < sizeof line ? (size_t)w : sizeof line - 1) != 0) {
 		/* once a minute at most: a flood must not flood the log too */
 		if (loop_now(c->a->loop) - c->drop_logged > 60000) {
@@ -282,10 +283,11 @@ answer_key(const char *target, const char *supersede)
  * to what the server relays after our prefix, in mIRC codes or plain.  An
  * answer replaces the same answer still queued. */
 static int
-queue_styled(struct irc *c, const char *cmd, const char *target, const char *lane, bool aside,
+queue_styled(struct irc *c, const char *cmd, const char *target, const char *lane, bool about_room,
              const struct adapter_msg *m)
 {
-	struct irc_out o = { .c = c, .cmd = cmd, .target = target, .lane = lane, .aside = aside,
+	struct irc_out o = { .c = c, .cmd = cmd, .target = target, .lane = lane, .about_room = about_room,
+	                     .asker = m->asker,
 	                     .prefix = m->prefix ? m->prefix : "", .key = answer_key(target, m->supersede),
 	                     .first = m->supersede == NULL || m->player };
 	size_t room = text_room(c, cmd, target);
@@ -306,7 +308,7 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 	struct irc *c = a->priv;
 	const char *target, *lane, *cmd = "PRIVMSG";
 	char answers[IRC_QUEUE_LANE];
-	bool aside;
+	bool about_room;
 
 	if (m->styled == NULL)
 		return -1;
@@ -348,10 +350,9 @@ irc_send(struct adapter *a, const struct adapter_msg *m)
 
 		outq_lane_name(&om, answers, sizeof answers);
 		lane = answers;
-		/* not the room's story: a private line, or an answer that must be delivered */
-		aside = om.room != NULL || (m->supersede == NULL && m->asker != NULL);
+		about_room = om.room != NULL;
 	}
-	return queue_styled(c, cmd, target, lane, aside, m);
+	return queue_styled(c, cmd, target, lane, about_room, m);
 }
 
 /* Lines that must be delivered waiting in a channel's lane: the bot's

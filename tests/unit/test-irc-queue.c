@@ -35,11 +35,14 @@ test_answers(void **state)
 	assert_int_equal(irc_queue_count_keep(&q, "#A"), 1);   /* case-folded */
 	/* a player's hand waits in the room's lane, aside: the computer waits
 	 * for it (count_keep), an answer about the table does not (count_room) */
-	assert_int_equal(irc_queue_push_class(&q, "#a", 0, true, true, "NOTICE ann :hand", 16), 0);
+	assert_int_equal(irc_queue_push_class(&q, "#a", 0, true, true, NULL, "NOTICE ann :hand", 16), 0);
 	assert_int_equal(irc_queue_count_keep(&q, "#a"), 2);
 	assert_int_equal(irc_queue_count_room(&q, "#a"), 1);
-	for (int i = 0; i < 2; i++)
-		assert_int_equal(irc_queue_push(&q, "#a", "turn", 4), 0);
+	/* an answer that must be delivered, with its asker: kept, not the story */
+	assert_int_equal(irc_queue_push_class(&q, "#a", 0, true, false, "bob", "bob steps away", 14), 0);
+	assert_int_equal(irc_queue_count_keep(&q, "#a"), 3);
+	assert_int_equal(irc_queue_count_room(&q, "#a"), 1);
+	assert_int_equal(irc_queue_push(&q, "#a", "turn", 4), 0);
 	assert_int_equal(irc_queue_push(&q, "#a", "turn", 4), -1);
 	/* the game's line first, then the answer (one question, no backlog)
 	 * after that one line, then the game's lines */
@@ -49,10 +52,10 @@ test_answers(void **state)
 	assert_string_equal(buf, "pile 2");
 	pop(&q, buf, sizeof buf);
 	assert_string_equal(buf, "NOTICE ann :hand");
-	for (int i = 0; i < 2; i++) {
-		pop(&q, buf, sizeof buf);
-		assert_string_equal(buf, "turn");
-	}
+	pop(&q, buf, sizeof buf);
+	assert_string_equal(buf, "bob steps away");
+	pop(&q, buf, sizeof buf);
+	assert_string_equal(buf, "turn");
 	assert_int_equal(q.lines, 0);
 	irc_queue_clear(&q);
 	assert_int_equal(q.lines, 0);
