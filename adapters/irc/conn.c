@@ -101,7 +101,6 @@ on_readable(struct irc *c)
 		}
 		c->last_rx = loop_now(c->a->loop);
 		c->ping_sent = 0;
-		quick_ack(c);
 		c->rlen += got;
 		for (size_t i = 0; i < c->rlen; i++) {
 			size_t end;
@@ -130,6 +129,10 @@ on_readable(struct irc *c)
 		}
 		memmove(c->rbuf, c->rbuf + start, c->rlen - start);
 		c->rlen -= start;
+		/* after the lines are handled: an answer sent meanwhile carried
+		 * the ACK, and a quick ACK before it would put one more packet
+		 * between the command and its answer */
+		quick_ack(c);
 	}
 }
 
