@@ -288,6 +288,5 @@ console_free(struct adapter *a)
 const struct adapter_ops console_adapter_ops = {
 	.type = "console",
 	ADAPTER_OPS_CALLS(console),
-	.needs_restart = console_needs_restart,
 	.is_moderator = console_is_moderator,
 };

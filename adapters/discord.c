@@ -113,7 +113,6 @@ const struct adapter_ops discord_adapter_ops = {
 	.type = "discord",
 	ADAPTER_OPS_CALLS(discord),
 	.pending = discord_pending,
-	.needs_restart = discord_needs_restart,
 	.is_moderator = discord_is_moderator,
 	.reload = discord_reload,
 	.queued = discord_queued,

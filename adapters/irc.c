@@ -33,6 +33,14 @@ fail:
 	return -1;
 }
 
+static bool
+irc_needs_restart(struct adapter *a, struct adapter_cfg *cfg)
+{
+	struct irc *c = a->priv;
+
+	return c == NULL || irc_config_needs_restart(c, cfg);
+}
+
 static void
 add_invited(void *ctx, const char *key, const char *value)
 {
@@ -109,7 +117,6 @@ irc_queued(struct adapter *a)
 const struct adapter_ops irc_adapter_ops = {
 	.type = "irc",
 	ADAPTER_OPS_CALLS(irc),
-	.needs_restart = irc_config_needs_restart,
 	.reload = irc_config_reload,
 	.pending = irc_send_pending,
 	.is_moderator = irc_modes_is_moderator,

@@ -236,7 +236,6 @@ matrix_is_moderator(struct adapter *a, const char *room, const char *user_id)
 const struct adapter_ops matrix_adapter_ops = {
 	.type = "matrix",
 	ADAPTER_OPS_CALLS(matrix),
-	.needs_restart = matrix_needs_restart,
 	.pending = matrix_pending,
 	.is_moderator = matrix_is_moderator,
 };

@@ -385,7 +385,6 @@ fail:
 const struct adapter_ops web_adapter_ops = {
 	.type = "web",
 	ADAPTER_OPS_CALLS(web),
-	.needs_restart = web_needs_restart,
 	.view = web_view,
 	.link = web_link,
 };
