@@ -285,8 +285,4 @@ console_free(struct adapter *a)
 	a->priv = NULL;
 }
 
-const struct adapter_ops console_adapter_ops = {
-	.type = "console",
-	ADAPTER_OPS_CALLS(console),
-	.is_moderator = console_is_moderator,
-};
+ADAPTER_OPS(console, .is_moderator = console_is_moderator);

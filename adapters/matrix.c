@@ -233,9 +233,6 @@ matrix_is_moderator(struct adapter *a, const char *room, const char *user_id)
 	return m != NULL && m->client != NULL && matrix_client_is_moderator(m->client, room, user_id);
 }
 
-const struct adapter_ops matrix_adapter_ops = {
-	.type = "matrix",
-	ADAPTER_OPS_CALLS(matrix),
+ADAPTER_OPS(matrix,
 	.pending = matrix_pending,
-	.is_moderator = matrix_is_moderator,
-};
+	.is_moderator = matrix_is_moderator);

@@ -251,12 +251,20 @@ struct adapter_ops {
 	const char *private_note;
 };
 
-/* The six calls every adapter has, named after it: NAME_init, NAME_start,
- * NAME_send, NAME_stop, NAME_free and NAME_needs_restart.  An adapter's
- * table starts { .type = "NAME", ADAPTER_OPS_CALLS(NAME), and its optional calls }. */
-#define ADAPTER_OPS_CALLS(name) \
-	.init = name##_init, .start = name##_start, .send = name##_send, .stop = name##_stop, .free = name##_free, \
-	.needs_restart = name##_needs_restart
+/* An adapter's table, from its one name: const struct adapter_ops
+ * NAME_adapter_ops, of type "NAME", with the six calls every adapter has,
+ * named after it (NAME_init, NAME_start, NAME_send, NAME_stop, NAME_free,
+ * NAME_needs_restart), then the optional members it has, as designated
+ * initializers:
+ *     ADAPTER_OPS(console, .is_moderator = console_is_moderator);
+ * The table's name, its type and its calls cannot disagree. */
+#define ADAPTER_OPS(name, ...)                                                                  \
+	const struct adapter_ops name##_adapter_ops = {                                         \
+		.type = #name,                                                                  \
+		.init = name##_init, .start = name##_start, .send = name##_send,                \
+		.stop = name##_stop, .free = name##_free, .needs_restart = name##_needs_restart, \
+		__VA_ARGS__                                                                     \
+	}
 
 struct adapter {
 	const struct adapter_ops *ops;
