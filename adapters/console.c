@@ -285,9 +285,4 @@ console_free(struct adapter *a)
 	a->priv = NULL;
 }
 
-const struct adapter_ops console_adapter_ops = {
-	.type = "console",
-	ADAPTER_OPS_CALLS(console),
-	.needs_restart = console_needs_restart,
-	.is_moderator = console_is_moderator,
-};
+ADAPTER_OPS(console, .is_moderator = console_is_moderator);

@@ -109,12 +109,8 @@ discord_queued(struct adapter *a)
 	return a->priv != NULL ? discord_outbox_queued(a->priv) : 0;
 }
 
-const struct adapter_ops discord_adapter_ops = {
-	.type = "discord",
-	ADAPTER_OPS_CALLS(discord),
+ADAPTER_OPS(discord,
 	.pending = discord_pending,
-	.needs_restart = discord_needs_restart,
 	.is_moderator = discord_is_moderator,
 	.reload = discord_reload,
-	.queued = discord_queued,
-};
+	.queued = discord_queued);

@@ -33,6 +33,14 @@ fail:
 	return -1;
 }
 
+static bool
+irc_needs_restart(struct adapter *a, struct adapter_cfg *cfg)
+{
+	struct irc *c = a->priv;
+
+	return c == NULL || irc_config_needs_restart(c, cfg);
+}
+
 static void
 add_invited(void *ctx, const char *key, const char *value)
 {
@@ -106,15 +114,11 @@ irc_queued(struct adapter *a)
 	return c->out.lines + c->proto.lines + c->paced.lines + (c->held_len > 0) + (c->woff < c->wlen ? 1 : 0);
 }
 
-const struct adapter_ops irc_adapter_ops = {
-	.type = "irc",
-	ADAPTER_OPS_CALLS(irc),
-	.needs_restart = irc_config_needs_restart,
+ADAPTER_OPS(irc,
 	.reload = irc_config_reload,
 	.pending = irc_send_pending,
 	.is_moderator = irc_modes_is_moderator,
 	.queued = irc_queued,
 	/* many clients show notices in the status window, not the channel */
 	.private_note = "hands come as notices, which many clients show in the status window: "
-	                ST_COMMAND "private" ST_END " privmsg puts them in a query",
-};
+	                ST_COMMAND "private" ST_END " privmsg puts them in a query");

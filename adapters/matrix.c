@@ -55,15 +55,13 @@ host_each(void *ctx, const char *prefix, void (*fn)(void *fctx, const char *key,
 	return adapter_state_each(((struct matrix *)ctx)->a, prefix, fn, fctx);
 }
 
-/* Reads the section into cfg (secrets included); -1 with err on a bad key. */
+/* Reads the section's settings into cfg, all but the secret files: what
+ * needs_restart compares.  -1 with err on a bad key. */
 static int
-read_config(struct adapter_cfg *ac, struct matrix_config *cfg, char *err, size_t errlen)
+read_settings(struct adapter_cfg *ac, struct matrix_config *cfg, char *err, size_t errlen)
 {
 	const char *hs = adapter_cfg_get(ac, "homeserver", NULL);
 	const char *user = adapter_cfg_get(ac, "user", NULL);
-	const char *pw = adapter_cfg_get(ac, "password_file", NULL);
-	const char *tok = adapter_cfg_get(ac, "token_file", NULL);
-	const char *rtok = adapter_cfg_get(ac, "refresh_token_file", NULL);
 	const char *allow = adapter_cfg_get(ac, "allow", "");
 	const char *ca = adapter_cfg_get(ac, "ca_file", "");
 	long timeout;
@@ -96,6 +94,44 @@ read_config(struct adapter_cfg *ac, struct matrix_config *cfg, char *err, size_t
 		return -1;
 	}
 	snprintf(cfg->user, sizeof cfg->user, "%s", user);
+	if (strlen(allow) >= sizeof cfg->allow || strlen(ca) >= sizeof cfg->ca_file) {
+		adapter_cfg_error(ac, strlen(allow) >= sizeof cfg->allow ? "allow" : "ca_file", err, errlen, "too long");
+		return -1;
+	}
+	snprintf(cfg->allow, sizeof cfg->allow, "%s", allow);
+	snprintf(cfg->ca_file, sizeof cfg->ca_file, "%s", ca);
+	return 0;
+}
+
+/* A new server, account or invitation policy, or another sync, needs a new
+ * client.  The secret files are not read again: the client keeps the token
+ * it has, and a new password or token file waits for a restart. */
+static bool
+matrix_needs_restart(struct adapter *a, struct adapter_cfg *ac)
+{
+	struct matrix *m = a->priv;
+	struct matrix_config n;
+	char err[256];
+
+	if (m == NULL || read_settings(ac, &n, err, sizeof err) < 0)
+		return true;
+	return strcmp(n.homeserver, m->cfg.homeserver) != 0 || strcmp(n.user, m->cfg.user) != 0 ||
+	       strcmp(n.allow, m->cfg.allow) != 0 || strcmp(n.ca_file, m->cfg.ca_file) != 0 ||
+	       n.auto_join != m->cfg.auto_join || n.sync_timeout_ms != m->cfg.sync_timeout_ms ||
+	       n.max_rooms != m->cfg.max_rooms;
+}
+
+/* Reads the section into cfg, the secret files' contents included; -1 with
+ * err on a bad key. */
+static int
+read_config(struct adapter_cfg *ac, struct matrix_config *cfg, char *err, size_t errlen)
+{
+	const char *pw = adapter_cfg_get(ac, "password_file", NULL);
+	const char *tok = adapter_cfg_get(ac, "token_file", NULL);
+	const char *rtok = adapter_cfg_get(ac, "refresh_token_file", NULL);
+
+	if (read_settings(ac, cfg, err, errlen) < 0)
+		return -1;
 	if ((pw == NULL) == (tok == NULL)) {
 		adapter_cfg_error(ac, pw != NULL ? "password_file" : "token_file", err, errlen,
 		                  "give exactly one of password_file and token_file");
@@ -121,12 +157,6 @@ read_config(struct adapter_cfg *ac, struct matrix_config *cfg, char *err, size_t
 		adapter_cfg_error(ac, "refresh_token_file", err, errlen, "the file is empty");
 		return -1;
 	}
-	if (strlen(allow) >= sizeof cfg->allow || strlen(ca) >= sizeof cfg->ca_file) {
-		adapter_cfg_error(ac, strlen(allow) >= sizeof cfg->allow ? "allow" : "ca_file", err, errlen, "too long");
-		return -1;
-	}
-	snprintf(cfg->allow, sizeof cfg->allow, "%s", allow);
-	snprintf(cfg->ca_file, sizeof cfg->ca_file, "%s", ca);
 	return 0;
 }
 
@@ -199,24 +229,6 @@ matrix_free(struct adapter *a)
 	a->priv = NULL;
 }
 
-static bool
-matrix_needs_restart(struct adapter *a, struct adapter_cfg *ac)
-{
-	struct matrix *m = a->priv;
-	struct matrix_config n;
-	char err[256];
-	bool differ;
-
-	if (m == NULL || read_config(ac, &n, err, sizeof err) < 0)
-		return true;
-	differ = strcmp(n.homeserver, m->cfg.homeserver) != 0 || strcmp(n.user, m->cfg.user) != 0 ||
-	         strcmp(n.allow, m->cfg.allow) != 0 || strcmp(n.ca_file, m->cfg.ca_file) != 0 ||
-	         n.auto_join != m->cfg.auto_join || n.sync_timeout_ms != m->cfg.sync_timeout_ms ||
-	         n.max_rooms != m->cfg.max_rooms;
-	wipe(&n);
-	return differ;
-}
-
 static size_t
 matrix_pending(struct adapter *a, const char *room, enum adapter_pending what)
 {
@@ -233,10 +245,6 @@ matrix_is_moderator(struct adapter *a, const char *room, const char *user_id)
 	return m != NULL && m->client != NULL && matrix_client_is_moderator(m->client, room, user_id);
 }
 
-const struct adapter_ops matrix_adapter_ops = {
-	.type = "matrix",
-	ADAPTER_OPS_CALLS(matrix),
-	.needs_restart = matrix_needs_restart,
+ADAPTER_OPS(matrix,
 	.pending = matrix_pending,
-	.is_moderator = matrix_is_moderator,
-};
+	.is_moderator = matrix_is_moderator);

@@ -203,11 +203,14 @@ struct adapter_ops {
 	void (*stop)(struct adapter *a, const char *quit_message);
 	/* Frees a->priv. */
 	void (*free)(struct adapter *a);
+	/* True if a reloaded section (SIGHUP) differs so that a reconnect is
+	 * needed; false lets the bot keep the adapter running (and call reload,
+	 * if it has one).  Asked for an unchanged section too: true restarts an
+	 * adapter whose secret files may hold something new. */
+	bool (*needs_restart)(struct adapter *a, struct adapter_cfg *cfg);
 	/* Optional: lines queued for room that must be delivered (supersede NULL)
 	 * and are not sent yet: what (enum adapter_pending) says which. */
 	size_t (*pending)(struct adapter *a, const char *room, enum adapter_pending what);
-	/* Optional: true if the new section differs so that a reconnect is needed (SIGHUP). */
-	bool (*needs_restart)(struct adapter *a, struct adapter_cfg *cfg);
 	/* Optional: whether user_id moderates room on the service, by the
 	 * service's own rules (an IRC channel operator or half-op, a Matrix user
 	 * at the room's kick or redact power level, a Discord member who may
@@ -248,11 +251,20 @@ struct adapter_ops {
 	const char *private_note;
 };
 
-/* The five calls every adapter has, named after it: NAME_init, NAME_start,
- * NAME_send, NAME_stop and NAME_free.  An adapter's table starts
- * { .type = "NAME", ADAPTER_OPS_CALLS(NAME), and its optional calls }. */
-#define ADAPTER_OPS_CALLS(name) \
-	.init = name##_init, .start = name##_start, .send = name##_send, .stop = name##_stop, .free = name##_free
+/* An adapter's table, from its one name: const struct adapter_ops
+ * NAME_adapter_ops, of type "NAME", with the six calls every adapter has,
+ * named after it (NAME_init, NAME_start, NAME_send, NAME_stop, NAME_free,
+ * NAME_needs_restart), then the optional members it has, as designated
+ * initializers:
+ *     ADAPTER_OPS(console, .is_moderator = console_is_moderator);
+ * The table's name, its type and its calls cannot disagree. */
+#define ADAPTER_OPS(name, ...)                                                                  \
+	const struct adapter_ops name##_adapter_ops = {                                         \
+		.type = #name,                                                                  \
+		.init = name##_init, .start = name##_start, .send = name##_send,                \
+		.stop = name##_stop, .free = name##_free, .needs_restart = name##_needs_restart, \
+		__VA_ARGS__                                                                     \
+	}
 
 struct adapter {
 	const struct adapter_ops *ops;

@@ -235,7 +235,9 @@ adapter_restart(struct bot *b, struct adapter *a, struct adapter_cfg *s, char *e
 
 /* Section i of the new configuration c (the old one is old): an adapter
  * added and started, a live one reloaded in place or restarted, or one
- * untouched; true if it was added. */
+ * untouched; true if it was added.  A section's adapter is of a type of
+ * the adapter table, so it has needs_restart (one of the calls every
+ * adapter has; only the tests' own adapters, which have no section, lack it). */
 static bool
 reload_section(struct bot *b, struct bot_config *old, struct bot_config *c, size_t i, char *err, size_t errlen)
 {
@@ -257,7 +259,7 @@ reload_section(struct bot *b, struct bot_config *old, struct bot_config *c, size
 	}
 	a = &ba->ad;
 	was = section_find(old, id, &oi);
-	if (was != NULL && section_same(was, s) && a->ops->needs_restart != NULL && a->ops->needs_restart(a, s)) {
+	if (was != NULL && section_same(was, s) && a->ops->needs_restart(a, s)) {
 		/* The same text, but the adapter asks to start again: a secret
 		 * file it reads may hold something new (Discord, after its token
 		 * was refused: the operator's new token in token_file). */
@@ -269,7 +271,7 @@ reload_section(struct bot *b, struct bot_config *old, struct bot_config *c, size
 		 * in case it kept pointers into it. */
 		c->sections[i] = was;
 		old->sections[oi] = s;
-	} else if (was != NULL && a->ops->needs_restart != NULL && !a->ops->needs_restart(a, s)) {
+	} else if (was != NULL && !a->ops->needs_restart(a, s)) {
 		struct rbuf changed = { 0 }, applied = { 0 };
 
 		section_changed(was, s, &changed);

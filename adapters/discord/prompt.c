@@ -3,14 +3,12 @@
 #include <string.h>
 
 #include "client.h"
+#include "find.h"
 
 static struct discord_prompt *
 find(struct discord_client *c, const char *channel)
 {
-	for (size_t i = 0; i < c->nprompts; i++)
-		if (strcmp(c->prompts[i].channel, channel) == 0)
-			return &c->prompts[i];
-	return NULL;
+	return FIND_STR(c->prompts, c->nprompts, channel, channel);
 }
 
 unsigned

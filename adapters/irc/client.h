@@ -215,7 +215,9 @@ void irc_invite_check(struct irc *c, int i);
 
 /* ------------------------------------------------------------------ config.c */
 int  irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen);
-bool irc_config_needs_restart(struct adapter *a, struct adapter_cfg *cfg);
+/* Whether cfg changes what the connection was made with (server, port, tls,
+ * nick, login, certificates): the adapter's needs_restart. */
+bool irc_config_needs_restart(const struct irc *c, struct adapter_cfg *cfg);
 /* Frees c, which irc_config_read filled: its channels' recent lines go and
  * its passwords are wiped (the adapter's end, a failed start, a reload's
  * fresh copy: one place, so no path forgets a secret). */

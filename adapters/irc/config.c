@@ -210,9 +210,8 @@ irc_config_read(struct irc *c, struct adapter_cfg *cfg, char *err, size_t errlen
 }
 
 bool
-irc_config_needs_restart(struct adapter *a, struct adapter_cfg *cfg)
+irc_config_needs_restart(const struct irc *c, struct adapter_cfg *cfg)
 {
-	struct irc *c = a->priv;
 	const struct { const char *key, *def, *now; } k[] = {
 		{ "server", "localhost", c->server }, { "nick", "HandFoot", c->nick },
 		{ "username", "handfoot", c->username }, { "ca_file", "", c->ca_file },

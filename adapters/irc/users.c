@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "find.h"
 #include "irc.h"
 
 static void
@@ -36,10 +37,7 @@ irc_users_find(struct irc_users *u, const char *nick)
 	char key[64];
 
 	fold(u, key, sizeof key, nick);
-	for (size_t i = 0; i < u->n; i++)
-		if (strcmp(u->v[i].key, key) == 0)
-			return &u->v[i];
-	return NULL;
+	return FIND_STR(u->v, u->n, key, key);
 }
 
 /* With IRC_MAX_LOOSE users in no channel of ours, forgets the one heard

@@ -3,25 +3,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "find.h"
 #include "loop.h"
 #include "matrix.h"
 
 const char *
 matrix_direct_room(struct matrix_client *c, const char *user)
 {
-	for (size_t i = 0; i < c->ndirects; i++)
-		if (strcmp(c->directs[i].user, user) == 0)
-			return c->directs[i].room;
-	return NULL;
+	const struct matrix_direct *d = FIND_STR_PTR(c->directs, c->ndirects, user, user);
+
+	return d != NULL ? d->room : NULL;
 }
 
 const char *
 matrix_direct_user(struct matrix_client *c, const char *room)
 {
-	for (size_t i = 0; i < c->ndirects; i++)
-		if (strcmp(c->directs[i].room, room) == 0)
-			return c->directs[i].user;
-	return NULL;
+	const struct matrix_direct *d = FIND_STR_PTR(c->directs, c->ndirects, room, room);
+
+	return d != NULL ? d->user : NULL;
 }
 
 static void

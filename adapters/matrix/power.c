@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "find.h"
 #include "matrix.h"
 
 #define POWER_KEY   "power/"
@@ -11,10 +12,7 @@
 static struct matrix_power *
 power_find(struct matrix_client *c, const char *room)
 {
-	for (size_t i = 0; i < c->npowers; i++)
-		if (strcmp(c->powers[i].room, room) == 0)
-			return &c->powers[i];
-	return NULL;
+	return FIND_STR_PTR(c->powers, c->npowers, room, room);
 }
 
 static void

@@ -382,10 +382,6 @@ fail:
 	return -1;
 }
 
-const struct adapter_ops web_adapter_ops = {
-	.type = "web",
-	ADAPTER_OPS_CALLS(web),
-	.needs_restart = web_needs_restart,
+ADAPTER_OPS(web,
 	.view = web_view,
-	.link = web_link,
-};
+	.link = web_link);

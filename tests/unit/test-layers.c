@@ -84,6 +84,10 @@ test_bot_names_an_adapter(void **state)
 	(void)state;
 	expect_refused("bot/flood.c", "static const void *x = &irc_adapter_ops;", "never names an adapter");
 	expect_refused("bot/flood.c", "static const char *y = \"matrix\";", "never names an adapter (matrix)");
+	/* the console has no folder: its name is read from its table alone */
+	expect_refused("bot/flood.c", "static const char *w = \"console\";", "never names an adapter (console)");
+	expect_refused("bot/flood.c", "int v(void) { return console_needs_restart(0, 0); }",
+	               "never names an adapter (console)");
 	expect_refused("bot/session.c", "int z(void) { return irc_chan_find(0, 0); }", "never names an adapter (irc)");
 	expect_refused("bot/cmd.c", "#include \"adapters.h\"", "bot/ sees only itself");
 	expect_refused("bot/table.c", "#include \"client.h\"", "bot/ sees only itself");
