@@ -105,7 +105,8 @@ read_settings(struct adapter_cfg *ac, struct matrix_config *cfg, char *err, size
 
 /* A new server, account or invitation policy, or another sync, needs a new
  * client.  The secret files are not read again: the client keeps the token
- * it has, and a new password or token file waits for a restart. */
+ * it has, and a new password or token file waits for a restart, unless the
+ * account was stopped by a refused login. */
 static bool
 matrix_needs_restart(struct adapter *a, struct adapter_cfg *ac)
 {
@@ -114,6 +115,10 @@ matrix_needs_restart(struct adapter *a, struct adapter_cfg *ac)
 	char err[256];
 
 	if (m == NULL || read_settings(ac, &n, err, sizeof err) < 0)
+		return true;
+	/* the account stopped for good (a password or token refused): a
+	 * reload starts again, with the secret files as they are now */
+	if (m->client != NULL && m->client->phase == MX_PH_STOPPED)
 		return true;
 	return strcmp(n.homeserver, m->cfg.homeserver) != 0 || strcmp(n.user, m->cfg.user) != 0 ||
 	       strcmp(n.allow, m->cfg.allow) != 0 || strcmp(n.ca_file, m->cfg.ca_file) != 0 ||
@@ -165,6 +170,7 @@ wipe(struct matrix_config *cfg)
 {
 	secret_wipe(cfg->password, sizeof cfg->password);
 	secret_wipe(cfg->token, sizeof cfg->token);
+	secret_wipe(cfg->refresh, sizeof cfg->refresh);
 }
 
 static int

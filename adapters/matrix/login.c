@@ -36,6 +36,8 @@ static void
 tokens_store(struct matrix_client *c)
 {
 	matrix_client_set(c, "access_token", c->token);
+	/* whose they are: a run configured for another account logs in anew */
+	matrix_client_set(c, "token_user", c->cfg.user);
 	if (c->refresh[0] != '\0')
 		matrix_client_set(c, "refresh_token", c->refresh);
 	else
@@ -66,6 +68,7 @@ tokens_forget(struct matrix_client *c)
 	secret_wipe(c->refresh, sizeof c->refresh);
 	matrix_client_del(c, "access_token");
 	matrix_client_del(c, "refresh_token");
+	matrix_client_del(c, "token_user");
 }
 
 /* The phase that failed, again. */
@@ -398,14 +401,18 @@ matrix_login_start(struct matrix_client *c)
 	 * the first refresh: the stored ones are the live ones) */
 	if (!c->stored_tried) {
 		c->stored_tried = true;
-		if (matrix_client_get(c, "access_token", buf, sizeof buf) >= 0 && matrix_text_id_ok(buf, 0)) {
+		/* only the configured account's: after `user` changed, the
+		 * stored token would bring the old account up */
+		if (matrix_client_get(c, "token_user", buf, sizeof buf) >= 0 && strcmp(buf, c->cfg.user) == 0 &&
+		    matrix_client_get(c, "access_token", buf, sizeof buf) >= 0 && matrix_text_id_ok(buf, 0)) {
 			snprintf(c->token, sizeof c->token, "%s", buf);
 			if (matrix_client_get(c, "refresh_token", buf, sizeof buf) >= 0 && matrix_text_id_ok(buf, 0))
 				snprintf(c->refresh, sizeof c->refresh, "%s", buf);
-			memset(buf, 0, sizeof buf);
+			secret_wipe(buf, sizeof buf);
 			whoami_start(c);
 			return;
 		}
+		secret_wipe(buf, sizeof buf);
 	}
 	if (c->cfg.password[0] == '\0') {
 		whoami_start(c);   /* c->token and c->refresh: those of the configuration */

@@ -31,17 +31,17 @@ log_count(const char *needle)
 	return n;
 }
 
-/* The configuration: the Matrix section with its password in the file
- * named pw_file and matrix_extra, the web section with web_extra. */
+/* The configuration: the Matrix section of user with the password in the
+ * file named pw_file and matrix_extra, the web section with web_extra. */
 static void
-conf(const char *pw_file, const char *matrix_extra, const char *web_extra)
+conf(const char *user, const char *pw_file, const char *matrix_extra, const char *web_extra)
 {
 	char text[2048];
 
 	snprintf(text, sizeof text,
-	         "[matrix t]\nhomeserver = %s\nuser = bot\npassword_file = %s/%s\nsync_timeout = 2\n%s\n"
+	         "[matrix t]\nhomeserver = %s\nuser = %s\npassword_file = %s/%s\nsync_timeout = 2\n%s\n"
 	         "[web test]\nlisten = 127.0.0.1:%d\n%s",
-	         w.mx.base, w.dir, pw_file, matrix_extra, port, web_extra);
+	         w.mx.base, user, w.dir, pw_file, matrix_extra, port, web_extra);
 	world_conf(&w, "ai_delay = 0\n", text);
 }
 
@@ -57,6 +57,8 @@ setup(void **state)
 		return -1;
 	port = ircserver_free_port();
 	fakemx_user(&w.mx, "bot", "reload-pw", tok, sizeof tok);
+	/* another account, never logged in: no token kept from before to resume with */
+	fakemx_user(&w.mx, "carl", "reload-pw", tok, sizeof tok);
 	e2e_secret_note("reload-pw");
 	/* two files with the same password: naming the other is a change of key only */
 	snprintf(pw, sizeof pw, "%s/pw", w.dir);
@@ -70,13 +72,13 @@ static void
 test_reload_keeps_or_restarts_each_adapter(void **state)
 {
 	(void)state;
-	conf("pw", "", "");
+	conf("bot", "pw", "", "");
 	world_daemon(&w, "e2e-matrix-web-reload");
 	assert_int_equal(e2e_daemon_wait_log(&w.d, "matrix/t: up", 20000), 0);
 	assert_int_equal(e2e_daemon_wait_log(&w.d, "listening on 127.0.0.1", 5000), 0);
 
 	/* a prefix each (the bot's key) and another password file: both stay up */
-	conf("pw2", "prefix = ?\n", "prefix = ?\n");
+	conf("bot", "pw2", "prefix = ?\n", "prefix = ?\n");
 	assert_int_equal(e2e_daemon_signal(&w.d, SIGHUP), 0);
 	assert_int_equal(e2e_daemon_wait_log(&w.d, "reload: matrix/t: applied: prefix; waits for a restart: password_file",
 	                                     5000), 0);
@@ -87,7 +89,7 @@ test_reload_keeps_or_restarts_each_adapter(void **state)
 	/* who may invite the bot, and the web table's bound on connections:
 	 * each starts again, and is up again (the changes are said against the
 	 * sections they kept: without a reload op, the ones they started with) */
-	conf("pw2", "prefix = ?\nallow = @ann:hs\n", "prefix = ?\nmax_connections = 100\n");
+	conf("bot", "pw2", "prefix = ?\nallow = @ann:hs\n", "prefix = ?\nmax_connections = 100\n");
 	assert_int_equal(e2e_daemon_signal(&w.d, SIGHUP), 0);
 	assert_int_equal(e2e_daemon_wait_log(&w.d, "reload: matrix/t: password_file,prefix,allow changed: reconnecting",
 	                                     5000), 0);
@@ -102,11 +104,37 @@ test_reload_keeps_or_restarts_each_adapter(void **state)
 	world_daemon_stop(&w);
 }
 
+/* A refused password stops the account until the daemon is reloaded: the
+ * operator fixes the file (the configuration's text unchanged) and sends
+ * SIGHUP, and the account logs in with the file as it is now.  The section
+ * names another account than the first test's, whose token is kept. */
+static void
+test_refused_login_waits_for_a_reload(void **state)
+{
+	char pw[300];
+
+	(void)state;
+	snprintf(pw, sizeof pw, "%s/pw3", w.dir);
+	assert_int_equal(e2e_write_file(pw, "not-the-password\n"), 0);
+	conf("carl", "pw3", "", "");
+	world_daemon(&w, "e2e-matrix-web-reload");
+	assert_int_equal(e2e_daemon_wait_log(&w.d, "stays offline until the configuration is fixed", 20000), 0);
+	assert_false(e2e_daemon_log_has(&w.d, "matrix/t: up"));
+	/* the token kept from bot's run is not carl's: never resumed with */
+	assert_false(e2e_daemon_log_has(&w.d, "logged in as @bot:hs"));
+
+	assert_int_equal(e2e_write_file(pw, "reload-pw\n"), 0);
+	assert_int_equal(e2e_daemon_signal(&w.d, SIGHUP), 0);
+	assert_int_equal(e2e_daemon_wait_log(&w.d, "matrix/t: up", 20000), 0);
+	world_daemon_stop(&w);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reload_keeps_or_restarts_each_adapter),
+		cmocka_unit_test(test_refused_login_waits_for_a_reload),
 	};
 
 	return cmocka_run_group_tests(tests, setup, world_end_state);
