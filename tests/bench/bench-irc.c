@@ -1,5 +1,7 @@
 /* bench-irc.c: IRC latency through ngircd on loopback: a player's command to the bot's reply in the channel, beside the server's own relay time between two clients. */
+#include <dirent.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,38 @@ cmp_i64(const void *a, const void *b)
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+/* The CPU time the daemon's threads have had, in ns (schedstat: kernel
+ * time in its syscalls included); -1 if it cannot be read. */
+static int64_t
+cpu_ns(pid_t pid)
+{
+	char path[300];
+	long long sum = 0, ns;
+	bool any = false;
+	struct dirent *e;
+	DIR *dir;
+
+	snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+	if ((dir = opendir(path)) == NULL)
+		return -1;
+	while ((e = readdir(dir)) != NULL) {
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/task/%s/schedstat", (int)pid, e->d_name);
+		if ((f = fopen(path, "r")) == NULL)
+			continue;
+		if (fscanf(f, "%lld", &ns) == 1) {
+			sum += ns;
+			any = true;
+		}
+		fclose(f);
+	}
+	closedir(dir);
+	return any ? (int64_t)sum : -1;
 }
 
 /* The p-th percentile (0..100) of n sorted samples. */
@@ -35,6 +69,7 @@ run(struct ircserver *srv, int n)
 	char conf[512], db[512], text[2048], want[64];
 	int64_t *bot = calloc((size_t)n, sizeof *bot), *relay = calloc((size_t)n, sizeof *relay);
 	int rc = 1;
+	int64_t cpu0 = -1, cpu1 = -1;
 	bool measured = false;
 
 	ircserver_path(srv, "handfoot.conf", conf, sizeof conf);
@@ -67,6 +102,8 @@ run(struct ircserver *srv, int n)
 	alice.seen = alice.nlines;
 	bob.seen = bob.nlines;
 	for (int i = -20; i < n; i++) {
+		if (i == 0)
+			cpu0 = cpu_ns(d.pid);
 		int64_t t0;
 
 		/* the server alone: alice to the channel, bob receives */
@@ -86,6 +123,7 @@ run(struct ircserver *srv, int n)
 		if (i >= 0)
 			bot[i] = ircclient_now_us() - t0;
 	}
+	cpu1 = cpu_ns(d.pid);
 	qsort(bot, (size_t)n, sizeof *bot, cmp_i64);
 	qsort(relay, (size_t)n, sizeof *relay, cmp_i64);
 	printf("irc latency over ngircd on loopback, %d commands (after 20 to warm up):\n", n);
@@ -93,6 +131,11 @@ run(struct ircserver *srv, int n)
 	       pct(relay, n, 50), pct(relay, n, 99));
 	printf("  bot reply to !stats (command to answer):  p50 %7.0f us   p99 %7.0f us\n",
 	       pct(bot, n, 50), pct(bot, n, 99));
+	/* what the bot itself spends: the rest of its answer's time is the
+	 * server's relay both ways and the wake-ups of the processes on the way */
+	if (cpu0 >= 0 && cpu1 >= cpu0)
+		printf("  the daemon's own CPU time per command (its syscalls included): %7.1f us\n",
+		       (double)(cpu1 - cpu0) / 1000.0 / n);
 	measured = true;
 	rc = figure_add("bench-irc", "bot answer p50 / server relay p50", pct(bot, n, 50) / pct(relay, n, 50), "",
 	                FIGURE_AT_MOST, 2.5) ? 0 : 1;
