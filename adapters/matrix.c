@@ -118,7 +118,7 @@ matrix_needs_restart(struct adapter *a, struct adapter_cfg *ac)
 		return true;
 	/* the account stopped for good (a password or token refused): a
 	 * reload starts again, with the secret files as they are now */
-	if (m->client != NULL && m->client->phase == MX_PH_STOPPED)
+	if (m->client != NULL && matrix_client_stopped(m->client))
 		return true;
 	return strcmp(n.homeserver, m->cfg.homeserver) != 0 || strcmp(n.user, m->cfg.user) != 0 ||
 	       strcmp(n.allow, m->cfg.allow) != 0 || strcmp(n.ca_file, m->cfg.ca_file) != 0 ||

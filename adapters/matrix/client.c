@@ -225,6 +225,12 @@ matrix_client_send(struct matrix_client *c, const struct adapter_msg *m)
 	return o.rc;
 }
 
+bool
+matrix_client_stopped(const struct matrix_client *c)
+{
+	return c->phase == MX_PH_STOPPED;
+}
+
 void
 matrix_client_stop(struct matrix_client *c)
 {

@@ -281,6 +281,9 @@ int  matrix_client_start(struct matrix_client *c);
 int  matrix_client_send(struct matrix_client *c, const struct adapter_msg *m);
 size_t matrix_client_pending(struct matrix_client *c, const char *room, enum adapter_pending what);
 void matrix_client_stop(struct matrix_client *c);
+/* True once the client stopped: while the adapter runs, an account a
+ * refused login stopped for good (matrix_login_fatal). */
+bool matrix_client_stopped(const struct matrix_client *c);
 void matrix_client_free(struct matrix_client *c);
 /* True if inviter (a user id) may invite us, per the allow list; an empty
  * list allows the users of our own homeserver (self: our user id). */
