@@ -142,7 +142,7 @@ TEST_INC    = -Itests/lib -Ibot -Iengine -Iadapters -Ilib
 # $(call objs,SOURCES)
 objs = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
-.PHONY: all run test unit e2e bench fuzz install uninstall clean deps deps-test deps-fuzz \
+.PHONY: all run test check unit e2e bench fuzz install uninstall clean deps deps-test deps-fuzz \
         check-deps check-deps-test check-layers check-docs unit-build asan-build check-build \
         package package-test
 .DEFAULT_GOAL := all
@@ -266,12 +266,23 @@ run: deps
 	$(B)/handfoot --console $(RUN_ARGS)
 
 # ---------------------------------------------------------------- tests
-# Each test program is run on its own; tests/run-tests prints one summary line.
+# tests/run-tests runs the programs side by side, JOBS at once (default: the
+# cores), the longest first, and prints one summary line (tests/README.md).
+# `make test` is the whole suite, as CI runs it; `make check` is the edit
+# loop: the build, the unit tests (plain and sanitized) and the static checks.
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+# The checks that run as programs of the suite beside the tests (each needs $(B) built).
+SUITE_CHECKS = tests/check-build tests/check-package
 test: deps-test
-	@$(MAKE) --no-print-directory check-layers check-docs unit-build
-	@$(MAKE) --no-print-directory check-build package-test
+	@$(MAKE) --no-print-directory -j$(JOBS) unit-build
+	@$(MAKE) --no-print-directory check-layers check-docs
 	@rm -rf $(B)/e2e-logs
-	@HANDFOOT_BUILD=$(B) sh tests/run-tests $(UNIT_BIN) $(ASAN_BIN) $(E2E_BIN)
+	@HANDFOOT_BUILD=$(B) HF_TEST_JOBS=$(JOBS) bash tests/run-tests $(UNIT_BIN) $(ASAN_BIN) $(E2E_BIN) $(SUITE_CHECKS)
+
+check: deps-test
+	@$(MAKE) --no-print-directory -j$(JOBS) $(PROGS) $(UNIT_BIN) asan-build
+	@$(MAKE) --no-print-directory check-layers check-docs
+	@HANDFOOT_BUILD=$(B) HF_TEST_JOBS=$(JOBS) bash tests/run-tests $(UNIT_BIN) $(ASAN_BIN)
 
 unit-build: $(UNIT_BIN) $(E2E_BIN) $(PROGS) asan-build
 
@@ -281,11 +292,11 @@ asan-build:
 	  $(if $(wildcard bot/main.c),$(B)/asan/handfoot) $(ASAN_BIN)
 
 unit: all $(UNIT_BIN) | check-deps-test
-	@HANDFOOT_BUILD=$(B) sh tests/run-tests $(UNIT_BIN)
+	@HANDFOOT_BUILD=$(B) bash tests/run-tests $(UNIT_BIN)
 
 e2e: all $(E2E_BIN) | check-deps-test
 	@rm -rf $(B)/e2e-logs
-	@HANDFOOT_BUILD=$(B) sh tests/run-tests $(E2E_BIN)
+	@HANDFOOT_BUILD=$(B) bash tests/run-tests $(E2E_BIN)
 
 check-layers:
 	@sh tests/check-layers
