@@ -152,8 +152,11 @@ objs = $(patsubst %.c,$(B)/obj/%.o,$(1))
 # otherwise).  The build itself only checks, with pkg-config.
 deps:
 	@sh tools/setup-debian build
+# Synapse (for the Matrix tests) goes into a venv in the build folder, as the
+# user who builds: not setup-debian's, which installs system packages as root.
 deps-test:
 	@sh tools/setup-debian test package
+	@sh tools/setup-synapse $(B)
 deps-fuzz:
 	@sh tools/setup-debian fuzz
 check-deps:
