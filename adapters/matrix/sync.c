@@ -444,6 +444,32 @@ message_event(struct ctx *c, const char *room, json_t *ev)
 		it->ts = (int64_t)json_integer_value(ts);
 }
 
+/* One past the bot's own join to the room in this timeline (a join that
+ * was not one already), 0 if the timeline holds none.  What comes before it
+ * was said before the bot was in the room: history, neither commands nor
+ * missed ones.  (Synapse sends a newly joined room's timeline with the
+ * events before the join, `limited` when there are more than it holds.) */
+static size_t
+own_join_end(const struct ctx *c, json_t *timeline)
+{
+	json_t *ev;
+	size_t i, end = 0;
+
+	json_array_foreach(timeline, i, ev) {
+		json_t *content = json_object_get(ev, "content");
+		json_t *prev = json_object_get(json_object_get(ev, "unsigned"), "prev_content");
+		const char *type = json_string_value(json_object_get(ev, "type"));
+		const char *ms = json_string_value(json_object_get(content, "membership"));
+		const char *prev_ms = json_string_value(json_object_get(prev, "membership"));
+
+		if (type != NULL && strcmp(type, "m.room.member") == 0 &&
+		    is_self(c, json_string_value(json_object_get(ev, "state_key"))) && ms != NULL &&
+		    strcmp(ms, "join") == 0 && (prev_ms == NULL || strcmp(prev_ms, "join") != 0))
+			end = i + 1;
+	}
+	return end;
+}
+
 static void
 joined_room(struct ctx *c, const char *room, json_t *r)
 {
@@ -464,11 +490,13 @@ joined_room(struct ctx *c, const char *room, json_t *r)
 	evs = json_object_get(json_object_get(r, "state"), "events");
 	json_array_foreach(evs, i, ev)
 		state_event(c, room, ev, false);
-	bool limited = json_is_true(json_object_get(json_object_get(r, "timeline"), "limited"));
+	evs = json_object_get(json_object_get(r, "timeline"), "events");
+	size_t joined = own_join_end(c, evs);
+	/* a gap before our own join is history we were never in: nothing missed */
+	bool limited = json_is_true(json_object_get(json_object_get(r, "timeline"), "limited")) && joined == 0;
 
 	if (limited)
 		c->out->limited++;
-	evs = json_object_get(json_object_get(r, "timeline"), "events");
 	json_array_foreach(evs, i, ev) {
 		size_t before = c->out->nitems;
 
@@ -476,7 +504,7 @@ joined_room(struct ctx *c, const char *room, json_t *r)
 			continue;
 		if (json_is_string(json_object_get(ev, "state_key")))
 			state_event(c, room, ev, true);
-		else if (json_is_string(json_object_get(ev, "type")) &&
+		else if (i >= joined && json_is_string(json_object_get(ev, "type")) &&
 		         strcmp(json_string_value(json_object_get(ev, "type")), "m.room.message") == 0) {
 			message_event(c, room, ev);
 			if (limited && c->out->nitems > before)
