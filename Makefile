@@ -155,11 +155,10 @@ objs = $(patsubst %.c,$(B)/obj/%.o,$(1))
 # otherwise).  The build itself only checks, with pkg-config.
 deps:
 	@sh tools/setup-debian build
-# Synapse (for the Matrix tests) goes into a venv in the build folder, as the
-# user who builds: not setup-debian's, which installs system packages as root.
+# With `test`, setup-debian also puts Synapse (for the Matrix tests) in a venv
+# in the build folder (tools/setup-synapse).
 deps-test:
-	@sh tools/setup-debian test package
-	@sh tools/setup-synapse $(B)
+	@HANDFOOT_BUILD=$(B) sh tools/setup-debian test package
 deps-fuzz:
 	@sh tools/setup-debian fuzz
 check-deps:
