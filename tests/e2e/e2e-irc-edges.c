@@ -139,7 +139,8 @@ test_nick_regained_when_its_holder_quits(void **state)
 	struct world *f = *state;
 	struct ircclient squatter, alice;
 
-	/* the holder is in no channel of ours: only the ISON poll can tell */
+	/* the holder is in no channel of ours: only the ISON poll can tell
+	 * (every 5 s, nick_poll's least: the wait below lets that timer run) */
 	write_conf(f, "", "channels = #cards\nnick_poll = 5\n");
 	world_client(&squatter, f, "HandFoot", NULL, NULL);
 	world_client(&alice, f, "alice", NULL, "#cards");
@@ -186,7 +187,7 @@ test_moderated_channel_is_logged_and_the_owner_told(void **state)
 	world_daemon(f, "edges-moderated");
 	world_duel_dealt(&alice);
 	ircclient_send(&alice, "MODE #cards +m");
-	ircclient_drain(&alice, 300);
+	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "MODE #cards +m", NULL), 0);
 	for (int i = 0; i < 3; i++)
 		ircclient_send(&alice, "PRIVMSG #cards :!who");
 	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "NOTICE alice :", "cannot be followed", "#cards", NULL), 0);
@@ -271,18 +272,33 @@ test_hands_stay_out_of_the_debug_log(void **state)
 	free(log);
 }
 
+/* One ngircd for the group; each test its own database. */
+static int
+setup(void **state)
+{
+	world_next(*state);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	world_daemon_kill(*state);
+	return 0;
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_hand_not_to_whoever_wears_the_nick, world_setup_ngircd, world_teardown),
-		cmocka_unit_test_setup_teardown(test_resumed_hand_not_to_whoever_wears_the_nick, world_setup_ngircd, world_teardown),
-		cmocka_unit_test_setup_teardown(test_rename_does_not_outlive_a_quit_while_away, world_setup_ngircd, world_teardown),
-		cmocka_unit_test_setup_teardown(test_nick_regained_when_its_holder_quits, world_setup_ngircd, world_teardown),
-		cmocka_unit_test_setup_teardown(test_nick_regained_on_the_holders_quit, world_setup_ngircd, world_teardown),
-		cmocka_unit_test_setup_teardown(test_moderated_channel_is_logged_and_the_owner_told, world_setup_ngircd, world_teardown),
-		cmocka_unit_test_setup_teardown(test_reload_joins_without_reconnecting, world_setup_ngircd, world_teardown),
-		cmocka_unit_test_setup_teardown(test_hands_stay_out_of_the_debug_log, world_setup_ngircd, world_teardown),
+		cmocka_unit_test_setup_teardown(test_hand_not_to_whoever_wears_the_nick, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resumed_hand_not_to_whoever_wears_the_nick, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rename_does_not_outlive_a_quit_while_away, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nick_regained_when_its_holder_quits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nick_regained_on_the_holders_quit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_moderated_channel_is_logged_and_the_owner_told, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reload_joins_without_reconnecting, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hands_stay_out_of_the_debug_log, setup, teardown),
 	};
-	return cmocka_run_group_tests_name("handfoot at IRC's edges (ngircd)", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("handfoot at IRC's edges (ngircd)", tests, world_setup_ngircd, world_teardown);
 }

@@ -24,9 +24,12 @@ setup(void **state)
 	(void)state;
 	if (world_init(&w, &world_ngircd) != 0)
 		return -1;
-	/* the shipped flood defaults; a small thinking budget keeps the test quick */
+	/* the bot's own flood defaults, the connection's pace quick (a line
+	 * every 100 ms: the hints are looked at, not their pace, and at the
+	 * shipped 2 s the test only waited longer for the same lines); a small
+	 * thinking budget keeps the test quick */
 	world_conf(&w, "prefix = !\nai_delay = 0\nturn_reminder = 0\nai_budget = 2000\n",
-	           "channels = #cards, #nohint\n");
+	           "channels = #cards, #nohint\nflood_burst = 20\nflood_rate = 100\n");
 	return 0;
 }
 
@@ -90,8 +93,12 @@ test_hint_through_irc(void **state)
 	/* both ask: the one on turn gets the hint, the other is told to wait; both privately (NOTICE, the default) */
 	ircclient_send(&alice, "PRIVMSG #cards :!hint");
 	ircclient_send(&bob, "PRIVMSG #cards :!hint");
-	ircclient_drain(&alice, 3000);
-	ircclient_drain(&bob, 1000);
+	/* each answer, then ten paces for a second line (or one in the
+	 * channel) to show */
+	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "NOTICE alice :", "hint: ", NULL), 0);
+	assert_int_equal(ircclient_wait(&bob, 10000, NULL, 0, "NOTICE bob :", "hint: ", NULL), 0);
+	ircclient_drain(&alice, 1000);
+	ircclient_drain(&bob, 100);
 	if (count(mover, mover->nick, "wait for your turn"))
 		mover = &bob;
 	other = mover == &alice ? &bob : &alice;

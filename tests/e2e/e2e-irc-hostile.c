@@ -24,14 +24,9 @@ write_conf_with(struct world *f, const char *irc_extra)
 	world_conf(f, "ai_delay = 0\nturn_reminder = 0\nturn_timeout = 0\n", irc);
 }
 
-static void
-write_conf(struct world *f)
-{
-	write_conf_with(f, "");
-}
-
 /* The bot's own flood defaults, the connection's pace quick (the bot's
- * answers are not what is looked at). */
+ * answers are not what is looked at: at the shipped pace of a line every
+ * 2 s the tests only waited longer for the same lines). */
 static void
 write_conf_quick(struct world *f)
 {
@@ -97,7 +92,7 @@ test_flood_does_not_flush_a_quit_players_record(void **state)
 	struct ircclient flooder, mallory, trudy;
 	const int nicks = 8;
 
-	write_conf(f);
+	write_conf_quick(f);
 	world_daemon(f, "hostile-identity");
 	alice_plays_and_quits(f);
 	/* a third host asks !private under rotating nicks, each a DM-only stranger */
@@ -212,7 +207,7 @@ test_dm_flood_does_not_fill_the_users_table(void **state)
 	struct ircclient bob, mal;
 	char tag[16];
 
-	write_conf(f);
+	write_conf_quick(f);
 	world_daemon(f, "hostile-users");
 	world_client(&mal, f, "mal", "127.0.0.4", NULL);
 	world_client(&bob, f, "bob", "127.0.0.5", NULL);
@@ -302,17 +297,32 @@ test_seated_player_served_with_tables_full(void **state)
 	world_daemon_stop(f);
 }
 
+/* One ngircd for the group; each test its own database. */
+static int
+setup(void **state)
+{
+	world_next(*state);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	world_daemon_kill(*state);
+	return 0;
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_flood_does_not_flush_a_quit_players_record, world_setup_ngircd, world_teardown),
-		cmocka_unit_test_setup_teardown(test_colliding_ids_do_not_silence_a_player, world_setup_ngircd, world_teardown),
-		cmocka_unit_test_setup_teardown(test_dm_flood_does_not_fill_the_users_table, world_setup_ngircd, world_teardown),
-		cmocka_unit_test_setup_teardown(test_stranger_cannot_change_tell, world_setup_ngircd, world_teardown),
-		cmocka_unit_test_setup_teardown(test_seated_player_served_with_tables_full, world_setup_ngircd, world_teardown),
+		cmocka_unit_test_setup_teardown(test_flood_does_not_flush_a_quit_players_record, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_colliding_ids_do_not_silence_a_player, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dm_flood_does_not_fill_the_users_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stranger_cannot_change_tell, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_seated_player_served_with_tables_full, setup, teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, world_setup_ngircd, world_teardown);
 }

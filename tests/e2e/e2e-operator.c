@@ -189,7 +189,15 @@ test_failed_connections_log_one_line_each(void **state)
 	write_irc_conf(f, port, "");
 	assert_int_equal(e2e_daemon_start(&f->w.d, "operator-connect", f->w.conf, NULL), 0);
 	assert_int_equal(e2e_daemon_wait_log(&f->w.d, "cannot connect", 5000), 0);
-	e2e_sleep_ms(5500);
+	/* three attempts (reconnect_max 2 s apart): the lines each writes are in */
+	for (int waited = 0; waited < 15000; waited += 50) {
+		log = e2e_read_file(f->w.d.log);
+		attempts = log != NULL ? count(log, "cannot connect to ") : 0;
+		free(log);
+		if (attempts >= 3)
+			break;
+		e2e_sleep_ms(50);
+	}
 	assert_int_equal(e2e_daemon_signal(&f->w.d, SIGTERM), 0);
 	assert_int_equal(e2e_daemon_wait(&f->w.d, 10000), 0);
 	log = e2e_read_file(f->w.d.log);
@@ -218,7 +226,8 @@ test_a_lost_connection_says_disconnected(void **state)
 	assert_true(ircserver_available("ngircd"));
 	assert_int_equal(ircserver_init(&srv, "ngircd"), 0);
 	assert_int_equal(ircserver_start(&srv), 0);
-	write_irc_conf(f, srv.port, "");
+	/* the connection's pace quick: it comes up at once */
+	write_irc_conf(f, srv.port, "flood_burst = 20\nflood_rate = 100\n");
 	assert_int_equal(e2e_daemon_start(&f->w.d, "operator-lost", f->w.conf, NULL), 0);
 	assert_int_equal(e2e_daemon_wait_log(&f->w.d, "up on irc://127.0.0.1", 10000), 0);
 	ircserver_stop(&srv, true);
@@ -271,7 +280,8 @@ test_one_version_string(void **state)
 	assert_true(ircserver_available("ngircd"));
 	assert_int_equal(ircserver_init(&srv, "ngircd"), 0);
 	assert_int_equal(ircserver_start(&srv), 0);
-	write_irc_conf(f, srv.port, "");
+	/* the connection's pace quick: the version is looked at, not its pace */
+	write_irc_conf(f, srv.port, "flood_burst = 20\nflood_rate = 100\n");
 	alice.pump = NULL;
 	assert_int_equal(ircclient_connect(&alice, srv.port, "alice"), 0);
 	assert_int_equal(ircclient_join(&alice, "#cards"), 0);

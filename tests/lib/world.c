@@ -104,8 +104,7 @@ world_stop(struct world *w)
 {
 	char out[256];
 
-	if (w->d.pid > 0)
-		e2e_daemon_wait(&w->d, 0);
+	world_daemon_kill(w);
 #ifdef HF_WITH_MATRIX
 	if (w->mx.pid > 0)
 		fakemx_stop(&w->mx);
@@ -155,6 +154,21 @@ world_teardown(void **state)
 	}
 	*state = NULL;
 	return 0;
+}
+
+void
+world_daemon_kill(struct world *w)
+{
+	if (w->d.pid > 0)
+		e2e_daemon_wait(&w->d, 0);
+}
+
+void
+world_next(struct world *w)
+{
+	world_daemon_kill(w);
+	w->tests++;
+	snprintf(w->db, sizeof w->db, "%s/hf-%d.db", w->dir, w->tests);
 }
 
 void

@@ -40,6 +40,7 @@ struct world {
 	char conf[512], db[512];        /* dir/handfoot.conf, dir/hf.db */
 	enum world_irc irc;
 	struct fakemx mx;               /* running if spec.matrix (mx.pid > 0) */
+	int tests;                      /* world_next: how many tests the group has begun */
 };
 
 /* No server: the temp dir alone; ngircd alone. */
@@ -62,6 +63,12 @@ void world_run(struct world *w, const char *tag, const char *bot_extra, const ch
 void world_daemon_stop(struct world *w);
 /* world_init, world_run with spec's bot and adapter text, and waits until the daemon's log says it is up. 0 or -1. */
 int  world_start(struct world *w, const char *tag, const struct world_spec *spec);
+/* Kills the daemon if it still runs (its log checked for secrets); the servers keep running. */
+void world_daemon_kill(struct world *w);
+/* For a group whose tests share the servers (world_init in the group
+ * setup), a test's fresh state: world_daemon_kill, and w->db names a new
+ * database (dir/hf-N.db), so that no test restores another's games. */
+void world_next(struct world *w);
 /* Kills a daemon still running (its log checked for secrets), stops the
  * servers, removes the temp dir. */
 void world_stop(struct world *w);
