@@ -539,6 +539,58 @@ token_ok(const char *s)
 	return n > 0 && n <= MAX_TOKEN && matrix_text_visible(s, n);
 }
 
+/* The order the items are handled in.  JSON objects have none, and a
+ * room upgraded while the bot was away (or faster than a sync) comes in one
+ * answer: the tombstone in the old room, the bot in the new one, a command
+ * said there.  So the rooms we are in come first (after the account's
+ * m.direct, as the server sends it: a tombstone then finds the
+ * replacement joined, and the table moves at once), then each room after
+ * the room it replaces (what was said in the old room before its tombstone
+ * is handled there, and the new room's first command after the table moved),
+ * the rest as the server sent it. */
+#define ORDER_TOMBSTONES 64
+#define ORDER_DEPTH      8
+
+static unsigned
+room_depth(const struct matrix_sync *s, const size_t *tomb, size_t ntomb, const char *room)
+{
+	unsigned d = 0;
+
+	/* the chain back to a room nothing replaces (bounded: a hostile answer
+	 * may make a cycle) */
+	for (size_t i = 0; i < ntomb && d < ORDER_DEPTH; i++)
+		if (strcmp(s->items[tomb[i]].text, room) == 0) {
+			room = s->items[tomb[i]].room;
+			d++;
+			i = (size_t)-1;
+		}
+	return d;
+}
+
+static void
+order(struct matrix_sync *s)
+{
+	size_t tomb[ORDER_TOMBSTONES], ntomb = 0, o = 0;
+	unsigned *key;
+	struct matrix_item *out;
+
+	for (size_t i = 0; i < s->nitems && ntomb < ORDER_TOMBSTONES; i++)
+		if (s->items[i].kind == MX_IT_TOMBSTONE)
+			tomb[ntomb++] = i;
+	key = xreallocarray(NULL, s->nitems ? s->nitems : 1, sizeof *key);
+	for (size_t i = 0; i < s->nitems; i++)
+		key[i] = s->items[i].kind == MX_IT_JOINED || s->items[i].kind == MX_IT_DIRECT ? 0 :
+		         1 + (ntomb > 0 ? room_depth(s, tomb, ntomb, s->items[i].room) : 0);
+	out = xreallocarray(NULL, s->capitems ? s->capitems : 1, sizeof *out);
+	for (unsigned k = 0; k <= ORDER_DEPTH + 1; k++)
+		for (size_t i = 0; i < s->nitems; i++)
+			if (key[i] == k)
+				out[o++] = s->items[i];
+	free(key);
+	free(s->items);
+	s->items = out;
+}
+
 int
 matrix_sync_parse(const char *json, size_t len, const char *self, bool initial,
                   struct matrix_sync *out, const char **why)
@@ -577,6 +629,7 @@ matrix_sync_parse(const char *json, size_t len, const char *self, bool initial,
 		if (matrix_text_id_ok(room, '!'))
 			add(&c, MX_IT_REMOVED, room, NULL, NULL);
 	json_decref(root);
+	order(out);
 	return 0;
 }
 
