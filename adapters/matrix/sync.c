@@ -444,6 +444,35 @@ message_event(struct ctx *c, const char *room, json_t *ev)
 		it->ts = (int64_t)json_integer_value(ts);
 }
 
+/* Whether a cut timeline (limited) misses anything.  Synapse marks the
+ * timeline of every room the account has just joined as limited, however
+ * short the room's history.  Nothing is missing when the room's creation is
+ * in the timeline (a room just made: the replacement of an upgraded room),
+ * and nothing after our own join (*joined_at: its index + 1, else 0).
+ * Returns whether the creation is there. */
+static bool
+cut_at(const struct ctx *c, json_t *evs, size_t *joined_at)
+{
+	bool created = false;
+	json_t *ev;
+	size_t i;
+
+	json_array_foreach(evs, i, ev) {
+		const char *type = json_string_value(json_object_get(ev, "type"));
+		const char *key = json_string_value(json_object_get(ev, "state_key"));
+		json_t *content = json_object_get(ev, "content");
+		const char *ms = json_string_value(json_object_get(content, "membership"));
+
+		if (type == NULL || key == NULL)
+			continue;
+		if (strcmp(type, "m.room.create") == 0 && key[0] == '\0')
+			created = true;
+		if (strcmp(type, "m.room.member") == 0 && is_self(c, key) && ms != NULL && strcmp(ms, "join") == 0)
+			*joined_at = i + 1;
+	}
+	return created;
+}
+
 static void
 joined_room(struct ctx *c, const char *room, json_t *r)
 {
@@ -465,8 +494,9 @@ joined_room(struct ctx *c, const char *room, json_t *r)
 	json_array_foreach(evs, i, ev)
 		state_event(c, room, ev, false);
 	bool limited = json_is_true(json_object_get(json_object_get(r, "timeline"), "limited"));
+	size_t joined_at = 0, created = cut_at(c, json_object_get(json_object_get(r, "timeline"), "events"), &joined_at);
 
-	if (limited)
+	if (limited && !created)
 		c->out->limited++;
 	evs = json_object_get(json_object_get(r, "timeline"), "events");
 	json_array_foreach(evs, i, ev) {
@@ -478,8 +508,12 @@ joined_room(struct ctx *c, const char *room, json_t *r)
 			state_event(c, room, ev, true);
 		else if (json_is_string(json_object_get(ev, "type")) &&
 		         strcmp(json_string_value(json_object_get(ev, "type")), "m.room.message") == 0) {
+			/* said before we came, in a room older than the timeline:
+			 * history, as on a first start */
+			if (limited && !created && i < joined_at)
+				continue;
 			message_event(c, room, ev);
-			if (limited && c->out->nitems > before)
+			if (limited && !created && joined_at == 0 && c->out->nitems > before)
 				c->out->items[before].stale = true;
 		}
 	}

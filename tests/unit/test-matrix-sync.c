@@ -440,6 +440,47 @@ test_upgrade_handled_before_the_new_room(void **state)
 	              chain, 8);
 }
 
+/* Synapse marks the timeline of a room the account has just joined as
+ * limited, always ("to force the client to paginate"), however short the
+ * room's history.  Nothing after our own join is missing then; before it,
+ * nothing is missing either when the room's creation is in the timeline (a
+ * room just made: the replacement of an upgraded room).  Else what was said
+ * before we came is history: neither played nor told as missed. */
+#define JOINED_TL(create, msg_before) \
+	"{\"next_batch\":\"s9\",\"rooms\":{\"join\":{\"!n:hs\":{\"timeline\":{\"limited\":true,\"events\":[" \
+	create \
+	"{\"type\":\"m.room.message\",\"event_id\":\"$b\",\"sender\":\"@bob:hs\",\"content\":{\"msgtype\":\"m.text\",\"body\":\"" msg_before "\"}}," \
+	"{\"type\":\"m.room.member\",\"event_id\":\"$j\",\"state_key\":\"@bot:hs\",\"sender\":\"@bot:hs\",\"content\":{\"membership\":\"join\"}," \
+	"\"unsigned\":{\"prev_content\":{\"membership\":\"invite\"}}}," \
+	"{\"type\":\"m.room.message\",\"event_id\":\"$a\",\"sender\":\"@bob:hs\",\"content\":{\"msgtype\":\"m.text\",\"body\":\"!after\"}}]}}}}}"
+#define CREATE_EV "{\"type\":\"m.room.create\",\"state_key\":\"\",\"event_id\":\"$c\",\"sender\":\"@ann:hs\",\"content\":{\"room_version\":\"10\"}},"
+
+static void
+test_newly_joined_room_is_not_a_gap(void **state)
+{
+	static const char with_create[] = JOINED_TL(CREATE_EV, "!before"), without[] = JOINED_TL("", "!before");
+	struct matrix_sync s;
+	const char *why = NULL;
+	const struct matrix_item *it;
+
+	(void)state;
+	/* a room just made: all of it is here, nothing is stale */
+	assert_int_equal(matrix_sync_parse(with_create, strlen(with_create), SELF, false, &s, &why), 0);
+	assert_int_equal(count(&s, MX_IT_MESSAGE), 2);
+	assert_non_null(it = find(&s, MX_IT_MESSAGE, 0));
+	assert_string_equal(it->text, "!before");
+	assert_false(it->stale);
+	assert_false(find(&s, MX_IT_MESSAGE, 1)->stale);
+	matrix_sync_free(&s);
+	/* an older room: what was said before we came is history, skipped */
+	assert_int_equal(matrix_sync_parse(without, strlen(without), SELF, false, &s, &why), 0);
+	assert_int_equal(count(&s, MX_IT_MESSAGE), 1);
+	assert_non_null(it = find(&s, MX_IT_MESSAGE, 0));
+	assert_string_equal(it->text, "!after");
+	assert_false(it->stale);
+	matrix_sync_free(&s);
+}
+
 int
 main(void)
 {
@@ -455,6 +496,7 @@ main(void)
 		cmocka_unit_test(test_room_state_items),
 		cmocka_unit_test(test_server_notices_and_versions),
 		cmocka_unit_test(test_upgrade_handled_before_the_new_room),
+		cmocka_unit_test(test_newly_joined_room_is_not_a_gap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
