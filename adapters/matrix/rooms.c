@@ -315,6 +315,9 @@ matrix_rooms_joined(struct matrix_client *c, const char *room)
 {
 	matrix_strlist_del(c->joining, &c->njoining, room);
 	matrix_strlist_add(&c->joined, &c->njoined, room);
+	/* a replacement room the sync shows us in before the answer to our
+	 * join came: the table moves now, before the room's first command */
+	moved_joined(c, room);
 }
 
 /* Forgets an encrypted room we are no longer in. */

@@ -444,30 +444,42 @@ message_event(struct ctx *c, const char *room, json_t *ev)
 		it->ts = (int64_t)json_integer_value(ts);
 }
 
-/* One past the bot's own join to the room in this timeline (a join that
- * was not one already), 0 if the timeline holds none.  What comes before it
- * was said before the bot was in the room: history, neither commands nor
- * missed ones.  (Synapse sends a newly joined room's timeline with the
- * events before the join, `limited` when there are more than it holds.) */
-static size_t
-own_join_end(const struct ctx *c, json_t *timeline)
+/* Where a timeline begins to be ours.  *joined_at: one past the bot's own
+ * join to the room (a join that was not one already), 0 if the timeline
+ * holds none; what comes before it was said before the bot was in: history,
+ * neither commands nor missed ones.  *created: the room's creation is in the
+ * timeline, so nothing of it is missing, however the timeline is marked
+ * (Synapse marks the timeline of every room just joined `limited`, however
+ * short its history).  Returns whether the room replaces an upgraded one
+ * (its creation names a predecessor): what was said there before the bot
+ * followed the table is said to the table, and plays. */
+static bool
+cut_at(const struct ctx *c, json_t *evs, size_t *joined_at, bool *created)
 {
+	bool replaces = false;
 	json_t *ev;
-	size_t i, end = 0;
+	size_t i;
 
-	json_array_foreach(timeline, i, ev) {
+	json_array_foreach(evs, i, ev) {
+		const char *type = json_string_value(json_object_get(ev, "type"));
+		const char *key = json_string_value(json_object_get(ev, "state_key"));
 		json_t *content = json_object_get(ev, "content");
 		json_t *prev = json_object_get(json_object_get(ev, "unsigned"), "prev_content");
-		const char *type = json_string_value(json_object_get(ev, "type"));
 		const char *ms = json_string_value(json_object_get(content, "membership"));
 		const char *prev_ms = json_string_value(json_object_get(prev, "membership"));
 
-		if (type != NULL && strcmp(type, "m.room.member") == 0 &&
-		    is_self(c, json_string_value(json_object_get(ev, "state_key"))) && ms != NULL &&
-		    strcmp(ms, "join") == 0 && (prev_ms == NULL || strcmp(prev_ms, "join") != 0))
-			end = i + 1;
+		if (type == NULL || key == NULL)
+			continue;
+		if (strcmp(type, "m.room.create") == 0 && key[0] == '\0') {
+			*created = true;
+			replaces = json_is_object(json_object_get(content, "predecessor"));
+		}
+		if (strcmp(type, "m.room.member") == 0 && is_self(c, key) && ms != NULL && strcmp(ms, "join") == 0 &&
+		    (prev_ms == NULL || strcmp(prev_ms, "join") != 0))
+			*joined_at = i + 1;
 	}
-	return end;
+	return replaces;
+}
 }
 
 static void
@@ -491,11 +503,13 @@ joined_room(struct ctx *c, const char *room, json_t *r)
 	json_array_foreach(evs, i, ev)
 		state_event(c, room, ev, false);
 	evs = json_object_get(json_object_get(r, "timeline"), "events");
-	size_t joined = own_join_end(c, evs);
-	/* a gap before our own join is history we were never in: nothing missed */
-	bool limited = json_is_true(json_object_get(json_object_get(r, "timeline"), "limited")) && joined == 0;
+	size_t joined_at = 0;
+	bool created = false, replaces = cut_at(c, evs, &joined_at, &created);
+	/* a gap before our own join, or before the room's creation, is no gap in our hearing */
+	bool gap = json_is_true(json_object_get(json_object_get(r, "timeline"), "limited")) && !created &&
+	           joined_at == 0;
 
-	if (limited)
+	if (gap)
 		c->out->limited++;
 	json_array_foreach(evs, i, ev) {
 		size_t before = c->out->nitems;
@@ -504,10 +518,10 @@ joined_room(struct ctx *c, const char *room, json_t *r)
 			continue;
 		if (json_is_string(json_object_get(ev, "state_key")))
 			state_event(c, room, ev, true);
-		else if (i >= joined && json_is_string(json_object_get(ev, "type")) &&
+		else if ((i >= joined_at || replaces) && json_is_string(json_object_get(ev, "type")) &&
 		         strcmp(json_string_value(json_object_get(ev, "type")), "m.room.message") == 0) {
 			message_event(c, room, ev);
-			if (limited && c->out->nitems > before)
+			if (gap && c->out->nitems > before)
 				c->out->items[before].stale = true;
 		}
 	}
@@ -567,6 +581,58 @@ token_ok(const char *s)
 	return n > 0 && n <= MAX_TOKEN && matrix_text_visible(s, n);
 }
 
+/* The order the items are handled in.  JSON objects have none, and a
+ * room upgraded while the bot was away (or faster than a sync) comes in one
+ * answer: the tombstone in the old room, the bot in the new one, a command
+ * said there.  So the rooms we are in come first (after the account's
+ * m.direct, as the server sends it: a tombstone then finds the
+ * replacement joined, and the table moves at once), then each room after
+ * the room it replaces (what was said in the old room before its tombstone
+ * is handled there, and the new room's first command after the table moved),
+ * the rest as the server sent it. */
+#define ORDER_TOMBSTONES 64
+#define ORDER_DEPTH      8
+
+static unsigned
+room_depth(const struct matrix_sync *s, const size_t *tomb, size_t ntomb, const char *room)
+{
+	unsigned d = 0;
+
+	/* the chain back to a room nothing replaces (bounded: a hostile answer
+	 * may make a cycle) */
+	for (size_t i = 0; i < ntomb && d < ORDER_DEPTH; i++)
+		if (strcmp(s->items[tomb[i]].text, room) == 0) {
+			room = s->items[tomb[i]].room;
+			d++;
+			i = (size_t)-1;
+		}
+	return d;
+}
+
+static void
+order(struct matrix_sync *s)
+{
+	size_t tomb[ORDER_TOMBSTONES], ntomb = 0, o = 0;
+	unsigned *key;
+	struct matrix_item *out;
+
+	for (size_t i = 0; i < s->nitems && ntomb < ORDER_TOMBSTONES; i++)
+		if (s->items[i].kind == MX_IT_TOMBSTONE)
+			tomb[ntomb++] = i;
+	key = xreallocarray(NULL, s->nitems ? s->nitems : 1, sizeof *key);
+	for (size_t i = 0; i < s->nitems; i++)
+		key[i] = s->items[i].kind == MX_IT_JOINED || s->items[i].kind == MX_IT_DIRECT ? 0 :
+		         1 + (ntomb > 0 ? room_depth(s, tomb, ntomb, s->items[i].room) : 0);
+	out = xreallocarray(NULL, s->capitems ? s->capitems : 1, sizeof *out);
+	for (unsigned k = 0; k <= ORDER_DEPTH + 1; k++)
+		for (size_t i = 0; i < s->nitems; i++)
+			if (key[i] == k)
+				out[o++] = s->items[i];
+	free(key);
+	free(s->items);
+	s->items = out;
+}
+
 int
 matrix_sync_parse(const char *json, size_t len, const char *self, bool initial,
                   struct matrix_sync *out, const char **why)
@@ -605,6 +671,7 @@ matrix_sync_parse(const char *json, size_t len, const char *self, bool initial,
 		if (matrix_text_id_ok(room, '!'))
 			add(&c, MX_IT_REMOVED, room, NULL, NULL);
 	json_decref(root);
+	order(out);
 	return 0;
 }
 

@@ -40,7 +40,8 @@ read from the Authorization header only.
 Test control (no auth): POST /_fake/user {"user","password","server"} -> token (server:
 a user "of another homeserver", for allow-list tests);
 POST /_fake/fail {"method","path" (regex),"user","status","count","retry_after_ms","header_only","drop",
-"after_commit","delay_ms" (answer normally, but late),"bare" (a 429 with no wait in it at all),
+"after_commit","delay_ms" (answer normally, but late),"late_ms" (the request takes effect at once, its
+answer is written that late: a join the sync shows before its answer comes),"bare" (a 429 with no wait in it at all),
 "skip_invite" (with after_commit on createRoom: the room is made, its invites fail)};
 POST /_fake/invite_state {"room","user","events"}: stripped state a hostile remote server adds to
 an invite (placed before the invite event, as a server passes on invite_room_state);
@@ -55,7 +56,10 @@ encryption_enabled_by_default_for_room_type (rooms made with a private preset, o
 {"versions": [...]}: what GET /_matrix/client/versions lists (Synapse's v1.1 to v1.12 by default; an old
 server lists r0.x only); {"well_known": {...} | null | "self"}: the body of GET /.well-known/matrix/client
 (null: 404, as a server without one; "self", the default: m.homeserver.base_url is this fake, with a
-trailing slash as many servers write it). Given a certificate and key (argv 3, 4), the fake serves TLS.
+trailing slash as many servers write it); {"hold_sync": [users]}: those users' /sync answers wait
+(even past their timeout, 25 s at most) until the list no longer names them, so that what happens
+meanwhile comes in one batch; {"rooms_reversed": true}: a sync lists its joined rooms in the reverse
+order (JSON objects have none: a client must not depend on it). Given a certificate and key (argv 3, 4), the fake serves TLS.
 GET /_fake/events?room=R: the room's timeline with txn ids (and "_members": the memberships when each was sent;
 "_notify": for each other member then joined, what the default push rules did: highlight, notify or none); GET /_fake/requests: counters
 (and "in_flight_max": the most requests of one user handled at once; "ratelimit": per user,
@@ -119,6 +123,8 @@ class World:
         self.spent = {}                     # new access or refresh token -> the refresh token it replaced
         self.logins = 0                     # POST /login, whatever the answer
         self.agents = set()                 # the User-Agent headers seen
+        self.hold_sync = set()    # users whose /sync answers wait (/_fake/config hold_sync)
+        self.rooms_reversed = False   # joined rooms listed newest first
         self.encrypt_new = ""     # Synapse's encryption_enabled_by_default_for_room_type ("", invite, all)
 
     def push(self, kind, key, payload):
@@ -542,7 +548,7 @@ def build_sync(user, since, fil):
                 ev.get("unsigned", {}).get("prev_content", {}).get("membership") != "join":
             full.add(rid)
         news.setdefault(rid, []).append(ev)
-    for rid, evs in news.items():
+    for rid, evs in (reversed(list(news.items())) if W.rooms_reversed else news.items()):
         before = list(W.rooms[rid]["state"].values()) if rid in full else []
         out["rooms"]["join"][rid] = room_entry(fil, evs, before, rid in full, user)
         if rid in full:
@@ -579,6 +585,9 @@ class Handler(BaseHTTPRequestHandler):
         if held is None:
             return
         status, body, headers = held
+        late, self.late_ms = getattr(self, "late_ms", 0), 0
+        if late:
+            time.sleep(late / 1000.0)
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
@@ -673,6 +682,9 @@ class Handler(BaseHTTPRequestHandler):
             W.in_flight[who] = W.in_flight.get(who, 0) + 1
             W.in_flight_max[who] = max(W.in_flight_max.get(who, 0), W.in_flight[who])
         try:
+            if f is not None and f.get("late_ms"):
+                # done now, answered late (flush sleeps, outside the lock)
+                self.late_ms, f = f["late_ms"], None
             if f is not None and f.get("delay_ms"):
                 # a slow answer, otherwise as usual
                 time.sleep(f["delay_ms"] / 1000.0)
@@ -807,8 +819,9 @@ class Handler(BaseHTTPRequestHandler):
         timeout = min(int(q.get("timeout") or 0), 60000) / 1000.0
         if since is not None:
             end = time.time() + timeout
-            while not has_news(user, since):
-                left = end - time.time()
+            held_until = time.time() + 25
+            while not has_news(user, since) or user in W.hold_sync:
+                left = (end if user not in W.hold_sync else held_until) - time.time()
                 if left <= 0:
                     break
                 LOCK.wait(left)
@@ -994,6 +1007,9 @@ class Handler(BaseHTTPRequestHandler):
             W.deactivated |= set(body.get("deactivate", []))
             W.versions = body.get("versions", W.versions)
             W.well_known = body.get("well_known", W.well_known)
+            W.hold_sync = set(body.get("hold_sync", W.hold_sync))
+            W.rooms_reversed = bool(body.get("rooms_reversed", W.rooms_reversed))
+            LOCK.notify_all()
             return self.reply(200, {})
         if path == "/_fake/server_notice":
             # Synapse's server notices: one room per user, made by the notices user, the

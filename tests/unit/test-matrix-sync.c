@@ -368,6 +368,119 @@ test_server_notices_and_versions(void **state)
 	}
 }
 
+/* A room upgraded while the bot was away, or faster than one sync: the
+ * tombstone in the old room, the bot in the new one (another client of the
+ * account joined it, or its join's answer is late) and a command said there
+ * come in one answer, its rooms in any order.  The items come out in the
+ * order they must be handled in: the rooms we are in first, then the old
+ * room (what was said there before its tombstone, then the tombstone), then
+ * the new room, so that the table has moved before its first command. */
+#define UPG_OLD \
+	"\"!old:hs\":{\"timeline\":{\"events\":[" \
+	"{\"type\":\"m.room.message\",\"event_id\":\"$o1\",\"sender\":\"@ann:hs\",\"content\":{\"msgtype\":\"m.text\",\"body\":\"!hand\"}}," \
+	"{\"type\":\"m.room.tombstone\",\"state_key\":\"\",\"event_id\":\"$o2\",\"sender\":\"@ann:hs\"," \
+	"\"content\":{\"body\":\"replaced\",\"replacement_room\":\"!new:hs\"}}]}}"
+#define UPG_NEW \
+	"\"!new:hs\":{\"timeline\":{\"events\":[" \
+	"{\"type\":\"m.room.member\",\"event_id\":\"$n1\",\"state_key\":\"@bob:hs\",\"sender\":\"@bob:hs\",\"content\":{\"membership\":\"join\"}}," \
+	"{\"type\":\"m.room.message\",\"event_id\":\"$n2\",\"sender\":\"@bob:hs\",\"content\":{\"msgtype\":\"m.text\",\"body\":\"!draw\"}}]}}"
+#define UPG_NEWER \
+	"\"!newer:hs\":{\"timeline\":{\"events\":[" \
+	"{\"type\":\"m.room.message\",\"event_id\":\"$m1\",\"sender\":\"@bob:hs\",\"content\":{\"msgtype\":\"m.text\",\"body\":\"!pile\"}}]}}"
+#define UPG_NEW_AGAIN \
+	"\"!new:hs\":{\"timeline\":{\"events\":[" \
+	"{\"type\":\"m.room.message\",\"event_id\":\"$n2\",\"sender\":\"@bob:hs\",\"content\":{\"msgtype\":\"m.text\",\"body\":\"!draw\"}}," \
+	"{\"type\":\"m.room.tombstone\",\"state_key\":\"\",\"event_id\":\"$n3\",\"sender\":\"@ann:hs\"," \
+	"\"content\":{\"body\":\"replaced\",\"replacement_room\":\"!newer:hs\"}}]}}"
+
+static void
+upgrade_order(const char *json, const char *const want[], size_t n)
+{
+	struct matrix_sync s;
+	const char *why = NULL;
+	char got[64];
+
+	assert_int_equal(matrix_sync_parse(json, strlen(json), SELF, false, &s, &why), 0);
+	assert_int_equal(s.nitems, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct matrix_item *it = &s.items[i];
+
+		snprintf(got, sizeof got, "%s %s%s%s", it->kind == MX_IT_JOINED ? "joined" :
+		         it->kind == MX_IT_TOMBSTONE ? "tombstone" : it->kind == MX_IT_MESSAGE ? "message" :
+		         it->kind == MX_IT_JOIN ? "join" : it->kind == MX_IT_MEMBER ? "member" : "other", /* NAME */
+		         it->room, it->text != NULL && it->kind == MX_IT_MESSAGE ? " " : "",
+		         it->text != NULL && it->kind == MX_IT_MESSAGE ? it->text : "");
+		assert_string_equal(got, want[i]);
+	}
+	matrix_sync_free(&s);
+}
+
+static void
+test_upgrade_handled_before_the_new_room(void **state)
+{
+	static const char *const want[] = {
+		"joined !old:hs", "joined !new:hs", "message !old:hs !hand", "tombstone !old:hs",
+		"other !new:hs", "member !new:hs", "join !new:hs", "message !new:hs !draw",
+	};
+	static const char *const reversed[] = {
+		"joined !new:hs", "joined !old:hs", "message !old:hs !hand", "tombstone !old:hs",
+		"other !new:hs", "member !new:hs", "join !new:hs", "message !new:hs !draw",
+	};
+	static const char *const chain[] = {
+		"joined !newer:hs", "joined !new:hs", "joined !old:hs", "message !old:hs !hand", "tombstone !old:hs",
+		"message !new:hs !draw", "tombstone !new:hs", "message !newer:hs !pile",
+	};
+
+	(void)state;
+	/* JSON objects have no order: either way round, the same order out */
+	upgrade_order("{\"next_batch\":\"s9\",\"rooms\":{\"join\":{" UPG_OLD "," UPG_NEW "}}}", want, 8);
+	upgrade_order("{\"next_batch\":\"s9\",\"rooms\":{\"join\":{" UPG_NEW "," UPG_OLD "}}}", reversed, 8);
+	/* upgraded twice in one answer: each room after the one it replaces */
+	upgrade_order("{\"next_batch\":\"s9\",\"rooms\":{\"join\":{" UPG_NEWER "," UPG_NEW_AGAIN "," UPG_OLD "}}}",
+	              chain, 8);
+}
+
+/* Synapse marks the timeline of a room the account has just joined as
+ * limited, always ("to force the client to paginate"), however short the
+ * room's history.  Nothing after our own join is missing then; before it,
+ * nothing is missing either when the room's creation is in the timeline (a
+ * room just made: the replacement of an upgraded room).  Else what was said
+ * before we came is history: neither played nor told as missed. */
+#define JOINED_TL(create, msg_before) \
+	"{\"next_batch\":\"s9\",\"rooms\":{\"join\":{\"!n:hs\":{\"timeline\":{\"limited\":true,\"events\":[" \
+	create \
+	"{\"type\":\"m.room.message\",\"event_id\":\"$b\",\"sender\":\"@bob:hs\",\"content\":{\"msgtype\":\"m.text\",\"body\":\"" msg_before "\"}}," \
+	"{\"type\":\"m.room.member\",\"event_id\":\"$j\",\"state_key\":\"@bot:hs\",\"sender\":\"@bot:hs\",\"content\":{\"membership\":\"join\"}," \
+	"\"unsigned\":{\"prev_content\":{\"membership\":\"invite\"}}}," \
+	"{\"type\":\"m.room.message\",\"event_id\":\"$a\",\"sender\":\"@bob:hs\",\"content\":{\"msgtype\":\"m.text\",\"body\":\"!after\"}}]}}}}}"
+#define CREATE_EV "{\"type\":\"m.room.create\",\"state_key\":\"\",\"event_id\":\"$c\",\"sender\":\"@ann:hs\",\"content\":{\"room_version\":\"10\"}},"
+
+static void
+test_newly_joined_room_is_not_a_gap(void **state)
+{
+	static const char with_create[] = JOINED_TL(CREATE_EV, "!before"), without[] = JOINED_TL("", "!before");
+	struct matrix_sync s;
+	const char *why = NULL;
+	const struct matrix_item *it;
+
+	(void)state;
+	/* a room just made: all of it is here, nothing is stale */
+	assert_int_equal(matrix_sync_parse(with_create, strlen(with_create), SELF, false, &s, &why), 0);
+	assert_int_equal(count(&s, MX_IT_MESSAGE), 2);
+	assert_non_null(it = find(&s, MX_IT_MESSAGE, 0));
+	assert_string_equal(it->text, "!before");
+	assert_false(it->stale);
+	assert_false(find(&s, MX_IT_MESSAGE, 1)->stale);
+	matrix_sync_free(&s);
+	/* an older room: what was said before we came is history, skipped */
+	assert_int_equal(matrix_sync_parse(without, strlen(without), SELF, false, &s, &why), 0);
+	assert_int_equal(count(&s, MX_IT_MESSAGE), 1);
+	assert_non_null(it = find(&s, MX_IT_MESSAGE, 0));
+	assert_string_equal(it->text, "!after");
+	assert_false(it->stale);
+	matrix_sync_free(&s);
+}
+
 int
 main(void)
 {
@@ -382,6 +495,8 @@ main(void)
 		cmocka_unit_test(test_power_levels),
 		cmocka_unit_test(test_room_state_items),
 		cmocka_unit_test(test_server_notices_and_versions),
+		cmocka_unit_test(test_upgrade_handled_before_the_new_room),
+		cmocka_unit_test(test_newly_joined_room_is_not_a_gap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
