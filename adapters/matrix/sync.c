@@ -480,7 +480,6 @@ cut_at(const struct ctx *c, json_t *evs, size_t *joined_at, bool *created)
 	}
 	return replaces;
 }
-}
 
 static void
 joined_room(struct ctx *c, const char *room, json_t *r)
