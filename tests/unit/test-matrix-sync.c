@@ -454,31 +454,42 @@ test_upgrade_handled_before_the_new_room(void **state)
 	"\"unsigned\":{\"prev_content\":{\"membership\":\"invite\"}}}," \
 	"{\"type\":\"m.room.message\",\"event_id\":\"$a\",\"sender\":\"@bob:hs\",\"content\":{\"msgtype\":\"m.text\",\"body\":\"!after\"}}]}}}}}"
 #define CREATE_EV "{\"type\":\"m.room.create\",\"state_key\":\"\",\"event_id\":\"$c\",\"sender\":\"@ann:hs\",\"content\":{\"room_version\":\"10\"}},"
+/* the creation of an upgrade's replacement: it names the room it replaces */
+#define REPLACES_EV "{\"type\":\"m.room.create\",\"state_key\":\"\",\"event_id\":\"$c\",\"sender\":\"@ann:hs\"," \
+	"\"content\":{\"room_version\":\"10\",\"predecessor\":{\"room_id\":\"!o:hs\",\"event_id\":\"$t\"}}},"
 
 static void
 test_newly_joined_room_is_not_a_gap(void **state)
 {
-	static const char with_create[] = JOINED_TL(CREATE_EV, "!before"), without[] = JOINED_TL("", "!before");
+	static const char replaces[] = JOINED_TL(REPLACES_EV, "!before"), made[] = JOINED_TL(CREATE_EV, "!before"),
+	                  older[] = JOINED_TL("", "!before");
+	const char *const history[] = { made, older };
 	struct matrix_sync s;
 	const char *why = NULL;
 	const struct matrix_item *it;
 
 	(void)state;
-	/* a room just made: all of it is here, nothing is stale */
-	assert_int_equal(matrix_sync_parse(with_create, strlen(with_create), SELF, false, &s, &why), 0);
+	/* an upgrade's replacement: what was said there before the bot followed
+	 * the table was said to the table; all of it is here, nothing is stale */
+	assert_int_equal(matrix_sync_parse(replaces, strlen(replaces), SELF, false, &s, &why), 0);
 	assert_int_equal(count(&s, MX_IT_MESSAGE), 2);
 	assert_non_null(it = find(&s, MX_IT_MESSAGE, 0));
 	assert_string_equal(it->text, "!before");
 	assert_false(it->stale);
 	assert_false(find(&s, MX_IT_MESSAGE, 1)->stale);
+	assert_int_equal(s.limited, 0);
 	matrix_sync_free(&s);
-	/* an older room: what was said before we came is history, skipped */
-	assert_int_equal(matrix_sync_parse(without, strlen(without), SELF, false, &s, &why), 0);
-	assert_int_equal(count(&s, MX_IT_MESSAGE), 1);
-	assert_non_null(it = find(&s, MX_IT_MESSAGE, 0));
-	assert_string_equal(it->text, "!after");
-	assert_false(it->stale);
-	matrix_sync_free(&s);
+	/* a room just made by someone, or an older one: what was said before
+	 * the bot came is history, skipped, and no gap is mourned */
+	for (size_t k = 0; k < 2; k++) {
+		assert_int_equal(matrix_sync_parse(history[k], strlen(history[k]), SELF, false, &s, &why), 0);
+		assert_int_equal(count(&s, MX_IT_MESSAGE), 1);
+		assert_non_null(it = find(&s, MX_IT_MESSAGE, 0));
+		assert_string_equal(it->text, "!after");
+		assert_false(it->stale);
+		assert_int_equal(s.limited, 0);
+		matrix_sync_free(&s);
+	}
 }
 
 int
