@@ -603,8 +603,8 @@ test_sharding_required_is_said(void **state)
 	assert_int_equal(e2e_daemon_start(&p->d, p->tag, p->conf, NULL), 0);
 	p->daemon_up = true;
 	assert_true(wait_log(p, "set shards = auto", 10000));
-	/* nothing happens, by design: a reconnect would come within the gateway's
-	 * first backoff (up to 1 s after a close), so 2 s give it its chance */
+	/* nothing happens, by design: a reconnect would come after the gateway's
+	 * backoff for a failed connection (about 1 s), so 2 s give it its chance */
 	sleep(2);
 	assert_int_equal(fakedc_violations(&p->f, true), 0);
 	assert_int_equal(dcplay_stop(p), 0);
