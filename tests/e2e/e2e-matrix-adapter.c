@@ -204,6 +204,22 @@ has_stopped(struct host *h, const void *arg)
 	return h->mx.c != NULL && matrix_client_stopped(h->mx.c);
 }
 
+/* The client stopped, the fake answers none of its requests now, and the
+ * answers it gave were read (a loop turn with nothing to do). */
+static bool
+stopped_and_answered(struct host *h, const void *arg)
+{
+	json_t *j;
+	json_int_t busy;
+
+	if (!has_stopped(h, arg))
+		return false;
+	j = fakemx_call(&h->mx.fake, "GET", "/_fake/requests", NULL, NULL, NULL);
+	busy = json_integer_value(json_object_get(json_object_get(j, "in_flight"), "@bot:hs"));
+	json_decref(j);
+	return busy == 0 && loop_run_once(h->mx.loop, 100) == 0;
+}
+
 /* The bodies of the bot's m.room.message events in room, in order. */
 static int
 bot_bodies(struct host *h, const char *room, char out[][128], int max, json_t **content_of_last)
@@ -1104,7 +1120,9 @@ test_login_token_file_expired_stops(void **state)
 		room_up(h, ann, room, sizeof room);
 		json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/expire", NULL, "{\"user\":\"@bot:hs\"}", NULL));
 		say(h, ann, room, "!ping 1");
-		run_for(h, 3000);
+		/* the pong and the next sync are refused at once: the second
+		 * answer must not say it again, so both are waited for */
+		assert_true(run_until(h, stopped_and_answered, NULL, 10000));
 		assert_int_equal(h->nerr, 1);
 		assert_non_null(strstr(h->errlog, i == 0 ? "refused the access token from token_file"
 		                                         : "refused the refresh token (HTTP 401, M_UNKNOWN_TOKEN)"));
