@@ -226,7 +226,10 @@ test_typed_commands(void **state)
 	json_decref(m);
 	/* chatter is not a command: no answer */
 	assert_int_equal(dcplay_say(p, 2, "good luck everyone"), 0);
-	usleep(500 * 1000);
+	/* a command typed after it is answered: the chatter was read before it */
+	assert_int_equal(dcplay_say(p, 3, "<@900000000000000002> join"), 0);
+	assert_non_null(m = dcplay_wait(p, from, "sits down (3 at the table)", dcplay_public, NULL, 10000));
+	json_decref(m);
 	assert_null(dcplay_wait(p, from, "good luck", NULL, NULL, 0));
 	assert_int_equal(fakedc_violations(&p->f, true), 0);
 	assert_int_equal(dcplay_stop(p), 0);
@@ -238,6 +241,8 @@ test_typed_commands(void **state)
 	assert_int_equal(e2e_daemon_start(&p->d, p->tag, p->conf, NULL), 0);
 	p->daemon_up = true;
 	assert_int_equal(e2e_daemon_wait_log(&p->d, "4014", 10000), 0);
+	/* nothing happens, by design: a reconnect would come after the gateway's
+	 * backoff for a failed connection (about 1 s), so 3 s give it its chance */
 	sleep(3);
 	s = dcplay_state(p);
 	assert_int_equal(json_array_size(json_object_get(s, "connections")), 1);
@@ -245,6 +250,47 @@ test_typed_commands(void **state)
 	assert_true(e2e_daemon_log_has(&p->d, "not reconnecting"));
 	assert_int_equal(fakedc_violations(&p->f, true), 0);
 	assert_true(e2e_daemon_alive(&p->d));
+}
+
+/* Waits until the fake holds a command list for scope (a guild's id or "global") of n commands. */
+static bool
+scope_has(struct dcplay *p, const char *scope, size_t n, int ms)
+{
+	for (int t = 0; t <= ms; t += 50) {
+		json_t *s = dcplay_state(p), *l = json_object_get(json_object_get(s, "commands"), scope);
+		bool ok = json_is_array(l) && json_array_size(l) == n;
+
+		json_decref(s);
+		if (ok)
+			return true;
+		e2e_sleep_ms(50);
+	}
+	return false;
+}
+
+/* Waits until one of the n interactions ids was deferred ("thinking...", ack
+ * type 5) and as many messages are deleted. */
+static bool
+thinking_deleted(struct dcplay *p, char ids[][32], int n, int ms)
+{
+	for (int t = 0; t <= ms; t += 100) {
+		json_t *s = dcplay_state(p), *it, *m;
+		const char *key;
+		size_t i;
+		int deferred = 0, deleted = 0;
+
+		json_object_foreach(json_object_get(s, "interactions"), key, it)
+			for (int k = 0; k < n; k++)
+				deferred += strcmp(key, ids[k]) == 0 &&
+				            json_integer_value(json_object_get(json_object_get(it, "ack"), "type")) == 5;
+		json_array_foreach(json_object_get(s, "messages"), i, m)
+			deleted += json_is_true(json_object_get(m, "deleted"));
+		json_decref(s);
+		if (deferred >= 1 && deleted >= deferred)
+			return true;
+		e2e_sleep_ms(100);
+	}
+	return false;
 }
 
 /* Commands registered globally when no guild is listed (in DMs too); long
@@ -266,7 +312,8 @@ test_global_commands_long_answers_and_silence(void **state)
 	/* first with the guild listed: commands there, and none globally (a clear) */
 	p = dcplay_setup_state(state, "dc-global", 4, NULL, NULL);
 	assert_int_equal(dcplay_start(p), 0);
-	sleep(1);
+	/* the global scope cleared after the guild's registration */
+	assert_true(scope_has(p, "global", 0, 10000));
 	s = dcplay_state(p);
 	assert_int_equal(json_array_size(json_object_get(json_object_get(s, "commands"), p->guild)), ncmds);
 	assert_int_equal(json_array_size(json_object_get(json_object_get(s, "commands"), "global")), 0);
@@ -284,7 +331,8 @@ test_global_commands_long_answers_and_silence(void **state)
 		free(conf);
 	}
 	assert_int_equal(dcplay_start(p), 0);
-	sleep(1);
+	/* the guild's scope cleared after the global registration */
+	assert_true(scope_has(p, p->guild, 0, 10000));
 	s = dcplay_state(p);
 	assert_int_equal(json_array_size(json_object_get(json_object_get(s, "commands"), p->guild)), 0);
 	assert_int_equal(json_array_size(json_object_get(json_object_get(s, "commands"), "global")), ncmds);
@@ -304,7 +352,9 @@ test_global_commands_long_answers_and_silence(void **state)
 		assert_non_null(id = dcplay_command(p, 2, "who", NULL));
 		snprintf(ids[k], sizeof ids[k], "%s", id);
 	}
-	sleep(7);
+	/* the bot's own timer: a "thinking..." nobody filled is deleted
+	 * DISCORD_ANSWER_SETTLE_MS (5 s) after it was deferred (within 3 s) */
+	assert_true(thinking_deleted(p, ids, 8, 20000));
 	s = dcplay_state(p);
 	json_object_foreach(json_object_get(s, "interactions"), key, it) {
 		json_t *ack = json_object_get(it, "ack");

@@ -52,6 +52,34 @@ wait_log(struct dcplay *p, const char *needle, int ms)
 	return false;
 }
 
+/* The fake's clock (s) at the last heartbeat it had, on any link. */
+static double
+last_heartbeat(struct dcplay *p)
+{
+	json_t *s = dcplay_state(p), *c, *h;
+	size_t i, k;
+	double t = 0;
+
+	json_array_foreach(json_object_get(s, "connections"), i, c)
+		json_array_foreach(json_object_get(c, "heartbeats"), k, h)
+			if (json_number_value(json_object_get(h, "t")) > t)
+				t = json_number_value(json_object_get(h, "t"));
+	json_decref(s);
+	return t;
+}
+
+/* Waits for a heartbeat at the fake's clock t or later. */
+static bool
+heartbeat_after(struct dcplay *p, double t, int ms)
+{
+	for (int w = 0; w <= ms; w += 200) {
+		if (last_heartbeat(p) >= t)
+			return true;
+		e2e_sleep_ms(200);
+	}
+	return false;
+}
+
 /* A slash command answered in time: the bot is up and the game still there. */
 static void
 still_playing(struct dcplay *p, int i, int ms)
@@ -80,7 +108,7 @@ still_playing(struct dcplay *p, int i, int ms)
 
 /* ------------------------------------------------------------------ the Identify budget */
 
-/* A 60 s outage (Discord answers heartbeats, READY never comes) with one
+/* An outage past the READY deadline (Discord answers heartbeats, READY never comes) with one
  * Identify left: the daemon keeps the link instead of identifying again,
  * never goes past the budget (Discord would reset the token), and is up as
  * soon as Discord issues the session. */
@@ -103,7 +131,12 @@ test_outage_keeps_the_link_within_the_budget(void **state)
 	                            "\"start_reset_after_ms\":3600000}"), 0);
 	/* the session ends: a new one is needed, in the middle of the outage */
 	assert_int_equal(fakedc_ctl(&p->f, "gateway", "{\"action\":\"close\",\"code\":4009}"), 0);
-	sleep(60);
+	/* the daemon's own timers, not shortened for tests: READY is awaited
+	 * DISCORD_GW_READY_TIMEOUT (30 s) after the Identify; then the link is
+	 * kept, and looked at again one heartbeat and DISCORD_GW_PROBE_TIMEOUT
+	 * (11 s) later: that second look has its chance too */
+	assert_int_equal(e2e_daemon_wait_log(&p->d, "READY is late", 60000), 0);
+	assert_true(heartbeat_after(p, last_heartbeat(p) + 12.0, 30000));
 	n = identifies(p, before, "past the budget", &past);
 	assert_true(n >= 1);
 	assert_true(n <= 3);
@@ -179,7 +212,10 @@ test_token_reset_stops_every_request(void **state)
 	assert_int_equal(dcplay_auto_all(p), 0);
 	from = requests_since(p, 0, &unauth);
 	assert_int_equal(fakedc_ctl(&p->f, "token_reset", "{\"token\":\"MTAwMDAwMDAwMDAwMDAwMDAw.new.token\"}"), 0);
-	sleep(8);
+	/* the adapter reports itself down once its link has not come back for
+	 * DISCORD_DOWN_GRACE_MS (5 s, its own timer): the computer's turns go on
+	 * meanwhile, and a reconnect or request it should not make would be made */
+	assert_int_equal(e2e_daemon_wait_log(&p->d, "down, reconnecting", 20000), 0);
 	n = requests_since(p, from, &unauth);
 	if (n > 3)
 		fprintf(stderr, "%zu requests after the token reset, %zu refused\n", n, unauth);
@@ -309,9 +345,11 @@ test_tables_only_where_the_bot_may_post(void **state)
 	assert_non_null(m = dcplay_wait(p, 0, "cannot be followed", NULL, NULL, 20000));
 	assert_true(json_is_true(json_object_get(m, "dm")));
 	json_decref(m);
-	sleep(3);
-	assert_int_equal(invalid_with(p, "status", 403), 1);
+	/* the computer plays the game out after the 403: every line it makes is
+	 * past it; once the daemon has stopped, nothing more can be posted */
+	assert_int_equal(e2e_daemon_wait_log(&p->d, "game 1 over", 30000), 0);
 	dcplay_end(p);
+	assert_int_equal(invalid_with(p, "status", 403), 1);
 }
 
 /* ------------------------------------------------------------------ closed DMs */
@@ -349,8 +387,13 @@ test_closed_dm_hit_once(void **state)
 	assert_non_null(m = dcplay_wait(p, 0, "cannot send you direct messages", dcplay_public, NULL, 10000));
 	json_decref(m);
 	for (size_t i = 0; i < sizeof typed / sizeof typed[0]; i++) {
+		size_t from = dcplay_count(p);
+
 		assert_int_equal(dcplay_say(p, 3, typed[i]), 0);
-		sleep(2);
+		/* each is answered in the channel ("on its way privately", "press My
+		 * hand"), after any DM the bot would have tried for it */
+		assert_non_null(m = dcplay_wait(p, from, "", dcplay_public, NULL, 10000));
+		json_decref(m);
 	}
 	assert_int_equal(invalid_with(p, "code", 50007), 1);
 	assert_int_equal(public_with(p, "cannot send you direct messages"), 1);
@@ -382,9 +425,10 @@ test_stale_and_replayed_presses_change_nothing(void **state)
 	/* replayed 5 s late: nothing happens (nor can it be answered) */
 	assert_non_null(id = dcplay_press_late(p, who, mid, draw, 5000));
 	snprintf(old, sizeof old, "%s", id);
-	sleep(2);
+	/* the daemon's word that it let the press go (dcplay_unanswered below
+	 * checks at the end that it was never answered) */
+	assert_int_equal(e2e_daemon_wait_log(&p->d, "too old to answer", 10000), 0);
 	assert_true(dcplay_acked(p, old, 0) < 0);
-	assert_true(e2e_daemon_log_has(&p->d, "too old to answer"));
 
 	/* the player's own press now: they draw (had the replay acted, they would have drawn already) */
 	assert_non_null(id = dcplay_press(p, who, mid, draw));
@@ -475,14 +519,14 @@ test_a_whole_game_costs_few_invalid_requests(void **state)
 	assert_int_equal(dcplay_auto_all(p), 0);
 	assert_non_null(m = dcplay_wait(p, 0, "Game over", dcplay_public, NULL, 240000));
 	json_decref(m);
-	sleep(1);
+	/* counted once the daemon has stopped: nothing it still had to send is missed */
+	dcplay_end(p);
 	{
 		size_t n = (size_t)state_int(p, "invalid_requests");
 
 		fprintf(stderr, "invalid requests in a whole game: %zu\n", n);
 		assert_true(n < 20);
 	}
-	dcplay_end(p);
 }
 
 /* ------------------------------------------------------------------ shards */
@@ -559,6 +603,8 @@ test_sharding_required_is_said(void **state)
 	assert_int_equal(e2e_daemon_start(&p->d, p->tag, p->conf, NULL), 0);
 	p->daemon_up = true;
 	assert_true(wait_log(p, "set shards = auto", 10000));
+	/* nothing happens, by design: a reconnect would come after the gateway's
+	 * backoff for a failed connection (about 1 s), so 2 s give it its chance */
 	sleep(2);
 	assert_int_equal(fakedc_violations(&p->f, true), 0);
 	assert_int_equal(dcplay_stop(p), 0);
@@ -600,7 +646,7 @@ main(void)
 		cmocka_unit_test_teardown(test_outage_keeps_the_link_within_the_budget, dcplay_teardown_state),
 	};
 
-	/* HF_TEST_FILTER=test_token*: one test (the outage one takes a minute) */
+	/* HF_TEST_FILTER=test_token*: one test (the outage one takes some 45 s) */
 	if (getenv("HF_TEST_FILTER") != NULL)
 		cmocka_set_test_filter(getenv("HF_TEST_FILTER"));
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -196,6 +196,30 @@ is_up(struct host *h, const void *arg)
 	return count_evs(h, BOT_EV_UP, NULL) > 0;
 }
 
+/* The client stopped for good (matrix_login_fatal): it has no timer left to try again. */
+static bool
+has_stopped(struct host *h, const void *arg)
+{
+	(void)arg;
+	return h->mx.c != NULL && matrix_client_stopped(h->mx.c);
+}
+
+/* The client stopped, the fake answers none of its requests now, and the
+ * answers it gave were read (a loop turn with nothing to do). */
+static bool
+stopped_and_answered(struct host *h, const void *arg)
+{
+	json_t *j;
+	json_int_t busy;
+
+	if (!has_stopped(h, arg))
+		return false;
+	j = fakemx_call(&h->mx.fake, "GET", "/_fake/requests", NULL, NULL, NULL);
+	busy = json_integer_value(json_object_get(json_object_get(j, "in_flight"), "@bot:hs"));
+	json_decref(j);
+	return busy == 0 && loop_run_once(h->mx.loop, 100) == 0;
+}
+
 /* The bodies of the bot's m.room.message events in room, in order. */
 static int
 bot_bodies(struct host *h, const char *room, char out[][128], int max, json_t **content_of_last)
@@ -1096,7 +1120,9 @@ test_login_token_file_expired_stops(void **state)
 		room_up(h, ann, room, sizeof room);
 		json_decref(fakemx_call(&h->mx.fake, "POST", "/_fake/expire", NULL, "{\"user\":\"@bot:hs\"}", NULL));
 		say(h, ann, room, "!ping 1");
-		run_for(h, 3000);
+		/* the pong and the next sync are refused at once: the second
+		 * answer must not say it again, so both are waited for */
+		assert_true(run_until(h, stopped_and_answered, NULL, 10000));
 		assert_int_equal(h->nerr, 1);
 		assert_non_null(strstr(h->errlog, i == 0 ? "refused the access token from token_file"
 		                                         : "refused the refresh token (HTTP 401, M_UNKNOWN_TOKEN)"));
@@ -1130,7 +1156,8 @@ test_login_permanent_errors_stop(void **state)
 		h->nerr = 0;
 		h->errlog[0] = '\0';
 		client_up(h);
-		run_for(h, 2500);
+		/* the start's requests go one after another: when it has stopped, none is left */
+		assert_true(run_until(h, has_stopped, NULL, 10000));
 		/* one try, one line, then nothing */
 		assert_int_equal(logins(h), cases[i].logins);
 		assert_int_equal(h->nerr, 1);
@@ -1470,7 +1497,7 @@ test_hands_only_in_a_room_of_two(void **state)
 	say(h, ann, room, "!hand");
 	join_direct(h, ann, "@ann:hs", dm, sizeof dm);
 	n = 1;
-	assert_true(run_until(h, has_hands, &n, 10000));
+	assert_true(run_until(h, has_hands, &n, 30000));
 	assert_int_equal(fakemx_bot_says(&h->mx.fake, room, "your hand"), 0);
 	assert_int_not_equal(fakemx_room_post(&h->mx.fake, ann, dm, "invite", "{\"user_id\":\"@eve:hs\"}"), 200);
 	e = curl_easy_escape(NULL, dm, 0);
@@ -1660,7 +1687,8 @@ test_discovery_and_versions(void **state)
 			assert_true(run_until(h, is_up, NULL, 10000));
 			assert_int_equal(h->nerr, 0);
 		} else {
-			run_for(h, 1500);
+			/* the start's requests go one after another: when it has stopped, none is left */
+			assert_true(run_until(h, has_stopped, NULL, 10000));
 			/* one line, no login, never up */
 			assert_int_equal(count_evs(h, BOT_EV_UP, NULL), 0);
 			assert_int_equal(h->nerr, 1);

@@ -30,6 +30,18 @@ pause_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
+/* Waits until the fake has had n more /sync requests than since (the bot is
+ * the only one syncing): one started after a thing happened, and one more,
+ * means the answer that carried the thing was read. */
+static bool
+syncs_past(struct h *h, long since, long n, int ms)
+{
+	for (int t = 0; t < ms; t += 50, pause_ms(50))
+		if (fakemx_requests(&h->f, "sync") >= since + n)
+			return true;
+	return false;
+}
+
 static bool
 wait_says(struct h *h, const char *room, const char *needle, int ms)
 {
@@ -102,12 +114,14 @@ setup(void **state)
 	close(mkstemp(h->db));
 	unlink(h->db);
 	fp = fdopen(mkstemp(h->conf), "w");
+	/* 1 s syncs (the least): an idle sync, which syncs_past may wait out, is short */
 	fprintf(fp, "[bot]\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nturn_timeout = 0\nlog_level = err\n\n"
-	            "[matrix test]\nhomeserver = %s\nuser = bot\npassword_file = %s\nsync_timeout = 2\n",
+	            "[matrix test]\nhomeserver = %s\nuser = bot\npassword_file = %s\nsync_timeout = 1\n",
 	        h->db, h->f.base, h->pw);
 	fclose(fp);
 	assert_int_equal(proc_start(&h->p, argv), 0);
-	sleep(2);
+	/* up: its first sync read, the next one asked */
+	assert_true(syncs_past(h, 0, 2, 15000));
 	/* ann's direct chat with the bot as Element makes it for a user with
 	 * no device keys: unencrypted, its history shared (so no hand goes there) */
 	fakemx_room(&h->f, h->ann, "{\"invite\":[\"@bot:hs\"],\"is_direct\":true,\"preset\":\"trusted_private_chat\"}",
@@ -116,7 +130,8 @@ setup(void **state)
 	for (int t = 0; t < 75 && (fakemx_membership(&h->f, h->dm, "@bot:hs", m, sizeof m), strcmp(m, "join") != 0); t++)
 		pause_ms(200);
 	assert_string_equal(m, "join");
-	sleep(2);   /* its state read */
+	/* its state read: a sync asked after the join, and one after it */
+	assert_true(syncs_past(h, fakemx_requests(&h->f, "sync"), 2, 15000));
 	*state = h;
 	return 0;
 }
@@ -168,7 +183,8 @@ test_table_from_a_direct_message(void **state)
 	/* the table opens as ann joins, seats bob as he joins, deals once cy has */
 	assert_true(wait_says(h, room, "opens a classic table", 15000));
 	assert_int_equal(fakemx_room_post(&h->f, h->bob, room, "join", "{}"), 200);
-	pause_ms(2000);
+	/* bob is seated as he joins; a deal then would come with it */
+	assert_true(wait_says(h, room, "bob sits down", 15000));
 	assert_int_equal(fakemx_bot_says(&h->f, room, "Dealing"), 0);
 	assert_int_equal(fakemx_room_post(&h->f, h->cy, room, "join", "{}"), 200);
 	assert_true(wait_says(h, room, "Dealing classic for 4", 15000));
@@ -210,8 +226,13 @@ test_a_restart_before_the_joins(void **state)
 	kill(h->p.pid, SIGTERM);
 	proc_end(&h->p);
 	assert_int_equal(fakemx_room_post(&h->f, h->bob, room, "join", "{}"), 200);
-	assert_int_equal(proc_start(&h->p, argv), 0);
-	sleep(2);
+	{
+		long before = fakemx_requests(&h->f, "sync");
+
+		assert_int_equal(proc_start(&h->p, argv), 0);
+		/* up again: its first sync read, the next one asked */
+		assert_true(syncs_past(h, before, 2, 15000));
+	}
 	assert_int_equal(fakemx_room_post(&h->f, h->ann, room, "join", "{}"), 200);
 	assert_true(wait_says(h, room, "Dealing family for 4", 20000));
 	assert_true(fakemx_bot_says(&h->f, room, "bob") > 0);

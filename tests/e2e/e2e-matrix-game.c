@@ -151,6 +151,24 @@ wait_for(struct fakemx *f, const char *room, const char *needle, int n, int ms)
 	return false;
 }
 
+/* Waits until the fake has had n more /sync requests than since (only the
+ * daemon syncs here): one asked after a thing happened, and one more, means
+ * the answer that carried the thing was read. */
+static bool
+syncs_past(struct fakemx *f, long since, long n, int ms)
+{
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+	for (int t = 0; t < ms; t += 50) {
+		if (fakemx_requests(f, "sync") >= since + n)
+			return true;
+		nanosleep(&ts, NULL);
+	}
+	return false;
+}
+
+static bool bot_is(struct fakemx *f, const char *room, const char *want);
+
 static void
 direct_room(struct fakemx *f, const char *user, char *out, size_t len)
 {
@@ -224,8 +242,9 @@ write_conf(char *conf, char *pw, char *db, const char *base)
 	unlink(db);
 	fd = mkstemp(conf);
 	fp = fdopen(fd, "w");
+	/* 1 s syncs (the least): an idle sync, which syncs_past may wait out, is short */
 	fprintf(fp, "[bot]\ndatabase = %s\nai_delay = 0\nturn_reminder = 0\nturn_timeout = 0\nlog_level = err\n\n"
-	            "[matrix test]\nhomeserver = %s\nuser = bot\npassword_file = %s\nsync_timeout = 2\n",
+	            "[matrix test]\nhomeserver = %s\nuser = bot\npassword_file = %s\nsync_timeout = 1\n",
 	        db, base, pw);
 	fclose(fp);
 }
@@ -282,7 +301,9 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 	fakemx_say(&f, tok[0], room, "!new classic");  /* history: never replayed */
 	fakemx_user(&f, "eve", "x", eve, sizeof eve);
 	start_daemon(conf);
-	sleep(2);
+	/* up, in the room it was invited to, and its timeline (the history) read */
+	assert_true(bot_is(&f, room, "join"));
+	assert_true(syncs_past(&f, fakemx_requests(&f, "sync"), 2, 15000));
 	/* ann opens a direct chat with the bot herself, its history hidden
 	 * from later members: the bot takes it for her hands */
 	j = fakemx_call(&f, "POST", "/_matrix/client/v3/createRoom", tok[0],
@@ -296,7 +317,7 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 	assert_true(wait_for(&f, room, "start", 1, 15000));
 	for (int i = 0; i < 4; i++)
 		fakemx_say(&f, tok[i], room, "!join");
-	sleep(1);
+	assert_true(wait_for(&f, room, "sits down (4 at the table)", 1, 15000));
 	fakemx_say(&f, tok[0], room, "!start");
 	/* each player's hand arrives in their own direct room */
 	for (int i = 0; i < 4; i++) {
@@ -372,6 +393,7 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 	fakemx_say(&f, tok[2], room, "!pile");
 	start_daemon(conf);
 	assert_true(wait_for(&f, room, "", n + 3, 15000));
+	/* nothing more must come (no replay): 3 s give a replayed answer its chance */
 	sleep(3);
 	/* every command before the restart was answered once: nothing replayed;
 	 * the two said while down are answered once each, the state they show
@@ -518,8 +540,10 @@ test_third_person_before_and_while_a_hand_waits(void **state)
 	assert_true(wait_for(&f, room, "start", 1, 15000));
 	for (int i = 0; i < 2; i++)
 		fakemx_say(&f, tok[i], room, "!join");
-	sleep(1);
+	assert_true(wait_for(&f, room, "sits down (2 at the table)", 1, 15000));
 	fakemx_say(&f, tok[0], room, "!start");
+	/* the deal, and bob's hand tried (refused) or still queued: the 429 holds
+	 * the account 8 s, so no message marks this moment; 2 s let the deal run */
 	sleep(2);
 	/* bob's hand is waiting (refused once, or not yet sent): fay comes in */
 	assert_int_equal(bot_count(&f, own[1], "Your hand", NULL), 0);

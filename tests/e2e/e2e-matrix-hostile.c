@@ -193,6 +193,16 @@ bot_said(struct host *h, const void *arg)
 	return fakemx_bot_says(&h->mx.fake, s->room, s->text) > 0;
 }
 
+struct says_n { const char *room, *text; int n; };
+
+static bool
+bot_said_n(struct host *h, const void *arg)
+{
+	const struct says_n *s = arg;
+
+	return fakemx_bot_says(&h->mx.fake, s->room, s->text) >= s->n;
+}
+
 /* Waits until the bot has said text in room. */
 static bool
 wait_said(struct host *h, const char *room, const char *text, int ms)
@@ -615,12 +625,19 @@ test_hands_never_logged(void **state)
 	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"PUT\",\"path\":\"/send/\",\"status\":429,\"retry_after_ms\":100,\"count\":1}");
 	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"PUT\",\"path\":\"/send/\",\"drop\":true,\"count\":1}");
 	say(h, ann, game, "!hand");
-	run_for(h, 3000);
+	{
+		/* through the 500, the 429 and the dropped link, the hand arrives */
+		struct says_n w = { dm, HAND, 2 };
+
+		assert_true(run_until(h, bot_said_n, &w, 15000));
+	}
 	assert_int_equal(fakemx_bot_says(&h->mx.fake, dm, HAND), 2);
 	/* refused for good: the drop is logged, the hand is not */
 	inject(h, "{\"user\":\"@bot:hs\",\"method\":\"PUT\",\"path\":\"/send/\",\"status\":400,\"count\":5}");
 	say(h, ann, game, "!hand");
 	assert_true(run_until(h, has_log, "dropped", 10000));
+	/* and once: no retry of the failed sends doubled it (the later hand given up meanwhile) */
+	assert_int_equal(fakemx_bot_says(&h->mx.fake, dm, HAND), 2);
 	assert_non_null(h->log);
 	assert_null(strstr(h->log, HAND));
 	assert_null(strstr(h->log, "7H 7D"));

@@ -78,7 +78,22 @@ play(const char *room, char *deal, size_t len)
 	assert_true(bot_said(room, "Watch: ", deal, len, 15000));
 	assert_int_equal(fakemx_say(&w.mx, ann, room, "!auto"), 0);
 	assert_true(bot_said(room, "Game over", line, sizeof line, 240000));
-	e2e_sleep_ms(1000);
+}
+
+/* Waits until the bot's last widget event in room is the empty one the game's end sends. */
+static bool
+widget_emptied(const char *room, int ms)
+{
+	for (int t = 0; t <= ms; t += 100) {
+		json_t *ws = widgets(room);
+		bool done = json_array_size(ws) >= 2 && json_object_size(json_array_get(ws, json_array_size(ws) - 1)) == 0;
+
+		json_decref(ws);
+		if (done)
+			return true;
+		e2e_sleep_ms(100);
+	}
+	return false;
 }
 
 static int
@@ -120,6 +135,7 @@ test_widget_where_the_bot_may(void **state)
 	e2e_sleep_ms(2000);
 
 	play(room, deal, sizeof deal);
+	assert_true(widget_emptied(room, 15000));
 	assert_non_null(at = strstr(deal, "Watch: "));
 	snprintf(url, sizeof url, "%.*s", (int)strcspn(at + 7, " \n"), at + 7);
 	assert_non_null(strstr(url, "/t/"));
@@ -144,6 +160,13 @@ test_widget_where_the_bot_may(void **state)
 	assert_int_equal(e2e_daemon_wait_log(&w.d, "matrix/t: up", 20000), 0);
 	e2e_sleep_ms(1000);
 	play(room, deal, sizeof deal);
+	/* the second game's widgets: set, then emptied */
+	for (int t = 0; t < 150 && (ws = widgets(room), json_array_size(ws) < 4); t++) {
+		json_decref(ws);
+		e2e_sleep_ms(100);
+	}
+	json_decref(ws);
+	assert_true(widget_emptied(room, 15000));
 	ws = widgets(room);
 	assert_true(json_array_size(ws) >= 4);
 	assert_non_null(json_object_get(json_array_get(ws, json_array_size(ws) - 2), "url"));
@@ -152,6 +175,9 @@ test_widget_where_the_bot_may(void **state)
 
 	/* where the bot's level is below state_default: no widget, the link in the line only */
 	play(low, body, sizeof body);
+	/* nothing must come: a widget set with the deal or emptied at the end
+	 * would have been sent around "Game over"; 1 s gives it its chance */
+	e2e_sleep_ms(1000);
 	assert_non_null(strstr(body, "Watch: "));
 	ws = widgets(low);
 	assert_int_equal(json_array_size(ws), 0);

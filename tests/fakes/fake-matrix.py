@@ -62,7 +62,8 @@ meanwhile comes in one batch; {"rooms_reversed": true}: a sync lists its joined 
 order (JSON objects have none: a client must not depend on it). Given a certificate and key (argv 3, 4), the fake serves TLS.
 GET /_fake/events?room=R: the room's timeline with txn ids (and "_members": the memberships when each was sent;
 "_notify": for each other member then joined, what the default push rules did: highlight, notify or none); GET /_fake/requests: counters
-(and "in_flight_max": the most requests of one user handled at once; "ratelimit": per user,
+(and "in_flight": each user's requests being answered now; "in_flight_max": the most requests
+of one user handled at once; "ratelimit": per user,
 "sends" events sent, "limited" 429s given, "early" sends that came before the retry_after_ms
 of an earlier 429 had passed; "room_ratelimit": the same for createRoom).
 Only what handfoot uses is implemented; it is not a homeserver.
@@ -1042,7 +1043,8 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_fake/requests":
             lim = W.limit
             rl = W.room_limit
-            return self.reply(200, dict(W.requests, in_flight_max=W.in_flight_max, logins=W.logins,
+            return self.reply(200, dict(W.requests, in_flight_max=W.in_flight_max, in_flight=dict(W.in_flight),
+                                        logins=W.logins,
                                         user_agents=sorted(W.agents),
                                         ratelimit={"sends": lim.sends, "limited": lim.limited, "early": lim.early},
                                         room_ratelimit={"sends": rl.sends, "limited": rl.limited, "early": rl.early}))
