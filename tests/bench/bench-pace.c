@@ -15,7 +15,7 @@
 #include "fake.h"
 #ifdef HF_WITH_MATRIX
 #include "fakemx.h"
-#include "mxhuman.h"
+#include "matrix-human.h"
 #include "synapse-bot.h"
 #include "synapse-log.h"
 #endif
@@ -566,7 +566,7 @@ mx_figures(const struct mxhuman *h, const char *where, const char *daemon_log, l
 	figure(what, lost, "", 0);
 }
 
-/* The fake homeserver as ann uses it (mxhuman.h). */
+/* The fake homeserver as ann uses it (matrix-human.h). */
 struct fk_ann {
 	struct fakemx *f;
 	char tok[128];
@@ -695,7 +695,7 @@ out:
 
 /* ------------------------------------------------------------------ Matrix on Synapse */
 
-/* Synapse as ann uses it (mxhuman.h). */
+/* Synapse as ann uses it (matrix-human.h). */
 struct sy_ann {
 	struct synapse *s;
 	struct synapse_user u;

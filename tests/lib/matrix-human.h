@@ -1,4 +1,4 @@
-/* mxhuman.h: a quick human at a Matrix table (bench-pace's ann): she starts a game of four, draws on her turn, discards from the hand the bot sends to her direct room, says yes when asked; on any homeserver, through the calls the caller gives. */
+/* matrix-human.h: a quick human at a Matrix table (bench-pace's ann): she starts a game of four, draws on her turn, discards from the hand the bot sends to her direct room, says yes when asked; on any homeserver, through the calls the caller gives. */
 #ifndef HF_TEST_MXHUMAN_H
 #define HF_TEST_MXHUMAN_H
 

@@ -1,4 +1,4 @@
-/* mxhuman.c: a quick human at a Matrix table, on any homeserver (see mxhuman.h). */
+/* matrix-human.c: a quick human at a Matrix table, on any homeserver (see matrix-human.h). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -6,7 +6,7 @@
 
 #include "cardpick.h"
 #include "e2e.h"
-#include "mxhuman.h"
+#include "matrix-human.h"
 
 enum { H_PING, H_THINK_DRAW, H_HAND, H_THINK_DISCARD };
 
