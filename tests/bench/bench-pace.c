@@ -1,4 +1,4 @@
-/* bench-pace.c: the pace of play on a busy network: a human against three computer players through ngircd with the shipped flood defaults, two busy tables and a !pile asker, a flooder, and the same game through the fake homeserver limiting sends as Synapse does; each figure beside its target. */
+/* bench-pace.c: the pace of play on a busy network: a human against three computer players through ngircd with the shipped flood defaults, two busy tables and a !pile asker, a flooder, and the same game through the fake homeserver limiting sends as Synapse does and on a real Synapse at its default rate limits; each figure beside its target. */
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -9,11 +9,15 @@
 #include <time.h>
 #include <curl/curl.h>
 
+#include "cardpick.h"
 #include "e2e.h"
 #include "figures.h"
 #include "fake.h"
 #ifdef HF_WITH_MATRIX
 #include "fakemx.h"
+#include "matrix-human.h"
+#include "synapse-bot.h"
+#include "synapse-log.h"
 #endif
 #include "ircclient.h"
 #include "ircserver.h"
@@ -31,15 +35,6 @@ now_ms(void)
 	struct timespec t;
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-static int64_t
-wall_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_REALTIME, &t);
 	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
@@ -112,47 +107,6 @@ strip_codes(char *s)
 		*o++ = *p;
 	}
 	*o = '\0';
-}
-
-/* A card to discard from a hand as the bot shows it ("Your hand (13): A×2 K 9×3 3♣ 2 JK | ..."):
- * a black 3, else the rarest natural, else a 2; never a joker or a red 3. "" if none. */
-static void
-choose_discard(const char *line, char *out, size_t len)
-{
-	const char *p = strstr(line, "Your hand (");
-	char buf[1024], *tok, *save = NULL, best[8] = "";
-	int bestn = 99;
-
-	if (p == NULL)
-		p = strstr(line, "Your foot (");
-	out[0] = '\0';
-	if (p == NULL || (p = strstr(p, "): ")) == NULL)
-		return;
-	snprintf(buf, sizeof buf, "%s", p + 3);
-	buf[strcspn(buf, "|")] = '\0';
-	for (tok = strtok_r(buf, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save)) {
-		char rank[8];
-		const char *x = strstr(tok, "×");
-		int n = x != NULL ? atoi(x + strlen("×")) : 1;
-
-		snprintf(rank, sizeof rank, "%.*s", (int)(x != NULL ? (size_t)(x - tok) : strlen(tok)), tok);
-		if (strcmp(rank, "3♣") == 0) {
-			snprintf(out, len, "3c");
-			return;
-		}
-		if (strcmp(rank, "JK") == 0 || strncmp(rank, "3", 1) == 0)
-			continue;
-		if (strcmp(rank, "2") == 0) {
-			if (bestn == 99)
-				snprintf(best, sizeof best, "2"), bestn = 98;
-			continue;
-		}
-		if (n <= bestn) {
-			snprintf(best, sizeof best, "%s", rank);
-			bestn = n;
-		}
-	}
-	snprintf(out, len, "%s", best);
 }
 
 /* How many times needle is in the file at path. */
@@ -257,7 +211,7 @@ human_step(struct human *h, int64_t now)
 		} else if (bot_to(line, h->c.nick) && h->state == H_HAND &&
 		           (strstr(line, "Your hand (") != NULL || strstr(line, "Your foot (") != NULL)) {
 			add(&h->answer, now - h->t_draw);
-			choose_discard(line, h->pick, sizeof h->pick);
+			cardpick_discard(line, h->pick, sizeof h->pick);
 			h->state = H_THINK_DISCARD;
 			h->due = now + THINK_MS;
 			h->last_progress = now;
@@ -584,37 +538,51 @@ out:
 #ifdef HF_WITH_MATRIX
 /* ------------------------------------------------------------------ Matrix */
 
-/* The bot's messages in room from index *from on, as (body, origin_server_ts); caller decrefs. */
+/* ann's game, on either homeserver: her figures beside their targets.
+ * where: before each figure's name ("" for the fake); sends, limited,
+ * early: the bot's sends, its 429s and its sends before a 429's
+ * retry_after_ms had passed, as the homeserver counted them (early < 0: not
+ * measured, a miss). */
+static void
+mx_figures(const struct mxhuman *h, const char *where, const char *daemon_log, long sends, long limited, long early)
+{
+	struct samples wait = { .n = 0 };
+	char what[160];
+	double lost = count_in_file(daemon_log, "dropped") + (h->played > h->told ? h->played - h->told : 0);
+
+	for (int i = 0; i < h->nwait; i++)
+		add(&wait, h->wait[i]);
+	printf("  %d turns; the bot's room messages between her first and last turn: %zu; her discards played %d, "
+	       "told %d\n", 4 * (h->pings - 1), h->last - h->first, h->played, h->told);
+	snprintf(what, sizeof what, "%sroom messages per turn", where);
+	figure(what, (double)(h->last - h->first) / (4.0 * (h->pings - 1)), "", 1.5);
+	snprintf(what, sizeof what, "%sher wait, her discard to her next turn, p50", where);
+	figure(what, pct(&wait, 50), "s", 12);
+	printf("  (her wait p95 %.1f s, max %.1f s; the bot's sends %ld, 429s %ld)\n", pct(&wait, 95), pct(&wait, 100),
+	       sends, limited);
+	snprintf(what, sizeof what, "%sthe bot's sends before a retry_after_ms had passed", where);
+	figure(what, (double)early, "", 0);
+	snprintf(what, sizeof what, "%smessages lost (dropped, or a discard of hers never told)", where);
+	figure(what, lost, "", 0);
+}
+
+/* The fake homeserver as ann uses it (matrix-human.h). */
+struct fk_ann {
+	struct fakemx *f;
+	char tok[128];
+};
+
 static json_t *
-bot_news(struct fakemx *f, const char *room, size_t *from)
+fk_events(void *ctx, const char *room)
 {
-	json_t *evs = fakemx_events(f, room), *out = json_array(), *ev;
-	size_t i, n = 0;
-
-	json_array_foreach(evs, i, ev) {
-		const char *sender = json_string_value(json_object_get(ev, "sender"));
-
-		if (sender == NULL || strcmp(sender, "@bot:hs") != 0 ||
-		    json_string_value(json_object_get(json_object_get(ev, "content"), "body")) == NULL)
-			continue;
-		if (n++ >= *from)
-			json_array_append(out, ev);
-	}
-	*from = n;
-	json_decref(evs);
-	return out;
+	return mxhuman_bot_messages(fakemx_events(((struct fk_ann *)ctx)->f, room), "@bot:hs");
 }
 
-static const char *
-body_of(json_t *ev)
-{
-	return json_string_value(json_object_get(json_object_get(ev, "content"), "body"));
-}
-
-/* Sends text as token's user, waiting out a 429 as a client must. */
+/* Sends text as ann, waiting out a 429 as a client must. */
 static int
-mx_say(struct fakemx *f, const char *token, const char *room, const char *text)
+fk_say(void *ctx, const char *room, const char *text)
 {
+	struct fk_ann *a = ctx;
 	static unsigned long txn;
 	char path[512], *body, *e = curl_easy_escape(NULL, room, 0);
 	json_t *c = json_pack("{s:s,s:s}", "msgtype", "m.text", "body", text), *j;
@@ -623,7 +591,7 @@ mx_say(struct fakemx *f, const char *token, const char *room, const char *text)
 	body = json_dumps(c, JSON_COMPACT);
 	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/send/m.room.message/bench%lu", e, ++txn);
 	for (int tries = 0; tries < 20; tries++) {
-		j = fakemx_call(f, "PUT", path, token, body, &st);
+		j = fakemx_call(a->f, "PUT", path, a->tok, body, &st);
 		if (st == 429) {
 			json_int_t ms = json_integer_value(json_object_get(j, "retry_after_ms"));
 
@@ -640,6 +608,25 @@ mx_say(struct fakemx *f, const char *token, const char *room, const char *text)
 	return st == 200 ? 0 : -1;
 }
 
+static void
+fk_direct(void *ctx, char *out, size_t len)
+{
+	json_t *j = fakemx_call(((struct fk_ann *)ctx)->f, "GET", "/_fake/rooms", NULL, NULL, NULL);
+	json_t *list = json_object_get(json_object_get(json_object_get(j, "account"), "@bot:hs m.direct"), "@ann:hs");
+	const char *r = json_string_value(json_array_get(list, json_array_size(list) - 1));
+
+	snprintf(out, len, "%s", r != NULL ? r : "");
+	json_decref(j);
+}
+
+static void
+fk_join(void *ctx, const char *room)
+{
+	struct fk_ann *a = ctx;
+
+	fakemx_room_post(a->f, a->tok, room, "join", "{}");
+}
+
 static json_int_t
 requests_of(struct fakemx *f, const char *what)
 {
@@ -651,153 +638,48 @@ requests_of(struct fakemx *f, const char *what)
 	return n;
 }
 
-static void
-direct_of(struct fakemx *f, const char *user, char *out, size_t len)
-{
-	json_t *j = fakemx_call(f, "GET", "/_fake/rooms", NULL, NULL, NULL);
-	json_t *list = json_object_get(json_object_get(json_object_get(j, "account"), "@bot:hs m.direct"), user);
-	const char *r = json_string_value(json_array_get(list, json_array_size(list) - 1));
-
-	snprintf(out, len, "%s", r != NULL ? r : "");
-	json_decref(j);
-}
-
-/* Lines of body starting with "ann " that tell a discard of hers. */
-static int
-her_discards(const char *body)
-{
-	int n = 0;
-
-	for (const char *l = body; l != NULL && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		size_t len = strcspn(l, "\n");
-		char line[2048];
-
-		snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), l);
-		if (strncmp(line, "ann ", 4) == 0 && strstr(line, "discard") != NULL)
-			n++;
-	}
-	return n;
-}
-
-/* Whether a line of body asks ann for her answer ("ann: may Ada[bot] go out?"). */
-static bool
-asked_me(const char *body)
-{
-	for (const char *l = body; l != NULL && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		const char *q = strstr(l, "go out?"), *nl = strchr(l, '\n'), *me = strstr(l, "ann:");
-
-		if (q != NULL && me != NULL && (nl == NULL || (q < nl && me < nl)))
-			return true;
-	}
-	return false;
-}
-
 static int
 matrix_solo(int turns)
 {
 	struct fakemx f;
+	struct fk_ann a = { .f = &f };
+	const struct mxhuman_server srv = { &a, fk_events, fk_say, fk_direct, fk_join };
+	struct mxhuman *h = calloc(1, sizeof *h);
 	struct e2e_daemon d;
-	struct samples wait = { .n = 0 };
-	char bot[128], tok[128], room[256], dm[256] = "", conf[512], pw[512], db[512], dir[256], text[2048], pick[8];
-	size_t seen = 0, dseen = 0, first = 0, last = 0;
-	int pings = 0, told = 0, played = 0, state = H_PING, rc = -1;
-	int64_t due = 0, t_discard = 0, progress;
+	char bot[128], room[256], conf[512], pw[512], db[512], dir[256], text[2048];
+	int rc = -1;
 	bool started = false;
-	json_t *j;
 
 	printf("== Matrix, the fake homeserver limiting sends as Synapse does by default (0.2/s, burst 10, per "
 	       "user): 1 human + 3 computer players, classic, %d of her turns\n", turns);
-	if (fakemx_start(&f) != 0 || e2e_tmpdir(dir, sizeof dir, "bench-pace-mx") != 0)
+	if (h == NULL || fakemx_start(&f) != 0 || e2e_tmpdir(dir, sizeof dir, "bench-pace-mx") != 0) {
+		free(h);
 		return -1;
+	}
 	snprintf(pw, sizeof pw, "%s/pw", dir);
 	snprintf(db, sizeof db, "%s/hf.db", dir);
 	snprintf(conf, sizeof conf, "%s/handfoot.conf", dir);
 	fakemx_user(&f, "bot", "s3cret", bot, sizeof bot);
-	fakemx_user(&f, "ann", "x", tok, sizeof tok);
+	fakemx_user(&f, "ann", "x", a.tok, sizeof a.tok);
 	e2e_secret_note("s3cret");
 	snprintf(text, sizeof text, "[bot]\ndatabase = %s\nlog_level = info\n[matrix bench]\nhomeserver = %s\n"
 	         "user = bot\npassword_file = %s\n", db, f.base, pw);
 	if (e2e_write_file(pw, "s3cret\n") != 0 || e2e_write_file(conf, text) != 0 ||
-	    fakemx_room(&f, tok, "{\"invite\":[\"@bot:hs\"]}", room, sizeof room) != 0)
+	    fakemx_room(&f, a.tok, "{\"invite\":[\"@bot:hs\"]}", room, sizeof room) != 0)
 		goto out;
 	json_decref(fakemx_call(&f, "POST", "/_fake/ratelimit", NULL, "{\"per_second\":0.2,\"burst\":10}", NULL));
 	if (e2e_daemon_start(&d, "bench-pace-mx", conf, NULL) != 0)
 		goto out;
 	started = true;
 	e2e_sleep_ms(3000);
-	mx_say(&f, tok, room, "!play 4 classic");
-	progress = now_ms();
-	while (pings <= turns) {
-		int64_t now = now_ms();
-
-		e2e_sleep_ms(100);
-		j = bot_news(&f, room, &seen);
-		for (size_t i = 0; i < json_array_size(j); i++) {
-			json_t *ev = json_array_get(j, i);
-			const char *b = body_of(ev);
-
-			told += her_discards(b);
-			if (strstr(b, "ann: your turn") != NULL && state == H_PING) {
-				if (pings++ == 0)
-					first = seen - json_array_size(j) + i;
-				last = seen - json_array_size(j) + i;
-				if (t_discard > 0)
-					add(&wait, json_integer_value(json_object_get(ev, "origin_server_ts")) - t_discard);
-				state = H_THINK_DRAW;
-				due = now + THINK_MS;
-				progress = now;
-			} else if (asked_me(b)) {
-				mx_say(&f, tok, room, "!yes");
-			}
-		}
-		json_decref(j);
-		/* ann accepts the direct chat the bot opens: her hand waits for her there */
-		if (dm[0] == '\0' && (direct_of(&f, "@ann:hs", dm, sizeof dm), dm[0] != '\0'))
-			fakemx_room_post(&f, tok, dm, "join", "{}");
-		if (state == H_HAND && dm[0] != '\0') {
-			j = bot_news(&f, dm, &dseen);
-			for (size_t i = 0; i < json_array_size(j); i++)
-				if (strstr(body_of(json_array_get(j, i)), "Your hand (") != NULL ||
-				    strstr(body_of(json_array_get(j, i)), "Your foot (") != NULL) {
-					choose_discard(body_of(json_array_get(j, i)), pick, sizeof pick);
-					state = H_THINK_DISCARD;
-					due = now + THINK_MS;
-					progress = now;
-				}
-			json_decref(j);
-		}
-		if (state == H_THINK_DRAW && now >= due) {
-			if (dm[0] != '\0')
-				json_decref(bot_news(&f, dm, &dseen));   /* what came before the draw is not its answer */
-			mx_say(&f, tok, room, "!draw");
-			state = H_HAND;
-		} else if (state == H_THINK_DISCARD && now >= due) {
-			snprintf(text, sizeof text, "!discard %s", pick);
-			t_discard = wall_ms();
-			mx_say(&f, tok, room, text);
-			played++;
-			state = H_PING;
-		}
-		if (now - progress > STUCK_MS) {
-			fprintf(stderr, "bench-pace: ann waited %d s for the bot\n", STUCK_MS / 1000);
-			goto out;
-		}
-	}
+	h->name = "ann";
+	h->room = room;
+	if (mxhuman_play(h, &srv, turns) != 0)
+		goto out;
 	/* what is still queued goes out (nothing lost), then the figures */
-	e2e_sleep_ms(15000);
-	j = bot_news(&f, room, &seen);
-	for (size_t i = 0; i < json_array_size(j); i++)
-		told += her_discards(body_of(json_array_get(j, i)));
-	json_decref(j);
-	printf("  %d turns; the bot's room messages between her first and last turn: %zu; her discards played %d, "
-	       "told %d\n", 4 * (pings - 1), last - first, played, told);
-	figure("room messages per turn", (double)(last - first) / (4.0 * (pings - 1)), "", 1.5);
-	figure("her wait, her discard to her next turn, p50", pct(&wait, 50), "s", 12);
-	printf("  (her wait p95 %.1f s, max %.1f s; the bot's sends %lld, 429s %lld)\n", pct(&wait, 95),
-	       pct(&wait, 100), (long long)requests_of(&f, "sends"), (long long)requests_of(&f, "limited"));
-	figure("the bot's sends before a retry_after_ms had passed", (double)requests_of(&f, "early"), "", 0);
-	figure("messages lost (dropped, or a discard of hers never told)",
-	       (double)(count_in_file(d.log, "dropped") + (played > told ? played - told : 0)), "", 0);
+	mxhuman_settle(h, &srv, 15000);
+	mx_figures(h, "", d.log, (long)requests_of(&f, "sends"), (long)requests_of(&f, "limited"),
+	           (long)requests_of(&f, "early"));
 	rc = 0;
 out:
 	if (rc != 0)
@@ -807,6 +689,153 @@ out:
 		e2e_daemon_wait(&d, 10000);
 	}
 	fakemx_stop(&f);
+	free(h);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ Matrix on Synapse */
+
+/* Synapse as ann uses it (matrix-human.h). */
+struct sy_ann {
+	struct synapse *s;
+	struct synapse_user u;
+	const struct synapse_user *bot;
+};
+
+static json_t *
+sy_events(void *ctx, const char *room)
+{
+	struct sy_ann *a = ctx;
+
+	return mxhuman_bot_messages(synapse_messages(a->s, a->u.token, room), a->bot->id);
+}
+
+static int
+sy_say(void *ctx, const char *room, const char *text)
+{
+	struct sy_ann *a = ctx;
+
+	return synapse_say_waiting(a->s, a->u.token, room, text);
+}
+
+/* ann's room with the bot, as the bot records it in m.direct (read as the
+ * bot: her own /sync without a since token would not do, Synapse answers it
+ * from a cache for two minutes). */
+static void
+sy_direct(void *ctx, char *out, size_t len)
+{
+	struct sy_ann *a = ctx;
+	json_t *d = synapse_account_data(a->s, a->bot, "m.direct");
+	const char *r = json_string_value(json_array_get(json_object_get(d, a->u.id), 0));
+
+	snprintf(out, len, "%s", r != NULL ? r : "");
+	json_decref(d);
+}
+
+static void
+sy_join(void *ctx, const char *room)
+{
+	struct sy_ann *a = ctx;
+
+	synapse_room_post(a->s, a->u.token, room, "join", NULL);
+}
+
+/* The retry_after_ms of each 429 the daemon met on a send, in order, from its
+ * debug log ("send to ROOM: rate limited; every send waits N ms"); how many. */
+static int
+daemon_waits(const char *log, long *waits, int max)
+{
+	char *text = e2e_read_file(log), *p;
+	const char *needle = ": rate limited; every send waits ";
+	int n = 0;
+
+	for (p = text; p != NULL && n < max && (p = strstr(p, needle)) != NULL; p += strlen(needle))
+		waits[n++] = atol(p + strlen(needle));
+	free(text);
+	return n;
+}
+
+/* The bot's sends that reached Synapse before the time a 429 named had
+ * passed: the 429's answer as Synapse logged it plus the retry_after_ms the
+ * daemon was given (a client cannot have it sooner), against each later
+ * send's arrival in Synapse's log; -1 if the two logs do not tell the same
+ * 429s.  *sends and *limited: what Synapse counted. */
+static long
+sy_early(struct synapse *s, const char *bot, const char *daemon_log, long *sends, long *limited)
+{
+	static struct synapse_send sent[4096];
+	static long waits[4096];
+	int n = synapse_log_sends(s, bot, sent, 4096), nw = daemon_waits(daemon_log, waits, 4096), k = 0;
+	int64_t until = 0, closest = -1;
+	long early = 0;
+
+	*sends = n;
+	*limited = 0;
+	for (int i = 0; i < n; i++) {
+		early += sent[i].in_ms < until;
+		if (i > 0 && sent[i - 1].status == 429 && (closest < 0 || sent[i].in_ms - until < closest))
+			closest = sent[i].in_ms - until;
+		if (sent[i].status == 429) {
+			(*limited)++;
+			if (k < nw && sent[i].out_ms + waits[k] > until)
+				until = sent[i].out_ms + waits[k];
+			k++;
+		}
+	}
+	if (n < 0 || k != nw) {
+		fprintf(stderr, "bench-pace: Synapse logged %d 429s of the bot's sends, the daemon %d\n", k, nw);
+		return -1;
+	}
+	printf("  (after a 429, the bot's next send reached Synapse %lld ms after the time it named, at the closest)\n",
+	       (long long)closest);
+	return early;
+}
+
+static int
+synapse_solo(int turns)
+{
+	struct synapse s;
+	struct synapse_bot b;
+	struct sy_ann a = { .s = &s };
+	const struct mxhuman_server srv = { &a, sy_events, sy_say, sy_direct, sy_join };
+	struct mxhuman *h = calloc(1, sizeof *h);
+	char room[256], body[512];
+	long sends, limited, early;
+	int rc = -1;
+	bool started = false;
+
+	printf("== Matrix on Synapse 1.163.2 at its default rate limits (rc_message 0.2/s after a burst of 10, per "
+	       "user): 1 human + 3 computer players, classic, %d of her turns\n", turns);
+	if (h == NULL || synapse_start(&s, "bench-pace", NULL) != 0) {
+		fprintf(stderr, "bench-pace: %s\n", s.error);
+		free(h);
+		return -1;
+	}
+	if (synapse_register(&s, "ann", false, &a.u) != 0 ||
+	    synapse_bot_start_defaults(&s, &b, "bench-pace-synapse", "log_level = debug", NULL) != 0)
+		goto out;
+	started = true;
+	a.bot = &b.u;
+	snprintf(body, sizeof body, "{\"name\":\"cards\",\"invite\":[\"%s\"]}", b.u.id);
+	if (synapse_create_room(&s, a.u.token, body, room, sizeof room) != 0 ||
+	    !synapse_wait_membership(&s, a.u.token, room, b.u.id, "join", 30000))
+		goto out;
+	h->name = a.u.localpart;
+	h->room = room;
+	if (mxhuman_play(h, &srv, turns) != 0)
+		goto out;
+	mxhuman_settle(h, &srv, 15000);
+	early = sy_early(&s, b.u.id, b.d.log, &sends, &limited);
+	mx_figures(h, "Synapse: ", b.d.log, sends, limited, early);
+	rc = 0;
+out:
+	if (rc != 0)
+		fprintf(stderr, "bench-pace: the game on Synapse failed (daemon log: %s, Synapse's: %s)\n",
+		        started ? b.d.log : "none", s.log);
+	if (started)
+		synapse_bot_end(&b);
+	synapse_stop(&s);
+	free(h);
 	return rc;
 }
 #endif
@@ -908,7 +937,7 @@ env_int(const char *name, int def)
 int
 main(void)
 {
-	const char *only = getenv("BENCH_PACE");   /* "solo", "busy", "flood", "matrix", "fold": one scenario */
+	const char *only = getenv("BENCH_PACE");   /* "solo", "busy", "flood", "matrix", "synapse", "fold": one scenario */
 	int rc = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -925,6 +954,8 @@ main(void)
 		rc = 1;
 #ifdef HF_WITH_MATRIX
 	if ((only == NULL || strcmp(only, "matrix") == 0) && matrix_solo(env_int("BENCH_PACE_MX_TURNS", 8)) != 0)
+		rc = 1;
+	if ((only == NULL || strcmp(only, "synapse") == 0) && synapse_solo(env_int("BENCH_PACE_MX_TURNS", 8)) != 0)
 		rc = 1;
 #endif
 	if ((only == NULL || strcmp(only, "fold") == 0) && fold_hard(env_int("BENCH_PACE_FOLDS", 40)) != 0)

@@ -9,8 +9,11 @@
 #include <cmocka.h>
 #include <curl/curl.h>
 
+#include "cardpick.h"
 #include "synapse-bot.h"
 #include "synapse.h"
+
+#define BY_HAND 3   /* turns each person plays by hand before handing their seat to the computer */
 
 /* The bot's messages in room as u reads them back: their events, oldest first (caller decrefs). */
 static json_t *
@@ -109,9 +112,22 @@ assert_no_hand_elsewhere(struct synapse *s, const struct synapse_user *u, const 
 	json_decref(j);
 }
 
-/* Every turn ping of user in room (the bot's m.text naming them in
- * m.mentions) is in user's /notifications, highlighted as Synapse's own push
- * rules decided; how many there were. */
+/* Whether body names the player for their turn or asks them ("ann-1-2:
+ * your turn (...)", "ann-1-2: may Ada go out?"). */
+static bool
+names_for_turn(const char *body, const char *name)
+{
+	char turn[96], ask[96];
+
+	snprintf(turn, sizeof turn, "%s: your turn", name);
+	snprintf(ask, sizeof ask, "%s: may ", name);
+	return body != NULL && (strstr(body, turn) != NULL || strstr(body, ask) != NULL);
+}
+
+/* Every turn ping of user in room (the bot's m.text naming them for their
+ * turn or mentioning them in m.mentions: both, or it fails) is in user's
+ * /notifications, highlighted as Synapse's own push rules decided; how many
+ * there were. */
 static int
 assert_pings_highlight(struct synapse *s, const struct synapse_user *u, const char *bot, const char *room)
 {
@@ -121,10 +137,14 @@ assert_pings_highlight(struct synapse *s, const struct synapse_user *u, const ch
 
 	json_array_foreach(evs, i, ev) {
 		const char *id = json_string_value(json_object_get(ev, "event_id"));
+		const char *body = json_string_value(json_object_get(json_object_get(ev, "content"), "body"));
 		bool found = false;
 
-		if (!mentions_user(ev, u->id))
+		if (!mentions_user(ev, u->id) && !names_for_turn(body, u->localpart))
 			continue;
+		if (!mentions_user(ev, u->id) || !names_for_turn(body, u->localpart))
+			fail_msg("the ping %s to %s names them in %s alone: \"%s\"", id, u->id,
+			         mentions_user(ev, u->id) ? "m.mentions" : "its text", body);
 		pings++;
 		assert_string_equal(json_string_value(json_object_get(json_object_get(ev, "content"), "msgtype")), "m.text");
 		json_array_foreach(notes, k, n)
@@ -141,33 +161,101 @@ assert_pings_highlight(struct synapse *s, const struct synapse_user *u, const ch
 	return pings;
 }
 
-/* Until the newest ping in room names a person not yet on !auto, or the
- * game ends: that person's index (0 or 1), -1 at the end; fails after 10 min. */
-static int
-next_ping(struct synapse *s, const struct synapse_bot *b, struct synapse_user *p, const char *room, bool *automatic)
-{
-	for (int t = 0; t < 6000; t++) {
-		json_t *evs = bot_events(s, &p[0], b->u.id, room);
-		size_t n = json_array_size(evs);
-		int who = -2;
+/* The game room as the people see it: where they are in reading it, and how
+ * each plays. */
+struct table {
+	struct synapse *s;
+	const struct synapse_bot *b;
+	struct synapse_user *p;     /* ann and bob */
+	const char *room;
+	char dm[2][256];            /* each one's direct room: their hand */
+	size_t seen;                /* the bot's room messages read */
+	int by_hand[2];             /* turns each played by hand */
+	bool automatic[2];          /* handed to the computer (!auto) */
+};
 
-		for (size_t i = n; i > 0 && who == -2; i--) {
-			const json_t *ev = json_array_get(evs, i - 1);
+enum prompt { PROMPT_OVER, PROMPT_TURN, PROMPT_ASK };
+
+/* Whether body pings for a turn's beginning ("ann: your turn (!draw or
+ * !pickup)"); a ping in the middle of a turn ("meld, then discard") is the
+ * turn's own. */
+static bool
+begins_turn(const char *body)
+{
+	const char *p = strstr(body, "your turn ("), *draw = p != NULL ? strstr(p, "draw") : NULL;
+
+	return draw != NULL && draw < strchr(p, ')');
+}
+
+/* The next of the bot's room messages, from t->seen on, that asks a person
+ * not on !auto to begin their turn or to answer (which one in *who), or the
+ * game's end; fails after 10 min with neither. */
+static enum prompt
+next_prompt(struct table *t, int *who)
+{
+	for (int w = 0; w < 6000; w++) {
+		json_t *evs = bot_events(t->s, &t->p[0], t->b->u.id, t->room);
+		enum prompt got = PROMPT_OVER;
+		bool found = false;
+
+		for (; t->seen < json_array_size(evs) && !found; t->seen++) {
+			const json_t *ev = json_array_get(evs, t->seen);
 			const char *body = json_string_value(json_object_get(json_object_get(ev, "content"), "body"));
 
-			if (body != NULL && strstr(body, "Game over") != NULL)
-				who = -1;
-			for (int k = 0; k < 2 && who == -2; k++)
-				if (!automatic[k] && mentions_user(ev, p[k].id))
-					who = k;
+			if (body == NULL)
+				continue;
+			for (int k = 0; k < 2 && !found; k++) {
+				if (t->automatic[k] || !mentions_user(ev, t->p[k].id))
+					continue;
+				found = strstr(body, "go out?") != NULL || begins_turn(body);
+				got = strstr(body, "go out?") != NULL ? PROMPT_ASK : PROMPT_TURN;
+				*who = k;
+			}
+			found = found || strstr(body, "Game over") != NULL;
 		}
 		json_decref(evs);
-		if (who != -2)
-			return who;
+		if (found)
+			return got;
 		e2e_sleep_ms(100);
 	}
 	fail_msg("no turn ping nor the game's end within 10 minutes");
-	return -1;
+	return PROMPT_OVER;
+}
+
+/* How many of the bot's messages in room u reads, and the newest one's body into out ("" if none). */
+static size_t
+newest_body(struct synapse *s, const struct synapse_user *u, const char *bot, const char *room, char *out, size_t len)
+{
+	json_t *evs = bot_events(s, u, bot, room);
+	size_t n = json_array_size(evs);
+	const char *body = n > 0 ? json_string_value(json_object_get(json_object_get(json_array_get(evs, n - 1), "content"),
+	                                                             "body")) : NULL;
+
+	snprintf(out, len, "%s", body != NULL ? body : "");
+	json_decref(evs);
+	return n;
+}
+
+/* Person i's turn by hand: !draw, then, from the hand the bot sends to
+ * their direct room for it, a discard a quick human would choose. */
+static void
+play_turn(struct table *t, int i)
+{
+	char hand[4096], cmd[32], pick[8] = "";
+	size_t before = newest_body(t->s, &t->p[i], t->b->u.id, t->dm[i], hand, sizeof hand);
+
+	assert_int_equal(synapse_say_waiting(t->s, t->p[i].token, t->room, "!draw"), 0);
+	for (int w = 0; w < 1200 && pick[0] == '\0'; w++) {
+		if (newest_body(t->s, &t->p[i], t->b->u.id, t->dm[i], hand, sizeof hand) > before)
+			cardpick_discard(hand, pick, sizeof pick);
+		if (pick[0] == '\0')
+			e2e_sleep_ms(100);
+	}
+	if (pick[0] == '\0')
+		fail_msg("%s drew, and no hand to discard from came within 2 minutes (last: %s)", t->p[i].id, hand);
+	snprintf(cmd, sizeof cmd, "!discard %s", pick);
+	assert_int_equal(synapse_say_waiting(t->s, t->p[i].token, t->room, cmd), 0);
+	t->by_hand[i]++;
 }
 
 /* ann and bob play classic, four seats (two computer players), one round. */
@@ -177,8 +265,10 @@ test_two_people_two_computers_a_whole_round(void **state)
 	struct synapse *s = *state;
 	struct synapse_bot b;
 	struct synapse_user p[2];
-	char room[256], body[512], dm[2][256], other[512];
-	bool automatic[2] = { false, false };
+	char room[256], body[512], other[512];
+	struct table t = { .s = s, .b = &b, .p = p, .room = room };
+	enum prompt prompt;
+	char (*dm)[256] = t.dm;
 	int who, pings[2];
 
 	assert_int_equal(synapse_register(s, "ann", false, &p[0]), 0);
@@ -206,13 +296,21 @@ test_two_people_two_computers_a_whole_round(void **state)
 	}
 	assert_string_not_equal(dm[0], dm[1]);
 
-	/* each, pinged for their turn, hands their seat to the computer: the
-	 * round runs to its end */
-	while ((who = next_ping(s, &b, p, room, automatic)) >= 0) {
-		assert_int_equal(synapse_say(s, p[who].token, room, "!auto"), 0);
-		automatic[who] = true;
+	/* each, pinged for their turn, plays BY_HAND turns by hand, then hands
+	 * their seat to the computer: the round runs to its end */
+	t.seen = 0;
+	while ((prompt = next_prompt(&t, &who)) != PROMPT_OVER) {
+		if (prompt == PROMPT_ASK)
+			assert_int_equal(synapse_say_waiting(s, p[who].token, room, "!yes"), 0);
+		else if (t.by_hand[who] < BY_HAND)
+			play_turn(&t, who);
+		else {
+			assert_int_equal(synapse_say_waiting(s, p[who].token, room, "!auto"), 0);
+			t.automatic[who] = true;
+		}
 	}
-	assert_true(automatic[0] && automatic[1]);
+	print_message("turns by hand: %d of ann's, %d of bob's\n", t.by_hand[0], t.by_hand[1]);
+	assert_true(t.automatic[0] && t.automatic[1]);
 	assert_int_equal(synapse_readable(s, p[1].token, room, b.u.id, "Game over"), 1);
 
 	/* no hand in any room but its owner's, read back as each person; the
@@ -227,7 +325,8 @@ test_two_people_two_computers_a_whole_round(void **state)
 	/* every turn ping highlights its player, as Synapse's push rules decide */
 	for (int i = 0; i < 2; i++) {
 		pings[i] = assert_pings_highlight(s, &p[i], b.u.id, room);
-		assert_true(pings[i] >= 1);
+		/* at least: each turn played by hand, and the one handed over */
+		assert_true(pings[i] >= t.by_hand[i] + 1);
 	}
 	print_message("pings: %d to ann, %d to bob\n", pings[0], pings[1]);
 	assert_int_equal(synapse_bot_stop(&b), 0);

@@ -6,9 +6,10 @@
 
 #include "synapse-bot.h"
 
-int
-synapse_bot_start(struct synapse *s, struct synapse_bot *b, const char *tag, const char *bot_lines,
-                  const char *matrix_lines)
+/* pacing: the [bot] lines before bot_lines, sync: the [matrix t] lines before matrix_lines. */
+static int
+start(struct synapse *s, struct synapse_bot *b, const char *tag, const char *pacing, const char *bot_lines,
+      const char *sync, const char *matrix_lines)
 {
 	char path[400], text[4096];
 
@@ -23,13 +24,27 @@ synapse_bot_start(struct synapse *s, struct synapse_bot *b, const char *tag, con
 		return -1;
 	snprintf(b->conf, sizeof b->conf, "%s/handfoot.conf", b->dir);
 	snprintf(text, sizeof text,
-	         "[bot]\ndatabase = %s/handfoot.db\nai_delay = 0\nturn_reminder = 0\nturn_timeout = 0\n%s\n"
-	         "[matrix t]\nhomeserver = %s\nuser = %s\ntoken_file = %s\nsync_timeout = 2\n%s\n",
-	         b->dir, bot_lines != NULL ? bot_lines : "", s->base, b->u.localpart, path,
+	         "[bot]\ndatabase = %s/handfoot.db\n%s%s\n[matrix t]\nhomeserver = %s\nuser = %s\ntoken_file = %s\n%s%s\n",
+	         b->dir, pacing, bot_lines != NULL ? bot_lines : "", s->base, b->u.localpart, path, sync,
 	         matrix_lines != NULL ? matrix_lines : "");
 	if (e2e_write_file(b->conf, text) < 0)
 		return -1;
 	return synapse_bot_restart(b);
+}
+
+int
+synapse_bot_start(struct synapse *s, struct synapse_bot *b, const char *tag, const char *bot_lines,
+                  const char *matrix_lines)
+{
+	return start(s, b, tag, "ai_delay = 0\nturn_reminder = 0\nturn_timeout = 0\n", bot_lines, "sync_timeout = 2\n",
+	             matrix_lines);
+}
+
+int
+synapse_bot_start_defaults(struct synapse *s, struct synapse_bot *b, const char *tag, const char *bot_lines,
+                           const char *matrix_lines)
+{
+	return start(s, b, tag, "", bot_lines, "", matrix_lines);
 }
 
 int

@@ -27,6 +27,11 @@ struct synapse_bot {
 /* Registers, configures and starts the bot (see above); 0 or -1 (said on stderr). */
 int  synapse_bot_start(struct synapse *s, struct synapse_bot *b, const char *tag, const char *bot_lines,
                        const char *matrix_lines);
+/* The same with the daemon's own defaults for its pace, as deployed: no
+ * ai_delay, turn_reminder, turn_timeout nor sync_timeout line (a benchmark
+ * of the pace of play). */
+int  synapse_bot_start_defaults(struct synapse *s, struct synapse_bot *b, const char *tag, const char *bot_lines,
+                                const char *matrix_lines);
 /* Starts the daemon again on the same config and database, waiting for "up"; 0 or -1. */
 int  synapse_bot_restart(struct synapse_bot *b);
 /* SIGTERM; its exit status (0 expected), -1 if it had to be killed. */

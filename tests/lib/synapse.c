@@ -324,21 +324,46 @@ synapse_invite(struct synapse *s, const char *token, const char *room, const cha
 	return synapse_room_post(s, token, room, "invite", body);
 }
 
-int
-synapse_say(struct synapse *s, const char *token, const char *room, const char *text)
+/* One PUT of an m.text (a fresh txn id each try); the HTTP status, and the
+ * 429's retry_after_ms in *retry_ms (-1 if none). */
+static long
+say_once(struct synapse *s, const char *token, const char *room, const char *text, long *retry_ms)
 {
 	char path[600], fmt[128], *body;
-	json_t *c = json_pack("{s:s,s:s}", "msgtype", "m.text", "body", text);
+	json_t *c = json_pack("{s:s,s:s}", "msgtype", "m.text", "body", text), *j;
 	long st = 0;
 
 	snprintf(fmt, sizeof fmt, "/_matrix/client/v3/rooms/%%s/send/m.room.message/hf%ld.%lu", (long)getpid(), ++s->seq);
 	room_path(path, sizeof path, fmt, room);
 	body = json_dumps(c, JSON_COMPACT);
-	json_decref(synapse_call(s, "PUT", path, token, body, &st));
+	j = synapse_call(s, "PUT", path, token, body, &st);
+	*retry_ms = json_is_integer(json_object_get(j, "retry_after_ms")) ?
+	            (long)json_integer_value(json_object_get(j, "retry_after_ms")) : -1;
+	json_decref(j);
 	json_decref(c);
 	free(body);
-	if (st != 200)
+	if (st != 200 && st != 429)
 		fprintf(stderr, "synapse_say \"%s\": HTTP %ld\n", text, st);
+	return st;
+}
+
+int
+synapse_say(struct synapse *s, const char *token, const char *room, const char *text)
+{
+	long retry, st = say_once(s, token, room, text, &retry);
+
+	if (st == 429)
+		fprintf(stderr, "synapse_say \"%s\": HTTP 429\n", text);
+	return st == 200 ? 0 : -1;
+}
+
+int
+synapse_say_waiting(struct synapse *s, const char *token, const char *room, const char *text)
+{
+	long retry, st = 0;
+
+	for (int tries = 0; tries < 30 && (st = say_once(s, token, room, text, &retry)) == 429; tries++)
+		nap_ms(retry > 0 ? (int)retry : 1000);
 	return st == 200 ? 0 : -1;
 }
 

@@ -87,6 +87,10 @@ long    synapse_room_post(struct synapse *s, const char *token, const char *room
 long    synapse_invite(struct synapse *s, const char *token, const char *room, const char *user);
 /* Sends an m.text with body text (a unique txn id); 0, or -1 on any status but 200 (said on stderr). */
 int     synapse_say(struct synapse *s, const char *token, const char *room, const char *text);
+/* The same, waiting out each 429 for its retry_after_ms (1 s if none) as a
+ * client must, 30 tries at most: for a user who sends often (a player
+ * playing by hand meets rc_message). */
+int     synapse_say_waiting(struct synapse *s, const char *token, const char *room, const char *text);
 /* The room's events as token's user reads them back (GET /messages, at most
  * 1000, oldest first; history visibility applied by Synapse); caller decrefs;
  * an empty array if none or refused. */
