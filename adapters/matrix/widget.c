@@ -57,6 +57,16 @@ widget_put(struct matrix_client *c, const char *room, const char *url)
 	return r;
 }
 
+/* Whether we may set p's room widget: our level reaches the widget event's
+ * (sync.c), or we created a room of version 12 on, whose creators have
+ * infinite power and are in no users list (Synapse 1.163's default version:
+ * the rooms we make for tables from a direct message). */
+static bool
+widget_may(const struct matrix_client *c, const struct matrix_power *p)
+{
+	return p->widget || (p->privileged && matrix_strlist_has(p->creators, p->ncreators, c->self));
+}
+
 void
 matrix_widget_room(struct matrix_client *c, const char *room, const char *watch_url)
 {
@@ -66,7 +76,7 @@ matrix_widget_room(struct matrix_client *c, const char *room, const char *watch_
 		return;
 	if (watch_url != NULL && strncmp(watch_url, "https://", 8) != 0 && strncmp(watch_url, "http://", 7) != 0)
 		watch_url = NULL;
-	if (watch_url != NULL && p->widget && (p->widget_url == NULL || strcmp(p->widget_url, watch_url) != 0)) {
+	if (watch_url != NULL && widget_may(c, p) && (p->widget_url == NULL || strcmp(p->widget_url, watch_url) != 0)) {
 		free(p->widget_url);
 		p->widget_url = xstrdup(watch_url);
 		p->widget_due = true;
