@@ -238,6 +238,7 @@ matrix_client_stop(struct matrix_client *c)
 	 * go out, with the same txn ids, on the next start */
 	c->phase = MX_PH_STOPPED;
 	matrix_req_cancel_all(c);
+	matrix_widget_stop(c);
 	matrix_direct_stop(c);
 	matrix_rooms_stop(c);
 	loop_once_cancel(c->loop, &c->sync_timer);

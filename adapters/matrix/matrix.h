@@ -213,6 +213,8 @@ struct matrix_out *matrix_outbox_next(struct matrix_outbox *o, int64_t now, int6
 void   matrix_outbox_flying(struct matrix_outbox *o, struct matrix_out *m);
 /* Whether a send is in flight. */
 bool   matrix_outbox_busy(const struct matrix_outbox *o);
+/* Until when a 429 makes every send wait (0: never paused). */
+int64_t matrix_outbox_paused_until(const struct matrix_outbox *o);
 /* The server limits the account, not a room (a 429): no send before until. */
 void   matrix_outbox_pause(struct matrix_outbox *o, int64_t until);
 /* Takes room from every private message routed to it and not in flight:
@@ -314,6 +316,8 @@ struct matrix_power {
 	bool everyone, has_levels, privileged;
 	bool widget;               /* our level reaches MATRIX_WIDGET_TYPE's (widget.c) */
 	char *widget_url;          /* the table page our widget shows now, or NULL */
+	bool widget_due;           /* widget_url is not yet what the room holds: a PUT is due (widget.c) */
+	bool widget_flying;        /* that PUT is in flight */
 	char **mods;
 	size_t nmods;
 	char **creators;
@@ -617,9 +621,10 @@ void matrix_power_forget(struct matrix_client *c, const char *room);
 void matrix_power_restore(struct matrix_client *c);
 bool matrix_power_is_moderator(struct matrix_client *c, const char *room, const char *user);
 void matrix_power_free(struct matrix_client *c);
-/* Whether we may set room's widget (its power levels seen), and where its
- * shown url is kept (NULL: a room we know nothing of). */
-void matrix_power_widget(struct matrix_client *c, const char *room, bool *may, char ***url);
+/* room's entry (its levels, creators, widget); NULL: a room we know nothing of. */
+struct matrix_power *matrix_power_find(struct matrix_client *c, const char *room);
+/* The first room whose widget change is due and not in flight; NULL if none. */
+struct matrix_power *matrix_power_widget_due(struct matrix_client *c);
 
 /* widget.c: the web table's page as the room's widget, where we may set it */
 #define MATRIX_WIDGET_TYPE "im.vector.modular.widgets"
@@ -627,6 +632,13 @@ void matrix_power_widget(struct matrix_client *c, const char *room, bool *may, c
 /* A room line's adapter_msg.watch_url (NULL: no table dealt there): a new
  * page sets the widget (if our power level lets us), none removes ours. */
 void matrix_widget_room(struct matrix_client *c, const char *room, const char *watch_url);
+/* A state event draws on the account's message allowance (Synapse's
+ * rc_message): a due widget change is PUT only when no send is in flight and
+ * no 429's wait runs, one at a time, and a 429 to it makes every send wait.
+ * True while one is in flight (no message may go then). */
+bool matrix_widget_kick(struct matrix_client *c, int64_t now);
+/* The client stops: a change in flight is due again. */
+void matrix_widget_stop(struct matrix_client *c);
 
 /* names.c: display names per (room, user), from member events */
 void matrix_names_set(struct matrix_client *c, const char *room, const char *user, const char *name);

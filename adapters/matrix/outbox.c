@@ -393,6 +393,12 @@ matrix_outbox_busy(const struct matrix_outbox *o)
 	return o->flying != NULL;
 }
 
+int64_t
+matrix_outbox_paused_until(const struct matrix_outbox *o)
+{
+	return o->paused_until;
+}
+
 void
 matrix_outbox_pause(struct matrix_outbox *o, int64_t until)
 {

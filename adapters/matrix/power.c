@@ -123,13 +123,19 @@ matrix_power_set(struct matrix_client *c, const struct matrix_item *it)
 		power_put(c, it->room, it->everyone, it->widget, it->text, true);
 }
 
-void
-matrix_power_widget(struct matrix_client *c, const char *room, bool *may, char ***url)
+struct matrix_power *
+matrix_power_find(struct matrix_client *c, const char *room)
 {
-	struct matrix_power *p = power_find(c, room);
+	return power_find(c, room);
+}
 
-	*may = p != NULL && p->widget;
-	*url = p != NULL ? &p->widget_url : NULL;
+struct matrix_power *
+matrix_power_widget_due(struct matrix_client *c)
+{
+	for (size_t i = 0; i < c->npowers; i++)
+		if (c->powers[i].widget_due && !c->powers[i].widget_flying)
+			return &c->powers[i];
+	return NULL;
 }
 
 void

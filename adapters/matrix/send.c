@@ -110,7 +110,8 @@ matrix_send_kick(struct matrix_client *c)
 			matrix_direct_create(c, m->user);
 	}
 	wait = -1;
-	while ((m = matrix_outbox_next(c->out, now, &wait)) != NULL) {
+	/* a widget's state event spends the same allowance: one or the other in flight */
+	while (!matrix_widget_kick(c, now) && (m = matrix_outbox_next(c->out, now, &wait)) != NULL) {
 		char path[1200], enc[3 * MATRIX_MAX_ID + 1], tenc[200], *content;
 		struct matrix_req *r = NULL;
 
