@@ -68,7 +68,8 @@ test_crash_resume(void **state)
 		assert_true(proc_wait(&p, "your turn", &at, 10000));
 	}
 	proc_send(&p, "draw");
-	usleep(300000);
+	/* its answer is written after the move is stored */
+	assert_true(proc_wait(&p, "You drew", &at, 10000));
 	snapshot(before, &at);
 	kill(p.pid, SIGKILL);
 	assert_int_equal(proc_end(&p), -SIGKILL);

@@ -90,6 +90,7 @@ test_stranger_flood_behind_the_game(void **state)
 		assert_int_equal(dcplay_say(p, 2, cmds[i]), 0);
 	assert_non_null(m = dcplay_wait(p, flood_at, NULL, NULL, NULL, 10000));
 	json_decref(m);
+	/* the rest of her first answers go out in the fake's next 300 ms */
 	e2e_sleep_ms(300);
 	mark = dcplay_count(p);
 	assert_non_null(id = dcplay_command(p, who, "auto", NULL));

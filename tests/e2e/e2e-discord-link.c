@@ -155,6 +155,7 @@ test_429_storms_lose_nothing(void **state)
 	assert_int_equal(dcplay_auto_all(p), 0);
 	assert_non_null(over = dcplay_wait(p, 0, "Game over", dcplay_public, NULL, 120000));
 	json_decref(over);
+	/* a second for requests still queued behind the storms to reach the fake */
 	sleep(1);
 	s = dcplay_state(p);
 	/* the storms happened */

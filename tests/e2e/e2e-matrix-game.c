@@ -366,6 +366,7 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 	n = bot_count(&f, room, "", NULL);
 	fakemx_say(&f, tok[0], room, "!draw");
 	assert_true(wait_for(&f, dm[0], "You drew", 1, 15000));
+	/* nothing must follow in the room: a second for a wrong line to show */
 	sleep(1);
 	assert_int_equal(bot_count(&f, room, "", NULL), n);
 	/* the game as the players see it before the restart */
@@ -374,6 +375,7 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 	assert_true(wait_for(&f, room, "", n + 1, 15000));
 	fakemx_say(&f, tok[2], room, "!pile");
 	assert_true(wait_for(&f, room, "", n + 2, 15000));
+	/* and no third line: a second for one to show */
 	sleep(1);
 	before = bot_msgs(&f, room);
 	n = (int)json_array_size(before);
@@ -431,6 +433,7 @@ test_four_players_a_restart_and_no_hidden_card(void **state)
 	for (int i = 0; i < 4; i++)
 		fakemx_say(&f, tok[i], room, "!auto");
 	assert_true(wait_for(&f, room, "Game over", 1, 240000));
+	/* a second for a repeated "Game over" (a resent txn) to show */
 	sleep(1);
 	assert_int_equal(bot_count(&f, room, "Game over", &dup), 1);
 	assert_false(dup);
@@ -562,6 +565,7 @@ test_third_person_before_and_while_a_hand_waits(void **state)
 	for (int i = 0; i < 2; i++)
 		fakemx_say(&f, tok[i], room, "!auto");
 	assert_true(wait_for(&f, room, "Game over", 1, 240000));
+	/* a second for any last hand still on its way to land where it would */
 	sleep(1);
 	assert_hands_private(&f, room);
 	for (int i = 0; i < 2; i++)

@@ -132,6 +132,8 @@ test_widget_where_the_bot_may(void **state)
 	assert_int_equal(fakemx_room(&w.mx, ann, "{\"invite\":[\"@bot:hs\"]}", low, sizeof low), 0);
 	world_daemon(&w, "e2e-matrix-web");
 	assert_int_equal(e2e_daemon_wait_log(&w.d, "matrix/t: up", 20000), 0);
+	/* the bot joins both rooms from its invites and reads their power
+	 * levels in the syncs after "up"; the fake's 2 s long-poll paces them */
 	e2e_sleep_ms(2000);
 
 	play(room, deal, sizeof deal);
@@ -158,6 +160,7 @@ test_widget_where_the_bot_may(void **state)
 	world_daemon_stop(&w);
 	world_daemon(&w, "e2e-matrix-web");
 	assert_int_equal(e2e_daemon_wait_log(&w.d, "matrix/t: up", 20000), 0);
+	/* its first sync after the restart, on the fake's long-poll */
 	e2e_sleep_ms(1000);
 	play(room, deal, sizeof deal);
 	/* the second game's widgets: set, then emptied */

@@ -151,6 +151,7 @@ test_short_lived_token_refreshed(void **state)
 	assert_int_equal(devices(s, &bp->u), 2);
 	room_with_bot(s, bp, &ann, room, sizeof room);
 	plays(s, bp, &ann, room, 1);
+	/* Synapse's own clock: the access token must expire while the daemon runs */
 	e2e_sleep_ms((TOKEN_LIFETIME_S + 2) * 1000);
 	plays(s, bp, &ann, room, 2);
 	assert_int_equal(e2e_daemon_wait_log(&bp->d, "access token refreshed", 30000), 0);

@@ -150,6 +150,7 @@ shot(const char *name, int w, int h, bool mobile)
 	char path[700];
 
 	assert_int_equal(cdp_size(&browser, w, h, mobile), 0);
+	/* the page lays itself out again at the new size: no event says when it is done */
 	e2e_sleep_ms(300);
 	snprintf(path, sizeof path, "%s/%s", shots, name);
 	assert_int_equal(cdp_screenshot(&browser, path, false), 0);
