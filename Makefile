@@ -145,7 +145,7 @@ TEST_INC    = -Itests/lib -Ibot -Iengine -Iadapters -Ilib
 # $(call objs,SOURCES)
 objs = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
-.PHONY: all run test check unit e2e bench fuzz install uninstall clean deps deps-test deps-fuzz \
+.PHONY: all run run-console test check unit e2e bench fuzz install uninstall clean deps deps-test deps-fuzz \
         check-deps check-deps-test check-layers check-docs unit-build asan-build check-build \
         package package-test
 .DEFAULT_GOAL := all
@@ -264,9 +264,14 @@ BENCH_BIN  = $(patsubst tests/bench/%.c,$(B)/tests/%,$(BENCH_SRC))
 all: $(PROGS)
 
 # ---------------------------------------------------------------- run
+# On a fresh machine `deps` installs the libraries after this Makefile has
+# decided its switches (WITH_WEB found no libwebsockets then): what reads them,
+# the build and the command line (--web only where the table is built), is a
+# sub-make's, which decides them again with the packages there.
 RUN_ARGS ?= --rules classic --players 4 $(if $(filter yes,$(WITH_WEB)),--web 127.0.0.1:8088)
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory run-console
+run-console: all
 	@mkdir -p var
 	$(B)/handfoot --console $(RUN_ARGS)
 

@@ -1,4 +1,4 @@
-/* bounds.c: web_bounds: the web server's connections counted in all and per address, and a new one admitted or not. */
+/* bounds.c: web_bounds: the web server's connections counted in all and per address (with their WebSockets and their unfinished headers), and a new one admitted or not. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -29,8 +29,8 @@ addr_slot(struct web_bounds *s, const char *addr, bool create)
 		}
 		s->naddrs++;
 	}
+	memset(&s->addrs[i], 0, sizeof s->addrs[i]);
 	snprintf(s->addrs[i].addr, sizeof s->addrs[i].addr, "%s", addr);
-	s->addrs[i].n = 0;
 	return (int)i;
 }
 
@@ -65,35 +65,124 @@ web_bounds_admit(struct web_bounds *s, int fd, long max_conns, long max_per_addr
 	return true;
 }
 
-void
-web_bounds_count(struct web_bounds *s, struct lws *wsi)
+static struct web_bounds_wsi *
+counted_find(struct web_bounds *s, const struct lws *wsi)
 {
+	size_t i;
+
+	for (i = 0; i < s->ncounted; i++)
+		if (s->counted[i].wsi == wsi)
+			return &s->counted[i];
+	return NULL;
+}
+
+static void
+wait_set(struct web_bounds *s, struct web_bounds_wsi *c, bool waits, int64_t now_ms)
+{
+	if (waits == (c->waiting != 0))
+		return;
+	if (waits) {
+		c->waiting = ++s->next_wait;
+		c->since_ms = now_ms;
+		s->addrs[c->slot].unfinished++;
+	} else {
+		c->waiting = 0;
+		s->addrs[c->slot].unfinished--;
+	}
+}
+
+void
+web_bounds_count(struct web_bounds *s, struct lws *wsi, int64_t now_ms)
+{
+	struct web_bounds_wsi *c;
+
 	if (s->pending_slot < 0)
 		return;
 	if (s->ncounted == s->counted_cap) {
 		s->counted_cap = s->counted_cap ? 2 * s->counted_cap : 256;
 		s->counted = xrealloc(s->counted, s->counted_cap * sizeof *s->counted);
 	}
-	s->counted[s->ncounted].wsi = wsi;
-	s->counted[s->ncounted].slot = s->pending_slot;
-	s->ncounted++;
+	c = &s->counted[s->ncounted++];
+	memset(c, 0, sizeof *c);
+	c->wsi = wsi;
+	c->slot = s->pending_slot;
 	s->addrs[s->pending_slot].n++;
 	s->total++;
 	s->pending_slot = -1;
+	wait_set(s, c, true, now_ms);
 }
 
 void
 web_bounds_uncount(struct web_bounds *s, struct lws *wsi)
 {
+	struct web_bounds_wsi *c = counted_find(s, wsi);
+
+	if (c == NULL)
+		return;
+	wait_set(s, c, false, 0);
+	if (c->socket)
+		s->addrs[c->slot].sockets--;
+	s->addrs[c->slot].n--;
+	s->total--;
+	*c = s->counted[--s->ncounted];
+}
+
+void
+web_bounds_headers(struct web_bounds *s, struct lws *wsi, bool done, int64_t now_ms)
+{
+	struct web_bounds_wsi *c = counted_find(s, wsi);
+
+	if (c != NULL)
+		wait_set(s, c, !done, now_ms);
+}
+
+bool
+web_bounds_socket(struct web_bounds *s, struct lws *wsi, long max_per_addr)
+{
+	struct web_bounds_wsi *c = counted_find(s, wsi);
+
+	if (c == NULL || (!c->socket && s->addrs[c->slot].sockets >= max_per_addr))
+		return false;
+	if (!c->socket) {
+		c->socket = true;
+		s->addrs[c->slot].sockets++;
+	}
+	return true;
+}
+
+bool
+web_bounds_over_share(const struct web_bounds *s)
+{
 	size_t i;
 
-	for (i = 0; i < s->ncounted; i++)
-		if (s->counted[i].wsi == wsi) {
-			s->addrs[s->counted[i].slot].n--;
-			s->total--;
-			s->counted[i] = s->counted[--s->ncounted];
-			return;
-		}
+	for (i = 0; i < s->naddrs; i++)
+		if (s->addrs[i].unfinished > WEB_HEADER_SHARE)
+			return true;
+	return false;
+}
+
+size_t
+web_bounds_past_share(struct web_bounds *s, int64_t now_ms, struct lws **out, size_t max)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < s->ncounted && n < max; i++) {
+		struct web_bounds_wsi *c = &s->counted[i];
+		int older = 0;
+
+		if (c->waiting == 0 || s->addrs[c->slot].unfinished <= WEB_HEADER_SHARE ||
+		    now_ms - c->since_ms < WEB_HEADER_GRACE)
+			continue;
+		/* its rank among its address's waiting ones, the oldest first */
+		for (j = 0; j < s->ncounted && older < WEB_HEADER_SHARE; j++)
+			older += s->counted[j].slot == c->slot && s->counted[j].waiting != 0 &&
+			         s->counted[j].waiting < c->waiting;
+		if (older < WEB_HEADER_SHARE)
+			continue;
+		wait_set(s, c, false, now_ms);
+		out[n++] = c->wsi;
+	}
+	return n;
 }
 
 void

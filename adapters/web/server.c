@@ -53,6 +53,8 @@ struct web_server {
 	size_t nconns;
 	uint64_t next_id;
 	struct web_bounds bounds;  /* connections in all and per address */
+	lws_sorted_usec_list_t sweep;  /* closes connections past their address's share of headers */
+	bool sweeping;
 };
 
 struct http_pss {
@@ -95,6 +97,57 @@ srv_log(struct web_server *s, int level, const char *fmt, ...)
 	it->code = level;
 	it->text = xstrdup(line);
 	srv_post(s, it);
+}
+
+static int64_t
+srv_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ------------------------------------------------------------------ the header pool, shared */
+
+static void srv_sweep_arm(struct web_server *s);
+
+/* Every second while an address holds more than its share of connections
+ * whose headers are unfinished: those past the share, past their grace, closed. */
+static void
+srv_sweep(lws_sorted_usec_list_t *sul)
+{
+	struct web_server *s = lws_container_of(sul, struct web_server, sweep);
+	struct lws *past[64];
+	size_t i, n;
+
+	s->sweeping = false;
+	do {
+		n = web_bounds_past_share(&s->bounds, srv_now_ms(), past, sizeof past / sizeof past[0]);
+		for (i = 0; i < n; i++)
+			lws_set_timeout(past[i], PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+		if (n > 0)
+			srv_log(s, LOG_LVL_INFO, "%zu connections dropped: their address held more than %d with their "
+			        "request headers unfinished", n, WEB_HEADER_SHARE);
+	} while (n == sizeof past / sizeof past[0]);
+	srv_sweep_arm(s);
+}
+
+static void
+srv_sweep_arm(struct web_server *s)
+{
+	if (s->sweeping || !web_bounds_over_share(&s->bounds))
+		return;
+	s->sweeping = true;
+	lws_sul_schedule(s->ctx, 0, &s->sweep, srv_sweep, LWS_US_PER_SEC);
+}
+
+/* The connection's request headers are whole, or (done false) it waits for the next request's. */
+static void
+srv_headers(struct web_server *s, struct lws *wsi, bool done)
+{
+	web_bounds_headers(&s->bounds, wsi, done, srv_now_ms());
+	srv_sweep_arm(s);
 }
 
 /* ------------------------------------------------------------------ sockets */
@@ -307,36 +360,48 @@ conn_write(struct web_server *s, struct conn *c)
 
 /* ------------------------------------------------------------------ HTTP */
 
+/* What a GET of the request's path answers, into rep. */
+static void
+http_route(struct web_server *s, struct lws *wsi, const char *path, struct web_reply *rep)
+{
+	if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0)
+		/* only GET: nothing here takes a body */
+		web_route(s->w, "\x01", rep);
+	else
+		web_route(s->w, path, rep);
+}
+
 static int
 http_begin(struct web_server *s, struct lws *wsi, struct http_pss *p, const char *path)
 {
-	unsigned char buf[LWS_PRE + 2048], *start = buf + LWS_PRE, *q = start, *end = buf + sizeof buf - 1;
-	char csp[768];
-	size_t n;
-
 	memset(p, 0, sizeof *p);
 	p->active = true;
-	if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0) {
-		/* only GET: nothing here takes a body */
-		web_route(s->w, "\x01", &p->rep);
-	} else
-		web_route(s->w, path, &p->rep);
-	n = web_csp(s->w, csp, sizeof csp, p->rep.framable);
-	if (lws_add_http_common_headers(wsi, (unsigned)p->rep.status, p->rep.type, p->rep.len, &q, end) ||
-	    lws_add_http_header_by_name(wsi, (const unsigned char *)"content-security-policy:",
-	                                (const unsigned char *)csp, (int)n, &q, end) ||
-	    lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
-	                                (const unsigned char *)"nosniff", 7, &q, end) ||
-	    lws_add_http_header_by_name(wsi, (const unsigned char *)"referrer-policy:",
-	                                (const unsigned char *)"no-referrer", 11, &q, end) ||
-	    (!p->rep.framable && lws_add_http_header_by_name(wsi, (const unsigned char *)"x-frame-options:",
-	                                                     (const unsigned char *)"DENY", 4, &q, end)) ||
-	    lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
-	                                (const unsigned char *)(p->rep.no_store ? "no-store" : "max-age=300"),
-	                                p->rep.no_store ? 8 : 11, &q, end) ||
-	    lws_finalize_write_http_header(wsi, start, &q, end))
+	http_route(s, wsi, path, &p->rep);
+	if (web_answer_head(s->w, wsi, &p->rep))
 		return 1;
 	lws_callback_on_writable(wsi);
+	return 0;
+}
+
+/* Before any upgrade: the WebSocket's version 13 only, and never h2c. */
+static int
+http_upgrade(struct web_server *s, struct lws *wsi, const char *to)
+{
+	char version[8];
+
+	srv_headers(s, wsi, true);
+	if (to != NULL && strcasecmp(to, "h2c") == 0) {
+		/* answered as HTTP/1.1, as if it had not asked (RFC 9113 3.1 lets a server ignore it) */
+		struct web_reply rep;
+		char path[WEB_MAX_FRAME];
+		int n = lws_hdr_copy(wsi, path, sizeof path, WSI_TOKEN_GET_URI);
+
+		http_route(s, wsi, n > 0 ? path : "/", &rep);
+		return web_answer_whole(s->w, wsi, &rep) < 0 ? -1 : 1;
+	}
+	if (lws_hdr_copy(wsi, version, sizeof version, WSI_TOKEN_VERSION) != 2 || strcmp(version, "13") != 0)
+		/* RFC 6455 4.4: 426, naming the version this server speaks */
+		return web_answer_version(wsi) < 0 ? -1 : 1;
 	return 0;
 }
 
@@ -361,7 +426,11 @@ http_body(struct lws *wsi, struct http_pss *p)
 		return 0;
 	}
 	p->active = false;
-	return lws_http_transaction_completed(wsi) ? -1 : 0;
+	if (lws_http_transaction_completed(wsi))
+		return -1;
+	/* kept alive: its next request's headers are unfinished until they come */
+	srv_headers(lws_context_user(lws_get_context(wsi)), wsi, false);
+	return 0;
 }
 
 static void
@@ -383,7 +452,8 @@ on_http(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
 	case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
 		return web_bounds_admit(&s->bounds, (int)(intptr_t)in, s->w->conf.max_conns, s->w->conf.max_per_addr) ? 0 : 1;
 	case LWS_CALLBACK_WSI_CREATE:
-		web_bounds_count(&s->bounds, wsi);
+		web_bounds_count(&s->bounds, wsi, srv_now_ms());
+		srv_sweep_arm(s);
 		return 0;
 	case LWS_CALLBACK_WSI_DESTROY:
 		web_bounds_uncount(&s->bounds, wsi);
@@ -391,6 +461,11 @@ on_http(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
 	case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
 		/* a WebSocket without our subprotocol */
 		return 1;
+	case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+		return http_upgrade(s, wsi, in);
+	case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+		srv_headers(s, wsi, true);
+		return 0;
 	case LWS_CALLBACK_HTTP:
 		http_done(p);
 		return http_begin(s, wsi, p, in != NULL ? (const char *)in : "/");
@@ -434,6 +509,9 @@ ws_filter(struct web_server *s, struct lws *wsi, struct ws_pss *p)
 	pthread_mutex_lock(&s->w->lock);
 	p->ok = web_tables_find(&s->w->tables, p->hash, &p->table, &p->seat);
 	pthread_mutex_unlock(&s->w->lock);
+	/* the bounds count sockets too: each is a connection of its own, under its address's */
+	if (p->ok && !web_bounds_socket(&s->bounds, wsi, s->w->conf.max_per_addr))
+		p->ok = false;
 	return p->ok ? 0 : 1;
 }
 
@@ -532,7 +610,9 @@ web_server_start(struct web *w, char *err, size_t errlen)
 	}
 	/* every input bounded before it is parsed: headers, their pool, idle sockets */
 	info.max_http_header_data = 2048;
-	info.max_http_header_pool = 64;
+	/* a header buffer for every connection admitted: no one waits for one;
+	 * what one address may hold of them is its share (bounds.c) */
+	info.max_http_header_pool2 = (unsigned)(w->conf.max_conns + 16);
 	info.timeout_secs = 10;
 	info.keepalive_timeout = 10;
 	info.fd_limit_per_thread = (unsigned)(w->conf.max_conns + 64);

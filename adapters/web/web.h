@@ -129,22 +129,48 @@ struct web_server;
 
 /* ------------------------------------------------------------------ bounds.c (the server thread's) */
 struct lws;
-/* Connections per address, and which address each connection counts under. */
+/* Connections per address, and which address each connection counts under:
+ * how many, how many of them are WebSockets, how many wait for their
+ * headers (a request not yet whole holds one of the server's header buffers). */
 struct web_bounds {
-	struct web_bounds_addr { char addr[64]; int n; } *addrs;
+	struct web_bounds_addr { char addr[64]; int n, sockets, unfinished; } *addrs;
 	size_t naddrs, addrs_cap;
-	struct web_bounds_wsi { struct lws *wsi; int slot; } *counted;
+	struct web_bounds_wsi {
+		struct lws *wsi;
+		int slot;
+		bool socket;           /* upgraded to a WebSocket */
+		uint64_t waiting;      /* its headers unfinished: when they began, in order (0: none waits) */
+		int64_t since_ms;      /* and since when */
+	} *counted;
 	size_t ncounted, counted_cap;
 	size_t total;              /* connections counted */
 	int pending_slot;          /* the address a just-accepted socket counts under, -1 none */
+	uint64_t next_wait;
 };
+#define WEB_HEADER_SHARE  8        /* connections one address may hold with headers unfinished... */
+#define WEB_HEADER_GRACE  2000     /* ...and, past that, for this many ms (a proxy's burst) */
 void web_bounds_init(struct web_bounds *b);
 /* A socket was accepted on fd: whether it may stay (under max_conns in
  * all and max_per_addr from its address); web_bounds_count then counts the
- * connection it became, web_bounds_uncount forgets it when it closes. */
+ * connection it became (its headers unfinished since now_ms),
+ * web_bounds_uncount forgets it when it closes. */
 bool web_bounds_admit(struct web_bounds *b, int fd, long max_conns, long max_per_addr);
-void web_bounds_count(struct web_bounds *b, struct lws *wsi);
+void web_bounds_count(struct web_bounds *b, struct lws *wsi, int64_t now_ms);
 void web_bounds_uncount(struct web_bounds *b, struct lws *wsi);
+/* The connection's request headers are whole (done), or it waits for the
+ * next request's (a kept-alive connection, since now_ms). */
+void web_bounds_headers(struct web_bounds *b, struct lws *wsi, bool done, int64_t now_ms);
+/* The connection becomes a WebSocket: whether its address may have one
+ * more (max_per_addr sockets; a socket is always a counted connection of
+ * its own: one that is not, as a stream inside one, is refused). */
+bool web_bounds_socket(struct web_bounds *b, struct lws *wsi, long max_per_addr);
+/* Whether some address holds more than WEB_HEADER_SHARE connections with
+ * their headers unfinished. */
+bool web_bounds_over_share(const struct web_bounds *b);
+/* The connections past their address's share (the newest first), unfinished
+ * for WEB_HEADER_GRACE ms or more at now_ms: up to max of them into out,
+ * no longer counted as waiting (the caller closes them); their number. */
+size_t web_bounds_past_share(struct web_bounds *b, int64_t now_ms, struct lws **out, size_t max);
 void web_bounds_free(struct web_bounds *b);
 
 struct web {
@@ -181,6 +207,15 @@ struct web_reply {
 void web_route(struct web *w, const char *path, struct web_reply *r);
 /* The Content-Security-Policy every answer carries; framable: without frame-ancestors. */
 size_t web_csp(const struct web *w, char *buf, size_t len, bool framable);
+
+/* answer.c: writing an answer on a connection (the thread's).  Each 0, or -1
+ * if it could not be written.  rep's status and headers, with the policy
+ * every answer carries: */
+int  web_answer_head(const struct web *w, struct lws *wsi, const struct web_reply *rep);
+/* The headers and the whole body at once (a body rep owns is freed): */
+int  web_answer_whole(const struct web *w, struct lws *wsi, const struct web_reply *rep);
+/* RFC 6455 4.4: a WebSocket version other than 13 refused, 426 naming 13: */
+int  web_answer_version(struct lws *wsi);
 
 /* assets (generated from adapters/web/page/ at build time) */
 struct web_asset {

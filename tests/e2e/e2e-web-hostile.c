@@ -1,4 +1,4 @@
-/* e2e-web-hostile.c: the web table under hostile input: malformed HTTP, foreign origins, oversized and bad frames, a spectator trying to play, a thousand idle sockets. */
+/* e2e-web-hostile.c: the web table under hostile input: malformed HTTP, foreign origins, WebSocket versions other than 13, oversized and bad frames, a spectator trying to play, a thousand idle sockets. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -140,6 +140,34 @@ test_origin_and_protocol(void **state)
 	assert_int_equal(wsc_open(&c, port, pub, origin, "handfoot-1"), 0);
 	assert_non_null(wsc_wait(&c, "\"type\":\"view\"", 10000));
 	wsc_close(&c);
+	still_serving();
+}
+
+/* RFC 6455 4.4: a version other than 13 is answered 426 with the one the server speaks, never 101. */
+static void
+test_websocket_versions(void **state)
+{
+	static const char *const versions[] = { "0", "8", "14", "", NULL };
+	char req[1024], out[4096], ver[64];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 5; i++) {
+		if (versions[i] != NULL)
+			snprintf(ver, sizeof ver, "Sec-WebSocket-Version: %s\r\n", versions[i]);
+		else
+			ver[0] = '\0';
+		snprintf(req, sizeof req,
+		         "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+		         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n%sOrigin: %s\r\n"
+		         "Sec-WebSocket-Protocol: handfoot-1\r\n\r\n",
+		         pub, port, ver, origin);
+		assert_true(wsc_raw(port, req, strlen(req), out, sizeof out, 2000) > 0);
+		print_message("version \"%s\": %.30s\n", versions[i] != NULL ? versions[i] : "(none)", out);
+		assert_null(strstr(out, " 101 "));
+		assert_true(strncmp(out, "HTTP/1.1 426", 12) == 0 || strncmp(out, "HTTP/1.0 426", 12) == 0);
+		assert_non_null(strcasestr(out, "\r\nsec-websocket-version: 13\r\n"));
+	}
 	still_serving();
 }
 
@@ -315,6 +343,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_malformed_http),
 		cmocka_unit_test(test_origin_and_protocol),
+		cmocka_unit_test(test_websocket_versions),
 		cmocka_unit_test(test_bad_frames),
 		cmocka_unit_test(test_silent_socket_dropped),
 		cmocka_unit_test(test_thousand_idle_sockets),

@@ -20,15 +20,23 @@
  * grows with the segment size: on loopback it would take megabytes of
  * views before it is full), both set before connecting. */
 static int
-tcp_connect_buf(int port, int rcvbuf)
+tcp_connect_buf(const char *from, int port, int rcvbuf)
 {
-	struct sockaddr_in sa;
+	struct sockaddr_in sa, me;
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), mss = 1200;
 
 	if (fd < 0)
 		return -1;
 	if (rcvbuf > 0 && (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf) < 0 ||
 	                   setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof mss) < 0)) {
+		close(fd);
+		return -1;
+	}
+	/* from: another loopback address (all of 127/8 is there), a client of its own */
+	memset(&me, 0, sizeof me);
+	me.sin_family = AF_INET;
+	if (from != NULL && (inet_pton(AF_INET, from, &me.sin_addr) != 1 ||
+	                     bind(fd, (struct sockaddr *)&me, sizeof me) < 0)) {
 		close(fd);
 		return -1;
 	}
@@ -46,7 +54,13 @@ tcp_connect_buf(int port, int rcvbuf)
 static int
 tcp_connect(int port)
 {
-	return tcp_connect_buf(port, 0);
+	return tcp_connect_buf(NULL, port, 0);
+}
+
+int
+wsc_connect_from(const char *from, int port)
+{
+	return tcp_connect_buf(from, port, 0);
 }
 
 static int
@@ -106,20 +120,27 @@ int
 wsc_raw(int port, const char *data, size_t n, char *out, size_t len, int ms)
 {
 	int fd = tcp_connect(port);
+	size_t got;
 
 	if (fd < 0)
 		return -1;
 	write_all(fd, data, n);
-	read_until(fd, out, len, ms, NULL);
+	got = read_until(fd, out, len, ms, NULL);
 	close(fd);
-	return 0;
+	return (int)got;
 }
 
 int
 wsc_http_get(int port, const char *path, const char *extra, char *body, size_t len)
 {
+	return wsc_http_get_from(NULL, port, path, extra, body, len);
+}
+
+int
+wsc_http_get_from(const char *from, int port, const char *path, const char *extra, char *body, size_t len)
+{
 	char req[2048], *resp = malloc(1 << 20), *b;
-	int fd = tcp_connect(port), status = -1;
+	int fd = tcp_connect_buf(from, port, 0), status = -1;
 
 	if (body != NULL && len > 0)
 		body[0] = '\0';
@@ -146,17 +167,24 @@ wsc_http_get(int port, const char *path, const char *extra, char *body, size_t l
 int
 wsc_open(struct wsc *c, int port, const char *path, const char *origin, const char *proto)
 {
-	return wsc_open_buf(c, port, path, origin, proto, 0);
+	return wsc_open_from(c, NULL, port, path, origin, proto, 0);
 }
 
 int
 wsc_open_buf(struct wsc *c, int port, const char *path, const char *origin, const char *proto, int rcvbuf)
 {
+	return wsc_open_from(c, NULL, port, path, origin, proto, rcvbuf);
+}
+
+int
+wsc_open_from(struct wsc *c, const char *from, int port, const char *path, const char *origin, const char *proto,
+              int rcvbuf)
+{
 	char req[2048], resp[4096], orig[512] = "", pr[256] = "", *end;
 	size_t got;
 
 	memset(c, 0, sizeof *c);
-	c->fd = tcp_connect_buf(port, rcvbuf);
+	c->fd = tcp_connect_buf(from, port, rcvbuf);
 	if (c->fd < 0)
 		return -1;
 	if (origin != NULL)

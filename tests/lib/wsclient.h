@@ -21,7 +21,12 @@ struct wsc {
 /* GET path on 127.0.0.1:port with extra header lines (each ending "\r\n", or
  * NULL); the body (cut to len) in body.  The HTTP status, or -1. */
 int  wsc_http_get(int port, const char *path, const char *extra, char *body, size_t len);
-/* Sends raw bytes on a new connection and returns what came back within ms (cut to len); -1 if none could connect. */
+/* The same from the local address from (NULL: any; on loopback, 127.0.0.2 is another client). */
+int  wsc_http_get_from(const char *from, int port, const char *path, const char *extra, char *body, size_t len);
+/* A TCP connection to 127.0.0.1:port from the local address from: its fd, or -1. */
+int  wsc_connect_from(const char *from, int port);
+/* Sends raw bytes on a new connection and puts what came back within ms in
+ * out (cut to len, NUL-terminated): how many bytes came, -1 if none could connect. */
 int  wsc_raw(int port, const char *data, size_t n, char *out, size_t len, int ms);
 /* Opens a WebSocket on path with Origin origin (NULL: none) and subprotocol
  * proto: 0 once upgraded, else -1 (c->status holds the HTTP status, 0 if the
@@ -31,6 +36,9 @@ int  wsc_open(struct wsc *c, int port, const char *path, const char *origin, con
  * the system's, and loopback's segments) and an internet path's segment
  * size, set before connecting: a reader the server can fill quickly. */
 int  wsc_open_buf(struct wsc *c, int port, const char *path, const char *origin, const char *proto, int rcvbuf);
+/* wsc_open_buf from the local address from (NULL: any). */
+int  wsc_open_from(struct wsc *c, const char *from, int port, const char *path, const char *origin, const char *proto,
+                   int rcvbuf);
 /* A text message (masked, one frame). */
 int  wsc_send(struct wsc *c, const char *text);
 /* A frame as given: opcode, fin, a payload of n bytes (masked). */
