@@ -78,27 +78,23 @@ write_config(struct synapse *s, const char *tpl, const char *extra)
 	return fclose(f) == 0 ? 0 : -1;
 }
 
+/* In the child: argv run in dir, its stdout and stderr appended to log. */
 static pid_t
-spawn(const char *python, const char *dir, const char *log)
+spawn(const char *const argv[], const char *dir, const char *log)
 {
-	char conf[512];
 	pid_t pid = fork();
+	int fd;
 
 	if (pid != 0)
 		return pid;
-	snprintf(conf, sizeof conf, "%s/homeserver.yaml", dir);
-	{
-		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-			close(fd);
-		}
-		if (chdir(dir) != 0)
-			_exit(126);
+	if ((fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644)) >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		close(fd);
 	}
-	execl(python, python, "-m", "synapse.app.homeserver", "-c", conf, (char *)NULL);
+	if (chdir(dir) != 0)
+		_exit(126);
+	execv(argv[0], (char *const *)argv); /* execv takes them unconst, and never writes them */
 	_exit(127);
 }
 
@@ -114,38 +110,53 @@ await_up(struct synapse *s)
 			return 0;
 		if (waitpid(s->pid, NULL, WNOHANG) == s->pid) {
 			s->pid = 0;
-			snprintf(s->error, sizeof s->error, "synapse: it exited at start; see %s", s->log);
+			snprintf(s->error, sizeof s->error, "%s: it exited at start; see %s", s->kind, s->log);
 			return -1;
 		}
 		nap_ms(50);
 	}
-	snprintf(s->error, sizeof s->error, "synapse: no answer on %s within 90 s; see %s", s->base, s->log);
+	snprintf(s->error, sizeof s->error, "%s: no answer on %s within 90 s; see %s", s->kind, s->base, s->log);
 	return -1;
+}
+
+int
+synapse_prepare(struct synapse *s, const char *kind, const char *tag)
+{
+	snprintf(s->kind, sizeof s->kind, "%s", kind);
+	if (e2e_tmpdir(s->dir, sizeof s->dir, kind) < 0 || (s->port = ircserver_free_port()) <= 0) {
+		snprintf(s->error, sizeof s->error, "%s: no temp dir or no free port", kind);
+		return -1;
+	}
+	snprintf(s->base, sizeof s->base, "http://127.0.0.1:%d", s->port);
+	snprintf(s->secret, sizeof s->secret, "hf-%ld-%ld", (long)getpid(), (long)time(NULL));
+	snprintf(s->log, sizeof s->log, "%s/%s-%s-%ld.log", e2e_logdir(), kind, tag, (long)getpid());
+	return 0;
+}
+
+int
+synapse_launch(struct synapse *s, const char *const argv[])
+{
+	if ((s->pid = spawn(argv, s->dir, s->log)) < 0) {
+		s->pid = 0;
+		snprintf(s->error, sizeof s->error, "%s: fork: %s", s->kind, strerror(errno));
+		return -1;
+	}
+	return await_up(s);
 }
 
 int
 synapse_start(struct synapse *s, const char *tag, const char *extra_yaml)
 {
-	char python[1024], tpl[1024];
+	char python[1024], tpl[1024], conf[300];
+	const char *argv[] = { python, "-m", "synapse.app.homeserver", "-c", conf, NULL };
 
 	memset(s, 0, sizeof *s);
-	if (installed(s, python, sizeof python, tpl, sizeof tpl) < 0)
+	snprintf(s->kind, sizeof s->kind, "synapse");
+	if (installed(s, python, sizeof python, tpl, sizeof tpl) < 0 || synapse_prepare(s, "synapse", tag) < 0 ||
+	    write_config(s, tpl, extra_yaml) < 0)
 		return -1;
-	if (e2e_tmpdir(s->dir, sizeof s->dir, "synapse") < 0 || (s->port = ircserver_free_port()) <= 0) {
-		snprintf(s->error, sizeof s->error, "synapse: no temp dir or no free port");
-		return -1;
-	}
-	snprintf(s->base, sizeof s->base, "http://127.0.0.1:%d", s->port);
-	snprintf(s->secret, sizeof s->secret, "hf-%ld-%ld", (long)getpid(), (long)time(NULL));
-	snprintf(s->log, sizeof s->log, "%s/synapse-%s-%ld.log", e2e_logdir(), tag, (long)getpid());
-	if (write_config(s, tpl, extra_yaml) < 0)
-		return -1;
-	if ((s->pid = spawn(python, s->dir, s->log)) < 0) {
-		s->pid = 0;
-		snprintf(s->error, sizeof s->error, "synapse: fork: %s", strerror(errno));
-		return -1;
-	}
-	return await_up(s);
+	snprintf(conf, sizeof conf, "%s/homeserver.yaml", s->dir);
+	return synapse_launch(s, argv);
 }
 
 void

@@ -48,6 +48,7 @@ struct synapse {
 	char secret[64];           /* registration_shared_secret */
 	unsigned long seq;         /* makes localparts and txn ids unique */
 	char error[2048];          /* why synapse_start failed */
+	char kind[16];             /* "synapse", or "dendrite" (dendrite.h) */
 };
 
 struct synapse_user {
@@ -67,6 +68,14 @@ void    synapse_stop(struct synapse *s);
  * the program's name); the setup prints s->error and fails when it cannot. */
 int     synapse_group_setup(void **state);
 int     synapse_group_teardown(void **state);
+
+/* For another homeserver's fixture (dendrite.c) on the same helpers:
+ * synapse_prepare sets kind, a temp dir, a free port, base, a secret and the
+ * log's path (BUILD/e2e-logs/KIND-TAG-PID.log); synapse_launch runs argv
+ * (argv[0] a path) in s->dir, its output to the log, and waits as
+ * synapse_start does.  0, or -1 with s->error. */
+int     synapse_prepare(struct synapse *s, const char *kind, const char *tag);
+int     synapse_launch(struct synapse *s, const char *const argv[]);
 
 /* A fresh localpart "PREFIX-PID-N" (lower case as given) in out. */
 void    synapse_unique(struct synapse *s, const char *prefix, char *out, size_t len);
