@@ -216,9 +216,9 @@ synapse_unique(struct synapse *s, const char *prefix, char *out, size_t len)
 	snprintf(out, len, "%s-%ld-%lu", prefix, (long)getpid(), ++s->seq);
 }
 
-json_t *
-synapse_call(struct synapse *s, const char *method, const char *path, const char *token, const char *body,
-             long *status)
+/* One request; its JSON answer and status. */
+static json_t *
+call_once(struct synapse *s, const char *method, const char *path, const char *token, const char *body, long *status)
 {
 	char url[2048], auth[600];
 
@@ -226,6 +226,31 @@ synapse_call(struct synapse *s, const char *method, const char *path, const char
 	if (token != NULL)
 		snprintf(auth, sizeof auth, "Authorization: Bearer %s", token);
 	return httpcall_json(method, url, token != NULL ? auth : NULL, body, NULL, NULL, status);
+}
+
+json_t *
+synapse_call(struct synapse *s, const char *method, const char *path, const char *token, const char *body,
+             long *status)
+{
+	long st = 0;
+	json_t *j = NULL;
+
+	/* a 429 waited out as a client must (Dendrite limits reads as well:
+	 * /messages, /members...; an answer lost to one would read as empty) */
+	for (int tries = 0; tries < 30; tries++) {
+		json_int_t ms;
+
+		j = call_once(s, method, path, token, body, &st);
+		if (st != 429)
+			break;
+		ms = json_integer_value(json_object_get(j, "retry_after_ms"));
+		json_decref(j);
+		j = NULL;
+		nap_ms(ms > 0 ? (int)ms : 1000);
+	}
+	if (status != NULL)
+		*status = st;
+	return j;
 }
 
 /* The shared-secret registration's MAC: HMAC-SHA1(secret, nonce\0user\0password\0admin|notadmin) in hex. */
@@ -347,7 +372,7 @@ say_once(struct synapse *s, const char *token, const char *room, const char *tex
 	snprintf(fmt, sizeof fmt, "/_matrix/client/v3/rooms/%%s/send/m.room.message/hf%ld.%lu", (long)getpid(), ++s->seq);
 	room_path(path, sizeof path, fmt, room);
 	body = json_dumps(c, JSON_COMPACT);
-	j = synapse_call(s, "PUT", path, token, body, &st);
+	j = call_once(s, "PUT", path, token, body, &st);
 	*retry_ms = json_is_integer(json_object_get(j, "retry_after_ms")) ?
 	            (long)json_integer_value(json_object_get(j, "retry_after_ms")) : -1;
 	json_decref(j);
@@ -378,19 +403,48 @@ synapse_say_waiting(struct synapse *s, const char *token, const char *room, cons
 	return st == 200 ? 0 : -1;
 }
 
+/* One page of /messages back from token from (NULL: the newest), newest
+ * first, appended to back; the next page's token into next ("" at the
+ * room's beginning).  How many events it held. */
+static size_t
+messages_page(struct synapse *s, const char *token, const char *room, const char *from, json_t *back, char *next,
+              size_t nlen)
+{
+	char path[1600], *e = from != NULL ? curl_easy_escape(NULL, from, 0) : NULL;
+	json_t *j, *chunk;
+	const char *end;
+	size_t n, o;
+
+	room_path(path, sizeof path, "/_matrix/client/v3/rooms/%s/messages?dir=b&limit=1000", room);
+	o = strlen(path);
+	if (e != NULL)   /* the token escaped: never a format */
+		snprintf(path + o, sizeof path - o, "&from=%s", e);
+	curl_free(e);
+	j = synapse_call(s, "GET", path, token, NULL, NULL);
+	chunk = json_object_get(j, "chunk");
+	json_array_extend(back, chunk);
+	n = json_array_size(chunk);
+	end = json_string_value(json_object_get(j, "end"));
+	snprintf(next, nlen, "%s", n > 0 && end != NULL ? end : "");
+	json_decref(j);
+	return n;
+}
+
 json_t *
 synapse_messages(struct synapse *s, const char *token, const char *room)
 {
-	char path[512];
-	json_t *j, *chunk, *out = json_array();
+	json_t *back = json_array(), *out = json_array();
+	char from[512] = "";
 	size_t n;
 
-	room_path(path, sizeof path, "/_matrix/client/v3/rooms/%s/messages?dir=b&limit=1000", room);
-	j = synapse_call(s, "GET", path, token, NULL, NULL);
-	chunk = json_object_get(j, "chunk");
-	for (n = json_array_size(chunk); n > 0; n--)
-		json_array_append(out, json_array_get(chunk, n - 1));
-	json_decref(j);
+	/* a server may cap a page (Synapse at 1000, Dendrite at 100): follow
+	 * "end" back to the room's beginning, or to 1000 events */
+	while (messages_page(s, token, room, from[0] != '\0' ? from : NULL, back, from, sizeof from) > 0 &&
+	       from[0] != '\0' && json_array_size(back) < 1000)
+		;
+	for (n = json_array_size(back); n > 0; n--)
+		json_array_append(out, json_array_get(back, n - 1));
+	json_decref(back);
 	return out;
 }
 

@@ -79,7 +79,8 @@ int     synapse_launch(struct synapse *s, const char *const argv[]);
 
 /* A fresh localpart "PREFIX-PID-N" (lower case as given) in out. */
 void    synapse_unique(struct synapse *s, const char *prefix, char *out, size_t len);
-/* A request to Synapse; token NULL for none.  The JSON answer (caller
+/* A request to Synapse; token NULL for none; each 429 waited out for its
+ * retry_after_ms (1 s if none), 30 tries at most.  The JSON answer (caller
  * decrefs) or NULL; *status gets the HTTP status (0: no answer) if not NULL. */
 json_t *synapse_call(struct synapse *s, const char *method, const char *path, const char *token, const char *body,
                      long *status);
@@ -100,9 +101,9 @@ int     synapse_say(struct synapse *s, const char *token, const char *room, cons
  * client must, 30 tries at most: for a user who sends often (a player
  * playing by hand meets rc_message). */
 int     synapse_say_waiting(struct synapse *s, const char *token, const char *room, const char *text);
-/* The room's events as token's user reads them back (GET /messages, at most
- * 1000, oldest first; history visibility applied by Synapse); caller decrefs;
- * an empty array if none or refused. */
+/* The room's events as token's user reads them back (GET /messages, page
+ * after page, at most 1000, oldest first; history visibility applied by the
+ * server); caller decrefs; an empty array if none or refused. */
 json_t *synapse_messages(struct synapse *s, const char *token, const char *room);
 /* How many m.room.message events of room token's user can read back have a
  * body containing needle; from: only those sent by this user id (NULL: anyone). */
