@@ -22,23 +22,11 @@
 static int
 installed(struct synapse *s, char *bin, size_t blen, char *tpl, size_t tlen)
 {
-	char build[PATH_MAX], conf[1100];
+	char advice[256];
 
-	if (realpath(e2e_build(), build) == NULL) {
-		snprintf(s->error, sizeof s->error, "dendrite: no build folder %s", e2e_build());
-		return -1;
-	}
-	snprintf(bin, blen, "%.900s/dendrite/bin/dendrite", build);
-	snprintf(tpl, tlen, "%.900s/dendrite/template", build);
-	snprintf(conf, sizeof conf, "%.900s/dendrite.yaml", tpl);
-	if (access(bin, X_OK) != 0 || access(conf, R_OK) != 0) {
-		snprintf(s->error, sizeof s->error,
-		         "Dendrite is not built in %s/dendrite (%s missing): tools/setup-dendrite %s builds it when a Go "
-		         "1.21 or newer is on the PATH (Debian 12's golang is 1.19; Go from https://go.dev/dl/)",
-		         e2e_build(), access(bin, X_OK) != 0 ? "the binary" : "the template", e2e_build());
-		return -1;
-	}
-	return 0;
+	snprintf(advice, sizeof advice, "tools/setup-dendrite %s builds it when a Go 1.21 or newer is on the PATH "
+	         "(Debian 12's golang is 1.19; Go from https://go.dev/dl/)", e2e_build());
+	return synapse_find(s, "Dendrite", "bin/dendrite", "dendrite.yaml", advice, bin, blen, tpl, tlen);
 }
 
 /* text with every from replaced by to, into f. */

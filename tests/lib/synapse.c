@@ -27,27 +27,36 @@ nap_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
+int
+synapse_find(struct synapse *s, const char *name, const char *exe_rel, const char *tfile, const char *advice,
+             char *exe, size_t elen, char *tpl, size_t tlen)
+{
+	char build[PATH_MAX], file[1200];
+	const char *sub = s->kind;
+
+	if (realpath(e2e_build(), build) == NULL) {
+		snprintf(s->error, sizeof s->error, "%s: no build folder %s", sub, e2e_build());
+		return -1;
+	}
+	snprintf(exe, elen, "%.900s/%s/%s", build, sub, exe_rel);
+	snprintf(tpl, tlen, "%.900s/%s/template", build, sub);
+	snprintf(file, sizeof file, "%.900s/%s", tpl, tfile);
+	if (access(exe, X_OK) != 0 || access(file, R_OK) != 0) {
+		snprintf(s->error, sizeof s->error, "%s is not installed in %s/%s (%s/%s missing): %s", name, e2e_build(), sub,
+		         sub, access(exe, X_OK) != 0 ? exe_rel : "template", advice);
+		return -1;
+	}
+	return 0;
+}
+
 /* The venv's python and the template folder, absolute, or -1 with s->error. */
 static int
 installed(struct synapse *s, char *python, size_t plen, char *tpl, size_t tlen)
 {
-	char build[PATH_MAX], db[1024];
+	char advice[256];
 
-	if (realpath(e2e_build(), build) == NULL) {
-		snprintf(s->error, sizeof s->error, "synapse: no build folder %s", e2e_build());
-		return -1;
-	}
-	snprintf(python, plen, "%.900s/synapse/venv/bin/python", build);
-	snprintf(tpl, tlen, "%.900s/synapse/template", build);
-	snprintf(db, sizeof db, "%.900s/homeserver.db", tpl);
-	if (access(python, X_OK) != 0 || access(db, R_OK) != 0) {
-		snprintf(s->error, sizeof s->error,
-		         "Synapse is not installed in %s/synapse (%s missing): run `tools/setup-synapse %s` "
-		         "(or make deps-test), which needs PyPI", e2e_build(), access(python, X_OK) != 0 ? "the venv" : "the template",
-		         e2e_build());
-		return -1;
-	}
-	return 0;
+	snprintf(advice, sizeof advice, "run `tools/setup-synapse %s` (or make deps-test), which needs PyPI", e2e_build());
+	return synapse_find(s, "Synapse", "venv/bin/python", "homeserver.db", advice, python, plen, tpl, tlen);
 }
 
 /* The config, and a copy of the template's database and key, in s->dir. */
@@ -360,13 +369,14 @@ synapse_invite(struct synapse *s, const char *token, const char *room, const cha
 	return synapse_room_post(s, token, room, "invite", body);
 }
 
-/* One PUT of an m.text (a fresh txn id each try); the HTTP status, and the
- * 429's retry_after_ms in *retry_ms (-1 if none). */
+/* One PUT of a message's content c (taken: decref'd here) with a fresh txn
+ * id; the HTTP status, and the 429's retry_after_ms in *retry_ms (-1 if none). */
 static long
-say_once(struct synapse *s, const char *token, const char *room, const char *text, long *retry_ms)
+send_once(struct synapse *s, const char *token, const char *room, json_t *c, long *retry_ms)
 {
 	char path[600], fmt[128], *body;
-	json_t *c = json_pack("{s:s,s:s}", "msgtype", "m.text", "body", text), *j;
+	const char *text = json_string_value(json_object_get(c, "body"));
+	json_t *j;
 	long st = 0;
 
 	snprintf(fmt, sizeof fmt, "/_matrix/client/v3/rooms/%%s/send/m.room.message/hf%ld.%lu", (long)getpid(), ++s->seq);
@@ -376,11 +386,27 @@ say_once(struct synapse *s, const char *token, const char *room, const char *tex
 	*retry_ms = json_is_integer(json_object_get(j, "retry_after_ms")) ?
 	            (long)json_integer_value(json_object_get(j, "retry_after_ms")) : -1;
 	json_decref(j);
-	json_decref(c);
 	free(body);
 	if (st != 200 && st != 429)
-		fprintf(stderr, "synapse_say \"%s\": HTTP %ld\n", text, st);
+		fprintf(stderr, "synapse_say \"%s\": HTTP %ld\n", text != NULL ? text : "", st);
+	json_decref(c);
 	return st;
+}
+
+/* One PUT of an m.text; as send_once. */
+static long
+say_once(struct synapse *s, const char *token, const char *room, const char *text, long *retry_ms)
+{
+	return send_once(s, token, room, json_pack("{s:s,s:s}", "msgtype", "m.text", "body", text), retry_ms);
+}
+
+int
+synapse_say_mentioning(struct synapse *s, const char *token, const char *room, const char *text, const char *user)
+{
+	long retry;
+
+	return send_once(s, token, room, json_pack("{s:s,s:s,s:{s:[s]}}", "msgtype", "m.text", "body", text, "m.mentions",
+	                                           "user_ids", user), &retry) == 200 ? 0 : -1;
 }
 
 int

@@ -75,6 +75,12 @@ int     synapse_group_teardown(void **state);
  * (argv[0] a path) in s->dir, its output to the log, and waits as
  * synapse_start does.  0, or -1 with s->error. */
 int     synapse_prepare(struct synapse *s, const char *kind, const char *tag);
+/* A server as its setup tool left it in the build folder: BUILD/KIND/exe_rel
+ * and BUILD/KIND/template, absolute, into exe and tpl; -1 with s->error
+ * ("NAME is not installed in ...: advice") when exe is not executable or the
+ * template has no tfile. */
+int     synapse_find(struct synapse *s, const char *name, const char *exe_rel, const char *tfile, const char *advice,
+                     char *exe, size_t elen, char *tpl, size_t tlen);
 int     synapse_launch(struct synapse *s, const char *const argv[]);
 
 /* A fresh localpart "PREFIX-PID-N" (lower case as given) in out. */
@@ -97,7 +103,10 @@ long    synapse_room_post(struct synapse *s, const char *token, const char *room
 long    synapse_invite(struct synapse *s, const char *token, const char *room, const char *user);
 /* Sends an m.text with body text (a unique txn id); 0, or -1 on any status but 200 (said on stderr). */
 int     synapse_say(struct synapse *s, const char *token, const char *room, const char *text);
-/* The same, waiting out each 429 for its retry_after_ms (1 s if none) as a
+/* The same with m.mentions naming user (as the bot pings); 0 or -1. */
+int     synapse_say_mentioning(struct synapse *s, const char *token, const char *room, const char *text,
+                               const char *user);
+/* synapse_say, waiting out each 429 for its retry_after_ms (1 s if none) as a
  * client must, 30 tries at most: for a user who sends often (a player
  * playing by hand meets rc_message). */
 int     synapse_say_waiting(struct synapse *s, const char *token, const char *room, const char *text);
