@@ -104,14 +104,14 @@ PKG_CFLAGS  = $(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(WITH_DEFS)
 PKG_LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 # The tests' helpers speak JSON to the fake services whenever jansson is there.
 HAVE_LIBCRYPTO := $(call have,libcrypto)
-# libcrypto: tests/lib/synapse.c registers users with an HMAC (and the web tests).
+# libcrypto: tests/lib/synapse.c registers users with an HMAC (for Dendrite too; and the web tests).
 TEST_PKGS   = cmocka $(if $(filter yes,$(call have,jansson)),jansson) $(if $(filter yes,$(HAVE_LIBCRYPTO)),libcrypto)
 CMOCKA_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 
 # Sources are found by folder; the parts left out are filtered by name.
 OUT_NAMES := $(if $(filter no,$(WITH_MATRIX)),matrix fakemx) \
-             $(if $(filter no,$(WITH_MATRIX) $(HAVE_LIBCRYPTO)),synapse) \
+             $(if $(filter no,$(WITH_MATRIX) $(HAVE_LIBCRYPTO)),synapse dendrite hsround) \
              $(if $(filter no,$(WITH_DISCORD)),discord fakedc dcplay gwsim) \
              $(if $(filter no,$(WITH_WEB)),web) \
              $(if $(filter no,$(WITH_MATRIX) $(WITH_DISCORD) $(WITH_WEB)),checkdocs) \
@@ -156,7 +156,8 @@ objs = $(patsubst %.c,$(B)/obj/%.o,$(1))
 deps:
 	@sh tools/setup-debian build
 # With `test`, setup-debian also puts Synapse (for the Matrix tests) in a venv
-# in the build folder (tools/setup-synapse).
+# in the build folder (tools/setup-synapse), and builds Dendrite there when a
+# Go 1.21+ is on the PATH (tools/setup-dendrite).
 deps-test:
 	@HANDFOOT_BUILD=$(B) sh tools/setup-debian test package
 deps-fuzz:

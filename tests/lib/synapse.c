@@ -27,27 +27,36 @@ nap_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
+int
+synapse_find(struct synapse *s, const char *name, const char *exe_rel, const char *tfile, const char *advice,
+             char *exe, size_t elen, char *tpl, size_t tlen)
+{
+	char build[PATH_MAX], file[1200];
+	const char *sub = s->kind;
+
+	if (realpath(e2e_build(), build) == NULL) {
+		snprintf(s->error, sizeof s->error, "%s: no build folder %s", sub, e2e_build());
+		return -1;
+	}
+	snprintf(exe, elen, "%.900s/%s/%s", build, sub, exe_rel);
+	snprintf(tpl, tlen, "%.900s/%s/template", build, sub);
+	snprintf(file, sizeof file, "%.900s/%s", tpl, tfile);
+	if (access(exe, X_OK) != 0 || access(file, R_OK) != 0) {
+		snprintf(s->error, sizeof s->error, "%s is not installed in %s/%s (%s/%s missing): %s", name, e2e_build(), sub,
+		         sub, access(exe, X_OK) != 0 ? exe_rel : "template", advice);
+		return -1;
+	}
+	return 0;
+}
+
 /* The venv's python and the template folder, absolute, or -1 with s->error. */
 static int
 installed(struct synapse *s, char *python, size_t plen, char *tpl, size_t tlen)
 {
-	char build[PATH_MAX], db[1024];
+	char advice[256];
 
-	if (realpath(e2e_build(), build) == NULL) {
-		snprintf(s->error, sizeof s->error, "synapse: no build folder %s", e2e_build());
-		return -1;
-	}
-	snprintf(python, plen, "%.900s/synapse/venv/bin/python", build);
-	snprintf(tpl, tlen, "%.900s/synapse/template", build);
-	snprintf(db, sizeof db, "%.900s/homeserver.db", tpl);
-	if (access(python, X_OK) != 0 || access(db, R_OK) != 0) {
-		snprintf(s->error, sizeof s->error,
-		         "Synapse is not installed in %s/synapse (%s missing): run `tools/setup-synapse %s` "
-		         "(or make deps-test), which needs PyPI", e2e_build(), access(python, X_OK) != 0 ? "the venv" : "the template",
-		         e2e_build());
-		return -1;
-	}
-	return 0;
+	snprintf(advice, sizeof advice, "run `tools/setup-synapse %s` (or make deps-test), which needs PyPI", e2e_build());
+	return synapse_find(s, "Synapse", "venv/bin/python", "homeserver.db", advice, python, plen, tpl, tlen);
 }
 
 /* The config, and a copy of the template's database and key, in s->dir. */
@@ -78,27 +87,23 @@ write_config(struct synapse *s, const char *tpl, const char *extra)
 	return fclose(f) == 0 ? 0 : -1;
 }
 
+/* In the child: argv run in dir, its stdout and stderr appended to log. */
 static pid_t
-spawn(const char *python, const char *dir, const char *log)
+spawn(const char *const argv[], const char *dir, const char *log)
 {
-	char conf[512];
 	pid_t pid = fork();
+	int fd;
 
 	if (pid != 0)
 		return pid;
-	snprintf(conf, sizeof conf, "%s/homeserver.yaml", dir);
-	{
-		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-			close(fd);
-		}
-		if (chdir(dir) != 0)
-			_exit(126);
+	if ((fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644)) >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		close(fd);
 	}
-	execl(python, python, "-m", "synapse.app.homeserver", "-c", conf, (char *)NULL);
+	if (chdir(dir) != 0)
+		_exit(126);
+	execv(argv[0], (char *const *)argv); /* execv takes them unconst, and never writes them */
 	_exit(127);
 }
 
@@ -114,38 +119,53 @@ await_up(struct synapse *s)
 			return 0;
 		if (waitpid(s->pid, NULL, WNOHANG) == s->pid) {
 			s->pid = 0;
-			snprintf(s->error, sizeof s->error, "synapse: it exited at start; see %s", s->log);
+			snprintf(s->error, sizeof s->error, "%s: it exited at start; see %s", s->kind, s->log);
 			return -1;
 		}
 		nap_ms(50);
 	}
-	snprintf(s->error, sizeof s->error, "synapse: no answer on %s within 90 s; see %s", s->base, s->log);
+	snprintf(s->error, sizeof s->error, "%s: no answer on %s within 90 s; see %s", s->kind, s->base, s->log);
 	return -1;
+}
+
+int
+synapse_prepare(struct synapse *s, const char *kind, const char *tag)
+{
+	snprintf(s->kind, sizeof s->kind, "%s", kind);
+	if (e2e_tmpdir(s->dir, sizeof s->dir, kind) < 0 || (s->port = ircserver_free_port()) <= 0) {
+		snprintf(s->error, sizeof s->error, "%s: no temp dir or no free port", kind);
+		return -1;
+	}
+	snprintf(s->base, sizeof s->base, "http://127.0.0.1:%d", s->port);
+	snprintf(s->secret, sizeof s->secret, "hf-%ld-%ld", (long)getpid(), (long)time(NULL));
+	snprintf(s->log, sizeof s->log, "%s/%s-%s-%ld.log", e2e_logdir(), kind, tag, (long)getpid());
+	return 0;
+}
+
+int
+synapse_launch(struct synapse *s, const char *const argv[])
+{
+	if ((s->pid = spawn(argv, s->dir, s->log)) < 0) {
+		s->pid = 0;
+		snprintf(s->error, sizeof s->error, "%s: fork: %s", s->kind, strerror(errno));
+		return -1;
+	}
+	return await_up(s);
 }
 
 int
 synapse_start(struct synapse *s, const char *tag, const char *extra_yaml)
 {
-	char python[1024], tpl[1024];
+	char python[1024], tpl[1024], conf[300];
+	const char *argv[] = { python, "-m", "synapse.app.homeserver", "-c", conf, NULL };
 
 	memset(s, 0, sizeof *s);
-	if (installed(s, python, sizeof python, tpl, sizeof tpl) < 0)
+	snprintf(s->kind, sizeof s->kind, "synapse");
+	if (installed(s, python, sizeof python, tpl, sizeof tpl) < 0 || synapse_prepare(s, "synapse", tag) < 0 ||
+	    write_config(s, tpl, extra_yaml) < 0)
 		return -1;
-	if (e2e_tmpdir(s->dir, sizeof s->dir, "synapse") < 0 || (s->port = ircserver_free_port()) <= 0) {
-		snprintf(s->error, sizeof s->error, "synapse: no temp dir or no free port");
-		return -1;
-	}
-	snprintf(s->base, sizeof s->base, "http://127.0.0.1:%d", s->port);
-	snprintf(s->secret, sizeof s->secret, "hf-%ld-%ld", (long)getpid(), (long)time(NULL));
-	snprintf(s->log, sizeof s->log, "%s/synapse-%s-%ld.log", e2e_logdir(), tag, (long)getpid());
-	if (write_config(s, tpl, extra_yaml) < 0)
-		return -1;
-	if ((s->pid = spawn(python, s->dir, s->log)) < 0) {
-		s->pid = 0;
-		snprintf(s->error, sizeof s->error, "synapse: fork: %s", strerror(errno));
-		return -1;
-	}
-	return await_up(s);
+	snprintf(conf, sizeof conf, "%s/homeserver.yaml", s->dir);
+	return synapse_launch(s, argv);
 }
 
 void
@@ -205,9 +225,9 @@ synapse_unique(struct synapse *s, const char *prefix, char *out, size_t len)
 	snprintf(out, len, "%s-%ld-%lu", prefix, (long)getpid(), ++s->seq);
 }
 
-json_t *
-synapse_call(struct synapse *s, const char *method, const char *path, const char *token, const char *body,
-             long *status)
+/* One request; its JSON answer and status. */
+static json_t *
+call_once(struct synapse *s, const char *method, const char *path, const char *token, const char *body, long *status)
 {
 	char url[2048], auth[600];
 
@@ -215,6 +235,31 @@ synapse_call(struct synapse *s, const char *method, const char *path, const char
 	if (token != NULL)
 		snprintf(auth, sizeof auth, "Authorization: Bearer %s", token);
 	return httpcall_json(method, url, token != NULL ? auth : NULL, body, NULL, NULL, status);
+}
+
+json_t *
+synapse_call(struct synapse *s, const char *method, const char *path, const char *token, const char *body,
+             long *status)
+{
+	long st = 0;
+	json_t *j = NULL;
+
+	/* a 429 waited out as a client must (Dendrite limits reads as well:
+	 * /messages, /members...; an answer lost to one would read as empty) */
+	for (int tries = 0; tries < 30; tries++) {
+		json_int_t ms;
+
+		j = call_once(s, method, path, token, body, &st);
+		if (st != 429)
+			break;
+		ms = json_integer_value(json_object_get(j, "retry_after_ms"));
+		json_decref(j);
+		j = NULL;
+		nap_ms(ms > 0 ? (int)ms : 1000);
+	}
+	if (status != NULL)
+		*status = st;
+	return j;
 }
 
 /* The shared-secret registration's MAC: HMAC-SHA1(secret, nonce\0user\0password\0admin|notadmin) in hex. */
@@ -324,27 +369,44 @@ synapse_invite(struct synapse *s, const char *token, const char *room, const cha
 	return synapse_room_post(s, token, room, "invite", body);
 }
 
-/* One PUT of an m.text (a fresh txn id each try); the HTTP status, and the
- * 429's retry_after_ms in *retry_ms (-1 if none). */
+/* One PUT of a message's content c (taken: decref'd here) with a fresh txn
+ * id; the HTTP status, and the 429's retry_after_ms in *retry_ms (-1 if none). */
 static long
-say_once(struct synapse *s, const char *token, const char *room, const char *text, long *retry_ms)
+send_once(struct synapse *s, const char *token, const char *room, json_t *c, long *retry_ms)
 {
 	char path[600], fmt[128], *body;
-	json_t *c = json_pack("{s:s,s:s}", "msgtype", "m.text", "body", text), *j;
+	const char *text = json_string_value(json_object_get(c, "body"));
+	json_t *j;
 	long st = 0;
 
 	snprintf(fmt, sizeof fmt, "/_matrix/client/v3/rooms/%%s/send/m.room.message/hf%ld.%lu", (long)getpid(), ++s->seq);
 	room_path(path, sizeof path, fmt, room);
 	body = json_dumps(c, JSON_COMPACT);
-	j = synapse_call(s, "PUT", path, token, body, &st);
+	j = call_once(s, "PUT", path, token, body, &st);
 	*retry_ms = json_is_integer(json_object_get(j, "retry_after_ms")) ?
 	            (long)json_integer_value(json_object_get(j, "retry_after_ms")) : -1;
 	json_decref(j);
-	json_decref(c);
 	free(body);
 	if (st != 200 && st != 429)
-		fprintf(stderr, "synapse_say \"%s\": HTTP %ld\n", text, st);
+		fprintf(stderr, "synapse_say \"%s\": HTTP %ld\n", text != NULL ? text : "", st);
+	json_decref(c);
 	return st;
+}
+
+/* One PUT of an m.text; as send_once. */
+static long
+say_once(struct synapse *s, const char *token, const char *room, const char *text, long *retry_ms)
+{
+	return send_once(s, token, room, json_pack("{s:s,s:s}", "msgtype", "m.text", "body", text), retry_ms);
+}
+
+int
+synapse_say_mentioning(struct synapse *s, const char *token, const char *room, const char *text, const char *user)
+{
+	long retry;
+
+	return send_once(s, token, room, json_pack("{s:s,s:s,s:{s:[s]}}", "msgtype", "m.text", "body", text, "m.mentions",
+	                                           "user_ids", user), &retry) == 200 ? 0 : -1;
 }
 
 int
@@ -367,19 +429,48 @@ synapse_say_waiting(struct synapse *s, const char *token, const char *room, cons
 	return st == 200 ? 0 : -1;
 }
 
+/* One page of /messages back from token from (NULL: the newest), newest
+ * first, appended to back; the next page's token into next ("" at the
+ * room's beginning).  How many events it held. */
+static size_t
+messages_page(struct synapse *s, const char *token, const char *room, const char *from, json_t *back, char *next,
+              size_t nlen)
+{
+	char path[1600], *e = from != NULL ? curl_easy_escape(NULL, from, 0) : NULL;
+	json_t *j, *chunk;
+	const char *end;
+	size_t n, o;
+
+	room_path(path, sizeof path, "/_matrix/client/v3/rooms/%s/messages?dir=b&limit=1000", room);
+	o = strlen(path);
+	if (e != NULL)   /* the token escaped: never a format */
+		snprintf(path + o, sizeof path - o, "&from=%s", e);
+	curl_free(e);
+	j = synapse_call(s, "GET", path, token, NULL, NULL);
+	chunk = json_object_get(j, "chunk");
+	json_array_extend(back, chunk);
+	n = json_array_size(chunk);
+	end = json_string_value(json_object_get(j, "end"));
+	snprintf(next, nlen, "%s", n > 0 && end != NULL ? end : "");
+	json_decref(j);
+	return n;
+}
+
 json_t *
 synapse_messages(struct synapse *s, const char *token, const char *room)
 {
-	char path[512];
-	json_t *j, *chunk, *out = json_array();
+	json_t *back = json_array(), *out = json_array();
+	char from[512] = "";
 	size_t n;
 
-	room_path(path, sizeof path, "/_matrix/client/v3/rooms/%s/messages?dir=b&limit=1000", room);
-	j = synapse_call(s, "GET", path, token, NULL, NULL);
-	chunk = json_object_get(j, "chunk");
-	for (n = json_array_size(chunk); n > 0; n--)
-		json_array_append(out, json_array_get(chunk, n - 1));
-	json_decref(j);
+	/* a server may cap a page (Synapse at 1000, Dendrite at 100): follow
+	 * "end" back to the room's beginning, or to 1000 events */
+	while (messages_page(s, token, room, from[0] != '\0' ? from : NULL, back, from, sizeof from) > 0 &&
+	       from[0] != '\0' && json_array_size(back) < 1000)
+		;
+	for (n = json_array_size(back); n > 0; n--)
+		json_array_append(out, json_array_get(back, n - 1));
+	json_decref(back);
 	return out;
 }
 

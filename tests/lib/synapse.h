@@ -48,6 +48,7 @@ struct synapse {
 	char secret[64];           /* registration_shared_secret */
 	unsigned long seq;         /* makes localparts and txn ids unique */
 	char error[2048];          /* why synapse_start failed */
+	char kind[16];             /* "synapse", or "dendrite" (dendrite.h) */
 };
 
 struct synapse_user {
@@ -68,9 +69,24 @@ void    synapse_stop(struct synapse *s);
 int     synapse_group_setup(void **state);
 int     synapse_group_teardown(void **state);
 
+/* For another homeserver's fixture (dendrite.c) on the same helpers:
+ * synapse_prepare sets kind, a temp dir, a free port, base, a secret and the
+ * log's path (BUILD/e2e-logs/KIND-TAG-PID.log); synapse_launch runs argv
+ * (argv[0] a path) in s->dir, its output to the log, and waits as
+ * synapse_start does.  0, or -1 with s->error. */
+int     synapse_prepare(struct synapse *s, const char *kind, const char *tag);
+/* A server as its setup tool left it in the build folder: BUILD/KIND/exe_rel
+ * and BUILD/KIND/template, absolute, into exe and tpl; -1 with s->error
+ * ("NAME is not installed in ...: advice") when exe is not executable or the
+ * template has no tfile. */
+int     synapse_find(struct synapse *s, const char *name, const char *exe_rel, const char *tfile, const char *advice,
+                     char *exe, size_t elen, char *tpl, size_t tlen);
+int     synapse_launch(struct synapse *s, const char *const argv[]);
+
 /* A fresh localpart "PREFIX-PID-N" (lower case as given) in out. */
 void    synapse_unique(struct synapse *s, const char *prefix, char *out, size_t len);
-/* A request to Synapse; token NULL for none.  The JSON answer (caller
+/* A request to Synapse; token NULL for none; each 429 waited out for its
+ * retry_after_ms (1 s if none), 30 tries at most.  The JSON answer (caller
  * decrefs) or NULL; *status gets the HTTP status (0: no answer) if not NULL. */
 json_t *synapse_call(struct synapse *s, const char *method, const char *path, const char *token, const char *body,
                      long *status);
@@ -87,13 +103,16 @@ long    synapse_room_post(struct synapse *s, const char *token, const char *room
 long    synapse_invite(struct synapse *s, const char *token, const char *room, const char *user);
 /* Sends an m.text with body text (a unique txn id); 0, or -1 on any status but 200 (said on stderr). */
 int     synapse_say(struct synapse *s, const char *token, const char *room, const char *text);
-/* The same, waiting out each 429 for its retry_after_ms (1 s if none) as a
+/* The same with m.mentions naming user (as the bot pings); 0 or -1. */
+int     synapse_say_mentioning(struct synapse *s, const char *token, const char *room, const char *text,
+                               const char *user);
+/* synapse_say, waiting out each 429 for its retry_after_ms (1 s if none) as a
  * client must, 30 tries at most: for a user who sends often (a player
  * playing by hand meets rc_message). */
 int     synapse_say_waiting(struct synapse *s, const char *token, const char *room, const char *text);
-/* The room's events as token's user reads them back (GET /messages, at most
- * 1000, oldest first; history visibility applied by Synapse); caller decrefs;
- * an empty array if none or refused. */
+/* The room's events as token's user reads them back (GET /messages, page
+ * after page, at most 1000, oldest first; history visibility applied by the
+ * server); caller decrefs; an empty array if none or refused. */
 json_t *synapse_messages(struct synapse *s, const char *token, const char *room);
 /* How many m.room.message events of room token's user can read back have a
  * body containing needle; from: only those sent by this user id (NULL: anyone). */
