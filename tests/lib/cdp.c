@@ -134,6 +134,8 @@ cdp_call(struct cdp *b, const char *method, json_t *params)
 			json_decref(o);
 			break;
 		}
+		if (o != NULL && b->on_event != NULL && json_object_get(o, "method") != NULL)
+			b->on_event(b->event_arg, o);
 		json_decref(o);
 	}
 	return r;

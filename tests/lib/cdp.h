@@ -15,6 +15,9 @@ struct cdp {
 	char dir[256];          /* its profile */
 	struct wsc ws;          /* the page's DevTools socket */
 	int next_id;
+	/* told every event (a message without our id) that comes while a call waits; NULL: dropped */
+	void (*on_event)(void *arg, json_t *msg);
+	void *event_arg;
 };
 
 /* Whether chromium is installed (tests skip if not). */

@@ -1,0 +1,252 @@
+/* e2e-web-audit.c: the table's page and a player's page audited at phone size in headless chromium: no layout shift as the first view arrives, no console error, card names that start with what is shown, 24 px tap targets, a favicon, a meta description. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "cdp.h"
+#include "e2e.h"
+#include "ircclient.h"
+#include "ircserver.h"
+#include "world.h"
+#include "proc.h"
+
+static struct world fx;          /* its daemon is daemon_proc, not fx.d */
+static struct proc daemon_proc;
+static struct cdp browser;
+static char base[64], shots[512];
+
+/* Console errors, uncaught exceptions and failed requests, as the DevTools events tell them. */
+struct errors {
+	int n;
+	char first[512];
+};
+static struct errors errs;
+
+/* Installed before any script of the page: sums the layout shifts (as Lighthouse's CLS) and keeps their sources. */
+static const char shift_probe[] =
+	"window.__cls = 0; window.__shifts = []; window.__views = 0;"
+	"document.addEventListener('DOMContentLoaded', () => new MutationObserver(() => window.__views++)"
+	".observe(document.getElementById('turn'), {childList: true, characterData: true, subtree: true}));"
+	"new PerformanceObserver(l => { for (const e of l.getEntries()) { if (e.hadRecentInput) continue;"
+	" window.__cls += e.value; window.__shifts.push(e.value.toFixed(3) + ' ' + e.sources.map(s =>"
+	" (s.node ? (s.node.id || s.node.className || s.node.nodeName) : '?') + ' y ' + s.previousRect.y +"
+	" '->' + s.currentRect.y).join(', ')); } }).observe({type: 'layout-shift', buffered: true});";
+
+/* What the page shows, audited: a list of problems, empty when all is well. */
+static const char audit_js[] =
+	"(async () => { const bad = [];"
+	/* the layout shifts are told after the frame: two frames on, they are in */
+	" await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))));"
+	" if (window.__cls > 0.1) bad.push('layout shift ' + window.__cls.toFixed(3) + ': ' + window.__shifts.join(' | '));"
+	" for (const b of document.querySelectorAll('#hand .pick')) {"
+	"  const seen = b.textContent.replace(/\\s+/g, ' ').trim(), name = b.getAttribute('aria-label') || '';"
+	"  if (!seen || !name.startsWith(seen)) { bad.push('card named \"' + name + '\" shows \"' + seen + '\"'); break; } }"
+	" for (const e of document.querySelectorAll('button, input, select, a[href], summary, [tabindex]')) {"
+	"  const r = e.getBoundingClientRect(); if (!r.width && !r.height) continue;"
+	"  let w = r.width; const n = e.nextElementSibling;"
+	"  if (e.matches('.pick') && n && n.matches('.pick')) w = n.getBoundingClientRect().left - r.left;"
+	"  if (w < 24 || r.height < 24) bad.push('target ' + (e.id || e.className || e.nodeName) + ' is ' +"
+	"   w.toFixed(1) + 'x' + r.height.toFixed(1) + ' px');"
+	"  if (e.tabIndex < 0 || e.disabled) bad.push((e.id || e.className) + ' is out of the Tab order'); }"
+	" bad.splice(0, bad.length, ...new Set(bad.map(t => t.replace(/ is [0-9.]+x/, ' is Nx'))));"
+	" for (const b of document.querySelectorAll('.pick'))"
+	"  if (!['true', 'false'].includes(b.getAttribute('aria-pressed'))) { bad.push('a card without aria-pressed'); break; }"
+	" if (document.getElementById('turn').getAttribute('aria-live') !== 'polite') bad.push('#turn is no polite live region');"
+	" const d = document.querySelector('meta[name=description]');"
+	" if (!d || d.content.length < 20) bad.push('no meta description');"
+	" const i = document.querySelector('link[rel~=icon]');"
+	" if (!i) bad.push('no favicon link (a browser asks for /favicon.ico: 404)'); else {"
+	"  const r = await fetch(i.href); const t = r.status + ' ' + r.headers.get('content-type');"
+	"  if (t !== '200 image/svg+xml') bad.push('favicon ' + i.href + ': ' + t); }"
+	" return bad; })()";
+
+static void
+on_event(void *arg, json_t *msg)
+{
+	struct errors *e = arg;
+	const char *m = json_string_value(json_object_get(msg, "method"));
+	json_t *p = json_object_get(msg, "params");
+	char what[512] = "";
+
+	if (strcmp(m, "Runtime.consoleAPICalled") == 0 &&
+	    strcmp(json_string_value(json_object_get(p, "type")) ?: "", "error") == 0)
+		snprintf(what, sizeof what, "console.error");
+	else if (strcmp(m, "Runtime.exceptionThrown") == 0)
+		snprintf(what, sizeof what, "exception: %s", json_string_value(json_object_get(json_object_get(p,
+		         "exceptionDetails"), "text")) ?: "?");
+	else if (strcmp(m, "Log.entryAdded") == 0 &&
+	         strcmp(json_string_value(json_object_get(json_object_get(p, "entry"), "level")) ?: "", "error") == 0)
+		snprintf(what, sizeof what, "log: %s", json_string_value(json_object_get(json_object_get(p, "entry"),
+		         "text")) ?: "?");
+	else if (strcmp(m, "Network.loadingFailed") == 0)
+		snprintf(what, sizeof what, "request failed: %s", json_string_value(json_object_get(p, "errorText")) ?: "?");
+	else if (strcmp(m, "Network.responseReceived") == 0 &&
+	         json_integer_value(json_object_get(json_object_get(p, "response"), "status")) >= 400)
+		snprintf(what, sizeof what, "%d %s",
+		         (int)json_integer_value(json_object_get(json_object_get(p, "response"), "status")),
+		         json_string_value(json_object_get(json_object_get(p, "response"), "url")) ?: "?");
+	if (what[0] == '\0')
+		return;
+	if (e->n++ == 0)
+		snprintf(e->first, sizeof e->first, "%s", what);
+}
+
+static int
+setup(void **state)
+{
+	char web[128];
+	int web_port;
+
+	(void)state;
+	if (!cdp_available()) {
+		print_message("chromium is not installed (make deps-test installs it)\n");
+		return -1;
+	}
+	if (world_init(&fx, &world_ngircd) != 0)
+		return -1;
+	web_port = ircserver_free_port();
+	snprintf(base, sizeof base, "http://127.0.0.1:%d", web_port);
+	snprintf(shots, sizeof shots, "%s/screens", e2e_build());
+	mkdir(shots, 0755);
+	snprintf(web, sizeof web, "channels = #cards\nflood_rate = 0\nflood_burst = 100\ncolors = no\n"
+	         "[web test]\nlisten = 127.0.0.1:%d\n", web_port);
+	world_conf(&fx, "prefix = !\nai_delay = 400\nturn_reminder = 0\nai_budget = 300\n", web);
+	if (cdp_start(&browser) != 0)
+		return -1;
+	browser.on_event = on_event;
+	browser.event_arg = &errs;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	cdp_stop(&browser);
+	proc_stop(&daemon_proc);
+	world_stop(&fx);
+	return 0;
+}
+
+/* The link's path on the first line (from from on) holding a and b. */
+static void
+find_link(struct ircclient *c, size_t from, const char *a, const char *b, char *url, size_t len)
+{
+	size_t k;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		for (k = from; k < c->nlines; k++) {
+			const char *t;
+
+			if (strstr(c->lines[k], a) && strstr(c->lines[k], b) && (t = strstr(c->lines[k], "/t/")) != NULL) {
+				snprintf(url, len, "%s%.35s", base, t);
+				return;
+			}
+		}
+		ircclient_drain(c, 100);
+	}
+	fail_msg("no line with %s and %s", a, b);
+}
+
+static void
+shot(const char *name, int w, int h, bool mobile)
+{
+	char path[700];
+
+	assert_int_equal(cdp_size(&browser, w, h, mobile), 0);
+	/* the page lays itself out again at the new size: no event says when it is done */
+	e2e_sleep_ms(300);
+	snprintf(path, sizeof path, "%s/%s", shots, name);
+	assert_int_equal(cdp_screenshot(&browser, path, false), 0);
+}
+
+/* Opens url on a phone, waits for the first view (ready), audits it; the number of problems, each printed. */
+static int
+audit(const char *what, const char *url, const char *ready)
+{
+	json_t *bad;
+	size_t i;
+	int n;
+	char name[64];
+
+	assert_int_equal(cdp_size(&browser, 390, 844, true), 0);
+	errs.n = 0;
+	assert_int_equal(cdp_goto(&browser, url), 0);
+	assert_int_equal(cdp_until(&browser, ready, 10000), 0);
+	bad = cdp_eval(&browser, audit_js);
+	assert_true(json_is_array(bad));
+	for (i = 0; i < json_array_size(bad); i++)
+		print_message("%s page: %s\n", what, json_string_value(json_array_get(bad, i)));
+	n = (int)json_array_size(bad);
+	json_decref(bad);
+	if (errs.n > 0)
+		print_message("%s page: %d console errors or failed requests, the first: %s\n", what, errs.n, errs.first);
+	n += errs.n;
+	snprintf(name, sizeof name, "audit-%s-phone.png", what);
+	shot(name, 390, 844, true);
+	snprintf(name, sizeof name, "audit-%s-desktop.png", what);
+	shot(name, 1280, 800, false);
+	return n;
+}
+
+static void
+test_both_pages_on_a_phone(void **state)
+{
+	struct ircclient alice, bob;
+	const char *argv[] = { "-c", fx.conf, NULL };
+	char pub[128], apage[128];
+	size_t mark;
+	int n;
+
+	(void)state;
+	alice.pump = bob.pump = NULL;
+	assert_int_equal(ircclient_connect(&alice, fx.srv.port, "alice"), 0);
+	assert_int_equal(ircclient_connect(&bob, fx.srv.port, "bob"), 0);
+	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
+	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
+	assert_int_equal(proc_start(&daemon_proc, argv), 0);
+	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
+	ircclient_send(&alice, "PRIVMSG #cards :!new duel");
+	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "PRIVMSG #cards :", "opens", NULL), 0);
+	ircclient_send(&bob, "PRIVMSG #cards :!join");
+	assert_int_equal(ircclient_wait(&bob, 10000, NULL, 0, "PRIVMSG #cards :", "bob sits", NULL), 0);
+	mark = alice.nlines;
+	ircclient_send(&alice, "PRIVMSG #cards :!start");
+	find_link(&alice, mark, "PRIVMSG #cards :", "Watch: ", pub, sizeof pub);
+	find_link(&alice, mark, "NOTICE alice :", "play from", apage, sizeof apage);
+
+	json_decref(cdp_call(&browser, "Runtime.enable", NULL));
+	json_decref(cdp_call(&browser, "Log.enable", NULL));
+	json_decref(cdp_call(&browser, "Network.enable", NULL));
+	json_decref(cdp_call(&browser, "Page.enable", NULL));
+	json_decref(cdp_call(&browser, "Page.addScriptToEvaluateOnNewDocument", json_pack("{s:s}", "source", shift_probe)));
+
+	/* the computer plays both seats: the pages are audited as views of a game in play arrive */
+	ircclient_send(&alice, "PRIVMSG #cards :!auto");
+	ircclient_send(&bob, "PRIVMSG #cards :!auto");
+	n = audit("table", pub, "window.__views >= 6 && document.getElementById('seats').textContent.includes('bob')");
+	n += audit("hand", apage, "window.__views >= 6 && document.querySelectorAll('#hand .pick').length > 0");
+	assert_int_equal(n, 0);
+
+	ircclient_close(&alice);
+	ircclient_close(&bob);
+	assert_int_equal(proc_stop(&daemon_proc), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_both_pages_on_a_phone, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
