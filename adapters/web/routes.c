@@ -8,7 +8,8 @@
 static const char route_gone[] =
 	"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-	"<title>No table here</title><link rel=\"stylesheet\" href=\"/s/app.css\"></head>"
+	"<title>No table here</title><link rel=\"stylesheet\" href=\"/s/app.css\">"
+	"<link rel=\"icon\" href=\"/s/favicon.svg\" type=\"image/svg+xml\"></head>"
 	"<body class=\"gone\"><main><h1>No table here</h1>"
 	"<p>This link does not open a table: the game is over, the link was replaced "
 	"(<code>!web new</code>), or it was never one. Ask in the room: <code>!watch</code> "
@@ -17,7 +18,8 @@ static const char route_gone[] =
 static const char route_home_page[] =
 	"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-	"<title>Hand and Foot</title><link rel=\"stylesheet\" href=\"/s/app.css\"></head>"
+	"<title>Hand and Foot</title><link rel=\"stylesheet\" href=\"/s/app.css\">"
+	"<link rel=\"icon\" href=\"/s/favicon.svg\" type=\"image/svg+xml\"></head>"
 	"<body class=\"gone\"><main><h1>Hand and Foot</h1>"
 	"<p>Tables are played in chat rooms. In a room with a game, <code>!watch</code> gives the "
 	"table's page, and each player gets their own page privately.</p></main></body></html>\n";

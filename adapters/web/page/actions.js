@@ -53,7 +53,7 @@ var Actions = (function () {
         b.type = "button";
         b.className = "pick";
         b.setAttribute("aria-pressed", selected.indexOf(n) >= 0 ? "true" : "false");
-        b.setAttribute("aria-label", Cards.label(v.hand[g].card));
+        b.setAttribute("aria-label", Cards.shown(v.hand[g].card) + ", " + Cards.label(v.hand[g].card));
         b.appendChild(Cards.draw(v.hand[g].card));
         b.addEventListener("click", (function (k, btn) { return function () { toggle(k, btn); }; })(n, b));
         grp.appendChild(b);

@@ -19,6 +19,30 @@ var Cards = (function () {
 
   function label(name) { return NAMES[name] || name; }
 
+  /* What a card shows in its corner ("K", "3\u2666", "JK\u2605"): a button's name starts with it. */
+  function shown(name) { var c = parse(name); return c.rank + (c.kind === "plain" || c.wild && c.kind !== "joker" ?
+    "" : c.suit); }
+
+  /* The big sign and the "wild" mark repeat the corner: drawn by <use> from one hidden set, they are
+     pictures, not text, so a card's text is its corner alone. */
+  var PIPS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2", "\u2666", "\u2663", "\u2605", "wild"];
+  var pipIds = {};
+  function pipId(sign) {
+    var svg, defs, i;
+    if (!pipIds[sign]) {
+      svg = el("svg", { "class": "sprite", "aria-hidden": "true", focusable: "false" });
+      defs = el("defs", {});
+      for (i = 0; i < PIPS.length; i++) {
+        pipIds[PIPS[i]] = "pip" + i;
+        defs.appendChild(el("text", { id: "pip" + i, "text-anchor": i === PIPS.length - 1 ? "end" : "middle" },
+          PIPS[i]));
+      }
+      svg.appendChild(defs);
+      document.body.appendChild(svg);
+    }
+    return "#" + pipIds[sign];
+  }
+
   function el(tag, attrs, text) {
     var e = document.createElementNS(NS, tag), k;
     for (k in attrs) e.setAttribute(k, attrs[k]);
@@ -44,11 +68,11 @@ var Cards = (function () {
       (c.rank.length > 1 ? " two" : "") }, c.rank));
     if (c.suit) svg.appendChild(el("text", { x: 6, y: 44, "class": "csuit" }, c.suit));
     /* the big sign sits right of the middle: in a fan only the corner of a card shows, whole */
-    svg.appendChild(el("text", { x: 41, y: 72, "class": "pip", "text-anchor": "middle" },
-      c.suit && c.kind !== "joker" ? c.suit : (c.kind === "joker" ? "\u2605" : c.rank)));
-    if (c.wild) svg.appendChild(el("text", { x: 54, y: 10, "class": "wildmark", "text-anchor": "end" }, "wild"));
+    svg.appendChild(el("use", { x: 41, y: 72, "class": "pip", href: pipId(c.suit && c.kind !== "joker" ? c.suit :
+      (c.kind === "joker" ? "\u2605" : c.rank)) }));
+    if (c.wild) svg.appendChild(el("use", { x: 54, y: 10, "class": "wildmark", href: pipId("wild") }));
     return svg;
   }
 
-  return { draw: draw, label: label, parse: parse };
+  return { draw: draw, label: label, parse: parse, shown: shown };
 })();
