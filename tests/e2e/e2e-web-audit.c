@@ -67,6 +67,13 @@ static const char audit_js[] =
 	"  if (t !== '200 image/svg+xml') bad.push('favicon ' + i.href + ': ' + t); }"
 	" return bad; })()";
 
+/* A string member's text, or dflt. */
+static const char *
+or_(json_t *v, const char *dflt)
+{
+	return json_is_string(v) ? json_string_value(v) : dflt;
+}
+
 static void
 on_event(void *arg, json_t *msg)
 {
@@ -76,22 +83,22 @@ on_event(void *arg, json_t *msg)
 	char what[512] = "";
 
 	if (strcmp(m, "Runtime.consoleAPICalled") == 0 &&
-	    strcmp(json_string_value(json_object_get(p, "type")) ?: "", "error") == 0)
+	    strcmp(or_(json_object_get(p, "type"), ""), "error") == 0)
 		snprintf(what, sizeof what, "console.error");
 	else if (strcmp(m, "Runtime.exceptionThrown") == 0)
-		snprintf(what, sizeof what, "exception: %s", json_string_value(json_object_get(json_object_get(p,
-		         "exceptionDetails"), "text")) ?: "?");
+		snprintf(what, sizeof what, "exception: %s", or_(json_object_get(json_object_get(p,
+		         "exceptionDetails"), "text"), "?"));
 	else if (strcmp(m, "Log.entryAdded") == 0 &&
-	         strcmp(json_string_value(json_object_get(json_object_get(p, "entry"), "level")) ?: "", "error") == 0)
-		snprintf(what, sizeof what, "log: %s", json_string_value(json_object_get(json_object_get(p, "entry"),
-		         "text")) ?: "?");
+	         strcmp(or_(json_object_get(json_object_get(p, "entry"), "level"), ""), "error") == 0)
+		snprintf(what, sizeof what, "log: %s", or_(json_object_get(json_object_get(p, "entry"),
+		         "text"), "?"));
 	else if (strcmp(m, "Network.loadingFailed") == 0)
-		snprintf(what, sizeof what, "request failed: %s", json_string_value(json_object_get(p, "errorText")) ?: "?");
+		snprintf(what, sizeof what, "request failed: %s", or_(json_object_get(p, "errorText"), "?"));
 	else if (strcmp(m, "Network.responseReceived") == 0 &&
 	         json_integer_value(json_object_get(json_object_get(p, "response"), "status")) >= 400)
 		snprintf(what, sizeof what, "%d %s",
 		         (int)json_integer_value(json_object_get(json_object_get(p, "response"), "status")),
-		         json_string_value(json_object_get(json_object_get(p, "response"), "url")) ?: "?");
+		         or_(json_object_get(json_object_get(p, "response"), "url"), "?"));
 	if (what[0] == '\0')
 		return;
 	if (e->n++ == 0)
