@@ -287,7 +287,7 @@ run-console: all
 # loop: the build, the unit tests (plain and sanitized) and the static checks.
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 # The checks that run as programs of the suite beside the tests (each needs $(B) built).
-SUITE_CHECKS = tests/check-build tests/check-package
+SUITE_CHECKS = tests/check-build tests/check-package tests/check-adapter-folder
 test: deps-test
 	@$(MAKE) --no-print-directory -j$(JOBS) unit-build
 	@$(MAKE) --no-print-directory check-layers check-docs
