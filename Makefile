@@ -55,48 +55,53 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 #   WITH_DISCORD=no|yes  the Discord adapter       (jansson, libwebsockets)
 #   WITH_WEB=no|yes      the web table adapter     (jansson, libwebsockets, libcrypto)
 #   WITH_SYSTEMD=no|yes  readiness and watchdog    (libsystemd)
+# An adapter with libraries says so in its folder, in adapters/NAME/BUILD
+# (switch, pkg-config, debian, files: see adapters/matrix/BUILD), read here:
+# nothing below names an adapter's switch or library.  Its switch defines
+# HF_<switch> (HF_WITH_MATRIX) for the adapter table, adapters/adapters.c.
 # A part left out is left out of the build, the adapter table and the tests.
 # cmocka is needed by the tests only.
 have = $(shell pkg-config --exists $(1) 2>/dev/null && echo yes || echo no)
-ifndef WITH_MATRIX
-WITH_MATRIX := $(call have,jansson)
-endif
-ifndef WITH_DISCORD
-WITH_DISCORD := $(call have,jansson libwebsockets)
-endif
-ifndef WITH_WEB
-WITH_WEB := $(call have,jansson libwebsockets libcrypto)
-endif
+
+# The adapters that declare build facts, by folder name; for each NAME,
+# PART_NAME_switch, _pc, _deb and _files.  A BUILD file is plain "key = value"
+# lines, which make reads as variables: each is read in turn and copied.
+PARTS := $(patsubst adapters/%/BUILD,%,$(sort $(wildcard adapters/*/BUILD)))
+define read_part
+switch :=
+pkg-config :=
+debian :=
+files :=
+include adapters/$(1)/BUILD
+PART_$(1)_switch := $$(strip $$(switch))
+PART_$(1)_pc := $$(strip $$(pkg-config))
+PART_$(1)_deb := $$(strip $$(debian))
+PART_$(1)_files := $$(strip $$(files))
+endef
+$(foreach p,$(PARTS),$(eval $(call read_part,$(p))))
+part_sw = $(PART_$(1)_switch)
+# Each switch not given is "yes" when its libraries are found.
+$(foreach p,$(PARTS),$(if $($(call part_sw,$(p))),,$(eval $(call part_sw,$(p)) := $(call have,$(PART_$(p)_pc)))))
 ifndef WITH_SYSTEMD
 WITH_SYSTEMD := $(call have,libsystemd)
 endif
+PARTS_ON := $(foreach p,$(PARTS),$(if $(filter yes,$($(call part_sw,$(p)))),$(p)))
 
-PKGS := libcurl sqlite3
-ifneq ($(filter yes,$(WITH_MATRIX) $(WITH_DISCORD) $(WITH_WEB)),)
-PKGS += jansson
-endif
-ifneq ($(filter yes,$(WITH_DISCORD) $(WITH_WEB)),)
-PKGS += libwebsockets
-endif
-ifeq ($(WITH_WEB),yes)
-PKGS += libcrypto
-endif
+PKGS := libcurl sqlite3 $(sort $(foreach p,$(PARTS_ON),$(PART_$(p)_pc)))
 ifeq ($(WITH_SYSTEMD),yes)
 PKGS += libsystemd
 endif
-# Where a missing library comes from on Debian, for the message.
+# Where a missing library comes from on Debian, for the message: the core's
+# here, each adapter's paired from its BUILD (pkg-config name i, package i).
 DEB_libcurl = libcurl4-openssl-dev
 DEB_sqlite3 = libsqlite3-dev
-DEB_jansson = libjansson-dev
-DEB_libwebsockets = libwebsockets-dev
 DEB_libsystemd = libsystemd-dev
-DEB_libcrypto = libssl-dev
 DEB_cmocka = libcmocka-dev
+$(foreach p,$(PARTS),$(foreach m,$(join $(addsuffix =,$(PART_$(p)_pc)),$(PART_$(p)_deb)),\
+  $(eval DEB_$(firstword $(subst =, ,$(m))) := $(word 2,$(subst =, ,$(m))))))
 
 # The parts compiled in, as macros for adapters/adapters.c and bot/notify.c.
-WITH_DEFS := $(if $(filter yes,$(WITH_MATRIX)),-DHF_WITH_MATRIX) \
-             $(if $(filter yes,$(WITH_DISCORD)),-DHF_WITH_DISCORD) \
-             $(if $(filter yes,$(WITH_WEB)),-DHF_WITH_WEB) \
+WITH_DEFS := $(foreach p,$(PARTS_ON),-DHF_$(call part_sw,$(p))) \
              $(if $(filter yes,$(WITH_SYSTEMD)),-DHF_WITH_SYSTEMD)
 
 # Recursively expanded, so pkg-config runs after the packages are installed.
@@ -110,12 +115,13 @@ CMOCKA_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 
 # Sources are found by folder; the parts left out are filtered by name.
-OUT_NAMES := $(if $(filter no,$(WITH_MATRIX)),matrix fakemx) \
+# An adapter left out takes its folder's name and its BUILD's files with it;
+# the Matrix tests' homeservers need libcrypto too; test-checkdocs needs every
+# adapter; lib/lwsserve.c is built when something links libwebsockets.
+OUT_NAMES := $(foreach p,$(filter-out $(PARTS_ON),$(PARTS)),$(p) $(PART_$(p)_files)) \
              $(if $(filter no,$(WITH_MATRIX) $(HAVE_LIBCRYPTO)),synapse dendrite hsround) \
-             $(if $(filter no,$(WITH_DISCORD)),discord fakedc dcplay gwsim) \
-             $(if $(filter no,$(WITH_WEB)),web) \
-             $(if $(filter no,$(WITH_MATRIX) $(WITH_DISCORD) $(WITH_WEB)),checkdocs) \
-             $(if $(filter yes,$(WITH_DISCORD) $(WITH_WEB)),,lwsserve)
+             $(if $(filter-out $(PARTS_ON),$(PARTS)),checkdocs) \
+             $(if $(filter libwebsockets,$(PKGS)),,lwsserve)
 left_out = $(foreach f,$(1),$(if $(strip $(foreach n,$(OUT_NAMES),$(findstring $(n),$(f)))),,$(f)))
 
 LIB_SRC     := $(call left_out,$(sort $(wildcard lib/*.c)))
@@ -165,10 +171,8 @@ deps-fuzz:
 check-deps:
 	@missing=""; for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
-	  for p in $$missing; do case $$p in \
-	    libcurl) d=$(DEB_libcurl);; sqlite3) d=$(DEB_sqlite3);; jansson) d=$(DEB_jansson);; \
-	    libwebsockets) d=$(DEB_libwebsockets);; libsystemd) d=$(DEB_libsystemd);; \
-	    libcrypto) d=$(DEB_libcrypto);; *) d="?";; esac; \
+	  for p in $$missing; do d="?"; for m in $(foreach p,$(PKGS),$(p)=$(DEB_$(p))); do \
+	    [ "$${m%%=*}" = "$$p" ] && d=$${m#*=}; done; \
 	    echo "handfoot needs the library $$p ($$p.pc not found by pkg-config; on Debian: $$d)"; done; \
 	  echo "install them (as root on Debian: make deps), or leave the part out (WITH_MATRIX=no ...)"; exit 1; \
 	fi
@@ -283,7 +287,7 @@ run-console: all
 # loop: the build, the unit tests (plain and sanitized) and the static checks.
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 # The checks that run as programs of the suite beside the tests (each needs $(B) built).
-SUITE_CHECKS = tests/check-build tests/check-package
+SUITE_CHECKS = tests/check-build tests/check-package tests/check-adapter-folder
 test: deps-test
 	@$(MAKE) --no-print-directory -j$(JOBS) unit-build
 	@$(MAKE) --no-print-directory check-layers check-docs

@@ -257,14 +257,20 @@ struct adapter_ops {
  * NAME_needs_restart), then the optional members it has, as designated
  * initializers:
  *     ADAPTER_OPS(console, .is_moderator = console_is_moderator);
+ * ADAPTER_OPS_AS(NAME, PREFIX, ...) is the same table with the six calls
+ * named PREFIX_init ... PREFIX_needs_restart, for an adapter whose library
+ * already owns NAME_send or NAME_free (libstrophe's xmpp_send):
+ *     ADAPTER_OPS_AS(xmpp, hfxmpp, .queued = hfxmpp_queued);
  * The table's name, its type and its calls cannot disagree. */
-#define ADAPTER_OPS(name, ...)                                                                  \
+#define ADAPTER_OPS_AS(name, prefix, ...)                                                       \
 	const struct adapter_ops name##_adapter_ops = {                                         \
 		.type = #name,                                                                  \
-		.init = name##_init, .start = name##_start, .send = name##_send,                \
-		.stop = name##_stop, .free = name##_free, .needs_restart = name##_needs_restart, \
+		.init = prefix##_init, .start = prefix##_start, .send = prefix##_send,          \
+		.stop = prefix##_stop, .free = prefix##_free,                                   \
+		.needs_restart = prefix##_needs_restart,                                        \
 		__VA_ARGS__                                                                     \
 	}
+#define ADAPTER_OPS(name, ...) ADAPTER_OPS_AS(name, name, __VA_ARGS__)
 
 struct adapter {
 	const struct adapter_ops *ops;

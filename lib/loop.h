@@ -21,7 +21,10 @@ typedef int64_t loop_clock_fn(void *ctx);
 struct loop *loop_new(void);
 void         loop_free(struct loop *l);
 
-/* Watches fd for mask (replacing any earlier watch of fd); mask 0 stops watching. */
+/* Watches fd for mask (replacing any earlier watch of fd); mask 0 stops watching.
+ * Any fd: an adapter's library that owns its socket (libwebsockets,
+ * libstrophe) is watched with the adapter's pointer as data; fn may watch
+ * the fd again with what the library wants next, or unwatch it. */
 int          loop_watch(struct loop *l, int fd, int mask, loop_fd_fn *fn, void *data);
 void         loop_unwatch(struct loop *l, int fd);
 

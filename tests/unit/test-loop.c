@@ -4,7 +4,9 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "loop.h"
@@ -354,6 +356,71 @@ test_fd_watch_and_wake(void **state)
 	loop_free(l);
 }
 
+/* A library that owns its socket (libstrophe, libwebsockets): the adapter
+ * watches the library's fd with its own pointer, asks for what the library
+ * wants next (write while it has output, else read) from inside the
+ * callback, and lets go of the fd from inside it when the library closes. */
+struct toylib { int fd; size_t out; int reads; bool closed; };
+struct toyadapter { struct toylib *lib; int writes; int calls; };
+
+static void
+toy_ready(struct loop *l, int fd, int mask, void *data)
+{
+	struct toyadapter *a = data;
+	char c;
+
+	a->calls++;
+	assert_int_equal(fd, a->lib->fd);
+	if (mask & LOOP_WRITE) {
+		assert_int_equal(write(fd, "x", 1), 1);
+		a->writes++;
+		a->lib->out--;
+	}
+	if (mask & LOOP_READ) {
+		if (read(fd, &c, 1) == 1)
+			a->lib->reads++;
+		else
+			a->lib->closed = true;
+	}
+	if (a->lib->closed)
+		loop_unwatch(l, fd);
+	else
+		loop_watch(l, fd, LOOP_READ | (a->lib->out ? LOOP_WRITE : 0), toy_ready, a);
+}
+
+static void
+test_fd_watch_for_a_library_socket(void **state)
+{
+	struct loop *l = loop_new();
+	struct toylib lib = { .out = 2 };
+	struct toyadapter a = { .lib = &lib };
+	int sv[2];
+	char buf[4];
+	int calls;
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	lib.fd = sv[0];
+	assert_int_equal(loop_watch(l, lib.fd, LOOP_READ | LOOP_WRITE, toy_ready, &a), 0);
+	loop_run_once(l, 1000);
+	loop_run_once(l, 1000);
+	assert_int_equal(a.writes, 2);          /* the library's output went out */
+	assert_int_equal(read(sv[1], buf, sizeof buf), 2);
+	loop_run_once(l, 0);
+	assert_int_equal(a.writes, 2);          /* nothing to write: no longer asked */
+	assert_int_equal(write(sv[1], "y", 1), 1);
+	loop_run_once(l, 1000);
+	assert_int_equal(lib.reads, 1);         /* the peer's byte reached the library */
+	close(sv[1]);
+	loop_run_once(l, 1000);
+	assert_true(lib.closed);
+	calls = a.calls;
+	loop_run_once(l, 0);
+	assert_int_equal(a.calls, calls);       /* unwatched from its own callback */
+	close(sv[0]);
+	loop_free(l);
+}
+
 int
 main(void)
 {
@@ -367,6 +434,7 @@ main(void)
 		cmocka_unit_test(test_once_cancel),
 		cmocka_unit_test(test_once_at_follows_the_due_time),
 		cmocka_unit_test(test_fd_watch_and_wake),
+		cmocka_unit_test(test_fd_watch_for_a_library_socket),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
