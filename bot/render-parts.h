@@ -9,6 +9,44 @@
 /* One side's score sheet for the last round (render-scores.c). */
 void render_sheet(struct rbuf *b, const struct hf_view *v, int side, const char *const names[]);
 
+/* How a telling words the engine's events (render-wording.c): what the play-by-play, a
+ * turn's story, a player's own step and a round's deal say differently, as parameters of
+ * the one wording of each event. */
+enum { TELL_PLAY = 1, TELL_STORY = 2, TELL_STEP = 4, TELL_DEAL = 8 };
+
+struct telling {
+	const struct hf_view *v;
+	const char *const *names;
+	int seat;                      /* the seat told about (its clauses name no one), or -1: each names its seat */
+	bool past;                     /* "drew" (a story, a step) or "draws" */
+	bool merge;                    /* a meld once with its closes, a question with its answers (a story, a step) */
+	bool capital;                  /* each clause a sentence, with a capital (the play-by-play) */
+	bool round_over;               /* the melds are gone from v */
+	const char *stop;              /* what ends a sentence ("." in the play-by-play), or NULL */
+	const char *you;               /* told to the player: "You" (a step) */
+	const struct hf_view *before;  /* a step: the player's view before it, so a draw names its cards */
+};
+
+/* The form of an event's clause: its seat named before it, the telling's stop after it; in the
+ * play-by-play, a line of its own (before, after) or the end of a seat's turn. */
+enum { WORD_NAMED = 1, WORD_STOPS = 2, WORD_LINE_BEFORE = 4, WORD_LINE_AFTER = 8, WORD_TURN_ENDS = 16 };
+
+struct wording {
+	int type;        /* HF_EV_* */
+	unsigned tells;  /* the tellings (TELL_*) that tell it */
+	unsigned form;   /* WORD_* */
+	const char *phrase[2];   /* the wording, in the present and the past; or, */
+	/* of the event alone, or of ev[i] and those told with it (returns the last) */
+	void (*one)(struct rbuf *b, const struct telling *t, const struct hf_event *e);
+	size_t (*run)(struct rbuf *b, const struct telling *t, const struct hf_event *ev, size_t n, size_t i);
+};
+
+/* The wording of e's kind if the telling (TELL_*) tells it, else NULL. */
+const struct wording *wording_of(const struct hf_event *e, unsigned telling);
+/* Words ev[i] by w as t tells it; the last event told. */
+size_t word_event(struct rbuf *b, const struct telling *t, const struct wording *w, const struct hf_event *ev,
+                  size_t n, size_t i);
+
 /* Hand order: naturals high to low, then threes, deuces, jokers. */
 static const int hand_order[] = {
 	HF_ACE, HF_KING, HF_QUEEN, HF_JACK, HF_TEN, HF_NINE, HF_EIGHT, HF_SEVEN, HF_SIX, HF_FIVE, HF_FOUR,

@@ -1,141 +1,14 @@
-/* gateway.c: the Discord Gateway's state machine: Hello, Identify/Resume, heartbeats, reconnects, close codes. */
-/* long: one sans-IO state machine whose every step reads and writes the one
- * private struct discord_gateway (phase, plan, heartbeat, Identify budget);
- * split, that struct would have to leave the file. */
-#include <stdarg.h>
+/* gateway.c: the Discord Gateway's state machine: Hello, Identify/Resume, heartbeats, reconnects, close
+ * codes (its state: gateway-state.h; when a connection starts: gateway-start.c; its actions: gateway-acts.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "adapter.h"
 #include "backoff.h"
-#include "fifo.h"
-#include "gateway.h"
+#include "gateway-state.h"
 #include "secret.h"
 #include "xmalloc.h"
-
-#define NOT_DUE (-1)
-
-/* Where a reconnect goes once the socket is closed. */
-enum plan { PLAN_NONE, PLAN_RESUME, PLAN_IDENTIFY, PLAN_STOP };
-
-struct act_node {
-	struct fifo_link link;                /* first: the node is cast back from it */
-	struct discord_gw_act a;
-};
-
-struct discord_gateway {
-	char token[256];
-	unsigned intents;
-	char url[DISCORD_GW_MAX_URL];         /* from GET /gateway/bot */
-	char resume_url[DISCORD_GW_MAX_URL];  /* from READY */
-	char session[DISCORD_GW_MAX_SESSION];
-	int64_t seq;                          /* last non-null s, -1 if none */
-	uint32_t (*random)(void *ctx);
-	void *random_ctx;
-
-	enum discord_gw_phase phase;
-	bool up;                              /* READY/RESUMED said, DOWN not yet */
-	bool resuming;                        /* the current connection is a Resume */
-	enum plan plan;                       /* after CLOSING */
-	int64_t plan_delay;
-
-	int64_t interval;                     /* heartbeat_interval, 0 before Hello */
-	int64_t hb_due;                       /* next heartbeat, or NOT_DUE */
-	bool acked;                           /* the last heartbeat has its ACK */
-	int64_t deadline;                     /* Hello / READY / close timeout, or NOT_DUE */
-	int64_t retry_due;                    /* WAIT_RETRY: when to connect */
-
-	int fails;                            /* connects in a row that never got up */
-	int resume_fails;
-
-	/* The Identify budget (gateway.mdx, Session Start Limit): from GET /gateway/bot */
-	bool budgeted;                        /* the host gives it before every Identify */
-	bool budget_fresh;                    /* given since the last Identify */
-	int shard_id, shard_count;
-	int64_t remaining, total, reset_at;   /* reset_at on the caller's clock */
-	int64_t wall_offset;                  /* wall seconds = (now / 1000) + this */
-	int max_conc;
-	int64_t last_identify;                /* NOT_DUE: none yet */
-	int start_fails;                      /* Identifys in a row that got no session */
-	int64_t start_after;                  /* no Identify before this (backoff), or NOT_DUE */
-	int64_t identify_at;                  /* when the current Identify went */
-	int late_acks;                        /* heartbeat ACKs while READY is awaited */
-	bool late_logged, late_probed;
-
-	struct fifo acts;                     /* for discord_gateway_next, oldest first */
-};
-
-/* ------------------------------------------------------------------ actions */
-
-static void
-push(struct discord_gateway *g, enum discord_gw_act_kind kind, int code, const char *text, json_t *d)
-{
-	struct act_node *n = xcalloc(1, sizeof *n);
-
-	n->a.text = xstrdup(text);
-	n->a.kind = kind;
-	n->a.code = code;
-	n->a.d = d;
-	fifo_push(&g->acts, &n->link);
-}
-
-static void gw_log(struct discord_gateway *g, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void
-gw_log(struct discord_gateway *g, int level, const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	push(g, DISCORD_GW_LOG, level, line, NULL);
-}
-
-static void
-send_json(struct discord_gateway *g, json_t *p)
-{
-	char *text;
-
-	if (p == NULL)
-		return;
-	text = json_dumps(p, JSON_COMPACT);
-	json_decref(p);
-	if (text != NULL) {
-		push(g, DISCORD_GW_SEND, 0, text, NULL);
-		/* the text may hold the token */
-		secret_free(text);
-	}
-}
-
-bool
-discord_gateway_next(struct discord_gateway *g, struct discord_gw_act *out)
-{
-	struct act_node *n = (struct act_node *)fifo_pop(&g->acts);
-
-	if (n == NULL)
-		return false;
-	*out = n->a;
-	free(n);
-	return true;
-}
-
-void
-discord_gateway_act_free(struct discord_gw_act *a)
-{
-	if (a->text != NULL) {
-		/* a SEND holds the token: leave nothing of it in freed memory */
-		if (a->kind == DISCORD_GW_SEND)
-			secret_wipe(a->text, strlen(a->text));
-		free(a->text);
-	}
-	json_decref(a->d);
-	a->text = NULL;
-	a->d = NULL;
-}
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -147,17 +20,6 @@ discord_gateway_intents(bool message_commands)
 	if (message_commands)
 		i |= DISCORD_INTENT_GUILD_MESSAGES | DISCORD_INTENT_DIRECT_MESSAGES | DISCORD_INTENT_MESSAGE_CONTENT;
 	return i;
-}
-
-int
-discord_gateway_url(const char *base, char *out, size_t outlen)
-{
-	size_t n = strlen(base);
-	int w;
-
-	/* the same version and encoding on every connection, Resume included */
-	w = snprintf(out, outlen, "%s%s?v=10&encoding=json", base, n > 0 && base[n - 1] == '/' ? "" : "/");
-	return w < 0 || (size_t)w >= outlen ? -1 : 0;
 }
 
 static const struct {
@@ -208,12 +70,6 @@ close_ends_session(int code)
 	return code == 4003 || code == 4007 || code == 4009;
 }
 
-static double
-rand01(struct discord_gateway *g)
-{
-	return g->random != NULL ? (double)g->random(g->random_ctx) / 4294967296.0 : 0.5;
-}
-
 /* Delay before a reconnect after fails failures in a row: up to 1 s the
  * first time, then 1, 2, 4 ... 60 s, each cut by a random 0-50 % so that
  * many clients dropped together do not come back together. */
@@ -223,65 +79,8 @@ backoff(struct discord_gateway *g)
 	static const struct backoff after_fails = { .first_ms = 1000, .max_ms = DISCORD_GW_BACKOFF_MAX, .jitter_pct = 50 };
 
 	if (g->fails == 0)
-		return (int64_t)(rand01(g) * 1000);
+		return (int64_t)(gw_rand01(g) * 1000);
 	return backoff_delay(&after_fails, g->fails, g->random != NULL ? g->random(g->random_ctx) : UINT32_C(1) << 31);
-}
-
-/* An Identify that got no session (op 9 false, no READY, a close before it):
- * the next waits 5 s, 15 s, 45 s ... up to 15 min, plus up to a quarter, so an
- * outage costs a handful of the 1000 daily Identifys, not one every few seconds. */
-static void
-start_failed(struct discord_gateway *g, int64_t now)
-{
-	int64_t d = DISCORD_GW_START_BACKOFF;
-
-	for (int i = 0; i < g->start_fails && d < DISCORD_GW_START_BACKOFF_MAX; i++)
-		d *= 3;
-	if (d > DISCORD_GW_START_BACKOFF_MAX)
-		d = DISCORD_GW_START_BACKOFF_MAX;
-	g->start_fails++;
-	g->start_after = now + d + (int64_t)(rand01(g) * (double)d / 4);
-}
-
-static void
-log_wait(struct discord_gateway *g, const char *why, int64_t until, int64_t now)
-{
-	char when[40];
-	time_t t = (time_t)(until / 1000 + g->wall_offset);
-	struct tm tm;
-
-	if (gmtime_r(&t, &tm) == NULL || strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
-		snprintf(when, sizeof when, "later");
-	gw_log(g, LOG_LVL_NOTICE, "gateway: %s; waiting until %s (%lld s) before the next Identify", why, when,
-	       (long long)((until - now + 999) / 1000));
-}
-
-/* When the next Identify may go: the budget, its spreading when low, the
- * concurrency window, the backoff after failed starts. */
-static int64_t
-identify_gate(struct discord_gateway *g, int64_t now)
-{
-	int64_t at = now;
-	char why[160];
-
-	if (g->remaining <= 0) {
-		/* ask again once it has reset: Discord resets the token past it */
-		g->budget_fresh = false;
-		at = g->reset_at > now + DISCORD_GW_START_WINDOW ? g->reset_at : now + DISCORD_GW_START_WINDOW;
-		snprintf(why, sizeof why, "the daily Identify budget is spent (0 of %lld left; past it Discord "
-		         "resets the token)", (long long)g->total);
-		log_wait(g, why, at, now);
-		return at;
-	}
-	if (g->last_identify != NOT_DUE && g->last_identify + DISCORD_GW_START_WINDOW > at)
-		at = g->last_identify + DISCORD_GW_START_WINDOW;
-	if (g->start_after != NOT_DUE && g->start_after > at) {
-		at = g->start_after;
-		snprintf(why, sizeof why, "%d Identify%s in a row got no session", g->start_fails,
-		         g->start_fails == 1 ? "" : "s");
-		log_wait(g, why, at, now);
-	}
-	return at;
 }
 
 static void
@@ -298,53 +97,8 @@ say_down(struct discord_gateway *g)
 {
 	if (g->up) {
 		g->up = false;
-		push(g, DISCORD_GW_DOWN, 0, NULL, NULL);
+		gw_push(g, DISCORD_GW_DOWN, 0, NULL, NULL);
 	}
-}
-
-static void
-connect_now(struct discord_gateway *g, int64_t now)
-{
-	char url[DISCORD_GW_MAX_URL + 32];
-	const char *base;
-
-	g->resuming = g->session[0] != '\0' && g->resume_url[0] != '\0';
-	base = g->resuming ? g->resume_url : g->url;
-	if (!g->resuming && (g->budgeted || g->start_after != NOT_DUE)) {
-		int64_t at;
-
-		if (g->budgeted && !g->budget_fresh) {
-			/* gateway.mdx: read session_start_limit before every Identify */
-			g->phase = DISCORD_GW_PH_WAIT_URL;
-			push(g, DISCORD_GW_FETCH_URL, 0, NULL, NULL);
-			return;
-		}
-		at = g->budgeted ? identify_gate(g, now) : g->start_after;
-		if (at > now) {
-			g->phase = DISCORD_GW_PH_WAIT_RETRY;
-			g->hb_due = g->deadline = NOT_DUE;
-			g->retry_due = at;
-			return;
-		}
-	}
-	if (base[0] == '\0') {
-		g->phase = DISCORD_GW_PH_WAIT_URL;
-		push(g, DISCORD_GW_FETCH_URL, 0, NULL, NULL);
-		return;
-	}
-	if (discord_gateway_url(base, url, sizeof url) < 0) {
-		/* cannot happen: both are checked when stored */
-		g->phase = DISCORD_GW_PH_WAIT_URL;
-		push(g, DISCORD_GW_FETCH_URL, 0, NULL, NULL);
-		return;
-	}
-	g->phase = DISCORD_GW_PH_CONNECTING;
-	g->interval = 0;
-	g->hb_due = NOT_DUE;
-	g->acked = true;
-	g->deadline = now + DISCORD_GW_HELLO_TIMEOUT;
-	g->retry_due = NOT_DUE;
-	push(g, DISCORD_GW_CONNECT, 0, url, NULL);
 }
 
 /* Reconnects after delay ms (0: now), resuming if a session is kept. */
@@ -354,7 +108,7 @@ reconnect_after(struct discord_gateway *g, int64_t delay, int64_t now)
 	g->hb_due = NOT_DUE;
 	g->deadline = NOT_DUE;
 	if (delay <= 0) {
-		connect_now(g, now);
+		gw_connect_now(g, now);
 		return;
 	}
 	g->phase = DISCORD_GW_PH_WAIT_RETRY;
@@ -371,7 +125,7 @@ close_then(struct discord_gateway *g, int code, enum plan plan, int64_t delay, i
 	g->plan_delay = delay;
 	g->hb_due = NOT_DUE;
 	g->deadline = now + DISCORD_GW_CLOSE_TIMEOUT;
-	push(g, DISCORD_GW_CLOSE, code, NULL, NULL);
+	gw_push(g, DISCORD_GW_CLOSE, code, NULL, NULL);
 }
 
 /* The connection failed before the link was up (or went down): count it. */
@@ -385,7 +139,7 @@ failed(struct discord_gateway *g)
 	g->fails++;
 	if (!g->resuming && g->fails % DISCORD_GW_URL_TRIES == 0)
 		/* the cached URL may be stale: gateway.mdx says to ask again when it fails */
-		push(g, DISCORD_GW_FETCH_URL, 0, NULL, NULL);
+		gw_push(g, DISCORD_GW_FETCH_URL, 0, NULL, NULL);
 }
 
 /* ------------------------------------------------------------------ life */
@@ -433,71 +187,7 @@ discord_gateway_start(struct discord_gateway *g, int64_t now)
 {
 	if (g->phase != DISCORD_GW_PH_IDLE)
 		return;
-	connect_now(g, now);
-}
-
-static bool
-url_ok(const char *url)
-{
-	return (strncmp(url, "wss://", 6) == 0 || strncmp(url, "ws://", 5) == 0) &&
-	       strlen(url) < DISCORD_GW_MAX_URL && strpbrk(url, " \t\r\n\"") == NULL;
-}
-
-void
-discord_gateway_set_url(struct discord_gateway *g, const char *url, int64_t now)
-{
-	if (url == NULL || !url_ok(url)) {
-		gw_log(g, LOG_LVL_WARNING, "gateway: GET /gateway/bot gave no usable URL");
-		return;
-	}
-	snprintf(g->url, sizeof g->url, "%s", url);
-	if (g->phase == DISCORD_GW_PH_WAIT_URL)
-		connect_now(g, now);
-}
-
-static json_int_t
-int_in(json_t *o, const char *key, json_int_t lo, json_int_t hi, json_int_t dflt)
-{
-	json_t *v = json_object_get(o, key);
-
-	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
-		return dflt;
-	return json_integer_value(v);
-}
-
-int
-discord_gateway_set_bot(struct discord_gateway *g, json_t *body, int64_t wall, int64_t now)
-{
-	const char *url = json_string_value(json_object_get(body, "url"));
-	json_t *ssl = json_object_get(body, "session_start_limit");
-
-	if (url == NULL || !url_ok(url)) {
-		gw_log(g, LOG_LVL_WARNING, "gateway: GET /gateway/bot gave no usable URL");
-		return -1;
-	}
-	g->wall_offset = wall - now / 1000;
-	if (json_is_object(ssl)) {
-		g->total = int_in(ssl, "total", 1, 1000000000, 1000);
-		g->remaining = int_in(ssl, "remaining", 0, g->total, 0);
-		g->reset_at = now + int_in(ssl, "reset_after", 0, 86400000LL * 7, 86400000);
-		g->max_conc = (int)int_in(ssl, "max_concurrency", 1, 4096, 1);
-	} else {
-		/* not said: assume the smallest budget, one Identify now */
-		gw_log(g, LOG_LVL_WARNING, "gateway: GET /gateway/bot gave no session_start_limit");
-		g->total = 1000;
-		g->remaining = 1;
-		g->reset_at = now + 86400000;
-		g->max_conc = 1;
-	}
-	if (g->remaining > 0 && g->remaining * 10 < g->total)
-		/* low: say so while there is time to look (the backoff after failed starts spreads the rest) */
-		gw_log(g, LOG_LVL_WARNING, "gateway: the Identify budget is low: %lld of %lld left for the next %lld min",
-		       (long long)g->remaining, (long long)g->total, (long long)((g->reset_at - now) / 60000));
-	g->budget_fresh = true;
-	snprintf(g->url, sizeof g->url, "%s", url);
-	if (g->phase == DISCORD_GW_PH_WAIT_URL)
-		connect_now(g, now);
-	return 0;
+	gw_connect_now(g, now);
 }
 
 void
@@ -510,7 +200,7 @@ discord_gateway_stop(struct discord_gateway *g, int64_t now)
 	    g->phase == DISCORD_GW_PH_RESUMING || g->phase == DISCORD_GW_PH_CONNECTED ||
 	    g->phase == DISCORD_GW_PH_CLOSING)
 		/* 1000: the session ends and the bot shows offline (gateway.mdx, Initiating a Disconnect) */
-		push(g, DISCORD_GW_CLOSE, 1000, NULL, NULL);
+		gw_push(g, DISCORD_GW_CLOSE, 1000, NULL, NULL);
 	g->phase = DISCORD_GW_PH_STOPPED;
 	g->up = false;
 	g->hb_due = g->deadline = g->retry_due = NOT_DUE;
@@ -522,7 +212,7 @@ discord_gateway_stop(struct discord_gateway *g, int64_t now)
 static void
 heartbeat(struct discord_gateway *g)
 {
-	send_json(g, json_pack("{s:i,s:o}", "op", 1, "d", g->seq >= 0 ? json_integer(g->seq) : json_null()));
+	gw_send(g, json_pack("{s:i,s:o}", "op", 1, "d", g->seq >= 0 ? json_integer(g->seq) : json_null()));
 	g->acked = false;
 }
 
@@ -546,11 +236,11 @@ on_hello(struct discord_gateway *g, json_t *d, int64_t now)
 	}
 	g->interval = ms;
 	/* gateway.mdx: the first heartbeat after interval * jitter, jitter in [0, 1) */
-	g->hb_due = now + (int64_t)(rand01(g) * (double)ms);
+	g->hb_due = now + (int64_t)(gw_rand01(g) * (double)ms);
 	g->acked = true;
 	g->deadline = now + DISCORD_GW_READY_TIMEOUT;
 	if (g->resuming) {
-		send_json(g, json_pack("{s:i,s:{s:s,s:s,s:I}}", "op", 6, "d", "token", g->token,
+		gw_send(g, json_pack("{s:i,s:{s:s,s:s,s:I}}", "op", 6, "d", "token", g->token,
 		                       "session_id", g->session, "seq", (json_int_t)(g->seq >= 0 ? g->seq : 0)));
 		g->phase = DISCORD_GW_PH_RESUMING;
 	} else {
@@ -559,7 +249,7 @@ on_hello(struct discord_gateway *g, json_t *d, int64_t now)
 
 		if (id != NULL && g->shard_count > 0)
 			json_object_set_new(id, "shard", json_pack("[i,i]", g->shard_id, g->shard_count));
-		send_json(g, json_pack("{s:i,s:o}", "op", 2, "d", id));
+		gw_send(g, json_pack("{s:i,s:o}", "op", 2, "d", id));
 		g->phase = DISCORD_GW_PH_IDENTIFYING;
 		g->last_identify = g->identify_at = now;
 		g->late_acks = 0;
@@ -593,14 +283,14 @@ on_ready(struct discord_gateway *g, json_t *d, int64_t now)
 		return;
 	}
 	if (sid == NULL || sid[0] == '\0' || strlen(sid) >= sizeof g->session || strpbrk(sid, "\"\\") != NULL ||
-	    rurl == NULL || !url_ok(rurl) ||
+	    rurl == NULL || !gw_url_ok(rurl) ||
 	    /* no downgrade: a TLS gateway's resume URL must be TLS too */
 	    (strncmp(g->url, "wss://", 6) == 0 && strncmp(rurl, "wss://", 6) != 0) ||
 	    !snowflake_ok(json_object_get(json_object_get(d, "user"), "id")) ||
 	    !snowflake_ok(json_object_get(json_object_get(d, "application"), "id"))) {
 		gw_log(g, LOG_LVL_WARNING, "gateway: READY without a usable session, resume URL, user or application");
 		failed(g);
-		start_failed(g, now);
+		gw_start_failed(g, now);
 		close_then(g, DISCORD_GW_ZOMBIE_CLOSE, PLAN_IDENTIFY, backoff(g), now);
 		return;
 	}
@@ -613,7 +303,7 @@ on_ready(struct discord_gateway *g, json_t *d, int64_t now)
 	g->start_fails = 0;
 	g->start_after = NOT_DUE;
 	g->up = true;
-	push(g, DISCORD_GW_READY, 0, NULL, json_incref(d));
+	gw_push(g, DISCORD_GW_READY, 0, NULL, json_incref(d));
 }
 
 static void
@@ -631,13 +321,13 @@ on_dispatch(struct discord_gateway *g, const char *t, json_t *d, int64_t now)
 		g->fails = 0;
 		g->resume_fails = 0;
 		g->up = true;
-		push(g, DISCORD_GW_RESUMED, 0, NULL, NULL);
+		gw_push(g, DISCORD_GW_RESUMED, 0, NULL, NULL);
 		return;
 	}
 	/* events replayed during a Resume come before RESUMED: pass them on */
 	if (g->phase != DISCORD_GW_PH_CONNECTED && g->phase != DISCORD_GW_PH_RESUMING)
 		return;
-	push(g, DISCORD_GW_DISPATCH, 0, t, json_incref(d));
+	gw_push(g, DISCORD_GW_DISPATCH, 0, t, json_incref(d));
 }
 
 void
@@ -689,10 +379,10 @@ discord_gateway_received(struct discord_gateway *g, const char *text, size_t len
 			gw_log(g, LOG_LVL_INFO, "gateway: session invalid (op 9): identifying again");
 			if (g->phase == DISCORD_GW_PH_IDENTIFYING) {
 				failed(g);
-				start_failed(g, now);
+				gw_start_failed(g, now);
 			}
 			forget_session(g);
-			close_then(g, DISCORD_GW_ZOMBIE_CLOSE, PLAN_IDENTIFY, 1000 + (int64_t)(rand01(g) * 4000), now);
+			close_then(g, DISCORD_GW_ZOMBIE_CLOSE, PLAN_IDENTIFY, 1000 + (int64_t)(gw_rand01(g) * 4000), now);
 		}
 		break;
 	case 10:
@@ -732,13 +422,13 @@ discord_gateway_closed(struct discord_gateway *g, int code, int64_t now)
 		g->phase = DISCORD_GW_PH_FATAL;
 		g->hb_due = g->deadline = g->retry_due = NOT_DUE;
 		forget_session(g);
-		push(g, DISCORD_GW_FATAL, code, discord_gateway_close_text(code), NULL);
+		gw_push(g, DISCORD_GW_FATAL, code, discord_gateway_close_text(code), NULL);
 		return;
 	}
 	if (g->phase != DISCORD_GW_PH_CONNECTED)
 		failed(g);
 	if (g->phase == DISCORD_GW_PH_IDENTIFYING)
-		start_failed(g, now);
+		gw_start_failed(g, now);
 	if (close_ends_session(code))
 		forget_session(g);
 	gw_log(g, LOG_LVL_INFO, "gateway: closed (%d, %s); %s", code, discord_gateway_close_text(code),
@@ -750,7 +440,7 @@ void
 discord_gateway_tick(struct discord_gateway *g, int64_t now)
 {
 	if (g->phase == DISCORD_GW_PH_WAIT_RETRY && g->retry_due != NOT_DUE && now >= g->retry_due) {
-		connect_now(g, now);
+		gw_connect_now(g, now);
 		return;
 	}
 	if (g->deadline != NOT_DUE && now >= g->deadline) {
@@ -783,7 +473,7 @@ discord_gateway_tick(struct discord_gateway *g, int64_t now)
 			return;
 		}
 		if (g->phase == DISCORD_GW_PH_IDENTIFYING)
-			start_failed(g, now);
+			gw_start_failed(g, now);
 		gw_log(g, LOG_LVL_NOTICE, "gateway: no %s in time; reconnecting",
 		       g->phase == DISCORD_GW_PH_CONNECTING ? "Hello" : g->resuming ? "RESUMED" : "READY");
 		failed(g);

@@ -1,4 +1,4 @@
-/* test-render.c: what a player reads: the private hand line, room lines from events, the score sheet. */
+/* test-render.c: what a player reads: the private hand line, room lines from events, red 3s in every telling, the score sheet. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -126,6 +126,37 @@ test_event_lines(void **state)
 	rbuf_reset(&b);
 	render_events(&b, v, ev, 2, names);
 	assert_null(strchr(b.s, '\n'));
+	rbuf_free(&b);
+	hf_game_free(g);
+	free(v);
+}
+
+/* Red 3s are one wording in every telling: a player told their own step
+ * hears the count ("a red 3" was said of two), a deal groups a seat's. */
+static void
+test_red3_counted_in_every_telling(void **state)
+{
+	struct hf_game *g;
+	struct hf_view *v = view_new("classic", 4, &g);
+	struct hf_event ev[3];
+	struct rbuf b = { 0 };
+
+	(void)state;
+	memset(ev, 0, sizeof ev);
+	ev[0].type = HF_EV_RED3;
+	ev[0].seat = 0;
+	ev[0].count = 2;
+	ev[0].flag = 1;
+	render_step(&b, v, v, ev, 1);
+	assert_string_equal(plain(&b), "You laid out 2 red 3s (replaced)");
+	ev[0].type = HF_EV_DEAL;
+	ev[0].count = 2;
+	ev[1].type = ev[2].type = HF_EV_RED3;
+	ev[1].seat = ev[2].seat = 2;
+	ev[1].count = ev[2].count = 1;
+	rbuf_reset(&b);
+	render_deal(&b, v, ev, 3, names);
+	assert_non_null(strstr(plain(&b), "; cat lays out 2 red 3s."));
 	rbuf_free(&b);
 	hf_game_free(g);
 	free(v);
@@ -324,6 +355,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hand_line),
 		cmocka_unit_test(test_event_lines),
+		cmocka_unit_test(test_red3_counted_in_every_telling),
 		cmocka_unit_test(test_sheet_words),
 		cmocka_unit_test(test_sheet_red3_book),
 		cmocka_unit_test(test_pile_line),
