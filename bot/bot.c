@@ -96,6 +96,8 @@ bot_session_end(struct bot *b, struct session *s)
 	tell_flush(b, s, false);
 	view_end(b, s);
 	tell_free(s);
+	story_forget(b, s);
+	story_free(s);
 	snprintf(key, sizeof key, "told %lld", (long long)s->id);
 	store_kv_del(b->store, s->ad->id, key);
 	clock_forget(b, s);
@@ -213,6 +215,7 @@ bot_session_drop(struct session *s, void *ctx)
 {
 	flow_cancel(ctx, s);
 	tell_free(s);
+	story_free(s);
 }
 
 void

@@ -307,6 +307,14 @@ struct tell {
 	size_t nuntold;
 };
 
+/* The round's story as the room was told it (story.c): plain lines, each ending "\n", the newest
+ * of the round; first: how many older lines of the round were dropped. */
+struct story {
+	struct rbuf lines;
+	unsigned n, first;
+	int round;
+};
+
 struct session {
 	struct adapter *ad;
 	char room[128];
@@ -336,6 +344,7 @@ struct session {
 	char partner[64];        /* !play with NAME: the name asked to sit as the opener's partner */
 	int8_t play_count;       /* and the players the deal fills with computers up to */
 	struct tell tell;
+	struct story story;      /* what the room was told this round, for the pages (story.c) */
 	uint32_t hash;
 	struct session *next;    /* hash chain */
 	struct session *all_next, *all_prev;
@@ -679,6 +688,13 @@ void tell_load(struct bot *b, struct session *s);
 /* Sets the room's preference (kept in the store): 0, or -1 if it could not be saved. */
 int  tell_set(struct bot *b, struct adapter *ad, const char *room, bool moves);
 void tell_free(struct session *s);
+
+/* story.c: a room line told (styled) joins the round's story, kept in the store; loaded at a
+ * restore; forgotten when the table ends. */
+void story_told(struct bot *b, struct session *s, const char *styled);
+void story_load(struct bot *b, struct session *s);
+void story_forget(struct bot *b, struct session *s);
+void story_free(struct session *s);
 
 /* ------------------------------------------------------------------ table.c */
 struct cmd_ctx;

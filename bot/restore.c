@@ -95,6 +95,7 @@ restore_game(void *ctx, const struct store_game *g)
 		s->tell.told_kept = s->tell.told_seq;
 	}
 	clock_load(r->b, s);
+	story_load(r->b, s);
 	if (r->n == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 256;
 		r->ids = xreallocarray(r->ids, r->cap, sizeof *r->ids);

@@ -227,6 +227,7 @@ tell_queue(struct bot *b, struct session *s, const char *styled, const char *men
 	struct reply *r;
 
 	reply_queue(b, s->ad, MSG_ROOM, s->room, NULL, styled, mention, PRIVATE_DEFAULT);
+	story_told(b, s, styled);
 	if (mention != NULL) {
 		r = &b->replies.v[b->replies.n - 1];
 		r->prompt = true;

@@ -156,6 +156,28 @@ view_hand(struct rbuf *b, const struct session *s, const struct hf_view *v, int 
 	view_may(b, s, v, seat);
 }
 
+/* The round's story as the room was told it: public, so in every view (docs/WEB.md). */
+static void
+view_story(struct rbuf *b, const struct session *s)
+{
+	const struct story *st = &s->story;
+	const char *p = st->lines.s != NULL ? st->lines.s : "", *nl;
+	struct rbuf line = { 0 };
+	bool first = true;
+
+	rbuf_printf(b, ",\"story\":{\"round\":%d,\"from\":%u,\"lines\":[", st->round, st->first);
+	for (; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		rbuf_reset(&line);
+		rbuf_addn(&line, p, (size_t)(nl - p));
+		if (!first)
+			rbuf_add(b, ",");
+		first = false;
+		view_str(b, line.s);
+	}
+	rbuf_add(b, "]}");
+	rbuf_free(&line);
+}
+
 void
 view_json(struct rbuf *b, const struct session *s, int seat)
 {
@@ -172,6 +194,7 @@ view_json(struct rbuf *b, const struct session *s, int seat)
 	view_seats(b, s, &v);
 	view_sides(b, &v);
 	view_scores(b, &v);
+	view_story(b, s);
 	if (seat >= 0)
 		view_hand(b, s, &v, seat);
 	rbuf_add(b, "}");

@@ -142,6 +142,30 @@ var Table = (function () {
     }
   }
 
+  /* The round's story: only lines not shown yet are added, so the live region says each new one
+   * once; a round's first lines (or a page's first view) fill it quietly. */
+  var told = { round: -1, upto: 0 };
+  var STORY_KEEP = 200;
+
+  function story(v, list) {
+    var st = v.story, i, fresh, atEnd;
+    if (!st) return;
+    fresh = st.round !== told.round || told.upto < st.from;
+    if (fresh) {
+      list.setAttribute("aria-live", "off");
+      list.replaceChildren();
+      told.round = st.round;
+      told.upto = st.from;
+    }
+    atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    for (i = told.upto - st.from; i < st.lines.length; i++) list.appendChild(h("li", "", st.lines[i]));
+    told.upto = Math.max(told.upto, st.from + st.lines.length);
+    while (list.childElementCount > STORY_KEEP) list.firstElementChild.remove();
+    if (fresh || atEnd) list.scrollTop = list.scrollHeight;
+    /* the history is in place before the list speaks again: only what comes after is said */
+    if (fresh) setTimeout(function () { list.setAttribute("aria-live", "polite"); }, 0);
+  }
+
   function render(v, onPick) {
     document.getElementById("title").textContent = "Hand and Foot \u00b7 " + v.rules;
     document.getElementById("turn").textContent = turnLine(v);
@@ -149,6 +173,7 @@ var Table = (function () {
     middle(v, document.getElementById("middle"));
     sides(v, document.getElementById("sides"), onPick);
     scores(v, document.getElementById("scores"));
+    story(v, document.getElementById("story-lines"));
   }
 
   return { render: render, card: card, h: h };

@@ -1,0 +1,253 @@
+/* e2e-web-story.c: the round's story beside the table (headless chromium, ngircd): a spectator who opens the table's page mid-round finds the lines the room was told since the deal, in order, then a new one live; after a restart the story is still there. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "cdp.h"
+#include "e2e.h"
+#include "ircclient.h"
+#include "ircserver.h"
+#include "world.h"
+#include "proc.h"
+
+static struct world fx;          /* its daemon is daemon_proc, not fx.d */
+static struct proc daemon_proc;
+static struct cdp browser;
+static char base[64], shots[512];
+static int web_port;
+
+static int
+setup(void **state)
+{
+	char web[128];
+	const char *dir = getenv("HANDFOOT_SHOTS");
+
+	(void)state;
+	if (!cdp_available()) {
+		print_message("chromium is not installed (make deps-test installs it)\n");
+		return -1;
+	}
+	if (world_init(&fx, &world_ngircd) != 0)
+		return -1;
+	web_port = ircserver_free_port();
+	snprintf(base, sizeof base, "http://127.0.0.1:%d", web_port);
+	/* screenshots: where HANDFOOT_SHOTS says (docs/, to refresh them), else the build folder */
+	snprintf(shots, sizeof shots, "%s", dir != NULL && dir[0] ? dir : "");
+	if (shots[0] == '\0') {
+		snprintf(shots, sizeof shots, "%s/screens", e2e_build());
+		mkdir(shots, 0755);
+	}
+	snprintf(web, sizeof web, "channels = #cards\nflood_rate = 0\nflood_burst = 100\ncolors = no\n"
+	         "[web test]\nlisten = 127.0.0.1:%d\n", web_port);
+	world_conf(&fx, "prefix = !\nai_delay = 0\nturn_reminder = 0\nai_budget = 300\n", web);
+	return cdp_start(&browser);
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	cdp_stop(&browser);
+	proc_stop(&daemon_proc);
+	world_stop(&fx);
+	return 0;
+}
+
+/* The link's path on the first line (from from on) holding a and b. */
+static void
+find_link(struct ircclient *c, size_t from, const char *a, const char *b, char *url, size_t len)
+{
+	size_t k;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		for (k = from; k < c->nlines; k++) {
+			const char *t;
+
+			if (strstr(c->lines[k], a) && strstr(c->lines[k], b) && (t = strstr(c->lines[k], "/t/")) != NULL) {
+				snprintf(url, len, "%s%.35s", base, t);
+				return;
+			}
+		}
+		ircclient_drain(c, 100);
+	}
+	fail_msg("no line with %s and %s", a, b);
+}
+
+static bool
+eval_true(const char *expr)
+{
+	json_t *v = cdp_eval(&browser, expr);
+	bool t = json_is_true(v);
+
+	json_decref(v);
+	return t;
+}
+
+/* Screenshots for a look, in build/screens/. */
+static void
+shot(const char *name, int w, int h, bool mobile)
+{
+	char path[700];
+
+	assert_int_equal(cdp_size(&browser, w, h, mobile), 0);
+	/* the page lays itself out again at the new size: no event says when it is done */
+	e2e_sleep_ms(300);
+	snprintf(path, sizeof path, "%s/%s", shots, name);
+	assert_int_equal(cdp_screenshot(&browser, path, false), 0);
+}
+
+/* A turn typed on IRC by c: draw, then discard the first natural card of the hand. */
+static void
+irc_turn(struct ircclient *c, const char *nick)
+{
+	char line[2048], card[16] = "", notice[64];
+	const char *h, *p;
+
+	snprintf(notice, sizeof notice, "NOTICE %s :", nick);
+	ircclient_send(c, "PRIVMSG #cards :!draw");
+	assert_int_equal(ircclient_wait(c, 10000, line, sizeof line, notice, "You drew", NULL), 0);
+	h = strstr(line, "You drew");
+	h = h != NULL ? strstr(h, "): ") : NULL;
+	assert_non_null(h);
+	for (p = h + 3; *p && *p != '|';) {
+		size_t n = strcspn(p, " \xc3\x97");
+
+		snprintf(card, sizeof card, "%.*s", (int)n, p);
+		if (card[0] != '2' && card[0] != '3' && strcmp(card, "JK") != 0 && n > 0)
+			break;
+		card[0] = '\0';
+		p += strcspn(p, " ");
+		p += strspn(p, " ");
+	}
+	assert_true(card[0] != '\0');
+	ircclient_send(c, "PRIVMSG #cards :!discard %s", card);
+	assert_int_equal(ircclient_wait(c, 10000, line, sizeof line, "PRIVMSG #cards :", nick, "discarded", NULL), 0);
+}
+
+/* Whose turn it is, from the room's lines since from: "NAME: your turn". */
+static struct ircclient *
+whose(struct ircclient *a, struct ircclient *b, size_t from)
+{
+	size_t k;
+	struct ircclient *w = NULL;
+
+	for (k = from; k < a->nlines; k++)
+		if (strstr(a->lines[k], "PRIVMSG #cards :") && strstr(a->lines[k], "your turn"))
+			w = strstr(a->lines[k], "alice: your turn") ? a : b;
+	return w;
+}
+
+/* The story on the page, one line each, in order, all found in the room's lines since from in
+ * the same order: what the page shows is what the room was told.  Returns how many. */
+static int
+story_matches_room(struct ircclient *c, size_t from)
+{
+	json_t *v = cdp_eval(&browser, "[...document.querySelectorAll('#story-lines li')].map(e => e.textContent)");
+	size_t i, k = from;
+	int n = 0;
+
+	assert_true(json_is_array(v));
+	for (i = 0; i < json_array_size(v); i++) {
+		const char *line = json_string_value(json_array_get(v, i));
+
+		assert_non_null(line);
+		for (; k < c->nlines; k++)
+			if (strstr(c->lines[k], "PRIVMSG #cards :") && strstr(c->lines[k], line))
+				break;
+		if (k == c->nlines)
+			fail_msg("story line %zu \"%s\" is not a room line (in order)", i, line);
+		n++;
+	}
+	json_decref(v);
+	return n;
+}
+
+static void
+test_a_late_spectator_reads_the_round(void **state)
+{
+	struct ircclient alice, bob, *w;
+	const char *argv[] = { "-c", fx.conf, NULL };
+	char pub[128], expr[256];
+	size_t deal;
+	int i, n, told;
+
+	(void)state;
+	alice.pump = bob.pump = NULL;
+	assert_int_equal(ircclient_connect(&alice, fx.srv.port, "alice"), 0);
+	assert_int_equal(ircclient_connect(&bob, fx.srv.port, "bob"), 0);
+	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
+	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
+	assert_int_equal(proc_start(&daemon_proc, argv), 0);
+	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
+	ircclient_send(&alice, "PRIVMSG #cards :!new duel");
+	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "PRIVMSG #cards :", "opens", NULL), 0);
+	ircclient_send(&bob, "PRIVMSG #cards :!join");
+	assert_int_equal(ircclient_wait(&bob, 10000, NULL, 0, "PRIVMSG #cards :", "bob sits", NULL), 0);
+	deal = alice.nlines;
+	ircclient_send(&alice, "PRIVMSG #cards :!start");
+	find_link(&alice, deal, "PRIVMSG #cards :", "Watch: ", pub, sizeof pub);
+	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "PRIVMSG #cards :", "your turn", NULL), 0);
+
+	/* four turns told to the room before anyone opens the page */
+	for (i = 0; i < 4; i++) {
+		w = whose(&alice, &bob, deal);
+		assert_non_null(w);
+		irc_turn(w, w == &alice ? "alice" : "bob");
+		ircclient_drain(&alice, 200);
+	}
+
+	/* the late spectator: the deal and the four turns, as the room read them */
+	assert_int_equal(cdp_size(&browser, 390, 844, true), 0);
+	assert_int_equal(cdp_goto(&browser, pub), 0);
+	assert_int_equal(cdp_until(&browser, "document.querySelectorAll('#story-lines li').length >= 5", 10000), 0);
+	told = story_matches_room(&alice, deal);
+	print_message("the story so far: %d lines\n", told);
+	assert_true(eval_true("document.querySelector('#story-lines li').textContent.startsWith('Dealing')"));
+	assert_true(eval_true("document.getElementById('story-lines').textContent.split('discarded').length - 1 === 4"));
+	/* the history came in quietly; the list speaks again for what comes next */
+	assert_int_equal(cdp_until(&browser, "document.getElementById('story-lines').getAttribute('aria-live') === "
+	                           "'polite'", 5000), 0);
+	shot("story-phone.png", 390, 844, true);
+
+	/* a new line, live */
+	w = whose(&alice, &bob, deal);
+	irc_turn(w, w == &alice ? "alice" : "bob");
+	snprintf(expr, sizeof expr, "document.querySelectorAll('#story-lines li').length > %d", told);
+	assert_int_equal(cdp_until(&browser, expr, 10000), 0);
+	ircclient_drain(&alice, 300);
+	n = story_matches_room(&alice, deal);
+	assert_true(n > told);
+	assert_true(eval_true("document.getElementById('story-lines').lastElementChild.textContent.includes('discarded')"));
+	shot("story-desktop.png", 1280, 800, false);
+
+	/* a restart: the story is kept with the game */
+	assert_int_equal(proc_stop(&daemon_proc), 0);
+	assert_int_equal(proc_start(&daemon_proc, argv), 0);
+	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
+	assert_int_equal(cdp_goto(&browser, pub), 0);
+	snprintf(expr, sizeof expr, "document.querySelectorAll('#story-lines li').length >= %d", n);
+	assert_int_equal(cdp_until(&browser, expr, 10000), 0);
+	assert_true(eval_true("document.querySelector('#story-lines li').textContent.startsWith('Dealing')"));
+
+	ircclient_close(&alice);
+	ircclient_close(&bob);
+	assert_int_equal(proc_stop(&daemon_proc), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_a_late_spectator_reads_the_round, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
