@@ -289,6 +289,8 @@ int     store_rating_game(struct store *st, const char *rules, const struct stor
                           const long long *points);
 /* The best people of rules, up to max: how many, or -1. */
 int     store_rating_top(struct store *st, const char *rules, struct store_rating *out, int max);
+/* The rule set with the most rated games of people, into buf: 0, or -1 if none. */
+int     store_rating_busiest(struct store *st, char *buf, size_t len);
 /* One player's ratings, the rule set played most first: how many, or -1. */
 int     store_rating_player(struct store *st, const char *adapter, const char *user_id, struct store_rating *out,
                             int max);

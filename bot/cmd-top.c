@@ -1,4 +1,4 @@
-/* cmd-top.c: !top: the ten best ratings of a rule set (the room's table's, or one named). */
+/* cmd-top.c: !top: the ten best ratings of a rule set (one named, the room's table's, or the one most played). */
 #include <string.h>
 
 #include "bot.h"
@@ -22,7 +22,12 @@ cmd_top_exec(struct cmd_ctx *c)
 	struct store_rating r[TOP_LISTED];
 	struct rbuf out = { 0 }, *o = &out;
 	const char *rules = c->argc > 0 ? c->argv[0] : c->s != NULL ? c->s->rules.name : "classic";
+	char busiest[32];
 	int n, i;
+
+	/* no table here: the rule set most played */
+	if (c->argc == 0 && c->s == NULL && store_rating_busiest(c->bot->store, busiest, sizeof busiest) == 0)
+		rules = busiest;
 
 	if (hf_preset(rules) == NULL) {
 		top_presets(o);
@@ -48,7 +53,7 @@ const struct cmd_entry cmd_top_entry = {
 	.name = "top",
 	.alias = "tp",
 	.usage = "[rules]",
-	.help = "the ten best ratings of a rule set (the table's here, else classic)",
+	.help = "the ten best ratings of a rule set (the table's here, else the one most played)",
 	.min_args = 0,
 	.max_args = 1,
 	.arg = ADAPTER_ARG_WORD,

@@ -127,3 +127,22 @@ store_rating_player(struct store *st, const char *adapter, const char *user_id, 
 	sqlite3_bind_int(q, 3, max);
 	return rating_rows(db, q, out, max);
 }
+
+int
+store_rating_busiest(struct store *st, char *buf, size_t len)
+{
+	sqlite3 *db = store_db(st);
+	sqlite3_stmt *q;
+	int rc = -1;
+
+	if (sqlite3_prepare_v2(db, "SELECT rules FROM ratings WHERE adapter<>? GROUP BY rules"
+	                       " ORDER BY sum(games) DESC, rules LIMIT 1", -1, &q, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(q, 1, STORE_RATING_COMPUTER, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0) != NULL) {
+		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(q, 0));
+		rc = 0;
+	}
+	sqlite3_finalize(q);
+	return rc;
+}

@@ -152,9 +152,14 @@ test_ratings(void **state)
 	say_as(f, "#a", "acct:alice", "alice", "!top DUEL");
 	assert_non_null(m = fake_find(f, "Top of duel: 1. alice "));
 	assert_null(strstr(m->text, "computer"));
-	/* the room's table's rule set by default, classic with none */
+	/* with no table here, the rule set most played; the table's if there is one */
+	fake_clear(f);
 	say_as(f, "#a", "acct:alice", "alice", "!top");
+	assert_non_null(fake_find(f, "Top of duel: 1. alice "));
+	say_as(f, "#c", "acct:alice", "alice", "!new classic");
+	say_as(f, "#c", "acct:alice", "alice", "!top");
 	assert_non_null(fake_find(f, "No rated games of classic yet."));
+	say_as(f, "#c", "acct:alice", "alice", "!abort");
 	say_as(f, "#a", "acct:alice", "alice", "!top nosuch");
 	assert_non_null(m = fake_find(f, "No rule set is called nosuch: ask for one of "));
 	assert_non_null(strstr(m->text, "duel"));
