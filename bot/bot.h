@@ -269,6 +269,32 @@ int     store_load(struct store *st, const struct store_load_cb *cb);
 int     store_away_set(struct store *st, int64_t game, int seat, bool away);
 int     store_wait_set(struct store *st, int64_t game, int seat, int64_t since_ms, bool reminded);
 
+/* ------------------------------------------------------------ store-rating.c */
+/* The "adapter" of the computer's rows: one per level ("computer:hard"), rated
+ * like a person so that beating it counts for what it is, never in !top. */
+#define STORE_RATING_COMPUTER "*"
+struct store_rated {
+	const char *adapter, *user_id, *name;
+	int side;
+};
+struct store_rating {
+	char rules[16], name[64];
+	double rating;
+	int games;
+};
+/* Rates a finished game of rule set rules (its preset's name): the n seats
+ * in p, points[k] the final score of side k (docs/PLAYING.md, "Ratings").
+ * Inside the caller's transaction.  0, or -1. */
+int     store_rating_game(struct store *st, const char *rules, const struct store_rated *p, int n, int nsides,
+                          const long long *points);
+/* The best people of rules, up to max: how many, or -1. */
+int     store_rating_top(struct store *st, const char *rules, struct store_rating *out, int max);
+/* The rule set with the most rated games of people, into buf: 0, or -1 if none. */
+int     store_rating_busiest(struct store *st, char *buf, size_t len);
+/* One player's ratings, the rule set played most first: how many, or -1. */
+int     store_rating_player(struct store *st, const char *adapter, const char *user_id, struct store_rating *out,
+                            int max);
+
 /* ------------------------------------------------------------------ session.c */
 enum sess_state { SESS_OPEN, SESS_PLAYING, SESS_OVER };
 

@@ -1,10 +1,25 @@
-/* cmd-stats.c: !stats: a player's record across games, by user id or name; a name two players share is said so. */
+/* cmd-stats.c: !stats: a player's record across games and ratings per rule set, by user id or name; a name two players share is said so. */
 #include <stdio.h>
 #include <string.h>
 
 #include "bot.h"
 
 #define STATS_LISTED 4
+#define STATS_RATED  5   /* the five presets */
+
+/* " Rating: duel 1516 (3 games), classic 1490 (1 game)." or "" if none. */
+static void
+stats_ratings(struct cmd_ctx *c, const struct store_stats *st, char *buf, size_t len)
+{
+	struct store_rating r[STATS_RATED];
+	int n = store_rating_player(c->bot->store, st->adapter, st->user_id, r, STATS_RATED), i;
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s %.0f (%d game%s)%s", i ? ", " : " Rating: ", r[i].rules,
+		                      r[i].rating, r[i].games, r[i].games == 1 ? "" : "s", i + 1 < n ? "" : ".");
+}
 
 static enum cmd_retval
 cmd_stats_exec(struct cmd_ctx *c)
@@ -33,8 +48,9 @@ cmd_stats_exec(struct cmd_ctx *c)
 		             list, n > STATS_LISTED ? ", ..." : "", st[0].user_id);
 		return CMD_RETURN_NORMAL;
 	}
-	reply_answer(c, key, "%s: %d game%s, %d won, %lld points.", st[0].name, st[0].games, st[0].games == 1 ? "" : "s",
-	             st[0].wins, st[0].points);
+	stats_ratings(c, &st[0], list, sizeof list);
+	reply_answer(c, key, "%s: %d game%s, %d won, %lld points.%s", st[0].name, st[0].games, st[0].games == 1 ? "" : "s",
+	             st[0].wins, st[0].points, list);
 	return CMD_RETURN_NORMAL;
 }
 
@@ -42,7 +58,7 @@ const struct cmd_entry cmd_stats_entry = {
 	.name = "stats",
 	.alias = "ss",
 	.usage = "[player or id]",
-	.help = "games, wins and points of a player, by name or id (you by default)",
+	.help = "games, wins, points and ratings of a player, by name or id (you by default)",
 	.min_args = 0,
 	.max_args = 1,
 	.arg = ADAPTER_ARG_WORD,

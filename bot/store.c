@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bot.h"
+#include "store-db.h"
 
 enum {
 	Q_GAME_NEW, Q_GAME_STATE, Q_SEATS_DEL, Q_SEAT_ADD, Q_ACTION_ADD, Q_BEGIN, Q_COMMIT, Q_ROLLBACK, Q_SP, Q_SP_RELEASE, Q_SP_ROLLBACK,
@@ -141,6 +142,11 @@ static const struct {
 	  "DROP TABLE stats;"
 	  "ALTER TABLE stats_by_adapter RENAME TO stats;"
 	  "RELEASE stats_adapter;" },
+	/* ratings per player and rule set (store-rating.c); older games kept no final scores */
+	{ "SELECT rating FROM ratings LIMIT 0",
+	  "CREATE TABLE ratings(adapter TEXT NOT NULL, user_id TEXT NOT NULL, rules TEXT NOT NULL, name TEXT NOT NULL,"
+	  " rating REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY(adapter, user_id, rules));"
+	  "CREATE INDEX ratings_rules ON ratings(rules, rating);" },
 };
 
 static int
@@ -165,6 +171,8 @@ struct store {
 	sqlite3_stmt *q[Q_COUNT];
 	int wal_frames;          /* frames in the WAL not yet copied into the database */
 };
+
+sqlite3 *store_db(struct store *st) { return st->db; }
 
 static sqlite3_stmt *
 store_q(struct store *st, int which)

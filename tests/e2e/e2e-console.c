@@ -38,6 +38,13 @@ test_console_game(void **state)
 	assert_true(proc_wait(&p, "Game over", &at, 240000));
 	proc_send(&p, "stats");
 	assert_true(proc_wait(&p, "1 game", &at, 5000));
+	/* the finished game is rated, the computer's seat not listed */
+	assert_true(proc_wait(&p, " Rating: duel ", &at, 5000));
+	proc_send(&p, "top");
+	assert_true(proc_wait(&p, "Top of duel: 1. ", &at, 5000));
+	proc_send(&p, "top bridge");
+	assert_true(proc_wait(&p, "No rule set is called bridge", &at, 5000));
+	assert_null(strstr(p.buf, "1. computer"));
 	/* a pipe is no terminal: plain text, commands without a prefix */
 	assert_null(memchr(p.buf, '\033', p.len));
 	assert_non_null(strstr(p.buf, " help COMMAND explains one."));

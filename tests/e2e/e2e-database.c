@@ -114,6 +114,9 @@ test_old_games_pruned_at_start(void **state)
 	assert_string_equal(out, "0\n");
 	assert_int_equal(e2e_sh(out, sizeof out, "sqlite3 %s \"SELECT group_concat(id) FROM games\"", db), 0);
 	assert_string_equal(out, "1\n");
+	/* an aborted game rates no one */
+	assert_int_equal(e2e_sh(out, sizeof out, "sqlite3 %s \"SELECT count(*) FROM ratings\"", db), 0);
+	assert_string_equal(out, "0\n");
 	/* as if the first had ended 40 days ago, the second 10 */
 	assert_int_equal(e2e_sh(out, sizeof out, "sqlite3 %s \"UPDATE games SET ended=strftime('%%s','now')-40*86400 "
 	                        "WHERE id=1; UPDATE games SET ended=strftime('%%s','now')-10*86400 WHERE id=2; "

@@ -131,11 +131,56 @@ test_old_records_migrated(void **state)
 	unlink(db);
 }
 
+/* A finished game rates its players per rule set (the computer by its
+ * level, never listed in !top); an aborted one changes no rating. */
+static void
+test_ratings(void **state)
+{
+	struct fake *f = fake_new(":memory:", "flood_burst = 100");
+	const struct fake_msg *m;
+	char before[2048];
+
+	(void)state;
+	say_as(f, "#a", "acct:alice", "alice", "!top duel");
+	assert_non_null(fake_find(f, "No rated games of duel yet."));
+	finish_game(f, "#a", "acct:alice", "alice");
+	fake_clear(f);
+	say_as(f, "#a", "acct:alice", "alice", "!stats");
+	assert_non_null(m = fake_find(f, " Rating: duel "));
+	assert_non_null(strstr(m->text, " (1 game)."));
+	snprintf(before, sizeof before, "%s", m->text);
+	say_as(f, "#a", "acct:alice", "alice", "!top DUEL");
+	assert_non_null(m = fake_find(f, "Top of duel: 1. alice "));
+	assert_null(strstr(m->text, "computer"));
+	/* with no table here, the rule set most played; the table's if there is one */
+	fake_clear(f);
+	say_as(f, "#a", "acct:alice", "alice", "!top");
+	assert_non_null(fake_find(f, "Top of duel: 1. alice "));
+	say_as(f, "#c", "acct:alice", "alice", "!new classic");
+	say_as(f, "#c", "acct:alice", "alice", "!top");
+	assert_non_null(fake_find(f, "No rated games of classic yet."));
+	say_as(f, "#c", "acct:alice", "alice", "!abort");
+	say_as(f, "#a", "acct:alice", "alice", "!top nosuch");
+	assert_non_null(m = fake_find(f, "No rule set is called nosuch: ask for one of "));
+	assert_non_null(strstr(m->text, "duel"));
+	/* an aborted game is no result */
+	say_as(f, "#b", "acct:alice", "alice", "!play 2 duel rounds=1");
+	say_as(f, "#b", "acct:alice", "alice", "!abort");
+	assert_null(fake_session(f, "#b"));
+	fake_clear(f);
+	fake_advance(f, 61000);
+	say_as(f, "#a", "acct:alice", "alice", "!stats");
+	assert_non_null(m = fake_find(f, " Rating: duel "));
+	assert_string_equal(strstr(m->text, " Rating:"), strstr(before, " Rating:"));
+	fake_free(f);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shared_name_is_ambiguous),
+		cmocka_unit_test(test_ratings),
 		cmocka_unit_test(test_same_id_on_two_adapters_two_records),
 		cmocka_unit_test(test_old_records_migrated),
 	};

@@ -1,0 +1,10 @@
+/* store-db.h: the store's SQLite handle, for the store's own files (store.c, store-rating.c) only. */
+#ifndef HF_STORE_DB_H
+#define HF_STORE_DB_H
+
+#include <sqlite3.h>
+
+struct store;
+sqlite3 *store_db(struct store *st);
+
+#endif
