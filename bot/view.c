@@ -9,6 +9,9 @@ static const int view_order[] = {
 	HF_RED3, HF_BLACK3, HF_TWO, HF_JOKER
 };
 
+/* The adapter API numbers seats as the engine does (adapters do not see the engine). */
+_Static_assert(ADAPTER_MAX_SEATS == HF_MAX_SEATS, "bot/adapter.h: ADAPTER_MAX_SEATS must be the engine's HF_MAX_SEATS");
+
 static const char *const view_phases[] = { "draw", "play", "ask", "over" };
 static const char *const view_kinds[] = { "open", "clean", "dirty", "wild", "sevens" };
 
