@@ -173,6 +173,11 @@ struct adapter_command {
  * adapter_cfg_*; keys never looked up are reported as unknown, with their line. */
 struct adapter_cfg;
 
+/* The most seats at a table (an adapter's seat numbers are 0 to this - 1).
+ * Adapters do not see the engine: the bot checks that this is its
+ * HF_MAX_SEATS when it builds (bot/view.c), so no adapter keeps a copy. */
+#define ADAPTER_MAX_SEATS 6
+
 /* A table as data (ops->view), in the JSON of docs/WEB.md ("v": 1): the
  * sides' melds (each with its kind: open, clean, dirty, wild, sevens), red
  * 3s, the seats with names and hand and foot counts, the pile's top, size

@@ -752,6 +752,8 @@ int  table_partner_sits(struct cmd_ctx *c);
 bool play_names_ids(struct cmd_ctx *c);
 /* The most teams the rules ever make (a team number goes up to it). */
 int  table_team_max(const struct hf_rules *r);
+/* Whether the rules seat partners at their biggest table (so one may join as a partner). */
+bool table_has_partners(const struct hf_rules *r);
 void table_close(struct bot *b, struct session *s, const char *state);
 
 /* ------------------------------------------------------------------ cmd.c */

@@ -24,7 +24,8 @@ cmd_bot_exec(struct cmd_ctx *c)
 	}
 	if (add) {
 		if (table_add_ai(c->bot, s, level) < 0) {
-			reply_refuse(c, "%s: the table is full (%u players at most).", c->user_name, s->rules.players_max);
+			reply_refuse(c, "%s: the table is full (%d players at most).", c->user_name,
+		             hf_rules_max_players(&s->rules));
 			return CMD_RETURN_ERROR;
 		}
 		flow_save_seats(c->bot, s);

@@ -83,7 +83,8 @@ cmd_join_exec(struct cmd_ctx *c)
 		return CMD_RETURN_ERROR;
 	}
 	if (table_sit(c->bot, s, c->user_id, c->user_name, -1) < 0) {
-		reply_refuse(c, "%s: the table is full (%u players at most).", c->user_name, s->rules.players_max);
+		reply_refuse(c, "%s: the table is full (%d players at most).", c->user_name,
+		             hf_rules_max_players(&s->rules));
 		return CMD_RETURN_ERROR;
 	}
 	seat = s->nseats - 1;

@@ -34,7 +34,7 @@ cmd_new_exec(struct cmd_ctx *c)
 	/* where partners play, the way to sit as the owner's partner */
 	reply_room(c, ST_PLAYER "%s" ST_END " opens a %s table for %s players: " CMD("join") " to sit down%s, "
 	           CMD("bot") " add for computer players, " CMD("start") " to deal.", c->user_name, s->rules.name,
-	           counts.s, s->rules.sides_default[s->rules.players_max] < s->rules.players_max ?
+	           counts.s, table_has_partners(&s->rules) ?
 	           " (" ST_COMMAND "join" ST_END " 1 as their partner)" : "");
 	rbuf_free(&counts);
 	return CMD_RETURN_NORMAL;

@@ -116,7 +116,7 @@ cmd_play_exec(struct cmd_ctx *c)
 		return CMD_RETURN_ERROR;
 	}
 	if (players == 0)
-		players = s->rules.players_min;
+		players = hf_rules_min_players(&s->rules);
 	if (!table_count_ok(&s->rules, players)) {
 		struct rbuf counts = { 0 };
 
@@ -129,7 +129,7 @@ cmd_play_exec(struct cmd_ctx *c)
 	table_sit(c->bot, s, c->user_id, c->user_name, partner != NULL ? 0 : -1);
 	if (partner != NULL) {
 		/* a table for two friends as partners: it waits for the other to say so */
-		if (s->rules.sides_default[players] >= players) {
+		if (hf_rules_default_sides(&s->rules, players) >= players) {
 			reply_refuse(c, "%s: with %d players %s has no partners.", c->user_name, players, s->rules.name);
 			table_close(c->bot, s, "abandoned");
 			return CMD_RETURN_ERROR;

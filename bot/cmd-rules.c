@@ -58,11 +58,11 @@ cmd_rules_exec(struct cmd_ctx *c)
 			reply_refuse(c, "%s: %s", c->user_name, why);
 			return CMD_RETURN_ERROR;
 		}
-		n = r.players_min;
+		n = hf_rules_min_players(&r);
 	} else {
 		r = c->s->rules;
 		/* a table still filling up is described at the count it heads for */
-		n = c->s->nseats >= r.players_min ? c->s->nseats : r.players_min;
+		n = c->s->nseats >= hf_rules_min_players(&r) ? c->s->nseats : hf_rules_min_players(&r);
 	}
 	hf_rules_format(&r, text, sizeof text);
 	hf_rules_describe(&r, n, buf, sizeof buf);

@@ -13,9 +13,9 @@ cmd_start_exec(struct cmd_ctx *c)
 
 		/* what to do about it: the next count up is a computer player or a few away */
 		render_counts(&counts, &s->rules);
-		for (more = s->nseats + 1; more <= s->rules.players_max && !table_count_ok(&s->rules, more); more++)
+		for (more = s->nseats + 1; more <= hf_rules_max_players(&s->rules) && !table_count_ok(&s->rules, more); more++)
 			;
-		if (more <= s->rules.players_max)
+		if (more <= hf_rules_max_players(&s->rules))
 			reply_refuse(c, "%s: %s is played by %s players, and %d sit here: " CMD("bot") " add fills a seat "
 			             "with a computer player (or wait for someone to " CMD("join") ").", c->user_name,
 			             s->rules.name, counts.s, s->nseats);

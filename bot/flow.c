@@ -192,20 +192,24 @@ flow_apply(struct bot *b, struct session *s, int seat, const struct hf_action *a
 	return 0;
 }
 
-/* Seats in the order the engine wants: seat i plays for side i % nsides;
- * each seat goes to the next free place of its team (table_teams). */
+/* Seats in the order the engine wants (the side a seat plays for is the
+ * engine's hf_seat_side): each seat goes to the first free place whose side
+ * is its team (table_teams).  Teams of the wrong sizes leave the order as it is. */
 static void
 flow_arrange(struct session *s, const int team[HF_MAX_SEATS], int nsides)
 {
 	struct seat out[HF_MAX_SEATS];
-	int i, next[HF_MAX_SIDES], n = s->nseats;
+	bool used[HF_MAX_SEATS] = { false };
+	int i, p, n = s->nseats;
 
-	for (i = 0; i < nsides; i++)
-		next[i] = i;
 	for (i = 0; i < n; i++) {
-		out[next[team[i]]] = s->seats[i];
-		out[next[team[i]]].team = (int8_t)team[i];
-		next[team[i]] += nsides;
+		for (p = 0; p < n && (used[p] || hf_seat_side(p, nsides) != team[i]); p++)
+			;
+		if (p == n)
+			return;
+		used[p] = true;
+		out[p] = s->seats[i];
+		out[p].team = (int8_t)team[i];
 	}
 	memcpy(s->seats, out, (size_t)n * sizeof out[0]);
 }

@@ -94,7 +94,7 @@ table_sit(struct bot *b, struct session *s, const char *user_id, const char *nam
 	struct seat *st;
 	char buf[16];
 
-	if (s->nseats >= HF_MAX_SEATS || s->nseats >= s->rules.players_max)
+	if (s->nseats >= HF_MAX_SEATS || s->nseats >= hf_rules_max_players(&s->rules))
 		return -1;
 	st = &s->seats[s->nseats++];
 	memset(st, 0, sizeof *st);
@@ -111,9 +111,7 @@ table_sit(struct bot *b, struct session *s, const char *user_id, const char *nam
 bool
 table_count_ok(const struct hf_rules *r, int n)
 {
-	char why[HF_ERRLEN];
-
-	return n >= 2 && n <= HF_MAX_SEATS && hf_rules_check_table(r, n, r->sides_default[n], why, sizeof why) == HF_OK;
+	return hf_rules_count_ok(r, n);
 }
 
 int
@@ -125,7 +123,7 @@ table_add_ai(struct bot *b, struct session *s, int level)
 	bool taken;
 
 	(void)b;
-	if (s->nseats >= HF_MAX_SEATS || s->nseats >= s->rules.players_max)
+	if (s->nseats >= HF_MAX_SEATS || s->nseats >= hf_rules_max_players(&s->rules))
 		return -1;
 	/* The first name not yet at the table. */
 	for (k = 0; k < sizeof ai_names / sizeof ai_names[0]; k++) {
@@ -184,7 +182,7 @@ table_target(const struct hf_rules *r, int n)
 {
 	int m;
 
-	for (m = n < 2 ? 2 : n; m <= r->players_max && m <= HF_MAX_SEATS; m++)
+	for (m = n < 2 ? 2 : n; m <= hf_rules_max_players(r); m++)
 		if (table_count_ok(r, m))
 			return m;
 	return n;
@@ -196,13 +194,14 @@ table_teams_at(const struct session *s, int m, int team[HF_MAX_SEATS])
 {
 	const struct hf_rules *r = &s->rules;
 	int order[HF_MAX_SIDES + 1], norder = 0, k, i, j, asked[HF_MAX_SIDES], size[HF_MAX_SIDES];
+	int def = hf_rules_default_sides(r, m);
 
-	if (m < 2 || m > HF_MAX_SEATS || !table_count_ok(r, m))
+	if (def == 0)
 		return -1;
 	/* the rules' default first, then every other count of sides they allow */
-	order[norder++] = r->sides_default[m];
+	order[norder++] = def;
 	for (k = 1; k <= HF_MAX_SIDES; k++)
-		if (k != r->sides_default[m] && (r->sides_allowed[m] & (1u << k)) && m % k == 0)
+		if (k != def && hf_rules_sides_ok(r, m, k))
 			order[norder++] = k;
 	for (j = 0; j < norder; j++) {
 		int nsides = order[j], cap = m / nsides;
@@ -233,23 +232,23 @@ int
 table_teams(const struct session *s, int team[HF_MAX_SEATS], bool dealing, char *why, size_t whylen)
 {
 	const struct hf_rules *r = &s->rules;
-	int m = table_target(r, s->nseats), last = dealing ? m : r->players_max, n, nsides;
+	int m = table_target(r, s->nseats), last = dealing ? m : hf_rules_max_players(r), n, nsides;
 
 	/* teams bigger than the count in view ask for more players: the next count that has them */
 	for (n = m; n <= last && n <= HF_MAX_SEATS; n++)
 		if ((nsides = table_teams_at(s, n, team)) > 0)
 			return nsides;
-	if (m < 2 || m > HF_MAX_SEATS || r->sides_allowed[m] == 0)
+	if (!hf_rules_count_ok(r, m))
 		snprintf(why, whylen, "%s is not played by %d players.", r->name, s->nseats);
 	else if (dealing)
 		snprintf(why, whylen, "with %d players %s has teams of %d: a team has more.", m, r->name,
-		         m / r->sides_default[m]);
+		         m / hf_rules_default_sides(r, m));
 	else {
 		int most = 1, k;
 
 		for (n = 2; n <= HF_MAX_SEATS; n++)
 			for (k = 1; k <= n; k++)
-				if (table_count_ok(r, n) && (r->sides_allowed[n] & (1u << k)) && n / k > most)
+				if (hf_rules_sides_ok(r, n, k) && n / k > most)
 					most = n / k;
 		snprintf(why, whylen, "that team is full: %s has teams of %d at most.", r->name, most);
 	}
@@ -274,11 +273,19 @@ table_team_max(const struct hf_rules *r)
 {
 	int n, k, most = 1;
 
-	for (n = 2; n <= HF_MAX_SEATS && n <= r->players_max; n++)
+	for (n = 2; n <= HF_MAX_SEATS; n++)
 		for (k = 1; k <= HF_MAX_SIDES; k++)
-			if (n >= r->players_min && (r->sides_allowed[n] & (1u << k)) && k > most && n % k == 0)
+			if (hf_rules_sides_ok(r, n, k) && k > most)
 				most = k;
 	return most;
+}
+
+bool
+table_has_partners(const struct hf_rules *r)
+{
+	int most = hf_rules_max_players(r);
+
+	return most > 0 && hf_rules_default_sides(r, most) < most;
 }
 
 int
@@ -292,14 +299,15 @@ table_partner_sits(struct cmd_ctx *c)
 {
 	struct session *s = c->s;
 	char why[HF_ERRLEN];
-	int players = s->play_count > 0 ? s->play_count : s->rules.players_min;
+	int players = s->play_count > 0 ? s->play_count : hf_rules_min_players(&s->rules);
 
 	if (!table_may_sit(c->bot, c->ad, c->user_id, c->user_name, false, why, sizeof why)) {
 		reply_refuse(c, "%s", why);
 		return -1;
 	}
 	if (table_sit(c->bot, s, c->user_id, c->user_name, -1) < 0) {
-		reply_refuse(c, "%s: the table is full (%u players at most).", c->user_name, s->rules.players_max);
+		reply_refuse(c, "%s: the table is full (%d players at most).", c->user_name,
+		             hf_rules_max_players(&s->rules));
 		return -1;
 	}
 	if (table_set_team(s, s->nseats - 1, s->seats[0].team, why, sizeof why) < 0) {

@@ -9,6 +9,9 @@ static const int view_order[] = {
 	HF_RED3, HF_BLACK3, HF_TWO, HF_JOKER
 };
 
+/* The adapter API numbers seats as the engine does (adapters do not see the engine). */
+_Static_assert(ADAPTER_MAX_SEATS == HF_MAX_SEATS, "bot/adapter.h: ADAPTER_MAX_SEATS must be the engine's HF_MAX_SEATS");
+
 static const char *const view_phases[] = { "draw", "play", "ask", "over" };
 static const char *const view_kinds[] = { "open", "clean", "dirty", "wild", "sevens" };
 
@@ -178,6 +181,23 @@ view_story(struct rbuf *b, const struct session *s)
 	rbuf_free(&line);
 }
 
+/* The card names the engine says are wild: the page keeps no list of its own. */
+static void
+view_wilds(struct rbuf *b)
+{
+	bool first = true;
+	int c;
+
+	rbuf_add(b, ",\"wilds\":[");
+	for (c = HF_NOCARD + 1; c < HF_NCARD; c++)
+		if (hf_card_is_wild(c)) {
+			rbuf_add(b, first ? "" : ",");
+			view_card(b, c);
+			first = false;
+		}
+	rbuf_add(b, "]");
+}
+
 void
 view_json(struct rbuf *b, const struct session *s, int seat)
 {
@@ -186,6 +206,7 @@ view_json(struct rbuf *b, const struct session *s, int seat)
 	hf_game_view(s->g, seat, &v);
 	rbuf_printf(b, "{\"v\":1,\"type\":\"view\",\"table\":%lld,\"seat\":%d,\"rules\":", (long long)s->id, seat);
 	view_str(b, s->rules.name);
+	view_wilds(b);
 	rbuf_printf(b, ",\"round\":%u,\"dealer\":%u,\"turn\":%u,\"phase\":\"%s\",\"asker\":%d,\"winner\":%d,"
 	            "\"stock\":%u,\"pile\":{\"top\":", v.round, v.dealer, v.turn,
 	            v.phase < 4 ? view_phases[v.phase] : "over", v.asker, v.winner, v.stock);

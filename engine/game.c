@@ -91,7 +91,7 @@ hf_game_events(const struct hf_game *g, size_t *n)
 int
 game_side(const struct hf_game *g, int seat)
 {
-	return seat % g->nsides;
+	return hf_seat_side(seat, g->nsides);
 }
 
 bool

@@ -181,6 +181,19 @@ size_t hf_rules_describe(const struct hf_rules *r, int nplayers, char *buf, size
 void hf_rules_counts(const struct hf_rules *r, char *buf, size_t len);
 /* Checks a table: player count and sides allowed by these rules. */
 enum hf_err hf_rules_check_table(const struct hf_rules *r, int nplayers, int nsides, char *why, size_t whylen);
+/* The table sizes and sides the rules allow, so that no caller reads the raw
+ * fields (players_min, sides_allowed, ...).  A count is dealt to when
+ * hf_rules_check_table accepts it with its default sides. */
+bool        hf_rules_count_ok(const struct hf_rules *r, int nplayers);
+int         hf_rules_min_players(const struct hf_rules *r);    /* the fewest dealt to; 0 if none */
+int         hf_rules_max_players(const struct hf_rules *r);    /* the most dealt to; 0 if none */
+/* The sides at nplayers when none are chosen; 0 if the rules do not deal to nplayers. */
+int         hf_rules_default_sides(const struct hf_rules *r, int nplayers);
+/* Whether nplayers may play as nsides equal sides under these rules. */
+bool        hf_rules_sides_ok(const struct hf_rules *r, int nplayers, int nsides);
+/* The side seat plays for at a table of nsides sides: seats alternate sides
+ * (seat i plays for side i % nsides, as hf_game_new deals); -1 if either is out of range. */
+int         hf_seat_side(int seat, int nsides);
 
 /* ------------------------------------------------------------------ actions */
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "adapter.h"
 #include "fifo.h"
 
 struct adapter;
@@ -18,7 +19,7 @@ struct lws_context;
 #define WEB_HASH_BYTES    32           /* SHA-256 of the token: all that is kept */
 #define WEB_MAX_FRAME     1024         /* the longest frame a page may send */
 #define WEB_MAX_CMD       200          /* the longest command in it */
-#define WEB_MAX_SEATS     6            /* HF_MAX_SEATS: the adapter does not see the engine */
+#define WEB_MAX_SEATS     ADAPTER_MAX_SEATS   /* the adapter API's: the bot checks it is the engine's */
 #define WEB_ANSWER_MAX    4096
 
 /* ------------------------------------------------------------------ cap.c */

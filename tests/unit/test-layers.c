@@ -36,6 +36,22 @@ expect_refused(const char *file, const char *line, const char *why)
 		fail_msg("check-layers said \"%s\" for %s += %s", out, file, line);
 }
 
+/* The game's arithmetic is the engine's: the bot and the adapters ask it, the page reads the view. */
+static void
+test_game_arithmetic_stays_in_the_engine(void **state)
+{
+	(void)state;
+	expect_refused("bot/cmd-play.c", "static int q(const struct hf_rules *r) { return r->players_min; }",
+	               "the engine answers table sizes and sides");
+	expect_refused("bot/table.c", "static int q(struct hf_rules r) { return r.sides_allowed[4]; }",
+	               "the engine answers table sizes and sides");
+	expect_refused("bot/flow.c", "static int q(int seat, int nsides) { return seat % nsides; }",
+	               "the engine answers a seat");
+	expect_refused("adapters/web/web.h", "#define WEB_OTHER_MAX_SEATS 6", "adapters keep no copy");
+	expect_refused("adapters/web/page/cards.js", "if (name === \"2\") c.wild = true;",
+	               "the page keeps no list of wild cards");
+}
+
 static void
 test_clean_tree_passes(void **state)
 {
@@ -163,6 +179,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean_tree_passes),
+		cmocka_unit_test(test_game_arithmetic_stays_in_the_engine),
 		cmocka_unit_test(test_lib_includes_above),
 		cmocka_unit_test(test_engine_beyond_libc),
 		cmocka_unit_test(test_engine_may_use_utf8),

@@ -164,6 +164,9 @@ test_views_links_and_acts(void **state)
 	assert_null(strstr(pub->json, "\"hand\":["));
 	assert_non_null(strstr(pub->json, "\"v\":1,\"type\":\"view\""));
 	assert_non_null(strstr(mine->json, "\"hand\":["));
+	/* which cards are wild, the engine says in every view: the page keeps no list */
+	assert_non_null(strstr(pub->json, "\"wilds\":[\"2\",\"JK\"]"));
+	assert_non_null(strstr(mine->json, "\"wilds\":[\"2\",\"JK\"]"));
 	assert_non_null(strstr(mine->json, "\"may\":["));
 	/* the computer's seat gets no view of its own */
 	for (i = 0; i < ndrawn; i++)

@@ -81,6 +81,7 @@ var Actions = (function () {
 
   function draw(v) {
     last = v;
+    Cards.setWilds(v.wilds);
     Table.render(v, v.seat >= 0 && v.may.indexOf("meld") >= 0 ? function (rank) { act("meld", rank); } : null);
     if (v.seat < 0) return;
     document.getElementById("mine").hidden = false;

@@ -1,23 +1,32 @@
-/* cards.js: one function draws every card (hand, meld, pile) as SVG from its data: rank, suit, wild. */
+/* cards.js: one function draws every card (hand, meld, pile) as SVG from its data: rank, suit, wild
+   (which cards are wild, the view says: its "wilds" names them). */
 "use strict";
 
 var Cards = (function () {
   var NS = "http://www.w3.org/2000/svg";
   var NAMES = { A: "ace", K: "king", Q: "queen", J: "jack", "10": "ten", "9": "nine", "8": "eight",
     "7": "seven", "6": "six", "5": "five", "4": "four", "3h": "red three", "3c": "black three",
-    "2": "two, wild", JK: "joker, wild" };
+    "2": "two", JK: "joker" };
+  var wilds = {};
+
+  /* The names of the cards the game makes wild, from each view: the page keeps no list of its own. */
+  function setWilds(names) {
+    var i;
+    wilds = {};
+    for (i = 0; names && i < names.length; i++) wilds[names[i]] = true;
+  }
 
   /* What a card is, from the server's name ("A", "10", "3h", "3c", "2", "JK"). */
   function parse(name) {
-    var c = { name: name, rank: name, suit: "", wild: false, kind: "plain" };
+    var c = { name: name, rank: name, suit: "", wild: wilds[name] === true, kind: "plain" };
     if (name === "3h") { c.rank = "3"; c.suit = "\u2666"; c.kind = "red3"; }
     else if (name === "3c") { c.rank = "3"; c.suit = "\u2663"; c.kind = "black3"; }
-    else if (name === "2") { c.wild = true; c.kind = "two"; }
-    else if (name === "JK") { c.wild = true; c.kind = "joker"; c.suit = "\u2605"; }
+    else if (name === "2") c.kind = "two";
+    else if (name === "JK") { c.kind = "joker"; c.suit = "\u2605"; }
     return c;
   }
 
-  function label(name) { return NAMES[name] || name; }
+  function label(name) { return (NAMES[name] || name) + (wilds[name] === true ? ", wild" : ""); }
 
   /* What a card shows in its corner ("K", "3\u2666", "JK\u2605"): a button's name starts with it. */
   function shown(name) { var c = parse(name); return c.rank + (c.kind === "plain" || c.wild && c.kind !== "joker" ?
@@ -74,5 +83,5 @@ var Cards = (function () {
     return svg;
   }
 
-  return { draw: draw, label: label, parse: parse, shown: shown };
+  return { draw: draw, label: label, parse: parse, setWilds: setWilds, shown: shown };
 })();
