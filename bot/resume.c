@@ -143,6 +143,7 @@ resume_adapter(struct bot *b, struct adapter *a)
 		s->resume = false;
 		if (s->broken != NULL) {
 			resume_broken(b, s);
+			story_free(s);
 			session_remove(&b->sessions, s);
 			continue;
 		}
