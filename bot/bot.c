@@ -169,6 +169,7 @@ bot_open_store(struct bot *b, char *err, size_t errlen)
 	if ((b->store = store_open(b->cfg->database, err, errlen)) == NULL)
 		return -1;
 	b->checkpoint_timer = loop_timer_add(b->loop, BOT_CHECKPOINT_MS, bot_checkpoint, b);
+	rate_rebuild(b->store);   /* once, after the upgrade that brought ratings; a failure is tried again */
 	if (restore_games(b) < 0)
 		return -1;
 	prune_start(b);

@@ -295,6 +295,49 @@ int     store_rating_busiest(struct store *st, char *buf, size_t len);
 int     store_rating_player(struct store *st, const char *adapter, const char *user_id, struct store_rating *out,
                             int max);
 
+/* ---------------------------------------------------------- store-finished.c */
+/* The adapter_state row (adapter "") by which the upgrade that made the
+ * ratings table asks for them to be rebuilt from the games finished before. */
+#define STORE_RERATE_KEY "ratings rebuild"
+/* A finished game's final scores, points[k] side k's, kept on it; in the
+ * caller's transaction (the one that marks it over).  0, or -1. */
+int     store_game_scores(struct store *st, int64_t id, int nsides, const long long *points);
+struct store_finished {
+	int64_t id;
+	char adapter[96], rules[512];
+	int nsides, nseats;
+	uint64_t seed;
+	bool scored;                        /* its final scores were kept: points */
+	long long points[HF_MAX_SEATS];
+	struct {
+		char user_id[96], name[64];
+		int ai;
+	} seats[HF_MAX_SEATS];
+};
+/* Each game played to its end ("over"; never an aborted one), in the order
+ * they ended as far as the store knows it (games.ended, then id), to fn;
+ * fn's -1 stops.  0, or -1. */
+int     store_finished_each(struct store *st, int (*fn)(void *ctx, const struct store_finished *g), void *ctx);
+/* Each kept move of game id, in order, to fn; fn's -1 stops.  0, or -1. */
+int     store_finished_moves(struct store *st, int64_t id,
+                             int (*fn)(void *ctx, uint32_t seq, int seat, const char *text), void *ctx);
+
+/* -------------------------------------------------------------------- rate.c */
+struct rate_seat {
+	const char *user_id, *name;
+	int ai, side;              /* ai: the computer's level, or -1 for a person */
+};
+/* Rates a finished game of adapter's, rule set rules (its preset's name):
+ * people by their ids, the computer by its level; in the caller's
+ * transaction.  0, or -1. */
+int     rate_game(struct store *st, const char *adapter, const char *rules, const struct rate_seat *seats, int n,
+                  int nsides, const long long *points);
+/* At the first start after the upgrade that brought ratings (the store asks
+ * for it, STORE_RERATE_KEY): every finished game rated, in the order they
+ * ended, its kept scores or else its moves replayed; one that cannot be is
+ * skipped and counted in the log.  One transaction.  0, or -1. */
+int     rate_rebuild(struct store *st);
+
 /* ------------------------------------------------------------------ session.c */
 enum sess_state { SESS_OPEN, SESS_PLAYING, SESS_OVER };
 

@@ -112,31 +112,21 @@ flow_catch_up(struct bot *b, struct session *s, int seat)
 	rbuf_free(&out);
 }
 
-/* Rates the finished game: people by their ids, the computer by its level. */
+/* Rates the finished game, and keeps its final scores (rate.c). */
 static void
 flow_rate(struct bot *b, struct session *s)
 {
-	struct store_rated p[HF_MAX_SEATS];
-	char ids[HF_MAX_SEATS][32], names[HF_MAX_SEATS][48];
+	struct rate_seat p[HF_MAX_SEATS];
 	long long points[HF_MAX_SEATS];
 	int i;
 
-	for (i = 0; i < s->nseats; i++) {
-		const struct seat *st = &s->seats[i];
-
-		p[i] = (struct store_rated){ .adapter = s->ad->id, .user_id = st->user_id, .name = st->name,
-		                             .side = hf_game_side_of(s->g, i) };
-		if (st->ai >= 0) {
-			snprintf(ids[i], sizeof ids[i], "computer:%s", hf_ai_level_name(st->ai));
-			snprintf(names[i], sizeof names[i], "computer (%s)", hf_ai_level_name(st->ai));
-			p[i].adapter = STORE_RATING_COMPUTER;
-			p[i].user_id = ids[i];
-			p[i].name = names[i];
-		}
-	}
+	for (i = 0; i < s->nseats; i++)
+		p[i] = (struct rate_seat){ .user_id = s->seats[i].user_id, .name = s->seats[i].name,
+		                           .ai = s->seats[i].ai, .side = hf_game_side_of(s->g, i) };
 	for (i = 0; i < s->nsides; i++)
 		points[i] = hf_game_score(s->g, i);
-	store_rating_game(b->store, s->rules.name, p, s->nseats, s->nsides, points);
+	store_game_scores(b->store, s->id, s->nsides, points);
+	rate_game(b->store, s->ad->id, s->rules.name, p, s->nseats, s->nsides, points);
 }
 
 static void

@@ -6,5 +6,7 @@
 
 struct store;
 sqlite3 *store_db(struct store *st);
+/* Brings an opened database's schema up to date (store-migrate.c): 0, or -1 with *msg. */
+int store_migrate(sqlite3 *db, char **msg);
 
 #endif
