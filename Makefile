@@ -13,8 +13,11 @@
 #                                                   functions of engine/handfoot.h)
 #   bot/*.c but main.c     -> $(B)/libhfbot.a      (lib/, the engine's public header)
 #   adapters/*.c, */*.c    -> $(B)/libhfadapters.a (sees only lib/ and the adapter API)
-#   bot/main.c             -> $(B)/handfoot        (the composition root: the table of adapters)
-# Programs link in plain library order, each floor after the ones above it:
+#   bot/main.c             -> $(B)/handfoot        (bot/'s own includes only: it gets the
+#                                                   adapters from the adapter API's
+#                                                   adapters_table, which adapters/ defines)
+# Programs link in plain library order, each floor after the ones above it
+# (main.o's call of adapters_table pulls the table, and so every adapter, in):
 #   main.o libhfadapters.a libhfbot.a libhfengine.a libhflib.a
 #   tools/handfoot-sim.c   -> $(B)/handfoot-sim
 #   tests/lib/*.c          -> linked into every test program (with the engine's
@@ -195,10 +198,6 @@ $(B)/obj/engine/%.o: engine/%.c $(addprefix $(B)/engine-api/,$(notdir $(ENGINE_L
 $(B)/obj/bot/%.o: bot/%.c | check-deps
 	@mkdir -p $(@D)
 	$(CC) $(CF) $(BOT_INC) $(PKG_CFLAGS) -c $< -o $@
-# main.c is the composition root: the one bot file that sees the adapter table.
-$(B)/obj/bot/main.o: bot/main.c | check-deps
-	@mkdir -p $(@D)
-	$(CC) $(CF) $(BOT_INC) -Iadapters $(PKG_CFLAGS) -c $< -o $@
 $(B)/obj/adapters/%.o: adapters/%.c $(addprefix $(B)/api/,$(notdir $(API_HDR))) | check-deps
 	@mkdir -p $(@D)
 	$(CC) $(CF) $(ADAPTER_INC) $(PKG_CFLAGS) -c $< -o $@

@@ -1,8 +1,7 @@
-/* adapters.c: the adapter table: one line per chat service compiled in, handed to the bot by main.c. */
+/* adapters.c: the adapter table (adapter.h's adapters_table): one line per chat service compiled in. */
 #include <stddef.h>
 
 #include "adapter.h"
-#include "adapters.h"
 
 extern const struct adapter_ops console_adapter_ops;
 extern const struct adapter_ops discord_adapter_ops;

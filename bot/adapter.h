@@ -287,6 +287,14 @@ struct adapter {
 	void *priv;                /* the adapter's */
 };
 
+/* ---- what adapters/ gives the bot (implemented in adapters/adapters.c) ---- */
+
+/* Every adapter compiled in, in table order; *n gets their number.  The
+ * table is the adapters' (one line per service the build has, as curl's
+ * protocol table is curl's): main.c hands it to bot_new, so the core
+ * reaches each adapter through its ops alone and never names one. */
+const struct adapter_ops *const *adapters_table(size_t *n);
+
 /* ---- what an adapter may call (implemented in bot/) ---- */
 
 /* Hands an event to the bot; it is handled (and every resulting game action

@@ -7,7 +7,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 
-#include "adapters.h"
+#include "adapter.h"
 #include "bot.h"
 #include "loop.h"
 #include "service.h"
@@ -64,10 +64,10 @@ usage(FILE *f)
 	        "  --console   play in this terminal against computer players (no configuration needed)\n");
 }
 
-/* The console's embedded configuration, from the command line. */
+/* The configuration --console embeds, from the command line. */
 static struct bot_config *
-console_config(const char *db, const char *rules, int players, int delay, const char *level, const char *web,
-               char *err, size_t errlen)
+embedded_config(const char *db, const char *rules, int players, int delay, const char *level, const char *web,
+                char *err, size_t errlen)
 {
 	char text[1024];
 
@@ -105,6 +105,13 @@ struct options {
 	int players, delay;
 	struct fixed_seed seed;
 };
+
+/* Where the configuration came from, for messages: the file, or --console. */
+static const char *
+config_origin(const struct options *o)
+{
+	return o->console ? "--console" : o->conf;
+}
 
 /* The options into o; -1 to go on, else the exit status (--help, --version, a bad option). */
 static int
@@ -163,7 +170,7 @@ load_config(const struct options *o, char *bad, size_t badlen)
 	if (o->console) {
 		if (strcmp(o->db, "./var/handfoot.db") == 0)
 			mkdir("./var", 0755);
-		cfg = console_config(o->db, o->rules, o->players, o->delay, o->level, o->web, err, sizeof err);
+		cfg = embedded_config(o->db, o->rules, o->players, o->delay, o->level, o->web, err, sizeof err);
 	} else
 		cfg = config_read(o->conf, err, sizeof err);
 	if (cfg == NULL) {
@@ -185,7 +192,7 @@ build_bot(const struct options *o, struct loop *l, struct bot_config *cfg, char 
 	struct bot *b;
 	char err[8192];
 
-	/* The composition root: the one place that names the adapters. */
+	/* Every adapter compiled in, as the adapter API hands them: ops, never names. */
 	table = adapters_table(&ntable);
 	b = bot_new(l, cfg, table, ntable);
 	if (bot_adapter_add_all(b, err, sizeof err) < 0)
@@ -205,7 +212,7 @@ build_bot(const struct options *o, struct loop *l, struct bot_config *cfg, char 
 	}
 	if (b->nadapters == 0) {
 		snprintf(err, sizeof err, "%s: no adapter configured: nobody can reach the bot (add an [irc NAME], "
-		         "[matrix NAME] or [console] section)", o->console ? "console" : o->conf);
+		         "[matrix NAME] or [console] section)", config_origin(o));
 		if (o->check)
 			fprintf(stderr, "warning: %s\n", err);
 		else
@@ -312,7 +319,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	if (o.check) {
-		printf("%s: configuration ok (%zu adapter%s)\n", o.console ? "console" : o.conf, b->nadapters,
+		printf("%s: configuration ok (%zu adapter%s)\n", config_origin(&o), b->nadapters,
 		       b->nadapters == 1 ? "" : "s");
 		bot_free(b);
 		loop_free(l);

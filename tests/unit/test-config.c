@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "adapters.h"
+#include "adapter.h"
 #include "bot.h"
 #include "loop.h"
 

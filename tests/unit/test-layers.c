@@ -106,6 +106,11 @@ test_bot_names_an_adapter(void **state)
 	               "never names an adapter (console)");
 	expect_refused("bot/session.c", "int z(void) { return irc_chan_find(0, 0); }", "never names an adapter (irc)");
 	expect_refused("bot/cmd.c", "#include \"adapters.h\"", "bot/ sees only itself");
+	/* main.c is no exception: it gets the adapters from the adapter API's adapters_table */
+	expect_refused("bot/main.c", "#include \"adapters.h\"", "bot/ sees only itself");
+	expect_refused("bot/main.c", "#include \"irc/client.h\"", "bot/ sees only itself");
+	expect_refused("bot/main.c", "static const void *x = &console_adapter_ops;", "never names an adapter");
+	expect_refused("bot/main.c", "static const char *y = \"console\";", "never names an adapter (console)");
 	expect_refused("bot/table.c", "#include \"client.h\"", "bot/ sees only itself");
 }
 
@@ -132,7 +137,7 @@ test_adapter_beyond_api(void **state)
 	expect_refused("adapters/console.c", "static void q(struct bot *b) { reply_flush(b); }",
 	               "adapters call nothing of the bot's");
 	/* nor another adapter's folder */
-	expect_refused("adapters/matrix/sync.c", "#include \"irc/irc.h\"", "never sees another adapter's folder");
+	expect_refused("adapters/matrix/sync.c", "#include \"irc/client.h\"", "never sees another adapter's folder");
 	expect_refused("adapters/discord.c", "#include \"matrix/matrix.h\"", "never sees another adapter's folder");
 }
 
