@@ -156,13 +156,14 @@ shot(const char *name, int w, int h, bool mobile)
 	assert_int_equal(cdp_screenshot(&browser, path, false), 0);
 }
 
-/* One Tab from where the focus is: what it reached, kept in window.__walk; a control shown focused without
+/* One Tab from where the focus is: what it reached, kept in window.__walk by its data-key (a view that comes
+ * meanwhile draws the buttons anew); a control shown focused without
  * a visible mark (outline or shadow) goes to window.__unmarked. True once the focus has left the page. */
 static const char tab_step_js[] =
 	"(() => { const e = document.activeElement; if (!e || e === document.body) return true;"
-	" const w = window.__walk, s = getComputedStyle(e);"
-	" if (w.length && w[w.length - 1] === e) window.__stuck = true;"
-	" if (w.includes(e)) return true; w.push(e);"
+	" const w = window.__walk, s = getComputedStyle(e), k = e.dataset.key || e.id || e.className;"
+	" if (w.length && w[w.length - 1] === k) window.__stuck = true;"
+	" if (w.includes(k)) return true; w.push(k);"
 	" if (!e.matches(':focus-visible') || (s.outlineStyle === 'none' || !parseFloat(s.outlineWidth)) &&"
 	"  s.boxShadow === 'none') window.__unmarked.push(e.id || e.className || e.nodeName);"
 	" return false; })()";
@@ -172,6 +173,7 @@ static const char tab_step_js[] =
 static void
 tab_walk(void)
 {
+	json_t *melds;
 	char *left;
 	int i;
 
@@ -185,7 +187,7 @@ tab_walk(void)
 	assert_true(i < 120);
 	assert_false(eval_true("window.__stuck"));
 	left = eval_text("[...document.querySelectorAll('#hand .pick, #actions .act, button.meld')]"
-	                 ".filter(e => !window.__walk.includes(e)).map(e => e.className).join(', ')");
+	                 ".filter(e => !window.__walk.includes(e.dataset.key)).map(e => e.dataset.key).join(', ')");
 	assert_non_null(left);
 	if (left[0] != '\0')
 		fail_msg("not reached by Tab: %s", left);
@@ -195,7 +197,9 @@ tab_walk(void)
 	if (left[0] != '\0')
 		fail_msg("focused without a visible mark: %s", left);
 	free(left);
-	print_message("Tab reached %d controls\n", i);
+	melds = cdp_eval(&browser, "window.__walk.filter(k => k.startsWith('meld-')).length");
+	print_message("Tab reached %d controls, %d of them melds\n", i, (int)json_integer_value(melds));
+	json_decref(melds);
 }
 
 /* Tabs from the top of the page to the first element matching sel (a CSS selector), and presses key on it. */
@@ -375,6 +379,13 @@ test_a_turn_by_clicks_and_one_from_irc(void **state)
 	                           " !document.getElementById('seats').textContent.includes('alice (away)')", 30000), 0);
 	melds_named_as_shown();
 	tab_walk();
+	/* her side's melds are buttons once she has drawn: Tab reaches them too, each marked */
+	if (cdp_until(&browser, "document.querySelector('.act-draw') !== null", 30000) == 0) {
+		tab_press(".act-draw", "Enter");
+		assert_int_equal(cdp_until(&browser, "document.querySelector('.act-discard') !== null", 10000), 0);
+		tab_walk();
+	} else
+		print_message("alice may not draw: the meld buttons are not walked\n");
 	shot("web-hand-play-desktop.png", 1280, 800, false);
 	shot("web-hand-play-phone.png", 390, 844, true);
 
