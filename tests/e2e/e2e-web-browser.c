@@ -1,4 +1,4 @@
-/* e2e-web-browser.c: a real browser (headless chromium over DevTools): alice plays a whole turn by clicking on her page while bob plays from IRC (ngircd) at the same table; screenshots for the docs. */
+/* e2e-web-browser.c: a real browser (headless chromium over DevTools): alice plays a whole turn by clicking on her page, and one by keyboard alone, while bob plays from IRC (ngircd) at the same table; screenshots for the docs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -156,6 +156,113 @@ shot(const char *name, int w, int h, bool mobile)
 	assert_int_equal(cdp_screenshot(&browser, path, false), 0);
 }
 
+/* One Tab from where the focus is: what it reached, kept in window.__walk by its data-key (a view that comes
+ * meanwhile draws the buttons anew); a control shown focused without
+ * a visible mark (outline or shadow) goes to window.__unmarked. True once the focus has left the page. */
+static const char tab_step_js[] =
+	"(() => { const e = document.activeElement; if (!e || e === document.body) return true;"
+	" const w = window.__walk, s = getComputedStyle(e), k = e.dataset.key || e.id || e.className;"
+	" if (w.length && w[w.length - 1] === k) window.__stuck = true;"
+	" if (w.includes(k)) return true; w.push(k);"
+	" if (!e.matches(':focus-visible') || (s.outlineStyle === 'none' || !parseFloat(s.outlineWidth)) &&"
+	"  s.boxShadow === 'none') window.__unmarked.push(e.id || e.className || e.nodeName);"
+	" return false; })()";
+
+/* Tabs from the top of the page (the first control, the colours' box) to its end: the focus moves on each
+ * press, every card of the hand, every action and every meld button is reached, each shown focused. */
+static void
+tab_walk(void)
+{
+	json_t *melds;
+	char *left;
+	int i;
+
+	assert_true(eval_true("(() => { window.__walk = []; window.__unmarked = []; window.__stuck = false;"
+	                      " document.getElementById('four').focus(); return true; })()"));
+	for (i = 0; i < 120; i++) {
+		cdp_key(&browser, "Tab");
+		if (eval_true(tab_step_js))
+			break;
+	}
+	assert_true(i < 120);
+	assert_false(eval_true("window.__stuck"));
+	left = eval_text("[...document.querySelectorAll('#hand .pick, #actions .act, button.meld')]"
+	                 ".filter(e => !window.__walk.includes(e.dataset.key)).map(e => e.dataset.key).join(', ')");
+	assert_non_null(left);
+	if (left[0] != '\0')
+		fail_msg("not reached by Tab: %s", left);
+	free(left);
+	left = eval_text("window.__unmarked.join(', ')");
+	assert_non_null(left);
+	if (left[0] != '\0')
+		fail_msg("focused without a visible mark: %s", left);
+	free(left);
+	melds = cdp_eval(&browser, "window.__walk.filter(k => k.startsWith('meld-')).length");
+	print_message("Tab reached %d controls, %d of them melds\n", i, (int)json_integer_value(melds));
+	json_decref(melds);
+}
+
+/* Tabs from the top of the page to the first element matching sel (a CSS selector), and presses key on it. */
+static void
+tab_press(const char *sel, const char *key)
+{
+	char is[256];
+	int i;
+
+	snprintf(is, sizeof is, "document.activeElement.matches('%s')", sel);
+	assert_true(eval_true("(() => { document.getElementById('four').focus(); return true; })()"));
+	for (i = 0; i < 120 && !eval_true(is); i++)
+		cdp_key(&browser, "Tab");
+	if (i == 120)
+		fail_msg("Tab does not reach %s", sel);
+	cdp_key(&browser, key);
+}
+
+/* alice's turn by keyboard alone: Tab to each control, Enter and Space to select and act; the focus stays
+ * in her cards when the page is drawn again. */
+static void
+keyboard_turn(struct ircclient *bob)
+{
+	tab_walk();
+	tab_press(".act-draw", "Enter");
+	assert_int_equal(cdp_until(&browser, "document.querySelector('.act-discard') !== null", 10000), 0);
+	/* the buttons were drawn again: the focus is not lost to the page's top */
+	assert_true(eval_true("document.activeElement.closest('#mine') !== null"));
+	tab_walk();
+	/* one card is no meld: the engine's sentence is shown */
+	assert_true(eval_true("(() => { document.getElementById('answer').textContent = ''; return true; })()"));
+	mark_natural();
+	tab_press("#pick-me", " ");
+	assert_int_equal(cdp_until(&browser, "document.getElementById('pick-me').getAttribute('aria-pressed') === 'true'",
+	                           5000), 0);
+	tab_press(".act-meld", " ");
+	assert_int_equal(cdp_until(&browser, "document.getElementById('answer').textContent.length > 0", 10000), 0);
+	assert_true(eval_true("document.activeElement.closest('#mine') !== null"));
+	/* then discard a natural, by Enter on the card and Space on the action */
+	mark_natural();
+	tab_press("#pick-me", "Enter");
+	assert_int_equal(cdp_until(&browser, "document.getElementById('pick-me').getAttribute('aria-pressed') === 'true'",
+	                           5000), 0);
+	tab_press(".act-discard", " ");
+	assert_int_equal(ircclient_wait(bob, 10000, NULL, 0, "PRIVMSG #cards :", "alice", "discarded", NULL), 0);
+	assert_int_equal(cdp_until(&browser, "document.querySelector('.act-draw') === null", 10000), 0);
+}
+
+/* Each meld is named first by what its first card shows, as the hand's cards are (a voice says what it sees). */
+static void
+melds_named_as_shown(void)
+{
+	char *bad = eval_text("[...document.querySelectorAll('.meld')].filter(m => { const c = m.querySelector('.cardbox');"
+	                      " const seen = c ? c.textContent.replace(/\\s+/g, '') : '';"
+	                      " return !seen || !(m.getAttribute('aria-label') || '').startsWith(seen); })"
+	                      ".map(m => '\"' + m.getAttribute('aria-label') + '\" shows ' + m.textContent).join('; ')");
+
+	assert_non_null(bad);
+	if (bad[0] != '\0')
+		fail_msg("melds not named as shown: %s", bad);
+	free(bad);
+}
+
 static void
 test_a_turn_by_clicks_and_one_from_irc(void **state)
 {
@@ -241,6 +348,11 @@ test_a_turn_by_clicks_and_one_from_irc(void **state)
 	assert_int_equal(cdp_until(&browser, "document.querySelector('.act-draw') !== null", 10000), 0);
 	shot("web-hand-desktop.png", 1280, 800, false);
 
+	/* her next turn by keyboard alone; then bob's from IRC */
+	keyboard_turn(&bob);
+	bob_turn(&bob);
+	assert_int_equal(cdp_until(&browser, "document.querySelector('.act-draw') !== null", 10000), 0);
+
 	/* bob's page shows the same table from his seat */
 	assert_int_equal(cdp_goto(&browser, bpage), 0);
 	assert_int_equal(cdp_until(&browser, "document.getElementById('turn').textContent.includes('alice')", 10000), 0);
@@ -257,6 +369,7 @@ test_a_turn_by_clicks_and_one_from_irc(void **state)
 	ircclient_send(&bob, "PRIVMSG #cards :!auto");
 	assert_int_equal(cdp_until(&browser, "document.querySelectorAll('.meld').length >= 6 &&"
 	                           " document.querySelectorAll('.meld.clean, .meld.dirty').length >= 1", 120000), 0);
+	melds_named_as_shown();
 	shot("web-table-desktop.png", 1280, 800, false);
 	shot("web-table-phone.png", 390, 844, true);
 	/* alice is back (she types): her own page, with what the computer melded for her side */
@@ -264,6 +377,15 @@ test_a_turn_by_clicks_and_one_from_irc(void **state)
 	assert_int_equal(cdp_goto(&browser, apage), 0);
 	assert_int_equal(cdp_until(&browser, "document.querySelectorAll('#hand .pick').length > 0 &&"
 	                           " !document.getElementById('seats').textContent.includes('alice (away)')", 30000), 0);
+	melds_named_as_shown();
+	tab_walk();
+	/* her side's melds are buttons once she has drawn: Tab reaches them too, each marked */
+	if (cdp_until(&browser, "document.querySelector('.act-draw') !== null", 30000) == 0) {
+		tab_press(".act-draw", "Enter");
+		assert_int_equal(cdp_until(&browser, "document.querySelector('.act-discard') !== null", 10000), 0);
+		tab_walk();
+	} else
+		print_message("alice may not draw: the meld buttons are not walked\n");
 	shot("web-hand-play-desktop.png", 1280, 800, false);
 	shot("web-hand-play-phone.png", 390, 844, true);
 

@@ -219,13 +219,16 @@ int
 cdp_key(struct cdp *b, const char *key)
 {
 	const char *kinds[2] = { "keyDown", "keyUp" };
+	/* the key code too: without it chromium moves no focus on Tab */
+	int code = strcmp(key, "Tab") == 0 ? 9 : strcmp(key, "Enter") == 0 ? 13 : strcmp(key, " ") == 0 ? 32 : 0;
 	int i;
 
 	for (i = 0; i < 2; i++)
 		json_decref(cdp_call(b, "Input.dispatchKeyEvent",
-		                     json_pack("{s:s, s:s, s:s, s:s}", "type", kinds[i], "key", key, "code",
+		                     json_pack("{s:s, s:s, s:s, s:s, s:i}", "type", kinds[i], "key", key, "code",
 		                               strcmp(key, " ") == 0 ? "Space" : key, "text",
-		                               strcmp(key, "Enter") == 0 ? "\r" : strcmp(key, " ") == 0 ? " " : "")));
+		                               strcmp(key, "Enter") == 0 ? "\r" : strcmp(key, " ") == 0 ? " " : "",
+		                               "windowsVirtualKeyCode", code)));
 	return 0;
 }
 

@@ -52,6 +52,7 @@ var Actions = (function () {
         b = document.createElement("button");
         b.type = "button";
         b.className = "pick";
+        b.setAttribute("data-key", "card-" + n);
         b.setAttribute("aria-pressed", selected.indexOf(n) >= 0 ? "true" : "false");
         b.setAttribute("aria-label", Cards.shown(v.hand[g].card) + ", " + Cards.label(v.hand[g].card));
         b.appendChild(Cards.draw(v.hand[g].card));
@@ -73,13 +74,30 @@ var Actions = (function () {
       b = document.createElement("button");
       b.type = "button";
       b.className = "act act-" + name;
+      b.setAttribute("data-key", "act-" + name);
       b.textContent = LABEL[name] || name;
       b.addEventListener("click", (function (n) { return function () { act(n); }; })(name));
       box.appendChild(b);
     }
   }
 
+  /* Drawing again replaces the buttons: the focus goes back to the same one (by its data-key), else to the
+     hand's first card, so that a keyboard keeps its place after each action. */
+  function focusKey() {
+    var e = document.activeElement;
+    return e && e.getAttribute && e.getAttribute("data-key");
+  }
+
+  function refocus(key) {
+    var e;
+    if (!key || document.activeElement && document.activeElement !== document.body) return;
+    e = document.querySelector('[data-key="' + key + '"]') || document.querySelector("#hand .pick") ||
+      document.querySelector("#actions .act");
+    if (e) e.focus();
+  }
+
   function draw(v) {
+    var key = focusKey();
     last = v;
     Cards.setWilds(v.wilds);
     Table.render(v, v.seat >= 0 && v.may.indexOf("meld") >= 0 ? function (rank) { act("meld", rank); } : null);
@@ -90,6 +108,7 @@ var Actions = (function () {
       selected = [];
     hand(v);
     buttons(v);
+    refocus(key);
   }
 
   function setSend(fn) { send = fn; }

@@ -67,10 +67,16 @@ var Table = (function () {
   function meld(m, onPick) {
     var box = h(onPick ? "button" : "div", "meld " + m.kind), i, fan = h("span", "fan");
     var n = m.naturals + m.twos + m.jokers, rank = m.rank;
-    var what = n + " " + Cards.label(rank) + (n === 1 ? "" : "s") + (m.twos + m.jokers ? ", " + (m.twos + m.jokers) +
-      " wild" : "") + (KIND[m.kind] ? ", " + KIND[m.kind] : "");
+    /* named first by what its first card shows in its corner, as a card of the hand is ("K, 3 kings") */
+    var first = m.kind === "wild" ? "JK" : m.kind !== "open" || m.naturals ? rank : m.twos ? "2" : "JK";
+    var what = Cards.shown(first) + ", " + n + " " + Cards.label(rank) + (n === 1 ? "" : "s") +
+      (m.twos + m.jokers ? ", " + (m.twos + m.jokers) + " wild" : "") + (KIND[m.kind] ? ", " + KIND[m.kind] : "");
     box.setAttribute("aria-label", what + (onPick ? ": add the selected cards" : ""));
-    if (onPick) { box.type = "button"; box.addEventListener("click", function () { onPick(rank); }); }
+    if (onPick) {
+      box.type = "button";
+      box.setAttribute("data-key", "meld-" + rank);
+      box.addEventListener("click", function () { onPick(rank); });
+    }
     if (m.kind !== "open") {
       fan.className = "stack";
       fan.appendChild(card(m.kind === "wild" ? "JK" : rank));
