@@ -280,11 +280,12 @@ run-console: all
 	$(B)/handfoot --console $(RUN_ARGS)
 
 # ---------------------------------------------------------------- tests
-# tests/run-tests runs the programs side by side, JOBS at once (default: the
-# cores), the longest first, and prints one summary line (tests/README.md).
+# tests/run-tests runs the programs side by side, JOBS at once (default: one
+# more than the cores: the programs mostly wait on servers' timers), the
+# longest first, and prints one summary line (tests/README.md).
 # `make test` is the whole suite, as CI runs it; `make check` is the edit
 # loop: the build, the unit tests (plain and sanitized) and the static checks.
-JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 # The checks that run as programs of the suite beside the tests (each needs $(B) built).
 SUITE_CHECKS = tests/check-build tests/check-package tests/check-adapter-folder
 test: deps-test
