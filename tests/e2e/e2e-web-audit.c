@@ -14,13 +14,11 @@
 #include "e2e.h"
 #include "ircclient.h"
 #include "ircserver.h"
+#include "webtable.h"
 #include "world.h"
 #include "proc.h"
 
-static struct world fx;          /* its daemon is daemon_proc, not fx.d */
-static struct proc daemon_proc;
-static struct cdp browser;
-static char base[64], shots[512];
+static struct webtable wt;
 
 /* Console errors, uncaught exceptions and failed requests, as the DevTools events tell them. */
 struct errors {
@@ -108,27 +106,14 @@ on_event(void *arg, json_t *msg)
 static int
 setup(void **state)
 {
-	char web[128];
-	int web_port;
-
 	(void)state;
-	if (!cdp_available()) {
-		print_message("chromium is not installed (make deps-test installs it)\n");
+	if (webtable_setup(&wt, "prefix = !\nai_delay = 400\nturn_reminder = 0\nai_budget = 300\n") != 0)
 		return -1;
-	}
-	if (world_init(&fx, &world_ngircd) != 0)
-		return -1;
-	web_port = ircserver_free_port();
-	snprintf(base, sizeof base, "http://127.0.0.1:%d", web_port);
-	snprintf(shots, sizeof shots, "%s/screens", e2e_build());
-	mkdir(shots, 0755);
-	snprintf(web, sizeof web, "channels = #cards\nflood_rate = 0\nflood_burst = 100\ncolors = no\n"
-	         "[web test]\nlisten = 127.0.0.1:%d\n", web_port);
-	world_conf(&fx, "prefix = !\nai_delay = 400\nturn_reminder = 0\nai_budget = 300\n", web);
-	if (cdp_start(&browser) != 0)
-		return -1;
-	browser.on_event = on_event;
-	browser.event_arg = &errs;
+	/* its screenshots stay in the build folder, never among the docs' */
+	snprintf(wt.shots, sizeof wt.shots, "%s/screens", e2e_build());
+	mkdir(wt.shots, 0755);
+	wt.browser.on_event = on_event;
+	wt.browser.event_arg = &errs;
 	return 0;
 }
 
@@ -136,43 +121,8 @@ static int
 teardown(void **state)
 {
 	(void)state;
-	cdp_stop(&browser);
-	proc_stop(&daemon_proc);
-	world_stop(&fx);
+	webtable_teardown(&wt);
 	return 0;
-}
-
-/* The link's path on the first line (from from on) holding a and b. */
-static void
-find_link(struct ircclient *c, size_t from, const char *a, const char *b, char *url, size_t len)
-{
-	size_t k;
-	int i;
-
-	for (i = 0; i < 200; i++) {
-		for (k = from; k < c->nlines; k++) {
-			const char *t;
-
-			if (strstr(c->lines[k], a) && strstr(c->lines[k], b) && (t = strstr(c->lines[k], "/t/")) != NULL) {
-				snprintf(url, len, "%s%.35s", base, t);
-				return;
-			}
-		}
-		ircclient_drain(c, 100);
-	}
-	fail_msg("no line with %s and %s", a, b);
-}
-
-static void
-shot(const char *name, int w, int h, bool mobile)
-{
-	char path[700];
-
-	assert_int_equal(cdp_size(&browser, w, h, mobile), 0);
-	/* the page lays itself out again at the new size: no event says when it is done */
-	e2e_sleep_ms(300);
-	snprintf(path, sizeof path, "%s/%s", shots, name);
-	assert_int_equal(cdp_screenshot(&browser, path, false), 0);
 }
 
 /* Opens url on a phone, waits for the first view (ready), audits it; the number of problems, each printed. */
@@ -184,11 +134,11 @@ audit(const char *what, const char *url, const char *ready)
 	int n;
 	char name[64];
 
-	assert_int_equal(cdp_size(&browser, 390, 844, true), 0);
+	assert_int_equal(cdp_size(&wt.browser, 390, 844, true), 0);
 	errs.n = 0;
-	assert_int_equal(cdp_goto(&browser, url), 0);
-	assert_int_equal(cdp_until(&browser, ready, 10000), 0);
-	bad = cdp_eval(&browser, audit_js);
+	assert_int_equal(cdp_goto(&wt.browser, url), 0);
+	assert_int_equal(cdp_until(&wt.browser, ready, 10000), 0);
+	bad = cdp_eval(&wt.browser, audit_js);
 	assert_true(json_is_array(bad));
 	for (i = 0; i < json_array_size(bad); i++)
 		print_message("%s page: %s\n", what, json_string_value(json_array_get(bad, i)));
@@ -198,9 +148,9 @@ audit(const char *what, const char *url, const char *ready)
 		print_message("%s page: %d console errors or failed requests, the first: %s\n", what, errs.n, errs.first);
 	n += errs.n;
 	snprintf(name, sizeof name, "audit-%s-phone.png", what);
-	shot(name, 390, 844, true);
+	webtable_shot(&wt, name, 390, 844, true);
 	snprintf(name, sizeof name, "audit-%s-desktop.png", what);
-	shot(name, 1280, 800, false);
+	webtable_shot(&wt, name, 1280, 800, false);
 	return n;
 }
 
@@ -208,18 +158,18 @@ static void
 test_both_pages_on_a_phone(void **state)
 {
 	struct ircclient alice, bob;
-	const char *argv[] = { "-c", fx.conf, NULL };
+	const char *argv[] = { "-c", wt.fx.conf, NULL };
 	char pub[128], apage[128];
 	size_t mark;
 	int n;
 
 	(void)state;
 	alice.pump = bob.pump = NULL;
-	assert_int_equal(ircclient_connect(&alice, fx.srv.port, "alice"), 0);
-	assert_int_equal(ircclient_connect(&bob, fx.srv.port, "bob"), 0);
+	assert_int_equal(ircclient_connect(&alice, wt.fx.srv.port, "alice"), 0);
+	assert_int_equal(ircclient_connect(&bob, wt.fx.srv.port, "bob"), 0);
 	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
 	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
-	assert_int_equal(proc_start(&daemon_proc, argv), 0);
+	assert_int_equal(proc_start(&wt.daemon, argv), 0);
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
 	ircclient_send(&alice, "PRIVMSG #cards :!new duel");
 	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "PRIVMSG #cards :", "opens", NULL), 0);
@@ -227,14 +177,14 @@ test_both_pages_on_a_phone(void **state)
 	assert_int_equal(ircclient_wait(&bob, 10000, NULL, 0, "PRIVMSG #cards :", "bob sits", NULL), 0);
 	mark = alice.nlines;
 	ircclient_send(&alice, "PRIVMSG #cards :!start");
-	find_link(&alice, mark, "PRIVMSG #cards :", "Watch: ", pub, sizeof pub);
-	find_link(&alice, mark, "NOTICE alice :", "play from", apage, sizeof apage);
+	webtable_find_link(&wt, &alice, mark, "PRIVMSG #cards :", "Watch: ", pub, sizeof pub);
+	webtable_find_link(&wt, &alice, mark, "NOTICE alice :", "play from", apage, sizeof apage);
 
-	json_decref(cdp_call(&browser, "Runtime.enable", NULL));
-	json_decref(cdp_call(&browser, "Log.enable", NULL));
-	json_decref(cdp_call(&browser, "Network.enable", NULL));
-	json_decref(cdp_call(&browser, "Page.enable", NULL));
-	json_decref(cdp_call(&browser, "Page.addScriptToEvaluateOnNewDocument", json_pack("{s:s}", "source", shift_probe)));
+	json_decref(cdp_call(&wt.browser, "Runtime.enable", NULL));
+	json_decref(cdp_call(&wt.browser, "Log.enable", NULL));
+	json_decref(cdp_call(&wt.browser, "Network.enable", NULL));
+	json_decref(cdp_call(&wt.browser, "Page.enable", NULL));
+	json_decref(cdp_call(&wt.browser, "Page.addScriptToEvaluateOnNewDocument", json_pack("{s:s}", "source", shift_probe)));
 
 	/* the computer plays both seats: the pages are audited as views of a game in play arrive */
 	ircclient_send(&alice, "PRIVMSG #cards :!auto");
@@ -245,7 +195,7 @@ test_both_pages_on_a_phone(void **state)
 
 	ircclient_close(&alice);
 	ircclient_close(&bob);
-	assert_int_equal(proc_stop(&daemon_proc), 0);
+	assert_int_equal(proc_stop(&wt.daemon), 0);
 }
 
 int

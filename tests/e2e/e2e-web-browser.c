@@ -14,87 +14,31 @@
 #include "e2e.h"
 #include "ircclient.h"
 #include "ircserver.h"
+#include "webtable.h"
 #include "world.h"
 #include "proc.h"
 
-static struct world fx;          /* its daemon is daemon_proc, not fx.d */
-static struct proc daemon_proc;
-static struct cdp browser;
-static char base[64], shots[512];
-static int web_port;
+static struct webtable wt;
 
 static int
 setup(void **state)
 {
-	char web[128];
-	const char *dir = getenv("HANDFOOT_SHOTS");
-
 	(void)state;
-	if (!cdp_available()) {
-		print_message("chromium is not installed (make deps-test installs it)\n");
-		return -1;
-	}
-	if (world_init(&fx, &world_ngircd) != 0)
-		return -1;
-	web_port = ircserver_free_port();
-	snprintf(base, sizeof base, "http://127.0.0.1:%d", web_port);
-	/* screenshots: where HANDFOOT_SHOTS says (docs/, to refresh them), else the build folder */
-	snprintf(shots, sizeof shots, "%s", dir != NULL && dir[0] ? dir : "");
-	if (shots[0] == '\0') {
-		snprintf(shots, sizeof shots, "%s/screens", e2e_build());
-		mkdir(shots, 0755);
-	}
-	snprintf(web, sizeof web, "channels = #cards\nflood_rate = 0\nflood_burst = 100\ncolors = no\n"
-	         "[web test]\nlisten = 127.0.0.1:%d\n", web_port);
-	world_conf(&fx, "prefix = !\nai_delay = 400\nturn_reminder = 0\nai_budget = 300\n", web);
-	return cdp_start(&browser);
+	return webtable_setup(&wt, "prefix = !\nai_delay = 400\nturn_reminder = 0\nai_budget = 300\n");
 }
 
 static int
 teardown(void **state)
 {
 	(void)state;
-	cdp_stop(&browser);
-	proc_stop(&daemon_proc);
-	world_stop(&fx);
+	webtable_teardown(&wt);
 	return 0;
-}
-
-/* The link's path on the first line (from from on) holding a and b. */
-static void
-find_link(struct ircclient *c, size_t from, const char *a, const char *b, char *url, size_t len)
-{
-	size_t k;
-	int i;
-
-	for (i = 0; i < 200; i++) {
-		for (k = from; k < c->nlines; k++) {
-			const char *t;
-
-			if (strstr(c->lines[k], a) && strstr(c->lines[k], b) && (t = strstr(c->lines[k], "/t/")) != NULL) {
-				snprintf(url, len, "%s%.35s", base, t);
-				return;
-			}
-		}
-		ircclient_drain(c, 100);
-	}
-	fail_msg("no line with %s and %s", a, b);
-}
-
-static bool
-eval_true(const char *expr)
-{
-	json_t *v = cdp_eval(&browser, expr);
-	bool t = json_is_true(v);
-
-	json_decref(v);
-	return t;
 }
 
 static char *
 eval_text(const char *expr)
 {
-	json_t *v = cdp_eval(&browser, expr);
+	json_t *v = cdp_eval(&wt.browser, expr);
 	char *s = json_is_string(v) ? strdup(json_string_value(v)) : NULL;
 
 	json_decref(v);
@@ -139,21 +83,9 @@ bob_turn(struct ircclient *bob)
 static void
 mark_natural(void)
 {
-	assert_true(eval_true("(() => { const b = [...document.querySelectorAll('#hand .pick')].find(e =>"
+	assert_true(webtable_eval_true(&wt, "(() => { const b = [...document.querySelectorAll('#hand .pick')].find(e =>"
 	                      " !/two|joker|three/.test(e.getAttribute('aria-label')));"
 	                      " if (!b) return false; b.id = 'pick-me'; return true; })()"));
-}
-
-static void
-shot(const char *name, int w, int h, bool mobile)
-{
-	char path[700];
-
-	assert_int_equal(cdp_size(&browser, w, h, mobile), 0);
-	/* the page lays itself out again at the new size: no event says when it is done */
-	e2e_sleep_ms(300);
-	snprintf(path, sizeof path, "%s/%s", shots, name);
-	assert_int_equal(cdp_screenshot(&browser, path, false), 0);
 }
 
 /* One Tab from where the focus is: what it reached, kept in window.__walk by its data-key (a view that comes
@@ -177,15 +109,15 @@ tab_walk(void)
 	char *left;
 	int i;
 
-	assert_true(eval_true("(() => { window.__walk = []; window.__unmarked = []; window.__stuck = false;"
+	assert_true(webtable_eval_true(&wt, "(() => { window.__walk = []; window.__unmarked = []; window.__stuck = false;"
 	                      " document.getElementById('four').focus(); return true; })()"));
 	for (i = 0; i < 120; i++) {
-		cdp_key(&browser, "Tab");
-		if (eval_true(tab_step_js))
+		cdp_key(&wt.browser, "Tab");
+		if (webtable_eval_true(&wt, tab_step_js))
 			break;
 	}
 	assert_true(i < 120);
-	assert_false(eval_true("window.__stuck"));
+	assert_false(webtable_eval_true(&wt, "window.__stuck"));
 	left = eval_text("[...document.querySelectorAll('#hand .pick, #actions .act, button.meld')]"
 	                 ".filter(e => !window.__walk.includes(e.dataset.key)).map(e => e.dataset.key).join(', ')");
 	assert_non_null(left);
@@ -197,7 +129,7 @@ tab_walk(void)
 	if (left[0] != '\0')
 		fail_msg("focused without a visible mark: %s", left);
 	free(left);
-	melds = cdp_eval(&browser, "window.__walk.filter(k => k.startsWith('meld-')).length");
+	melds = cdp_eval(&wt.browser, "window.__walk.filter(k => k.startsWith('meld-')).length");
 	print_message("Tab reached %d controls, %d of them melds\n", i, (int)json_integer_value(melds));
 	json_decref(melds);
 }
@@ -210,12 +142,12 @@ tab_press(const char *sel, const char *key)
 	int i;
 
 	snprintf(is, sizeof is, "document.activeElement.matches('%s')", sel);
-	assert_true(eval_true("(() => { document.getElementById('four').focus(); return true; })()"));
-	for (i = 0; i < 120 && !eval_true(is); i++)
-		cdp_key(&browser, "Tab");
+	assert_true(webtable_eval_true(&wt, "(() => { document.getElementById('four').focus(); return true; })()"));
+	for (i = 0; i < 120 && !webtable_eval_true(&wt, is); i++)
+		cdp_key(&wt.browser, "Tab");
 	if (i == 120)
 		fail_msg("Tab does not reach %s", sel);
-	cdp_key(&browser, key);
+	cdp_key(&wt.browser, key);
 }
 
 /* alice's turn by keyboard alone: Tab to each control, Enter and Space to select and act; the focus stays
@@ -225,27 +157,27 @@ keyboard_turn(struct ircclient *bob)
 {
 	tab_walk();
 	tab_press(".act-draw", "Enter");
-	assert_int_equal(cdp_until(&browser, "document.querySelector('.act-discard') !== null", 10000), 0);
+	assert_int_equal(cdp_until(&wt.browser, "document.querySelector('.act-discard') !== null", 10000), 0);
 	/* the buttons were drawn again: the focus is not lost to the page's top */
-	assert_true(eval_true("document.activeElement.closest('#mine') !== null"));
+	assert_true(webtable_eval_true(&wt, "document.activeElement.closest('#mine') !== null"));
 	tab_walk();
 	/* one card is no meld: the engine's sentence is shown */
-	assert_true(eval_true("(() => { document.getElementById('answer').textContent = ''; return true; })()"));
+	assert_true(webtable_eval_true(&wt, "(() => { document.getElementById('answer').textContent = ''; return true; })()"));
 	mark_natural();
 	tab_press("#pick-me", " ");
-	assert_int_equal(cdp_until(&browser, "document.getElementById('pick-me').getAttribute('aria-pressed') === 'true'",
+	assert_int_equal(cdp_until(&wt.browser, "document.getElementById('pick-me').getAttribute('aria-pressed') === 'true'",
 	                           5000), 0);
 	tab_press(".act-meld", " ");
-	assert_int_equal(cdp_until(&browser, "document.getElementById('answer').textContent.length > 0", 10000), 0);
-	assert_true(eval_true("document.activeElement.closest('#mine') !== null"));
+	assert_int_equal(cdp_until(&wt.browser, "document.getElementById('answer').textContent.length > 0", 10000), 0);
+	assert_true(webtable_eval_true(&wt, "document.activeElement.closest('#mine') !== null"));
 	/* then discard a natural, by Enter on the card and Space on the action */
 	mark_natural();
 	tab_press("#pick-me", "Enter");
-	assert_int_equal(cdp_until(&browser, "document.getElementById('pick-me').getAttribute('aria-pressed') === 'true'",
+	assert_int_equal(cdp_until(&wt.browser, "document.getElementById('pick-me').getAttribute('aria-pressed') === 'true'",
 	                           5000), 0);
 	tab_press(".act-discard", " ");
 	assert_int_equal(ircclient_wait(bob, 10000, NULL, 0, "PRIVMSG #cards :", "alice", "discarded", NULL), 0);
-	assert_int_equal(cdp_until(&browser, "document.querySelector('.act-draw') === null", 10000), 0);
+	assert_int_equal(cdp_until(&wt.browser, "document.querySelector('.act-draw') === null", 10000), 0);
 }
 
 /* Each meld is named first by what its first card shows, as the hand's cards are (a voice says what it sees). */
@@ -267,17 +199,17 @@ static void
 test_a_turn_by_clicks_and_one_from_irc(void **state)
 {
 	struct ircclient alice, bob;
-	const char *argv[] = { "-c", fx.conf, NULL };
+	const char *argv[] = { "-c", wt.fx.conf, NULL };
 	char pub[128], apage[128], bpage[128], *text;
 	size_t mark;
 
 	(void)state;
 	alice.pump = bob.pump = NULL;
-	assert_int_equal(ircclient_connect(&alice, fx.srv.port, "alice"), 0);
-	assert_int_equal(ircclient_connect(&bob, fx.srv.port, "bob"), 0);
+	assert_int_equal(ircclient_connect(&alice, wt.fx.srv.port, "alice"), 0);
+	assert_int_equal(ircclient_connect(&bob, wt.fx.srv.port, "bob"), 0);
 	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
 	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
-	assert_int_equal(proc_start(&daemon_proc, argv), 0);
+	assert_int_equal(proc_start(&wt.daemon, argv), 0);
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
 
 	ircclient_send(&alice, "PRIVMSG #cards :!new duel");
@@ -286,47 +218,47 @@ test_a_turn_by_clicks_and_one_from_irc(void **state)
 	assert_int_equal(ircclient_wait(&bob, 10000, NULL, 0, "PRIVMSG #cards :", "bob sits", NULL), 0);
 	mark = alice.nlines;
 	ircclient_send(&alice, "PRIVMSG #cards :!start");
-	find_link(&alice, mark, "PRIVMSG #cards :", "Watch: ", pub, sizeof pub);
-	find_link(&alice, mark, "NOTICE alice :", "play from", apage, sizeof apage);
-	find_link(&bob, 0, "NOTICE bob :", "play from", bpage, sizeof bpage);
+	webtable_find_link(&wt, &alice, mark, "PRIVMSG #cards :", "Watch: ", pub, sizeof pub);
+	webtable_find_link(&wt, &alice, mark, "NOTICE alice :", "play from", apage, sizeof apage);
+	webtable_find_link(&wt, &bob, 0, "NOTICE bob :", "play from", bpage, sizeof bpage);
 	ircclient_drain(&bob, 300);
 
 	/* alice's page, on a phone */
-	assert_int_equal(cdp_size(&browser, 390, 844, true), 0);
-	assert_int_equal(cdp_goto(&browser, apage), 0);
-	assert_int_equal(cdp_until(&browser, "document.querySelectorAll('#hand .pick').length > 0", 10000), 0);
+	assert_int_equal(cdp_size(&wt.browser, 390, 844, true), 0);
+	assert_int_equal(cdp_goto(&wt.browser, apage), 0);
+	assert_int_equal(cdp_until(&wt.browser, "document.querySelectorAll('#hand .pick').length > 0", 10000), 0);
 	/* every card has a text alternative; the hand is sorted as the game reads it */
-	assert_true(eval_true("[...document.querySelectorAll('#hand .pick')].every(b => b.getAttribute('aria-label'))"));
-	assert_true(eval_true("[...document.querySelectorAll('.cardbox')].every(b => b.getAttribute('aria-label'))"));
+	assert_true(webtable_eval_true(&wt, "[...document.querySelectorAll('#hand .pick')].every(b => b.getAttribute('aria-label'))"));
+	assert_true(webtable_eval_true(&wt, "[...document.querySelectorAll('.cardbox')].every(b => b.getAttribute('aria-label'))"));
 	/* no cookie, ever */
-	assert_true(eval_true("document.cookie === ''"));
+	assert_true(webtable_eval_true(&wt, "document.cookie === ''"));
 
-	if (eval_true("document.querySelector('.act-draw') === null")) {
+	if (webtable_eval_true(&wt, "document.querySelector('.act-draw') === null")) {
 		/* bob is first: he plays from IRC, alice's page shows it */
 		bob_turn(&bob);
 	}
-	assert_int_equal(cdp_until(&browser, "document.querySelector('.act-draw') !== null", 10000), 0);
-	shot("web-hand-phone.png", 390, 844, true);
+	assert_int_equal(cdp_until(&wt.browser, "document.querySelector('.act-draw') !== null", 10000), 0);
+	webtable_shot(&wt, "web-hand-phone.png", 390, 844, true);
 
 	/* the keyboard selects a card too */
 	mark_natural();
-	assert_true(eval_true("(() => { document.getElementById('pick-me').focus(); return true; })()"));
-	cdp_key(&browser, " ");
-	assert_int_equal(cdp_until(&browser, "document.getElementById('pick-me').getAttribute('aria-pressed') === 'true'",
+	assert_true(webtable_eval_true(&wt, "(() => { document.getElementById('pick-me').focus(); return true; })()"));
+	cdp_key(&wt.browser, " ");
+	assert_int_equal(cdp_until(&wt.browser, "document.getElementById('pick-me').getAttribute('aria-pressed') === 'true'",
 	                           5000), 0);
-	cdp_key(&browser, " ");
-	assert_int_equal(cdp_until(&browser, "document.getElementById('pick-me').getAttribute('aria-pressed') === 'false'",
+	cdp_key(&wt.browser, " ");
+	assert_int_equal(cdp_until(&wt.browser, "document.getElementById('pick-me').getAttribute('aria-pressed') === 'false'",
 	                           5000), 0);
 
 	/* the turn, by clicks: draw */
 	mark = alice.nlines;
-	assert_int_equal(cdp_click(&browser, "'.act-draw'"), 0);
-	assert_int_equal(cdp_until(&browser, "document.querySelector('.act-discard') !== null", 10000), 0);
+	assert_int_equal(cdp_click(&wt.browser, "'.act-draw'"), 0);
+	assert_int_equal(cdp_until(&wt.browser, "document.querySelector('.act-discard') !== null", 10000), 0);
 	/* a refused action shows the engine's sentence: one card is no meld */
 	mark_natural();
-	assert_int_equal(cdp_click(&browser, "'#pick-me'"), 0);
-	assert_int_equal(cdp_click(&browser, "'.act-meld'"), 0);
-	assert_int_equal(cdp_until(&browser, "document.getElementById('answer').textContent.length > 0", 10000), 0);
+	assert_int_equal(cdp_click(&wt.browser, "'#pick-me'"), 0);
+	assert_int_equal(cdp_click(&wt.browser, "'.act-meld'"), 0);
+	assert_int_equal(cdp_until(&wt.browser, "document.getElementById('answer').textContent.length > 0", 10000), 0);
 	text = eval_text("document.getElementById('answer').textContent");
 	assert_non_null(text);
 	print_message("refused: %s\n", text);
@@ -334,68 +266,68 @@ test_a_turn_by_clicks_and_one_from_irc(void **state)
 	free(text);
 	/* then discard a natural */
 	mark_natural();
-	assert_int_equal(cdp_click(&browser, "'#pick-me'"), 0);
-	assert_int_equal(cdp_click(&browser, "'.act-discard'"), 0);
+	assert_int_equal(cdp_click(&wt.browser, "'#pick-me'"), 0);
+	assert_int_equal(cdp_click(&wt.browser, "'.act-discard'"), 0);
 	/* the room heard alice's turn as usual */
 	assert_int_equal(ircclient_wait(&bob, 10000, NULL, 0, "PRIVMSG #cards :", "alice", "discarded", NULL), 0);
-	assert_int_equal(cdp_until(&browser, "document.querySelector('.act-draw') === null", 10000), 0);
-	assert_int_equal(cdp_until(&browser, "document.getElementById('turn').textContent.includes('bob')", 10000), 0);
+	assert_int_equal(cdp_until(&wt.browser, "document.querySelector('.act-draw') === null", 10000), 0);
+	assert_int_equal(cdp_until(&wt.browser, "document.getElementById('turn').textContent.includes('bob')", 10000), 0);
 
 	/* bob plays from IRC: alice's page shows his turn, and hers again */
 	bob_turn(&bob);
-	assert_int_equal(cdp_until(&browser, "document.getElementById('turn').textContent.includes('your turn')", 10000),
+	assert_int_equal(cdp_until(&wt.browser, "document.getElementById('turn').textContent.includes('your turn')", 10000),
 	                 0);
-	assert_int_equal(cdp_until(&browser, "document.querySelector('.act-draw') !== null", 10000), 0);
-	shot("web-hand-desktop.png", 1280, 800, false);
+	assert_int_equal(cdp_until(&wt.browser, "document.querySelector('.act-draw') !== null", 10000), 0);
+	webtable_shot(&wt, "web-hand-desktop.png", 1280, 800, false);
 
 	/* her next turn by keyboard alone; then bob's from IRC */
 	keyboard_turn(&bob);
 	bob_turn(&bob);
-	assert_int_equal(cdp_until(&browser, "document.querySelector('.act-draw') !== null", 10000), 0);
+	assert_int_equal(cdp_until(&wt.browser, "document.querySelector('.act-draw') !== null", 10000), 0);
 
 	/* bob's page shows the same table from his seat */
-	assert_int_equal(cdp_goto(&browser, bpage), 0);
-	assert_int_equal(cdp_until(&browser, "document.getElementById('turn').textContent.includes('alice')", 10000), 0);
-	assert_true(eval_true("document.querySelector('.act-draw') === null"));
+	assert_int_equal(cdp_goto(&wt.browser, bpage), 0);
+	assert_int_equal(cdp_until(&wt.browser, "document.getElementById('turn').textContent.includes('alice')", 10000), 0);
+	assert_true(webtable_eval_true(&wt, "document.querySelector('.act-draw') === null"));
 
 	/* the table's page for anyone: no hand, no action */
-	assert_int_equal(cdp_goto(&browser, pub), 0);
-	assert_int_equal(cdp_until(&browser, "document.getElementById('seats').textContent.includes('bob')", 10000), 0);
-	assert_true(eval_true("document.getElementById('mine').hidden"));
-	assert_true(eval_true("document.querySelectorAll('#hand .pick').length === 0"));
+	assert_int_equal(cdp_goto(&wt.browser, pub), 0);
+	assert_int_equal(cdp_until(&wt.browser, "document.getElementById('seats').textContent.includes('bob')", 10000), 0);
+	assert_true(webtable_eval_true(&wt, "document.getElementById('mine').hidden"));
+	assert_true(webtable_eval_true(&wt, "document.querySelectorAll('#hand .pick').length === 0"));
 
 	/* the computer plays both seats on: the pictures of a table in play, melds and canastas on it */
 	ircclient_send(&alice, "PRIVMSG #cards :!auto");
 	ircclient_send(&bob, "PRIVMSG #cards :!auto");
-	assert_int_equal(cdp_until(&browser, "document.querySelectorAll('.meld').length >= 6 &&"
+	assert_int_equal(cdp_until(&wt.browser, "document.querySelectorAll('.meld').length >= 6 &&"
 	                           " document.querySelectorAll('.meld.clean, .meld.dirty').length >= 1", 120000), 0);
 	melds_named_as_shown();
-	shot("web-table-desktop.png", 1280, 800, false);
-	shot("web-table-phone.png", 390, 844, true);
+	webtable_shot(&wt, "web-table-desktop.png", 1280, 800, false);
+	webtable_shot(&wt, "web-table-phone.png", 390, 844, true);
 	/* alice is back (she types): her own page, with what the computer melded for her side */
 	ircclient_send(&alice, "PRIVMSG HandFoot :!hand");
-	assert_int_equal(cdp_goto(&browser, apage), 0);
-	assert_int_equal(cdp_until(&browser, "document.querySelectorAll('#hand .pick').length > 0 &&"
+	assert_int_equal(cdp_goto(&wt.browser, apage), 0);
+	assert_int_equal(cdp_until(&wt.browser, "document.querySelectorAll('#hand .pick').length > 0 &&"
 	                           " !document.getElementById('seats').textContent.includes('alice (away)')", 30000), 0);
 	melds_named_as_shown();
 	tab_walk();
 	/* her side's melds are buttons once she has drawn: Tab reaches them too, each marked */
-	if (cdp_until(&browser, "document.querySelector('.act-draw') !== null", 30000) == 0) {
+	if (cdp_until(&wt.browser, "document.querySelector('.act-draw') !== null", 30000) == 0) {
 		tab_press(".act-draw", "Enter");
-		assert_int_equal(cdp_until(&browser, "document.querySelector('.act-discard') !== null", 10000), 0);
+		assert_int_equal(cdp_until(&wt.browser, "document.querySelector('.act-discard') !== null", 10000), 0);
 		tab_walk();
 	} else
 		print_message("alice may not draw: the meld buttons are not walked\n");
-	shot("web-hand-play-desktop.png", 1280, 800, false);
-	shot("web-hand-play-phone.png", 390, 844, true);
+	webtable_shot(&wt, "web-hand-play-desktop.png", 1280, 800, false);
+	webtable_shot(&wt, "web-hand-play-phone.png", 390, 844, true);
 
 	/* the four-colour option */
-	assert_int_equal(cdp_click(&browser, "'#four'"), 0);
-	assert_int_equal(cdp_until(&browser, "document.body.classList.contains('four')", 5000), 0);
+	assert_int_equal(cdp_click(&wt.browser, "'#four'"), 0);
+	assert_int_equal(cdp_until(&wt.browser, "document.body.classList.contains('four')", 5000), 0);
 
 	ircclient_close(&alice);
 	ircclient_close(&bob);
-	assert_int_equal(proc_stop(&daemon_proc), 0);
+	assert_int_equal(proc_stop(&wt.daemon), 0);
 }
 
 int

@@ -14,94 +14,25 @@
 #include "e2e.h"
 #include "ircclient.h"
 #include "ircserver.h"
+#include "webtable.h"
 #include "world.h"
 #include "proc.h"
 
-static struct world fx;          /* its daemon is daemon_proc, not fx.d */
-static struct proc daemon_proc;
-static struct cdp browser;
-static char base[64], shots[512];
-static int web_port;
+static struct webtable wt;
 
 static int
 setup(void **state)
 {
-	char web[128];
-	const char *dir = getenv("HANDFOOT_SHOTS");
-
 	(void)state;
-	if (!cdp_available()) {
-		print_message("chromium is not installed (make deps-test installs it)\n");
-		return -1;
-	}
-	if (world_init(&fx, &world_ngircd) != 0)
-		return -1;
-	web_port = ircserver_free_port();
-	snprintf(base, sizeof base, "http://127.0.0.1:%d", web_port);
-	/* screenshots: where HANDFOOT_SHOTS says (docs/, to refresh them), else the build folder */
-	snprintf(shots, sizeof shots, "%s", dir != NULL && dir[0] ? dir : "");
-	if (shots[0] == '\0') {
-		snprintf(shots, sizeof shots, "%s/screens", e2e_build());
-		mkdir(shots, 0755);
-	}
-	snprintf(web, sizeof web, "channels = #cards\nflood_rate = 0\nflood_burst = 100\ncolors = no\n"
-	         "[web test]\nlisten = 127.0.0.1:%d\n", web_port);
-	world_conf(&fx, "prefix = !\nai_delay = 0\nturn_reminder = 0\nai_budget = 300\n", web);
-	return cdp_start(&browser);
+	return webtable_setup(&wt, "prefix = !\nai_delay = 0\nturn_reminder = 0\nai_budget = 300\n");
 }
 
 static int
 teardown(void **state)
 {
 	(void)state;
-	cdp_stop(&browser);
-	proc_stop(&daemon_proc);
-	world_stop(&fx);
+	webtable_teardown(&wt);
 	return 0;
-}
-
-/* The link's path on the first line (from from on) holding a and b. */
-static void
-find_link(struct ircclient *c, size_t from, const char *a, const char *b, char *url, size_t len)
-{
-	size_t k;
-	int i;
-
-	for (i = 0; i < 200; i++) {
-		for (k = from; k < c->nlines; k++) {
-			const char *t;
-
-			if (strstr(c->lines[k], a) && strstr(c->lines[k], b) && (t = strstr(c->lines[k], "/t/")) != NULL) {
-				snprintf(url, len, "%s%.35s", base, t);
-				return;
-			}
-		}
-		ircclient_drain(c, 100);
-	}
-	fail_msg("no line with %s and %s", a, b);
-}
-
-static bool
-eval_true(const char *expr)
-{
-	json_t *v = cdp_eval(&browser, expr);
-	bool t = json_is_true(v);
-
-	json_decref(v);
-	return t;
-}
-
-/* Screenshots for a look, in build/screens/. */
-static void
-shot(const char *name, int w, int h, bool mobile)
-{
-	char path[700];
-
-	assert_int_equal(cdp_size(&browser, w, h, mobile), 0);
-	/* the page lays itself out again at the new size: no event says when it is done */
-	e2e_sleep_ms(300);
-	snprintf(path, sizeof path, "%s/%s", shots, name);
-	assert_int_equal(cdp_screenshot(&browser, path, false), 0);
 }
 
 /* A turn typed on IRC by c: draw, then discard the first natural card of the hand. */
@@ -150,7 +81,7 @@ whose(struct ircclient *a, struct ircclient *b, size_t from)
 static int
 story_matches_room(struct ircclient *c, size_t from)
 {
-	json_t *v = cdp_eval(&browser, "[...document.querySelectorAll('#story-lines li')].map(e => e.textContent)");
+	json_t *v = cdp_eval(&wt.browser, "[...document.querySelectorAll('#story-lines li')].map(e => e.textContent)");
 	size_t i, k = from;
 	int n = 0;
 
@@ -174,18 +105,18 @@ static void
 test_a_late_spectator_reads_the_round(void **state)
 {
 	struct ircclient alice, bob, *w;
-	const char *argv[] = { "-c", fx.conf, NULL };
+	const char *argv[] = { "-c", wt.fx.conf, NULL };
 	char pub[128], expr[256];
 	size_t deal;
 	int i, n, told;
 
 	(void)state;
 	alice.pump = bob.pump = NULL;
-	assert_int_equal(ircclient_connect(&alice, fx.srv.port, "alice"), 0);
-	assert_int_equal(ircclient_connect(&bob, fx.srv.port, "bob"), 0);
+	assert_int_equal(ircclient_connect(&alice, wt.fx.srv.port, "alice"), 0);
+	assert_int_equal(ircclient_connect(&bob, wt.fx.srv.port, "bob"), 0);
 	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
 	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
-	assert_int_equal(proc_start(&daemon_proc, argv), 0);
+	assert_int_equal(proc_start(&wt.daemon, argv), 0);
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
 	ircclient_send(&alice, "PRIVMSG #cards :!new duel");
 	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "PRIVMSG #cards :", "opens", NULL), 0);
@@ -193,7 +124,7 @@ test_a_late_spectator_reads_the_round(void **state)
 	assert_int_equal(ircclient_wait(&bob, 10000, NULL, 0, "PRIVMSG #cards :", "bob sits", NULL), 0);
 	deal = alice.nlines;
 	ircclient_send(&alice, "PRIVMSG #cards :!start");
-	find_link(&alice, deal, "PRIVMSG #cards :", "Watch: ", pub, sizeof pub);
+	webtable_find_link(&wt, &alice, deal, "PRIVMSG #cards :", "Watch: ", pub, sizeof pub);
 	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "PRIVMSG #cards :", "your turn", NULL), 0);
 
 	/* four turns told to the room before anyone opens the page */
@@ -205,41 +136,41 @@ test_a_late_spectator_reads_the_round(void **state)
 	}
 
 	/* the late spectator: the deal and the four turns, as the room read them */
-	assert_int_equal(cdp_size(&browser, 390, 844, true), 0);
-	assert_int_equal(cdp_goto(&browser, pub), 0);
-	assert_int_equal(cdp_until(&browser, "document.querySelectorAll('#story-lines li').length >= 5", 10000), 0);
+	assert_int_equal(cdp_size(&wt.browser, 390, 844, true), 0);
+	assert_int_equal(cdp_goto(&wt.browser, pub), 0);
+	assert_int_equal(cdp_until(&wt.browser, "document.querySelectorAll('#story-lines li').length >= 5", 10000), 0);
 	told = story_matches_room(&alice, deal);
 	print_message("the story so far: %d lines\n", told);
-	assert_true(eval_true("document.querySelector('#story-lines li').textContent.startsWith('Dealing')"));
-	assert_true(eval_true("document.getElementById('story-lines').textContent.split('discarded').length - 1 === 4"));
+	assert_true(webtable_eval_true(&wt, "document.querySelector('#story-lines li').textContent.startsWith('Dealing')"));
+	assert_true(webtable_eval_true(&wt, "document.getElementById('story-lines').textContent.split('discarded').length - 1 === 4"));
 	/* the history came in quietly; the list speaks again for what comes next */
-	assert_int_equal(cdp_until(&browser, "document.getElementById('story-lines').getAttribute('aria-live') === "
+	assert_int_equal(cdp_until(&wt.browser, "document.getElementById('story-lines').getAttribute('aria-live') === "
 	                           "'polite'", 5000), 0);
-	shot("story-phone.png", 390, 844, true);
+	webtable_shot(&wt, "story-phone.png", 390, 844, true);
 
 	/* a new line, live */
 	w = whose(&alice, &bob, deal);
 	irc_turn(w, w == &alice ? "alice" : "bob");
 	snprintf(expr, sizeof expr, "document.querySelectorAll('#story-lines li').length > %d", told);
-	assert_int_equal(cdp_until(&browser, expr, 10000), 0);
+	assert_int_equal(cdp_until(&wt.browser, expr, 10000), 0);
 	ircclient_drain(&alice, 300);
 	n = story_matches_room(&alice, deal);
 	assert_true(n > told);
-	assert_true(eval_true("document.getElementById('story-lines').lastElementChild.textContent.includes('discarded')"));
-	shot("story-desktop.png", 1280, 800, false);
+	assert_true(webtable_eval_true(&wt, "document.getElementById('story-lines').lastElementChild.textContent.includes('discarded')"));
+	webtable_shot(&wt, "story-desktop.png", 1280, 800, false);
 
 	/* a restart: the story is kept with the game */
-	assert_int_equal(proc_stop(&daemon_proc), 0);
-	assert_int_equal(proc_start(&daemon_proc, argv), 0);
+	assert_int_equal(proc_stop(&wt.daemon), 0);
+	assert_int_equal(proc_start(&wt.daemon, argv), 0);
 	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
-	assert_int_equal(cdp_goto(&browser, pub), 0);
+	assert_int_equal(cdp_goto(&wt.browser, pub), 0);
 	snprintf(expr, sizeof expr, "document.querySelectorAll('#story-lines li').length >= %d", n);
-	assert_int_equal(cdp_until(&browser, expr, 10000), 0);
-	assert_true(eval_true("document.querySelector('#story-lines li').textContent.startsWith('Dealing')"));
+	assert_int_equal(cdp_until(&wt.browser, expr, 10000), 0);
+	assert_true(webtable_eval_true(&wt, "document.querySelector('#story-lines li').textContent.startsWith('Dealing')"));
 
 	ircclient_close(&alice);
 	ircclient_close(&bob);
-	assert_int_equal(proc_stop(&daemon_proc), 0);
+	assert_int_equal(proc_stop(&wt.daemon), 0);
 }
 
 int

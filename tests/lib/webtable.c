@@ -1,0 +1,87 @@
+/* webtable.c: a table on ngircd with the web view on, and a headless Chromium to look at it (webtable.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "e2e.h"
+#include "ircserver.h"
+#include "webtable.h"
+
+int
+webtable_setup(struct webtable *t, const char *bot_extra)
+{
+	char web[128];
+	const char *dir = getenv("HANDFOOT_SHOTS");
+
+	if (!cdp_available()) {
+		print_message("chromium is not installed (make deps-test installs it)\n");
+		return -1;
+	}
+	if (world_init(&t->fx, &world_ngircd) != 0)
+		return -1;
+	t->port = ircserver_free_port();
+	snprintf(t->base, sizeof t->base, "http://127.0.0.1:%d", t->port);
+	snprintf(t->shots, sizeof t->shots, "%s", dir != NULL && dir[0] ? dir : "");
+	if (t->shots[0] == '\0') {
+		snprintf(t->shots, sizeof t->shots, "%s/screens", e2e_build());
+		mkdir(t->shots, 0755);
+	}
+	snprintf(web, sizeof web, "channels = #cards\nflood_rate = 0\nflood_burst = 100\ncolors = no\n"
+	         "[web test]\nlisten = 127.0.0.1:%d\n", t->port);
+	world_conf(&t->fx, bot_extra, web);
+	return cdp_start(&t->browser);
+}
+
+void
+webtable_teardown(struct webtable *t)
+{
+	cdp_stop(&t->browser);
+	proc_stop(&t->daemon);
+	world_stop(&t->fx);
+}
+
+void
+webtable_find_link(const struct webtable *t, struct ircclient *c, size_t from, const char *a, const char *b,
+                   char *url, size_t len)
+{
+	for (int i = 0; i < 200; i++) {
+		for (size_t k = from; k < c->nlines; k++) {
+			const char *p;
+
+			if (strstr(c->lines[k], a) && strstr(c->lines[k], b) && (p = strstr(c->lines[k], "/t/")) != NULL) {
+				snprintf(url, len, "%s%.35s", t->base, p);
+				return;
+			}
+		}
+		ircclient_drain(c, 100);
+	}
+	fail_msg("no line with %s and %s", a, b);
+}
+
+bool
+webtable_eval_true(struct webtable *t, const char *expr)
+{
+	json_t *v = cdp_eval(&t->browser, expr);
+	bool yes = json_is_true(v);
+
+	json_decref(v);
+	return yes;
+}
+
+void
+webtable_shot(struct webtable *t, const char *name, int w, int h, bool mobile)
+{
+	char path[700];
+
+	assert_int_equal(cdp_size(&t->browser, w, h, mobile), 0);
+	/* the page lays itself out again at the new size: no event says when it is done */
+	e2e_sleep_ms(300);
+	snprintf(path, sizeof path, "%s/%s", t->shots, name);
+	assert_int_equal(cdp_screenshot(&t->browser, path, false), 0);
+}

@@ -1,0 +1,36 @@
+/* webtable.h: the setup the web table's browser tests share: a table on ngircd with the web view on, and a headless Chromium to look at it. */
+#ifndef HF_TEST_WEBTABLE_H
+#define HF_TEST_WEBTABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cdp.h"
+#include "ircclient.h"
+#include "proc.h"
+#include "world.h"
+
+struct webtable {
+	struct world fx;          /* its daemon is daemon, not fx.d */
+	struct proc daemon;
+	struct cdp browser;
+	char base[64];            /* http://127.0.0.1:PORT */
+	char shots[512];          /* where screenshots go: $HANDFOOT_SHOTS (docs/, to refresh them), else BUILD/screens */
+	int port;
+};
+
+/* ngircd and the daemon's config (#cards, no flood pacing, no colours, [web test] on a free
+ * port; bot_extra the [bot] lines), then Chromium; the daemon is the test's to start.
+ * -1 (the group setup fails) without chromium or when a server does not start. */
+int  webtable_setup(struct webtable *t, const char *bot_extra);
+void webtable_teardown(struct webtable *t);
+/* The link (base and its /t/ path) on the first line of c's from index on holding a and b;
+ * fails the test if none comes within 20 s. */
+void webtable_find_link(const struct webtable *t, struct ircclient *c, size_t from, const char *a, const char *b,
+                        char *url, size_t len);
+/* Whether the page's expression is true. */
+bool webtable_eval_true(struct webtable *t, const char *expr);
+/* A screenshot at that size, as name in t->shots. */
+void webtable_shot(struct webtable *t, const char *name, int w, int h, bool mobile);
+
+#endif
