@@ -11,6 +11,7 @@
 #include "e2e.h"
 #include "world.h"
 #include "ircserver.h"
+#include "webtable.h"
 #include "wsclient.h"
 
 static struct world w;
@@ -20,23 +21,9 @@ static char origin[64], pub[64];
 static int
 setup(void **state)
 {
-	char web[256];
-
 	*state = &w;
-	if (world_init(&w, &world_none) < 0)
-		return -1;
-	port = ircserver_free_port();
-	snprintf(origin, sizeof origin, "http://127.0.0.1:%d", port);
 	/* the audit's limit: two connections from one address */
-	snprintf(web, sizeof web,
-	         "[console]\nprefix =\nstart = play 4 classic\n"
-	         "[web test]\nlisten = 127.0.0.1:%d\nmax_per_address = 2\n",
-	         port);
-	world_run(&w, "web-h2c", "prefix = !\nai_delay = 60000\nturn_reminder = 0\n", web);
-	if (e2e_daemon_wait_log(&w.d, "Watch: ", 20000) < 0 ||
-	    e2e_log_link(w.d.log, "Watch: ", pub, sizeof pub) < 0)
-		return -1;
-	return 0;
+	return webtable_console(&w, "web-h2c", "max_per_address = 2\n", &port, origin, sizeof origin, pub, sizeof pub);
 }
 
 /* The client's HTTP/2 preface, an empty SETTINGS frame and a PING. */

@@ -14,6 +14,7 @@
 #include "e2e.h"
 #include "world.h"
 #include "ircserver.h"
+#include "webtable.h"
 #include "wsclient.h"
 
 #define SLOW_N     70    /* more than libwebsockets' header pool held before (64) */
@@ -26,23 +27,9 @@ static char origin[64], pub[64];
 static int
 setup(void **state)
 {
-	char web[256];
-
 	*state = &w;
-	if (world_init(&w, &world_none) < 0)
-		return -1;
-	port = ircserver_free_port();
-	snprintf(origin, sizeof origin, "http://127.0.0.1:%d", port);
 	/* max_per_address as behind a proxy: the connection bounds let all 70 in */
-	snprintf(web, sizeof web,
-	         "[console]\nprefix =\nstart = play 4 classic\n"
-	         "[web test]\nlisten = 127.0.0.1:%d\nmax_connections = 500\nmax_per_address = 200\n",
-	         port);
-	world_run(&w, "web-slowloris", "prefix = !\nai_delay = 60000\nturn_reminder = 0\n", web);
-	if (e2e_daemon_wait_log(&w.d, "Watch: ", 20000) < 0 ||
-	    e2e_log_link(w.d.log, "Watch: ", pub, sizeof pub) < 0)
-		return -1;
-	return 0;
+	return webtable_console(&w, "web-slowloris", "max_connections = 500\nmax_per_address = 200\n", &port, origin, sizeof origin, pub, sizeof pub);
 }
 
 /* Whether the server still holds fd open (it closes what it drops, or answers it). */

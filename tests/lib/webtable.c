@@ -85,3 +85,21 @@ webtable_shot(struct webtable *t, const char *name, int w, int h, bool mobile)
 	snprintf(path, sizeof path, "%s/%s", t->shots, name);
 	assert_int_equal(cdp_screenshot(&t->browser, path, false), 0);
 }
+
+int
+webtable_console(struct world *w, const char *tag, const char *web_extra, int *port, char *origin, size_t olen,
+                 char *pub, size_t plen)
+{
+	char web[320];
+
+	if (world_init(w, &world_none) < 0)
+		return -1;
+	*port = ircserver_free_port();
+	snprintf(origin, olen, "http://127.0.0.1:%d", *port);
+	snprintf(web, sizeof web, "[console]\nprefix =\nstart = play 4 classic\n[web test]\nlisten = 127.0.0.1:%d\n%s",
+	         *port, web_extra);
+	world_run(w, tag, "prefix = !\nai_delay = 60000\nturn_reminder = 0\n", web);
+	if (e2e_daemon_wait_log(&w->d, "Watch: ", 20000) < 0 || e2e_log_link(w->d.log, "Watch: ", pub, plen) < 0)
+		return -1;
+	return 0;
+}

@@ -33,4 +33,11 @@ bool webtable_eval_true(struct webtable *t, const char *expr);
 /* A screenshot at that size, as name in t->shots. */
 void webtable_shot(struct webtable *t, const char *name, int w, int h, bool mobile);
 
+/* The console's table of four (classic) served on a free port, its computer players a minute
+ * slow to move: w (a world_none) with its daemon run on tag, web_extra the [web test] lines after
+ * listen; *port, origin (http://127.0.0.1:PORT) and pub (the table's public path, from the log)
+ * set. -1 if it does not come up (the group setup fails). */
+int  webtable_console(struct world *w, const char *tag, const char *web_extra, int *port, char *origin, size_t olen,
+                      char *pub, size_t plen);
+
 #endif
