@@ -1,4 +1,4 @@
-/* outq.c: the one outbound scheduler: lanes in serving order, the games' first, the quick turn of a lone stranger, answers superseded and evicted first, counts (outq.h has the policy). */
+/* outq.c: the one outbound scheduler: an item's lane, class and supersede from its facts, lanes in serving order, the games' first, the quick turn of a lone stranger, answers superseded and evicted first, counts (outq.h has the policy). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -278,55 +278,6 @@ make_room(struct outq *q, const char *name, size_t bytes, bool player)
 			return;
 }
 
-struct outq_item *
-outq_push(struct outq *q, const struct outq_msg *m)
-{
-	char name[512];
-	struct outq_lane *l;
-	struct outq_item *it;
-	bool first = m->lane != NULL ? !m->rest : m->key == NULL || m->player;
-
-	if (m->target == NULL)
-		return NULL;
-	lanes_trim(q);
-	outq_lane_name(m, name, sizeof name);
-	if (first || m->key == NULL)
-		make_room(q, name, m->bytes, m->key != NULL);
-	l = lane_find(q, name);
-	if (!fits(q, l, m->bytes))
-		return NULL;
-	if (l == NULL) {
-		l = lane_add(q, name);
-	} else if (l->n == 0) {
-		/* had nothing queued: as a new lane would be, in its own place */
-		q->nidle--;
-		q->nlanes++;
-		l->fresh = true;
-		l->woke = q->served;
-	}
-	it = xcalloc(1, sizeof *it);
-	it->lane = l;
-	it->target = xstrdup(m->target);
-	it->key = m->key != NULL ? xstrdup(m->key) : NULL;
-	it->first = first;
-	it->aside = m->room != NULL || (m->key == NULL && m->asker != NULL);
-	it->bytes = m->bytes;
-	it->payload = m->payload;
-	/* the next piece of the answer queued last in this lane, or a message of its own */
-	it->head = l->tail == NULL || it->key == NULL || !same(l->tail->key, it->key) ||
-	           !same(l->tail->target, it->target);
-	l->nmsgs += it->head;
-	LIST_APPEND(l->head, l->tail, it);
-	l->n++;
-	l->nkeep += it->key == NULL;
-	l->nroom += it->key == NULL && !it->aside;
-	l->nfirst += it->first;
-	l->bytes += it->bytes;
-	q->items++;
-	q->bytes += it->bytes;
-	return it;
-}
-
 /* Drops the items of l not taken that match: with key (NULL: any), to
  * target (NULL: any); how many.  A newer answer's supersede and the drops
  * by lane or target are the one walk. */
@@ -350,18 +301,67 @@ drop_in(struct outq *q, struct outq_lane *l, const char *key, const char *target
 	return n;
 }
 
-size_t
-outq_supersede(struct outq *q, const struct outq_msg *m)
+/* The one class rule: a lane is first-class while it holds an item that
+ * must be delivered (a game's line, a hand, "bob steps away") or a seated
+ * player's answer; a stranger's answer, and what must be delivered to a
+ * stranger for no game (a CTCP reply), wait in the rest. */
+static bool
+class_first(const struct outq_msg *m)
+{
+	return m->key != NULL ? m->player : !m->stranger;
+}
+
+struct outq_item *
+outq_push(struct outq *q, const struct outq_msg *m)
 {
 	char name[512];
 	struct outq_lane *l;
+	struct outq_item *it;
+	bool first = class_first(m);
 
-	if (m->key == NULL || m->target == NULL)
-		return 0;
+	if (m->target == NULL)
+		return NULL;
+	lanes_trim(q);
 	outq_lane_name(m, name, sizeof name);
-	if ((l = lane_find(q, name)) == NULL)
-		return 0;
-	return drop_in(q, l, m->key, m->target);
+	/* a newer answer replaces the same one still waiting in its lane: the
+	 * one place this is decided (a piece of it continues it instead) */
+	if (m->key != NULL && !m->piece && (l = lane_find(q, name)) != NULL)
+		drop_in(q, l, m->key, m->target);
+	if (first || m->key == NULL)
+		make_room(q, name, m->bytes, m->key != NULL);
+	l = lane_find(q, name);
+	if (!fits(q, l, m->bytes))
+		return NULL;
+	if (l == NULL) {
+		l = lane_add(q, name);
+	} else if (l->n == 0) {
+		/* had nothing queued: as a new lane would be, in its own place */
+		q->nidle--;
+		q->nlanes++;
+		l->fresh = true;
+		l->woke = q->served;
+	}
+	it = xcalloc(1, sizeof *it);
+	it->lane = l;
+	it->target = xstrdup(m->target);
+	it->key = m->key != NULL ? xstrdup(m->key) : NULL;
+	it->first = first;
+	it->aside = m->room != NULL || (m->key == NULL && m->asker != NULL);
+	it->bytes = m->bytes;
+	it->payload = m->payload;
+	/* the next piece of the answer queued last in this lane, or a message of its own */
+	it->head = !m->piece || l->tail == NULL || it->key == NULL || !same(l->tail->key, it->key) ||
+	           !same(l->tail->target, it->target);
+	l->nmsgs += it->head;
+	LIST_APPEND(l->head, l->tail, it);
+	l->n++;
+	l->nkeep += it->key == NULL;
+	l->nroom += it->key == NULL && !it->aside;
+	l->nfirst += it->first;
+	l->bytes += it->bytes;
+	q->items++;
+	q->bytes += it->bytes;
+	return it;
 }
 
 /* The item lane l may send now, NULL if it waits. */

@@ -1,11 +1,14 @@
-/* outq.h: the one outbound scheduler of every adapter that queues: who speaks when (lanes, games first, the quick turn of a lone stranger, supersede, caps, counts); the adapter keeps only its pacing. */
+/* outq.h: the one outbound scheduler of every adapter that queues: who speaks when (lanes, games first, the quick turn of a lone stranger, supersede, caps, counts), decided from the facts of each item; the adapter keeps only its pacing. */
 #ifndef HF_OUTQ_H
 #define HF_OUTQ_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The policy (docs/OUTQ.md):
+/* The policy (docs/OUTQ.md tells it whole, with the why).  An adapter
+ * hands outq the facts of an item (struct outq_msg: an answer or not,
+ * whose question, seated or not, the game's room of a private line); outq
+ * alone decides its lane, its class and which older answer it replaces.
  * - Lanes.  Every item waits in a lane: a room's lane holds the room's
  *   messages and the private lines of the game played there, in the order
  *   they were queued (a round's end before the next round's hand); an
@@ -30,7 +33,8 @@
  *   backlog (a flooder's lane, served already) does not count, so a flood
  *   never costs a bystander's first question its quick turn.
  * - Supersede.  A newer answer replaces the same answer (key) to the same
- *   target still waiting in its lane (outq_supersede).
+ *   target still waiting in its lane, as it is pushed (not a piece of the
+ *   message pushed before it, nor one already taken).
  * - Caps.  Items and bytes per lane and in all; when full, a first-class
  *   item makes room by dropping waiting answers (of its lane, then of the
  *   others), strangers' first, never an item that must be delivered: an
@@ -56,7 +60,8 @@ struct outq_limits {
 	size_t items, bytes;             /* in all */
 };
 
-/* One item to queue.  Strings are copied. */
+/* One item to queue: its facts, never its class (outq_push decides that).
+ * Strings are copied. */
 struct outq_msg {
 	const char *room;       /* the room whose lane it waits in (a private line about its game), or NULL */
 	const char *target;     /* where it goes: the room, or the user (required) */
@@ -64,9 +69,12 @@ struct outq_msg {
 	const char *asker;      /* an answer: whose question it answers (NULL: target); with key NULL, an
 	                         * answer that must be delivered (someone steps away): in its room's
 	                         * lane, in order, but not the room's story (outq_pending_room) */
-	bool player;            /* an answer to a seated player: served with the games' lines */
-	const char *lane;       /* NULL: the lane above; else this lane, as is (a protocol queue, a CTCP reply) */
-	bool rest;              /* with lane: not first-class though it must be delivered (a CTCP reply) */
+	bool player;            /* the asker is seated at a table */
+	bool piece;             /* the next piece of the message pushed just before it (a long
+	                         * answer split into wire lines): it replaces nothing */
+	bool stranger;          /* must be delivered, yet no game's line nor a player's (a CTCP reply) */
+	const char *lane;       /* NULL: the lane outq_lane_name gives; else this one, as is (a name
+	                         * case-folded or persisted by the adapter, a protocol queue): a name only */
 	size_t bytes;           /* its size, for the byte caps */
 	void *payload;          /* the adapter's: never looked into */
 };
@@ -87,11 +95,11 @@ void outq_free(struct outq *q);
 /* The lane m waits in, into buf (NUL-terminated, cut to len). */
 void outq_lane_name(const struct outq_msg *m, char *buf, size_t len);
 /* Queues m at the end of its lane; the item, or NULL if the caps refuse it
- * (and no answer could make room).  Does not supersede: see below. */
+ * (and no answer could make room).  An answer (key, not a piece) first
+ * drops the answers with its key to its target still waiting (not taken)
+ * in its lane: the newer replaces them.  Its class: first-class if it must
+ * be delivered (not to a stranger) or answers a seated player. */
 struct outq_item *outq_push(struct outq *q, const struct outq_msg *m);
-/* Drops the answers with m->key to m->target still waiting (not taken) in
- * m's lane: the newer m replaces them.  How many items went. */
-size_t outq_supersede(struct outq *q, const struct outq_msg *m);
 
 /* The item to send next, NULL if none may go.  ready (NULL: every item
  * may) is asked about a lane's items in order until one may go or the lane

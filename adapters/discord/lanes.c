@@ -47,8 +47,7 @@ discord_lanes_add(struct discord_client *c, const char *channel, const char *key
 	li->msg = msg;
 	if (c->lanes == NULL)
 		c->lanes = outq_new(&(struct outq_limits){ .lane_items = LANE_MAX, .items = LANES_MAX }, dropped, c);
-	/* a newer answer replaces the same one still waiting */
-	outq_supersede(c->lanes, &m);
+	/* the facts only: outq decides the class, and replaces an older answer still waiting */
 	if (outq_push(c->lanes, &m) == NULL) {
 		free(li);
 		return -1;

@@ -140,12 +140,10 @@ void    irc_bucket_take(struct irc_bucket *b, int64_t now);
 int irc_base64(char *dst, size_t dstlen, const unsigned char *src, size_t len);
 
 /* ------------------------------------------------------------------ queue.c */
-/* Output queues on lib/outq (docs/OUTQ.md: lanes, the games first, the
- * quick turn of a lone stranger, answers replaced): a lane is a channel
- * with its players' private lines, one asker's answers, or a nick; a line
- * is one that must be delivered (key 0) or part of an answer (its key): a
- * newer answer replaces an older one still queued (irc_queue_drop).  Lane
- * names are case-folded here. */
+/* Output queues on lib/outq (docs/OUTQ.md): a lane is a channel with its
+ * players' private lines, one asker's answers, or a nick; a line goes in
+ * with its facts (struct irc_qfacts), and lib/outq decides its class and
+ * which older answer it replaces.  Lane names are case-folded here. */
 #define IRC_QUEUE_FIRST_RUN OUTQ_FIRST_RUN
 #define IRC_QUEUE_FEW_RESTS OUTQ_FEW_RESTS
 #define IRC_QUEUE_LANE      128      /* a lane's name, case-folded, at most */
@@ -156,21 +154,24 @@ struct irc_queue {
 	size_t max_per_target;
 };
 
+/* What a line is, as the adapter knows it (never its class). */
+struct irc_qfacts {
+	uint64_t key;           /* an answer's key (its target and supersede key); 0: it must be delivered */
+	const char *asker;      /* whose question it answers (NULL: nobody's) */
+	bool player;            /* the asker is seated at a table */
+	bool about_room;        /* a private line about the game of the lane's room */
+	bool piece;             /* the next line of the message queued just before it */
+	bool stranger;          /* must be delivered, to a stranger, for no game (a CTCP reply) */
+};
+
 void   irc_queue_init(struct irc_queue *q, size_t max_per_target);
-/* Appends a wire line (no CR LF) that must be delivered to lane; -1 if the
- * lane is full. */
+/* Appends a wire line (no CR LF) with its facts to lane; -1 if the lane
+ * is full.  An answer (not a piece) replaces the same one still queued. */
+int    irc_queue_push_facts(struct irc_queue *q, const char *lane, const struct irc_qfacts *f, const char *line,
+                            size_t len);
+/* The same for a line that must be delivered, and a stranger's answer. */
 int    irc_queue_push(struct irc_queue *q, const char *lane, const char *line, size_t len);
-/* The same for a line of an answer (key not 0); -1 if the lane is full.
- * Lines that must be delivered are first-class, answers not. */
 int    irc_queue_push_key(struct irc_queue *q, const char *lane, uint64_t key, const char *line, size_t len);
-/* The same, with the line's class given: first, served before the rest;
- * about_room, a private line about the game of lane's room; asker, whose
- * question it answers (NULL: nobody's).  lib/outq decides from those what
- * is the room's story (outq_msg). */
-int    irc_queue_push_class(struct irc_queue *q, const char *lane, uint64_t key, bool first, bool about_room,
-                            const char *asker, const char *line, size_t len);
-/* Drops the lines of lane with key (an answer a newer one replaces); how many. */
-size_t irc_queue_drop(struct irc_queue *q, const char *lane, uint64_t key);
 /* Lines waiting in lane; those of them that must be delivered; and of
  * those, the room's story (not aside). */
 size_t irc_queue_count(const struct irc_queue *q, const char *lane);

@@ -68,7 +68,7 @@ message_ctcp(struct irc *c, struct irc_user *u, const char *text)
 
 		/* behind the games' lines, as a stranger's answer: 50 nicks asking
 		 * VERSION must not put a turn behind 50 replies */
-		if (w > 0 && irc_queue_push_class(&c->out, u->nick, 0, false, false, NULL, line,
+		if (w > 0 && irc_queue_push_facts(&c->out, u->nick, &(struct irc_qfacts){ .stranger = true }, line,
 		                                  (size_t)w < sizeof line ? (size_t)w : sizeof line - 1) == 0)
 			irc_send_flush(c);
 	}

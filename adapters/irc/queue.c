@@ -49,30 +49,31 @@ oq(struct irc_queue *q)
 	return q->oq;
 }
 
-/* An outq message in lane (case-folded into name), for a line with key. */
+/* The facts of a line in lane (case-folded into name), for lib/outq,
+ * which decides its class and what it replaces. */
 static struct outq_msg
-msg_of(const char *lane, uint64_t key, bool first, char *name, size_t namelen, char *keys, size_t keyslen)
+msg_of(const char *lane, const struct irc_qfacts *f, char *name, size_t namelen, char *keys, size_t keyslen)
 {
 	irc_parse_casefold(name, namelen, lane);
-	snprintf(keys, keyslen, "%016llx", (unsigned long long)key);
-	return (struct outq_msg){ .lane = name, .target = name, .key = key != 0 ? keys : NULL, .rest = !first };
+	snprintf(keys, keyslen, "%016llx", (unsigned long long)f->key);
+	return (struct outq_msg){ .lane = name, .target = name, .key = f->key != 0 ? keys : NULL, .asker = f->asker,
+	                          .player = f->player, .piece = f->piece, .stranger = f->stranger,
+	                          .room = f->about_room ? name : NULL };
 }
 
 int
 irc_queue_push_key(struct irc_queue *q, const char *target, uint64_t key, const char *line, size_t len)
 {
-	return irc_queue_push_class(q, target, key, key == 0, false, NULL, line, len);
+	return irc_queue_push_facts(q, target, &(struct irc_qfacts){ .key = key }, line, len);
 }
 
 int
-irc_queue_push_class(struct irc_queue *q, const char *target, uint64_t key, bool first, bool about_room,
-                     const char *asker, const char *line, size_t len)
+irc_queue_push_facts(struct irc_queue *q, const char *target, const struct irc_qfacts *f, const char *line,
+                     size_t len)
 {
 	char name[IRC_QUEUE_LANE], keys[24];
-	struct outq_msg m = msg_of(target, key, first, name, sizeof name, keys, sizeof keys);
+	struct outq_msg m = msg_of(target, f, name, sizeof name, keys, sizeof keys);
 
-	m.room = about_room ? name : NULL;
-	m.asker = asker;
 	m.bytes = len;
 	m.payload = line_new(line, len);
 	if (outq_push(oq(q), &m) == NULL) {
@@ -86,16 +87,7 @@ irc_queue_push_class(struct irc_queue *q, const char *target, uint64_t key, bool
 int
 irc_queue_push(struct irc_queue *q, const char *target, const char *line, size_t len)
 {
-	return irc_queue_push_class(q, target, 0, true, false, NULL, line, len);
-}
-
-size_t
-irc_queue_drop(struct irc_queue *q, const char *target, uint64_t key)
-{
-	char name[IRC_QUEUE_LANE], keys[24];
-	struct outq_msg m = msg_of(target, key, false, name, sizeof name, keys, sizeof keys);
-
-	return key != 0 && q->oq != NULL ? outq_supersede(q->oq, &m) : 0;
+	return irc_queue_push_facts(q, target, &(struct irc_qfacts){ 0 }, line, len);
 }
 
 struct rewrite {

@@ -226,10 +226,7 @@ text_room(struct irc *c, const char *cmd, const char *target)
 struct irc_out {
 	struct irc *c;
 	const char *cmd, *target, *prefix, *lane;
-	uint64_t key;           /* an answer's key (target and supersede), 0 if it must be delivered */
-	bool first;             /* a game's line or a player's answer: before strangers' answers */
-	bool about_room;        /* a private line about the game in its lane's room */
-	const char *asker;      /* whose question it answers (lib/outq decides what that makes it) */
+	struct irc_qfacts facts; /* what its lines are (lib/outq decides their class) */
 	int rc;
 };
 
@@ -255,7 +252,7 @@ irc_send_piece(void *ctx, const char *m, size_t len, const char *text, size_t te
 	if (o->rc < 0)
 		return;     /* the queue is full: the rest of the message would be cut anyway */
 	w = snprintf(line, sizeof line, "%s %s :%s", o->cmd, o->target, text);
-	if (w < 0 || irc_queue_push_class(&c->out, o->lane, o->key, o->first, o->about_room, o->asker, line,
+	if (w < 0 || irc_queue_push_facts(&c->out, o->lane, &o->facts, line,
 	                                  (size_t)w < sizeof line ? (size_t)w : sizeof line - 1) != 0) {
 		/* once a minute at most: a flood must not flood the log too */
 		if (loop_now(c->a->loop) - c->drop_logged > 60000) {
@@ -264,6 +261,7 @@ irc_send_piece(void *ctx, const char *m, size_t len, const char *text, size_t te
 		}
 		o->rc = -1;
 	}
+	o->facts.piece = true;   /* the message's next lines continue it */
 }
 
 /* An answer's key: its target and supersede key (0: none, it must be delivered). */
@@ -280,21 +278,19 @@ answer_key(const char *target, const char *supersede)
 
 /* Queues a styled message to target in lane: its parts joined into as few
  * lines as fit (computer turns share a line where they can), each line cut
- * to what the server relays after our prefix, in mIRC codes or plain.  An
- * answer replaces the same answer still queued. */
+ * to what the server relays after our prefix, in mIRC codes or plain.  Its
+ * lines go with their facts: lib/outq replaces an older answer and decides
+ * their class. */
 static int
 queue_styled(struct irc *c, const char *cmd, const char *target, const char *lane, bool about_room,
              const struct adapter_msg *m)
 {
-	struct irc_out o = { .c = c, .cmd = cmd, .target = target, .lane = lane, .about_room = about_room,
-	                     .asker = m->asker,
-	                     .prefix = m->prefix ? m->prefix : "", .key = answer_key(target, m->supersede),
-	                     .first = m->supersede == NULL || m->player };
+	struct irc_out o = { .c = c, .cmd = cmd, .target = target, .lane = lane, .prefix = m->prefix ? m->prefix : "",
+	                     .facts = { .key = answer_key(target, m->supersede), .asker = m->asker,
+	                                .player = m->player, .about_room = about_room } };
 	size_t room = text_room(c, cmd, target);
 	struct rbuf packed = { 0 };
 
-	if (o.key != 0)
-		irc_queue_drop(&c->out, lane, o.key);
 	style_pack(&packed, m->styled, strlen(m->styled), room, " | ", irc_send_encode, &o);
 	style_split(packed.s, packed.len, room, true, irc_send_encode, &o, irc_send_piece, &o);
 	rbuf_free(&packed);

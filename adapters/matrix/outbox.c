@@ -49,15 +49,16 @@ out_free(struct matrix_out *m)
 	free(m);
 }
 
-/* What outq knows of m: its lane (persisted with it), where it goes, its key, its class. */
+/* What outq knows of m, its facts: its lane (persisted with it), where it
+ * goes, its key, whose question, seated or not (outq decides its class and
+ * what it replaces). */
 static struct outq_msg
 msg_of(const struct matrix_out *m)
 {
 	/* a private line in a room's lane is aside: not one the room reads */
 	return (struct outq_msg){ .lane = m->lane, .room = m->user != NULL ? m->lane : NULL,
 	                          .target = m->user != NULL ? m->user : m->room, .key = m->key, .asker = m->asker,
-	                          .rest = m->key != NULL && !m->player, .bytes = strlen(m->body),
-	                          .payload = (void *)m };
+	                          .player = m->player, .bytes = strlen(m->body), .payload = (void *)m };
 }
 
 /* Into its lane, and at the end of the persisted order; -1 if the caps refuse it. */
@@ -286,11 +287,9 @@ matrix_outbox_add_key(struct matrix_outbox *o, const char *room, const char *use
 
 	if (body == NULL || (room == NULL && user == NULL))
 		return NULL;
-	/* the lane (lib/outq): a game's room, or the asker's; a newer answer
-	 * replaces the same one still waiting there */
+	/* the lane (lib/outq): a game's room, or the asker's; persisted with
+	 * the message (outq_push replaces an older answer waiting there) */
 	outq_lane_name(&om, lane, sizeof lane);
-	om.lane = lane;
-	outq_supersede(o->q, &om);
 	m = xcalloc(1, sizeof *m);
 	m->seq = o->seq + 1;
 	snprintf(txn, sizeof txn, "hf.%s.%" PRIu64, o->salt, m->seq);

@@ -27,19 +27,21 @@ test_answers(void **state)
 	irc_queue_init(&q, 4);
 	assert_int_equal(irc_queue_push(&q, "#a", "turn 1", 6), 0);
 	assert_int_equal(irc_queue_push_key(&q, "answers x", 7, "pile 1", 6), 0);
-	assert_int_equal(irc_queue_push_key(&q, "answers x", 7, "pile 1b", 7), 0);
-	assert_int_equal(irc_queue_drop(&q, "answers x", 7), 2);
+	assert_int_equal(irc_queue_push_facts(&q, "answers x", &(struct irc_qfacts){ .key = 7, .piece = true }, "pile 1b",
+	                                      7), 0);
+	assert_int_equal(irc_queue_count(&q, "answers x"), 2);   /* a piece continues its answer */
+	/* the newer answer replaces both lines of the older: lib/outq does it */
 	assert_int_equal(irc_queue_push_key(&q, "answers x", 7, "pile 2", 6), 0);
 	assert_int_equal(irc_queue_count(&q, "answers x"), 1);
 	assert_int_equal(irc_queue_count_keep(&q, "answers x"), 0);
 	assert_int_equal(irc_queue_count_keep(&q, "#A"), 1);   /* case-folded */
 	/* a player's hand waits in the room's lane, aside: the computer waits
 	 * for it (count_keep), an answer about the table does not (count_room) */
-	assert_int_equal(irc_queue_push_class(&q, "#a", 0, true, true, NULL, "NOTICE ann :hand", 16), 0);
+	assert_int_equal(irc_queue_push_facts(&q, "#a", &(struct irc_qfacts){ .about_room = true }, "NOTICE ann :hand", 16), 0);
 	assert_int_equal(irc_queue_count_keep(&q, "#a"), 2);
 	assert_int_equal(irc_queue_count_room(&q, "#a"), 1);
 	/* an answer that must be delivered, with its asker: kept, not the story */
-	assert_int_equal(irc_queue_push_class(&q, "#a", 0, true, false, "bob", "bob steps away", 14), 0);
+	assert_int_equal(irc_queue_push_facts(&q, "#a", &(struct irc_qfacts){ .asker = "bob" }, "bob steps away", 14), 0);
 	assert_int_equal(irc_queue_count_keep(&q, "#a"), 3);
 	assert_int_equal(irc_queue_count_room(&q, "#a"), 1);
 	assert_int_equal(irc_queue_push(&q, "#a", "turn", 4), 0);

@@ -35,14 +35,14 @@ say(struct outq *q, const char *room, const char *text)
 	return outq_push(q, &m);
 }
 
-/* An answer (key) to asker's question, to target; a newer one replaces the older. */
+/* An answer (key) to asker's question, to target: its facts only (outq_push
+ * itself replaces an older one). */
 static struct outq_item *
 answer(struct outq *q, const char *target, const char *key, const char *asker, bool player, const char *text)
 {
 	struct outq_msg m = { .target = target, .key = key, .asker = asker, .player = player,
 	                      .payload = (void *)text, .bytes = strlen(text) };
 
-	outq_supersede(q, &m);
 	return outq_push(q, &m);
 }
 
@@ -102,6 +102,87 @@ test_answers(void **state)
 		assert_string_equal(pop(q), "turn");
 	assert_int_equal(outq_queued(q), 0);
 	assert_int_equal(outq_lanes(q), 0);
+	outq_free(q);
+}
+
+/* The adapter hands facts, outq decides: a newer answer pushed replaces the
+ * same one still waiting (no call of the adapter's does it), but never one
+ * taken, and a piece of a long answer (its next wire line) continues it
+ * instead of replacing it. */
+static void
+test_push_supersedes(void **state)
+{
+	int drops;
+	struct outq *q = new_q(40, 0, &drops);
+	struct outq_item *taken;
+	struct outq_msg more = { .target = "#a", .key = "pile", .asker = "x", .piece = true,
+	                         .payload = (void *)"pile 3b", .bytes = 7 };
+
+	(void)state;
+	taken = answer(q, "#a", "pile", "x", false, "pile 1");
+	assert_ptr_equal(outq_next(q, NULL, NULL), taken);
+	outq_take(q, taken);
+	answer(q, "#a", "pile", "x", false, "pile 2");
+	assert_int_equal(drops, 0);   /* the one in flight stays */
+	answer(q, "#a", "pile", "x", false, "pile 3");
+	assert_int_equal(drops, 1);   /* pile 2 went */
+	assert_non_null(outq_push(q, &more));
+	assert_int_equal(drops, 1);   /* a piece replaces nothing */
+	answer(q, "#a", "table", "x", false, "table");
+	answer(q, "#b", "pile", "x", false, "pile elsewhere");
+	assert_int_equal(drops, 1);   /* another key, another target: both kept */
+	outq_remove(q, taken);
+	assert_string_equal(pop(q), "pile 3");
+	assert_string_equal(pop(q), "pile 3b");
+	assert_string_equal(pop(q), "table");
+	assert_string_equal(pop(q), "pile elsewhere");
+	assert_int_equal(outq_queued(q), 0);
+	outq_free(q);
+}
+
+/* The class is outq's, from the facts, whatever lane the adapter names (a
+ * name case-folded or persisted): a stranger's answers in a named lane wait
+ * behind the game (one item in OUTQ_FIRST_RUN + 1), a seated player's go
+ * with it, and a CTCP reply (must be delivered, to a stranger) is not a
+ * game's line.  IRC and Matrix once computed the class themselves and a
+ * named lane took it as given. */
+static void
+test_class_from_facts(void **state)
+{
+	int drops;
+	struct outq *q = new_q(40, 0, &drops);
+	struct outq_msg x1 = { .lane = "answers x", .target = "#a", .key = "pile", .asker = "x",
+	                       .payload = (void *)"x1" };
+	struct outq_msg x2 = x1, p1 = x1, ctcp = { .lane = "nick z", .target = "z", .stranger = true,
+	                                            .payload = (void *)"ctcp" };
+
+	(void)state;
+	x2.key = "table";
+	x2.payload = (void *)"x2";
+	for (int i = 0; i < 5; i++)
+		say(q, "#a", "turn");
+	assert_non_null(outq_push(q, &x1));
+	assert_non_null(outq_push(q, &x2));
+	/* a backlog of two answers: no quick turn; after three game lines */
+	for (int i = 0; i < OUTQ_FIRST_RUN; i++)
+		assert_string_equal(pop(q), "turn");
+	assert_string_equal(pop(q), "x1");
+	assert_string_equal(pop(q), "turn");
+	/* a seated player's answer in a named lane is first-class */
+	p1.lane = "answers p";
+	p1.asker = "p";
+	p1.player = true;
+	p1.payload = (void *)"p1";
+	assert_non_null(outq_push(q, &p1));
+	assert_non_null(outq_push(q, &ctcp));
+	say(q, "#a", "turn");
+	say(q, "#a", "turn");
+	/* the CTCP reply, one item of the rest that had nothing queued, takes
+	 * the quick turn after a game line; then the player's answer, before
+	 * the game's next line and the stranger's backlog */
+	assert_string_equal(pop(q), "ctcp");
+	assert_string_equal(pop(q), "p1");
+	assert_string_equal(pop(q), "turn");
 	outq_free(q);
 }
 
@@ -362,7 +443,7 @@ test_bystanders_beside_a_flooders_backlog(void **state)
 	answer(q, "#cards", "who", "dave", false, "dave");
 	answer(q, "#other", "rules", "erin", false, "erin 1");
 	assert_non_null(outq_push(q, &(struct outq_msg){ .target = "#other", .key = "rules", .asker = "erin",
-	                                                 .payload = (void *)"erin 2" }));
+	                                                 .piece = true, .payload = (void *)"erin 2" }));
 	assert_string_equal(pop(q), "erin 1");
 	assert_string_equal(pop(q), "turn");
 	outq_free(q);
@@ -669,6 +750,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_answers),
+		cmocka_unit_test(test_push_supersedes),
+		cmocka_unit_test(test_class_from_facts),
 		cmocka_unit_test(test_idle_lane_first),
 		cmocka_unit_test(test_flooder_and_second_room),
 		cmocka_unit_test(test_strangers_wait_behind_the_game),
