@@ -456,16 +456,6 @@ outq_payload(const struct outq_item *it)
 }
 
 void
-outq_set_player(struct outq *q, struct outq_item *it)
-{
-	(void)q;
-	if (it->first)
-		return;
-	it->first = true;
-	it->lane->nfirst++;
-}
-
-void
 outq_take(struct outq *q, struct outq_item *it)
 {
 	(void)q;

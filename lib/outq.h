@@ -5,48 +5,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The policy (docs/OUTQ.md tells it whole, with the why).  An adapter
- * hands outq the facts of an item (struct outq_msg: an answer or not,
- * whose question, seated or not, the game's room of a private line); outq
- * alone decides its lane, its class and which older answer it replaces.
- * - Lanes.  Every item waits in a lane: a room's lane holds the room's
- *   messages and the private lines of the game played there, in the order
- *   they were queued (a round's end before the next round's hand); an
- *   answer (an item with a supersede key) waits in its asker's lane, so a
- *   flood of questions delays its asker only.
- * - Order.  Lanes with items are served round-robin, one item a turn; a lane
- *   served goes to the back; least recently served first.  A lane new to
- *   the queue goes next, after the others that just woke up; a lane that
- *   empties keeps its place while others are served (up to OUTQ_IDLE such),
- *   so one that empties and fills again at every line never jumps ahead of
- *   a lane with a backlog.
- * - Games first.  A lane is first-class while it holds an item that must be
- *   delivered or a seated player's answer; first-class lanes are served
- *   before the rest, but never more than OUTQ_FIRST_RUN items in a row while
- *   a lane of the rest can go (50 strangers get one item in
- *   OUTQ_FIRST_RUN + 1, and never put a game's next line behind 50 of theirs).
- * - Quick turn.  A lane of the rest that had nothing queued and has not
- *   been served since (one question, not a backlog) goes after a single
- *   first-class item, while no more than OUTQ_FEW_RESTS such lanes wait (a
- *   bystander or two, not 50 strangers at once); two such lanes waiting at
- *   once go one after the other (not a lane that woke during that row); a
- *   backlog (a flooder's lane, served already) does not count, so a flood
- *   never costs a bystander's first question its quick turn.
- * - Supersede.  A newer answer replaces the same answer (key) to the same
- *   target still waiting in its lane, as it is pushed (not a piece of the
- *   message pushed before it, nor one already taken).
- * - Caps.  Items and bytes per lane and in all; when full, a first-class
- *   item makes room by dropping waiting answers (of its lane, then of the
- *   others), strangers' first, never an item that must be delivered: an
- *   item that must be delivered then drops players' answers too, a seated
- *   player's answer never another first-class item.
- * - Counts.  outq_pending: what must be delivered in a room's lane, taken
- *   items included (the bot paces computer seats on it); outq_pending_room:
- *   of those, the room's story, what an answer about its table waits for:
- *   not a player's hand, nor another's answer that must be delivered;
- *   outq_queued: all.
- * No clock: an adapter whose items wait for a time (a retry) says so through
- * the ready callback of outq_next. */
+/* The policy is told once, with the why, in docs/OUTQ.md: lanes (a room's,
+ * with the private lines about its game; one per asker for answers),
+ * served round-robin, the first-class ones first (OUTQ_FIRST_RUN in a row
+ * at most while the rest wait), a lone stranger's quick turn (while no
+ * more than OUTQ_FEW_RESTS wait), a newer answer replacing an older one,
+ * caps that drop strangers' answers first, and counts.  An adapter hands
+ * outq the facts of an item (struct outq_msg); outq alone decides its
+ * lane, its class and which older answer it replaces.  No clock: an
+ * adapter whose items wait for a time (a retry) says so through the ready
+ * callback of outq_next. */
 
 #define OUTQ_FIRST_RUN 3
 #define OUTQ_FEW_RESTS 2
@@ -108,8 +76,6 @@ struct outq_item *outq_push(struct outq *q, const struct outq_msg *m);
  * counted) or removes it (outq_remove: sent). */
 struct outq_item *outq_next(struct outq *q, enum outq_ready (*ready)(void *ctx, void *payload), void *ctx);
 void *outq_payload(const struct outq_item *it);
-/* it answers a seated player after all (known once queued): first-class. */
-void outq_set_player(struct outq *q, struct outq_item *it);
 /* In flight: never superseded nor evicted, nor dropped with its lane. */
 void outq_take(struct outq *q, struct outq_item *it);
 /* Back to waiting (a retry). */
@@ -119,7 +85,7 @@ void *outq_remove(struct outq *q, struct outq_item *it);
 
 /* Items that must be delivered waiting (or taken) in lane: a room's count. */
 size_t outq_pending(const struct outq *q, const char *lane);
-/* Of those, the room's story: what an answer about its table waits for.
+/* Of those, the room's story: what an answer about its table says is on its way.
  * Not the private lines about its game (pushed with room set), nor the
  * answers that must be delivered (pushed with an asker). */
 size_t outq_pending_room(const struct outq *q, const char *lane);

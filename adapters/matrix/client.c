@@ -149,6 +149,7 @@ struct matrix_client_out {
 	const char *room;
 	struct rbuf html;
 	int rc;
+	bool more;               /* a piece of the message went already: the next continues it */
 };
 
 /* The budget is the plain body's: the HTML beside it is a few times that at most. */
@@ -176,12 +177,14 @@ matrix_client_piece(void *ctx, const char *m, size_t len, const char *body, size
 	rbuf_reset(&o->html);
 	matrix_html_pill(&o->html, m, len, msg->prefix, ping ? msg->prompt_user : NULL,
 	                 ping ? matrix_names_of(o->c, msg->room, msg->prompt_user, nb, sizeof nb) : NULL);
+	/* its facts: lib/outq decides its class and the older answer it replaces */
 	out = matrix_outbox_add_key(o->c->out, o->room, priv ? msg->user_id : NULL, priv ? msg->room : NULL, body,
-	                            o->html.s, msg->mentions, msg->nmentions, msg->supersede, msg->asker);
+	                            o->html.s, msg->mentions, msg->nmentions,
+	                            &(struct matrix_answer){ .key = msg->supersede, .asker = msg->asker,
+	                                                     .player = msg->player, .piece = o->more });
+	o->more = true;
 	if (out == NULL)
 		o->rc = -1;
-	else if (msg->player)
-		matrix_outbox_player(o->c->out, out);
 	if (out != NULL && ping)
 		matrix_outbox_ping(o->c->out, out);
 	/* an answer to a command said in a thread, in that room: in the thread */

@@ -177,19 +177,22 @@ void   matrix_outbox_free(struct matrix_outbox *o);
 struct matrix_out *matrix_outbox_add(struct matrix_outbox *o, const char *room, const char *user,
                                      const char *context, const char *body, const char *html,
                                      const char *const *mentions, size_t nmentions);
-/* The same for an answer with key (adapter_msg.supersede) to asker's
- * question: it waits in asker's lane (apart from every room's), and replaces
- * the same answer to the same target still waiting there.  key NULL: a
- * message that must be delivered. */
+/* What a message answers, as the adapter knows it (lib/outq decides from
+ * it the class and which older answer it replaces). */
+struct matrix_answer {
+	const char *key;        /* its supersede key (adapter_msg.supersede); NULL: it must be delivered */
+	const char *asker;      /* whose question it answers (NULL: nobody's) */
+	bool player;            /* the asker is seated at a table (not kept across restarts: an answer
+	                         * is then said as a stranger's) */
+	bool piece;             /* the next piece of the message added just before it */
+};
+/* The same for an answer (a NULL: as matrix_outbox_add): with a key, it
+ * waits in its asker's lane (apart from every room's), and replaces the
+ * same answer to the same target still waiting there. */
 struct matrix_out *matrix_outbox_add_key(struct matrix_outbox *o, const char *room, const char *user,
                                          const char *context, const char *body, const char *html,
-                                         const char *const *mentions, size_t nmentions, const char *key,
-                                         const char *asker);
-/* m answers a player seated at a table (adapter_msg.player): its lane is
- * served with the rooms' lanes, before the answers of people who play
- * nothing.  Not kept across restarts (an answer is then said as a
- * stranger's). */
-void matrix_outbox_player(struct matrix_outbox *o, struct matrix_out *m);
+                                         const char *const *mentions, size_t nmentions,
+                                         const struct matrix_answer *a);
 /* m asks someone to act (a turn prompt, a reminder): sent as m.text, since
  * the default push rule .m.rule.suppress_notices silences every m.notice
  * before .m.rule.is_user_mention is reached (persisted). */
@@ -241,7 +244,7 @@ size_t matrix_outbox_drop(struct matrix_outbox *o, const char *target);
  * not hands): the bot paces computer seats on it. */
 size_t matrix_outbox_count_room(struct matrix_outbox *o, const char *room);
 /* Of those, the room's story (not the private lines of its game, nor
- * answers): an answer about its table waits for them. */
+ * answers): an answer about its table says they are on their way. */
 size_t matrix_outbox_count_told(struct matrix_outbox *o, const char *room);
 
 /* ---- client.c: the account's public face; its parts are below ---- */

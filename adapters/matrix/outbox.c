@@ -61,11 +61,14 @@ msg_of(const struct matrix_out *m)
 	                          .player = m->player, .bytes = strlen(m->body), .payload = (void *)m };
 }
 
-/* Into its lane, and at the end of the persisted order; -1 if the caps refuse it. */
+/* Into its lane (piece: the next piece of the message appended just
+ * before), and at the end of the persisted order; -1 if the caps refuse it. */
 static int
-append(struct matrix_outbox *o, struct matrix_out *m)
+append(struct matrix_outbox *o, struct matrix_out *m, bool piece)
 {
 	struct outq_msg om = msg_of(m);
+
+	om.piece = piece;
 
 	if ((m->it = outq_push(o->q, &om)) == NULL)
 		return -1;
@@ -223,7 +226,9 @@ load_one(void *ctx, const char *key, const char *value)
 		outq_lane_name(&om, lane, sizeof lane);
 		m->lane = xstrdup(lane);
 	}
-	if (append(o, m) < 0) {
+	/* in the persisted order: a newer answer replaces an older one still
+	 * there (one in flight when the daemon stopped) */
+	if (append(o, m, false) < 0) {
 		o->st.del(o->st.ctx, key);
 		out_free(m);
 	}
@@ -279,8 +284,10 @@ same(const char *a, const char *b)
 struct matrix_out *
 matrix_outbox_add_key(struct matrix_outbox *o, const char *room, const char *user, const char *context,
                       const char *body, const char *html, const char *const *mentions, size_t nmentions,
-                      const char *key, const char *asker)
+                      const struct matrix_answer *a)
 {
+	static const struct matrix_answer none = { 0 };
+	const char *key = (a = a != NULL ? a : &none)->key, *asker = a->asker;
 	struct matrix_out *m;
 	struct outq_msg om = { .room = context, .target = user != NULL ? user : room, .key = key, .asker = asker };
 	char txn[64], seqs[32], lane[2 * MATRIX_MAX_ID];
@@ -301,6 +308,7 @@ matrix_outbox_add_key(struct matrix_outbox *o, const char *room, const char *use
 	m->lane = xstrdup(lane);
 	m->key = xstrdup(key);
 	m->asker = xstrdup(asker);
+	m->player = a->player;
 	m->body = xstrdup(body);
 	m->html = xstrdup(html);
 	if (nmentions > 0) {
@@ -310,7 +318,7 @@ matrix_outbox_add_key(struct matrix_outbox *o, const char *room, const char *use
 				m->mentions[m->nmentions++] = xstrdup(mentions[i]);
 	}
 	/* bounded per lane and in all (outq's caps) */
-	if (append(o, m) < 0) {
+	if (append(o, m, a->piece) < 0) {
 		out_free(m);
 		return NULL;
 	}
@@ -327,7 +335,7 @@ struct matrix_out *
 matrix_outbox_add(struct matrix_outbox *o, const char *room, const char *user, const char *context,
                   const char *body, const char *html, const char *const *mentions, size_t nmentions)
 {
-	return matrix_outbox_add_key(o, room, user, context, body, html, mentions, nmentions, NULL, NULL);
+	return matrix_outbox_add_key(o, room, user, context, body, html, mentions, nmentions, NULL);
 }
 
 /* What matrix_outbox_next asks of each lane's messages in turn. */
@@ -367,15 +375,6 @@ matrix_outbox_next(struct matrix_outbox *o, int64_t now, int64_t *wait_ms)
 		return NULL;
 	}
 	return (it = outq_next(o->q, ready, &r)) != NULL ? outq_payload(it) : NULL;
-}
-
-void
-matrix_outbox_player(struct matrix_outbox *o, struct matrix_out *m)
-{
-	if (m == NULL || m->player || m->it == NULL)
-		return;
-	m->player = true;
-	outq_set_player(o->q, m->it);
 }
 
 void

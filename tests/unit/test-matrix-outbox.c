@@ -98,14 +98,16 @@ test_lane_bound(void **state)
 	/* a flooder's answers fill his own lane, not the game's */
 	for (i = 0, taken = 0; i < MATRIX_OUTBOX_LANE + 50; i++) {
 		snprintf(key, sizeof key, "k%d", i);
-		taken += matrix_outbox_add_key(o, "!game:hs", NULL, NULL, "an answer", NULL, NULL, 0, key, "@eve:hs") != NULL;
+		taken += matrix_outbox_add_key(o, "!game:hs", NULL, NULL, "an answer", NULL, NULL, 0,
+				&(struct matrix_answer){ .key = key, .asker = "@eve:hs" }) != NULL;
 	}
 	assert_int_equal(taken, MATRIX_OUTBOX_LANE);
 	/* the turn counts; ann's hand, waiting for her direct room, does not:
 	 * nobody waits on a player who may never join it */
 	assert_int_equal(matrix_outbox_count_room(o, "!game:hs"), 1);
 	assert_non_null(matrix_outbox_add(o, "!game:hs", NULL, NULL, "the game's end", NULL, NULL, 0));
-	assert_non_null(matrix_outbox_add_key(o, "!game:hs", NULL, NULL, "Pile: 7", NULL, NULL, 0, "pile", "@bob:hs"));
+	assert_non_null(matrix_outbox_add_key(o, "!game:hs", NULL, NULL, "Pile: 7", NULL, NULL, 0,
+			&(struct matrix_answer){ .key = "pile", .asker = "@bob:hs" }));
 	assert_int_equal(matrix_outbox_count_room(o, "!game:hs"), 2);
 	/* bob's hand, his direct room known, is the game's (the computer waits
 	 * for it) but not the room's: an answer about the table does not */
@@ -113,8 +115,9 @@ test_lane_bound(void **state)
 	assert_int_equal(matrix_outbox_count_room(o, "!game:hs"), 3);
 	assert_int_equal(matrix_outbox_count_told(o, "!game:hs"), 2);
 	/* cy's answer that must be delivered ("cy steps away"): the game's, in
-	 * order, but not the story an answer about the table waits for */
-	assert_non_null(matrix_outbox_add_key(o, "!game:hs", NULL, NULL, "cy steps away", NULL, NULL, 0, NULL, "@cy:hs"));
+	 * order, but not the story an answer about the table counts */
+	assert_non_null(matrix_outbox_add_key(o, "!game:hs", NULL, NULL, "cy steps away", NULL, NULL, 0,
+			&(struct matrix_answer){ .key = NULL, .asker = "@cy:hs" }));
 	assert_int_equal(matrix_outbox_count_room(o, "!game:hs"), 4);
 	assert_int_equal(matrix_outbox_count_told(o, "!game:hs"), 2);
 	/* and so after a restart */
@@ -144,16 +147,22 @@ test_supersede(void **state)
 	int64_t wait;
 
 	(void)state;
-	first = matrix_outbox_add_key(o, "!g:hs", NULL, NULL, "Pile: 7", NULL, NULL, 0, "pile", NULL);
+	first = matrix_outbox_add_key(o, "!g:hs", NULL, NULL, "Pile: 7", NULL, NULL, 0,
+			&(struct matrix_answer){ .key = "pile", .asker = NULL });
 	matrix_outbox_flying(o, first);
 	/* one in flight stays: it is on its way already */
-	matrix_outbox_add_key(o, "!g:hs", NULL, NULL, "Pile: 8", NULL, NULL, 0, "pile", NULL);
+	matrix_outbox_add_key(o, "!g:hs", NULL, NULL, "Pile: 8", NULL, NULL, 0,
+			&(struct matrix_answer){ .key = "pile", .asker = NULL });
 	matrix_outbox_add(o, "!g:hs", NULL, NULL, "a turn", NULL, NULL, 0);
-	matrix_outbox_add_key(o, "!g:hs", NULL, NULL, "Pile: 9", NULL, NULL, 0, "pile", NULL);
+	matrix_outbox_add_key(o, "!g:hs", NULL, NULL, "Pile: 9", NULL, NULL, 0,
+			&(struct matrix_answer){ .key = "pile", .asker = NULL });
 	/* a hand to ann is not the room's pile, nor bob's hand */
-	matrix_outbox_add_key(o, NULL, "@ann:hs", "!g:hs", "ann 1", NULL, NULL, 0, "hand", NULL);
-	matrix_outbox_add_key(o, NULL, "@bob:hs", "!g:hs", "bob 1", NULL, NULL, 0, "hand", NULL);
-	matrix_outbox_add_key(o, NULL, "@ann:hs", "!g:hs", "ann 2", NULL, NULL, 0, "hand", NULL);
+	matrix_outbox_add_key(o, NULL, "@ann:hs", "!g:hs", "ann 1", NULL, NULL, 0,
+			&(struct matrix_answer){ .key = "hand", .asker = NULL });
+	matrix_outbox_add_key(o, NULL, "@bob:hs", "!g:hs", "bob 1", NULL, NULL, 0,
+			&(struct matrix_answer){ .key = "hand", .asker = NULL });
+	matrix_outbox_add_key(o, NULL, "@ann:hs", "!g:hs", "ann 2", NULL, NULL, 0,
+			&(struct matrix_answer){ .key = "hand", .asker = NULL });
 	assert_int_equal(matrix_outbox_count(o), 5);
 	assert_int_equal(memstore_count(ms, "out/"), 5);
 	matrix_outbox_done(o, first);
@@ -175,6 +184,35 @@ test_supersede(void **state)
 	assert_string_equal(sent[3], "bob 1");
 	for (int i = 0; i < 4; i++)
 		free(sent[i]);
+	matrix_outbox_free(o);
+	memstore_free(ms);
+}
+
+/* A long answer cut into two messages keeps both: its second piece
+ * continues it, never replaces it (each piece once replaced the one before
+ * it); a newer answer replaces both. */
+static void
+test_pieces_kept(void **state)
+{
+	struct memstore *ms = memstore_new();
+	struct matrix_store st = store_of(ms);
+	struct matrix_outbox *o = matrix_outbox_new(&st);
+	struct matrix_out *m;
+	int64_t wait;
+
+	(void)state;
+	matrix_outbox_add_key(o, "!g:hs", NULL, NULL, "rules 1", NULL, NULL, 0,
+			&(struct matrix_answer){ .key = "rules", .asker = "@eve:hs" });
+	matrix_outbox_add_key(o, "!g:hs", NULL, NULL, "rules 2", NULL, NULL, 0,
+			&(struct matrix_answer){ .key = "rules", .asker = "@eve:hs", .piece = true });
+	assert_int_equal(matrix_outbox_count(o), 2);
+	matrix_outbox_add_key(o, "!g:hs", NULL, NULL, "rules again", NULL, NULL, 0,
+			&(struct matrix_answer){ .key = "rules", .asker = "@eve:hs" });
+	assert_int_equal(matrix_outbox_count(o), 1);
+	assert_int_equal(memstore_count(ms, "out/"), 1);
+	m = matrix_outbox_next(o, 0, &wait);
+	assert_non_null(m);
+	assert_string_equal(m->body, "rules again");
 	matrix_outbox_free(o);
 	memstore_free(ms);
 }
@@ -230,7 +268,8 @@ test_drop(void **state)
 	(void)state;
 	matrix_outbox_add(o, "!a:hs", NULL, NULL, "a1", NULL, NULL, 0);
 	matrix_outbox_add(o, "!a:hs", NULL, NULL, "a2", NULL, NULL, 0);
-	matrix_outbox_add_key(o, "!a:hs", NULL, NULL, "Pile: 7", NULL, NULL, 0, "pile", "@eve:hs");
+	matrix_outbox_add_key(o, "!a:hs", NULL, NULL, "Pile: 7", NULL, NULL, 0,
+			&(struct matrix_answer){ .key = "pile", .asker = "@eve:hs" });
 	matrix_outbox_add(o, "!b:hs", NULL, NULL, "b1", NULL, NULL, 0);
 	m = matrix_outbox_next(o, 0, &wait);
 	assert_string_equal(m->body, "a1");
@@ -293,6 +332,7 @@ main(void)
 		cmocka_unit_test(test_order_per_room_and_persistence),
 		cmocka_unit_test(test_lane_bound),
 		cmocka_unit_test(test_supersede),
+		cmocka_unit_test(test_pieces_kept),
 		cmocka_unit_test(test_private_waits_for_its_room),
 		cmocka_unit_test(test_drop),
 		cmocka_unit_test(test_backoff),
