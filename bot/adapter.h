@@ -144,9 +144,9 @@ enum adapter_pending {
 	                            * wait for 0 before moving, so that a game the computer plays alone
 	                            * never outruns a paced, capped output queue (and loses lines to it) */
 	PENDING_ROOM               /* the room's story (what must be delivered, with no asker, to the
-	                            * room): an answer about its table waits for 0 (it never overtakes the
-	                            * story it describes), not for a player's hand nor for another's
-	                            * answer */
+	                            * room): an answer about its table never waits for it, but says how
+	                            * much of it is still on its way (docs/OUTQ.md); not a player's hand
+	                            * nor another's answer */
 };
 
 /* The bot's commands, for services that declare them (Discord's slash

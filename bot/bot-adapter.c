@@ -192,7 +192,6 @@ bot_adapter_remove(struct bot *b, size_t at, const char *quit)
 {
 	struct adapter *a = &b->adapters[at]->ad;
 
-	reply_drop(b, a);   /* answers held for its rooms have nowhere to go */
 	if (a->ops->stop != NULL)
 		a->ops->stop(a, quit);
 	if (a->ops->free != NULL)

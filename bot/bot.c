@@ -202,9 +202,6 @@ bot_draining(struct bot *b)
 		if (a->ops->queued != NULL && a->ops->queued(a) > 0)
 			return true;
 	}
-	/* answers held behind a room's lines go once those are sent */
-	if (b->replies.nheld > 0)
-		return true;
 	/* all sent: every room has heard its story so far */
 	for (struct session *s = b->sessions.all; s != NULL; s = s->all_next)
 		tell_keep(b, s);

@@ -573,10 +573,6 @@ struct replies {
 	struct adapter *event_ad; /* the event being handled, whose ref replies carry */
 	uint64_t event_ref;
 	struct reply_said said[REPLY_SAID];
-	/* answers about a table held while its room has lines unsent
-	 * (reply_release): never counted as the room's, never waited for */
-	struct reply *held;
-	size_t nheld, heldcap;
 };
 
 /* Queues one message (styled text), sent whole at the flush. */
@@ -586,12 +582,6 @@ void reply_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, 
  * same key and target while unsent, and not said again unchanged. */
 void reply_answer_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const char *room,
                         const char *user_id, const char *styled, const char *key, enum adapter_private private_as);
-/* Queues the held answers whose room has sent every line they describe:
- * each as the answer it is, in its asker's lane (before the flush, and
- * before a computer moves in a room that has sent all). */
-void reply_release(struct bot *b);
-/* Forgets the held answers for ad (an adapter going away). */
-void reply_drop(struct bot *b, const struct adapter *ad);
 /* A line for the table's room, printf-style (styled text). */
 void reply_table(struct bot *b, struct session *s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A room line that asks user_id to act now, with the commands they may use (static strings). */

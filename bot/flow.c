@@ -391,9 +391,6 @@ flow_timer(struct loop *l, long long id, void *data)
 			flow_arm(b, s, TIMER_AI, loop_now(b->loop) + FLOW_PACE_MS);
 			break;
 		}
-		/* the room has heard the story: questions asked meanwhile are
-		 * answered before the computer tells more */
-		reply_release(b);
 		flow_ai(b, s);
 		break;
 	case TIMER_FOLD:

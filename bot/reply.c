@@ -133,49 +133,36 @@ reply_hand(struct bot *b, struct session *s, int seat)
 
 /* ---- a command's answers (struct cmd_ctx): where the command came from */
 
-/* Whether room's story has lines still to go out: queued here, or in the
- * adapter.  Another's answer said in the room ("bob steps away") is not
- * the story: an answer about the table does not wait for it. */
-static bool
-reply_room_busy(struct bot *b, struct adapter *ad, const char *room)
+/* How many lines of room's story are still to go out: queued here, or in
+ * the adapter.  Another's answer said in the room ("bob steps away") is
+ * not the story. */
+static size_t
+reply_story_unsent(struct bot *b, struct adapter *ad, const char *room)
 {
 	const struct replies *q = &b->replies;
+	size_t n = 0;
 
 	for (size_t i = 0; i < q->n; i++)
-		if (q->v[i].ad == ad && q->v[i].kind == MSG_ROOM && q->v[i].key == NULL && q->v[i].asker == NULL &&
-		    q->v[i].room != NULL && strcmp(q->v[i].room, room) == 0)
-			return true;
-	return ad->ops->pending != NULL && ad->ops->pending(ad, room, PENDING_ROOM) > 0;
+		n += q->v[i].ad == ad && q->v[i].kind == MSG_ROOM && q->v[i].key == NULL && q->v[i].asker == NULL &&
+		     q->v[i].room != NULL && strcmp(q->v[i].room, room) == 0;
+	return n + (ad->ops->pending != NULL ? ad->ops->pending(ad, room, PENDING_ROOM) : 0);
 }
 
-/* The reply queued last waits in the core (replies.held) until its room
- * has sent its lines. */
+/* An answer about a table never waits for its room's story (docs/OUTQ.md):
+ * it describes what the room was handed (tell_shown), and while some of
+ * that is still on its way it says so, in a few words, so that it never
+ * reads as a contradiction of what the room shows yet. */
 static void
-reply_hold(struct replies *q)
+reply_on_its_way(struct cmd_ctx *c, char *line, size_t len, bool mine, const char *key)
 {
-	if (q->nheld == q->heldcap) {
-		q->heldcap = q->heldcap ? q->heldcap * 2 : 16;
-		q->held = xreallocarray(q->held, q->heldcap, sizeof *q->held);
-	}
-	q->held[q->nheld++] = q->v[--q->n];
-}
+	size_t n, at = strlen(line);
 
-void
-reply_release(struct bot *b)
-{
-	struct replies *q = &b->replies;
-	size_t i, kept = 0;
-
-	for (i = 0; i < q->nheld; i++) {
-		struct reply *r = &q->held[i];
-
-		if (reply_room_busy(b, r->ad, r->room)) {
-			q->held[kept++] = *r;
-			continue;
-		}
-		*reply_push(q) = *r;
-	}
-	q->nheld = kept;
+	if (key == NULL || mine || c->s == NULL || c->room == NULL || c->s->ad != c->ad ||
+	    strcmp(c->s->room, c->room) != 0 || c->entry == NULL || !(c->entry->flags & CMD_STARTED) ||
+	    c->ad->ops->pending == NULL || (n = reply_story_unsent(c->bot, c->ad, c->room)) == 0)
+		return;
+	snprintf(line + at, len - at, " (%zu line%s of the table still on %s way to the room)", n, n == 1 ? "" : "s",
+	         n == 1 ? "its" : "their");
 }
 
 /* key: NULL for what must be delivered, else the answer's key; mine: the key
@@ -187,9 +174,7 @@ reply_vcmd(struct cmd_ctx *c, bool priv, const char *key, bool mine, const char 
 	enum adapter_private as = PRIVATE_DEFAULT;
 
 	vsnprintf(line, sizeof line, fmt, ap);
-	/* answers held before this one go first where they can: a newer
-	 * answer then replaces an older one, never the other way round */
-	reply_release(c->bot);
+	reply_on_its_way(c, line, sizeof line, mine, key);
 	if (c->s != NULL && c->seat >= 0)
 		as = c->s->seats[c->seat].private_as;
 	/* a refusal is keyed by its command too: refusals of different commands
@@ -205,17 +190,8 @@ reply_vcmd(struct cmd_ctx *c, bool priv, const char *key, bool mine, const char 
 	c->bot->replies.v[c->bot->replies.n - 1].asker = xstrdup(c->user_id);
 	/* a player's answers go with the game's lines, before strangers' */
 	c->bot->replies.v[c->bot->replies.n - 1].player = c->s != NULL && c->seat >= 0;
-	/* An answer about a table describes what its room was told
-	 * (tell_shown); while the room's lines wait to be sent, it waits in
-	 * the core until they are (reply_release), then goes as the answer it
-	 * is, in its asker's lane: it never overtakes the story it describes,
-	 * and, never one of the room's lines, never delays the computer's
-	 * turns (which wait for the room's lines).
-	 * Where nothing paces lines (no pending: the console) they go in the
-	 * order queued, and so does the answer. */
-	if (c->s != NULL && c->room != NULL && c->s->ad == c->ad && strcmp(c->s->room, c->room) == 0 &&
-	    key != NULL && c->ad->ops->pending != NULL && reply_room_busy(c->bot, c->ad, c->room))
-		reply_hold(&c->bot->replies);
+	/* it goes at once, in its asker's lane (the adapter's outq): it never
+	 * waits for the room's story, nor delays the computer's turns */
 }
 
 void
@@ -456,29 +432,7 @@ reply_send_all(struct bot *b)
 void
 reply_flush(struct bot *b)
 {
-	reply_release(b);
 	reply_send_all(b);
-	/* an adapter may send a room's lines at once (an idle queue): the
-	 * answers held behind them go now, not at the next event */
-	if (b->replies.nheld > 0) {
-		reply_release(b);
-		reply_send_all(b);
-	}
-}
-
-void
-reply_drop(struct bot *b, const struct adapter *ad)
-{
-	struct replies *q = &b->replies;
-	size_t i, kept = 0;
-
-	for (i = 0; i < q->nheld; i++) {
-		if (q->held[i].ad == ad)
-			reply_clear(&q->held[i]);
-		else
-			q->held[kept++] = q->held[i];
-	}
-	q->nheld = kept;
 }
 
 void
@@ -489,9 +443,6 @@ reply_free(struct bot *b)
 
 	for (i = 0; i < q->n; i++)
 		reply_clear(&q->v[i]);
-	for (i = 0; i < q->nheld; i++)
-		reply_clear(&q->held[i]);
-	free(q->held);
 	free(q->v);
 	memset(q, 0, sizeof *q);
 }

@@ -525,7 +525,7 @@ test_supersede_and_private_lines(void **state)
 	assert_int_equal(outq_pending_room(q, "!g"), 0);
 	/* bob's answer that must be delivered ("bob steps away") goes in the
 	 * room's lane, in order, and counts for the computer seats; it is not
-	 * the story, so an answer about the table does not wait for it */
+	 * the story, so an answer about the table does not count it */
 	struct outq_msg away = { .target = "!g", .asker = "bob", .payload = (void *)"bob steps away" };
 	assert_non_null(outq_push(q, &away));
 	assert_int_equal(outq_count(q, "!g"), 2);
