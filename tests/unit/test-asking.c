@@ -102,7 +102,7 @@ test_asking_never_delays(void **state)
 	              asked.actions, asked.asked, asked.answers, asked.as_lines, asked.ahead, asked.said_so);
 	assert_true(quiet.actions > 20);
 	assert_true(asked.asked > 5);
-	assert_true(asked.answers > 5);
+	assert_int_equal(asked.answers, 2 * asked.asked);   /* every question answered (14 of 466 once) */
 	assert_int_equal(asked.as_lines, 0);
 	assert_true(asked.ahead > 5);
 	assert_int_equal(asked.said_so, asked.ahead);
