@@ -110,13 +110,12 @@ struct adapter_msg {
 	                            * round's end, a prompt).  Else an answer, and its key ("pile",
 	                            * "hand", "refused/alice"): a newer message with the same key to the
 	                            * same target (the room; for MSG_PRIVATE the user) replaces it while
-	                            * it is still unsent (the adapter drops the older), and when a
-	                            * target's queue is full answers are dropped before any message that
-	                            * must be delivered.  The core sends an unchanged answer once. */
-	const char *asker;         /* an answer: the user whose command it answers, or NULL.  An
-	                            * adapter that queues keeps each asker's answers (supersede set) in a
-	                            * queue of their own, so that no one's questions delay anyone else's
-	                            * lines.  With supersede NULL, an answer that must be delivered, said
+	                            * it is still unsent.  An adapter that queues hands these facts
+	                            * (supersede, asker, player) to lib/outq, which decides the class
+	                            * and what replaces what (docs/OUTQ.md).  The core sends an
+	                            * unchanged answer once. */
+	const char *asker;         /* an answer: the user whose command it answers, or NULL (its lane in
+	                            * outq).  With supersede NULL, an answer that must be delivered, said
 	                            * in its order ("bob steps away"), which is not the room's story:
 	                            * PENDING_ROOM does not count it. */
 	const char *watch_url;     /* room's table is dealt and playing and an adapter draws tables
