@@ -11,9 +11,10 @@
 #   engine/*.c             -> $(B)/libhfengine.a   (libc and lib/utf8.h only; one object
 #                                                   whose only global symbols are the
 #                                                   functions of engine/handfoot.h)
-#   bot/*.c but main.c     -> $(B)/libhfbot.a      (lib/, the engine's public header)
+#   bot/*/*.c but main.c   -> $(B)/libhfbot.a      (lib/, the engine's public header; bot/'s
+#                                                   folders: docs/DESIGN.md's map)
 #   adapters/*.c, */*.c    -> $(B)/libhfadapters.a (sees only lib/ and the adapter API)
-#   bot/main.c             -> $(B)/handfoot        (bot/'s own includes only: it gets the
+#   bot/daemon/main.c      -> $(B)/handfoot        (bot/'s own includes only: it gets the
 #                                                   adapters from the adapter API's
 #                                                   adapters_table, which adapters/ defines)
 # Programs link in plain library order, each floor after the ones above it
@@ -129,7 +130,10 @@ left_out = $(foreach f,$(1),$(if $(strip $(foreach n,$(OUT_NAMES),$(findstring $
 
 LIB_SRC     := $(call left_out,$(sort $(wildcard lib/*.c)))
 ENGINE_SRC  := $(sort $(wildcard engine/*.c))
-BOT_SRC     := $(sort $(filter-out bot/main.c,$(wildcard bot/*.c)))
+BOT_MAIN    := bot/daemon/main.c
+BOT_SRC     := $(sort $(filter-out $(BOT_MAIN),$(wildcard bot/*/*.c)))
+# bot/'s folders, each on the include path of bot/ and the tests.
+BOT_DIRS    := $(sort $(patsubst %/,%,$(dir $(wildcard bot/*/*.[ch]))))
 ADAPTER_SRC := $(call left_out,$(sort $(wildcard adapters/*.c adapters/*/*.c)))
 TESTLIB_SRC := $(call left_out,$(sort $(wildcard tests/lib/*.c)))
 UNIT_SRC    := $(call left_out,$(sort $(wildcard tests/unit/*.c)))
@@ -147,9 +151,9 @@ ENGINE_LIB_HDR := lib/utf8.h
 # compiled seeing only what it may use.
 LIB_INC     = -Ilib
 ENGINE_INC  = -Iengine -I$(B)/engine-api
-BOT_INC     = -Ibot -Iengine -Ilib
+BOT_INC     = -Ibot $(addprefix -I,$(BOT_DIRS)) -Iengine -Ilib
 ADAPTER_INC = -Iadapters -I$(B)/api -Ilib
-TEST_INC    = -Itests/lib -Ibot -Iengine -Iadapters -Ilib
+TEST_INC    = -Itests/lib -Ibot $(addprefix -I,$(BOT_DIRS)) -Iengine -Iadapters -Ilib
 
 # $(call objs,SOURCES)
 objs = $(patsubst %.c,$(B)/obj/%.o,$(1))
@@ -236,7 +240,7 @@ $(B)/obj/gen/web-assets.o: $(B)/gen/web-assets.c $(addprefix $(B)/api/,$(notdir 
 	$(CC) $(CF) $(ADAPTER_INC) -Iadapters/web -c $< -o $@
 $(B)/libhfadapters.a: $(call objs,$(ADAPTER_SRC)) $(if $(WEB_PAGE),$(B)/obj/gen/web-assets.o)
 	@mkdir -p $(@D); rm -f $@; $(if $^,ar rcs $@ $^,printf "!<arch>\n" > $@)
-$(B)/handfoot: $(B)/obj/bot/main.o $(B)/libhfadapters.a $(B)/libhfbot.a $(B)/libhfengine.a $(B)/libhflib.a
+$(B)/handfoot: $(call objs,$(BOT_MAIN)) $(B)/libhfadapters.a $(B)/libhfbot.a $(B)/libhfengine.a $(B)/libhflib.a
 	$(CC) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $< $(filter %.a,$^) $(PKG_LIBS)
 $(B)/handfoot-sim: $(B)/obj/tools/handfoot-sim.o $(B)/libhfengine.a $(B)/libhflib.a
 	$(CC) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ -lm
@@ -259,7 +263,7 @@ $(B)/tests/%: $(B)/obj/tests/bench/%.o $(TEST_LINK)
 # Nothing built is deleted as an intermediate (objects, copied headers, symbol lists).
 .SECONDARY:
 
-PROGS      = $(if $(wildcard bot/main.c),$(B)/handfoot) $(if $(wildcard tools/handfoot-sim.c),$(B)/handfoot-sim)
+PROGS      = $(if $(wildcard $(BOT_MAIN)),$(B)/handfoot) $(if $(wildcard tools/handfoot-sim.c),$(B)/handfoot-sim)
 UNIT_BIN   = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 ASAN_BIN   = $(patsubst tests/unit/%.c,$(B)/asan/tests/%,$(UNIT_SRC))
 E2E_BIN    = $(patsubst tests/e2e/%.c,$(B)/tests/%,$(E2E_SRC))
@@ -304,7 +308,7 @@ unit-build: $(UNIT_BIN) $(E2E_BIN) $(PROGS) asan-build
 # The sanitizer tree: the daemon and the unit tests again, under ASan+UBSan.
 asan-build:
 	@$(MAKE) --no-print-directory B=$(B)/asan EXTRA_CFLAGS='$(SAN_FLAGS)' \
-	  $(if $(wildcard bot/main.c),$(B)/asan/handfoot) $(ASAN_BIN)
+	  $(if $(wildcard $(BOT_MAIN)),$(B)/asan/handfoot) $(ASAN_BIN)
 
 unit: all $(UNIT_BIN) | check-deps-test
 	@HANDFOOT_BUILD=$(B) bash tests/run-tests $(UNIT_BIN)
@@ -360,7 +364,7 @@ fuzz: deps-fuzz
 # ---------------------------------------------------------------- install
 # The example configuration goes in as handfoot.conf.example: an operator's
 # handfoot.conf is never overwritten, and uninstall leaves it alone.
-INSTALL_PROGS = $(if $(wildcard bot/main.c),sbin/handfoot) $(if $(wildcard tools/handfoot-sim.c),bin/handfoot-sim)
+INSTALL_PROGS = $(if $(wildcard $(BOT_MAIN)),sbin/handfoot) $(if $(wildcard tools/handfoot-sim.c),bin/handfoot-sim)
 
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(SYSCONFDIR)/handfoot \

@@ -41,11 +41,11 @@ static void
 test_game_arithmetic_stays_in_the_engine(void **state)
 {
 	(void)state;
-	expect_refused("bot/cmd-play.c", "static int q(const struct hf_rules *r) { return r->players_min; }",
+	expect_refused("bot/commands/cmd-play.c", "static int q(const struct hf_rules *r) { return r->players_min; }",
 	               "the engine answers table sizes and sides");
-	expect_refused("bot/table.c", "static int q(struct hf_rules r) { return r.sides_allowed[4]; }",
+	expect_refused("bot/tables/table.c", "static int q(struct hf_rules r) { return r.sides_allowed[4]; }",
 	               "the engine answers table sizes and sides");
-	expect_refused("bot/flow.c", "static int q(int seat, int nsides) { return seat % nsides; }",
+	expect_refused("bot/tables/flow.c", "static int q(int seat, int nsides) { return seat % nsides; }",
 	               "the engine answers a seat");
 	expect_refused("adapters/web/web.h", "#define WEB_OTHER_MAX_SEATS 6", "adapters keep no copy");
 	expect_refused("adapters/web/page/cards.js", "if (name === \"2\") c.wild = true;",
@@ -98,20 +98,20 @@ static void
 test_bot_names_an_adapter(void **state)
 {
 	(void)state;
-	expect_refused("bot/flood.c", "static const void *x = &irc_adapter_ops;", "never names an adapter");
-	expect_refused("bot/flood.c", "static const char *y = \"matrix\";", "never names an adapter (matrix)");
+	expect_refused("bot/core/flood.c", "static const void *x = &irc_adapter_ops;", "never names an adapter");
+	expect_refused("bot/core/flood.c", "static const char *y = \"matrix\";", "never names an adapter (matrix)");
 	/* the console has no folder: its name is read from its table alone */
-	expect_refused("bot/flood.c", "static const char *w = \"console\";", "never names an adapter (console)");
-	expect_refused("bot/flood.c", "int v(void) { return console_needs_restart(0, 0); }",
+	expect_refused("bot/core/flood.c", "static const char *w = \"console\";", "never names an adapter (console)");
+	expect_refused("bot/core/flood.c", "int v(void) { return console_needs_restart(0, 0); }",
 	               "never names an adapter (console)");
-	expect_refused("bot/session.c", "int z(void) { return irc_chan_find(0, 0); }", "never names an adapter (irc)");
-	expect_refused("bot/cmd.c", "#include \"adapters.h\"", "bot/ sees only itself");
+	expect_refused("bot/core/session.c", "int z(void) { return irc_chan_find(0, 0); }", "never names an adapter (irc)");
+	expect_refused("bot/commands/cmd.c", "#include \"adapters.h\"", "bot/ sees only itself");
 	/* main.c is no exception: it gets the adapters from the adapter API's adapters_table */
-	expect_refused("bot/main.c", "#include \"adapters.h\"", "bot/ sees only itself");
-	expect_refused("bot/main.c", "#include \"irc/client.h\"", "bot/ sees only itself");
-	expect_refused("bot/main.c", "static const void *x = &console_adapter_ops;", "never names an adapter");
-	expect_refused("bot/main.c", "static const char *y = \"console\";", "never names an adapter (console)");
-	expect_refused("bot/table.c", "#include \"client.h\"", "bot/ sees only itself");
+	expect_refused("bot/daemon/main.c", "#include \"adapters.h\"", "bot/ sees only itself");
+	expect_refused("bot/daemon/main.c", "#include \"irc/client.h\"", "bot/ sees only itself");
+	expect_refused("bot/daemon/main.c", "static const void *x = &console_adapter_ops;", "never names an adapter");
+	expect_refused("bot/daemon/main.c", "static const char *y = \"console\";", "never names an adapter (console)");
+	expect_refused("bot/tables/table.c", "#include \"client.h\"", "bot/ sees only itself");
 }
 
 /* A comment may say "irc_send" or "the matrix adapter": prose is not a dependency. */
@@ -121,7 +121,7 @@ test_bot_comment_is_prose(void **state)
 	char out[4096];
 
 	(void)state;
-	assert_int_equal(planted("bot/flood.c", "/* like irc_send, and \"matrix\" */", out, sizeof out), 0);
+	assert_int_equal(planted("bot/core/flood.c", "/* like irc_send, and \"matrix\" */", out, sizeof out), 0);
 }
 
 static void
