@@ -104,7 +104,7 @@ DEB_cmocka = libcmocka-dev
 $(foreach p,$(PARTS),$(foreach m,$(join $(addsuffix =,$(PART_$(p)_pc)),$(PART_$(p)_deb)),\
   $(eval DEB_$(firstword $(subst =, ,$(m))) := $(word 2,$(subst =, ,$(m))))))
 
-# The parts compiled in, as macros for adapters/adapters.c and bot/notify.c.
+# The parts compiled in, as macros for adapters/adapters.c and bot/daemon/notify.c.
 WITH_DEFS := $(foreach p,$(PARTS_ON),-DHF_$(call part_sw,$(p))) \
              $(if $(filter yes,$(WITH_SYSTEMD)),-DHF_WITH_SYSTEMD)
 
