@@ -19,7 +19,7 @@ cmd_bot_exec(struct cmd_ctx *c)
 		return CMD_RETURN_ERROR;
 	}
 	if (k < c->argc) {
-		cmd_usage(c);
+		reply_usage(c);
 		return CMD_RETURN_ERROR;
 	}
 	if (add) {

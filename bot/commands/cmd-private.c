@@ -1,22 +1,8 @@
-/* cmd-private.c: !private: how private lines reach you (quietly beside the room, or in a direct conversation), and how that choice is stored. */
+/* cmd-private.c: !private: how private lines reach you (quietly beside the room, or in a direct conversation), kept as a preference in the store. */
 #include <string.h>
 #include <strings.h>
 
 #include "bot.h"
-
-/* Stored as since the first version ("1": notice, "0": privmsg), so that
- * what is stored reads the same either way across an upgrade or back. */
-enum adapter_private
-cmd_private_stored(const char *value)
-{
-	return strcmp(value, "1") == 0 ? PRIVATE_QUIET : PRIVATE_CONVERSATION;
-}
-
-static const char *
-cmd_private_store_value(enum adapter_private as)
-{
-	return as == PRIVATE_QUIET ? "1" : "0";
-}
 
 static enum cmd_retval
 cmd_private_exec(struct cmd_ctx *c)
@@ -41,11 +27,11 @@ cmd_private_exec(struct cmd_ctx *c)
 	         strcasecmp(c->argv[0], "direct") == 0)
 		as = PRIVATE_CONVERSATION;
 	else {
-		cmd_usage(c);
+		reply_usage(c);
 		return CMD_RETURN_ERROR;
 	}
 	/* no row means no choice */
-	store_pref_set(c->bot->store, c->ad->id, c->user_id, "notice", cmd_private_store_value(as));
+	store_pref_set(c->bot->store, c->ad->id, c->user_id, "notice", store_private_value(as));
 	for (s = c->bot->sessions.all; s != NULL; s = s->all_next)
 		if (s->ad == c->ad && (i = session_seat_of(s, c->user_id)) >= 0)
 			s->seats[i].private_as = as;

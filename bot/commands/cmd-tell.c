@@ -28,7 +28,7 @@ cmd_tell_exec(struct cmd_ctx *c)
 	else if (strcasecmp(c->argv[0], "turns") == 0 || strcasecmp(c->argv[0], "turn") == 0)
 		moves = false;
 	else {
-		cmd_usage(c);
+		reply_usage(c);
 		return CMD_RETURN_ERROR;
 	}
 	/* the table's business while there is one: its owner decides */

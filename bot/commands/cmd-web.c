@@ -11,7 +11,7 @@ cmd_web_exec(struct cmd_ctx *c)
 	int r;
 
 	if (renew && strcasecmp(c->argv[0], "new") != 0) {
-		cmd_usage(c);
+		reply_usage(c);
 		return CMD_RETURN_ERROR;
 	}
 	r = c->s->seats[c->seat].ai >= 0 ? -1 : view_link(c->bot, c->s, c->seat, renew, url, sizeof url);

@@ -154,14 +154,6 @@ cmd_check(struct cmd_ctx *c, unsigned flags)
 	return true;
 }
 
-/* "alice: usage: !meld CARDS" */
-void
-cmd_usage(struct cmd_ctx *c)
-{
-	reply_refuse(c, "%s: usage: " ST_COMMAND "%s" ST_END "%s%s", c->user_name, c->entry->name,
-	             c->entry->usage[0] ? " " : "", c->entry->usage);
-}
-
 void
 cmd_run(struct cmd_ctx *c, char *line)
 {
@@ -205,7 +197,7 @@ cmd_run_named(struct cmd_ctx *c, const char *name, const char *args)
 	c->argv = argv + 1;
 	argv[argc + 1] = NULL;
 	if (c->argc < e->min_args || (e->max_args >= 0 && c->argc > e->max_args)) {
-		cmd_usage(c);
+		reply_usage(c);
 		return;
 	}
 	if (!cmd_check(c, e->flags))

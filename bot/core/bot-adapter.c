@@ -159,20 +159,6 @@ bot_adapter_start_all(struct bot *b)
 	return rc;
 }
 
-void
-bot_adapter_stop_all(struct bot *b, const char *quit)
-{
-	size_t i;
-
-	reply_flush(b);
-	for (i = 0; i < b->nadapters; i++) {
-		struct adapter *a = &b->adapters[i]->ad;
-
-		if (a->ops->stop != NULL)
-			a->ops->stop(a, quit);
-	}
-}
-
 struct bot_adapter *
 bot_adapter_find(struct bot *b, const char *id, size_t *at)
 {
@@ -185,21 +171,6 @@ bot_adapter_find(struct bot *b, const char *id, size_t *at)
 			return b->adapters[i];
 		}
 	return NULL;
-}
-
-void
-bot_adapter_remove(struct bot *b, size_t at, const char *quit)
-{
-	struct adapter *a = &b->adapters[at]->ad;
-
-	reply_drop(b, a);   /* answers held for its rooms have nowhere to go */
-	if (a->ops->stop != NULL)
-		a->ops->stop(a, quit);
-	if (a->ops->free != NULL)
-		a->ops->free(a);
-	free(b->adapters[at]);
-	memmove(&b->adapters[at], &b->adapters[at + 1], (b->nadapters - at - 1) * sizeof *b->adapters);
-	b->nadapters--;
 }
 
 void

@@ -238,6 +238,9 @@ int     store_stats_find(struct store *st, const char *adapter, const char *who,
 /* The same when exactly one matches: 0, else -1. */
 int     store_stats_get(struct store *st, const char *adapter, const char *who, struct store_stats *out);
 int     store_stats_top(struct store *st, struct store_stats *out, int max);
+/* A player's !private choice as its "notice" preference is stored ("1" or "0"), and read back. */
+const char *store_private_value(enum adapter_private as);
+enum adapter_private store_private_as(const char *value);
 int     store_pref_get(struct store *st, const char *adapter, const char *user_id, const char *key,
                        char *buf, size_t len);
 int     store_pref_set(struct store *st, const char *adapter, const char *user_id, const char *key,
@@ -845,9 +848,7 @@ void cmd_run(struct cmd_ctx *c, char *line);
  * command, or a line's first word): the one path every command takes. */
 void cmd_run_named(struct cmd_ctx *c, const char *name, const char *args);
 /* "NAME: usage: !meld CARDS", for c->entry. */
-void cmd_usage(struct cmd_ctx *c);
-/* A player's stored !private choice ("notice" preference: "1" or "0"), read back. */
-enum adapter_private cmd_private_stored(const char *value);
+void reply_usage(struct cmd_ctx *c);
 /* A seated player's !join N or !team N before the deal: 0, or -1 with the refusal said. */
 int  cmd_join_team_change(struct cmd_ctx *c, const char *word);
 /* Speaks to the user: in the room (public), or privately (private). */

@@ -44,12 +44,6 @@ bot_flood_key(uint8_t key[FLOOD_KEY_LEN])
 	}
 }
 
-uint64_t
-bot_new_seed(struct bot *b)
-{
-	return b->seed_fn(b->seed_ctx);
-}
-
 static int64_t
 bot_wall_real(void *ctx)
 {
@@ -58,12 +52,6 @@ bot_wall_real(void *ctx)
 	(void)ctx;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-int64_t
-bot_wall_ms(struct bot *b)
-{
-	return b->wall_fn(b->wall_ctx);
 }
 
 /* The WAL is copied into the database between commands, after the replies
@@ -83,25 +71,6 @@ bot_before_sleep(struct loop *l, void *data)
 	view_flush(b);
 	if (b->store != NULL)
 		store_checkpoint(b->store, BOT_CHECKPOINT_FRAMES);
-}
-
-/* ------------------------------------------------------------------ sessions */
-
-void
-bot_session_end(struct bot *b, struct session *s)
-{
-	char key[48];
-
-	flow_cancel(b, s);
-	tell_flush(b, s, false);
-	view_end(b, s);
-	tell_free(s);
-	story_forget(b, s);
-	story_free(s);
-	snprintf(key, sizeof key, "told %lld", (long long)s->id);
-	store_kv_del(b->store, s->ad->id, key);
-	clock_forget(b, s);
-	session_remove(&b->sessions, s);
 }
 
 /* ------------------------------------------------------------------ life */

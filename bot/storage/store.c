@@ -655,3 +655,18 @@ store_wait_set(struct store *st, int64_t game, int seat, int64_t since_ms, bool 
 	sqlite3_bind_int(q, 4, reminded ? 1 : 0);
 	return store_done(st, q);
 }
+
+/* A player's !private choice (their "notice" preference), stored as since
+ * the first version ("1": notice, "0": privmsg), so that what is stored
+ * reads the same either way across an upgrade or back. */
+enum adapter_private
+store_private_as(const char *value)
+{
+	return strcmp(value, "1") == 0 ? PRIVATE_QUIET : PRIVATE_CONVERSATION;
+}
+
+const char *
+store_private_value(enum adapter_private as)
+{
+	return as == PRIVATE_QUIET ? "1" : "0";
+}

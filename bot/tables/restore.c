@@ -124,7 +124,7 @@ restore_seat(void *ctx, int64_t game, const struct store_seat *st)
 	if (st->ai < 0)
 		session_player_add(&r->b->sessions, s, st->user_id);
 	if (st->ai < 0 && store_pref_get(r->b->store, s->ad->id, st->user_id, "notice", buf, sizeof buf) == 0)
-		seat->private_as = cmd_private_stored(buf);
+		seat->private_as = store_private_as(buf);
 	if (st->seat + 1 > s->nseats)
 		s->nseats = st->seat + 1;
 }

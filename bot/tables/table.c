@@ -103,7 +103,7 @@ table_sit(struct bot *b, struct session *s, const char *user_id, const char *nam
 	st->ai = -1;
 	st->team = (int8_t)team;
 	if (store_pref_get(b->store, s->ad->id, user_id, "notice", buf, sizeof buf) == 0)
-		st->private_as = cmd_private_stored(buf);
+		st->private_as = store_private_as(buf);
 	session_player_add(&b->sessions, s, user_id);
 	return 0;
 }

@@ -495,3 +495,11 @@ reply_free(struct bot *b)
 	free(q->v);
 	memset(q, 0, sizeof *q);
 }
+
+/* "alice: usage: !meld CARDS" */
+void
+reply_usage(struct cmd_ctx *c)
+{
+	reply_refuse(c, "%s: usage: " ST_COMMAND "%s" ST_END "%s%s", c->user_name, c->entry->name,
+	             c->entry->usage[0] ? " " : "", c->entry->usage);
+}

@@ -1,4 +1,4 @@
-/* viewers.c: the adapters that draw tables: views handed to them, their links, and actions from their pages. */
+/* viewers.c: the adapters that draw tables: views handed to them, and their links (a page's actions come in through adapter.c). */
 #include <string.h>
 
 #include "bot.h"
@@ -119,72 +119,4 @@ view_watch_url(struct bot *b, const struct adapter *ad, const char *room, char *
 	if (s == NULL || s->g == NULL || s->state != SESS_PLAYING)
 		return -1;
 	return view_link_of(b, s, -1, false, url, len);
-}
-
-static struct session *
-viewers_find(struct bot *b, int64_t table)
-{
-	struct session *s;
-
-	for (s = b->sessions.all; s != NULL; s = s->all_next)
-		if (s->id == table && s->g != NULL)
-			return s;
-	return NULL;
-}
-
-bool
-adapter_table_live(struct adapter *a, int64_t table)
-{
-	struct session *s = viewers_find(a->host, table);
-
-	return s != NULL && s->state == SESS_PLAYING;
-}
-
-int
-adapter_act(struct adapter *a, int64_t table, int seat, const char *line, char *answer, size_t len)
-{
-	struct bot *b = a->host;
-	struct session *s = viewers_find(b, table);
-	struct bot_event ev;
-	struct rbuf text = { 0 }, said = { 0 };
-	char user[sizeof s->seats[0].user_id], room[sizeof s->room], name[sizeof s->seats[0].name];
-	struct adapter *ad;
-	size_t from, i;
-
-	if (len > 0)
-		answer[0] = '\0';
-	if (s == NULL || s->state != SESS_PLAYING) {
-		snprintf(answer, len, "This game is over.");
-		return -1;
-	}
-	if (seat < 0 || seat >= s->nseats || s->seats[seat].ai >= 0) {
-		snprintf(answer, len, "That seat is not a person's.");
-		return -1;
-	}
-	/* the session may end during the command: keep what identifies the player */
-	snprintf(user, sizeof user, "%s", s->seats[seat].user_id);
-	snprintf(room, sizeof room, "%s", s->room);
-	snprintf(name, sizeof name, "%s", s->seats[seat].name);
-	ad = s->ad;
-	rbuf_printf(&text, "%s%s", bot_adapter_of(ad)->prefix[0] ? bot_adapter_of(ad)->prefix : "!", line);
-	memset(&ev, 0, sizeof ev);
-	ev.type = BOT_EV_MESSAGE;
-	ev.room = room;
-	ev.user_id = user;
-	ev.user_name = name;
-	ev.text = text.s;
-	from = b->replies.n;
-	bot_event(b, ad, &ev);
-	/* what the player was told privately meanwhile: the page shows it beside the cards */
-	for (i = from; i < b->replies.n; i++) {
-		const struct reply *r = &b->replies.v[i];
-
-		if (r->ad == ad && r->kind == MSG_PRIVATE && r->user_id != NULL && strcmp(r->user_id, user) == 0 &&
-		    r->styled != NULL)
-			rbuf_printf(&said, "%s%s", said.len ? "\n" : "", r->styled);
-	}
-	snprintf(answer, len, "%s", said.s != NULL ? said.s : "");
-	rbuf_free(&text);
-	rbuf_free(&said);
-	return 0;
 }

@@ -62,6 +62,26 @@ test_clean_tree_passes(void **state)
 	assert_non_null(strstr(out, "layers: ok"));
 }
 
+/* Inside bot/, modules depend on each other in circles of five at most: the
+ * store calling up into the bot's dispatch closes one through every floor. */
+static void
+test_bot_circle_over_five(void **state)
+{
+	char out[4096];
+
+	(void)state;
+	assert_int_equal(planted("bot/storage/store.c", "int store_zz(void) { return bot_draining(0); }", out, sizeof out),
+	                 1);
+	if (strstr(out, "no circle of more than 5 modules") == NULL || strstr(out, "storage/store ") == NULL ||
+	    strstr(out, "daemon/bot ") == NULL)
+		fail_msg("check-layers said \"%s\"", out);
+	/* a circle of two is allowed, and printed */
+	assert_int_equal(planted("bot/core/ini.c", "void ini_zz(void) { config_free(0); }", out, sizeof out),
+	                 0);
+	if (strstr(out, "circle of 2 modules") == NULL || strstr(out, "core/ini ") == NULL)
+		fail_msg("check-layers said \"%s\"", out);
+}
+
 static void
 test_lib_includes_above(void **state)
 {
@@ -185,6 +205,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean_tree_passes),
 		cmocka_unit_test(test_game_arithmetic_stays_in_the_engine),
+		cmocka_unit_test(test_bot_circle_over_five),
 		cmocka_unit_test(test_lib_includes_above),
 		cmocka_unit_test(test_engine_beyond_libc),
 		cmocka_unit_test(test_engine_may_use_utf8),
