@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bot.h"
+#include "cmd.h"
 
 /* A moderator of the table's room, by the chat service's own rules (the
  * adapter API's is_moderator): a table nobody else can end is not stuck. */

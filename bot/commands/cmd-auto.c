@@ -1,5 +1,5 @@
 /* cmd-auto.c: !auto: the computer plays your seat until you type again. */
-#include "bot.h"
+#include "cmd.h"
 
 static enum cmd_retval
 cmd_auto_exec(struct cmd_ctx *c)

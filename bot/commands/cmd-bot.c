@@ -2,7 +2,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bot.h"
+#include "cmd.h"
 
 static enum cmd_retval
 cmd_bot_exec(struct cmd_ctx *c)

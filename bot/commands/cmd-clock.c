@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bot.h"
+#include "cmd.h"
 
 /* "1d (a reminder after 9h 36m, the computer plays for whoever is silent after 1d)" */
 static void

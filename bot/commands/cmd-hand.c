@@ -1,5 +1,5 @@
 /* cmd-hand.c: !hand: your hand again, privately. */
-#include "bot.h"
+#include "cmd.h"
 
 static enum cmd_retval
 cmd_hand_exec(struct cmd_ctx *c)

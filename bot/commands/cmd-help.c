@@ -1,7 +1,7 @@
 /* cmd-help.c: !help: how to start, then the command list, privately; or one command, where asked. */
 #include <stdio.h>
 
-#include "bot.h"
+#include "cmd.h"
 
 static enum cmd_retval
 cmd_help_exec(struct cmd_ctx *c)

@@ -1,5 +1,5 @@
 /* cmd-hint.c: !hint: what the hard computer player would do with your turn, as commands to type, privately. */
-#include "bot.h"
+#include "cmd.h"
 
 static enum cmd_retval
 cmd_hint_exec(struct cmd_ctx *c)

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bot.h"
+#include "cmd.h"
 
 /* The team a word names (0-based), or -1 with a refusal said. */
 static int

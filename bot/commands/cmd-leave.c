@@ -3,7 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bot.h"
+#include "cmd.h"
 
 /* "!leave NAME": the owner removes a person who sat down before the deal
  * (one who joined and went quiet held the table up for good). */

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bot.h"
+#include "cmd.h"
 
 /* Asking the partners is pointless when the side could not go out anyway:
  * said at once, with what is missing (the engine's hf_game_out_ready),

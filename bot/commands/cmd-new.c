@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bot.h"
+#include "cmd.h"
 
 static enum cmd_retval
 cmd_new_exec(struct cmd_ctx *c)

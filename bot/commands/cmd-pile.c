@@ -1,5 +1,5 @@
 /* cmd-pile.c: !pile: the discard pile's top card, size and frozen state */
-#include "bot.h"
+#include "cmd.h"
 
 static enum cmd_retval
 cmd_pile_exec(struct cmd_ctx *c)

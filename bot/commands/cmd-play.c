@@ -4,7 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bot.h"
+#include "cmd.h"
 
 /* The owner of a table not dealt yet: computer players fill it (to the
  * count given, else the one the seats head for) and it deals, as a !play

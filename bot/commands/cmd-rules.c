@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bot.h"
+#include "cmd.h"
 
 /* The rules in four lines: the engine's description, one rule a line,
  * gathered into four lines of about equal size in its order. */

@@ -1,5 +1,5 @@
 /* cmd-score.c: !score: the scores, round by round */
-#include "bot.h"
+#include "cmd.h"
 
 static enum cmd_retval
 cmd_score_exec(struct cmd_ctx *c)

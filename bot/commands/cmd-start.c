@@ -1,5 +1,5 @@
 /* cmd-start.c: !start: the owner deals once the seats suit the rules. */
-#include "bot.h"
+#include "cmd.h"
 
 static enum cmd_retval
 cmd_start_exec(struct cmd_ctx *c)

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bot.h"
+#include "cmd.h"
 
 #define STATS_LISTED 4
 #define STATS_RATED  5   /* the five presets */

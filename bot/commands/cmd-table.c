@@ -1,5 +1,5 @@
 /* cmd-table.c: !table: every side's melds, canastas, red threes and card counts */
-#include "bot.h"
+#include "cmd.h"
 
 static enum cmd_retval
 cmd_table_exec(struct cmd_ctx *c)

@@ -1,5 +1,5 @@
 /* cmd-team.c: !team: a seated player changes team before the deal. */
-#include "bot.h"
+#include "cmd.h"
 
 static enum cmd_retval
 cmd_team_exec(struct cmd_ctx *c)

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bot.h"
+#include "cmd.h"
 
 static enum cmd_retval
 cmd_tell_exec(struct cmd_ctx *c)

@@ -1,7 +1,7 @@
 /* cmd-top.c: !top: the ten best ratings of a rule set (one named, the room's table's, or the one most played). */
 #include <string.h>
 
-#include "bot.h"
+#include "cmd.h"
 
 #define TOP_LISTED 10
 

@@ -1,5 +1,5 @@
 /* cmd-watch.c: !watch: the link to the table's page, which shows what the room sees. */
-#include "bot.h"
+#include "cmd.h"
 
 static enum cmd_retval
 cmd_watch_exec(struct cmd_ctx *c)

@@ -1,7 +1,7 @@
 /* cmd-web.c: !web [new]: your own page for this game, privately; "new" replaces the link and kills the old. */
 #include <strings.h>
 
-#include "bot.h"
+#include "cmd.h"
 
 static enum cmd_retval
 cmd_web_exec(struct cmd_ctx *c)

@@ -1,7 +1,7 @@
 /* cmd-who.c: !who: the seats, their sides, whose turn it is. */
 #include <string.h>
 
-#include "bot.h"
+#include "cmd.h"
 
 static enum cmd_retval
 cmd_who_exec(struct cmd_ctx *c)

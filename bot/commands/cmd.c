@@ -4,7 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bot.h"
+#include "cmd.h"
 
 static const struct cmd_entry *const cmd_entries[] = {
 	&cmd_new_entry, &cmd_join_entry, &cmd_team_entry, &cmd_leave_entry, &cmd_bot_entry, &cmd_start_entry, &cmd_play_entry,

@@ -1,7 +1,7 @@
 /* hint.c: a hint as commands the player can type, in the order to play them, cards named as in the hand. */
 #include <string.h>
 
-#include "bot.h"
+#include "cmd.h"
 
 /* As the hand shows them: highest first, wilds last. */
 static const int hint_order[] = {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bot.h"
+#include "daemon.h"
 #include "secret.h"
 
 void

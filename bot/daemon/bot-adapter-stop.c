@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "daemon.h"
 
 void
 bot_adapter_stop_all(struct bot *b, const char *quit)

@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot.h"
+#include "daemon.h"
 #include "http.h"
 #include "loop.h"
 

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "adapter.h"
-#include "bot.h"
+#include "daemon.h"
 #include "loop.h"
 #include "service.h"
 

@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "bot.h"
+#include "daemon.h"
 
 /*
  * Whoever takes over the process (a bug in a parser, a library) gets no

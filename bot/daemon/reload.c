@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "daemon.h"
 #include "reload.h"
 
 /* The adapter id a section gives ("irc/libera", or "console" for [console]). */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "daemon.h"
 #include "loop.h"
 #include "notify.h"
 #include "reload.h"

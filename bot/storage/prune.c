@@ -1,5 +1,5 @@
 /* prune.c: finished games are forgotten after game_retention days (their rows, seats and moves; statistics stay). */
-#include "bot.h"
+#include "store.h"
 #include "loop.h"
 
 /* Looked for hourly: a game is kept at least game_retention days after it

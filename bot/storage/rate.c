@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bot.h"
+#include "store.h"
 
 int
 rate_game(struct store *st, const char *adapter, const char *rules, const struct rate_seat *seats, int n, int nsides,

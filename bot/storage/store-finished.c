@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "store.h"
 #include "store-db.h"
 
 int

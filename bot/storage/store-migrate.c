@@ -1,7 +1,7 @@
 /* store-migrate.c: the store's schema brought up to date: the columns and tables added since the first. */
 #include <sqlite3.h>
 
-#include "bot.h"
+#include "store.h"
 #include "store-db.h"
 
 /* Columns added since the first schema, for databases made before them. */

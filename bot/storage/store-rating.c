@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bot.h"
+#include "store.h"
 #include "rating.h"
 #include "store-db.h"
 

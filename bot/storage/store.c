@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot.h"
+#include "store.h"
 #include "store-db.h"
 
 enum {

@@ -1,7 +1,7 @@
 /* bot-session.c: a table's end: its timers cancelled, what is held told, its pages closed, its story and state let go, its session removed. */
 #include <stdio.h>
 
-#include "bot.h"
+#include "tables.h"
 
 void
 bot_session_end(struct bot *b, struct session *s)

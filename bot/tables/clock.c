@@ -4,7 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bot.h"
+#include "tables.h"
 
 #define CLOCK_MIN_MS (2 * 60 * 1000LL)
 #define CLOCK_MAX_MS (7 * 24 * 3600 * 1000LL)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "tables.h"
 #include "loop.h"
 
 enum { TIMER_NONE, TIMER_EXPIRE, TIMER_AI, TIMER_FOLD, TIMER_REMIND, TIMER_TAKEOVER };

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bot.h"
+#include "tables.h"
 #include "log.h"
 
 void

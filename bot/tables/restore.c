@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "tables.h"
 #include "loop.h"
 
 struct restore {

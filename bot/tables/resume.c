@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bot.h"
+#include "tables.h"
 #include "loop.h"
 
 /* A SIGKILL can lose lines a player needed: the discard before their turn,

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bot.h"
+#include "tables.h"
 #include "loop.h"
 
 static const char *const ai_names[] = { "Ada", "Alan", "Grace", "Edsger", "Barbara", "Ken", "Dennis", "Frances" };

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "bot.h"
+#include "telling.h"
 
 /* One side's score sheet for the last round (render-scores.c). */
 void render_sheet(struct rbuf *b, const struct hf_view *v, int side, const char *const names[]);

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bot.h"
+#include "telling.h"
 #include "render-parts.h"
 
 /* A player's name as a player span. */

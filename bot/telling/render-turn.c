@@ -4,7 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bot.h"
+#include "telling.h"
 #include "render-parts.h"
 
 /* The clauses of a telling about one seat (t->seat), joined by ", " after its subject: "ann

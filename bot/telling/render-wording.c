@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bot.h"
+#include "telling.h"
 #include "render-parts.h"
 
 /* The present or the past of a verb or phrase, as the telling is told. */

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bot.h"
+#include "telling.h"
 #include "render-parts.h"
 
 const char *

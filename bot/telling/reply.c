@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "telling.h"
 #include "hash.h"
 #include "loop.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "telling.h"
 #include "style.h"
 
 /* What one table keeps: the newest lines of its round, within both bounds (a round of six

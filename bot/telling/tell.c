@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "telling.h"
 
 /* ------------------------------------------------------------------ the room's preference */
 

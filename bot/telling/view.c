@@ -1,7 +1,7 @@
 /* view.c: a table as data (JSON) for adapters that draw it, from the engine's views only. */
 #include <string.h>
 
-#include "bot.h"
+#include "telling.h"
 
 /* The order a hand is read in (as render.c shows it): aces down to fours, threes, wilds. */
 static const int view_order[] = {

@@ -1,7 +1,7 @@
 /* viewers.c: the adapters that draw tables: views handed to them, and their links (a page's actions come in through adapter.c). */
 #include <string.h>
 
-#include "bot.h"
+#include "telling.h"
 #include "loop.h"
 #include "style.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "adapter.h"
-#include "bot.h"
+#include "daemon.h"
 #include "fake.h"
 #include "web/web.h"
 
