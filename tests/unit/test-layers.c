@@ -82,6 +82,33 @@ test_bot_circle_over_five(void **state)
 		fail_msg("check-layers said \"%s\"", out);
 }
 
+/* bot/'s folders are floors (docs/DESIGN.md's map): no include and no call
+ * goes up, nothing is loose in bot/ but the adapter API, and no header of it
+ * but the API's is over 300 lines. */
+static void
+test_bot_floors(void **state)
+{
+	char lines[400];
+
+	(void)state;
+	expect_refused("bot/core/session.c", "#include \"tables.h\"", "no arrow goes up");
+	expect_refused("bot/telling/reply.c", "#include \"cmd.h\"", "no arrow goes up");
+	expect_refused("bot/storage/store.c", "static void q(void) { flow_cancel(0, 0); }",
+	               "bot/storage/ calls nothing a folder above it declares");
+	expect_refused("bot/tables/table.c", "static void q(void) { bot_event(0, 0, 0); }",
+	               "bot/tables/ calls nothing a folder above it declares");
+	expect_refused("bot/loose.c", "int loose;", "nothing loose in bot/ but the adapter API");
+	/* 300 more lines: over the limit; the adapter API may be longer */
+	memset(lines, '\n', 300);
+	lines[300] = '\0';
+	expect_refused("bot/core/input.h", lines, "no header of bot/ over 300 lines");
+	{
+		char out[4096];
+
+		assert_int_equal(planted("bot/adapter.h", lines, out, sizeof out), 0);
+	}
+}
+
 static void
 test_lib_includes_above(void **state)
 {
@@ -206,6 +233,7 @@ main(void)
 		cmocka_unit_test(test_clean_tree_passes),
 		cmocka_unit_test(test_game_arithmetic_stays_in_the_engine),
 		cmocka_unit_test(test_bot_circle_over_five),
+		cmocka_unit_test(test_bot_floors),
 		cmocka_unit_test(test_lib_includes_above),
 		cmocka_unit_test(test_engine_beyond_libc),
 		cmocka_unit_test(test_engine_may_use_utf8),
