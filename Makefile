@@ -327,10 +327,16 @@ check-build:
 	@sh tests/check-build $(B)
 
 # The Debian package: built, linted, installed, run, purged (as root: tests/check-package).
+# Its debian/control is written from debian/control.in and the adapters' BUILD
+# files (tools/debian-control): `make debian/control` before a dpkg-buildpackage
+# of your own.
 package:
 	@mkdir -p $(B)/pkg && rm -rf $(B)/pkg/src && mkdir $(B)/pkg/src && \
 	  git ls-files -z | xargs -0 tar -cf - | tar -xf - -C $(B)/pkg/src && \
+	  sh tools/debian-control $(B)/pkg/src && \
 	  cd $(B)/pkg/src && dpkg-buildpackage -us -uc -b
+debian/control: debian/control.in tools/debian-control $(wildcard adapters/*/BUILD)
+	sh tools/debian-control
 package-test:
 	@sh tests/check-package $(B)
 
