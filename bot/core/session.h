@@ -126,8 +126,6 @@ struct session *session_add(struct sessions *ss, struct adapter *ad, const char 
 void session_remove(struct sessions *ss, struct session *s);
 /* The table goes on in room (its old room was replaced): -1 if the id is too long. */
 int  session_move(struct sessions *ss, struct session *s, const char *room);
-/* BOT_EV_ROOM_MOVED (moved.c): the table of ev->room moves to ev->text, both rooms told. */
-void bot_room_moved(struct bot *b, struct adapter *a, const struct bot_event *ev);
 /* Tables in play on ad. */
 size_t session_count(const struct sessions *ss, const struct adapter *ad);
 int  session_seat_of(const struct session *s, const char *user_id);
