@@ -90,7 +90,6 @@ void resume_adapter(struct bot *b, struct adapter *a);
 /* Ends a session: removes its timers and frees it. */
 void bot_session_end(struct bot *b, struct session *s);
 
-
 /* ----------------------------------------------------------- moved.c */
 /* BOT_EV_ROOM_MOVED: the table of ev->room moves to ev->text, both rooms told. */
 void bot_room_moved(struct bot *b, struct adapter *a, const struct bot_event *ev);
