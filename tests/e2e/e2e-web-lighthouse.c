@@ -159,8 +159,9 @@ lighthouse(const char *what, const char *url, bool desktop, struct ircclient *ke
 		snprintf(json, sizeof json, "%s.report.json", base);
 		unlink(json);
 		/* Debian's chromium, headless; root's needs --no-sandbox.  Lighthouse's own throttling
-		 * (simulated: a slow 4G and a 4x slower CPU on the phone) stays as it ships. */
-		rc = e2e_sh(out, sizeof out, "CHROME_PATH=/usr/bin/chromium node '%s' '%s' --quiet %s"
+		 * (simulated: a slow 4G and a 4x slower CPU on the phone) stays as it ships.  A run that
+		 * hangs is stopped after 4 minutes (it waits 45 s for a load at most). */
+		rc = e2e_sh(out, sizeof out, "CHROME_PATH=/usr/bin/chromium timeout 240 node '%s' '%s' --quiet %s"
 		            " --only-categories=performance,accessibility,best-practices --output=json --output=html"
 		            " --output-path='%s' --chrome-flags='--headless=new --no-sandbox --disable-gpu'",
 		            cli, url, desktop ? "--preset=desktop" : "", base);
