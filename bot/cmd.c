@@ -219,7 +219,8 @@ cmd_run(struct cmd_ctx *c, const struct command *cmd)
 		copy = *cmd;
 	c->entry = e;
 	if (copy.why[0] != '\0') {
-		reply_refuse(c, "%s: %s.", c->user_name, copy.why);
+		/* as a refused move is: beginning with what was refused, then the rule */
+		reply_refuse(c, ST_COMMAND "%s" ST_END " refused: %s.", e->name, copy.why);
 		return;
 	}
 	for (i = 0; i < copy.nwords; i++)
