@@ -35,7 +35,8 @@ struct bot_event {
 	const char *room;       /* the adapter's room id ("#chan", "!abc:server"); NULL if none */
 	const char *user_id;    /* stable: services account or nick (IRC), user id (Matrix) */
 	const char *user_name;  /* what to call them */
-	const char *text;       /* MESSAGE: the line; RENAME: the new name; SEND_FAILED: why */
+	const char *text;       /* MESSAGE: the line typed (NULL with command); RENAME: the new
+	                         * name; SEND_FAILED: why */
 	bool direct;            /* MESSAGE: said privately to the bot */
 	bool notice;            /* MESSAGE: arrived as a NOTICE (never answered automatically) */
 	int64_t ts_ms;          /* server time if known, else 0 */
