@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "command.h"
 #include "log.h"
 #include "style.h"
 
@@ -34,19 +35,22 @@ struct bot_event {
 	const char *room;       /* the adapter's room id ("#chan", "!abc:server"); NULL if none */
 	const char *user_id;    /* stable: services account or nick (IRC), user id (Matrix) */
 	const char *user_name;  /* what to call them */
-	const char *text;       /* MESSAGE: the line; RENAME: the new name; SEND_FAILED: why */
+	const char *text;       /* MESSAGE: the line typed (NULL with command); RENAME: the new
+	                         * name; SEND_FAILED: why */
 	bool direct;            /* MESSAGE: said privately to the bot */
 	bool notice;            /* MESSAGE: arrived as a NOTICE (never answered automatically) */
 	int64_t ts_ms;          /* server time if known, else 0 */
 	uint64_t ref;           /* the adapter's own handle for this event (an interaction, a
 	                         * message), 0 if none: replies to it carry it as reply_to */
-	const char *command;    /* MESSAGE: a structured command's name ("meld"), from a service
-	                         * that has them (Discord's slash commands and buttons); text is
-	                         * then its arguments ("9 9 2", or ""), run as they are, with no
-	                         * prefix or address looked for.  NULL: text is a typed line.
-	                         * An adapter may also run a command for a user this way where
-	                         * it set a table up itself (Matrix: a room made from a direct
-	                         * message, its new, join and play as each person joins it). */
+	const struct command *command; /* MESSAGE: a command as data (lib/command.h), from a service
+	                        * that has them (Discord's slash commands and buttons, a web
+	                        * page's action): its name and arguments, built by the adapter
+	                        * from the service's own fields; text is then NULL, and no
+	                        * prefix or address is looked for.  NULL: text is a typed line,
+	                        * which the core reads into a command once.  An adapter may
+	                        * also run a command for a user this way where it set a table
+	                        * up itself (Matrix: a room made from a direct message, its
+	                        * new, join and play as each person joins it). */
 };
 
 /* How a private line should reach its player, named for what the player
@@ -301,14 +305,15 @@ const struct adapter_ops *const *adapters_table(size_t *n);
  * committed) before this returns. */
 void adapter_emit(struct adapter *a, const struct bot_event *ev);
 
-/* "This link's seat says LINE" (an adapter that draws tables, from a
- * page): runs LINE ("meld 9 9 2", no prefix) as seat's player typing it in
- * table's room, on the table's own adapter: the same checks, the same room
- * line, the same private answer.  What the core answered that player
- * privately meanwhile (a refusal, a hint) is copied to answer, in styled
- * text ("" if nothing).  0, or -1 with answer saying why (no such table or
- * seat, a computer's seat). */
-int  adapter_act(struct adapter *a, int64_t table, int seat, const char *line, char *answer, size_t len);
+/* "This link's seat does CMD" (an adapter that draws tables, from a
+ * page): runs the command as seat's player giving it in table's room, on
+ * the table's own adapter: the same checks, the same room line, the same
+ * private answer, with no text and no prefix.  That command's own answer
+ * (what the core said to that player privately while it ran: a refusal, a
+ * hint, the hand after a draw) is copied to answer, in styled text ("" if
+ * nothing).  0, or -1 with answer saying why (no such table or seat, a
+ * computer's seat). */
+int  adapter_act(struct adapter *a, int64_t table, int seat, const struct command *cmd, char *answer, size_t len);
 
 /* Tells the bot the adapter's own name, once known and after each change, so
  * that "NAME: draw", "NAME, draw" and "NAME draw" (any case) work as commands.

@@ -105,8 +105,6 @@ size_t text_clean(char *s);
 /* True if s is valid UTF-8 with no control character: safe to echo as it is
  * (a room or user id, which the bot never rewrites). */
 bool   text_plain(const char *s);
-/* Splits s into words in place (spaces and tabs); returns the count. */
-int    text_split(char *s, char **argv, int max);
 
 /* ------------------------------------------------------------------ address.c */
 /* The names the bot answers to on one adapter (adapter_set_self). */
@@ -567,10 +565,19 @@ struct reply_said {
 	int64_t at;
 };
 
+/* A command's own answer (adapter_act): what is queued privately to its
+ * player on its adapter while it runs, line after line. */
+struct reply_collect {
+	const struct adapter *ad;
+	const char *user_id;
+	struct rbuf *text;
+};
+
 struct replies {
 	struct reply *v;
 	size_t n, cap;
 	struct adapter *event_ad; /* the event being handled, whose ref replies carry */
+	struct reply_collect *collect; /* a command's own answer being collected, or NULL */
 	uint64_t event_ref;
 	struct reply_said said[REPLY_SAID];
 	/* answers about a table held while its room has lines unsent
@@ -681,6 +688,9 @@ struct bot {
 	int64_t (*wall_fn)(void *ctx);        /* injected wall clock, ms: deadlines kept across restarts */
 	void *wall_ctx;
 	bool stopping;                        /* a stop is draining the queues: no new move */
+	/* commands read from typed text at the door, and given as data by an
+	 * adapter (a slash command, a page's action): never read as text */
+	unsigned long commands_typed, commands_given;
 	struct hf_game *undo;                 /* flow_apply's copy of a game before a move */
 	long long checkpoint_timer;
 	long long prune_timer;
@@ -819,7 +829,8 @@ struct cmd_ctx {
 	int seat;                /* the user's seat, or -1 */
 	int argc;
 	char **argv;
-	const char *args;        /* the arguments as typed, cleaned */
+	const struct command *cmd; /* the command as data: name and typed arguments */
+	const char *args;        /* its arguments' canonical text (command_text) */
 	char *many;              /* direct, several tables: their rooms */
 	const struct cmd_entry *entry;
 	bool moved;              /* a move of the game was accepted */
@@ -839,11 +850,14 @@ struct cmd_entry {
 
 const struct cmd_entry *cmd_find(const char *name, char *why, size_t whylen);
 const struct cmd_entry *const *cmd_table(size_t *n);
-/* Checks and runs one command line (already cleaned, prefix stripped). */
-void cmd_run(struct cmd_ctx *c, char *line);
-/* The same for a command already apart from its arguments (a structured
- * command, or a line's first word): the one path every command takes. */
-void cmd_run_named(struct cmd_ctx *c, const char *name, const char *args);
+/* Reads one typed command line (cleaned, prefix stripped) into cmd: its
+ * first word the name, the rest read as the table entry's arguments are
+ * (cards in groups for a card command, else words).  The one reader of
+ * typed text; a bad argument is kept in cmd->why for cmd_run to refuse. */
+void cmd_parse(const char *line, struct command *cmd);
+/* Checks and runs one command, typed (cmd_parse) or given as data by
+ * an adapter: the one path every command takes. */
+void cmd_run(struct cmd_ctx *c, const struct command *cmd);
 /* "NAME: usage: !meld CARDS", for c->entry. */
 void cmd_usage(struct cmd_ctx *c);
 /* A player's stored !private choice ("notice" preference: "1" or "0"), read back. */

@@ -150,13 +150,27 @@ web_answer(struct web *w, const struct web_item *act, const char *styled)
 	web_server_wake(w);
 }
 
-/* What the thread says: actions from pages (each runs as the seat's typed command), log lines. */
+/* A page's action as a command: its name, then its cards (frame.c checked
+ * the shape: a command a page offers, then card names, ',' and ':'). */
+static void
+web_command(const char *text, struct command *cmd)
+{
+	size_t n = strcspn(text, " ");
+	char name[COMMAND_NAME_MAX + 1];
+
+	snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), text);
+	command_init(cmd, name);
+	command_args(cmd, text + n, true);
+}
+
+/* What the thread says: actions from pages (each a command the seat gives), log lines. */
 static void
 web_on_items(struct loop *l, int fd, int mask, void *data)
 {
 	struct web *w = data;
 	struct web_item *it, *next;
 	char answer[WEB_ANSWER_MAX];
+	struct command cmd;
 
 	(void)l;
 	(void)mask;
@@ -167,7 +181,8 @@ web_on_items(struct loop *l, int fd, int mask, void *data)
 	for (; it != NULL; it = next) {
 		next = web_item_next(it);
 		if (it->kind == WEB_IT_ACT) {
-			adapter_act(w->a, it->table, it->seat, it->text, answer, sizeof answer);
+			web_command(it->text, &cmd);
+			adapter_act(w->a, it->table, it->seat, &cmd, answer, sizeof answer);
 			web_answer(w, it, answer);
 		} else if (it->kind == WEB_IT_LOG)
 			adapter_log(w->a, it->code, "%s", it->text);
