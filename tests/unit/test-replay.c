@@ -74,9 +74,17 @@ rec_link(struct adapter *a, int64_t table, int seat, bool renew, char *url, size
 	return 0;
 }
 
+static int
+rec_room_link(struct adapter *a, const char *adapter_id, const char *room, char *url, size_t len)
+{
+	(void)a;
+	snprintf(url, len, "https://cards.test/t/room-%s-%s", adapter_id, room);
+	return 0;
+}
+
 static const struct adapter_ops rec_ops = {
 	.type = "rec", .init = rec_init, .start = rec_start, .send = rec_send, .stop = rec_stop, .free = rec_free,
-	.view = rec_view, .link = rec_link,
+	.view = rec_view, .link = rec_link, .room_link = rec_room_link,
 };
 
 static void
@@ -269,12 +277,61 @@ test_a_rooms_finished_games_listed(void **state)
 	fake_free(f);
 }
 
+/* Whether a message of kind to user (NULL: any) holds needle. */
+static bool
+said(struct fake *f, int kind, const char *user, const char *needle)
+{
+	size_t i;
+
+	for (i = 0; i < f->nmsgs; i++)
+		if (f->msgs[i].kind == kind && (user == NULL || strcmp(f->msgs[i].user, user) == 0) &&
+		    strstr(f->msgs[i].text, needle) != NULL)
+			return true;
+	return false;
+}
+
+/* !watch with no game in play: the room's page; every case answered. */
+static void
+test_watch_without_a_game_gives_the_rooms_page(void **state)
+{
+	struct fake *f = fake_new(":memory:", "ai_delay = 0\nflood_burst = 1000");
+	char err[256];
+
+	(void)state;
+	/* no adapter draws tables: said so, as before */
+	fake_say(f, "#r", "bob", "!watch");
+	assert_true(said(f, MSG_ROOM, NULL, "bob: this bot shows no table on a page"));
+	assert_non_null(bot_adapter_add(f->bot, &rec_ops, "rec", NULL, err, sizeof err));
+	fake_clear(f);
+	fake_say(f, "#r", "bob", "!watch");
+	assert_true(said(f, MSG_ROOM, NULL, "No game in play here. The room's recent games and their replays: "
+	                 "https://cards.test/t/room-fake-#r"));
+	/* a table not dealt yet: the room's page too */
+	fake_clear(f);
+	fake_say(f, "#r", "ann", "!new duel");
+	fake_say(f, "#r", "bob", "!watch");
+	assert_true(said(f, MSG_ROOM, NULL, "The game has not started yet (!start deals). The room's recent games"));
+	/* dealt: the table's own link, live */
+	fake_clear(f);
+	fake_say(f, "#r", "bob", "!join");
+	fake_say(f, "#r", "ann", "!start");
+	fake_say(f, "#r", "bob", "!watch");
+	assert_true(said(f, MSG_ROOM, NULL, "The table, live: https://cards.test/t/"));
+	/* privately, with no table: which room is meant is asked for */
+	fake_clear(f);
+	fake_dm(f, "carol", "!watch");
+	assert_true(said(f, MSG_PRIVATE, "carol", "say !watch in a room"));
+	live_free();
+	fake_free(f);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_frames_are_the_rooms_views_move_by_move),
 		cmocka_unit_test(test_a_rooms_finished_games_listed),
+		cmocka_unit_test(test_watch_without_a_game_gives_the_rooms_page),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
