@@ -259,7 +259,8 @@ srv_items(struct web_server *s)
 					pthread_mutex_unlock(&s->w->lock);
 				}
 				if (it->kind == WEB_IT_OVER)
-					conn_close(c, LWS_CLOSE_STATUS_NORMAL, "the game is over");
+					conn_close(c, LWS_CLOSE_STATUS_NORMAL, it->code && c->seat < 0 ?
+					           "the game is over: reload the page for its replay" : "the game is over");
 				else
 					conn_want(c);
 				break;

@@ -281,7 +281,7 @@ web_needs_restart(struct adapter *a, struct adapter_cfg *cfg)
 	return memcmp(&c, &w->conf, sizeof c) != 0;
 }
 
-static void
+static struct web_item *
 web_push(struct web *w, enum web_item_kind kind, int64_t table, int seat, struct web_blob *blob, const uint8_t *hash)
 {
 	struct web_item *it = xcalloc(1, sizeof *it);
@@ -293,6 +293,7 @@ web_push(struct web *w, enum web_item_kind kind, int64_t table, int seat, struct
 	if (hash != NULL)
 		memcpy(it->hash, hash, WEB_HASH_BYTES);
 	web_queue_push(&w->to_thread, it);
+	return it;
 }
 
 static void
@@ -315,10 +316,12 @@ web_view(struct adapter *a, const struct adapter_view *v)
 	b = web_blob_new(v->json, v->len);
 	if (v->over) {
 		/* its links die now: a page opened later gets the error page */
-		web_push(w, WEB_IT_OVER, v->table, v->seat, b, NULL);
-		/* played to its end: the table's public link opens its replay from now on */
-		if (v->finished && t->has_public) {
+		struct web_item *it = web_push(w, WEB_IT_OVER, v->table, v->seat, b, NULL);
+
+		/* played to its end: the table's public link opens its replay from now on (its pages are told) */
+		if (v->finished && t->has_public && w->conf.replay_days > 0) {
 			replay = true;
+			it->code = 1;
 			memcpy(token, t->public_token, sizeof token);
 		}
 		web_tables_del(&w->tables, v->table);

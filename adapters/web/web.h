@@ -150,7 +150,7 @@ void web_ask(struct web *w, const struct web_item *it);
 /* Items between the loop and the server thread. */
 enum web_item_kind {
 	WEB_IT_VIEW = 1,   /* loop -> thread: table/seat has a new view (blob) */
-	WEB_IT_OVER,       /* loop -> thread: table is gone: last view (blob), then close */
+	WEB_IT_OVER,       /* loop -> thread: table is gone: last view (blob), then close (code 1: to its replay) */
 	WEB_IT_REVOKE,     /* loop -> thread: the link hash died: close its sockets */
 	WEB_IT_ANSWER,     /* loop -> thread: conn gets text (a blob) */
 	WEB_IT_ACT,        /* thread -> loop: conn (table, seat) says text */

@@ -207,14 +207,24 @@ static void
 play_to_the_end(struct ircclient *alice, char *pub, size_t publen, char *mine, size_t minelen)
 {
 	size_t deal = alice->nlines;
+	struct wsc live;
 
 	ircclient_send(alice, "PRIVMSG #cards :!play 2 duel rounds=1");
 	webtable_find_link(&wt, alice, deal, "PRIVMSG #cards :", "Watch: ", pub, publen);
 	webtable_find_link(&wt, alice, deal, "NOTICE alice :", "play from", mine, minelen);
+	/* a spectator's page open at the end is told where the replay is */
+	if (wsc_open(&live, wt.port, pub + strlen(wt.base), wt.base, "handfoot-1") != 0)
+		fail_msg("no socket on the table's link (HTTP %d)", live.status);
 	ircclient_send(alice, "PRIVMSG #cards :!auto");
 	if (ircclient_wait(alice, 120000, NULL, 0, "PRIVMSG #cards :", "Game over", NULL) != 0)
 		fail_msg("the game did not end");
 	ircclient_drain(alice, 300);
+	while (wsc_read(&live, 5000) > 0)
+		;
+	assert_true(live.closed);
+	assert_int_equal(live.close_code, 1000);
+	assert_string_equal(live.close_reason, "the game is over: reload the page for its replay");
+	wsc_close(&live);
 }
 
 /* The replay's message on its socket: its frames, one per move after the deal, none with a hand. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -140,6 +141,7 @@ test_frames_are_the_rooms_views_move_by_move(void **state)
 	json_t *o, *frames;
 	json_error_t e;
 	size_t i, k, matched = 0, lines = 0;
+	struct timespec t0, t1;
 	int64_t id;
 
 	(void)state;
@@ -150,7 +152,9 @@ test_frames_are_the_rooms_views_move_by_move(void **state)
 	assert_true(finished_seen);
 	assert_int_equal(ended_seen, fake_wall(f) / 1000);
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	assert_int_equal(replay_json(f->bot->store, id, "!", &json, r, why, sizeof why), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	o = json_loads(json.s, 0, &e);
 	assert_non_null(o);
 	frames = json_object_get(o, "frames");
@@ -190,8 +194,10 @@ test_frames_are_the_rooms_views_move_by_move(void **state)
 		free(want);
 	}
 	assert_true(matched > 0);
-	print_message("%zu frames, %zu story lines, %zu bytes; %zu live views all found\n",
-	              json_array_size(frames), lines, json.len, matched);
+	/* a figure, never asserted: what one request costs the loop */
+	print_message("%zu frames, %zu story lines, %zu bytes, built in %.1f ms; %zu live views all found\n",
+	              json_array_size(frames), lines, json.len,
+	              (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6, matched);
 	json_decref(o);
 	rbuf_free(&json);
 	free(r);
