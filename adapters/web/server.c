@@ -208,7 +208,7 @@ conn_new(struct web_server *s, struct lws *wsi, const struct ws_pss *p)
 	s->nconns++;
 	pthread_mutex_lock(&s->w->lock);
 	t = web_tables_get(&s->w->tables, c->table, false);
-	if (t != NULL && t->view[c->seat + 1] != NULL)
+	if (t != NULL && c->seat >= -1 && t->view[c->seat + 1] != NULL)
 		conn_view(c, t->view[c->seat + 1]);
 	pthread_mutex_unlock(&s->w->lock);
 	return c;

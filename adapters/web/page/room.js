@@ -48,8 +48,8 @@
     document.title = "Hand and Foot \u00b7 " + m.room + "'s games";
     list.replaceChildren();
     for (i = 0; i < m.games.length; i++) list.appendChild(game(m.games[i]));
-    status(m.games.length ? "The last " + m.games.length + " finished games; replays are kept " + m.days + " days." :
-      "No game has finished here yet.");
+    status((m.games.length === 1 ? "The last game finished here" : m.games.length ? "The last " + m.games.length +
+      " games finished here" : "No game has finished here yet") + "; replays are kept " + m.days + " days.");
   }
 
   function status(t) { $("status").textContent = t; }
