@@ -197,6 +197,23 @@ struct adapter_view {
 	const char *json;          /* the view, one JSON object */
 	size_t len;
 	bool over;                 /* the table is gone: forget it and its links */
+	bool finished;             /* with over: the game was played to its end (never an aborted
+	                            * one): its public link may become its replay (adapter_replay) */
+	int64_t ended;             /* with finished: when, Unix seconds on the bot's clock */
+};
+
+/* A finished game as a room's page lists it (adapter_room_games). */
+struct adapter_game {
+	int64_t table;             /* the game's id, as in adapter_view */
+	int64_t created, ended;    /* Unix seconds; ended 0 if not known */
+	const char *rules;         /* the rule set as written ("duel rounds=1") */
+	int nseats, nsides;
+	const char *names[ADAPTER_MAX_SEATS];
+	bool computer[ADAPTER_MAX_SEATS];
+	int side[ADAPTER_MAX_SEATS];        /* each seat's side */
+	long long scores[ADAPTER_MAX_SEATS]; /* each side's final score (scored false: none kept) */
+	bool scored;
+	int winner;                /* the side that won, -1 a tie, -2 not known */
 };
 
 struct adapter_ops {
@@ -253,6 +270,11 @@ struct adapter_ops {
 	 * when it exists, 1 (url untouched).  renew (or none yet): a new link,
 	 * which replaces the old one (that dies).  0, or -1 if none can be made. */
 	int  (*link)(struct adapter *a, int64_t table, int seat, bool renew, char *url, size_t len);
+	/* Optional, with view: a link to the page of room on adapter_id (the
+	 * adapter a room is on, "irc/libera"), which lists the room's recent
+	 * finished games with their replays, written to url; the same each
+	 * time.  0, or -1 if none can be made. */
+	int  (*room_link)(struct adapter *a, const char *adapter_id, const char *room, char *url, size_t len);
 	/* Optional: one clause of styled text saying where private lines land
 	 * on this service by default and how to have them elsewhere (a command
 	 * named as ST_COMMAND), said with a player's first private line of a
@@ -314,6 +336,27 @@ void adapter_emit(struct adapter *a, const struct bot_event *ev);
  * nothing).  0, or -1 with answer saying why (no such table or seat, a
  * computer's seat). */
 int  adapter_act(struct adapter *a, int64_t table, int seat, const struct command *cmd, char *answer, size_t len);
+
+/* A finished game's replay (an adapter that draws tables, for a page): the
+ * game's stored moves played again through the engine, and after each the
+ * view the room could see then, as JSON appended to json:
+ * {"table":ID,"rules":"duel","moves":N,"frames":[VIEW, ...]}, N + 1 views
+ * (the deal, then one per move) in the format of adapter_view's public
+ * view, each view's "story" holding the lines that step told.  The adapter
+ * and room it was played in are written to adapter_id and room.  Built on
+ * each call, from the store: a call costs one game's replay.  0; -1 if the
+ * game is not one played to its end, or no longer kept. */
+int  adapter_replay(struct adapter *a, int64_t table, struct rbuf *json, char *adapter_id, size_t idlen,
+                    char *room, size_t roomlen);
+
+/* The finished games (played to their end; never an aborted one) of room on
+ * adapter_id, newest first, at most max, each to fn.  Their number, or -1. */
+int  adapter_room_games(struct adapter *a, const char *adapter_id, const char *room, int max,
+                        void (*fn)(void *ctx, const struct adapter_game *g), void *ctx);
+
+/* The bot's wall clock, Unix seconds (tests inject it): what an adapter that
+ * keeps something for a number of days measures them with. */
+int64_t adapter_wall_s(struct adapter *a);
 
 /* Tells the bot the adapter's own name, once known and after each change, so
  * that "NAME: draw", "NAME, draw" and "NAME draw" (any case) work as commands.
