@@ -169,8 +169,9 @@ objs = $(patsubst %.c,$(B)/obj/%.o,$(1))
 deps:
 	@sh tools/setup-debian build
 # With `test`, setup-debian also puts Synapse (for the Matrix tests) in a venv
-# in the build folder (tools/setup-synapse), and builds Dendrite there when a
-# Go 1.21+ is on the PATH (tools/setup-dendrite).
+# in the build folder (tools/setup-synapse), builds Dendrite there when a
+# Go 1.21+ is on the PATH (tools/setup-dendrite), and installs Lighthouse
+# there from npm when a Node.js 18.16+ is (tools/setup-lighthouse).
 deps-test:
 	@HANDFOOT_BUILD=$(B) sh tools/setup-debian test package
 deps-fuzz:

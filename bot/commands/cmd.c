@@ -154,48 +154,75 @@ cmd_check(struct cmd_ctx *c, unsigned flags)
 	return true;
 }
 
-void
-cmd_run(struct cmd_ctx *c, char *line)
+/* Whether e's arguments are cards in groups ("9 9 2, K K K", "9: 2"). */
+static bool
+cmd_takes_cards(const struct cmd_entry *e)
 {
-	char name[BOT_MAX_INPUT + 1];
-	size_t n;
-
-	while (*line == ' ')
-		line++;
-	if ((n = strcspn(line, " ")) == 0)
-		return;
-	snprintf(name, sizeof name, "%.*s", (int)n, line);
-	cmd_run_named(c, name, line + n);
+	return e != NULL && (e->arg == ADAPTER_ARG_CARDS || e->arg == ADAPTER_ARG_CARD);
 }
 
 void
-cmd_run_named(struct cmd_ctx *c, const char *name, const char *args)
+cmd_parse(const char *line, struct command *cmd)
 {
-	char why[256], *argv[BOT_MAX_ARGS + 1];
-	const struct cmd_entry *e;
-	int argc;
+	char name[COMMAND_NAME_MAX + 1], why[256];
+	size_t n;
 
-	if (name[0] == '\0')
+	line += strspn(line, " ");
+	n = strcspn(line, " ");
+	snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), line);
+	command_init(cmd, n < sizeof name ? name : "");
+	if (n >= sizeof name)
+		/* no command is that long: its name is quoted back as it was typed */
+		snprintf(cmd->name, sizeof cmd->name, "%.*s", (int)utf8_cut(line, n, COMMAND_NAME_MAX), line);
+	command_args(cmd, line + n, cmd_takes_cards(cmd_find(cmd->name, why, sizeof why)));
+}
+
+/* A command given as data whose arguments were read as words, for an entry
+ * that takes cards: read again from their canonical text, as cards. */
+static void
+cmd_regroup(const struct command *in, struct command *out)
+{
+	char text[COMMAND_TEXT_MAX + 1];
+
+	command_text(in, text, sizeof text);
+	command_init(out, in->name);
+	snprintf(out->why, sizeof out->why, "%s", in->why);
+	command_args(out, text, true);
+}
+
+void
+cmd_run(struct cmd_ctx *c, const struct command *cmd)
+{
+	char why[256], args[COMMAND_TEXT_MAX + 1], *argv[COMMAND_MAX_WORDS + 1];
+	const struct cmd_entry *e;
+	struct command copy;
+	size_t i;
+
+	if (cmd->name[0] == '\0')
 		return;
-	while (*args == ' ')
-		args++;
-	c->args = args;
-	/* The words are split from a copy: handlers get both forms. */
-	char copy[BOT_MAX_INPUT + 1];
-	snprintf(copy, sizeof copy, "%s", args);
-	argc = text_split(copy, argv + 1, BOT_MAX_ARGS - 1);
-	if (argc < 0) {
-		reply_refuse(c, "%s: too many words (%d at most).", c->user_name, BOT_MAX_ARGS);
-		return;
-	}
-	if ((e = cmd_find(name, why, sizeof why)) == NULL) {
+	if ((e = cmd_find(cmd->name, why, sizeof why)) == NULL) {
 		reply_refuse(c, "%s: %s", c->user_name, why);
 		return;
 	}
+	/* the handlers get words they may cut up: from a copy */
+	if (cmd_takes_cards(e) && !cmd->cards && cmd->nwords > 0)
+		cmd_regroup(cmd, &copy);
+	else
+		copy = *cmd;
 	c->entry = e;
-	c->argc = argc;
-	c->argv = argv + 1;
-	argv[argc + 1] = NULL;
+	if (copy.why[0] != '\0') {
+		/* as a refused move is: beginning with what was refused, then the rule */
+		reply_refuse(c, ST_COMMAND "%s" ST_END " refused: %s.", e->name, copy.why);
+		return;
+	}
+	for (i = 0; i < copy.nwords; i++)
+		argv[i] = copy.buf + copy.at[i];
+	argv[i] = NULL;
+	command_text(&copy, args, sizeof args);
+	c->cmd = &copy;
+	c->args = args;
+	c->argc = (int)copy.nwords;
+	c->argv = argv;
 	if (c->argc < e->min_args || (e->max_args >= 0 && c->argc > e->max_args)) {
 		reply_usage(c);
 		return;

@@ -7,11 +7,14 @@
 /* ------------------------------------------------------------- cmd.c */
 const struct cmd_entry *cmd_find(const char *name, char *why, size_t whylen);
 const struct cmd_entry *const *cmd_table(size_t *n);
-/* Checks and runs one command line (already cleaned, prefix stripped). */
-void cmd_run(struct cmd_ctx *c, char *line);
-/* The same for a command already apart from its arguments (a structured
- * command, or a line's first word): the one path every command takes. */
-void cmd_run_named(struct cmd_ctx *c, const char *name, const char *args);
+/* Reads one typed command line (cleaned, prefix stripped) into cmd: its
+ * first word the name, the rest read as the table entry's arguments are
+ * (cards in groups for a card command, else words).  The one reader of
+ * typed text; a bad argument is kept in cmd->why for cmd_run to refuse. */
+void cmd_parse(const char *line, struct command *cmd);
+/* Checks and runs one command, typed (cmd_parse) or given as data by
+ * an adapter: the one path every command takes. */
+void cmd_run(struct cmd_ctx *c, const struct command *cmd);
 /* A seated player's !join N or !team N before the deal: 0, or -1 with the refusal said. */
 int  cmd_join_team_change(struct cmd_ctx *c, const char *word);
 

@@ -90,10 +90,19 @@ struct reply_said {
 	int64_t at;
 };
 
+/* A command's own answer (adapter_act): what is queued privately to its
+ * player on its adapter while it runs, line after line. */
+struct reply_collect {
+	const struct adapter *ad;
+	const char *user_id;
+	struct rbuf *text;
+};
+
 struct replies {
 	struct reply *v;
 	size_t n, cap;
 	struct adapter *event_ad; /* the event being handled, whose ref replies carry */
+	struct reply_collect *collect; /* a command's own answer being collected, or NULL */
 	uint64_t event_ref;
 	struct reply_said said[REPLY_SAID];
 	/* answers about a table held while its room has lines unsent
@@ -122,7 +131,8 @@ struct cmd_ctx {
 	int seat;                /* the user's seat, or -1 */
 	int argc;
 	char **argv;
-	const char *args;        /* the arguments as typed, cleaned */
+	const struct command *cmd; /* the command as data: name and typed arguments */
+	const char *args;        /* its arguments' canonical text (command_text) */
 	char *many;              /* direct, several tables: their rooms */
 	const struct cmd_entry *entry;
 	bool moved;              /* a move of the game was accepted */
@@ -160,6 +170,9 @@ struct bot {
 	int64_t (*wall_fn)(void *ctx);        /* injected wall clock, ms: deadlines kept across restarts */
 	void *wall_ctx;
 	bool stopping;                        /* a stop is draining the queues: no new move */
+	/* commands read from typed text at the door, and given as data by an
+	 * adapter (a slash command, a page's action): never read as text */
+	unsigned long commands_typed, commands_given;
 	struct hf_game *undo;                 /* flow_apply's copy of a game before a move */
 	long long checkpoint_timer;
 	long long prune_timer;

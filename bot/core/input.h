@@ -19,8 +19,6 @@ size_t text_clean(char *s);
 /* True if s is valid UTF-8 with no control character: safe to echo as it is
  * (a room or user id, which the bot never rewrites). */
 bool   text_plain(const char *s);
-/* Splits s into words in place (spaces and tabs); returns the count. */
-int    text_split(char *s, char **argv, int max);
 
 /* --------------------------------------------------------- address.c */
 /* The names the bot answers to on one adapter (adapter_set_self). */

@@ -1,4 +1,4 @@
-/* text.c: hostile-input hygiene (one pass on the way in: UTF-8, control characters) and word splitting. */
+/* text.c: hostile-input hygiene (one pass on the way in: UTF-8, control characters); words are lib/command.c's. */
 #include <string.h>
 
 #include "bot.h"
@@ -43,23 +43,4 @@ text_plain(const char *s)
 		i += k;
 	}
 	return true;
-}
-
-int
-text_split(char *s, char **argv, int max)
-{
-	int n = 0;
-
-	while (*s != '\0') {
-		while (*s == ' ' || *s == '\t')
-			*s++ = '\0';
-		if (*s == '\0')
-			break;
-		if (n == max)
-			return -1;
-		argv[n++] = s;
-		while (*s != '\0' && *s != ' ' && *s != '\t')
-			s++;
-	}
-	return n;
 }

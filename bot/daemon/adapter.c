@@ -165,15 +165,14 @@ adapter_table_live(struct adapter *a, int64_t table)
 }
 
 int
-adapter_act(struct adapter *a, int64_t table, int seat, const char *line, char *answer, size_t len)
+adapter_act(struct adapter *a, int64_t table, int seat, const struct command *cmd, char *answer, size_t len)
 {
 	struct bot *b = a->host;
 	struct session *s = adapter_table_find(b, table);
 	struct bot_event ev;
-	struct rbuf text = { 0 }, said = { 0 };
+	struct rbuf said = { 0 };
+	struct reply_collect collect, *was;
 	char user[sizeof s->seats[0].user_id], room[sizeof s->room], name[sizeof s->seats[0].name];
-	struct adapter *ad;
-	size_t from, i;
 
 	if (len > 0)
 		answer[0] = '\0';
@@ -189,26 +188,21 @@ adapter_act(struct adapter *a, int64_t table, int seat, const char *line, char *
 	snprintf(user, sizeof user, "%s", s->seats[seat].user_id);
 	snprintf(room, sizeof room, "%s", s->room);
 	snprintf(name, sizeof name, "%s", s->seats[seat].name);
-	ad = s->ad;
-	rbuf_printf(&text, "%s%s", bot_adapter_of(ad)->prefix[0] ? bot_adapter_of(ad)->prefix : "!", line);
 	memset(&ev, 0, sizeof ev);
 	ev.type = BOT_EV_MESSAGE;
 	ev.room = room;
 	ev.user_id = user;
 	ev.user_name = name;
-	ev.text = text.s;
-	from = b->replies.n;
-	bot_event(b, ad, &ev);
-	/* what the player was told privately meanwhile: the page shows it beside the cards */
-	for (i = from; i < b->replies.n; i++) {
-		const struct reply *r = &b->replies.v[i];
-
-		if (r->ad == ad && r->kind == MSG_PRIVATE && r->user_id != NULL && strcmp(r->user_id, user) == 0 &&
-		    r->styled != NULL)
-			rbuf_printf(&said, "%s%s", said.len ? "\n" : "", r->styled);
-	}
+	ev.command = cmd;
+	/* the command's own answer: what the core says to the player privately
+	 * while it runs, collected as it is queued (reply.c), wherever it then
+	 * waits (held behind the room's lines, or replacing an older answer) */
+	collect = (struct reply_collect){ .ad = s->ad, .user_id = user, .text = &said };
+	was = b->replies.collect;
+	b->replies.collect = &collect;
+	bot_event(b, s->ad, &ev);
+	b->replies.collect = was;
 	snprintf(answer, len, "%s", said.s != NULL ? said.s : "");
-	rbuf_free(&text);
 	rbuf_free(&said);
 	return 0;
 }

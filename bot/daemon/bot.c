@@ -331,14 +331,13 @@ message_command(struct bot_adapter *ba, const struct bot_event *ev)
 	size_t plen = strlen(prefix);
 
 	/* Only commands get an answer: a NOTICE never does, chatter is not ours. */
-	if (ev->notice || text == NULL || ev->user_id == NULL || ev->user_id[0] == '\0' ||
+	if (ev->notice || (text == NULL && ev->command == NULL) || ev->user_id == NULL || ev->user_id[0] == '\0' ||
 	    strlen(ev->user_id) >= sizeof s->seats[0].user_id || !text_plain(ev->user_id))
 		return NULL;
-	if (ev->command != NULL) {
-		/* a structured command: its name is given, text is its arguments */
-		if (ev->command[0] == '\0' || strlen(ev->command) > 32 || !text_plain(ev->command))
-			return NULL;
-	} else if (plen > 0 && strncmp(text, prefix, plen) == 0)
+	if (ev->command != NULL)
+		/* a command as data: no prefix, no address, no text */
+		text = "";
+	else if (plen > 0 && strncmp(text, prefix, plen) == 0)
 		text += plen;
 	else if (plen == 0 && text[0] == '!')
 		text++;
@@ -386,10 +385,33 @@ message_table(struct bot *b, struct adapter *a, const struct bot_event *ev, stru
 	return true;
 }
 
+/* A command given as data: cleaned as a typed line is (no control byte
+ * in its name or words: no mark forged), never read as text. */
+static void
+message_given(struct bot *b, const struct command *given, struct command *cmd)
+{
+	size_t i;
+
+	*cmd = *given;
+	if (cmd->nwords > COMMAND_MAX_WORDS)
+		cmd->nwords = COMMAND_MAX_WORDS;
+	if (cmd->ngroups > COMMAND_MAX_GROUPS)
+		cmd->ngroups = COMMAND_MAX_GROUPS;
+	cmd->name[sizeof cmd->name - 1] = '\0';
+	text_clean(cmd->name);
+	for (i = 0; i < cmd->nwords; i++)
+		if (cmd->at[i] < sizeof cmd->buf)
+			text_clean(cmd->buf + cmd->at[i]);
+	cmd->buf[sizeof cmd->buf - 1] = '\0';
+	cmd->why[sizeof cmd->why - 1] = '\0';
+	b->commands_given++;
+}
+
 static void
 bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 {
 	char line[BOT_MAX_INPUT + 1], name[64];
+	struct command cmd;
 	const char *text;
 	struct cmd_ctx c;
 
@@ -426,13 +448,19 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 	if (c.s != NULL)
 		c.seat = session_seat_of(c.s, ev->user_id);
 
-	if (strlen(text) + (ev->command != NULL ? strlen(ev->command) + 1 : 0) > BOT_MAX_INPUT) {
+	if (ev->command != NULL)
+		message_given(b, ev->command, &cmd);
+	else if (strlen(text) > BOT_MAX_INPUT) {
 		reply(&c, "That line is too long (%d bytes at most).", BOT_MAX_INPUT);
 		free(c.many);
 		return;
+	} else {
+		/* typed text, read once: here, at the door */
+		snprintf(line, sizeof line, "%s", text);
+		text_clean(line);
+		cmd_parse(line, &cmd);
+		b->commands_typed++;
 	}
-	snprintf(line, sizeof line, "%s", text);
-	text_clean(line);
 	/* Someone the computer was standing in for is back; or the person the
 	 * table waited for, reminded, maybe days ago: where it stands first */
 	if (c.s != NULL && c.seat >= 0 && c.s->state == SESS_PLAYING &&
@@ -440,10 +468,7 @@ bot_message(struct bot *b, struct adapter *a, const struct bot_event *ev)
 		flow_catch_up(b, c.s, c.seat);
 	if (c.s != NULL && c.seat >= 0 && c.s->seats[c.seat].away)
 		flow_back(b, c.s, c.seat);
-	if (ev->command != NULL)
-		cmd_run_named(&c, ev->command, line);
-	else
-		cmd_run(&c, line);
+	cmd_run(&c, &cmd);
 	if (c.moved)
 		flood_refund(b->flood, a->id, ev->user_id, loop_now(b->loop), b->cfg->flood_burst, b->cfg->flood_refill_ms);
 	free(c.many);

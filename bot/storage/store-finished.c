@@ -32,8 +32,8 @@ store_game_scores(struct store *st, int64_t id, int nsides, const long long *poi
 }
 
 /* "1230 -45": exactly nsides numbers, else not scored. */
-static bool
-scores_parse(const char *text, int nsides, long long *points)
+bool
+store_finished_scores(const char *text, int nsides, long long *points)
 {
 	char *end;
 	int i;
@@ -49,8 +49,8 @@ scores_parse(const char *text, int nsides, long long *points)
 	return *text == '\0';
 }
 
-static void
-finished_seats(sqlite3 *db, struct store_finished *g)
+void
+store_finished_seats(sqlite3 *db, struct store_finished *g)
 {
 	sqlite3_stmt *q;
 
@@ -102,8 +102,8 @@ store_finished_each(struct store *st, int (*fn)(void *ctx, const struct store_fi
 		g->nsides = sqlite3_column_int(q, 3);
 		g->seed = (uint64_t)sqlite3_column_int64(q, 4);
 		g->scored = g->nsides > 0 && g->nsides <= HF_MAX_SEATS &&
-		            scores_parse((const char *)sqlite3_column_text(q, 5), g->nsides, g->points);
-		finished_seats(db, g);
+		            store_finished_scores((const char *)sqlite3_column_text(q, 5), g->nsides, g->points);
+		store_finished_seats(db, g);
 		if (fn(ctx, g) < 0)
 			break;
 	}

@@ -141,6 +141,22 @@ int     store_finished_each(struct store *st, int (*fn)(void *ctx, const struct 
 int     store_finished_moves(struct store *st, int64_t id,
                              int (*fn)(void *ctx, uint32_t seq, int seat, const char *text), void *ctx);
 
+/* ------------------------------------------------------------ store-replay.c */
+/* Marks game id ended at now (Unix seconds) as it ends, if not already. 0, or -1. */
+int     store_game_ended(struct store *st, int64_t id, int64_t now);
+/* A finished game with where and when it was played (ended 0: not known). */
+struct store_replayed {
+	struct store_finished g;
+	char room[128];
+	int64_t created, ended;
+};
+/* Game id, if it was played to its end and is still kept, into r: 0, else -1. */
+int     store_replay_game(struct store *st, int64_t id, struct store_replayed *r);
+/* The games played to their end in room of adapter, newest first, at most
+ * max, each to fn: how many, or -1. */
+int     store_room_games(struct store *st, const char *adapter, const char *room, int max,
+                         void (*fn)(void *ctx, const struct store_replayed *r), void *ctx);
+
 /* ------------------------------------------------------------ rate.c */
 struct rate_seat {
 	const char *user_id, *name;

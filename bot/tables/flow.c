@@ -136,6 +136,7 @@ flow_over(struct bot *b, struct session *s)
 
 	if (store_begin(b->store) == 0) {
 		store_game_state(b->store, s->id, "over", s->nseats, s->nsides, s->seed);
+		store_game_ended(b->store, s->id, bot_wall_ms(b) / 1000);
 		for (i = 0; i < s->nseats; i++)
 			if (s->seats[i].ai < 0)
 				store_stats_add(b->store, s->ad->id, s->seats[i].user_id, s->seats[i].name,

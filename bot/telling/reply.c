@@ -45,6 +45,9 @@ reply_answer_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind
 	r->private_as = private_as;
 	/* a reply to the event being handled says so, on the adapter it came from */
 	r->reply_to = ad == q->event_ad ? q->event_ref : 0;
+	if (q->collect != NULL && kind == MSG_PRIVATE && ad == q->collect->ad && user_id != NULL &&
+	    strcmp(user_id, q->collect->user_id) == 0 && styled != NULL)
+		rbuf_printf(q->collect->text, "%s%s", q->collect->text->len ? "\n" : "", styled);
 }
 
 void

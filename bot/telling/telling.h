@@ -155,4 +155,11 @@ int  view_link(struct bot *b, struct session *s, int seat, bool renew, char *url
  * side effect; -1 if there is none (no table dealt there, no adapter draws tables). */
 int  view_watch_url(struct bot *b, const struct adapter *ad, const char *room, char *url, size_t len);
 
+/* ------------------------------------------------------------ replay.c */
+/* The replay of finished game table, as adapter_replay describes it,
+ * appended to json (its lines with commands after prefix); r gets the game
+ * as the store has it.  0, or -1 with why (json as it was). */
+int     replay_json(struct store *st, int64_t table, const char *prefix, struct rbuf *json, struct store_replayed *r,
+                    char *why, size_t whylen);
+
 #endif

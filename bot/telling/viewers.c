@@ -20,6 +20,7 @@ viewers_any(const struct bot *b)
 static void
 viewers_hand(struct bot *b, struct session *s, int seat, bool over)
 {
+	bool finished = over && hf_game_phase(s->g) == HF_PHASE_OVER;
 	struct adapter_view av;
 	struct rbuf json = { 0 };
 	size_t i;
@@ -33,6 +34,9 @@ viewers_hand(struct bot *b, struct session *s, int seat, bool over)
 	av.json = json.s;
 	av.len = json.len;
 	av.over = over;
+	/* played to its end (never an aborted game): its public link may become its replay */
+	av.finished = finished;
+	av.ended = finished ? bot_wall_ms(b) / 1000 : 0;
 	for (i = 0; i < b->nadapters; i++) {
 		struct adapter *a = &b->adapters[i]->ad;
 
