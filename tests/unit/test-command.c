@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "bot.h"
+#include "daemon.h"
 
 /* Reads line as the core's door does; its arguments as one string, each
  * word in [], each group after '|', onto marked '^'. */

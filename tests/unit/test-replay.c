@@ -12,7 +12,7 @@
 #include <jansson.h>
 
 #include "adapter.h"
-#include "bot.h"
+#include "daemon.h"
 #include "fake.h"
 
 /* Every public view the live table was drawn with, from a drawing adapter. */
