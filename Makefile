@@ -11,9 +11,10 @@
 #   engine/*.c             -> $(B)/libhfengine.a   (libc and lib/utf8.h only; one object
 #                                                   whose only global symbols are the
 #                                                   functions of engine/handfoot.h)
-#   bot/*.c but main.c     -> $(B)/libhfbot.a      (lib/, the engine's public header)
+#   bot/*/*.c but main.c   -> $(B)/libhfbot.a      (lib/, the engine's public header; bot/'s
+#                                                   folders: docs/DESIGN.md's map)
 #   adapters/*.c, */*.c    -> $(B)/libhfadapters.a (sees only lib/ and the adapter API)
-#   bot/main.c             -> $(B)/handfoot        (bot/'s own includes only: it gets the
+#   bot/daemon/main.c      -> $(B)/handfoot        (bot/'s own includes only: it gets the
 #                                                   adapters from the adapter API's
 #                                                   adapters_table, which adapters/ defines)
 # Programs link in plain library order, each floor after the ones above it
@@ -103,7 +104,7 @@ DEB_cmocka = libcmocka-dev
 $(foreach p,$(PARTS),$(foreach m,$(join $(addsuffix =,$(PART_$(p)_pc)),$(PART_$(p)_deb)),\
   $(eval DEB_$(firstword $(subst =, ,$(m))) := $(word 2,$(subst =, ,$(m))))))
 
-# The parts compiled in, as macros for adapters/adapters.c and bot/notify.c.
+# The parts compiled in, as macros for adapters/adapters.c and bot/daemon/notify.c.
 WITH_DEFS := $(foreach p,$(PARTS_ON),-DHF_$(call part_sw,$(p))) \
              $(if $(filter yes,$(WITH_SYSTEMD)),-DHF_WITH_SYSTEMD)
 
@@ -129,7 +130,10 @@ left_out = $(foreach f,$(1),$(if $(strip $(foreach n,$(OUT_NAMES),$(findstring $
 
 LIB_SRC     := $(call left_out,$(sort $(wildcard lib/*.c)))
 ENGINE_SRC  := $(sort $(wildcard engine/*.c))
-BOT_SRC     := $(sort $(filter-out bot/main.c,$(wildcard bot/*.c)))
+BOT_MAIN    := bot/daemon/main.c
+BOT_SRC     := $(sort $(filter-out $(BOT_MAIN),$(wildcard bot/*/*.c)))
+# bot/'s folders, each on the include path of bot/ and the tests.
+BOT_DIRS    := $(sort $(patsubst %/,%,$(dir $(wildcard bot/*/*.[ch]))))
 ADAPTER_SRC := $(call left_out,$(sort $(wildcard adapters/*.c adapters/*/*.c)))
 TESTLIB_SRC := $(call left_out,$(sort $(wildcard tests/lib/*.c)))
 UNIT_SRC    := $(call left_out,$(sort $(wildcard tests/unit/*.c)))
@@ -147,9 +151,9 @@ ENGINE_LIB_HDR := lib/utf8.h
 # compiled seeing only what it may use.
 LIB_INC     = -Ilib
 ENGINE_INC  = -Iengine -I$(B)/engine-api
-BOT_INC     = -Ibot -Iengine -Ilib
+BOT_INC     = -Ibot $(addprefix -I,$(BOT_DIRS)) -Iengine -Ilib
 ADAPTER_INC = -Iadapters -I$(B)/api -Ilib
-TEST_INC    = -Itests/lib -Ibot -Iengine -Iadapters -Ilib
+TEST_INC    = -Itests/lib -Ibot $(addprefix -I,$(BOT_DIRS)) -Iengine -Iadapters -Ilib
 
 # $(call objs,SOURCES)
 objs = $(patsubst %.c,$(B)/obj/%.o,$(1))
@@ -165,8 +169,9 @@ objs = $(patsubst %.c,$(B)/obj/%.o,$(1))
 deps:
 	@sh tools/setup-debian build
 # With `test`, setup-debian also puts Synapse (for the Matrix tests) in a venv
-# in the build folder (tools/setup-synapse), and builds Dendrite there when a
-# Go 1.21+ is on the PATH (tools/setup-dendrite).
+# in the build folder (tools/setup-synapse), builds Dendrite there when a
+# Go 1.21+ is on the PATH (tools/setup-dendrite), and installs Lighthouse
+# there from npm when a Node.js 18.16+ is (tools/setup-lighthouse).
 deps-test:
 	@HANDFOOT_BUILD=$(B) sh tools/setup-debian test package
 deps-fuzz:
@@ -236,7 +241,7 @@ $(B)/obj/gen/web-assets.o: $(B)/gen/web-assets.c $(addprefix $(B)/api/,$(notdir 
 	$(CC) $(CF) $(ADAPTER_INC) -Iadapters/web -c $< -o $@
 $(B)/libhfadapters.a: $(call objs,$(ADAPTER_SRC)) $(if $(WEB_PAGE),$(B)/obj/gen/web-assets.o)
 	@mkdir -p $(@D); rm -f $@; $(if $^,ar rcs $@ $^,printf "!<arch>\n" > $@)
-$(B)/handfoot: $(B)/obj/bot/main.o $(B)/libhfadapters.a $(B)/libhfbot.a $(B)/libhfengine.a $(B)/libhflib.a
+$(B)/handfoot: $(call objs,$(BOT_MAIN)) $(B)/libhfadapters.a $(B)/libhfbot.a $(B)/libhfengine.a $(B)/libhflib.a
 	$(CC) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $< $(filter %.a,$^) $(PKG_LIBS)
 $(B)/handfoot-sim: $(B)/obj/tools/handfoot-sim.o $(B)/libhfengine.a $(B)/libhflib.a
 	$(CC) $(EXTRA_CFLAGS) $(LDFLAGS) -o $@ $^ -lm
@@ -259,7 +264,7 @@ $(B)/tests/%: $(B)/obj/tests/bench/%.o $(TEST_LINK)
 # Nothing built is deleted as an intermediate (objects, copied headers, symbol lists).
 .SECONDARY:
 
-PROGS      = $(if $(wildcard bot/main.c),$(B)/handfoot) $(if $(wildcard tools/handfoot-sim.c),$(B)/handfoot-sim)
+PROGS      = $(if $(wildcard $(BOT_MAIN)),$(B)/handfoot) $(if $(wildcard tools/handfoot-sim.c),$(B)/handfoot-sim)
 UNIT_BIN   = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 ASAN_BIN   = $(patsubst tests/unit/%.c,$(B)/asan/tests/%,$(UNIT_SRC))
 E2E_BIN    = $(patsubst tests/e2e/%.c,$(B)/tests/%,$(E2E_SRC))
@@ -304,7 +309,7 @@ unit-build: $(UNIT_BIN) $(E2E_BIN) $(PROGS) asan-build
 # The sanitizer tree: the daemon and the unit tests again, under ASan+UBSan.
 asan-build:
 	@$(MAKE) --no-print-directory B=$(B)/asan EXTRA_CFLAGS='$(SAN_FLAGS)' \
-	  $(if $(wildcard bot/main.c),$(B)/asan/handfoot) $(ASAN_BIN)
+	  $(if $(wildcard $(BOT_MAIN)),$(B)/asan/handfoot) $(ASAN_BIN)
 
 unit: all $(UNIT_BIN) | check-deps-test
 	@HANDFOOT_BUILD=$(B) bash tests/run-tests $(UNIT_BIN)
@@ -323,10 +328,16 @@ check-build:
 	@sh tests/check-build $(B)
 
 # The Debian package: built, linted, installed, run, purged (as root: tests/check-package).
+# Its debian/control is written from debian/control.in and the adapters' BUILD
+# files (tools/debian-control): `make debian/control` before a dpkg-buildpackage
+# of your own.
 package:
 	@mkdir -p $(B)/pkg && rm -rf $(B)/pkg/src && mkdir $(B)/pkg/src && \
 	  git ls-files -z | xargs -0 tar -cf - | tar -xf - -C $(B)/pkg/src && \
+	  sh tools/debian-control $(B)/pkg/src && \
 	  cd $(B)/pkg/src && dpkg-buildpackage -us -uc -b
+debian/control: debian/control.in tools/debian-control $(wildcard adapters/*/BUILD)
+	sh tools/debian-control
 package-test:
 	@sh tests/check-package $(B)
 
@@ -360,7 +371,7 @@ fuzz: deps-fuzz
 # ---------------------------------------------------------------- install
 # The example configuration goes in as handfoot.conf.example: an operator's
 # handfoot.conf is never overwritten, and uninstall leaves it alone.
-INSTALL_PROGS = $(if $(wildcard bot/main.c),sbin/handfoot) $(if $(wildcard tools/handfoot-sim.c),bin/handfoot-sim)
+INSTALL_PROGS = $(if $(wildcard $(BOT_MAIN)),sbin/handfoot) $(if $(wildcard tools/handfoot-sim.c),bin/handfoot-sim)
 
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(SYSCONFDIR)/handfoot \

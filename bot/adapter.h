@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "command.h"
 #include "log.h"
 #include "style.h"
 
@@ -34,19 +35,22 @@ struct bot_event {
 	const char *room;       /* the adapter's room id ("#chan", "!abc:server"); NULL if none */
 	const char *user_id;    /* stable: services account or nick (IRC), user id (Matrix) */
 	const char *user_name;  /* what to call them */
-	const char *text;       /* MESSAGE: the line; RENAME: the new name; SEND_FAILED: why */
+	const char *text;       /* MESSAGE: the line typed (NULL with command); RENAME: the new
+	                         * name; SEND_FAILED: why */
 	bool direct;            /* MESSAGE: said privately to the bot */
 	bool notice;            /* MESSAGE: arrived as a NOTICE (never answered automatically) */
 	int64_t ts_ms;          /* server time if known, else 0 */
 	uint64_t ref;           /* the adapter's own handle for this event (an interaction, a
 	                         * message), 0 if none: replies to it carry it as reply_to */
-	const char *command;    /* MESSAGE: a structured command's name ("meld"), from a service
-	                         * that has them (Discord's slash commands and buttons); text is
-	                         * then its arguments ("9 9 2", or ""), run as they are, with no
-	                         * prefix or address looked for.  NULL: text is a typed line.
-	                         * An adapter may also run a command for a user this way where
-	                         * it set a table up itself (Matrix: a room made from a direct
-	                         * message, its new, join and play as each person joins it). */
+	const struct command *command; /* MESSAGE: a command as data (lib/command.h), from a service
+	                        * that has them (Discord's slash commands and buttons, a web
+	                        * page's action): its name and arguments, built by the adapter
+	                        * from the service's own fields; text is then NULL, and no
+	                        * prefix or address is looked for.  NULL: text is a typed line,
+	                        * which the core reads into a command once.  An adapter may
+	                        * also run a command for a user this way where it set a table
+	                        * up itself (Matrix: a room made from a direct message, its
+	                        * new, join and play as each person joins it). */
 };
 
 /* How a private line should reach its player, named for what the player
@@ -192,6 +196,23 @@ struct adapter_view {
 	const char *json;          /* the view, one JSON object */
 	size_t len;
 	bool over;                 /* the table is gone: forget it and its links */
+	bool finished;             /* with over: the game was played to its end (never an aborted
+	                            * one): its public link may become its replay (adapter_replay) */
+	int64_t ended;             /* with finished: when, Unix seconds on the bot's clock */
+};
+
+/* A finished game as a room's page lists it (adapter_room_games). */
+struct adapter_game {
+	int64_t table;             /* the game's id, as in adapter_view */
+	int64_t created, ended;    /* Unix seconds; ended 0 if not known */
+	const char *rules;         /* the rule set as written ("duel rounds=1") */
+	int nseats, nsides;
+	const char *names[ADAPTER_MAX_SEATS];
+	bool computer[ADAPTER_MAX_SEATS];
+	int side[ADAPTER_MAX_SEATS];        /* each seat's side */
+	long long scores[ADAPTER_MAX_SEATS]; /* each side's final score (scored false: none kept) */
+	bool scored;
+	int winner;                /* the side that won, -1 a tie, -2 not known */
 };
 
 struct adapter_ops {
@@ -248,6 +269,11 @@ struct adapter_ops {
 	 * when it exists, 1 (url untouched).  renew (or none yet): a new link,
 	 * which replaces the old one (that dies).  0, or -1 if none can be made. */
 	int  (*link)(struct adapter *a, int64_t table, int seat, bool renew, char *url, size_t len);
+	/* Optional, with view: a link to the page of room on adapter_id (the
+	 * adapter a room is on, "irc/libera"), which lists the room's recent
+	 * finished games with their replays, written to url; the same each
+	 * time.  0, or -1 if none can be made. */
+	int  (*room_link)(struct adapter *a, const char *adapter_id, const char *room, char *url, size_t len);
 	/* Optional: one clause of styled text saying where private lines land
 	 * on this service by default and how to have them elsewhere (a command
 	 * named as ST_COMMAND), said with a player's first private line of a
@@ -300,14 +326,36 @@ const struct adapter_ops *const *adapters_table(size_t *n);
  * committed) before this returns. */
 void adapter_emit(struct adapter *a, const struct bot_event *ev);
 
-/* "This link's seat says LINE" (an adapter that draws tables, from a
- * page): runs LINE ("meld 9 9 2", no prefix) as seat's player typing it in
- * table's room, on the table's own adapter: the same checks, the same room
- * line, the same private answer.  What the core answered that player
- * privately meanwhile (a refusal, a hint) is copied to answer, in styled
- * text ("" if nothing).  0, or -1 with answer saying why (no such table or
- * seat, a computer's seat). */
-int  adapter_act(struct adapter *a, int64_t table, int seat, const char *line, char *answer, size_t len);
+/* "This link's seat does CMD" (an adapter that draws tables, from a
+ * page): runs the command as seat's player giving it in table's room, on
+ * the table's own adapter: the same checks, the same room line, the same
+ * private answer, with no text and no prefix.  That command's own answer
+ * (what the core said to that player privately while it ran: a refusal, a
+ * hint, the hand after a draw) is copied to answer, in styled text ("" if
+ * nothing).  0, or -1 with answer saying why (no such table or seat, a
+ * computer's seat). */
+int  adapter_act(struct adapter *a, int64_t table, int seat, const struct command *cmd, char *answer, size_t len);
+
+/* A finished game's replay (an adapter that draws tables, for a page): the
+ * game's stored moves played again through the engine, and after each the
+ * view the room could see then, as JSON appended to json:
+ * {"table":ID,"rules":"duel","moves":N,"frames":[VIEW, ...]}, N + 1 views
+ * (the deal, then one per move) in the format of adapter_view's public
+ * view, each view's "story" holding the lines that step told.  The adapter
+ * and room it was played in are written to adapter_id and room.  Built on
+ * each call, from the store: a call costs one game's replay.  0; -1 if the
+ * game is not one played to its end, or no longer kept. */
+int  adapter_replay(struct adapter *a, int64_t table, struct rbuf *json, char *adapter_id, size_t idlen,
+                    char *room, size_t roomlen);
+
+/* The finished games (played to their end; never an aborted one) of room on
+ * adapter_id, newest first, at most max, each to fn.  Their number, or -1. */
+int  adapter_room_games(struct adapter *a, const char *adapter_id, const char *room, int max,
+                        void (*fn)(void *ctx, const struct adapter_game *g), void *ctx);
+
+/* The bot's wall clock, Unix seconds (tests inject it): what an adapter that
+ * keeps something for a number of days measures them with. */
+int64_t adapter_wall_s(struct adapter *a);
 
 /* Tells the bot the adapter's own name, once known and after each change, so
  * that "NAME: draw", "NAME, draw" and "NAME draw" (any case) work as commands.

@@ -9,18 +9,18 @@
 #include "client.h"
 #include "interaction.h"
 #include "loop.h"
+#include "slash.h"
 
-/* Hands the bot one line from user in channel, as said by player
- * "discord:<id>": a typed line, or (command not NULL) a command and its
- * arguments. */
+/* Hands the bot one message from user in channel, as said by player
+ * "discord:<id>": a typed line, or (command not NULL) a command as data. */
 static void
 emit(struct discord_client *c, uint64_t ref, const char *user, const char *name, const char *channel, bool direct,
-     const char *command, const char *text)
+     const struct command *command, const char *text)
 {
 	char player[DISCORD_ID_LEN + 16];
 	const struct bot_event ev = {
 		.type = BOT_EV_MESSAGE, .room = channel, .user_id = player, .user_name = name,
-		.command = command, .text = text, .direct = direct, .ref = ref,
+		.command = command, .text = command != NULL ? NULL : text, .direct = direct, .ref = ref,
 	};
 
 	if (discord_text_player(user, player, sizeof player) < 0)
@@ -115,13 +115,29 @@ refuse_unpostable(struct discord_client *c, uint64_t ref, const struct discord_i
 	return true;
 }
 
+/* An interaction's command as data: its name, then its option's value
+ * read as the bot's table says that command's argument is (cards in
+ * groups, or words); a button's action and its word ("web new"). */
+static void
+command_of(struct discord_client *c, const char *line, struct command *cmd)
+{
+	const struct adapter_command *cmds, *ac;
+	char name[COMMAND_NAME_MAX + 1];
+	size_t n = strcspn(line, " "), k;
+
+	snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), line);
+	command_init(cmd, name);
+	cmds = adapter_commands(c->a, &k);
+	ac = discord_slash_find(cmds, k, name);
+	command_args(cmd, line + n, ac != NULL && (ac->arg == ADAPTER_ARG_CARDS || ac->arg == ADAPTER_ARG_CARD));
+}
+
 static void
 on_interaction(struct discord_client *c, json_t *d)
 {
 	struct discord_interaction ia;
+	struct command cmd;
 	const char *why;
-	char name[DISCORD_MAX_IN + 1];
-	size_t n;
 	uint64_t ref;
 
 	if (c->ans == NULL)
@@ -161,14 +177,14 @@ on_interaction(struct discord_client *c, json_t *d)
 		/* they choose how hands reach them: DMs are tried again (once more, if still closed) */
 		discord_dm_reopen(c, ia.user_id);
 	/* the command as Discord gives it (interaction.c: its name, then its
-	 * options; a button's action): the core runs it as it is, and refuses
-	 * another player's press of a turn button in its own words */
-	n = strcspn(ia.line, " ");
-	snprintf(name, sizeof name, "%.*s", (int)n, ia.line);
+	 * option; a button's action), as data: the core runs it as it is, with
+	 * no prefix, and refuses another player's press of a turn button in its
+	 * own words */
+	command_of(c, ia.line, &cmd);
 	snprintf(c->cur_user, sizeof c->cur_user, "%s", ia.user_id);
 	snprintf(c->cur_channel, sizeof c->cur_channel, "%s", ia.channel_id);
 	c->cur_moderator = ia.moderator;
-	emit(c, ref, ia.user_id, ia.user_name, ia.channel_id, ia.direct, name, ia.line + n + strspn(ia.line + n, " "));
+	emit(c, ref, ia.user_id, ia.user_name, ia.channel_id, ia.direct, &cmd, NULL);
 	c->cur_user[0] = c->cur_channel[0] = '\0';
 	c->cur_moderator = false;
 	discord_outbox_again(c, ref, ia.user_id, ia.channel_id, ia.line);

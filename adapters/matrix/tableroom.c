@@ -310,9 +310,12 @@ tableroom_run(struct matrix_client *c, const struct matrix_tableroom *t, const c
               const char *args)
 {
 	char nb[MATRIX_MAX_NAME + 1];
-	struct bot_event ev = { .type = BOT_EV_MESSAGE, .room = t->room, .user_id = user, .text = args,
-	                        .command = command };
+	struct command cmd;
+	struct bot_event ev = { .type = BOT_EV_MESSAGE, .room = t->room, .user_id = user, .command = &cmd };
 
+	/* new, join and play take words: a count, the rules, names */
+	command_init(&cmd, command);
+	command_args(&cmd, args, false);
 	ev.user_name = matrix_names_of(c, t->room, user, nb, sizeof nb);
 	c->host.emit(c->host.ctx, &ev);
 }

@@ -15,6 +15,17 @@ static const char route_gone[] =
 	"(<code>!web new</code>), or it was never one. Ask in the room: <code>!watch</code> "
 	"gives the table's link, <code>!web</code> your own.</p></main></body></html>\n";
 
+/* A replay past its days: said so, plainly. */
+static const char route_replay_gone[] =
+	"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+	"<title>Replay gone</title><link rel=\"stylesheet\" href=\"/s/app.css\">"
+	"<link rel=\"icon\" href=\"/s/favicon.svg\" type=\"image/svg+xml\"></head>"
+	"<body class=\"gone\"><main><h1>This replay is gone</h1>"
+	"<p>This link was a finished game's table; its replay was kept for a number of days after the game "
+	"ended, and that time is over. <code>!watch</code> in the room gives the room's page, with its recent "
+	"games.</p></main></body></html>\n";
+
 static const char route_home_page[] =
 	"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
@@ -53,15 +64,22 @@ route_table(struct web *w, const char *rest, struct web_reply *r)
 	uint8_t hash[WEB_HASH_BYTES];
 	const struct web_asset *page = web_asset_find("index.html");
 	int64_t table;
-	int seat;
+	int seat, finished = 0;
 	bool live = false;
 
 	if (web_cap_hash(rest, strlen(rest), hash) == 0) {
 		pthread_mutex_lock(&w->lock);
 		live = web_tables_find(&w->tables, hash, &table, &seat);
+		finished = live ? 0 : web_finished_find(&w->fin, hash, &table, &seat);
 		pthread_mutex_unlock(&w->lock);
 	}
-	if (!live || page == NULL) {
+	if (finished == 2) {
+		route_static(r, 410, "text/html; charset=utf-8", route_replay_gone);
+		return;
+	}
+	if (finished == 1)
+		page = web_asset_find(seat == WEB_SEAT_ROOM ? "room.html" : "replay.html");
+	if ((!live && finished != 1) || page == NULL) {
 		route_static(r, 404, "text/html; charset=utf-8", route_gone);
 		return;
 	}
@@ -71,7 +89,7 @@ route_table(struct web *w, const char *rest, struct web_reply *r)
 	r->len = page->len;
 	r->no_store = true;
 	/* what the room sees, with nothing to press: a Matrix client may show it as the room's widget */
-	r->framable = seat < 0;
+	r->framable = seat == -1;
 }
 
 static const char *
@@ -99,7 +117,8 @@ route_asset(struct web *w, const char *rest, struct web_reply *r)
 	const struct web_asset *a = web_asset_find(rest);
 
 	(void)w;
-	if (a == NULL || strcmp(rest, "index.html") == 0) {
+	if (a == NULL || strcmp(rest, "index.html") == 0 || strcmp(rest, "replay.html") == 0 ||
+	    strcmp(rest, "room.html") == 0) {
 		route_static(r, 404, "text/html; charset=utf-8", route_gone);
 		return;
 	}

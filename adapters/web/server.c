@@ -208,7 +208,7 @@ conn_new(struct web_server *s, struct lws *wsi, const struct ws_pss *p)
 	s->nconns++;
 	pthread_mutex_lock(&s->w->lock);
 	t = web_tables_get(&s->w->tables, c->table, false);
-	if (t != NULL && t->view[c->seat + 1] != NULL)
+	if (t != NULL && c->seat >= -1 && t->view[c->seat + 1] != NULL)
 		conn_view(c, t->view[c->seat + 1]);
 	pthread_mutex_unlock(&s->w->lock);
 	return c;
@@ -259,7 +259,8 @@ srv_items(struct web_server *s)
 					pthread_mutex_unlock(&s->w->lock);
 				}
 				if (it->kind == WEB_IT_OVER)
-					conn_close(c, LWS_CLOSE_STATUS_NORMAL, "the game is over");
+					conn_close(c, LWS_CLOSE_STATUS_NORMAL, it->code && c->seat < 0 ?
+					           "the game is over: reload the page for its replay" : "the game is over");
 				else
 					conn_want(c);
 				break;
@@ -507,7 +508,8 @@ ws_filter(struct web_server *s, struct lws *wsi, struct ws_pss *p)
 	    web_cap_hash(uri + 3, WEB_TOKEN_CHARS, p->hash) < 0)
 		return 1;
 	pthread_mutex_lock(&s->w->lock);
-	p->ok = web_tables_find(&s->w->tables, p->hash, &p->table, &p->seat);
+	p->ok = web_tables_find(&s->w->tables, p->hash, &p->table, &p->seat) ||
+	        web_finished_find(&s->w->fin, p->hash, &p->table, &p->seat) == 1;
 	pthread_mutex_unlock(&s->w->lock);
 	/* the bounds count sockets too: each is a connection of its own, under its address's */
 	if (p->ok && !web_bounds_socket(&s->bounds, wsi, s->w->conf.max_per_addr))
@@ -532,6 +534,16 @@ on_ws(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, s
 		lws_set_timeout(wsi, PENDING_TIMEOUT_USER_REASON_BASE, (int)s->w->conf.idle_s);
 		if (c->view != NULL)
 			conn_want(c);
+		if (c->seat < -1) {
+			/* a replay's or a room's page: the loop answers it from the store */
+			struct web_item *it = xcalloc(1, sizeof *it);
+
+			it->kind = WEB_IT_ASK;
+			it->table = c->table;
+			it->seat = c->seat;
+			it->conn = c->id;
+			srv_post(s, it);
+		}
 		return 0;
 	case LWS_CALLBACK_RECEIVE:
 		if (c == NULL || c->closing)

@@ -115,7 +115,8 @@ web_conf_read(struct adapter_cfg *cfg, struct web_conf *c, char *err, size_t err
 	if (adapter_cfg_int(cfg, "max_connections", 2000, 1, 100000, &c->max_conns, err, errlen) < 0 ||
 	    adapter_cfg_int(cfg, "max_per_address", 20, 1, 100000, &c->max_per_addr, err, errlen) < 0 ||
 	    adapter_cfg_int(cfg, "idle_timeout", 90, 10, 86400, &c->idle_s, err, errlen) < 0 ||
-	    adapter_cfg_int(cfg, "slow_timeout", 30, 2, 3600, &c->slow_s, err, errlen) < 0)
+	    adapter_cfg_int(cfg, "slow_timeout", 30, 2, 3600, &c->slow_s, err, errlen) < 0 ||
+	    adapter_cfg_int(cfg, "replay_days", 30, 0, 3650, &c->replay_days, err, errlen) < 0)
 		return -1;
 	return 0;
 }
@@ -150,13 +151,27 @@ web_answer(struct web *w, const struct web_item *act, const char *styled)
 	web_server_wake(w);
 }
 
-/* What the thread says: actions from pages (each runs as the seat's typed command), log lines. */
+/* A page's action as a command: its name, then its cards (frame.c checked
+ * the shape: a command a page offers, then card names, ',' and ':'). */
+static void
+web_command(const char *text, struct command *cmd)
+{
+	size_t n = strcspn(text, " ");
+	char name[COMMAND_NAME_MAX + 1];
+
+	snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), text);
+	command_init(cmd, name);
+	command_args(cmd, text + n, true);
+}
+
+/* What the thread says: actions from pages (each a command the seat gives), log lines. */
 static void
 web_on_items(struct loop *l, int fd, int mask, void *data)
 {
 	struct web *w = data;
 	struct web_item *it, *next;
 	char answer[WEB_ANSWER_MAX];
+	struct command cmd;
 
 	(void)l;
 	(void)mask;
@@ -167,9 +182,12 @@ web_on_items(struct loop *l, int fd, int mask, void *data)
 	for (; it != NULL; it = next) {
 		next = web_item_next(it);
 		if (it->kind == WEB_IT_ACT) {
-			adapter_act(w->a, it->table, it->seat, it->text, answer, sizeof answer);
+			web_command(it->text, &cmd);
+			adapter_act(w->a, it->table, it->seat, &cmd, answer, sizeof answer);
 			web_answer(w, it, answer);
-		} else if (it->kind == WEB_IT_LOG)
+		} else if (it->kind == WEB_IT_ASK)
+			web_ask(w, it);
+		else if (it->kind == WEB_IT_LOG)
 			adapter_log(w->a, it->code, "%s", it->text);
 		web_item_free(it);
 	}
@@ -213,6 +231,7 @@ web_start(struct adapter *a)
 	}
 	w->started = true;
 	web_links_load(w);
+	web_replays_load(w);
 	adapter_log(a, LOG_LVL_NOTICE, "web tables at %s (listening on %s port %d)", w->conf.base_url, w->conf.host,
 	            web_server_port(w));
 	return 0;
@@ -236,6 +255,7 @@ web_stop(struct adapter *a, const char *quit)
 	if (w == NULL || !w->started)
 		return;
 	web_server_stop(w);
+	web_replays_stop(w);
 	loop_unwatch(a->loop, w->efd);
 	close(w->efd);
 	w->efd = -1;
@@ -258,6 +278,7 @@ web_free(struct adapter *a)
 			web_item_free(it);
 		}
 	web_tables_free(&w->tables);
+	web_finished_free(&w->fin);
 	pthread_mutex_destroy(&w->lock);
 	free(w);
 	a->priv = NULL;
@@ -275,7 +296,7 @@ web_needs_restart(struct adapter *a, struct adapter_cfg *cfg)
 	return memcmp(&c, &w->conf, sizeof c) != 0;
 }
 
-static void
+static struct web_item *
 web_push(struct web *w, enum web_item_kind kind, int64_t table, int seat, struct web_blob *blob, const uint8_t *hash)
 {
 	struct web_item *it = xcalloc(1, sizeof *it);
@@ -287,6 +308,7 @@ web_push(struct web *w, enum web_item_kind kind, int64_t table, int seat, struct
 	if (hash != NULL)
 		memcpy(it->hash, hash, WEB_HASH_BYTES);
 	web_queue_push(&w->to_thread, it);
+	return it;
 }
 
 static void
@@ -295,7 +317,8 @@ web_view(struct adapter *a, const struct adapter_view *v)
 	struct web *w = a->priv;
 	struct web_table *t;
 	struct web_blob *b;
-	bool gone = false;
+	bool gone = false, replay = false;
+	char token[WEB_TOKEN_CHARS + 1];
 
 	if (v->seat < -1 || v->seat >= WEB_MAX_SEATS)
 		return;
@@ -308,7 +331,14 @@ web_view(struct adapter *a, const struct adapter_view *v)
 	b = web_blob_new(v->json, v->len);
 	if (v->over) {
 		/* its links die now: a page opened later gets the error page */
-		web_push(w, WEB_IT_OVER, v->table, v->seat, b, NULL);
+		struct web_item *it = web_push(w, WEB_IT_OVER, v->table, v->seat, b, NULL);
+
+		/* played to its end: the table's public link opens its replay from now on (its pages are told) */
+		if (v->finished && t->has_public && w->conf.replay_days > 0) {
+			replay = true;
+			it->code = 1;
+			memcpy(token, t->public_token, sizeof token);
+		}
 		web_tables_del(&w->tables, v->table);
 		gone = true;
 	} else {
@@ -320,6 +350,8 @@ web_view(struct adapter *a, const struct adapter_view *v)
 	web_server_wake(w);
 	if (gone)
 		web_links_forget(w, v->table);
+	if (replay)
+		web_replays_ended(w, v->table, token, v->ended);
 }
 
 static int
@@ -384,4 +416,5 @@ fail:
 
 ADAPTER_OPS(web,
 	.view = web_view,
-	.link = web_link);
+	.link = web_link,
+	.room_link = web_rooms_link);

@@ -89,15 +89,73 @@ void web_links_forget(struct web *w, int64_t table);
  * (bad rows, and those of games gone meanwhile, dropped with a log line). */
 void web_links_load(struct web *w);
 
+/* ------------------------------------------------------------------ replays.c, rooms.c (kept on the loop's thread; found under w->lock) */
+/* A finished game's public link, which now opens its replay: kept
+ * replay_days after the game ended, then answered as gone for as long
+ * again, then forgotten.  A room's link opens its page (its recent games). */
+#define WEB_SEAT_REPLAY   (-2)         /* what a socket's seat is on a replay's link */
+#define WEB_SEAT_ROOM     (-3)         /* ... and on a room's link (its table: the room's id, below 0) */
+#define WEB_ROOM_GAMES    20           /* games a room's page lists */
+struct web_replay {
+	int64_t table;
+	char token[WEB_TOKEN_CHARS + 1];   /* public, as the table's link was: a room's page lists it */
+	uint8_t hash[WEB_HASH_BYTES];
+	int64_t ended;                     /* Unix seconds */
+	bool gone;                         /* past replay_days: answered as gone */
+	struct web_replay *next;
+};
+struct web_room {
+	int64_t id;                        /* below 0, never a table's */
+	char adapter_id[96], room[128];
+	char token[WEB_TOKEN_CHARS + 1];   /* public in its room, as a table's link: !watch gives it again */
+	uint8_t hash[WEB_HASH_BYTES];
+	struct web_room *next;
+};
+struct web_finished {
+	struct web_replay *replays;
+	size_t nreplays;
+	struct web_room *rooms;
+	size_t nrooms;
+	long long timer;                   /* the hourly look for replays past their days */
+};
+struct web;
+struct web_item;
+/* The table t (its public link) was played to its end at ended: its link
+ * opens the replay from now on (kept in the store).  w->lock not held. */
+void web_replays_ended(struct web *w, int64_t table, const char *token, int64_t ended);
+/* Under w->lock: what a hash opens among replays and rooms: 1 a replay or a
+ * room (*table and *seat: WEB_SEAT_REPLAY with the game, WEB_SEAT_ROOM with
+ * the room's id), 2 a replay past its days (gone), 0 nothing. */
+int  web_finished_find(const struct web_finished *f, const uint8_t hash[WEB_HASH_BYTES], int64_t *table, int *seat);
+/* The replay of table if kept and not gone (under w->lock): its token into token. */
+bool web_replays_token(const struct web_finished *f, int64_t table, char token[WEB_TOKEN_CHARS + 1]);
+/* Marks gone the replays past days at now, forgets those past twice that. */
+void web_replays_expire(struct web *w, int64_t now);
+/* At start: the replays and rooms kept in the store, then the hourly look. */
+void web_replays_load(struct web *w);
+void web_replays_stop(struct web *w);
+void web_finished_free(struct web_finished *f);
+/* rooms.c: the link of room on adapter_id's page (made once, kept): 0, or -1. */
+int  web_rooms_link(struct adapter *a, const char *adapter_id, const char *room, char *url, size_t len);
+/* Under w->lock: the room of id, or NULL. */
+const struct web_room *web_rooms_get(const struct web_finished *f, int64_t id);
+/* At start: a row of the store ("room ID" = "TOKEN ADAPTER ROOM"). */
+void web_rooms_row(struct web *w, const char *key, const char *value);
+
+/* ask.c (the loop's): what a replay's or a room's page asks for on its socket (it->table, it->seat)
+ * answered to its connection: the frames of the game, or the room's games with their replays. */
+void web_ask(struct web *w, const struct web_item *it);
+
 /* ------------------------------------------------------------------ the adapter (web.c) and its thread (server.c) */
 /* Items between the loop and the server thread. */
 enum web_item_kind {
 	WEB_IT_VIEW = 1,   /* loop -> thread: table/seat has a new view (blob) */
-	WEB_IT_OVER,       /* loop -> thread: table is gone: last view (blob), then close */
+	WEB_IT_OVER,       /* loop -> thread: table is gone: last view (blob), then close (code 1: to its replay) */
 	WEB_IT_REVOKE,     /* loop -> thread: the link hash died: close its sockets */
 	WEB_IT_ANSWER,     /* loop -> thread: conn gets text (a blob) */
 	WEB_IT_ACT,        /* thread -> loop: conn (table, seat) says text */
-	WEB_IT_LOG         /* thread -> loop: a line for the log (code: level) */
+	WEB_IT_LOG,        /* thread -> loop: a line for the log (code: level) */
+	WEB_IT_ASK         /* thread -> loop: conn, a replay's or a room's page (table, seat), wants its data */
 };
 struct web_item {
 	struct fifo_link link;     /* first: the queues are fifos */
@@ -124,6 +182,7 @@ struct web_conf {
 	long max_conns, max_per_addr;
 	long idle_s;               /* a socket that says nothing this long is dropped (the page pings) */
 	long slow_s;               /* a socket that has not taken its update this long is dropped */
+	long replay_days;          /* a finished game's replay is kept this long (0: none) */
 };
 
 struct web_server;
@@ -184,6 +243,7 @@ struct web {
 	struct web_server *srv;
 	bool started;
 	bool failed;               /* start failed: no link is made */
+	struct web_finished fin;   /* replays and rooms' pages (w->lock) */
 };
 
 /* server.c: starts the server thread (listening): 0, or -1 with err. */

@@ -9,7 +9,7 @@
 
 #include "adapter.h"
 #include "benchtime.h"
-#include "bot.h"
+#include "daemon.h"
 #include "fake.h"
 #include "figures.h"
 #include "ircserver.h"

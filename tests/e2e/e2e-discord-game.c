@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <curl/curl.h>
 
-#include "bot.h"
+#include "daemon.h"
 #include "dcplay.h"
 
 /* Small and quick: one round of one deck, small hands: the stock runs out in a few turns. */

@@ -1,4 +1,4 @@
-/* e2e-web-audit.c: the table's page and a player's page audited at phone size in headless chromium: no layout shift as the first view arrives, no console error, card names that start with what is shown, 24 px tap targets, a favicon, a meta description. */
+/* e2e-web-audit.c: the table's page and a player's page audited at phone size in headless chromium: no layout shift as the first view arrives, no console error, card names that start with what is shown, 24 px tap targets, a favicon, a meta description; and axe-core's WCAG A and AA rules where tools/setup-lighthouse installed it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -65,6 +65,16 @@ static const char audit_js[] =
 	"  if (t !== '200 image/svg+xml') bad.push('favicon ' + i.href + ': ' + t); }"
 	" return bad; })()";
 
+/* axe-core's script, where tools/setup-lighthouse installed it (NULL: its audit is left out, said once). */
+static char *axe;
+
+/* axe-core's WCAG 2.2 A and AA rules and its best practices on the page as it is: a line per rule broken. */
+static const char axe_run[] =
+	"axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa',"
+	" 'best-practice']}, resultTypes: ['violations']}).then(r => r.violations.map(v => 'axe-core ' + v.id +"
+	" ' (' + v.impact + '): ' + v.help + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' ' +"
+	" n.failureSummary.replace(/\\s+/g, ' ')).join('; ')))";
+
 /* A string member's text, or dflt. */
 static const char *
 or_(json_t *v, const char *dflt)
@@ -106,6 +116,8 @@ on_event(void *arg, json_t *msg)
 static int
 setup(void **state)
 {
+	char path[600];
+
 	(void)state;
 	if (webtable_setup(&wt, "prefix = !\nai_delay = 400\nturn_reminder = 0\nai_budget = 300\n") != 0)
 		return -1;
@@ -114,6 +126,10 @@ setup(void **state)
 	mkdir(wt.shots, 0755);
 	wt.browser.on_event = on_event;
 	wt.browser.event_arg = &errs;
+	snprintf(path, sizeof path, "%s/lighthouse/node_modules/axe-core/axe.min.js", e2e_build());
+	if ((axe = e2e_read_file(path)) == NULL)
+		print_message("no axe-core at %s (tools/setup-lighthouse installs it where Node.js 18.16+ and npm are):"
+		              " the page's own audits run without it\n", path);
 	return 0;
 }
 
@@ -122,6 +138,8 @@ teardown(void **state)
 {
 	(void)state;
 	webtable_teardown(&wt);
+	free(axe);
+	axe = NULL;
 	return 0;
 }
 
@@ -140,6 +158,16 @@ audit(const char *what, const char *url, const char *ready)
 	assert_int_equal(cdp_until(&wt.browser, ready, 10000), 0);
 	bad = cdp_eval(&wt.browser, audit_js);
 	assert_true(json_is_array(bad));
+	if (axe != NULL) {
+		json_t *more;
+
+		/* evaluated over the DevTools protocol, which the page's CSP does not govern */
+		json_decref(cdp_eval(&wt.browser, axe));
+		more = cdp_eval(&wt.browser, axe_run);
+		assert_true(json_is_array(more));
+		json_array_extend(bad, more);
+		json_decref(more);
+	}
 	for (i = 0; i < json_array_size(bad); i++)
 		print_message("%s page: %s\n", what, json_string_value(json_array_get(bad, i)));
 	n = (int)json_array_size(bad);

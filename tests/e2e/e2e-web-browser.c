@@ -278,6 +278,8 @@ test_a_turn_by_clicks_and_one_from_irc(void **state)
 	assert_int_equal(cdp_until(&wt.browser, "document.getElementById('turn').textContent.includes('your turn')", 10000),
 	                 0);
 	assert_int_equal(cdp_until(&wt.browser, "document.querySelector('.act-draw') !== null", 10000), 0);
+	/* the picture shows the page from its top (clicking her cards scrolled it on the phone's size) */
+	assert_true(webtable_eval_true(&wt, "(() => { window.scrollTo(0, 0); return true; })()"));
 	webtable_shot(&wt, "web-hand-desktop.png", 1280, 800, false);
 
 	/* her next turn by keyboard alone; then bob's from IRC */

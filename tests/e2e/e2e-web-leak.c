@@ -1,4 +1,4 @@
-/* e2e-web-leak.c: whole games on IRC (ngircd) watched on the web table: no socket ever gets a card its viewer may not see; dead links get only the error page. */
+/* e2e-web-leak.c: whole games on IRC (ngircd) watched on the web table: no socket ever gets a card its viewer may not see; dead links get only the error page (a finished game's table link, its replay). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -333,8 +333,9 @@ play_one(struct ircclient *alice, struct ircclient *bob, const char *chan, const
 	snprintf(line, sizeof line, "PRIVMSG %s :", chan);
 	assert_int_equal(ircclient_wait(alice, 10000, NULL, 0, line, "Game over", NULL), 0);
 
-	/* a finished game's links open nothing */
-	assert_int_equal(wsc_http_get(web_port, pub, NULL, body, sizeof body), 404);
+	/* a finished game's seat links open nothing; its table's link opens its replay (e2e-web-replay) */
+	assert_int_equal(wsc_http_get(web_port, pub, NULL, body, sizeof body), 200);
+	assert_non_null(strstr(body, "replay.js"));
 	assert_int_equal(wsc_http_get(web_port, apath, NULL, body, sizeof body), 404);
 	assert_int_equal(wsc_http_get(web_port, bnew, NULL, body, sizeof body), 404);
 	assert_int_equal(wsc_open(&old, web_port, apath, origin, "handfoot-1"), -1);

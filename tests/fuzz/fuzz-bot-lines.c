@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "daemon.h"
 #include "loop.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

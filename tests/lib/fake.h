@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bot.h"
+#include "daemon.h"
 
 /* One line as the fake adapter received it: a line of a message, cut to 400 bytes. */
 struct fake_msg {

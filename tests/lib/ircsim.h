@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bot.h"
+#include "daemon.h"
 #include "irc/client.h"
 
 struct ircsim {

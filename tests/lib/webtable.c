@@ -16,13 +16,23 @@
 int
 webtable_setup(struct webtable *t, const char *bot_extra)
 {
-	char web[128];
-	const char *dir = getenv("HANDFOOT_SHOTS");
-
 	if (!cdp_available()) {
 		print_message("chromium is not installed (make deps-test installs it)\n");
 		return -1;
 	}
+	if (webtable_server(t, bot_extra) != 0)
+		return -1;
+	return cdp_start(&t->browser);
+}
+
+int
+webtable_server(struct webtable *t, const char *bot_extra)
+{
+	char web[128];
+	const char *dir = getenv("HANDFOOT_SHOTS");
+
+	memset(&t->browser, 0, sizeof t->browser);
+	t->browser.ws.fd = -1;
 	if (world_init(&t->fx, &world_ngircd) != 0)
 		return -1;
 	t->port = ircserver_free_port();
@@ -35,7 +45,7 @@ webtable_setup(struct webtable *t, const char *bot_extra)
 	snprintf(web, sizeof web, "channels = #cards\nflood_rate = 0\nflood_burst = 100\ncolors = no\n"
 	         "[web test]\nlisten = 127.0.0.1:%d\n", t->port);
 	world_conf(&t->fx, bot_extra, web);
-	return cdp_start(&t->browser);
+	return 0;
 }
 
 void

@@ -23,6 +23,8 @@ struct webtable {
  * port; bot_extra the [bot] lines), then Chromium; the daemon is the test's to start.
  * -1 (the group setup fails) without chromium or when a server does not start. */
 int  webtable_setup(struct webtable *t, const char *bot_extra);
+/* The same without a browser of its own (t->browser stays unstarted; teardown is the same). */
+int  webtable_server(struct webtable *t, const char *bot_extra);
 void webtable_teardown(struct webtable *t);
 /* The link (base and its /t/ path) on the first line of c's from index on holding a and b;
  * fails the test if none comes within 20 s. */

@@ -465,9 +465,13 @@ test_restore(void **state)
 static void
 command_event(struct fake *f, const char *user, const char *name, const char *args)
 {
+	struct command cmd;
 	struct bot_event ev = { .type = BOT_EV_MESSAGE, .room = "#g", .user_id = user, .user_name = user,
-	                        .command = name, .text = args };
+	                        .command = &cmd };
 
+	/* as Discord builds it: the name, then the option's words, no text */
+	command_init(&cmd, name);
+	command_args(&cmd, args, false);
 	adapter_emit(f->ad, &ev);
 	reply_flush(f->bot);
 }
@@ -506,7 +510,18 @@ test_structured_command(void **state)
 	command_event(f, other, "meld", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 "
 	              "30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 "
 	              "63 64 65");
-	assert_non_null(fake_find(f, "too many words"));
+	assert_non_null(fake_find(f, "meld refused: too many words (31 at most)."));
+	/* a group of cards that breaks a rule of the reader: refused with it, nothing changed */
+	fake_clear(f);
+	fake_say(f, "#g", "dave", "!meld 9 9 2,, K K K");
+	assert_non_null(fake_find(f, "meld refused: an empty group of cards between two ','."));
+	/* the commands given as data were never read from text, nor had a
+	 * prefix built for them; a typed line is read once, at the door */
+	assert_int_equal(f->bot->commands_typed, 1);
+	assert_int_equal(f->bot->commands_given, 7);
+	fake_say(f, "#g", "carol", "!who");
+	assert_int_equal(f->bot->commands_typed, 2);
+	assert_int_equal(f->bot->commands_given, 7);
 	fake_free(f);
 }
 

@@ -77,7 +77,7 @@ test_commands_table(void **state)
 {
 	(void)state;
 	expect_refused("sed -i '/^| `!discard/d' docs/PLAYING.md",
-	               "command discard (bot/cmd-*.c) is not in docs/PLAYING.md's command table");
+	               "command discard (bot/commands/cmd-*.c) is not in docs/PLAYING.md's command table");
 }
 
 /* A key is described once, in the man page: twice there, or again in a

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "adapter.h"
-#include "bot.h"
+#include "daemon.h"
 #include "loop.h"
 
 static void

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bot.h"
+#include "daemon.h"
 #include "discord/button.h"
 #include "discord/config.h"
 #include "discord/interaction.h"

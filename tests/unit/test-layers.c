@@ -41,11 +41,11 @@ static void
 test_game_arithmetic_stays_in_the_engine(void **state)
 {
 	(void)state;
-	expect_refused("bot/cmd-play.c", "static int q(const struct hf_rules *r) { return r->players_min; }",
+	expect_refused("bot/commands/cmd-play.c", "static int q(const struct hf_rules *r) { return r->players_min; }",
 	               "the engine answers table sizes and sides");
-	expect_refused("bot/table.c", "static int q(struct hf_rules r) { return r.sides_allowed[4]; }",
+	expect_refused("bot/tables/table.c", "static int q(struct hf_rules r) { return r.sides_allowed[4]; }",
 	               "the engine answers table sizes and sides");
-	expect_refused("bot/flow.c", "static int q(int seat, int nsides) { return seat % nsides; }",
+	expect_refused("bot/tables/flow.c", "static int q(int seat, int nsides) { return seat % nsides; }",
 	               "the engine answers a seat");
 	expect_refused("adapters/web/web.h", "#define WEB_OTHER_MAX_SEATS 6", "adapters keep no copy");
 	expect_refused("adapters/web/page/cards.js", "if (name === \"2\") c.wild = true;",
@@ -60,6 +60,56 @@ test_clean_tree_passes(void **state)
 	(void)state;
 	assert_int_equal(planted(NULL, NULL, out, sizeof out), 0);
 	assert_non_null(strstr(out, "layers: ok"));
+}
+
+/* Inside bot/, modules depend on each other in circles of five at most: the
+ * store calling up into the bot's dispatch closes one through every floor. */
+static void
+test_bot_circle_over_five(void **state)
+{
+	char out[4096];
+
+	(void)state;
+	assert_int_equal(planted("bot/storage/store.c", "int store_zz(void) { return bot_draining(0); }", out, sizeof out),
+	                 1);
+	if (strstr(out, "no circle of more than 5 modules") == NULL || strstr(out, "storage/store ") == NULL ||
+	    strstr(out, "daemon/bot ") == NULL)
+		fail_msg("check-layers said \"%s\"", out);
+	/* a circle of two is allowed, and printed */
+	assert_int_equal(planted("bot/core/ini.c", "void ini_zz(void) { config_free(0); }", out, sizeof out),
+	                 0);
+	if (strstr(out, "circle of 2 modules") == NULL || strstr(out, "core/ini ") == NULL)
+		fail_msg("check-layers said \"%s\"", out);
+}
+
+/* bot/'s folders are floors (docs/DESIGN.md's map): no include and no call
+ * goes up, nothing is loose in bot/ but the adapter API, and no header of it
+ * but the API's is over 300 lines. */
+static void
+test_bot_floors(void **state)
+{
+	char lines[400];
+
+	(void)state;
+	expect_refused("bot/core/session.c", "#include \"tables.h\"", "no arrow goes up");
+	expect_refused("bot/telling/reply.c", "#include \"cmd.h\"", "no arrow goes up");
+	expect_refused("bot/storage/store.c", "static void q(void) { flow_cancel(0, 0); }",
+	               "bot/storage/ calls nothing a folder above it declares");
+	expect_refused("bot/tables/table.c", "static void q(void) { bot_event(0, 0, 0); }",
+	               "bot/tables/ calls nothing a folder above it declares");
+	expect_refused("bot/loose.c", "int loose;", "nothing loose in bot/ but the adapter API");
+	/* a header declares its own folder's functions (moved.c's is tables.h's) */
+	expect_refused("bot/core/session.h", "void bot_room_moved(struct bot *b, struct adapter *a, const struct bot_event *ev);",
+	               "a folder's header declares its own folder's functions");
+	/* 300 more lines: over the limit; the adapter API may be longer */
+	memset(lines, '\n', 300);
+	lines[300] = '\0';
+	expect_refused("bot/core/input.h", lines, "no header of bot/ over 300 lines");
+	{
+		char out[4096];
+
+		assert_int_equal(planted("bot/adapter.h", lines, out, sizeof out), 0);
+	}
 }
 
 static void
@@ -98,20 +148,20 @@ static void
 test_bot_names_an_adapter(void **state)
 {
 	(void)state;
-	expect_refused("bot/flood.c", "static const void *x = &irc_adapter_ops;", "never names an adapter");
-	expect_refused("bot/flood.c", "static const char *y = \"matrix\";", "never names an adapter (matrix)");
+	expect_refused("bot/core/flood.c", "static const void *x = &irc_adapter_ops;", "never names an adapter");
+	expect_refused("bot/core/flood.c", "static const char *y = \"matrix\";", "never names an adapter (matrix)");
 	/* the console has no folder: its name is read from its table alone */
-	expect_refused("bot/flood.c", "static const char *w = \"console\";", "never names an adapter (console)");
-	expect_refused("bot/flood.c", "int v(void) { return console_needs_restart(0, 0); }",
+	expect_refused("bot/core/flood.c", "static const char *w = \"console\";", "never names an adapter (console)");
+	expect_refused("bot/core/flood.c", "int v(void) { return console_needs_restart(0, 0); }",
 	               "never names an adapter (console)");
-	expect_refused("bot/session.c", "int z(void) { return irc_chan_find(0, 0); }", "never names an adapter (irc)");
-	expect_refused("bot/cmd.c", "#include \"adapters.h\"", "bot/ sees only itself");
+	expect_refused("bot/core/session.c", "int z(void) { return irc_chan_find(0, 0); }", "never names an adapter (irc)");
+	expect_refused("bot/commands/cmd.c", "#include \"adapters.h\"", "bot/ sees only itself");
 	/* main.c is no exception: it gets the adapters from the adapter API's adapters_table */
-	expect_refused("bot/main.c", "#include \"adapters.h\"", "bot/ sees only itself");
-	expect_refused("bot/main.c", "#include \"irc/client.h\"", "bot/ sees only itself");
-	expect_refused("bot/main.c", "static const void *x = &console_adapter_ops;", "never names an adapter");
-	expect_refused("bot/main.c", "static const char *y = \"console\";", "never names an adapter (console)");
-	expect_refused("bot/table.c", "#include \"client.h\"", "bot/ sees only itself");
+	expect_refused("bot/daemon/main.c", "#include \"adapters.h\"", "bot/ sees only itself");
+	expect_refused("bot/daemon/main.c", "#include \"irc/client.h\"", "bot/ sees only itself");
+	expect_refused("bot/daemon/main.c", "static const void *x = &console_adapter_ops;", "never names an adapter");
+	expect_refused("bot/daemon/main.c", "static const char *y = \"console\";", "never names an adapter (console)");
+	expect_refused("bot/tables/table.c", "#include \"client.h\"", "bot/ sees only itself");
 }
 
 /* A comment may say "irc_send" or "the matrix adapter": prose is not a dependency. */
@@ -121,7 +171,7 @@ test_bot_comment_is_prose(void **state)
 	char out[4096];
 
 	(void)state;
-	assert_int_equal(planted("bot/flood.c", "/* like irc_send, and \"matrix\" */", out, sizeof out), 0);
+	assert_int_equal(planted("bot/core/flood.c", "/* like irc_send, and \"matrix\" */", out, sizeof out), 0);
 }
 
 static void
@@ -185,6 +235,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean_tree_passes),
 		cmocka_unit_test(test_game_arithmetic_stays_in_the_engine),
+		cmocka_unit_test(test_bot_circle_over_five),
+		cmocka_unit_test(test_bot_floors),
 		cmocka_unit_test(test_lib_includes_above),
 		cmocka_unit_test(test_engine_beyond_libc),
 		cmocka_unit_test(test_engine_may_use_utf8),

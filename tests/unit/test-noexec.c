@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bot.h"
+#include "daemon.h"
 
 static char arg0[] = "true";
 

@@ -102,8 +102,8 @@ static void
 test_private_stored_values(void **state)
 {
 	(void)state;
-	assert_int_equal(cmd_private_stored("1"), PRIVATE_QUIET);
-	assert_int_equal(cmd_private_stored("0"), PRIVATE_CONVERSATION);
+	assert_int_equal(store_private_as("1"), PRIVATE_QUIET);
+	assert_int_equal(store_private_as("0"), PRIVATE_CONVERSATION);
 }
 
 /* The words that name what a player sees, beside IRC's. */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "bot.h"
+#include "daemon.h"
 #include "irc/irc.h"
 #ifdef HF_WITH_MATRIX
 #include "matrix/matrix.h"

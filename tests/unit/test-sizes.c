@@ -60,7 +60,7 @@ test_long_function_refused(void **state)
 	/* 80 is the limit, not over it */
 	assert_int_equal(planted("engine/rng.c", LONG_FN("", 80), out, sizeof out), 0);
 	/* a comment that gives no reason does not do */
-	assert_int_equal(planted("bot/flood.c", LONG_FN("/* a long function */", 90), out, sizeof out), 1);
+	assert_int_equal(planted("bot/core/flood.c", LONG_FN("/* a long function */", 90), out, sizeof out), 1);
 }
 
 static void

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "bot.h"
+#include "daemon.h"
 #include "siphash.h"
 
 static void

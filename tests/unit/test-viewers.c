@@ -109,6 +109,21 @@ last_view(int seat)
 	return NULL;
 }
 
+/* A page's action as the web adapter gives it: a command as data, its
+ * name and its cards in groups; no text, no prefix. */
+static int
+act(struct adapter *a, int64_t table, int seat, const char *line, char *answer, size_t len)
+{
+	char name[COMMAND_NAME_MAX + 1];
+	struct command cmd;
+	size_t n = strcspn(line, " ");
+
+	snprintf(name, sizeof name, "%.*s", (int)n, line);
+	command_init(&cmd, name);
+	command_args(&cmd, line + n, true);
+	return adapter_act(a, table, seat, &cmd, answer, len);
+}
+
 static void
 test_no_drawing_adapter(void **state)
 {
@@ -186,13 +201,13 @@ test_views_links_and_acts(void **state)
 
 	/* a page's action is the typed command: the same refusal, privately, and to the page */
 	fake_clear(f);
-	assert_int_equal(adapter_act(rec, s->id, seat, "discard 9 9 9", answer, sizeof answer), 0);
+	assert_int_equal(act(rec, s->id, seat, "discard 9 9 9", answer, sizeof answer), 0);
 	fake_advance(f, 0);
 	assert_non_null(strstr(answer, "usage: "));
 	assert_true(said(f, MSG_PRIVATE, "ann", "ann: usage: !discard CARD"));
 	/* whatever the core says to ann for it (a refusal, a wait for your turn), the page gets the same */
 	fake_clear(f);
-	assert_int_equal(adapter_act(rec, s->id, seat, "meld 4 5", answer, sizeof answer), 0);
+	assert_int_equal(act(rec, s->id, seat, "meld 4 5", answer, sizeof answer), 0);
 	fake_advance(f, 0);
 	{
 		const struct fake_msg *last = NULL;
@@ -204,8 +219,8 @@ test_views_links_and_acts(void **state)
 		assert_string_equal(last->styled, answer);
 	}
 	/* a seat that is no person's, a table that is gone */
-	assert_int_equal(adapter_act(rec, s->id, 1 - seat, "draw", answer, sizeof answer), -1);
-	assert_int_equal(adapter_act(rec, s->id + 100, seat, "draw", answer, sizeof answer), -1);
+	assert_int_equal(act(rec, s->id, 1 - seat, "draw", answer, sizeof answer), -1);
+	assert_int_equal(act(rec, s->id + 100, seat, "draw", answer, sizeof answer), -1);
 
 	/* the table ends: its last views, the public one over */
 	before = ndrawn;
@@ -217,10 +232,50 @@ test_views_links_and_acts(void **state)
 	fake_free(f);
 }
 
+/* adapter_act answers with the command's own answer, collected as the
+ * core says it, not by looking through the reply queue afterwards: here
+ * the room's lines wait on a paced service, and an older answer to the
+ * same player, still waiting there, is not this command's.  The action
+ * reaches the core as data: no line is read for it. */
+static void
+test_act_answer_is_its_own(void **state)
+{
+	struct fake *f = fake_new(":memory:", "ai_delay = 0\nflood_burst = 1000");
+	char err[256], answer[4096];
+	unsigned long typed, given;
+	struct adapter *rec;
+	struct session *s;
+	int seat;
+
+	(void)state;
+	ndrawn = 0;
+	memset(has_seat_link, 0, sizeof has_seat_link);
+	rec = bot_adapter_add(f->bot, &rec_ops, "rec", NULL, err, sizeof err);
+	assert_non_null(rec);
+	fake_pace(f, 1000, 3600 * 1000);
+	fake_say(f, "#r", "ann", "!play 2 duel");
+	assert_non_null(s = fake_session(f, "#r"));
+	seat = session_seat_of(s, "ann");
+	assert_true(f->ad->ops->pending(f->ad, "#r", PENDING_ROOM) > 0);
+	typed = f->bot->commands_typed;
+	given = f->bot->commands_given;
+
+	assert_int_equal(act(rec, s->id, seat, "discard 9 9 9", answer, sizeof answer), 0);
+	assert_non_null(strstr(answer, "ann: usage: " ST_COMMAND "discard" ST_END " CARD"));
+	/* another action while that refusal still waits: the page gets this one's answer alone */
+	assert_int_equal(act(rec, s->id, seat, "meld 4 5", answer, sizeof answer), 0);
+	assert_non_null(strstr(answer, "meld" ST_END " 4 5 refused"));
+	assert_null(strstr(answer, "usage"));
+	assert_int_equal(f->bot->commands_typed, typed);
+	assert_int_equal(f->bot->commands_given, given + 2);
+	fake_free(f);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_act_answer_is_its_own),
 		cmocka_unit_test(test_no_drawing_adapter),
 		cmocka_unit_test(test_views_links_and_acts),
 	};

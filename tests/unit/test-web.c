@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "adapter.h"
-#include "bot.h"
+#include "daemon.h"
 #include "fake.h"
 #include "web/web.h"
 
@@ -229,6 +229,88 @@ test_frames_refused(void **state)
 	assert_int_equal(parse(big, &f), -1);
 }
 
+/* A finished game's public link opens its replay for replay_days, is answered as gone as long again, then
+ * is forgotten; a room's link is made once; both come back from the store, bad rows dropped. */
+static void
+test_replays_and_rooms_kept_then_gone(void **state)
+{
+	struct fake *f = fake_new(":memory:", "ai_delay = 0\nflood_burst = 1000");
+	struct adapter ad;
+	struct web w, again;
+	char tok[WEB_TOKEN_CHARS + 1], got[WEB_TOKEN_CHARS + 1], url[256], url2[256], buf[256];
+	uint8_t hash[WEB_HASH_BYTES], room_hash[WEB_HASH_BYTES];
+	int64_t table, now = fake_wall(f) / 1000;
+	int seat;
+
+	(void)state;
+	ad = *f->ad;
+	memset(&w, 0, sizeof w);
+	w.a = &ad;
+	ad.priv = &w;
+	w.conf.replay_days = 30;
+	snprintf(w.conf.base_url, sizeof w.conf.base_url, "https://cards.test/");
+	pthread_mutex_init(&w.lock, NULL);
+	assert_int_equal(web_cap_new(tok, hash), 0);
+	web_replays_ended(&w, 7, tok, now);
+	assert_int_equal(web_finished_find(&w.fin, hash, &table, &seat), 1);
+	assert_int_equal(table, 7);
+	assert_int_equal(seat, WEB_SEAT_REPLAY);
+	assert_true(web_replays_token(&w.fin, 7, got));
+	assert_string_equal(got, tok);
+	assert_false(web_replays_token(&w.fin, 8, got));
+	assert_int_equal(adapter_state_get(&ad, "replay 7", buf, sizeof buf), 0);
+	/* a room's link: the same each time, found as the room's (an id below 0) */
+	assert_int_equal(web_rooms_link(&ad, "irc/x", "#cards", url, sizeof url), 0);
+	assert_int_equal(web_rooms_link(&ad, "irc/x", "#cards", url2, sizeof url2), 0);
+	assert_string_equal(url, url2);
+	assert_int_equal(web_rooms_link(&ad, "irc/x", "#other", url2, sizeof url2), 0);
+	assert_string_not_equal(url, url2);
+	assert_int_equal(strncmp(url, "https://cards.test/t/", 21), 0);
+	assert_int_equal(web_cap_hash(url + 21, strlen(url + 21), room_hash), 0);
+	assert_int_equal(web_finished_find(&w.fin, room_hash, &table, &seat), 1);
+	assert_int_equal(seat, WEB_SEAT_ROOM);
+	assert_true(table < 0);
+	assert_string_equal(web_rooms_get(&w.fin, table)->room, "#cards");
+
+	/* back from the store after a restart, rows that are not rows dropped */
+	assert_int_equal(adapter_state_set(&ad, "replay x", tok), 0);
+	assert_int_equal(adapter_state_set(&ad, "replay 9", "nothex 12"), 0);
+	assert_int_equal(adapter_state_set(&ad, "room 5", "- irc/x #cards"), 0);
+	memset(&again, 0, sizeof again);
+	again.a = &ad;
+	ad.priv = &again;
+	again.conf.replay_days = 30;
+	pthread_mutex_init(&again.lock, NULL);
+	web_replays_load(&again);
+	assert_int_equal(web_finished_find(&again.fin, hash, &table, &seat), 1);
+	assert_int_equal(table, 7);
+	assert_int_equal(web_finished_find(&again.fin, room_hash, &table, &seat), 1);
+	assert_int_equal(again.fin.nrooms, 2);
+	assert_int_equal(adapter_state_get(&ad, "replay x", buf, sizeof buf), -1);
+	assert_int_equal(adapter_state_get(&ad, "replay 9", buf, sizeof buf), -1);
+	assert_int_equal(adapter_state_get(&ad, "room 5", buf, sizeof buf), -1);
+
+	/* 30 days on (the bot's clock): gone, its link said so, and no room's page lists it */
+	f->wall_offset += (int64_t)30 * 86400 * 1000;
+	web_replays_expire(&again, adapter_wall_s(&ad));
+	assert_int_equal(web_finished_find(&again.fin, hash, &table, &seat), 2);
+	assert_false(web_replays_token(&again.fin, 7, got));
+	assert_int_equal(adapter_state_get(&ad, "replay 7", buf, sizeof buf), 0);
+	/* as long again: forgotten, its row too; the room's page stays */
+	f->wall_offset += (int64_t)30 * 86400 * 1000;
+	web_replays_expire(&again, adapter_wall_s(&ad));
+	assert_int_equal(web_finished_find(&again.fin, hash, &table, &seat), 0);
+	assert_int_equal(adapter_state_get(&ad, "replay 7", buf, sizeof buf), -1);
+	assert_int_equal(web_finished_find(&again.fin, room_hash, &table, &seat), 1);
+
+	web_replays_stop(&again);
+	web_finished_free(&again.fin);
+	web_finished_free(&w.fin);
+	pthread_mutex_destroy(&again.lock);
+	pthread_mutex_destroy(&w.lock);
+	fake_free(f);
+}
+
 int
 main(void)
 {
@@ -237,6 +319,7 @@ main(void)
 		cmocka_unit_test(test_malformed_tokens_refused),
 		cmocka_unit_test(test_links_find_their_table_and_seat),
 		cmocka_unit_test(test_stored_links_come_back_bounded),
+		cmocka_unit_test(test_replays_and_rooms_kept_then_gone),
 		cmocka_unit_test(test_frames_a_page_sends),
 		cmocka_unit_test(test_frames_refused),
 	};

@@ -173,6 +173,7 @@ var Table = (function () {
   }
 
   function render(v, onPick) {
+    document.querySelector("main").classList.remove("waiting");
     document.getElementById("title").textContent = "Hand and Foot \u00b7 " + v.rules;
     document.getElementById("turn").textContent = turnLine(v);
     seats(v, document.getElementById("seats"));
