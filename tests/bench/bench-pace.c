@@ -832,7 +832,12 @@ matrix_busy(int turns)
 	printf("\n");
 	figure("Matrix: a bystander's questions beside two busy tables, unanswered", (double)(cy->asked - cy->answer.n),
 	       "", 0);
-	figure("Matrix: her answer, !pile after each change to the pile, p95", pct(&cy->answer, 95), "s", 5);
+	/* 5.5 s, not IRC's 5: the homeserver lets the bot send once in 5 s once
+	 * its burst is spent (Synapse's rc_message default), so an answer that
+	 * goes with the bot's very next send waits up to 5 s, plus the 0.2 s
+	 * this bench polls at and the fake's own time; waiting for the story
+	 * would take a send more (10 s) */
+	figure("Matrix: her answer, !pile after each change to the pile, p95", pct(&cy->answer, 95), "s", 5.5);
 	printf("  (p50 %.1f s, max %.1f s)\n", pct(&cy->answer, 50), pct(&cy->answer, 100));
 	{
 		struct samples wait = { .n = 0 };
