@@ -1,4 +1,4 @@
-/* store-db.h: the store's SQLite handle, for the store's own files (store.c, store-rating.c) only. */
+/* store-db.h: the store's SQLite handle, for the store's own files (bot/storage/) only. */
 #ifndef HF_STORE_DB_H
 #define HF_STORE_DB_H
 
@@ -16,5 +16,8 @@ int store_migrate(sqlite3 *db, char **msg);
 struct store_finished;
 bool store_finished_scores(const char *text, int nsides, long long *points);
 void store_finished_seats(sqlite3 *db, struct store_finished *g);
+/* The row q stands on, columns id, adapter, rules, nsides, seed, scores
+ * first, read into g with its seats. */
+void store_finished_row(sqlite3 *db, sqlite3_stmt *q, struct store_finished *g);
 
 #endif

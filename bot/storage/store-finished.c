@@ -75,6 +75,22 @@ store_finished_seats(sqlite3 *db, struct store_finished *g)
 	sqlite3_finalize(q);
 }
 
+void
+store_finished_row(sqlite3 *db, sqlite3_stmt *q, struct store_finished *g)
+{
+	const unsigned char *ad = sqlite3_column_text(q, 1), *rules = sqlite3_column_text(q, 2);
+
+	memset(g, 0, sizeof *g);
+	g->id = sqlite3_column_int64(q, 0);
+	snprintf(g->adapter, sizeof g->adapter, "%s", ad ? (const char *)ad : "");
+	snprintf(g->rules, sizeof g->rules, "%s", rules ? (const char *)rules : "");
+	g->nsides = sqlite3_column_int(q, 3);
+	g->seed = (uint64_t)sqlite3_column_int64(q, 4);
+	g->scored = g->nsides > 0 && g->nsides <= HF_MAX_SEATS &&
+	            store_finished_scores((const char *)sqlite3_column_text(q, 5), g->nsides, g->points);
+	store_finished_seats(db, g);
+}
+
 int
 store_finished_each(struct store *st, int (*fn)(void *ctx, const struct store_finished *g), void *ctx)
 {
@@ -93,17 +109,7 @@ store_finished_each(struct store *st, int (*fn)(void *ctx, const struct store_fi
 		return -1;
 	}
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const unsigned char *ad = sqlite3_column_text(q, 1), *rules = sqlite3_column_text(q, 2);
-
-		memset(g, 0, sizeof *g);
-		g->id = sqlite3_column_int64(q, 0);
-		snprintf(g->adapter, sizeof g->adapter, "%s", ad ? (const char *)ad : "");
-		snprintf(g->rules, sizeof g->rules, "%s", rules ? (const char *)rules : "");
-		g->nsides = sqlite3_column_int(q, 3);
-		g->seed = (uint64_t)sqlite3_column_int64(q, 4);
-		g->scored = g->nsides > 0 && g->nsides <= HF_MAX_SEATS &&
-		            store_finished_scores((const char *)sqlite3_column_text(q, 5), g->nsides, g->points);
-		store_finished_seats(db, g);
+		store_finished_row(db, q, g);
 		if (fn(ctx, g) < 0)
 			break;
 	}

@@ -33,22 +33,14 @@ store_game_ended(struct store *st, int64_t id, int64_t now)
 static void
 replay_row(sqlite3 *db, sqlite3_stmt *q, struct store_replayed *r)
 {
-	struct store_finished *g = &r->g;
-	const unsigned char *ad = sqlite3_column_text(q, 1), *rules = sqlite3_column_text(q, 2);
-	const unsigned char *room = sqlite3_column_text(q, 6);
+	const unsigned char *room;
 
 	memset(r, 0, sizeof *r);
-	g->id = sqlite3_column_int64(q, 0);
-	snprintf(g->adapter, sizeof g->adapter, "%s", ad ? (const char *)ad : "");
-	snprintf(g->rules, sizeof g->rules, "%s", rules ? (const char *)rules : "");
-	g->nsides = sqlite3_column_int(q, 3);
-	g->seed = (uint64_t)sqlite3_column_int64(q, 4);
-	g->scored = g->nsides > 0 && g->nsides <= HF_MAX_SEATS &&
-	            store_finished_scores((const char *)sqlite3_column_text(q, 5), g->nsides, g->points);
+	store_finished_row(db, q, &r->g);
+	room = sqlite3_column_text(q, 6);
 	snprintf(r->room, sizeof r->room, "%s", room ? (const char *)room : "");
 	r->created = sqlite3_column_int64(q, 7);
 	r->ended = sqlite3_column_int64(q, 8);   /* NULL reads 0: not known */
-	store_finished_seats(db, g);
 }
 
 int

@@ -217,7 +217,6 @@ static void
 test_both_pages_score_95(void **state)
 {
 	struct ircclient alice, bob, *keep[2] = { &alice, &bob };
-	const char *argv[] = { "-c", wt.fx.conf, NULL };
 	char pub[128], apage[128];
 	size_t mark;
 	int bad = 0;
@@ -227,19 +226,7 @@ test_both_pages_score_95(void **state)
 		print_message("skipped: %s\n", missing);
 		skip();
 	}
-	alice.pump = bob.pump = NULL;
-	assert_int_equal(ircclient_connect(&alice, wt.fx.srv.port, "alice"), 0);
-	assert_int_equal(ircclient_connect(&bob, wt.fx.srv.port, "bob"), 0);
-	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
-	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
-	assert_int_equal(proc_start(&wt.daemon, argv), 0);
-	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
-	ircclient_send(&alice, "PRIVMSG #cards :!new duel");
-	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "PRIVMSG #cards :", "opens", NULL), 0);
-	ircclient_send(&bob, "PRIVMSG #cards :!join");
-	assert_int_equal(ircclient_wait(&bob, 10000, NULL, 0, "PRIVMSG #cards :", "bob sits", NULL), 0);
-	mark = alice.nlines;
-	ircclient_send(&alice, "PRIVMSG #cards :!start");
+	mark = webtable_duel(&wt, &alice, &bob);
 	webtable_find_link(&wt, &alice, mark, "PRIVMSG #cards :", "Watch: ", pub, sizeof pub);
 	webtable_find_link(&wt, &alice, mark, "NOTICE alice :", "play from", apage, sizeof apage);
 

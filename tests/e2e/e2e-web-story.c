@@ -111,19 +111,7 @@ test_a_late_spectator_reads_the_round(void **state)
 	int i, n, told;
 
 	(void)state;
-	alice.pump = bob.pump = NULL;
-	assert_int_equal(ircclient_connect(&alice, wt.fx.srv.port, "alice"), 0);
-	assert_int_equal(ircclient_connect(&bob, wt.fx.srv.port, "bob"), 0);
-	assert_int_equal(ircclient_join(&alice, "#cards"), 0);
-	assert_int_equal(ircclient_join(&bob, "#cards"), 0);
-	assert_int_equal(proc_start(&wt.daemon, argv), 0);
-	assert_int_equal(ircclient_wait(&alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
-	ircclient_send(&alice, "PRIVMSG #cards :!new duel");
-	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "PRIVMSG #cards :", "opens", NULL), 0);
-	ircclient_send(&bob, "PRIVMSG #cards :!join");
-	assert_int_equal(ircclient_wait(&bob, 10000, NULL, 0, "PRIVMSG #cards :", "bob sits", NULL), 0);
-	deal = alice.nlines;
-	ircclient_send(&alice, "PRIVMSG #cards :!start");
+	deal = webtable_duel(&wt, &alice, &bob);
 	webtable_find_link(&wt, &alice, deal, "PRIVMSG #cards :", "Watch: ", pub, sizeof pub);
 	assert_int_equal(ircclient_wait(&alice, 10000, NULL, 0, "PRIVMSG #cards :", "your turn", NULL), 0);
 

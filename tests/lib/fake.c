@@ -382,3 +382,36 @@ fake_rmdb(const char *db)
 	snprintf(more, sizeof more, "%s-shm", db);
 	unlink(more);
 }
+
+int
+fake_quiet_init(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errlen)
+{
+	(void)a, (void)cfg, (void)err, (void)errlen;
+	return 0;
+}
+
+int
+fake_quiet_start(struct adapter *a)
+{
+	(void)a;
+	return 0;
+}
+
+int
+fake_quiet_send(struct adapter *a, const struct adapter_msg *m)
+{
+	(void)a, (void)m;
+	return 0;
+}
+
+void
+fake_quiet_stop(struct adapter *a, const char *quit)
+{
+	(void)a, (void)quit;
+}
+
+void
+fake_quiet_free(struct adapter *a)
+{
+	(void)a;
+}

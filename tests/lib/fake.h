@@ -83,6 +83,15 @@ struct session *fake_session(struct fake *f, const char *room);
 bool  fake_waits_for(struct fake *f, const char *room, const char *user);
 /* A database file of its own for a test that restarts the bot (template
  * "/tmp/hf-XXXXXX", changed in place); fake_rmdb removes it and its WAL. */
+/* Calls that do nothing, for a test's own recording adapter (one that only
+ * draws tables, say): FAKE_QUIET_CALLS in its adapter_ops. */
+int   fake_quiet_init(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errlen);
+int   fake_quiet_start(struct adapter *a);
+int   fake_quiet_send(struct adapter *a, const struct adapter_msg *m);
+void  fake_quiet_stop(struct adapter *a, const char *quit);
+void  fake_quiet_free(struct adapter *a);
+#define FAKE_QUIET_CALLS .init = fake_quiet_init, .start = fake_quiet_start, .send = fake_quiet_send, \
+                         .stop = fake_quiet_stop, .free = fake_quiet_free
 void  fake_tmpdb(char *db);
 void  fake_rmdb(const char *db);
 

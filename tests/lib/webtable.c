@@ -74,6 +74,28 @@ webtable_find_link(const struct webtable *t, struct ircclient *c, size_t from, c
 	fail_msg("no line with %s and %s", a, b);
 }
 
+size_t
+webtable_duel(struct webtable *t, struct ircclient *alice, struct ircclient *bob)
+{
+	const char *argv[] = { "-c", t->fx.conf, NULL };
+	size_t mark;
+
+	alice->pump = bob->pump = NULL;
+	assert_int_equal(ircclient_connect(alice, t->fx.srv.port, "alice"), 0);
+	assert_int_equal(ircclient_connect(bob, t->fx.srv.port, "bob"), 0);
+	assert_int_equal(ircclient_join(alice, "#cards"), 0);
+	assert_int_equal(ircclient_join(bob, "#cards"), 0);
+	assert_int_equal(proc_start(&t->daemon, argv), 0);
+	assert_int_equal(ircclient_wait(alice, 20000, NULL, 0, ":HandFoot!", "JOIN", "#cards", NULL), 0);
+	ircclient_send(alice, "PRIVMSG #cards :!new duel");
+	assert_int_equal(ircclient_wait(alice, 10000, NULL, 0, "PRIVMSG #cards :", "opens", NULL), 0);
+	ircclient_send(bob, "PRIVMSG #cards :!join");
+	assert_int_equal(ircclient_wait(bob, 10000, NULL, 0, "PRIVMSG #cards :", "bob sits", NULL), 0);
+	mark = alice->nlines;
+	ircclient_send(alice, "PRIVMSG #cards :!start");
+	return mark;
+}
+
 bool
 webtable_eval_true(struct webtable *t, const char *expr)
 {

@@ -30,6 +30,10 @@ void webtable_teardown(struct webtable *t);
  * fails the test if none comes within 20 s. */
 void webtable_find_link(const struct webtable *t, struct ircclient *c, size_t from, const char *a, const char *b,
                         char *url, size_t len);
+/* alice and bob (not yet connected) join #cards, the daemon starts, alice opens a duel, bob
+ * sits and alice sends !start: alice's line count before the !start (where the deal's links
+ * are to be found from).  Fails the test if a step does not come. */
+size_t webtable_duel(struct webtable *t, struct ircclient *alice, struct ircclient *bob);
 /* Whether the page's expression is true. */
 bool webtable_eval_true(struct webtable *t, const char *expr);
 /* A screenshot at that size, as name in t->shots. */

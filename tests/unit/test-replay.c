@@ -21,39 +21,6 @@ static size_t nlive;
 static int64_t ended_seen;
 static bool finished_seen, over_seen;
 
-static int
-rec_init(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errlen)
-{
-	(void)a, (void)cfg, (void)err, (void)errlen;
-	return 0;
-}
-
-static int
-rec_start(struct adapter *a)
-{
-	(void)a;
-	return 0;
-}
-
-static int
-rec_send(struct adapter *a, const struct adapter_msg *m)
-{
-	(void)a, (void)m;
-	return 0;
-}
-
-static void
-rec_stop(struct adapter *a, const char *quit)
-{
-	(void)a, (void)quit;
-}
-
-static void
-rec_free(struct adapter *a)
-{
-	(void)a;
-}
-
 static void
 rec_view(struct adapter *a, const struct adapter_view *v)
 {
@@ -84,7 +51,7 @@ rec_room_link(struct adapter *a, const char *adapter_id, const char *room, char 
 }
 
 static const struct adapter_ops rec_ops = {
-	.type = "rec", .init = rec_init, .start = rec_start, .send = rec_send, .stop = rec_stop, .free = rec_free,
+	.type = "rec", FAKE_QUIET_CALLS,
 	.view = rec_view, .link = rec_link, .room_link = rec_room_link,
 };
 

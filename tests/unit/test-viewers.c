@@ -22,39 +22,6 @@ static size_t ndrawn;
 static bool has_seat_link[8];
 static int gen;
 
-static int
-rec_init(struct adapter *a, struct adapter_cfg *cfg, char *err, size_t errlen)
-{
-	(void)a, (void)cfg, (void)err, (void)errlen;
-	return 0;
-}
-
-static int
-rec_start(struct adapter *a)
-{
-	(void)a;
-	return 0;
-}
-
-static int
-rec_send(struct adapter *a, const struct adapter_msg *m)
-{
-	(void)a, (void)m;
-	return 0;
-}
-
-static void
-rec_stop(struct adapter *a, const char *quit)
-{
-	(void)a, (void)quit;
-}
-
-static void
-rec_free(struct adapter *a)
-{
-	(void)a;
-}
-
 static void
 rec_view(struct adapter *a, const struct adapter_view *v)
 {
@@ -81,7 +48,7 @@ rec_link(struct adapter *a, int64_t table, int seat, bool renew, char *url, size
 }
 
 static const struct adapter_ops rec_ops = {
-	.type = "rec", .init = rec_init, .start = rec_start, .send = rec_send, .stop = rec_stop, .free = rec_free,
+	.type = "rec", FAKE_QUIET_CALLS,
 	.view = rec_view, .link = rec_link,
 };
 
