@@ -13,6 +13,7 @@ web_blob_new(const char *s, size_t len)
 	struct web_blob *b = xcalloc(1, sizeof *b);
 
 	b->refs = 1;
+	b->story_round = -1;
 	b->len = len;
 	b->data = xmalloc(LWS_PRE + len + 1);
 	memcpy(b->data + LWS_PRE, s, len);
@@ -33,6 +34,7 @@ web_blob_unref(struct web_blob *b)
 {
 	if (b == NULL || --b->refs > 0)
 		return;
+	web_blob_unref(b->tail);
 	free(b->data);
 	free(b);
 }

@@ -30,6 +30,8 @@ struct conn {
 	int seat;
 	uint8_t hash[WEB_HASH_BYTES];
 	struct web_blob *view;     /* the newest view not sent yet: an older one is dropped for it */
+	int story_round;           /* the story sent so far: its round (-1: none yet) and lines */
+	unsigned story_upto;
 	struct web_blob *answers[SRV_ANSWERS];
 	int nanswers;
 	int acts;                  /* sent to the loop, not answered yet */
@@ -200,6 +202,7 @@ conn_new(struct web_server *s, struct lws *wsi, const struct ws_pss *p)
 	struct web_table *t;
 
 	c->wsi = wsi;
+	c->story_round = -1;
 	c->id = ++s->next_id;
 	c->table = p->table;
 	c->seat = p->seat;
@@ -326,6 +329,7 @@ static int
 conn_write(struct web_server *s, struct conn *c)
 {
 	struct web_blob *b = NULL;
+	const struct web_blob *send;
 	int i, r;
 
 	pthread_mutex_lock(&s->w->lock);
@@ -348,7 +352,13 @@ conn_write(struct web_server *s, struct conn *c)
 		}
 		return 0;
 	}
-	r = lws_write(c->wsi, b->data + LWS_PRE, b->len, LWS_WRITE_TEXT);
+	/* a view: whole the first time, then with only the story's lines this page lacks */
+	send = b->story_round >= 0 ? web_view_for(b, c->story_round, c->story_upto) : b;
+	r = lws_write(c->wsi, send->data + LWS_PRE, send->len, LWS_WRITE_TEXT);
+	if (b->story_round >= 0 && r >= 0) {
+		c->story_round = b->story_round;
+		c->story_upto = b->story_upto;
+	}
 	pthread_mutex_lock(&s->w->lock);
 	web_blob_unref(b);
 	pthread_mutex_unlock(&s->w->lock);

@@ -322,13 +322,15 @@ web_view(struct adapter *a, const struct adapter_view *v)
 
 	if (v->seat < -1 || v->seat >= WEB_MAX_SEATS)
 		return;
+	/* read before the lock: the thread's sockets need not wait for it */
+	b = web_view_blob(v->json, v->len);
 	pthread_mutex_lock(&w->lock);
 	/* a table no link opens is not kept: nobody can see it here */
 	if ((t = web_tables_get(&w->tables, v->table, false)) == NULL) {
+		web_blob_unref(b);
 		pthread_mutex_unlock(&w->lock);
 		return;
 	}
-	b = web_blob_new(v->json, v->len);
 	if (v->over) {
 		/* its links die now: a page opened later gets the error page */
 		struct web_item *it = web_push(w, WEB_IT_OVER, v->table, v->seat, b, NULL);

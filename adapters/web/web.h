@@ -49,10 +49,28 @@ struct web_blob {
 	unsigned refs;             /* changed under the web's lock only */
 	size_t len;
 	unsigned char *data;       /* LWS_PRE bytes, then len bytes, then a NUL */
+	/* a view's: its story's round (-1: none) and lines [story_from, story_upto), and the
+	 * same view with only the newest of those lines, for a socket sent the rest (tail.c) */
+	int story_round;
+	unsigned story_from, story_upto;
+	struct web_blob *tail;
 };
 struct web_blob *web_blob_new(const char *s, size_t len);
 struct web_blob *web_blob_ref(struct web_blob *b);
 void web_blob_unref(struct web_blob *b);
+
+/* ------------------------------------------------------------------ tail.c */
+/* A view carries the round's whole story (up to 150 lines): sent so to a
+ * thousand sockets each move, it was most of what they were sent.  A page
+ * needs it whole once; after that, the lines it lacks. */
+#define WEB_STORY_TAIL 16          /* the newest lines a view's tail carries */
+/* The bot's view JSON as a blob, its story's window read and, when the
+ * story is longer than WEB_STORY_TAIL lines, its tail built (a view with no
+ * story it reads is sent whole, always). */
+struct web_blob *web_view_blob(const char *json, size_t len);
+/* Of view b, what goes to a socket already sent round's story up to line
+ * upto (round -1: nothing yet): the tail if it leaves no line out, else b. */
+const struct web_blob *web_view_for(const struct web_blob *b, int round, unsigned upto);
 
 /* ------------------------------------------------------------------ tables.c */
 /* A table as the web knows it: its links (hashes) and its last views. */

@@ -147,6 +147,20 @@ test_a_late_spectator_reads_the_round(void **state)
 	assert_true(webtable_eval_true(&wt, "document.getElementById('story-lines').lastElementChild.textContent.includes('discarded')"));
 	webtable_shot(&wt, "story-desktop.png", 1280, 800, false);
 
+	/* twenty more turns while the page stays open: past 16 lines each view
+	 * brings only the newest (adapters/web/tail.c), and none is missed */
+	for (i = 0; i < 20; i++) {
+		w = whose(&alice, &bob, deal);
+		assert_non_null(w);
+		irc_turn(w, w == &alice ? "alice" : "bob");
+		ircclient_drain(&alice, 100);
+	}
+	assert_int_equal(cdp_until(&wt.browser, "document.getElementById('story-lines').textContent.split('discarded')"
+	                           ".length - 1 === 25", 10000), 0);
+	n = story_matches_room(&alice, deal);
+	print_message("the story after 25 turns: %d lines\n", n);
+	assert_true(n >= 26);
+
 	/* a restart: the story is kept with the game */
 	assert_int_equal(proc_stop(&wt.daemon), 0);
 	assert_int_equal(proc_start(&wt.daemon, argv), 0);
