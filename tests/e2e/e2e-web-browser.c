@@ -45,40 +45,6 @@ eval_text(const char *expr)
 	return s;
 }
 
-/* bob's turn, typed on IRC: draw, then discard a natural card of his hand. */
-static void
-bob_turn(struct ircclient *bob)
-{
-	char line[2048], card[16];
-	const char *h, *p;
-	size_t mark = bob->nlines;
-
-	ircclient_send(bob, "PRIVMSG #cards :!draw");
-	assert_int_equal(ircclient_wait(bob, 10000, line, sizeof line, "NOTICE bob :", "You drew", NULL), 0);
-	(void)mark;
-	/* "You drew 8 5 · Your hand (13): A K×2 J 9 8 ... | foot: ..." : the first natural */
-	h = strstr(line, "You drew");
-	h = h != NULL ? strstr(h, "): ") : NULL;
-	assert_non_null(h);
-	for (p = h + 3; *p && *p != '|';) {
-		size_t n = strcspn(p, " ×");
-
-		snprintf(card, sizeof card, "%.*s", (int)n, p);
-		if (card[0] != '2' && card[0] != '3' && strcmp(card, "JK") != 0 && n > 0)
-			break;
-		card[0] = '\0';
-		p += strcspn(p, " ");
-		p += strspn(p, " ");
-	}
-	assert_true(card[0] != '\0');
-	ircclient_send(bob, "PRIVMSG #cards :!discard %s", card);
-	if (ircclient_wait(bob, 10000, line, sizeof line, "PRIVMSG #cards :", "bob", "discarded", NULL) != 0) {
-		for (size_t k = 0; k < bob->nlines; k++)
-			print_message("bob: %s\n", bob->lines[k]);
-		fail_msg("bob's turn was not told");
-	}
-}
-
 /* Marks the first natural card of the hand for a click. */
 static void
 mark_natural(void)
@@ -221,7 +187,7 @@ test_a_turn_by_clicks_and_one_from_irc(void **state)
 
 	if (webtable_eval_true(&wt, "document.querySelector('.act-draw') === null")) {
 		/* bob is first: he plays from IRC, alice's page shows it */
-		bob_turn(&bob);
+		webtable_irc_turn(&bob, "bob");
 	}
 	assert_int_equal(cdp_until(&wt.browser, "document.querySelector('.act-draw') !== null", 10000), 0);
 	webtable_shot(&wt, "web-hand-phone.png", 390, 844, true);
@@ -260,7 +226,7 @@ test_a_turn_by_clicks_and_one_from_irc(void **state)
 	assert_int_equal(cdp_until(&wt.browser, "document.getElementById('turn').textContent.includes('bob')", 10000), 0);
 
 	/* bob plays from IRC: alice's page shows his turn, and hers again */
-	bob_turn(&bob);
+	webtable_irc_turn(&bob, "bob");
 	assert_int_equal(cdp_until(&wt.browser, "document.getElementById('turn').textContent.includes('your turn')", 10000),
 	                 0);
 	assert_int_equal(cdp_until(&wt.browser, "document.querySelector('.act-draw') !== null", 10000), 0);
@@ -270,7 +236,7 @@ test_a_turn_by_clicks_and_one_from_irc(void **state)
 
 	/* her next turn by keyboard alone; then bob's from IRC */
 	keyboard_turn(&bob);
-	bob_turn(&bob);
+	webtable_irc_turn(&bob, "bob");
 	assert_int_equal(cdp_until(&wt.browser, "document.querySelector('.act-draw') !== null", 10000), 0);
 
 	/* bob's page shows the same table from his seat */

@@ -35,34 +35,6 @@ teardown(void **state)
 	return 0;
 }
 
-/* A turn typed on IRC by c: draw, then discard the first natural card of the hand. */
-static void
-irc_turn(struct ircclient *c, const char *nick)
-{
-	char line[2048], card[16] = "", notice[64];
-	const char *h, *p;
-
-	snprintf(notice, sizeof notice, "NOTICE %s :", nick);
-	ircclient_send(c, "PRIVMSG #cards :!draw");
-	assert_int_equal(ircclient_wait(c, 10000, line, sizeof line, notice, "You drew", NULL), 0);
-	h = strstr(line, "You drew");
-	h = h != NULL ? strstr(h, "): ") : NULL;
-	assert_non_null(h);
-	for (p = h + 3; *p && *p != '|';) {
-		size_t n = strcspn(p, " \xc3\x97");
-
-		snprintf(card, sizeof card, "%.*s", (int)n, p);
-		if (card[0] != '2' && card[0] != '3' && strcmp(card, "JK") != 0 && n > 0)
-			break;
-		card[0] = '\0';
-		p += strcspn(p, " ");
-		p += strspn(p, " ");
-	}
-	assert_true(card[0] != '\0');
-	ircclient_send(c, "PRIVMSG #cards :!discard %s", card);
-	assert_int_equal(ircclient_wait(c, 10000, line, sizeof line, "PRIVMSG #cards :", nick, "discarded", NULL), 0);
-}
-
 /* Whose turn it is, from the room's lines since from: "NAME: your turn". */
 static struct ircclient *
 whose(struct ircclient *a, struct ircclient *b, size_t from)
@@ -119,7 +91,7 @@ test_a_late_spectator_reads_the_round(void **state)
 	for (i = 0; i < 4; i++) {
 		w = whose(&alice, &bob, deal);
 		assert_non_null(w);
-		irc_turn(w, w == &alice ? "alice" : "bob");
+		webtable_irc_turn(w, w == &alice ? "alice" : "bob");
 		ircclient_drain(&alice, 200);
 	}
 
@@ -138,7 +110,7 @@ test_a_late_spectator_reads_the_round(void **state)
 
 	/* a new line, live */
 	w = whose(&alice, &bob, deal);
-	irc_turn(w, w == &alice ? "alice" : "bob");
+	webtable_irc_turn(w, w == &alice ? "alice" : "bob");
 	snprintf(expr, sizeof expr, "document.querySelectorAll('#story-lines li').length > %d", told);
 	assert_int_equal(cdp_until(&wt.browser, expr, 10000), 0);
 	ircclient_drain(&alice, 300);
@@ -152,7 +124,7 @@ test_a_late_spectator_reads_the_round(void **state)
 	for (i = 0; i < 20; i++) {
 		w = whose(&alice, &bob, deal);
 		assert_non_null(w);
-		irc_turn(w, w == &alice ? "alice" : "bob");
+		webtable_irc_turn(w, w == &alice ? "alice" : "bob");
 		ircclient_drain(&alice, 100);
 	}
 	assert_int_equal(cdp_until(&wt.browser, "document.getElementById('story-lines').textContent.split('discarded')"

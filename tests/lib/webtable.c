@@ -96,6 +96,38 @@ webtable_duel(struct webtable *t, struct ircclient *alice, struct ircclient *bob
 	return mark;
 }
 
+void
+webtable_irc_turn(struct ircclient *c, const char *nick)
+{
+	char line[2048], card[16] = "", notice[64];
+	const char *h, *p;
+
+	snprintf(notice, sizeof notice, "NOTICE %s :", nick);
+	ircclient_send(c, "PRIVMSG #cards :!draw");
+	assert_int_equal(ircclient_wait(c, 10000, line, sizeof line, notice, "You drew", NULL), 0);
+	/* "You drew 8 5 · Your hand (13): A K×2 J 9 8 ... | foot: ..." : the first natural */
+	h = strstr(line, "You drew");
+	h = h != NULL ? strstr(h, "): ") : NULL;
+	assert_non_null(h);
+	for (p = h + 3; *p && *p != '|';) {
+		size_t n = strcspn(p, " \xc3\x97");
+
+		snprintf(card, sizeof card, "%.*s", (int)n, p);
+		if (card[0] != '2' && card[0] != '3' && strcmp(card, "JK") != 0 && n > 0)
+			break;
+		card[0] = '\0';
+		p += strcspn(p, " ");
+		p += strspn(p, " ");
+	}
+	assert_true(card[0] != '\0');
+	ircclient_send(c, "PRIVMSG #cards :!discard %s", card);
+	if (ircclient_wait(c, 10000, line, sizeof line, "PRIVMSG #cards :", nick, "discarded", NULL) != 0) {
+		for (size_t k = 0; k < c->nlines; k++)
+			print_message("%s: %s\n", nick, c->lines[k]);
+		fail_msg("%s's turn was not told", nick);
+	}
+}
+
 bool
 webtable_eval_true(struct webtable *t, const char *expr)
 {

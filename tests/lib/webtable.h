@@ -34,6 +34,9 @@ void webtable_find_link(const struct webtable *t, struct ircclient *c, size_t fr
  * sits and alice sends !start: alice's line count before the !start (where the deal's links
  * are to be found from).  Fails the test if a step does not come. */
 size_t webtable_duel(struct webtable *t, struct ircclient *alice, struct ircclient *bob);
+/* A turn typed on IRC by c, whose nick is nick: !draw, then !discard the first natural card of
+ * the hand the bot shows; fails the test if the draw or the room's line of the discard does not come. */
+void webtable_irc_turn(struct ircclient *c, const char *nick);
 /* Whether the page's expression is true. */
 bool webtable_eval_true(struct webtable *t, const char *expr);
 /* A screenshot at that size, as name in t->shots. */
