@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "hsround.h"
 #include "ircserver.h"
 #include "synapse-bot.h"
 #include "synapse.h"
@@ -93,27 +94,6 @@ hand_room(struct synapse *s, const struct synapse_bot *b, const struct synapse_u
 	assert_true(synapse_wait_readable(s, u->token, hands, b->u.id, SEAT_LINK, 1, 90000));
 	bot_body(s, u->token, b, hands, SEAT_LINK, body, sizeof body);
 	link_after(body, SEAT_LINK, seat, seatlen);
-}
-
-/* No room u is in but own holds a hand, or the link of their seat, said by anyone. */
-static void
-assert_private_stays(struct synapse *s, const struct synapse_user *u, const char *own, const char *seat)
-{
-	json_t *j = synapse_call(s, "GET", "/_matrix/client/v3/joined_rooms", u->token, NULL, NULL), *r;
-	size_t i;
-
-	assert_non_null(j);
-	json_array_foreach(json_object_get(j, "joined_rooms"), i, r) {
-		const char *room = json_string_value(r);
-
-		if (strcmp(room, own) == 0)
-			continue;
-		if (synapse_readable(s, u->token, room, NULL, "Your hand") + synapse_readable(s, u->token, room, NULL, "Your foot") != 0)
-			fail_msg("%s reads a hand in %s, not their own room", u->id, room);
-		if (synapse_readable(s, u->token, room, NULL, seat) != 0)
-			fail_msg("%s's seat link is in %s", u->id, room);
-	}
-	json_decref(j);
 }
 
 /* The bot's widget in room as Synapse keeps it, read as token's user: its url into out ("" if none or emptied). */
@@ -213,8 +193,8 @@ test_table_from_a_direct_message(void **state)
 	assert_string_not_equal(seat[0], watch);
 	assert_string_not_equal(seat[1], watch);
 	/* no hand and no seat link outside its owner's room */
-	assert_private_stays(s, &ann, hands[0], seat[0]);
-	assert_private_stays(s, &bob, hands[1], seat[1]);
+	hsround_private_stays(s, &ann, hands[0], seat[0]);
+	hsround_private_stays(s, &bob, hands[1], seat[1]);
 	assert_int_equal(synapse_bot_stop(&b), 0);
 	synapse_bot_end(&b);
 }
@@ -264,7 +244,7 @@ test_widget_by_power_level(void **state)
 	for (int t = 0; t < 600 && (widget_url(s, ann.token, room, got, sizeof got), got[0] != '\0'); t++)
 		e2e_sleep_ms(100);
 	assert_string_equal(got, "");
-	assert_private_stays(s, &ann, hands, seat);
+	hsround_private_stays(s, &ann, hands, seat);
 	assert_false(e2e_daemon_log_has(&b.d, "the room widget was not set"));
 	assert_int_equal(synapse_bot_stop(&b), 0);
 	synapse_bot_end(&b);

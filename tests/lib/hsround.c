@@ -92,10 +92,8 @@ assert_hand_room(struct synapse *s, const struct synapse_bot *b, const char *roo
 	assert_null(synapse_state(s, b->u.token, room, "m.room.encryption", ""));
 }
 
-/* How many hands (or feet) u reads back in each room u is in, other than
- * own (its own hand room); none is allowed. */
-static void
-assert_no_hand_elsewhere(struct synapse *s, const struct synapse_user *u, const char *own)
+void
+hsround_private_stays(struct synapse *s, const struct synapse_user *u, const char *own, const char *seat)
 {
 	json_t *j = synapse_call(s, "GET", "/_matrix/client/v3/joined_rooms", u->token, NULL, NULL), *r;
 	size_t i;
@@ -108,6 +106,8 @@ assert_no_hand_elsewhere(struct synapse *s, const struct synapse_user *u, const 
 			continue;
 		if (synapse_readable(s, u->token, room, NULL, "Your hand") + synapse_readable(s, u->token, room, NULL, "Your foot") != 0)
 			fail_msg("%s reads a hand in %s, not their own room", u->id, room);
+		if (seat != NULL && synapse_readable(s, u->token, room, NULL, seat) != 0)
+			fail_msg("%s's seat link is in %s", u->id, room);
 	}
 	json_decref(j);
 }
@@ -318,7 +318,7 @@ hsround_play(struct synapse *s, const char *tag, enum hsround_highlight hl)
 	/* no hand in any room but its owner's, read back as each person; the
 	 * other's room is not theirs to read */
 	for (int i = 0; i < 2; i++) {
-		assert_no_hand_elsewhere(s, &p[i], dm[i]);
+		hsround_private_stays(s, &p[i], dm[i], NULL);
 		assert_int_equal(synapse_readable(s, p[i].token, dm[1 - i], NULL, "Your"), 0);
 		assert_hand_room(s, &b, dm[i], p[i].id);
 	}

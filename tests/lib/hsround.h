@@ -31,5 +31,8 @@ enum hsround_highlight {
 };
 
 void hsround_play(struct synapse *s, const char *tag, enum hsround_highlight hl);
+/* No room u is in but own holds a hand or a foot, nor (seat not NULL) the text seat, a seat's
+ * link, as u reads them back from the server: fails the test naming the room. */
+void hsround_private_stays(struct synapse *s, const struct synapse_user *u, const char *own, const char *seat);
 
 #endif
