@@ -13,6 +13,7 @@ struct outq_item {
 	struct outq_item *prev, *next;   /* the lane's items, in order */
 	char *target;
 	char *key;                       /* NULL: must be delivered */
+	uint64_t event;                  /* the event owed this answer (0: none) */
 	bool first;                      /* makes its lane first-class */
 	bool aside;                      /* not the room's story: a private line about its game, or an
 	                                  * answer that must be delivered */
@@ -279,10 +280,11 @@ make_room(struct outq *q, const char *name, size_t bytes, bool player)
 }
 
 /* Drops the items of l not taken that match: with key (NULL: any), to
- * target (NULL: any); how many.  A newer answer's supersede and the drops
- * by lane or target are the one walk. */
+ * target (NULL: any), and, for a newer answer to event (0: none), not
+ * owed to another event; how many.  A newer answer's supersede and the
+ * drops by lane or target are the one walk. */
 static size_t
-drop_in(struct outq *q, struct outq_lane *l, const char *key, const char *target)
+drop_in(struct outq *q, struct outq_lane *l, const char *key, const char *target, uint64_t event)
 {
 	struct outq_item *it, *next;
 	size_t n = 0;
@@ -291,7 +293,8 @@ drop_in(struct outq *q, struct outq_lane *l, const char *key, const char *target
 		bool last = l->n == 1;
 
 		next = it->next;
-		if (it->taken || (key != NULL && !same(it->key, key)) || (target != NULL && !same(it->target, target)))
+		if (it->taken || (key != NULL && !same(it->key, key)) || (target != NULL && !same(it->target, target)) ||
+		    (key != NULL && it->event != 0 && it->event != event))
 			continue;
 		item_drop(q, it);
 		n++;
@@ -324,9 +327,10 @@ outq_push(struct outq *q, const struct outq_msg *m)
 	lanes_trim(q);
 	outq_lane_name(m, name, sizeof name);
 	/* a newer answer replaces the same one still waiting in its lane: the
-	 * one place this is decided (a piece of it continues it instead) */
-	if (m->key != NULL && !m->piece && (l = lane_find(q, name)) != NULL)
-		drop_in(q, l, m->key, m->target);
+	 * one place this is decided (a piece of it continues it instead, and
+	 * a pointer at it, again, keeps it) */
+	if (m->key != NULL && !m->piece && !m->again && (l = lane_find(q, name)) != NULL)
+		drop_in(q, l, m->key, m->target, m->event);
 	if (first || m->key == NULL)
 		make_room(q, name, m->bytes, m->key != NULL);
 	l = lane_find(q, name);
@@ -345,6 +349,7 @@ outq_push(struct outq *q, const struct outq_msg *m)
 	it->lane = l;
 	it->target = xstrdup(m->target);
 	it->key = m->key != NULL ? xstrdup(m->key) : NULL;
+	it->event = m->key != NULL ? m->event : 0;
 	it->first = first;
 	it->aside = m->room != NULL || (m->key == NULL && m->asker != NULL);
 	it->bytes = m->bytes;
@@ -517,7 +522,7 @@ outq_drop_lane(struct outq *q, const char *lane)
 {
 	struct outq_lane *l = lane_find(q, lane);
 
-	return l != NULL ? drop_in(q, l, NULL, NULL) : 0;
+	return l != NULL ? drop_in(q, l, NULL, NULL, 0) : 0;
 }
 
 /* Calls drop_in for every lane; a lane may go while it runs. */
@@ -529,7 +534,7 @@ drop_each(struct outq *q, const char *target)
 
 	for (l = q->head; l != NULL; l = next) {
 		next = l->next;
-		n += drop_in(q, l, NULL, target);
+		n += drop_in(q, l, NULL, target, 0);
 	}
 	return n;
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The policy is told once, with the why, in docs/OUTQ.md: lanes (a room's,
  * with the private lines about its game; one per asker for answers),
@@ -40,6 +41,12 @@ struct outq_msg {
 	bool player;            /* the asker is seated at a table */
 	bool piece;             /* the next piece of the message pushed just before it (a long
 	                         * answer split into wire lines): it replaces nothing */
+	bool again;             /* an answer that only points at the same answer given a moment
+	                         * ago ("the same as 20 s ago, above"): it replaces nothing, so the
+	                         * answer it points at, if still waiting, is kept */
+	uint64_t event;         /* the event it answers when that event is owed an answer of its own
+	                         * (a Discord interaction, which shows "thinking..." until answered);
+	                         * 0: none */
 	bool stranger;          /* must be delivered, yet no game's line nor a player's (a CTCP reply) */
 	const char *lane;       /* NULL: the lane outq_lane_name gives; else this one, as is (a name
 	                         * case-folded or persisted by the adapter, a protocol queue): a name only */
@@ -63,10 +70,12 @@ void outq_free(struct outq *q);
 /* The lane m waits in, into buf (NUL-terminated, cut to len). */
 void outq_lane_name(const struct outq_msg *m, char *buf, size_t len);
 /* Queues m at the end of its lane; the item, or NULL if the caps refuse it
- * (and no answer could make room).  An answer (key, not a piece) first
- * drops the answers with its key to its target still waiting (not taken)
- * in its lane: the newer replaces them.  Its class: first-class if it must
- * be delivered (not to a stranger) or answers a seated player. */
+ * (and no answer could make room).  An answer (key, neither a piece nor
+ * again) first drops the answers with its key to its target still waiting
+ * (not taken) in its lane: the newer replaces them, except one owed to an
+ * event (event != 0), which only a newer answer to that event replaces.
+ * Its class: first-class if it must be delivered (not to a stranger) or
+ * answers a seated player. */
 struct outq_item *outq_push(struct outq *q, const struct outq_msg *m);
 
 /* The item to send next, NULL if none may go.  ready (NULL: every item

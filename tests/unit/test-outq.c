@@ -140,6 +140,56 @@ test_push_supersedes(void **state)
 	outq_free(q);
 }
 
+/* An answer to an event owed one of its own (a Discord interaction, which
+ * shows its asker "thinking..." until answered) is replaced only by a newer
+ * answer to that event; an answer owed to none is replaced by any newer one
+ * (as before); and an answer that only points at the same one given a
+ * moment ago (again) replaces nothing: the full answer still waiting stays.
+ * Before outq decided this, the core's flush and Discord's batch each kept a
+ * rule of their own, and a pointer replaced the full answer it pointed at. */
+static void
+test_supersede_event_and_again(void **state)
+{
+	int drops;
+	struct outq *q = new_q(40, 0, &drops);
+	struct outq_msg m = { .target = "#a", .key = "pile", .asker = "x", .bytes = 6 };
+
+	(void)state;
+	m.event = 7;
+	m.payload = (void *)"to 7 a";
+	assert_non_null(outq_push(q, &m));
+	m.event = 8;
+	m.payload = (void *)"to 8";
+	assert_non_null(outq_push(q, &m));
+	assert_int_equal(drops, 0);           /* each interaction is owed its own */
+	m.event = 7;
+	m.payload = (void *)"to 7 b";
+	assert_non_null(outq_push(q, &m));
+	assert_int_equal(drops, 1);           /* "to 7 a" went: the same event's newer answer */
+	m.event = 0;
+	m.payload = (void *)"typed";
+	assert_non_null(outq_push(q, &m));
+	assert_int_equal(drops, 1);           /* an answer owed to an event is not a typed one's to replace */
+	m.event = 9;
+	m.payload = (void *)"to 9";
+	assert_non_null(outq_push(q, &m));
+	assert_int_equal(drops, 2);           /* "typed" (owed to none) went */
+	assert_string_equal(pop(q), "to 8");
+	assert_string_equal(pop(q), "to 7 b");
+	assert_string_equal(pop(q), "to 9");
+	m.event = 0;
+	m.payload = (void *)"the pile, whole";
+	assert_non_null(outq_push(q, &m));
+	m.again = true;
+	m.payload = (void *)"the same as 1 s ago";
+	assert_non_null(outq_push(q, &m));
+	assert_int_equal(drops, 2);           /* a pointer replaces nothing */
+	assert_string_equal(pop(q), "the pile, whole");
+	assert_string_equal(pop(q), "the same as 1 s ago");
+	assert_int_equal(outq_queued(q), 0);
+	outq_free(q);
+}
+
 /* The class is outq's, from the facts, whatever lane the adapter names (a
  * name case-folded or persisted): a stranger's answers in a named lane wait
  * behind the game (one item in OUTQ_FIRST_RUN + 1), a seated player's go
@@ -751,6 +801,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_answers),
 		cmocka_unit_test(test_push_supersedes),
+		cmocka_unit_test(test_supersede_event_and_again),
 		cmocka_unit_test(test_class_from_facts),
 		cmocka_unit_test(test_idle_lane_first),
 		cmocka_unit_test(test_flooder_and_second_room),
