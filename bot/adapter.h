@@ -118,6 +118,10 @@ struct adapter_msg {
 	                            * (supersede, asker, player) to lib/outq, which decides the class
 	                            * and what replaces what (docs/OUTQ.md).  The core sends an
 	                            * unchanged answer once. */
+	bool again;                /* an answer that only points at the same answer said a moment
+	                            * ago ("the same as 20 s ago, above"): handed to lib/outq as its
+	                            * fact again, it replaces nothing (the full answer, if it still
+	                            * waits, is kept) */
 	const char *asker;         /* an answer: the user whose command it answers, or NULL (its lane in
 	                            * outq).  With supersede NULL, an answer that must be delivered, said
 	                            * in its order ("bob steps away"), which is not the room's story:

@@ -161,6 +161,7 @@ struct irc_qfacts {
 	bool player;            /* the asker is seated at a table */
 	bool about_room;        /* a private line about the game of the lane's room */
 	bool piece;             /* the next line of the message queued just before it */
+	bool again;             /* it only points at the same answer said a moment ago: it replaces nothing */
 	bool stranger;          /* must be delivered, to a stranger, for no game (a CTCP reply) */
 };
 

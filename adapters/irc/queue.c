@@ -57,7 +57,7 @@ msg_of(const char *lane, const struct irc_qfacts *f, char *name, size_t namelen,
 	irc_parse_casefold(name, namelen, lane);
 	snprintf(keys, keyslen, "%016llx", (unsigned long long)f->key);
 	return (struct outq_msg){ .lane = name, .target = name, .key = f->key != 0 ? keys : NULL, .asker = f->asker,
-	                          .player = f->player, .piece = f->piece, .stranger = f->stranger,
+	                          .player = f->player, .piece = f->piece, .again = f->again, .stranger = f->stranger,
 	                          .room = f->about_room ? name : NULL };
 }
 

@@ -287,7 +287,7 @@ queue_styled(struct irc *c, const char *cmd, const char *target, const char *lan
 {
 	struct irc_out o = { .c = c, .cmd = cmd, .target = target, .lane = lane, .prefix = m->prefix ? m->prefix : "",
 	                     .facts = { .key = answer_key(target, m->supersede), .asker = m->asker,
-	                                .player = m->player, .about_room = about_room } };
+	                                .player = m->player, .about_room = about_room, .again = m->again } };
 	size_t room = text_room(c, cmd, target);
 	struct rbuf packed = { 0 };
 

@@ -181,7 +181,8 @@ matrix_client_piece(void *ctx, const char *m, size_t len, const char *body, size
 	out = matrix_outbox_add_key(o->c->out, o->room, priv ? msg->user_id : NULL, priv ? msg->room : NULL, body,
 	                            o->html.s, msg->mentions, msg->nmentions,
 	                            &(struct matrix_answer){ .key = msg->supersede, .asker = msg->asker,
-	                                                     .player = msg->player, .piece = o->more });
+	                                                     .player = msg->player, .piece = o->more,
+	                                                     .again = msg->again });
 	o->more = true;
 	if (out == NULL)
 		o->rc = -1;

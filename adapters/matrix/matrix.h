@@ -185,6 +185,8 @@ struct matrix_answer {
 	bool player;            /* the asker is seated at a table (not kept across restarts: an answer
 	                         * is then said as a stranger's) */
 	bool piece;             /* the next piece of the message added just before it */
+	bool again;             /* it only points at the same answer said a moment ago
+	                         * (adapter_msg.again): it replaces nothing */
 };
 /* The same for an answer (a NULL: as matrix_outbox_add): with a key, it
  * waits in its asker's lane (apart from every room's), and replaces the

@@ -62,13 +62,15 @@ msg_of(const struct matrix_out *m)
 }
 
 /* Into its lane (piece: the next piece of the message appended just
- * before), and at the end of the persisted order; -1 if the caps refuse it. */
+ * before; again: a pointer at the same answer said a moment ago), and at
+ * the end of the persisted order; -1 if the caps refuse it. */
 static int
-append(struct matrix_outbox *o, struct matrix_out *m, bool piece)
+append(struct matrix_outbox *o, struct matrix_out *m, bool piece, bool again)
 {
 	struct outq_msg om = msg_of(m);
 
 	om.piece = piece;
+	om.again = again;
 
 	if ((m->it = outq_push(o->q, &om)) == NULL)
 		return -1;
@@ -228,7 +230,7 @@ load_one(void *ctx, const char *key, const char *value)
 	}
 	/* in the persisted order: a newer answer replaces an older one still
 	 * there (one in flight when the daemon stopped) */
-	if (append(o, m, false) < 0) {
+	if (append(o, m, false, false) < 0) {
 		o->st.del(o->st.ctx, key);
 		out_free(m);
 	}
@@ -318,7 +320,7 @@ matrix_outbox_add_key(struct matrix_outbox *o, const char *room, const char *use
 				m->mentions[m->nmentions++] = xstrdup(mentions[i]);
 	}
 	/* bounded per lane and in all (outq's caps) */
-	if (append(o, m, a->piece) < 0) {
+	if (append(o, m, a->piece, a->again) < 0) {
 		out_free(m);
 		return NULL;
 	}

@@ -7,6 +7,7 @@
 #include "telling.h"
 #include "hash.h"
 #include "loop.h"
+#include "outq.h"
 
 void
 reply_queue(struct bot *b, struct adapter *ad, enum adapter_msg_kind kind, const char *room, const char *user_id,
@@ -300,19 +301,49 @@ reply_ident(const struct reply *r)
 	return reply_hash(h, r->key) | 1;
 }
 
-/* Whether a later reply of this flush replaces r (the same answer, newer).
- * An answer to an event with its own handle (a Discord interaction, which
- * shows its asker "thinking..." until it is answered) is replaced only by a
- * newer answer to that same event: each of a burst of commands is owed its
- * own. */
-static bool
-reply_superseded(const struct replies *q, size_t i, uint64_t ident)
+/* Marks an answer of the flush that a newer one replaces: its text goes. */
+static void
+reply_replaced(void *ctx, void *payload)
 {
-	for (size_t k = i + 1; k < q->n; k++)
-		if (q->v[k].key != NULL && q->v[k].ad == q->v[i].ad && reply_ident(&q->v[k]) == ident &&
-		    (q->v[i].reply_to == 0 || q->v[k].reply_to == q->v[i].reply_to))
-			return true;
-	return false;
+	struct reply *r = payload;
+
+	(void)ctx;
+	free(r->styled);
+	r->styled = NULL;
+}
+
+/* Which answers of this flush a newer one replaces: lib/outq decides, from
+ * the facts (key, where it goes, and the event owed its own answer: a
+ * Discord interaction shows its asker "thinking..." until answered, so
+ * each of a burst is owed its own), as every paced adapter's queue does
+ * (docs/OUTQ.md).  The flush is one lane, drained at once: nothing is
+ * reordered, and what must be delivered is never handed to it. */
+static void
+reply_supersede(struct replies *q)
+{
+	struct outq *oq = NULL;
+	struct outq_item *it;
+	char target[512];
+
+	for (size_t i = 0; i < q->n; i++) {
+		struct reply *r = &q->v[i];
+
+		if (r->key == NULL)
+			continue;
+		if (oq == NULL)
+			oq = outq_new(NULL, reply_replaced, NULL);
+		/* one target per adapter, kind, place and way a private line goes
+		 * (a player who changes it is answered anew) */
+		snprintf(target, sizeof target, "%s\x1f%s\x1f%s\x1f%d", r->ad->id, r->kind == MSG_ROOM ? "room" : "private",
+		         r->kind == MSG_ROOM ? r->room : r->user_id, (int)r->private_as);
+		outq_push(oq, &(struct outq_msg){ .lane = "flush", .target = target, .key = r->key, .asker = r->asker,
+		                                  .player = r->player, .event = r->reply_to, .payload = r });
+	}
+	if (oq == NULL)
+		return;
+	while ((it = outq_next(oq, NULL, NULL)) != NULL)
+		outq_remove(oq, it);
+	outq_free(oq);
 }
 
 /* Whether r says again, to the same place, what it said less than
@@ -336,9 +367,9 @@ reply_repeated(struct bot *b, const struct reply *r, uint64_t ident)
 
 /* A repeated answer, shortened: a person who asks is always answered, but
  * a long room answer said a moment ago is pointed at, not said again (a
- * room's budget is everyone's).  A short one is said again whole. */
+ * room's budget is everyone's): whether it was.  A short one is said again whole. */
 #define REPLY_SHORT 120
-static void
+static bool
 reply_shorten(struct reply *r, int64_t ago_ms)
 {
 	struct rbuf out = { 0 };
@@ -347,10 +378,11 @@ reply_shorten(struct reply *r, int64_t ago_ms)
 	/* a private answer is said whole: its lines are the asker's alone, and
 	 * who asks for their hand again has most likely lost it */
 	if (strlen(r->styled) <= REPLY_SHORT || r->kind != MSG_ROOM)
-		return;
+		return false;
 	rbuf_printf(&out, ST_PLAYER "%s" ST_END ": the same as %d s ago, above.", r->asker != NULL ? r->asker : "", s);
 	free(r->styled);
 	r->styled = out.s;
+	return true;
 }
 
 void
@@ -376,15 +408,19 @@ reply_send_all(struct bot *b)
 	char watch[512];
 	size_t i;
 
+	reply_supersede(q);
 	/* Sending may queue more (an adapter reporting a failure): loop by index. */
 	for (i = 0; i < q->n; i++) {
 		struct reply *r = &q->v[i];
 
+		bool again = false;
+
 		if (r->key != NULL) {
 			uint64_t ident = reply_ident(r);
 
-			if (reply_superseded(q, i, ident)) {
-				reply_clear(&q->v[i]);
+			if (r->styled == NULL) {
+				/* a newer answer of this flush replaces it */
+				reply_clear(r);
 				continue;
 			}
 			/* An answer to an event with its own handle (a Discord
@@ -398,7 +434,7 @@ reply_send_all(struct bot *b)
 				log_msg(LOG_LVL_DEBUG, "%s: the answer \"%s\" to %s said again: unchanged (asked by %s), %lld ms after",
 				        r->ad->id, r->key, r->kind == MSG_ROOM ? r->room : r->user_id,
 				        r->asker != NULL ? r->asker : "nobody", (long long)ago);
-				reply_shorten(r, ago);
+				again = reply_shorten(r, ago);
 			}
 		}
 
@@ -413,6 +449,7 @@ reply_send_all(struct bot *b)
 		m.supersede = r->key;
 		m.asker = r->asker;
 		m.player = r->player;
+		m.again = again;
 		if (r->mention != NULL) {
 			mentions[0] = r->mention;
 			m.mentions = mentions;

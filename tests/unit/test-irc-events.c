@@ -399,6 +399,47 @@ test_ctcp_replies_wait_behind_the_room(void **state)
 	ircsim_free(s);
 }
 
+/* An answer said again within a minute is pointed at ("the same as N s
+ * ago, above"), and that pointer is handed to lib/outq with the fact
+ * again: it replaces nothing.  Before, it was an answer like any other,
+ * and replaced the full answer it pointed at while that still waited in
+ * the asker's lane: she got only "the same as 0 s ago, above", above
+ * nothing. */
+static void
+test_pointer_keeps_the_answer_it_points_at(void **state)
+{
+	struct ircsim *s = ircsim_new(":memory:", NULL, NULL);
+	size_t first, full = 0, pointer = 0, at_full = 0, at_pointer = 0;
+
+	(void)state;
+	assert_non_null(s);
+	alice_plays(s, "a@home.test");
+	ircsim_line(s, ":carol!c@else.test JOIN #cards");
+	ircsim_collect(s);
+	first = s->nsent;
+	s->hold = true;
+	/* carol asks twice before the first answer has gone */
+	ircsim_line(s, ":carol!c@else.test PRIVMSG #cards :!table");
+	ircsim_line(s, ":carol!c@else.test PRIVMSG #cards :!table");
+	ircsim_collect(s);
+	for (size_t i = first; i < s->nsent; i++) {
+		if (strstr(s->sent[i], "PRIVMSG #cards :") == NULL)
+			continue;
+		if (strstr(s->sent[i], "the same as") != NULL) {
+			pointer++;
+			at_pointer = i;
+		} else if (strstr(s->sent[i], "alice") != NULL) {
+			full++;
+			at_full = i;
+		}
+	}
+	/* the table whole, once, and the pointer after it */
+	assert_int_equal(full, 1);
+	assert_int_equal(pointer, 1);
+	assert_true(at_full < at_pointer);
+	ircsim_free(s);
+}
+
 int
 main(void)
 {
@@ -413,6 +454,7 @@ main(void)
 		cmocka_unit_test(test_nick_regained),
 		cmocka_unit_test(test_nick_regain_by_nickserv),
 		cmocka_unit_test(test_ctcp_replies_wait_behind_the_room),
+		cmocka_unit_test(test_pointer_keeps_the_answer_it_points_at),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
