@@ -92,6 +92,8 @@ struct discord_client {
 	int url_tries;
 	struct discord_out *batch, **batch_tail;
 	struct outq *lanes;                 /* channel lines waiting their turn (lib/outq), NULL until one */
+	long long lanes_timer;              /* an answer waits for its channel's bucket to reset */
+	int64_t lanes_wake;                 /* the shortest such wait met by the last pump (ms), 0: none */
 	struct discord_dm *dms;
 	struct discord_req *reqs;
 	uint64_t nonce;                     /* channel posts' nonces: a retried request never posts twice */
@@ -161,15 +163,17 @@ void   discord_outbox_channel(struct discord_client *c, enum discord_req_kind ki
 
 /* lanes.c: channel messages take turns in lib/outq's lanes (docs/OUTQ.md:
  * the games' and seated players' before strangers' answers, a newer answer
- * replacing one still waiting); a channel's messages are handed to REST
- * while fewer than DISCORD_POSTS_AHEAD of its requests are queued, so that
- * a game's next line waits behind two at most, not a flooder's backlog in
- * the channel's bucket. */
-#define DISCORD_POSTS_AHEAD 2
-/* Queues msg (outbox.c's) for channel; key: an answer's supersede key (NULL:
- * it must be delivered), asker its lane.  -1 if the lanes are full. */
-int    discord_lanes_add(struct discord_client *c, const char *channel, const char *key, const char *asker,
-                         bool player, size_t bytes, void *msg);
+ * replacing one still waiting); a message is handed to REST only when its
+ * request would start at once (nothing of its channel ahead of it, its
+ * bucket open), so outq alone says whose line goes next in a channel (a
+ * game's next line waits behind the one in flight, not a flooder's
+ * backlog in the channel's bucket), and REST never holds an answer that a
+ * newer one should have replaced. */
+/* Queues msg (outbox.c's) for channel with its facts (lib/outq's: key, an
+ * answer's supersede key, NULL: it must be delivered; asker its lane;
+ * again: it only points at the same answer said a moment ago).  -1 if the
+ * lanes are full. */
+int    discord_lanes_add(struct discord_client *c, const char *channel, const struct outq_msg *facts, void *msg);
 /* Hands REST what may go now (after a send, a request done, a timer). */
 void   discord_lanes_pump(struct discord_client *c);
 /* What must be delivered waiting in room's lane; everything waiting. */

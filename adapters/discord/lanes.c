@@ -1,9 +1,10 @@
-/* lanes.c: Discord's channel messages in lib/outq's lanes (docs/OUTQ.md), handed to the REST buckets while their channel has fewer than DISCORD_POSTS_AHEAD requests queued. */
+/* lanes.c: Discord's channel messages in lib/outq's lanes (docs/OUTQ.md), each handed to the REST buckets only when its request would start at once. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "client.h"
+#include "loop.h"
 #include "xmalloc.h"
 
 #define LANE_MAX  200             /* messages waiting per lane (a room, an asker) */
@@ -25,24 +26,36 @@ dropped(void *ctx, void *payload)
 	free(li);
 }
 
-/* Its turn comes while its channel's bucket has fewer than DISCORD_POSTS_AHEAD of its requests. */
+/* Its turn comes when its request would start at once: nothing of its
+ * channel ahead of it in REST, its bucket open.  One handed to REST any
+ * sooner would wait there, past outq: an answer no newer one could replace,
+ * a game's line behind a stranger's backlog in the channel's bucket.  A
+ * bucket spent until its reset, with nothing ahead (so no answer from REST
+ * to pump the lanes again), sets the lanes' timer. */
 static enum outq_ready
 ready(void *ctx, void *payload)
 {
 	struct discord_client *c = ctx;
 	const struct lane_item *li = payload;
+	char path[DISCORD_ID_LEN + 32];
+	int64_t wait;
 
-	return discord_rest_pending_for(c->rest, li->channel) < DISCORD_POSTS_AHEAD ? OUTQ_GO : OUTQ_WAIT;
+	snprintf(path, sizeof path, "/channels/%s/messages", li->channel);
+	if ((wait = discord_rest_wait(c->rest, "POST", path)) == 0)
+		return OUTQ_GO;
+	if (wait > 0 && (c->lanes_wake == 0 || wait < c->lanes_wake))
+		c->lanes_wake = wait;
+	return OUTQ_WAIT;
 }
 
 int
-discord_lanes_add(struct discord_client *c, const char *channel, const char *key, const char *asker, bool player,
-                  size_t bytes, void *msg)
+discord_lanes_add(struct discord_client *c, const char *channel, const struct outq_msg *facts, void *msg)
 {
 	struct lane_item *li = xcalloc(1, sizeof *li);
-	struct outq_msg m = { .target = channel, .key = key, .asker = asker, .player = player, .bytes = bytes,
-	                      .payload = li };
+	struct outq_msg m = *facts;
 
+	m.target = channel;
+	m.payload = li;
 	snprintf(li->channel, sizeof li->channel, "%s", channel);
 	li->msg = msg;
 	if (c->lanes == NULL)
@@ -55,6 +68,12 @@ discord_lanes_add(struct discord_client *c, const char *channel, const char *key
 	return 0;
 }
 
+static void
+wake(void *data)
+{
+	discord_lanes_pump(data);
+}
+
 void
 discord_lanes_pump(struct discord_client *c)
 {
@@ -62,12 +81,17 @@ discord_lanes_pump(struct discord_client *c)
 
 	if (c->lanes == NULL || c->rest == NULL)
 		return;
+	c->lanes_wake = 0;
 	while ((it = outq_next(c->lanes, ready, c)) != NULL) {
 		struct lane_item *li = outq_remove(c->lanes, it);
 
 		discord_outbox_post(c, li->msg);
 		free(li);
 	}
+	/* an answer waits for its bucket's reset, and no answer from REST will
+	 * call us before it: the timer does */
+	if (c->lanes_wake > 0)
+		loop_once(c->loop, &c->lanes_timer, c->lanes_wake, wake, c);
 }
 
 size_t
@@ -93,6 +117,7 @@ discord_lanes_drop(struct discord_client *c, const char *channel)
 void
 discord_lanes_free(struct discord_client *c)
 {
+	loop_once_cancel(c->loop, &c->lanes_timer);
 	outq_free(c->lanes);
 	c->lanes = NULL;
 }

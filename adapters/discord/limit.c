@@ -277,19 +277,17 @@ sweep(struct discord_limit *l, int64_t now)
 	}
 }
 
-int64_t
-discord_limit_acquire(struct discord_limit *l, const char *route, const char *major, bool exempt, int64_t now)
+/* The wait before a request on bucket b may start: 0 now, > 0 ms, or
+ * DISCORD_LIMIT_BUSY (a request of its bucket is in flight). */
+static int64_t
+wait_of(const struct discord_limit *l, const struct bucket *b, bool exempt, int64_t now)
 {
-	struct bucket *b;
 	int64_t wait = 0;
 
-	sweep(l, now);
-	if ((b = find_or_add(l, route, major, now)) == NULL)
-		return 1000;   /* out of memory: try again in a while */
 	if (!exempt && now < l->global_until)
 		return l->global_until - now;
 	for (size_t i = 0; i < l->n; i++) {
-		struct bucket *p = &l->b[i];
+		const struct bucket *p = &l->b[i];
 
 		if (!peer(b, p))
 			continue;
@@ -308,6 +306,31 @@ discord_limit_acquire(struct discord_limit *l, const char *route, const char *ma
 		if (now - oldest < 1000)
 			return oldest + 1000 - now;
 	}
+	return 0;
+}
+
+int64_t
+discord_limit_wait(const struct discord_limit *l, const char *route, const char *major, bool exempt, int64_t now)
+{
+	static const struct bucket none;   /* a bucket not met yet: no peer, no limit learnt */
+
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->b[i].route, route) == 0 && strcmp(l->b[i].major, major) == 0)
+			return wait_of(l, &l->b[i], exempt, now);
+	return wait_of(l, &none, exempt, now);
+}
+
+int64_t
+discord_limit_acquire(struct discord_limit *l, const char *route, const char *major, bool exempt, int64_t now)
+{
+	struct bucket *b;
+	int64_t wait;
+
+	sweep(l, now);
+	if ((b = find_or_add(l, route, major, now)) == NULL)
+		return 1000;   /* out of memory: try again in a while */
+	if ((wait = wait_of(l, b, exempt, now)) != 0)
+		return wait;
 	for (size_t i = 0; i < l->n; i++) {
 		struct bucket *p = &l->b[i];
 

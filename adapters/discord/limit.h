@@ -46,6 +46,9 @@ void discord_limit_free(struct discord_limit *l);
  * interaction endpoints, per receiving-and-responding.mdx). */
 int64_t discord_limit_acquire(struct discord_limit *l, const char *route, const char *major, bool exempt,
                               int64_t now);
+/* The same answer, but nothing counted (0: a request would start now). */
+int64_t discord_limit_wait(const struct discord_limit *l, const char *route, const char *major, bool exempt,
+                           int64_t now);
 /* The answer of the request acquired on (route, major): status 0 for none
  * (a network error), h may be NULL. A 429 blocks its bucket, or everything
  * if global, for retry_after. */

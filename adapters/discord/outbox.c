@@ -32,6 +32,8 @@ struct discord_out {
 	char key[DISCORD_AGAIN_KEY];     /* an answer's supersede key, "" for what must be delivered */
 	char asker[64];                  /* an answer: whose question ("" if none): its lane */
 	bool player;                     /* an answer to a seated player: served with the games' lines */
+	bool again;                      /* it only points at the same answer said a moment ago */
+	bool replaced;                   /* a newer answer of the batch replaces it (lib/outq says) */
 	enum discord_private mode;
 	enum discord_route route;
 	struct rbuf pieces;              /* the contents, NUL-separated */
@@ -314,6 +316,7 @@ discord_outbox_send(struct discord_client *c, const struct adapter_msg *m)
 	if (m->asker != NULL)
 		snprintf(o->asker, sizeof o->asker, "%s", m->asker);
 	o->player = m->player;
+	o->again = m->again;
 	if (m->room != NULL && discord_text_snowflake(m->room))
 		snprintf(o->room, sizeof o->room, "%s", m->room);
 	if ((o->private && (m->user_id == NULL || discord_text_user_of(m->user_id, o->user, sizeof o->user) < 0)) ||
@@ -359,41 +362,6 @@ discord_outbox_send(struct discord_client *c, const struct adapter_msg *m)
 	return 0;
 }
 
-/* Whether a piece of message msg is on its way already (a message is not cut short). */
-static bool
-msg_started(struct discord_client *c, uint64_t msg)
-{
-	for (const struct discord_req *r = c->reqs; r != NULL; r = r->next)
-		if (r->kind == DISCORD_REQ_ROOM && r->msg == msg && discord_rest_waiting(c->rest, (void *)r) == 0)
-			return true;
-	return false;
-}
-
-/* adapter.h's supersede: an answer to channel under key that still waits
- * (behind a 429, or the channel's bucket) is replaced by the newer one:
- * withdrawn, unless part of it is on its way. */
-static void
-withdraw_older(struct discord_client *c, const char *channel, const char *key)
-{
-	struct discord_req *r, *nr;
-	size_t n = 0;
-
-	for (r = c->reqs; r != NULL; r = nr) {
-		nr = r->next;
-		if (r->kind != DISCORD_REQ_ROOM || strcmp(r->key, key) != 0 || strcmp(r->channel, channel) != 0 ||
-		    msg_started(c, r->msg))
-			continue;
-		if (discord_rest_withdraw(c->rest, r) > 0) {
-			/* nr may be a piece of the same message: still linked, still valid */
-			discord_client_req_done(r);
-			n++;
-		}
-	}
-	if (n > 0)
-		discord_client_log(c, LOG_LVL_DEBUG, "channel %s: %zu unsent line%s of the \"%s\" answer replaced by a "
-		                   "newer one", channel, n, n == 1 ? "" : "s", key);
-}
-
 static void
 send_room(struct discord_client *c, struct discord_out *o)
 {
@@ -401,8 +369,6 @@ send_room(struct discord_client *c, struct discord_out *o)
 	int64_t now = loop_now(c->loop);
 	uint64_t msg = ++c->msgs;
 
-	if (o->key[0] != '\0')
-		withdraw_older(c, o->room, o->key);
 	for (size_t i = 0; i < o->npieces; i++, s += strlen(s) + 1) {
 		json_t *body = discord_outbox_body(s, strlen(s), o->ping), *comps;
 
@@ -502,29 +468,43 @@ notice_for(struct discord_out **notices, const struct discord_out *p)
 		rbuf_printf(&n->pieces, "%s %s", n->npieces++ > 0 ? "," : "", tag);
 }
 
-/* Whether o is an answer that a later one of the batch replaces: the same
- * key, to the same room (or, private, the same player), for the same event
- * (an interaction is owed its own answer: the one given to another would
- * leave it "thinking..."). */
-static bool
-superseded(const struct discord_out *o)
+static void
+replaced(void *ctx, void *payload)
 {
-	if (o->key[0] == '\0')
-		return false;
-	for (const struct discord_out *p = o->next; p != NULL; p = p->next)
-		if (p->private == o->private && p->reply_to == o->reply_to && strcmp(p->key, o->key) == 0 &&
-		    strcmp(o->private ? p->user : p->room, o->private ? o->user : o->room) == 0)
-			return true;
-	return false;
+	(void)ctx;
+	((struct discord_out *)payload)->replaced = true;
 }
 
+/* The batch without the answers a later one of it replaces: lib/outq
+ * decides, from the facts (the key; where it goes: the room, or the player
+ * for a private one; the event owed its own answer: an interaction left
+ * without one shows "thinking..."), as it does in the lanes.  The batch is
+ * one lane, drained at once: nothing is reordered. */
 static struct discord_out *
 drop_superseded(struct discord_out *list)
 {
 	struct discord_out **pp = &list, *o;
+	struct outq *q = NULL;
+	struct outq_item *it;
+	char target[DISCORD_ID_LEN + 8];
 
+	for (o = list; o != NULL; o = o->next) {
+		if (o->key[0] == '\0')
+			continue;
+		if (q == NULL)
+			q = outq_new(NULL, replaced, NULL);
+		snprintf(target, sizeof target, "%s %s", o->private ? "user" : "room", o->private ? o->user : o->room);
+		outq_push(q, &(struct outq_msg){ .lane = "batch", .target = target, .key = o->key, .asker = o->asker,
+		                                 .player = o->player, .again = o->again, .event = o->reply_to,
+		                                 .payload = o });
+	}
+	if (q == NULL)
+		return list;
+	while ((it = outq_next(q, NULL, NULL)) != NULL)
+		outq_remove(q, it);
+	outq_free(q);
 	while ((o = *pp) != NULL) {
-		if (superseded(o)) {
+		if (o->replaced) {
 			*pp = o->next;
 			out_free(o);
 		} else {
@@ -590,8 +570,9 @@ flush_batch(struct discord_client *c)
 		if (o->private) {
 			send_private(c, o);
 		} else if (o->route == DISCORD_ROUTE_CHANNEL) {
-			if (discord_lanes_add(c, o->room, o->key[0] != '\0' ? o->key : NULL, o->asker[0] != '\0' ? o->asker : NULL,
-			                      o->player, o->pieces.len, o) == 0)
+			if (discord_lanes_add(c, o->room, &(struct outq_msg){ .key = o->key[0] != '\0' ? o->key : NULL,
+			                      .asker = o->asker[0] != '\0' ? o->asker : NULL, .player = o->player,
+			                      .again = o->again, .bytes = o->pieces.len }, o) == 0)
 				continue;
 			discord_client_log(c, LOG_LVL_WARNING, "channel %s: too many lines waiting: one dropped", o->room);
 		} else {

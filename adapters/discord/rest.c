@@ -308,6 +308,19 @@ discord_rest_pending_for(const struct discord_rest *r, const char *major)
 	return n;
 }
 
+int64_t
+discord_rest_wait(const struct discord_rest *r, const char *method, const char *path)
+{
+	char route[sizeof r->head->route], major[sizeof r->head->major];
+
+	if (r->dead || discord_limit_route(method, path, route, sizeof route, major, sizeof major) < 0)
+		return DISCORD_LIMIT_BUSY;
+	for (const struct discord_rest_req *q = r->head; q != NULL; q = q->next)
+		if (strcmp(q->route, route) == 0 && strcmp(q->major, major) == 0)
+			return DISCORD_LIMIT_BUSY;
+	return discord_limit_wait(r->limit, route, major, false, loop_now(r->loop));
+}
+
 const char *
 discord_rest_auth(const struct discord_rest *r)
 {

@@ -81,6 +81,11 @@ int  discord_rest_waiting(const struct discord_rest *r, void *ctx);
  * replaces), with no callback; how many. */
 size_t discord_rest_withdraw(struct discord_rest *r, void *ctx);
 size_t discord_rest_pending(const struct discord_rest *r);
+/* Whether a request (method, path) queued now would start at once: 0 yes;
+ * > 0 the ms its limit has it wait; DISCORD_LIMIT_BUSY: a request of the
+ * same route for the same resource is queued or in flight ahead of it (its
+ * answer comes first).  Nothing is queued or counted. */
+int64_t discord_rest_wait(const struct discord_rest *r, const char *method, const char *path);
 /* Requests waiting or in flight for one top-level resource (a channel id:
  * the room lines a paced computer seat waits for). */
 size_t discord_rest_pending_for(const struct discord_rest *r, const char *major);

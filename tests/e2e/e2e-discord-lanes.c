@@ -96,6 +96,10 @@ test_stranger_flood_behind_the_game(void **state)
 	assert_non_null(id = dcplay_command(p, who, "auto", NULL));
 	turn = turn_index(p, mark, p->user[1 - who], 30000);
 	assert_true(turn >= 0);
+	/* her last question is answered too, after the game's line (nothing of
+	 * hers is lost, only put behind the game): then count */
+	assert_non_null(m = dcplay_wait(p, flood_at, "No finished games for cy", NULL, NULL, 15000));
+	json_decref(m);
 	/* cy's lines in the channel after the turn was handed over and before the next turn line */
 	s = dcplay_state(p);
 	msgs = json_object_get(s, "messages");
@@ -112,7 +116,7 @@ test_stranger_flood_behind_the_game(void **state)
 	       all, before);
 	/* the flood made a backlog beyond the bucket's 5 (else this proves
 	 * nothing; newer "help" answers replaced older ones still waiting) */
-	assert_true(all >= 6);
+	assert_true(all >= 7);
 	assert_true(before <= 3);
 	dcplay_end(p);
 }

@@ -430,6 +430,48 @@ test_withdraw_what_waits(void **state)
 	rt_free(t);
 }
 
+/* Whether a request would start at once, asked without queueing or counting
+ * anything: Discord's lanes hand a channel line to REST only then, so that
+ * no line waits in REST (past lib/outq, where a newer answer replaces an
+ * older one and who speaks next is decided). */
+static void
+test_wait_says_whether_it_would_start(void **state)
+{
+	struct rt *t = rt_new();
+	struct discord_limit *l = discord_limit_new(50);
+	struct discord_limit_hdr h = bucket_hdr(5, 4, 5000, "msgs");
+	int64_t w;
+
+	(void)state;
+	/* the limiter: asking counts nothing, however often */
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(discord_limit_wait(l, R1, "1", false, 0), 0);
+	assert_int_equal(discord_limit_acquire(l, R1, "1", false, 0), 0);
+	assert_int_equal(discord_limit_wait(l, R1, "1", false, 0), DISCORD_LIMIT_BUSY);
+	discord_limit_release(l, R1, "1", 200, &h, 10);
+	assert_int_equal(discord_limit_wait(l, R1, "1", false, 10), 0);
+	assert_int_equal(discord_limit_acquire(l, R1, "1", false, 10), 0);
+	discord_limit_free(l);
+
+	/* the queue: free, then a line in flight ahead, then a bucket spent */
+	assert_int_equal(discord_rest_wait(t->r, "POST", "/channels/1/messages"), 0);
+	assert_int_equal(discord_rest_pending(t->r), 0);
+	send_msg(t, "1", "a");
+	assert_int_equal(t->nstarted, 1);
+	assert_int_equal(discord_rest_wait(t->r, "POST", "/channels/1/messages"), DISCORD_LIMIT_BUSY);
+	assert_int_equal(discord_rest_wait(t->r, "POST", "/channels/2/messages"), 0);
+	answer(t, 0, 200, "{\"content\":\"a\"}", 0, 5, 0, false);
+	w = discord_rest_wait(t->r, "POST", "/channels/1/messages");
+	assert_true(w >= 4990 && w <= 5020);
+	advance(t, w);
+	assert_int_equal(discord_rest_wait(t->r, "POST", "/channels/1/messages"), 0);
+	/* a line queued behind a 429 is ahead too */
+	send_msg(t, "1", "b");
+	answer(t, 1, 429, NULL, -1, 0, 1.0, false);
+	assert_int_equal(discord_rest_wait(t->r, "POST", "/channels/1/messages"), DISCORD_LIMIT_BUSY);
+	rt_free(t);
+}
+
 static void
 test_429_waits_retry_after_and_loses_nothing(void **state)
 {
@@ -673,6 +715,7 @@ main(void)
 		cmocka_unit_test(test_shared_bucket_hash),
 		cmocka_unit_test(test_queue_keeps_channel_order),
 		cmocka_unit_test(test_withdraw_what_waits),
+		cmocka_unit_test(test_wait_says_whether_it_would_start),
 		cmocka_unit_test(test_429_waits_retry_after_and_loses_nothing),
 		cmocka_unit_test(test_global_429_holds_everything_but_interactions),
 		cmocka_unit_test(test_server_errors_retried_with_backoff_then_given_up),
