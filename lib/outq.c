@@ -304,6 +304,18 @@ drop_in(struct outq *q, struct outq_lane *l, const char *key, const char *target
 	return n;
 }
 
+/* The answer with key to target still waiting in l (not taken) that a newer
+ * one to event would replace, the newest of them; NULL if none. */
+static struct outq_item *
+waiting_answer(struct outq_lane *l, const char *key, const char *target, uint64_t event)
+{
+	for (struct outq_item *it = l->tail; it != NULL; it = it->prev)
+		if (it->head && !it->taken && same(it->key, key) && same(it->target, target) &&
+		    (it->event == 0 || it->event == event))
+			return it;
+	return NULL;
+}
+
 /* The one class rule: a lane is first-class while it holds an item that
  * must be delivered (a game's line, a hand, "bob steps away") or a seated
  * player's answer; a stranger's answer, and what must be delivered to a
@@ -328,9 +340,13 @@ outq_push(struct outq *q, const struct outq_msg *m)
 	outq_lane_name(m, name, sizeof name);
 	/* a newer answer replaces the same one still waiting in its lane: the
 	 * one place this is decided (a piece of it continues it instead, and
-	 * a pointer at it, again, keeps it) */
-	if (m->key != NULL && !m->piece && !m->again && (l = lane_find(q, name)) != NULL)
-		drop_in(q, l, m->key, m->target, m->event);
+	 * a pointer at it, again, is said by it) */
+	if (m->key != NULL && !m->piece && (l = lane_find(q, name)) != NULL) {
+		if (!m->again)
+			drop_in(q, l, m->key, m->target, m->event);
+		else if ((it = waiting_answer(l, m->key, m->target, m->event)) != NULL)
+			return it;
+	}
 	if (first || m->key == NULL)
 		make_room(q, name, m->bytes, m->key != NULL);
 	l = lane_find(q, name);

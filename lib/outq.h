@@ -42,8 +42,9 @@ struct outq_msg {
 	bool piece;             /* the next piece of the message pushed just before it (a long
 	                         * answer split into wire lines): it replaces nothing */
 	bool again;             /* an answer that only points at the same answer given a moment
-	                         * ago ("the same as 20 s ago, above"): it replaces nothing, so the
-	                         * answer it points at, if still waiting, is kept */
+	                         * ago ("the same as 20 s ago, above"): it replaces nothing, and
+	                         * where the answer it points at still waits, that one stands for
+	                         * it (outq_push) */
 	uint64_t event;         /* the event it answers when that event is owed an answer of its own
 	                         * (a Discord interaction, which shows "thinking..." until answered);
 	                         * 0: none */
@@ -74,7 +75,10 @@ void outq_lane_name(const struct outq_msg *m, char *buf, size_t len);
  * again) first drops the answers with its key to its target still waiting
  * (not taken) in its lane: the newer replaces them, except one owed to an
  * event (event != 0), which only a newer answer to that event replaces.
- * Its class: first-class if it must be delivered (not to a stranger) or
+ * A pointer (again) at an answer with its key to its target still waiting
+ * there is not queued: that answer stands for it, and its item is returned
+ * (outq_payload tells it from m's; m's payload stays the caller's).  Its
+ * class: first-class if it must be delivered (not to a stranger) or
  * answers a seated player. */
 struct outq_item *outq_push(struct outq *q, const struct outq_msg *m);
 

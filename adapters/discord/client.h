@@ -171,8 +171,9 @@ void   discord_outbox_channel(struct discord_client *c, enum discord_req_kind ki
  * newer one should have replaced. */
 /* Queues msg (outbox.c's) for channel with its facts (lib/outq's: key, an
  * answer's supersede key, NULL: it must be delivered; asker its lane;
- * again: it only points at the same answer said a moment ago).  -1 if the
- * lanes are full. */
+ * again: it only points at the same answer said a moment ago: where that
+ * one still waits, msg is freed, that one says it).  -1 if the lanes are
+ * full. */
 int    discord_lanes_add(struct discord_client *c, const char *channel, const struct outq_msg *facts, void *msg);
 /* Hands REST what may go now (after a send, a request done, a timer). */
 void   discord_lanes_pump(struct discord_client *c);

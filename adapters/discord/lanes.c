@@ -53,6 +53,7 @@ discord_lanes_add(struct discord_client *c, const char *channel, const struct ou
 {
 	struct lane_item *li = xcalloc(1, sizeof *li);
 	struct outq_msg m = *facts;
+	struct outq_item *it;
 
 	m.target = channel;
 	m.payload = li;
@@ -61,9 +62,14 @@ discord_lanes_add(struct discord_client *c, const char *channel, const struct ou
 	if (c->lanes == NULL)
 		c->lanes = outq_new(&(struct outq_limits){ .lane_items = LANE_MAX, .items = LANES_MAX }, dropped, c);
 	/* the facts only: outq decides the class, and replaces an older answer still waiting */
-	if (outq_push(c->lanes, &m) == NULL) {
+	if ((it = outq_push(c->lanes, &m)) == NULL) {
 		free(li);
 		return -1;
+	}
+	if (outq_payload(it) != li) {
+		/* a pointer at an answer still waiting: that one says it */
+		discord_outbox_discard(msg);
+		free(li);
 	}
 	return 0;
 }

@@ -478,8 +478,8 @@ replaced(void *ctx, void *payload)
 /* The batch without the answers a later one of it replaces: lib/outq
  * decides, from the facts (the key; where it goes: the room, or the player
  * for a private one; the event owed its own answer: an interaction left
- * without one shows "thinking..."), as it does in the lanes.  The batch is
- * one lane, drained at once: nothing is reordered. */
+ * without one shows "thinking..."; again), as it does in the lanes.  The
+ * batch is one lane, drained at once: nothing is reordered. */
 static struct discord_out *
 drop_superseded(struct discord_out *list)
 {
@@ -494,9 +494,11 @@ drop_superseded(struct discord_out *list)
 		if (q == NULL)
 			q = outq_new(NULL, replaced, NULL);
 		snprintf(target, sizeof target, "%s %s", o->private ? "user" : "room", o->private ? o->user : o->room);
-		outq_push(q, &(struct outq_msg){ .lane = "batch", .target = target, .key = o->key, .asker = o->asker,
-		                                 .player = o->player, .again = o->again, .event = o->reply_to,
-		                                 .payload = o });
+		it = outq_push(q, &(struct outq_msg){ .lane = "batch", .target = target, .key = o->key, .asker = o->asker,
+		                                      .player = o->player, .again = o->again, .event = o->reply_to,
+		                                      .payload = o });
+		/* a pointer at an answer of the batch: that one says it */
+		o->replaced = outq_payload(it) != o;
 	}
 	if (q == NULL)
 		return list;

@@ -74,11 +74,18 @@ irc_queue_push_facts(struct irc_queue *q, const char *target, const struct irc_q
 	char name[IRC_QUEUE_LANE], keys[24];
 	struct outq_msg m = msg_of(target, f, name, sizeof name, keys, sizeof keys);
 
+	struct outq_item *it;
+
 	m.bytes = len;
 	m.payload = line_new(line, len);
-	if (outq_push(oq(q), &m) == NULL) {
+	if ((it = outq_push(oq(q), &m)) == NULL) {
 		free(m.payload);
 		return -1;
+	}
+	if (outq_payload(it) != m.payload) {
+		/* a pointer at an answer still waiting: that one says it */
+		free(m.payload);
+		return 0;
 	}
 	q->lines++;
 	return 0;

@@ -186,7 +186,8 @@ struct matrix_answer {
 	                         * is then said as a stranger's) */
 	bool piece;             /* the next piece of the message added just before it */
 	bool again;             /* it only points at the same answer said a moment ago
-	                         * (adapter_msg.again): it replaces nothing */
+	                         * (adapter_msg.again): it replaces nothing, and where that answer
+	                         * still waits, that one is returned instead: it says it */
 };
 /* The same for an answer (a NULL: as matrix_outbox_add): with a key, it
  * waits in its asker's lane (apart from every room's), and replaces the

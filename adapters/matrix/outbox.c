@@ -63,17 +63,24 @@ msg_of(const struct matrix_out *m)
 
 /* Into its lane (piece: the next piece of the message appended just
  * before; again: a pointer at the same answer said a moment ago), and at
- * the end of the persisted order; -1 if the caps refuse it. */
+ * the end of the persisted order; -1 if the caps refuse it; 1 if m is a
+ * pointer at an answer still waiting, which stands for it (*waiting): m is
+ * not queued. */
 static int
-append(struct matrix_outbox *o, struct matrix_out *m, bool piece, bool again)
+append(struct matrix_outbox *o, struct matrix_out *m, bool piece, bool again, struct matrix_out **waiting)
 {
 	struct outq_msg om = msg_of(m);
+	struct outq_item *it;
 
 	om.piece = piece;
 	om.again = again;
-
-	if ((m->it = outq_push(o->q, &om)) == NULL)
+	if ((it = outq_push(o->q, &om)) == NULL)
 		return -1;
+	if (outq_payload(it) != m) {
+		*waiting = outq_payload(it);
+		return 1;
+	}
+	m->it = it;
 	LIST_APPEND(o->head, o->tail, m);
 	o->n++;
 	return 0;
@@ -186,7 +193,7 @@ static void
 load_one(void *ctx, const char *key, const char *value)
 {
 	struct matrix_outbox *o = ctx;
-	struct matrix_out *m;
+	struct matrix_out *m, *waiting;
 	json_t *j, *men, *v;
 	size_t i;
 	uint64_t seq;
@@ -230,7 +237,7 @@ load_one(void *ctx, const char *key, const char *value)
 	}
 	/* in the persisted order: a newer answer replaces an older one still
 	 * there (one in flight when the daemon stopped) */
-	if (append(o, m, false, false) < 0) {
+	if (append(o, m, false, false, &waiting) < 0) {
 		o->st.del(o->st.ctx, key);
 		out_free(m);
 	}
@@ -290,7 +297,7 @@ matrix_outbox_add_key(struct matrix_outbox *o, const char *room, const char *use
 {
 	static const struct matrix_answer none = { 0 };
 	const char *key = (a = a != NULL ? a : &none)->key, *asker = a->asker;
-	struct matrix_out *m;
+	struct matrix_out *m, *waiting;
 	struct outq_msg om = { .room = context, .target = user != NULL ? user : room, .key = key, .asker = asker };
 	char txn[64], seqs[32], lane[2 * MATRIX_MAX_ID];
 
@@ -319,10 +326,17 @@ matrix_outbox_add_key(struct matrix_outbox *o, const char *room, const char *use
 			if (mentions[i] != NULL)
 				m->mentions[m->nmentions++] = xstrdup(mentions[i]);
 	}
-	/* bounded per lane and in all (outq's caps) */
-	if (append(o, m, a->piece, a->again) < 0) {
+	/* bounded per lane and in all (outq's caps); a pointer at an answer
+	 * still waiting is said by that one */
+	switch (append(o, m, a->piece, a->again, &waiting)) {
+	case -1:
 		out_free(m);
 		return NULL;
+	case 1:
+		out_free(m);
+		return waiting;
+	default:
+		break;
 	}
 	/* persisted before it is ever tried: a retry after a restart reuses the txn id */
 	o->seq = m->seq;

@@ -401,10 +401,10 @@ test_ctcp_replies_wait_behind_the_room(void **state)
 
 /* An answer said again within a minute is pointed at ("the same as N s
  * ago, above"), and that pointer is handed to lib/outq with the fact
- * again: it replaces nothing.  Before, it was an answer like any other,
- * and replaced the full answer it pointed at while that still waited in
- * the asker's lane: she got only "the same as 0 s ago, above", above
- * nothing. */
+ * again: it replaces nothing, and while the answer it points at still
+ * waits, that one says it.  Before, it was an answer like any other, and
+ * replaced the full answer it pointed at while that still waited in the
+ * asker's lane: she got only "the same as 0 s ago, above", above nothing. */
 static void
 test_pointer_keeps_the_answer_it_points_at(void **state)
 {
@@ -433,8 +433,18 @@ test_pointer_keeps_the_answer_it_points_at(void **state)
 			at_full = i;
 		}
 	}
-	/* the table whole, once, and the pointer after it */
+	/* the table whole, once: while it still waited it answered her second
+	 * ask too, and the pointer was never queued */
 	assert_int_equal(full, 1);
+	assert_int_equal(pointer, 0);
+	/* asked again once it has gone: the pointer, after it */
+	ircsim_line(s, ":carol!c@else.test PRIVMSG #cards :!table");
+	ircsim_collect(s);
+	for (size_t i = first; i < s->nsent; i++)
+		if (strstr(s->sent[i], "PRIVMSG #cards :") != NULL && strstr(s->sent[i], "the same as") != NULL) {
+			pointer++;
+			at_pointer = i;
+		}
 	assert_int_equal(pointer, 1);
 	assert_true(at_full < at_pointer);
 	ircsim_free(s);

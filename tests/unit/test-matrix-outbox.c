@@ -134,6 +134,41 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A pointer at an answer said a moment ago ("the same as 3 s ago, above",
+ * again) replaces nothing: while that answer still waits it says it, and
+ * the pointer is neither queued nor stored; once it has gone, the pointer
+ * is queued like any answer. */
+static void
+test_pointer_said_by_the_answer_waiting(void **state)
+{
+	struct memstore *ms = memstore_new();
+	struct matrix_store st = store_of(ms);
+	struct matrix_outbox *o = matrix_outbox_new(&st);
+	struct matrix_out *full, *m;
+	int64_t wait;
+
+	(void)state;
+	full = matrix_outbox_add_key(o, "!g:hs", NULL, NULL, "Pile: 7 and a long story", NULL, NULL, 0,
+	                             &(struct matrix_answer){ .key = "pile", .asker = "@cy:hs" });
+	assert_non_null(full);
+	m = matrix_outbox_add_key(o, "!g:hs", NULL, NULL, "cy: the same as 3 s ago, above.", NULL, NULL, 0,
+	                          &(struct matrix_answer){ .key = "pile", .asker = "@cy:hs", .again = true });
+	assert_ptr_equal(m, full);
+	assert_int_equal(matrix_outbox_count(o), 1);
+	assert_int_equal(memstore_count(ms, "out/"), 1);
+	m = matrix_outbox_next(o, 0, &wait);
+	assert_ptr_equal(m, full);
+	matrix_outbox_flying(o, m);
+	matrix_outbox_done(o, m);
+	m = matrix_outbox_add_key(o, "!g:hs", NULL, NULL, "cy: the same as 5 s ago, above.", NULL, NULL, 0,
+	                          &(struct matrix_answer){ .key = "pile", .asker = "@cy:hs", .again = true });
+	assert_non_null(m);
+	assert_string_equal(m->body, "cy: the same as 5 s ago, above.");
+	assert_int_equal(matrix_outbox_count(o), 1);
+	matrix_outbox_free(o);
+	memstore_free(ms);
+}
+
 /* A newer answer replaces the same answer to the same place still waiting:
  * a flooder's questions queue one answer, not one each. */
 static void
@@ -332,6 +367,7 @@ main(void)
 		cmocka_unit_test(test_order_per_room_and_persistence),
 		cmocka_unit_test(test_lane_bound),
 		cmocka_unit_test(test_supersede),
+		cmocka_unit_test(test_pointer_said_by_the_answer_waiting),
 		cmocka_unit_test(test_pieces_kept),
 		cmocka_unit_test(test_private_waits_for_its_room),
 		cmocka_unit_test(test_drop),

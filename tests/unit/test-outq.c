@@ -144,7 +144,8 @@ test_push_supersedes(void **state)
  * shows its asker "thinking..." until answered) is replaced only by a newer
  * answer to that event; an answer owed to none is replaced by any newer one
  * (as before); and an answer that only points at the same one given a
- * moment ago (again) replaces nothing: the full answer still waiting stays.
+ * moment ago (again) replaces nothing: the full answer still waiting
+ * stands for it, and it is not queued.
  * Before outq decided this, the core's flush and Discord's batch each kept a
  * rule of their own, and a pointer replaced the full answer it pointed at. */
 static void
@@ -153,6 +154,7 @@ test_supersede_event_and_again(void **state)
 	int drops;
 	struct outq *q = new_q(40, 0, &drops);
 	struct outq_msg m = { .target = "#a", .key = "pile", .asker = "x", .bytes = 6 };
+	struct outq_item *it;
 
 	(void)state;
 	m.event = 7;
@@ -182,9 +184,17 @@ test_supersede_event_and_again(void **state)
 	assert_non_null(outq_push(q, &m));
 	m.again = true;
 	m.payload = (void *)"the same as 1 s ago";
-	assert_non_null(outq_push(q, &m));
-	assert_int_equal(drops, 2);           /* a pointer replaces nothing */
+	assert_non_null(it = outq_push(q, &m));
+	/* a pointer replaces nothing; the answer it points at, still waiting,
+	 * stands for it: it is not queued, and its payload stays the caller's */
+	assert_int_equal(drops, 2);
+	assert_string_equal(outq_payload(it), "the pile, whole");
+	assert_int_equal(outq_count(q, "answers x"), 1);
 	assert_string_equal(pop(q), "the pile, whole");
+	assert_string_equal(pop(q), "");
+	/* once that answer has gone, a pointer is queued like any answer */
+	assert_non_null(it = outq_push(q, &m));
+	assert_string_equal(outq_payload(it), "the same as 1 s ago");
 	assert_string_equal(pop(q), "the same as 1 s ago");
 	assert_int_equal(outq_queued(q), 0);
 	outq_free(q);
