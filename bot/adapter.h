@@ -120,8 +120,8 @@ struct adapter_msg {
 	                            * unchanged answer once. */
 	bool again;                /* an answer that only points at the same answer said a moment
 	                            * ago ("the same as 20 s ago, above"): handed to lib/outq as its
-	                            * fact again, it replaces nothing (the full answer, if it still
-	                            * waits, is kept) */
+	                            * fact again, it replaces nothing, and is not queued while the
+	                            * answer it points at still waits (that one says it) */
 	const char *asker;         /* an answer: the user whose command it answers, or NULL (its lane in
 	                            * outq).  With supersede NULL, an answer that must be delivered, said
 	                            * in its order ("bob steps away"), which is not the room's story:
