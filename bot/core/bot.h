@@ -72,7 +72,8 @@ struct reply {
 	char *styled;            /* one logical message in styled text: the adapter encodes and splits it */
 	char *mention;           /* one user id pinged, or NULL */
 	char *key;               /* an answer's key (adapter_msg.supersede), NULL for what must go */
-	char *asker;             /* who asked (an answer to a command), for the log; or NULL */
+	char *asker;             /* who asked (an answer to a command), their id; or NULL */
+	char *asker_name;        /* ... and the name they are shown by (a repeat's pointer names them) */
 	enum adapter_private private_as;
 	uint64_t reply_to;       /* the ref of the event being handled when queued, else 0 */
 	bool player;             /* an answer to a seated player (adapter_msg.player) */

@@ -192,6 +192,7 @@ reply_vcmd(struct cmd_ctx *c, bool priv, const char *key, bool mine, const char 
 	else
 		reply_answer_queue(c->bot, c->ad, MSG_ROOM, c->room, NULL, line, key, PRIVATE_DEFAULT);
 	c->bot->replies.v[c->bot->replies.n - 1].asker = xstrdup(c->user_id);
+	c->bot->replies.v[c->bot->replies.n - 1].asker_name = xstrdup(c->user_name);
 	/* a player's answers go with the game's lines, before strangers' */
 	c->bot->replies.v[c->bot->replies.n - 1].player = c->s != NULL && c->seat >= 0;
 	/* it goes at once, in its asker's lane (the adapter's outq): it never
@@ -271,6 +272,7 @@ reply_clear(struct reply *r)
 	free(r->mention);
 	free(r->key);
 	free(r->asker);
+	free(r->asker_name);
 }
 
 static uint64_t
@@ -379,7 +381,9 @@ reply_shorten(struct reply *r, int64_t ago_ms)
 	 * who asks for their hand again has most likely lost it */
 	if (strlen(r->styled) <= REPLY_SHORT || r->kind != MSG_ROOM)
 		return false;
-	rbuf_printf(&out, ST_PLAYER "%s" ST_END ": the same as %d s ago, above.", r->asker != NULL ? r->asker : "", s);
+	/* named as people see them (an IRC id is "nick:carol") */
+	rbuf_printf(&out, ST_PLAYER "%s" ST_END ": the same as %d s ago, above.",
+	            r->asker_name != NULL ? r->asker_name : r->asker != NULL ? r->asker : "", s);
 	free(r->styled);
 	r->styled = out.s;
 	return true;

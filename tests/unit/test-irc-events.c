@@ -444,6 +444,9 @@ test_pointer_keeps_the_answer_it_points_at(void **state)
 		if (strstr(s->sent[i], "PRIVMSG #cards :") != NULL && strstr(s->sent[i], "the same as") != NULL) {
 			pointer++;
 			at_pointer = i;
+			/* she is named as the room sees her, not by her id ("nick:carol") */
+			assert_non_null(strstr(s->sent[i], "carol"));
+			assert_null(strstr(s->sent[i], "nick:carol"));
 		}
 	assert_int_equal(pointer, 1);
 	assert_true(at_full < at_pointer);
