@@ -67,6 +67,8 @@ discord_refused_mark(struct discord_client *c, const char *channel, long status,
 			dropped++;
 		}
 	}
+	/* and the lines still waiting their turn in the lanes */
+	dropped += discord_lanes_drop(c, channel);
 	discord_client_log(c, LOG_LVL_WARNING, "channel %s: HTTP %ld, code %lld: %s; %zu queued line%s dropped, "
 	                   "nothing more is posted there until the bot may post again", channel, status, code,
 	                   why_of(status, code), dropped, dropped == 1 ? "" : "s");
