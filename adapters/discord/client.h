@@ -54,7 +54,6 @@ struct discord_req {
 	char guild[DISCORD_ID_LEN];   /* REGISTER: the guild, "" for global */
 	bool clear;                   /* REGISTER: an empty list, taking stale commands away */
 	char key[DISCORD_AGAIN_KEY];  /* ROOM: an answer's supersede key, "" for what must be delivered */
-	uint64_t msg;                 /* ROOM: the message it is a piece of */
 	int64_t deadline;             /* ANSWER: no retry past it (discord_rest_call_by) */
 	struct discord_req *prev, *next;
 };
@@ -97,7 +96,6 @@ struct discord_client {
 	struct discord_dm *dms;
 	struct discord_req *reqs;
 	uint64_t nonce;                     /* channel posts' nonces: a retried request never posts twice */
-	uint64_t msgs;                      /* room messages posted, to tell their pieces' requests apart */
 	/* the interaction being handled: whether its user moderates its channel (is_moderator) */
 	char cur_user[DISCORD_ID_LEN], cur_channel[DISCORD_ID_LEN];
 	bool cur_moderator;
@@ -159,7 +157,7 @@ void   discord_outbox_discard(void *msg);
 #define DISCORD_SUPPRESS_EMBEDS 4   /* message flag 1 << 2: a name that looks like a URL grows no preview */
 json_t *discord_outbox_body(const char *content, size_t n, const char *ping);
 void   discord_outbox_channel(struct discord_client *c, enum discord_req_kind kind, const char *channel,
-                              const char *user, json_t *body, const char *key, uint64_t msg);
+                              const char *user, json_t *body, const char *key);
 
 /* lanes.c: channel messages take turns in lib/outq's lanes (docs/OUTQ.md:
  * the games' and seated players' before strangers' answers, a newer answer

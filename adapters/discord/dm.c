@@ -51,7 +51,7 @@ discord_dm_failed(struct discord_client *c, struct discord_dm *d, const char *wh
 	         "`/private privmsg` brings them back there)" : "");
 	body = discord_outbox_body(line, strlen(line), d->user);
 	json_object_set_new(body, "components", discord_button_rows(hand, 1, NULL));
-	discord_outbox_channel(c, DISCORD_REQ_ROOM, d->room, NULL, body, NULL, 0);
+	discord_outbox_channel(c, DISCORD_REQ_ROOM, d->room, NULL, body, NULL);
 }
 
 static void
@@ -75,7 +75,7 @@ on_dm_open(void *ctx, long status, json_t *body)
 		    json_integer_value(json_object_get(body, "type")) == 1 && theirs) {
 			snprintf(d->channel, sizeof d->channel, "%s", id);
 			json_array_foreach(d->waiting, i, m)
-				discord_outbox_channel(c, DISCORD_REQ_DM_POST, d->channel, d->user, json_incref(m), NULL, 0);
+				discord_outbox_channel(c, DISCORD_REQ_DM_POST, d->channel, d->user, json_incref(m), NULL);
 			json_array_clear(d->waiting);
 		} else {
 			discord_client_log(c, LOG_LVL_NOTICE, "no direct message channel with %s: HTTP %ld", r->user, status);
@@ -101,7 +101,7 @@ discord_dm_send(struct discord_client *c, const char *user, const char *room, js
 	/* a DM takes no ephemeral flag */
 	json_object_set_new(body, "flags", json_integer(DISCORD_SUPPRESS_EMBEDS));
 	if (d->channel[0] != '\0') {
-		discord_outbox_channel(c, DISCORD_REQ_DM_POST, d->channel, user, body, NULL, 0);
+		discord_outbox_channel(c, DISCORD_REQ_DM_POST, d->channel, user, body, NULL);
 		return;
 	}
 	json_array_append_new(d->waiting, body);

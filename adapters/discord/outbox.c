@@ -142,7 +142,7 @@ on_posted(void *ctx, long status, json_t *body)
  * request retried after a 5xx whose first try had landed posts nothing twice. */
 void
 discord_outbox_channel(struct discord_client *c, enum discord_req_kind kind, const char *channel, const char *user,
-                       json_t *body, const char *key, uint64_t msg)
+                       json_t *body, const char *key)
 {
 	struct discord_req *r;
 	char path[80], nonce[24];
@@ -156,7 +156,6 @@ discord_outbox_channel(struct discord_client *c, enum discord_req_kind kind, con
 
 	snprintf(r->channel, sizeof r->channel, "%s", channel);
 	snprintf(r->key, sizeof r->key, "%s", key != NULL ? key : "");
-	r->msg = msg;
 	snprintf(r->user, sizeof r->user, "%s", user != NULL ? user : "");
 	snprintf(nonce, sizeof nonce, "%" PRIu64, ++c->nonce);
 	json_object_set_new(body, "nonce", json_string(nonce));
@@ -367,7 +366,6 @@ send_room(struct discord_client *c, struct discord_out *o)
 {
 	const char *s = o->pieces.s;
 	int64_t now = loop_now(c->loop);
-	uint64_t msg = ++c->msgs;
 
 	for (size_t i = 0; i < o->npieces; i++, s += strlen(s) + 1) {
 		json_t *body = discord_outbox_body(s, strlen(s), o->ping), *comps;
@@ -379,7 +377,7 @@ send_room(struct discord_client *c, struct discord_out *o)
 			json_decref(body);
 			continue;
 		}
-		discord_outbox_channel(c, DISCORD_REQ_ROOM, o->room, NULL, body, o->key, msg);
+		discord_outbox_channel(c, DISCORD_REQ_ROOM, o->room, NULL, body, o->key);
 	}
 }
 
@@ -589,7 +587,7 @@ flush_batch(struct discord_client *c)
 			json_t *body = discord_outbox_body(o->pieces.s, o->pieces.len, NULL);
 
 			json_object_set_new(body, "components", components(c, o));
-			discord_outbox_channel(c, DISCORD_REQ_ROOM, o->room, NULL, body, NULL, 0);
+			discord_outbox_channel(c, DISCORD_REQ_ROOM, o->room, NULL, body, NULL);
 		}
 		out_free(o);
 	}
