@@ -115,8 +115,10 @@ test_stranger_flood_behind_the_game(void **state)
 	printf("cy's flood: %d channel lines in all, %d of them between the turn handed over and the next turn line\n",
 	       all, before);
 	/* the flood made a backlog beyond the bucket's 5 (else this proves
-	 * nothing; newer "help" answers replaced older ones still waiting) */
-	assert_true(all >= 7);
+	 * nothing; newer "help" answers replaced older ones still waiting, and
+	 * "how to play is on its way privately" may replace "the rules are on
+	 * their way privately", the same key, when that one still waits) */
+	assert_true(all >= 6);
 	assert_true(before <= 3);
 	dcplay_end(p);
 }
