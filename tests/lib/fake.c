@@ -335,6 +335,16 @@ fake_find(struct fake *f, const char *needle)
 	return NULL;
 }
 
+bool
+fake_said(struct fake *f, int kind, const char *user, const char *needle)
+{
+	for (size_t i = 0; i < f->nmsgs; i++)
+		if (f->msgs[i].kind == kind && (user == NULL || strcmp(f->msgs[i].user, user) == 0) &&
+		    strstr(f->msgs[i].text, needle) != NULL)
+			return true;
+	return false;
+}
+
 void
 fake_clear(struct fake *f)
 {

@@ -77,6 +77,8 @@ void  fake_advance(struct fake *f, int64_t ms);
 bool  fake_play_out(struct fake *f, const char *room, int max_steps);
 /* The last message containing needle (NULL if none); fake_clear forgets them all. */
 const struct fake_msg *fake_find(struct fake *f, const char *needle);
+/* Whether a message of kind to user (NULL: any) holds needle. */
+bool  fake_said(struct fake *f, int kind, const char *user, const char *needle);
 void  fake_clear(struct fake *f);
 struct session *fake_session(struct fake *f, const char *room);
 /* Whether the table of room waits for user now (their turn, or their answer). */

@@ -250,19 +250,6 @@ test_a_rooms_finished_games_listed(void **state)
 	fake_free(f);
 }
 
-/* Whether a message of kind to user (NULL: any) holds needle. */
-static bool
-said(struct fake *f, int kind, const char *user, const char *needle)
-{
-	size_t i;
-
-	for (i = 0; i < f->nmsgs; i++)
-		if (f->msgs[i].kind == kind && (user == NULL || strcmp(f->msgs[i].user, user) == 0) &&
-		    strstr(f->msgs[i].text, needle) != NULL)
-			return true;
-	return false;
-}
-
 /* !watch with no game in play: the room's page; every case answered. */
 static void
 test_watch_without_a_game_gives_the_rooms_page(void **state)
@@ -273,27 +260,27 @@ test_watch_without_a_game_gives_the_rooms_page(void **state)
 	(void)state;
 	/* no adapter draws tables: said so, as before */
 	fake_say(f, "#r", "bob", "!watch");
-	assert_true(said(f, MSG_ROOM, NULL, "bob: this bot shows no table on a page"));
+	assert_true(fake_said(f, MSG_ROOM, NULL, "bob: this bot shows no table on a page"));
 	assert_non_null(bot_adapter_add(f->bot, &rec_ops, "rec", NULL, err, sizeof err));
 	fake_clear(f);
 	fake_say(f, "#r", "bob", "!watch");
-	assert_true(said(f, MSG_ROOM, NULL, "No game in play here. The room's recent games and their replays: "
+	assert_true(fake_said(f, MSG_ROOM, NULL, "No game in play here. The room's recent games and their replays: "
 	                 "https://cards.test/t/room-fake-#r"));
 	/* a table not dealt yet: the room's page too */
 	fake_clear(f);
 	fake_say(f, "#r", "ann", "!new duel");
 	fake_say(f, "#r", "bob", "!watch");
-	assert_true(said(f, MSG_ROOM, NULL, "The game has not started yet (!start deals). The room's recent games"));
+	assert_true(fake_said(f, MSG_ROOM, NULL, "The game has not started yet (!start deals). The room's recent games"));
 	/* dealt: the table's own link, live */
 	fake_clear(f);
 	fake_say(f, "#r", "bob", "!join");
 	fake_say(f, "#r", "ann", "!start");
 	fake_say(f, "#r", "bob", "!watch");
-	assert_true(said(f, MSG_ROOM, NULL, "The table, live: https://cards.test/t/"));
+	assert_true(fake_said(f, MSG_ROOM, NULL, "The table, live: https://cards.test/t/"));
 	/* privately, with no table: which room is meant is asked for */
 	fake_clear(f);
 	fake_dm(f, "carol", "!watch");
-	assert_true(said(f, MSG_PRIVATE, "carol", "say !watch in a room"));
+	assert_true(fake_said(f, MSG_PRIVATE, "carol", "say !watch in a room"));
 	live_free();
 	fake_free(f);
 }

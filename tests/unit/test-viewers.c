@@ -52,19 +52,6 @@ static const struct adapter_ops rec_ops = {
 	.view = rec_view, .link = rec_link,
 };
 
-/* Whether a message of kind to user (NULL: any) holds needle. */
-static bool
-said(struct fake *f, int kind, const char *user, const char *needle)
-{
-	size_t i;
-
-	for (i = 0; i < f->nmsgs; i++)
-		if (f->msgs[i].kind == kind && (user == NULL || strcmp(f->msgs[i].user, user) == 0) &&
-		    strstr(f->msgs[i].text, needle) != NULL)
-			return true;
-	return false;
-}
-
 static const struct drawn *
 last_view(int seat)
 {
@@ -98,14 +85,14 @@ test_no_drawing_adapter(void **state)
 
 	(void)state;
 	fake_say(f, "#r", "ann", "!play 2 duel");
-	assert_false(said(f, MSG_ROOM, NULL, "Watch:"));
+	assert_false(fake_said(f, MSG_ROOM, NULL, "Watch:"));
 	fake_say(f, "#r", "bob", "!watch");
-	assert_true(said(f, MSG_ROOM, NULL, "shows no table on a page"));
+	assert_true(fake_said(f, MSG_ROOM, NULL, "shows no table on a page"));
 	fake_say(f, "#r", "ann", "!web");
-	assert_true(said(f, MSG_PRIVATE, "ann", "shows no cards on a page"));
+	assert_true(fake_said(f, MSG_PRIVATE, "ann", "shows no cards on a page"));
 	fake_say(f, "#r", "ann", "!help");
-	assert_true(said(f, MSG_PRIVATE, "ann", "!watch"));
-	assert_true(said(f, MSG_PRIVATE, "ann", "!web"));
+	assert_true(fake_said(f, MSG_PRIVATE, "ann", "!watch"));
+	assert_true(fake_said(f, MSG_PRIVATE, "ann", "!web"));
 	fake_free(f);
 }
 
@@ -130,8 +117,8 @@ test_views_links_and_acts(void **state)
 	assert_non_null(s);
 	seat = session_seat_of(s, "ann");
 	/* the deal's room line carries the table's link; ann's own goes to ann alone */
-	assert_true(said(f, MSG_ROOM, NULL, "Watch: https://cards.test/t/"));
-	assert_true(said(f, MSG_PRIVATE, "ann", "play from"));
+	assert_true(fake_said(f, MSG_ROOM, NULL, "Watch: https://cards.test/t/"));
+	assert_true(fake_said(f, MSG_PRIVATE, "ann", "play from"));
 	/* links name their seat ("TABLE-SEAT-GEN"): a room line only ever holds the table's (seat -1) */
 	for (i = 0; i < f->nmsgs; i++)
 		if (f->msgs[i].kind == MSG_ROOM && strstr(f->msgs[i].text, "/t/") != NULL)
@@ -157,11 +144,11 @@ test_views_links_and_acts(void **state)
 	/* !watch answers with the table's link; !web cannot show a seat's again; !web new makes one */
 	fake_clear(f);
 	fake_say(f, "#r", "bob", "!watch");
-	assert_true(said(f, MSG_ROOM, NULL, "https://cards.test/t/"));
+	assert_true(fake_said(f, MSG_ROOM, NULL, "https://cards.test/t/"));
 	fake_say(f, "#r", "ann", "!web");
-	assert_true(said(f, MSG_PRIVATE, "ann", "sent to you privately"));
+	assert_true(fake_said(f, MSG_PRIVATE, "ann", "sent to you privately"));
 	fake_say(f, "#r", "ann", "!web new");
-	assert_true(said(f, MSG_PRIVATE, "ann", "old one no longer works"));
+	assert_true(fake_said(f, MSG_PRIVATE, "ann", "old one no longer works"));
 	for (i = 0; i < f->nmsgs; i++)
 		if (f->msgs[i].kind == MSG_ROOM && strstr(f->msgs[i].text, "/t/") != NULL)
 			assert_non_null(strstr(f->msgs[i].text, "--1-0"));
@@ -171,7 +158,7 @@ test_views_links_and_acts(void **state)
 	assert_int_equal(act(rec, s->id, seat, "discard 9 9 9", answer, sizeof answer), 0);
 	fake_advance(f, 0);
 	assert_non_null(strstr(answer, "usage: "));
-	assert_true(said(f, MSG_PRIVATE, "ann", "ann: usage: !discard CARD"));
+	assert_true(fake_said(f, MSG_PRIVATE, "ann", "ann: usage: !discard CARD"));
 	/* whatever the core says to ann for it (a refusal, a wait for your turn), the page gets the same */
 	fake_clear(f);
 	assert_int_equal(act(rec, s->id, seat, "meld 4 5", answer, sizeof answer), 0);
