@@ -222,7 +222,7 @@ discord_limit_count(const struct discord_limit *l)
 }
 
 static struct bucket *
-find(struct discord_limit *l, const char *route, const char *major)
+find(const struct discord_limit *l, const char *route, const char *major)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (strcmp(l->b[i].route, route) == 0 && strcmp(l->b[i].major, major) == 0)
@@ -313,11 +313,9 @@ int64_t
 discord_limit_wait(const struct discord_limit *l, const char *route, const char *major, bool exempt, int64_t now)
 {
 	static const struct bucket none;   /* a bucket not met yet: no peer, no limit learnt */
+	const struct bucket *b = find(l, route, major);
 
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->b[i].route, route) == 0 && strcmp(l->b[i].major, major) == 0)
-			return wait_of(l, &l->b[i], exempt, now);
-	return wait_of(l, &none, exempt, now);
+	return wait_of(l, b != NULL ? b : &none, exempt, now);
 }
 
 int64_t

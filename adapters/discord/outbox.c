@@ -496,7 +496,7 @@ drop_superseded(struct discord_out *list)
 		                                      .player = o->player, .again = o->again, .event = o->reply_to,
 		                                      .payload = o });
 		/* a pointer at an answer of the batch: that one says it */
-		o->replaced = outq_payload(it) != o;
+		o->replaced = it != NULL && outq_payload(it) != o;
 	}
 	if (q == NULL)
 		return list;
